@@ -1,0 +1,123 @@
+/**
+ * The admin HTTP API under /admin, authorised by the admin key
+ * (`Authorization: Bearer <admin key>` or `x-admin-key`).
+ *
+ *   GET/POST          /admin/keys             list / create (the secret is shown once)
+ *   GET/PATCH/DELETE  /admin/keys/:id         read / update / disable
+ *   GET/POST          /admin/channels         list / create
+ *   GET/PATCH/DELETE  /admin/channels/:id     read / update / delete
+ *   GET               /admin/logs             request logs, newest first (?keyId&model&before&limit)
+ *   GET               /admin/usage            usage and cost per key and model (?keyId&since&until)
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatewayError } from '../core/errors.js';
+import { asGatewayError } from '../server/app.js';
+import type { AppContext } from '../server/context.js';
+import { bearerToken, headerValue } from '../server/credentials.js';
+import { AdminService, publicChannel, publicKey } from './service.js';
+
+function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean {
+  const presented = headerValue(request, 'x-admin-key') ?? bearerToken(request);
+  if (!presented) return false;
+  const hash = createHash('sha256').update(presented).digest();
+  return timingSafeEqual(hash, Buffer.from(adminKeyHash, 'hex'));
+}
+
+function numberParam(value: unknown, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed)) throw new GatewayError('invalid_request', `${name} must be a number`, { param: name });
+  return parsed;
+}
+
+export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const admin = new AdminService(ctx.store, ctx.secrets);
+
+  app.setErrorHandler((error, request, reply) => {
+    const gatewayError = asGatewayError(error);
+    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'admin request failed');
+    reply.code(gatewayError.status).send({ error: { type: gatewayError.kind, message: gatewayError.message } });
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (!isAdmin(request, ctx.adminKeyHash)) throw new GatewayError('authentication', 'admin key required');
+  });
+
+  const keysChanged = () => ctx.auth.invalidate();
+  const channelsChanged = () => ctx.channels.refresh();
+
+  // Reads show settled spend: flush what this instance still holds in memory first.
+  app.get('/keys', async () => {
+    await ctx.recorder.flush();
+    return { data: (await ctx.store.keys.list()).map(publicKey) };
+  });
+  app.post('/keys', async (request, reply) => {
+    const { record, secret } = await admin.createKey(request.body ?? {});
+    keysChanged();
+    reply.code(201);
+    return { ...publicKey(record), key: secret };
+  });
+  app.get<{ Params: { id: string } }>('/keys/:id', async (request) => {
+    await ctx.recorder.flush();
+    return publicKey(await admin.getKey(request.params.id));
+  });
+  app.patch<{ Params: { id: string } }>('/keys/:id', async (request) => {
+    const record = await admin.updateKey(request.params.id, request.body ?? {});
+    keysChanged();
+    return publicKey(record);
+  });
+  app.delete<{ Params: { id: string } }>('/keys/:id', async (request) => {
+    const record = await admin.updateKey(request.params.id, { status: 'disabled' });
+    keysChanged();
+    return publicKey(record);
+  });
+
+  app.get('/channels', async () => ({ data: (await ctx.store.channels.list()).map(publicChannel) }));
+  app.post('/channels', async (request, reply) => {
+    const record = await admin.createChannel(request.body ?? {});
+    await channelsChanged();
+    reply.code(201);
+    return publicChannel(record);
+  });
+  app.get<{ Params: { id: string } }>('/channels/:id', async (request) =>
+    publicChannel(await admin.getChannel(request.params.id)),
+  );
+  app.patch<{ Params: { id: string } }>('/channels/:id', async (request) => {
+    const record = await admin.updateChannel(request.params.id, request.body ?? {});
+    await channelsChanged();
+    return publicChannel(record);
+  });
+  app.delete<{ Params: { id: string } }>('/channels/:id', async (request) => {
+    if (!(await ctx.store.channels.delete(request.params.id)))
+      throw new GatewayError('not_found', `no channel with id "${request.params.id}"`);
+    await channelsChanged();
+    return { id: request.params.id, deleted: true };
+  });
+
+  app.get<{ Querystring: Record<string, string> }>('/logs', async (request) => {
+    await ctx.recorder.flush();
+    const query = request.query;
+    const limit = Math.min(numberParam(query.limit, 'limit') ?? 100, 1000);
+    const rows = await ctx.store.logs.query({
+      keyId: query.keyId,
+      model: query.model,
+      before: numberParam(query.before, 'before'),
+      since: numberParam(query.since, 'since'),
+      limit,
+    });
+    return { data: rows, hasMore: rows.length === limit };
+  });
+
+  app.get<{ Querystring: Record<string, string> }>('/usage', async (request) => {
+    await ctx.recorder.flush();
+    const query = request.query;
+    return {
+      data: await ctx.store.logs.usage({
+        keyId: query.keyId,
+        since: numberParam(query.since, 'since'),
+        until: numberParam(query.until, 'until'),
+      }),
+    };
+  });
+}

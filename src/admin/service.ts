@@ -1,0 +1,153 @@
+/**
+ * Admin operations on keys and channels, shared by the admin HTTP API and
+ * the CLI. Inputs are validated here; outputs never carry secrets: a key's
+ * secret is returned once, at creation, and upstream credentials never.
+ */
+import { z } from 'zod';
+import { GatewayError } from '../core/errors.js';
+import { generateKeySecret, hashKey } from '../server/auth.js';
+import type { SecretBox } from '../storage/secrets.js';
+import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
+
+const epochOrIso = z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true })]).transform((value) =>
+  typeof value === 'number' ? value : Date.parse(value),
+);
+const cidrList = z.array(z.string().regex(/^[0-9a-fA-F.:]+(\/\d{1,3})?$/, 'must be an address or CIDR range'));
+
+export const keyInputSchema = z
+  .object({
+    name: z.string().min(1).max(128),
+    key: z.string().min(8).max(256).optional(),
+    status: z.enum(['active', 'disabled']).optional(),
+    quota: z.number().nonnegative().nullable().optional(),
+    models: z.array(z.string().min(1)).nullable().optional(),
+    allowIps: cidrList.nullable().optional(),
+    rpm: z.number().int().positive().nullable().optional(),
+    tpm: z.number().int().positive().nullable().optional(),
+    expiresAt: epochOrIso.nullable().optional(),
+  })
+  .strict();
+
+export const keyPatchSchema = keyInputSchema.partial().strict();
+
+export const channelInputSchema = z
+  .object({
+    name: z.string().min(1).max(128),
+    type: z.string().min(1),
+    baseUrl: z.string().default(''),
+    apiKey: z.union([z.string(), z.array(z.string())]).optional(),
+    models: z.array(z.string().min(1)).default(['*']),
+    modelMapping: z.record(z.string(), z.string()).default({}),
+    priority: z.number().int().default(0),
+    weight: z.number().int().nonnegative().default(1),
+    enabled: z.boolean().default(true),
+    settings: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+export const channelPatchSchema = z
+  .object({
+    name: z.string().min(1).max(128),
+    type: z.string().min(1),
+    baseUrl: z.string(),
+    apiKey: z.union([z.string(), z.array(z.string())]),
+    models: z.array(z.string().min(1)),
+    modelMapping: z.record(z.string(), z.string()),
+    priority: z.number().int(),
+    weight: z.number().int().nonnegative(),
+    enabled: z.boolean(),
+    settings: z.record(z.string(), z.unknown()),
+  })
+  .partial()
+  .strict();
+
+export function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue.path.join('.');
+  throw new GatewayError('invalid_request', where ? `${where}: ${issue.message}` : issue.message, { param: where });
+}
+
+/** A key as the admin API shows it: no hash, no secret. */
+export function publicKey(record: KeyRecord) {
+  const { keyHash: _hash, ...rest } = record;
+  return { ...rest, remaining: record.quota === null ? null : Math.max(0, record.quota - record.used) };
+}
+
+/** A channel as the admin API shows it: the number of credentials, never the credentials. */
+export function publicChannel(record: ChannelRecord) {
+  const { apiKeysEncrypted, ...rest } = record;
+  return { ...rest, enabled: record.status === 'enabled', apiKeyCount: apiKeysEncrypted.length };
+}
+
+function asList(apiKey: string | string[] | undefined): string[] {
+  if (apiKey === undefined) return [];
+  return (Array.isArray(apiKey) ? apiKey : [apiKey]).filter((value) => value.length > 0);
+}
+
+export class AdminService {
+  constructor(
+    private readonly store: Store,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async createKey(input: unknown): Promise<{ record: KeyRecord; secret: string }> {
+    const data = parseInput(keyInputSchema, input);
+    if (await this.store.keys.getByName(data.name)) {
+      throw new GatewayError('invalid_request', `a key named "${data.name}" already exists`, { status: 409, param: 'name' });
+    }
+    const secret = data.key ?? generateKeySecret();
+    const { key: _secret, ...fields } = data;
+    const record = await this.store.keys.create({ ...fields, keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
+    return { record, secret };
+  }
+
+  async updateKey(id: string, input: unknown): Promise<KeyRecord> {
+    const data = parseInput(keyPatchSchema, input);
+    const { key: secret, ...fields } = data;
+    const patch: KeyPatch = { ...fields };
+    if (secret !== undefined) Object.assign(patch, { keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
+    const record = await this.store.keys.update(id, patch);
+    if (!record) throw new GatewayError('not_found', `no key with id "${id}"`);
+    return record;
+  }
+
+  async getKey(id: string): Promise<KeyRecord> {
+    const record = await this.store.keys.get(id);
+    if (!record) throw new GatewayError('not_found', `no key with id "${id}"`);
+    return record;
+  }
+
+  async createChannel(input: unknown): Promise<ChannelRecord> {
+    const data = parseInput(channelInputSchema, input);
+    if (await this.store.channels.getByName(data.name)) {
+      throw new GatewayError('invalid_request', `a channel named "${data.name}" already exists`, { status: 409, param: 'name' });
+    }
+    const { apiKey, enabled, ...fields } = data;
+    return this.store.channels.create({
+      ...fields,
+      baseUrl: fields.baseUrl.replace(/\/+$/, ''),
+      status: enabled ? 'enabled' : 'disabled',
+      apiKeysEncrypted: asList(apiKey).map((plain) => this.secrets.seal(plain)),
+    });
+  }
+
+  async updateChannel(id: string, input: unknown): Promise<ChannelRecord> {
+    const data = parseInput(channelPatchSchema, input);
+    const { apiKey, enabled, ...fields } = data;
+    const patch: ChannelPatch = { ...fields };
+    if (fields.baseUrl !== undefined) patch.baseUrl = fields.baseUrl.replace(/\/+$/, '');
+    if (enabled !== undefined) patch.status = enabled ? 'enabled' : 'disabled';
+    if (apiKey !== undefined) patch.apiKeysEncrypted = asList(apiKey).map((plain) => this.secrets.seal(plain));
+    const record = await this.store.channels.update(id, patch);
+    if (!record) throw new GatewayError('not_found', `no channel with id "${id}"`);
+    return record;
+  }
+
+  async getChannel(id: string): Promise<ChannelRecord> {
+    const record = await this.store.channels.get(id);
+    if (!record) throw new GatewayError('not_found', `no channel with id "${id}"`);
+    return record;
+  }
+}

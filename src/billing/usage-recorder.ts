@@ -1,0 +1,78 @@
+/**
+ * Request logs and key spend are written in batches, off the request path:
+ * a request only appends to memory; a timer (or a full batch) flushes them in
+ * one transaction each. Shutdown flushes what is left.
+ */
+import type { RequestLogRow, Store } from '../storage/types.js';
+
+export interface RecorderOptions {
+  flushIntervalMs: number;
+  maxBatch: number;
+  onError: (error: unknown) => void;
+}
+
+export class UsageRecorder {
+  private rows: RequestLogRow[] = [];
+  private spend = new Map<string, number>();
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: RecorderOptions,
+  ) {
+    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  record(row: RequestLogRow, spend?: { keyId: string; amount: number }): void {
+    this.rows.push(row);
+    if (spend && spend.amount > 0) this.spend.set(spend.keyId, (this.spend.get(spend.keyId) ?? 0) + spend.amount);
+    if (this.rows.length >= this.options.maxBatch) void this.flush();
+  }
+
+  /** Spend recorded for a key and not yet written. */
+  pending(keyId: string): number {
+    return this.spend.get(keyId) ?? 0;
+  }
+
+  async flush(): Promise<void> {
+    // One flush at a time; a caller arriving mid-flush waits for it and then flushes the rest.
+    while (this.flushing) await this.flushing;
+    if (this.rows.length === 0 && this.spend.size === 0) return;
+    const rows = this.rows;
+    const spend = this.spend;
+    this.rows = [];
+    this.spend = new Map();
+    this.flushing = this.write(rows, spend).finally(() => {
+      this.flushing = undefined;
+    });
+    await this.flushing;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async write(rows: RequestLogRow[], spend: Map<string, number>): Promise<void> {
+    // Spend and logs are written separately, so a failure of one never replays the other.
+    if (spend.size > 0) {
+      try {
+        await this.store.keys.addUsed(spend);
+      } catch (error) {
+        // Keep the spend for the next flush: it is money.
+        for (const [keyId, amount] of spend) this.spend.set(keyId, (this.spend.get(keyId) ?? 0) + amount);
+        this.options.onError(error);
+      }
+    }
+    if (rows.length > 0) {
+      try {
+        await this.store.logs.insertMany(rows);
+      } catch (error) {
+        // Log rows are dropped rather than piling up in memory while the database is down.
+        this.options.onError(error);
+      }
+    }
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * The declarative config file (YAML or JSON): channels, keys, prices, limits.
+ * Unknown fields are errors, so a typo in operator config fails loudly and
+ * names the field. `applyConfigFile` writes channels and keys to the store,
+ * matched by name, and changes nothing when run twice on the same file.
+ */
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { isIP } from 'node:net';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type { SecretBox } from '../storage/secrets.js';
+import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
+
+const name = z.string().trim().min(1, { error: 'must not be empty' });
+const modelList = z.array(z.string().min(1, { error: 'must not be empty' }));
+
+const ipOrCidr = z.string().refine(isIpOrCidr, { error: 'must be an IP address or CIDR range such as 10.0.0.0/8' });
+
+const epochMs = z.union(
+  [
+    z.number().int().nonnegative(),
+    z
+      .string()
+      // A time needs a zone: a bare local time would mean different instants on different hosts.
+      .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/)
+      .refine((text) => !Number.isNaN(Date.parse(text)))
+      .transform((text) => Date.parse(text)),
+  ],
+  { error: 'must be an ISO 8601 date or date-time with a zone (Z or ±hh:mm), or epoch milliseconds' },
+);
+
+const channelSchema = z.strictObject({
+  name,
+  type: name,
+  baseUrl: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  apiKey: z.union([z.string().min(1), z.array(z.string().min(1))], {
+    error: 'must be a non-empty string or a list of them',
+  }).optional(),
+  models: modelList.default(['*']),
+  modelMapping: z.record(z.string(), z.string().min(1)).optional(),
+  priority: z.number().int().default(0),
+  weight: z.number().int().nonnegative().default(1),
+  enabled: z.boolean().default(true),
+  settings: z.record(z.string(), z.unknown()).optional(),
+});
+
+const keySchema = z.strictObject({
+  name,
+  key: z.string().min(1, { error: 'must not be empty' }),
+  quota: z.number().nonnegative().optional(),
+  models: modelList.optional(),
+  allowIps: z.array(ipOrCidr).optional(),
+  rpm: z.number().int().positive().optional(),
+  tpm: z.number().int().positive().optional(),
+  expiresAt: epochMs.optional(),
+});
+
+/** USD per million tokens. */
+const priceSchema = z.strictObject({
+  input: z.number().nonnegative().optional(),
+  output: z.number().nonnegative().optional(),
+  cacheRead: z.number().nonnegative().optional(),
+  cacheWrite: z.number().nonnegative().optional(),
+});
+
+const limitsSchema = z.strictObject({
+  maxBodyBytes: z.number().int().positive().optional(),
+  upstreamTimeoutMs: z.number().int().positive().optional(),
+  maxAttempts: z.number().int().positive().optional(),
+  cooldownSeconds: z.number().nonnegative().optional(),
+});
+
+const configSchema = z
+  .strictObject({
+    channels: z.array(channelSchema).default([]),
+    keys: z.array(keySchema).default([]),
+    prices: z.record(z.string(), priceSchema).default({}),
+    limits: limitsSchema.optional(),
+  })
+  .superRefine((config, ctx) => {
+    flagDuplicates(config.channels.map((c) => c.name), 'channels', 'name', ctx);
+    flagDuplicates(config.keys.map((k) => k.name), 'keys', 'name', ctx);
+    flagDuplicates(config.keys.map((k) => k.key), 'keys', 'key', ctx);
+  });
+
+export type ConfigFile = z.output<typeof configSchema>;
+export type ConfigChannel = ConfigFile['channels'][number];
+export type ConfigKey = ConfigFile['keys'][number];
+export type ConfigPrice = z.output<typeof priceSchema>;
+
+export class ConfigFileError extends Error {
+  constructor(
+    readonly source: string,
+    readonly problems: string[],
+  ) {
+    super(`invalid config file ${source}:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigFileError';
+  }
+}
+
+export function loadConfigFile(path: string): ConfigFile {
+  const extension = extname(path).toLowerCase();
+  if (extension !== '.yaml' && extension !== '.yml' && extension !== '.json') {
+    throw new ConfigFileError(path, [`unsupported extension "${extension}": use .yaml, .yml or .json`]);
+  }
+  return parseConfigText(readFileSync(path, 'utf8'), extension === '.json' ? 'json' : 'yaml', path);
+}
+
+export function parseConfigText(text: string, format: 'yaml' | 'json', source = '<config>'): ConfigFile {
+  let value: unknown;
+  try {
+    value = format === 'json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new ConfigFileError(source, [`not valid ${format.toUpperCase()}: ${(error as Error).message}`]);
+  }
+  // An empty file declares nothing.
+  const result = configSchema.safeParse(value ?? {});
+  if (!result.success) throw new ConfigFileError(source, result.error.issues.map(describeIssue));
+  return result.data;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = formatPath(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const fields = issue.keys.map((key) => (where ? `${where}.${key}` : key));
+    return `${fields.join(', ')}: unknown field${fields.length > 1 ? 's' : ''}`;
+  }
+  const missing = issue.code === 'invalid_type' && issue.message.endsWith('received undefined');
+  return `${where || '(top level)'}: ${missing ? 'required' : issue.message}`;
+}
+
+function formatPath(path: PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+function flagDuplicates(values: string[], list: string, field: string, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  values.forEach((value, index) => {
+    if (seen.has(value)) {
+      const shown = field === 'key' ? 'the same secret as an earlier key' : `"${value}" is declared twice`;
+      ctx.addIssue({ code: 'custom', path: [list, index, field], message: `duplicate: ${shown}` });
+    }
+    seen.add(value);
+  });
+}
+
+function isIpOrCidr(text: string): boolean {
+  const slash = text.indexOf('/');
+  const address = slash === -1 ? text : text.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash === -1) return true;
+  const bits = text.slice(slash + 1);
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Creates or updates the declared channels and keys, matched by name. Records
+ * the file does not name are left alone. Returns how many of each were created
+ * or changed (0 and 0 when the store already matches the file).
+ */
+export async function applyConfigFile(
+  store: Store,
+  secrets: SecretBox,
+  config: ConfigFile,
+  hashKey: (secret: string) => string,
+): Promise<{ channels: number; keys: number }> {
+  let channels = 0;
+  for (const [index, channel] of config.channels.entries()) {
+    const label = `channels[${index}] "${channel.name}"`;
+    if (await applyEntry(label, () => applyChannel(store, secrets, channel))) channels++;
+  }
+  let keys = 0;
+  for (const [index, key] of config.keys.entries()) {
+    if (await applyEntry(`keys[${index}] "${key.name}"`, () => applyKey(store, key, hashKey))) keys++;
+  }
+  return { channels, keys };
+}
+
+async function applyEntry(label: string, apply: () => Promise<boolean>): Promise<boolean> {
+  try {
+    return await apply();
+  } catch (error) {
+    throw new Error(`config ${label}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+async function applyChannel(store: Store, secrets: SecretBox, channel: ConfigChannel): Promise<boolean> {
+  const apiKeys = typeof channel.apiKey === 'string' ? [channel.apiKey] : (channel.apiKey ?? []);
+  const declared: Omit<NewChannel, 'apiKeysEncrypted'> = {
+    name: channel.name,
+    type: channel.type,
+    // Empty: the provider's default address, chosen by the upstream adapter.
+    baseUrl: channel.baseUrl ?? '',
+    models: channel.models,
+    modelMapping: channel.modelMapping ?? {},
+    priority: channel.priority,
+    weight: channel.weight,
+    status: channel.enabled ? 'enabled' : 'disabled',
+    settings: channel.settings ?? {},
+  };
+  const existing = await store.channels.getByName(channel.name);
+  if (!existing) {
+    await store.channels.create({ ...declared, apiKeysEncrypted: apiKeys.map((key) => secrets.seal(key)) });
+    return true;
+  }
+  const patch = changedFields(existing, declared) as ChannelPatch;
+  // Sealing is randomised, so compare the plain credentials and re-seal only when they differ.
+  if (!sameJson(openAll(secrets, existing.apiKeysEncrypted), apiKeys)) {
+    patch.apiKeysEncrypted = apiKeys.map((key) => secrets.seal(key));
+  }
+  if (Object.keys(patch).length === 0) return false;
+  await store.channels.update(existing.id, patch);
+  return true;
+}
+
+/** Credentials sealed under a key that is no longer available count as different. */
+function openAll(secrets: SecretBox, sealed: string[]): string[] | undefined {
+  try {
+    return sealed.map((value) => secrets.open(value));
+  } catch {
+    return undefined;
+  }
+}
+
+async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) => string): Promise<boolean> {
+  const declared: Required<Omit<NewKey, 'status'>> = {
+    name: key.name,
+    keyHash: hashKey(key.key),
+    keyPrefix: key.key.slice(0, 8),
+    expiresAt: key.expiresAt ?? null,
+    quota: key.quota ?? null,
+    models: key.models ?? null,
+    allowIps: key.allowIps ?? null,
+    rpm: key.rpm ?? null,
+    tpm: key.tpm ?? null,
+  };
+  const existing = await store.keys.getByName(key.name);
+  if (!existing) {
+    await store.keys.create(declared);
+    return true;
+  }
+  // Status is not declared in the file: a key an operator disabled stays disabled.
+  const patch = changedFields(existing, declared) as KeyPatch;
+  if (Object.keys(patch).length === 0) return false;
+  await store.keys.update(existing.id, patch);
+  return true;
+}
+
+function changedFields<T extends object>(existing: ChannelRecord | KeyRecord, declared: T): Partial<T> {
+  const patch: Partial<T> = {};
+  for (const field of Object.keys(declared) as (keyof T)[]) {
+    const wanted = declared[field];
+    if (!sameJson((existing as unknown as T)[field], wanted)) patch[field] = wanted;
+  }
+  return patch;
+}
+
+/** Structural equality for JSON-like values, independent of object key order. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((item, i) => sameJson(item, other[i]));
+  }
+  const aKeys = Object.keys(a);
+  const bRecord = b as Record<string, unknown>;
+  if (aKeys.length !== Object.keys(bRecord).length) return false;
+  return aKeys.every((k) => Object.hasOwn(bRecord, k) && sameJson((a as Record<string, unknown>)[k], bRecord[k]));
+}

@@ -1,0 +1,190 @@
+/**
+ * The internal representation of a chat exchange: the one language every
+ * client dialect (family) and every upstream dialect converts to and from.
+ *
+ * Hub and spoke: a family converts its request into a ChatRequest, an upstream
+ * adapter converts the ChatRequest into its wire format, and answers flow back
+ * as a ChatResponse (plain) or an ordered stream of ChatEvents.
+ */
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+  /** Provider-specific citation objects, passed along where both sides understand them. */
+  citations?: unknown[];
+}
+
+/** An image, document, audio or video input, inline (base64) or by URL. */
+export interface MediaPart {
+  type: 'media';
+  mediaType: string;
+  data?: string;
+  url?: string;
+  filename?: string;
+  /** Plain-text documents keep their text here instead of `data`. */
+  text?: string;
+  title?: string;
+}
+
+export interface ToolCallPart {
+  type: 'tool_call';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface ToolResultPart {
+  type: 'tool_result';
+  callId: string;
+  /** The name of the tool that was called, when the dialect carries it (Gemini needs it). */
+  name?: string;
+  content: Array<TextPart | MediaPart>;
+  isError?: boolean;
+}
+
+export interface ThinkingPart {
+  type: 'thinking';
+  text: string;
+  /** Opaque proof of the thought, to send back to the same provider. */
+  signature?: string;
+  /** Redacted (encrypted) thinking: no text, only data to send back. */
+  redactedData?: string;
+}
+
+export type ContentPart = TextPart | MediaPart | ToolCallPart | ToolResultPart | ThinkingPart;
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: ContentPart[];
+}
+
+export interface FunctionTool {
+  type: 'function';
+  name: string;
+  description?: string;
+  parameters: JsonSchema;
+  strict?: boolean;
+}
+
+/**
+ * A tool run by the provider itself (computer use, web search, code execution…).
+ * `dialect` names the wire dialect that defined it; only upstreams speaking that
+ * dialect (or declaring the tool in `supportedBuiltinTools`) can serve it.
+ */
+export interface BuiltinTool {
+  type: 'builtin';
+  dialect: Dialect;
+  /** The dialect's own type word, e.g. `computer_20241022`, `web_search_preview`, `codeExecution`. */
+  kind: string;
+  /** The tool definition exactly as the client sent it. */
+  raw: Record<string, unknown>;
+}
+
+export type ToolDefinition = FunctionTool | BuiltinTool;
+
+export type ToolChoice =
+  | { type: 'auto'; disableParallel?: boolean }
+  | { type: 'none' }
+  | { type: 'required'; disableParallel?: boolean }
+  | { type: 'tool'; name: string; disableParallel?: boolean };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name?: string; schema: JsonSchema; strict?: boolean; description?: string };
+
+export interface ThinkingConfig {
+  enabled: boolean;
+  budgetTokens?: number;
+  effort?: 'minimal' | 'low' | 'medium' | 'high';
+  /** Whether the client wants the thoughts returned (Gemini `includeThoughts`, Responses summaries). */
+  includeThoughts?: boolean;
+}
+
+/** The wire dialects: four client-facing chat families and the OpenAI chat-completions upstream dialect. */
+export type Dialect = 'messages' | 'generate' | 'responses' | 'chat-completions';
+
+export interface ChatRequest {
+  /** The model name as the client sent it (before channel model mapping). */
+  model: string;
+  system?: string;
+  messages: ChatMessage[];
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  responseFormat?: ResponseFormat;
+  thinking?: ThinkingConfig;
+  user?: string;
+  stream: boolean;
+  /**
+   * Options only some upstreams can honour (e.g. `logprobs`, `audioOutput`,
+   * `candidateCount`). An adapter must refuse any key it does not list in
+   * `supportedFeatures` (the router does this check), never drop it silently.
+   */
+  features?: Record<string, unknown>;
+}
+
+export type FinishReason =
+  | 'stop'
+  | 'length'
+  | 'stop_sequence'
+  | 'tool_use'
+  | 'content_filter'
+  | 'refusal'
+  | 'pause'
+  | 'error'
+  | 'other';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens?: number;
+  /** True when counted by the gateway's tokenizer because the upstream reported nothing. */
+  estimated?: boolean;
+}
+
+export interface ChatResponse {
+  id: string;
+  model: string;
+  content: Array<TextPart | ThinkingPart | ToolCallPart>;
+  finishReason: FinishReason;
+  stopSequence?: string | null;
+  usage: Usage;
+}
+
+export type BlockStart =
+  | { type: 'text' }
+  | { type: 'thinking' }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_call'; id: string; name: string };
+
+/**
+ * One event of a streamed answer. Blocks are numbered from 0 in the order they
+ * start; a block's deltas come between its block_start and block_stop. Exactly
+ * one `finish` ends a successful stream; a failure is thrown by the iterator.
+ */
+export type ChatEvent =
+  | { type: 'message_start'; id?: string; model?: string; usage?: Partial<Usage> }
+  | { type: 'block_start'; index: number; block: BlockStart }
+  | { type: 'text_delta'; index: number; text: string }
+  | { type: 'thinking_delta'; index: number; text: string }
+  | { type: 'signature_delta'; index: number; signature: string }
+  | { type: 'tool_input_delta'; index: number; json: string }
+  | { type: 'block_stop'; index: number }
+  | { type: 'finish'; reason: FinishReason; stopSequence?: string | null; usage: Usage };
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}

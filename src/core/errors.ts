@@ -1,0 +1,101 @@
+/**
+ * Errors raised anywhere in the gateway carry a dialect-neutral kind and an
+ * HTTP status; each family renders them in its own error shape.
+ */
+
+export type ErrorKind =
+  | 'invalid_request'
+  | 'unsupported_feature'
+  | 'authentication'
+  | 'permission'
+  | 'quota_exhausted'
+  | 'not_found'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'overloaded'
+  | 'timeout'
+  | 'unavailable'
+  | 'internal';
+
+const defaultStatus: Record<ErrorKind, number> = {
+  invalid_request: 400,
+  unsupported_feature: 400,
+  authentication: 401,
+  permission: 403,
+  quota_exhausted: 403,
+  not_found: 404,
+  payload_too_large: 413,
+  rate_limited: 429,
+  upstream_error: 502,
+  overloaded: 529,
+  timeout: 504,
+  unavailable: 503,
+  internal: 500,
+};
+
+export interface GatewayErrorOptions {
+  status?: number;
+  /** The request field at fault, when there is one. */
+  param?: string;
+  /** Seconds the client should wait (429). */
+  retryAfterSeconds?: number;
+  /** Status the upstream answered with, when this error came from one. */
+  upstreamStatus?: number;
+  /** Whether another channel may be tried (connect errors, timeouts, 429, 5xx). */
+  retryable?: boolean;
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly kind: ErrorKind;
+  readonly status: number;
+  readonly param?: string;
+  readonly retryAfterSeconds?: number;
+  readonly upstreamStatus?: number;
+  readonly retryable: boolean;
+
+  constructor(kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatewayError';
+    this.kind = kind;
+    this.status = options.status ?? defaultStatus[kind];
+    this.param = options.param;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.upstreamStatus = options.upstreamStatus;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+export const invalidRequest = (message: string, param?: string) =>
+  new GatewayError('invalid_request', message, { param });
+
+/** A feature the chosen upstream cannot honour: always named, never silently dropped. */
+export const unsupportedFeature = (feature: string, reason: string) =>
+  new GatewayError('unsupported_feature', `${feature} is not supported: ${reason}`, { param: feature });
+
+export function toGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new GatewayError('internal', `internal error: ${message}`, { cause: error });
+}
+
+/**
+ * Maps an upstream HTTP status to a gateway error. 429, 5xx and timeouts may be
+ * retried on another channel; 4xx requests are the client's fault and are not.
+ */
+export function upstreamStatusError(status: number, message: string, retryAfterSeconds?: number): GatewayError {
+  const options = { upstreamStatus: status, retryAfterSeconds };
+  if (status === 429) return new GatewayError('rate_limited', message, { ...options, status: 429, retryable: true });
+  if (status === 529) return new GatewayError('overloaded', message, { ...options, status: 529, retryable: true });
+  if (status === 408 || status === 504)
+    return new GatewayError('timeout', message, { ...options, status: 504, retryable: true });
+  if (status === 503) return new GatewayError('unavailable', message, { ...options, status: 503, retryable: true });
+  if (status >= 500) return new GatewayError('upstream_error', message, { ...options, status: 502, retryable: true });
+  if (status === 401 || status === 403)
+    // The channel's credential is bad, not the client's: the client sees a gateway-side failure.
+    return new GatewayError('upstream_error', message, { ...options, status: 502, retryable: true });
+  if (status === 404) return new GatewayError('not_found', message, { ...options, status: 404 });
+  if (status === 413) return new GatewayError('payload_too_large', message, { ...options, status: 413 });
+  return new GatewayError('invalid_request', message, { ...options, status: 400 });
+}

@@ -1,0 +1,14 @@
+/** How the shared chat pipeline speaks the Messages dialect. */
+import type { ChatCodec } from '../../pipeline/types.js';
+import { renderMessagesError } from './errors.js';
+import { renderMessage } from './from-core.js';
+import { MessagesStreamEncoder } from './stream-encoder.js';
+
+export const messagesCodec: ChatCodec = {
+  family: 'messages',
+  dialect: 'messages',
+  streamContentType: 'text/event-stream; charset=utf-8',
+  renderResponse: (response, clientModel) => renderMessage(response, clientModel),
+  createStreamEncoder: (clientModel) => new MessagesStreamEncoder({ clientModel }),
+  renderError: (error, requestId) => renderMessagesError(error, requestId),
+};

@@ -1,0 +1,66 @@
+/**
+ * The Messages error shape: `{"type":"error","error":{type,message,code},"request_id"}`.
+ * The top-level `type` is what @ai-sdk/anthropic recognises; `code` is the
+ * spec's field and carries the gateway's stable error kind.
+ */
+import type { GatewayError } from '../../core/errors.js';
+
+export type MessagesErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'billing_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'request_too_large'
+  | 'rate_limit_error'
+  | 'timeout_error'
+  | 'overloaded_error'
+  | 'server_error';
+
+const typeByStatus: Record<number, MessagesErrorType> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  408: 'timeout_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  504: 'timeout_error',
+  529: 'overloaded_error',
+};
+
+export function messagesErrorType(status: number): MessagesErrorType {
+  return typeByStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
+}
+
+export interface MessagesErrorObject {
+  type: MessagesErrorType;
+  message: string;
+  code: string;
+}
+
+export function messagesErrorObject(err: GatewayError): MessagesErrorObject {
+  return { type: messagesErrorType(err.status), message: err.message, code: err.kind };
+}
+
+/** Statuses the official clients would retry unless told not to. */
+const retryableClientStatuses = new Set([408, 409, 429]);
+
+export function renderMessagesError(
+  err: GatewayError,
+  requestId: string,
+): { status: number; body: object; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  if (err.status >= 400 && err.status < 500 && !retryableClientStatuses.has(err.status)) {
+    headers['x-should-retry'] = 'false';
+  }
+  if (err.retryAfterSeconds !== undefined) {
+    headers['retry-after'] = String(Math.max(0, Math.ceil(err.retryAfterSeconds)));
+  }
+  return {
+    status: err.status,
+    body: { type: 'error', error: messagesErrorObject(err), request_id: requestId },
+    headers,
+  };
+}

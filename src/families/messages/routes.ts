@@ -1,0 +1,54 @@
+/**
+ * Family C routes: `POST /v1/messages` (and `POST /messages`, for clients
+ * whose base URL already ends in /v1). Credentials: `x-api-key` or
+ * `Authorization: Bearer` (current official clients send Bearer).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { invalidRequest } from '../../core/errors.js';
+import { serveChat } from '../../pipeline/chat-pipeline.js';
+import { asGatewayError } from '../../server/app.js';
+import type { AppContext } from '../../server/context.js';
+import { bearerToken, headerValue } from '../../server/credentials.js';
+import { messagesCodec } from './codec.js';
+import { messagesToCore } from './to-core.js';
+import { parseMessagesRequest } from './validate.js';
+
+export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.setErrorHandler((error, request, reply) => {
+    const gatewayError = asGatewayError(error);
+    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
+    const rendered = messagesCodec.renderError(gatewayError, request.id);
+    if (rendered.headers) reply.headers(rendered.headers);
+    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
+  });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const startedAt = Date.now();
+    const secret = headerValue(request, 'x-api-key') ?? bearerToken(request);
+    const key = await ctx.auth.authenticate(secret, request.ip);
+    if (!headerValue(request, 'anthropic-version')) {
+      throw invalidRequest('anthropic-version: header is required', 'anthropic-version');
+    }
+    const parsed = parseMessagesRequest(request.body);
+    await serveChat(
+      ctx,
+      {
+        requestId: request.id,
+        key,
+        clientIp: request.ip,
+        headers: request.headers,
+        model: parsed.model,
+        stream: parsed.stream === true,
+        rawBody: request.rawBody ?? Buffer.alloc(0),
+        body: request.body as Record<string, unknown>,
+        toCore: () => messagesToCore(parsed),
+        startedAt,
+      },
+      messagesCodec,
+      reply,
+    );
+  };
+
+  app.post('/v1/messages', handler);
+  app.post('/messages', handler);
+}

@@ -1,0 +1,159 @@
+/**
+ * Zod schemas of the Messages request content blocks (user and assistant turns,
+ * tool results, the system array). Every block may carry `cache_control`.
+ */
+import { z } from 'zod';
+
+const cacheControl = z.looseObject({ type: z.literal('ephemeral'), ttl: z.string().optional() }).nullish();
+
+/** An error callback for a discriminated union: names the unknown `type` value the client sent. */
+export function unknownTypeMessage(what: string, options: readonly string[]) {
+  return (issue: { code?: string; input?: unknown }): string | undefined => {
+    if (issue.code !== 'invalid_union') return undefined;
+    const sent = (issue.input as { type?: unknown } | undefined)?.type;
+    const expected = options.map((o) => `"${o}"`).join(', ');
+    if (sent === undefined) return `${what} type is required; expected one of ${expected}`;
+    return `unknown ${what} type ${JSON.stringify(sent)}; expected one of ${expected}`;
+  };
+}
+
+export const imageMediaTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+
+const httpUrl = z.string().regex(/^https?:\/\/\S+$/i, { error: 'must be an http or https URL' });
+
+export const textBlockSchema = z.object({
+  type: z.literal('text'),
+  text: z.string().min(1, { error: 'text blocks must be non-empty' }),
+  citations: z.array(z.looseObject({})).nullish(),
+  cache_control: cacheControl,
+});
+
+const imageSourceSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      type: z.literal('base64'),
+      media_type: z.enum(imageMediaTypes, {
+        error: `must be one of ${imageMediaTypes.join(', ')}`,
+      }),
+      data: z.string().min(1, { error: 'image data must be non-empty base64' }),
+    }),
+    z.object({ type: z.literal('url'), url: httpUrl }),
+  ],
+  { error: unknownTypeMessage('image source', ['base64', 'url']) },
+);
+
+export const imageBlockSchema = z.object({
+  type: z.literal('image'),
+  source: imageSourceSchema,
+  cache_control: cacheControl,
+});
+
+/** The blocks a tool result or a content document may hold. */
+const nestedBlockSchema = z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema], {
+  error: unknownTypeMessage('content block', ['text', 'image']),
+});
+
+const documentSourceSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      type: z.literal('base64'),
+      media_type: z.literal('application/pdf', { error: 'base64 documents must have media_type "application/pdf"' }),
+      data: z.string().min(1, { error: 'document data must be non-empty base64' }),
+    }),
+    z.object({
+      type: z.literal('text'),
+      media_type: z.literal('text/plain', { error: 'text documents must have media_type "text/plain"' }),
+      data: z.string(),
+    }),
+    z.object({ type: z.literal('url'), url: httpUrl }),
+    z.object({
+      type: z.literal('content'),
+      content: z.union([z.string(), z.array(nestedBlockSchema)], {
+        error: 'must be a string or an array of text and image blocks',
+      }),
+    }),
+  ],
+  { error: unknownTypeMessage('document source', ['base64', 'text', 'url', 'content']) },
+);
+
+export const documentBlockSchema = z.object({
+  type: z.literal('document'),
+  source: documentSourceSchema,
+  title: z.string().nullish(),
+  context: z.string().nullish(),
+  citations: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
+  cache_control: cacheControl,
+});
+
+export const toolUseBlockSchema = z.object({
+  type: z.literal('tool_use'),
+  id: z.string().min(1, { error: 'tool_use id must be non-empty' }),
+  name: z.string().min(1, { error: 'tool_use name must be non-empty' }),
+  input: z.record(z.string(), z.unknown(), { error: 'must be an object' }),
+  cache_control: cacheControl,
+});
+
+const toolResultNestedSchema = z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema, documentBlockSchema], {
+  error: unknownTypeMessage('tool_result content block', ['text', 'image', 'document']),
+});
+
+export const toolResultBlockSchema = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string().min(1, { error: 'tool_use_id must be non-empty' }),
+  content: z
+    .union([z.string(), z.array(toolResultNestedSchema)], {
+      error: 'must be a string or an array of text, image and document blocks',
+    })
+    .optional(),
+  is_error: z.boolean().optional(),
+  cache_control: cacheControl,
+});
+
+export const thinkingBlockSchema = z.object({
+  type: z.literal('thinking'),
+  thinking: z.string(),
+  // The vendor requires it; other upstreams ignore it, so a missing one is tolerated here.
+  signature: z.string().optional(),
+  cache_control: cacheControl,
+});
+
+export const redactedThinkingBlockSchema = z.object({
+  type: z.literal('redacted_thinking'),
+  data: z.string().min(1, { error: 'redacted_thinking data must be non-empty' }),
+  cache_control: cacheControl,
+});
+
+export const contentBlockTypes = [
+  'text',
+  'image',
+  'document',
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+] as const;
+
+export const contentBlockSchema = z.discriminatedUnion(
+  'type',
+  [
+    textBlockSchema,
+    imageBlockSchema,
+    documentBlockSchema,
+    toolUseBlockSchema,
+    toolResultBlockSchema,
+    thinkingBlockSchema,
+    redactedThinkingBlockSchema,
+  ],
+  { error: unknownTypeMessage('content block', contentBlockTypes) },
+);
+
+export type TextBlock = z.output<typeof textBlockSchema>;
+export type ImageBlock = z.output<typeof imageBlockSchema>;
+export type DocumentBlock = z.output<typeof documentBlockSchema>;
+export type ToolUseBlock = z.output<typeof toolUseBlockSchema>;
+export type ToolResultBlock = z.output<typeof toolResultBlockSchema>;
+export type ThinkingBlock = z.output<typeof thinkingBlockSchema>;
+export type RedactedThinkingBlock = z.output<typeof redactedThinkingBlockSchema>;
+export type ContentBlock = z.output<typeof contentBlockSchema>;

@@ -1,0 +1,79 @@
+/**
+ * Zod schemas of the Messages `tools` and `tool_choice` fields.
+ *
+ * A tool is either a custom tool (`type` absent or `custom`, described by a JSON
+ * Schema) or a typed tool the provider runs itself, named `<word>_<yyyymmdd>`
+ * (`computer_20241022`, `bash_20241022`, `web_search_20250305`…). Both keep any
+ * extra keys the client sends (`cache_control`, `strict`, `eager_input_streaming`…).
+ */
+import { z } from 'zod';
+import { unknownTypeMessage } from './schema-blocks.js';
+
+const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+export const typedToolPattern = /^[a-z][a-z0-9_]*_\d{8}$/;
+
+export const customToolSchema = z.looseObject({
+  type: z.literal('custom').optional(),
+  name: z.string().regex(toolNamePattern, {
+    error: 'must be 1-64 characters of letters, digits, "_" or "-"',
+  }),
+  description: z.string().optional(),
+  input_schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
+  strict: z.boolean().optional(),
+});
+
+function unknownToolType(sent: unknown): string {
+  return `unknown tool type ${JSON.stringify(sent)}; expected "custom" or a typed tool such as "bash_20250124"`;
+}
+
+const positiveInt = z.int().gt(0, { error: 'must be a positive integer' });
+
+export const typedToolSchema = z
+  .looseObject({
+    // Aborting, so a custom tool's own errors are not hidden behind this branch's type mismatch.
+    type: z.string().regex(typedToolPattern, { error: (issue) => unknownToolType(issue.input), abort: true }),
+    name: z.string().min(1, { error: 'must be non-empty' }).max(64, { error: 'must be at most 64 characters' }),
+    display_width_px: positiveInt.optional(),
+    display_height_px: positiveInt.optional(),
+    display_number: z.int().gte(0, { error: 'must be a non-negative integer' }).nullish(),
+  })
+  .superRefine((tool, ctx) => {
+    if (!tool.type.startsWith('computer_')) return;
+    for (const key of ['display_width_px', 'display_height_px'] as const) {
+      if (tool[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${tool.type} tools require ${key}` });
+    }
+  });
+
+export const toolSchema = z.union([customToolSchema, typedToolSchema], {
+  error: (issue) => {
+    if (issue.code !== 'invalid_union') return undefined;
+    if (typeof issue.input !== 'object' || issue.input === null) return 'each tool must be an object';
+    return unknownToolType((issue.input as { type?: unknown }).type);
+  },
+});
+
+const disableParallel = z.boolean().optional();
+
+export const toolChoiceSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('auto'), disable_parallel_tool_use: disableParallel }),
+    z.object({ type: z.literal('any'), disable_parallel_tool_use: disableParallel }),
+    z.object({
+      type: z.literal('tool'),
+      name: z.string().min(1, { error: 'tool_choice name must be non-empty' }),
+      disable_parallel_tool_use: disableParallel,
+    }),
+    z.object({ type: z.literal('none') }),
+  ],
+  { error: unknownTypeMessage('tool_choice', ['auto', 'any', 'tool', 'none']) },
+);
+
+export type CustomTool = z.output<typeof customToolSchema>;
+export type TypedTool = z.output<typeof typedToolSchema>;
+export type Tool = z.output<typeof toolSchema>;
+export type ToolChoiceParam = z.output<typeof toolChoiceSchema>;
+
+export function isCustomTool(tool: Tool): tool is CustomTool {
+  return tool.type === undefined || tool.type === 'custom';
+}

@@ -1,0 +1,40 @@
+/**
+ * Starts the gateway: `npm start`. Settings come from SWITCHYARD_* variables
+ * (see README); with none, it runs embedded on SQLite under ./data with the
+ * built-in simulator serving every model.
+ */
+import { settingsFromEnv } from './config/env.js';
+import { createGateway } from './server/bootstrap.js';
+
+async function main(): Promise<void> {
+  const settings = settingsFromEnv();
+  const gateway = await createGateway(settings);
+  const address = await gateway.listen();
+  const { adminKey, clientKey } = gateway.generated;
+  const lines = [`Switchyard listening on ${address} (storage: ${gateway.ctx.store.engine})`];
+  if (gateway.ctx.channels.isDefaultSimulator) lines.push('No channel configured: the built-in simulator serves every model.');
+  if (adminKey) lines.push(`Admin key (shown once, store it now): ${adminKey}`);
+  if (clientKey) lines.push(`Client API key "default" (shown once, store it now): ${clientKey}`);
+  process.stdout.write(lines.join('\n') + '\n');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    gateway.ctx.logger.info({ signal }, 'shutting down');
+    gateway.close().then(
+      () => process.exit(0),
+      (error) => {
+        gateway.ctx.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error) => {
+  process.stderr.write(`switchyard failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,226 @@
+/**
+ * The path every chat request takes after its family parsed and validated it:
+ * authorize, rate-limit, pick channels, call the upstream with failover (the
+ * pass-through path when the upstream speaks the client's dialect, the
+ * translation path otherwise), write the answer plain or streamed, settle.
+ */
+import type { FastifyReply } from 'fastify';
+import type { ChatEvent, ChatRequest, ChatResponse, Usage } from '../core/chat.js';
+import { type GatewayError, toGatewayError, unsupportedFeature } from '../core/errors.js';
+import { countRequestTokens } from '../core/tokens.js';
+import { foldStream, responseToEvents } from '../core/stream-fold.js';
+import { withFailover } from '../routing/failover.js';
+import { orderCandidates } from '../routing/select.js';
+import type { AppContext } from '../server/context.js';
+import type { Channel, ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
+import { StreamWriter } from './response-writer.js';
+import { settle } from './settle.js';
+import type { ChatCall, ChatCodec } from './types.js';
+
+type AttemptValue = { kind: 'pass'; result: PassThroughResult } | { kind: 'chat'; result: ChatResult };
+
+interface Outcome {
+  httpStatus: number;
+  answered: boolean;
+  reported?: Partial<Usage>;
+  deliveredText: () => string;
+  error?: GatewayError;
+}
+
+export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCodec, reply: FastifyReply): Promise<void> {
+  const tried: string[] = [];
+  const abort = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableEnded) abort.abort();
+  });
+  let core: ChatRequest | undefined;
+  const coreRequest = () => (core ??= call.toCore());
+  const writer = new StreamWriter(reply.raw, reply.getHeaders());
+  let target: { channel: Channel; upstreamModel: string } | undefined;
+  let outcome: Outcome;
+
+  try {
+    ctx.auth.authorize(call.key, call.model);
+    await ctx.limits.admit(call.key.record);
+    const candidates = servableCandidates(ctx, call, codec, coreRequest);
+    const attempt = await withFailover(
+      candidates,
+      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, signal: abort.signal },
+      async (next): Promise<AttemptValue> => {
+        const adapter = ctx.adapters.get(next.channel.type);
+        const upstreamCall = {
+          channel: next.channel,
+          upstreamModel: next.upstreamModel,
+          apiKey: next.apiKey,
+          signal: abort.signal,
+          requestId: call.requestId,
+          clientHeaders: call.headers,
+          timeoutMs: ctx.settings.upstreamTimeoutMs,
+        };
+        if (isNative(adapter, codec)) {
+          const request = { rawBody: call.rawBody, body: call.body, stream: call.stream, method: call.passThroughMethod };
+          return { kind: 'pass', result: await adapter.passThrough!(request, upstreamCall) };
+        }
+        return { kind: 'chat', result: await adapter.chat(coreRequest(), upstreamCall) };
+      },
+    );
+    target = attempt.target;
+    outcome =
+      attempt.value.kind === 'pass'
+        ? await deliverPassThrough(attempt.value.result, call, codec, reply, writer)
+        : await deliverTranslated(attempt.value.result, call, codec, reply, writer);
+  } catch (thrown) {
+    const error = toGatewayError(thrown);
+    if (error.kind === 'internal') ctx.logger.error({ err: thrown, requestId: call.requestId }, 'request failed');
+    if (writer.hasStarted) {
+      await writer.write(codec.createStreamEncoder(call.model).error(error));
+      writer.end();
+    } else if (!reply.raw.destroyed) {
+      sendError(reply, codec, error, call.requestId);
+    }
+    outcome = { httpStatus: error.status, answered: false, deliveredText: () => '', error };
+  }
+
+  settle(ctx, {
+    requestId: call.requestId,
+    family: codec.family,
+    key: call.key,
+    model: call.model,
+    upstreamModel: target?.upstreamModel,
+    channelId: target?.channel.id,
+    tried,
+    stream: call.stream,
+    httpStatus: outcome.httpStatus,
+    error: outcome.error,
+    reported: outcome.reported,
+    answered: outcome.answered,
+    estimateInput: () => countRequestTokens(coreRequest()),
+    deliveredText: outcome.deliveredText,
+    startedAt: call.startedAt,
+    firstByteAt: writer.firstByteAt,
+    clientIp: call.clientIp,
+  });
+}
+
+function isNative(adapter: UpstreamAdapter, codec: ChatCodec): boolean {
+  return adapter.nativeDialect === codec.dialect && adapter.passThrough !== undefined;
+}
+
+/**
+ * Candidate channels that can honour the whole request. Builtin tools and
+ * special features go only to upstreams that provide them; when none can, the
+ * client gets a 400 naming what is missing, never a silently reduced request.
+ */
+function servableCandidates(ctx: AppContext, call: ChatCall, codec: ChatCodec, coreRequest: () => ChatRequest): Channel[] {
+  const candidates = orderCandidates(ctx.channels.all(), call.model, {
+    isHealthy: ctx.health.isHealthy,
+    accepts: (channel) => ctx.adapters.has(channel.type),
+  });
+  let firstRefusal: GatewayError | undefined;
+  const servable = candidates.filter((channel) => {
+    const adapter = ctx.adapters.get(channel.type);
+    if (isNative(adapter, codec)) return true;
+    const refusal = missingCapability(adapter, coreRequest());
+    firstRefusal ??= refusal;
+    return refusal === undefined;
+  });
+  if (servable.length === 0 && firstRefusal) throw firstRefusal;
+  return servable;
+}
+
+function missingCapability(adapter: UpstreamAdapter, request: ChatRequest): GatewayError | undefined {
+  for (const tool of request.tools ?? []) {
+    if (tool.type === 'builtin' && !adapter.supportedBuiltinTools.has(tool.kind)) {
+      return unsupportedFeature(`tool "${tool.kind}"`, `the ${adapter.type} upstream serving this model does not provide it`);
+    }
+  }
+  for (const feature of Object.keys(request.features ?? {})) {
+    if (!adapter.supportedFeatures.has(feature)) {
+      return unsupportedFeature(feature, `the ${adapter.type} upstream serving this model cannot honour it`);
+    }
+  }
+  return undefined;
+}
+
+function sendError(reply: FastifyReply, codec: ChatCodec, error: GatewayError, requestId: string): void {
+  const rendered = codec.renderError(error, requestId);
+  if (rendered.headers) reply.headers(rendered.headers);
+  reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
+}
+
+async function deliverPassThrough(
+  result: PassThroughResult,
+  call: ChatCall,
+  codec: ChatCodec,
+  reply: FastifyReply,
+  writer: StreamWriter,
+): Promise<Outcome> {
+  let bytes = 0;
+  if (!call.stream) {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of result.body) chunks.push(chunk);
+    reply.code(result.status).type(result.contentType).send(Buffer.concat(chunks));
+    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: () => '' };
+  }
+  reply.hijack();
+  writer.start(result.status, result.contentType);
+  try {
+    for await (const chunk of result.body) {
+      bytes += chunk.byteLength;
+      if (!(await writer.write(chunk))) break;
+    }
+    writer.end();
+    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: () => '' };
+  } catch (thrown) {
+    const error = toGatewayError(thrown);
+    await writer.write(codec.createStreamEncoder(call.model).error(error));
+    writer.end();
+    // Output not reported by a cut stream is estimated from the bytes that went through (~4 bytes a token, halved for framing).
+    const reported = result.usage() ?? {};
+    const estimate = reported.outputTokens ? reported : { ...reported, outputTokens: Math.ceil(bytes / 8) };
+    return { httpStatus: result.status, answered: true, reported: estimate, deliveredText: () => '', error };
+  }
+}
+
+async function deliverTranslated(
+  result: ChatResult,
+  call: ChatCall,
+  codec: ChatCodec,
+  reply: FastifyReply,
+  writer: StreamWriter,
+): Promise<Outcome> {
+  if (!call.stream) {
+    const response: ChatResponse = result.stream ? await foldStream(result.events) : result.response;
+    reply.code(200).type('application/json').send(JSON.stringify(codec.renderResponse(response, call.model)));
+    return { httpStatus: 200, answered: true, reported: response.usage, deliveredText: () => '' };
+  }
+  const events: AsyncIterable<ChatEvent> | Iterable<ChatEvent> = result.stream ? result.events : responseToEvents(result.response);
+  const encoder = codec.createStreamEncoder(call.model);
+  const delivered: string[] = [];
+  let reported: Partial<Usage> | undefined;
+  let answered = false;
+  reply.hijack();
+  writer.start(200, codec.streamContentType);
+  try {
+    if (encoder.open) await writer.write(encoder.open());
+    for await (const event of events) {
+      answered = true;
+      if (event.type === 'message_start' && event.usage) reported = { ...event.usage };
+      else if (event.type === 'finish') reported = event.usage;
+      else if (event.type === 'text_delta' || event.type === 'thinking_delta') delivered.push(event.text);
+      else if (event.type === 'tool_input_delta') delivered.push(event.json);
+      const frame = encoder.encode(event);
+      if (frame && !(await writer.write(frame))) break;
+    }
+    if (encoder.close) await writer.write(encoder.close());
+    writer.end();
+    return { httpStatus: 200, answered, reported, deliveredText: () => delivered.join('') };
+  } catch (thrown) {
+    const error = toGatewayError(thrown);
+    await writer.write(encoder.error(error));
+    writer.end();
+    // A cut stream never carried its final usage: output is counted from what was delivered.
+    const partial = reported ? { ...reported, outputTokens: undefined } : undefined;
+    return { httpStatus: 200, answered: true, reported: partial, deliveredText: () => delivered.join(''), error };
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Writes a streamed answer straight to the socket: headers once, then each
+ * chunk as it is produced, honouring back-pressure, and noticing when the
+ * client goes away so the upstream call can be cancelled.
+ */
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+
+export class StreamWriter {
+  private started = false;
+  firstByteAt?: number;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly headers: Record<string, string | number | string[] | undefined>,
+  ) {}
+
+  get hasStarted(): boolean {
+    return this.started;
+  }
+
+  /** False once the client disconnected (or the socket failed). */
+  get writable(): boolean {
+    return !this.res.destroyed && !this.res.writableEnded;
+  }
+
+  start(status: number, contentType: string): void {
+    if (this.started) return;
+    this.started = true;
+    this.res.writeHead(status, { ...this.headers, 'content-type': contentType, 'cache-control': 'no-cache' });
+    // Send the headers now: clients measure time to first byte from here.
+    this.res.flushHeaders();
+  }
+
+  async write(chunk: string | Uint8Array): Promise<boolean> {
+    if (!this.writable) return false;
+    if (this.firstByteAt === undefined) this.firstByteAt = Date.now();
+    if (!this.res.write(chunk)) {
+      await Promise.race([once(this.res, 'drain'), once(this.res, 'close')]);
+    }
+    return this.writable;
+  }
+
+  end(chunk?: string): void {
+    if (this.writable) this.res.end(chunk);
+  }
+}

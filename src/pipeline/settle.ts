@@ -1,0 +1,104 @@
+/**
+ * Settles one request, exactly once: completes the usage (from the upstream,
+ * or counted by the tokenizer when it reported nothing), prices it, and hands
+ * the log row and the spend to the batched recorder.
+ */
+import type { Usage } from '../core/chat.js';
+import type { GatewayError } from '../core/errors.js';
+import { countTokens } from '../core/tokens.js';
+import type { AppContext } from '../server/context.js';
+import type { ClientKey } from '../server/auth.js';
+import { newId } from '../storage/ids.js';
+
+export interface SettleInput {
+  requestId: string;
+  family: string;
+  key: ClientKey | null;
+  model: string;
+  upstreamModel?: string;
+  channelId?: string;
+  tried: string[];
+  stream: boolean;
+  httpStatus: number;
+  error?: GatewayError;
+  /** What the upstream reported, possibly partial (a stream cut short). */
+  reported?: Partial<Usage>;
+  /** Whether the upstream produced anything at all (no charge otherwise). */
+  answered: boolean;
+  /** Estimates the prompt when the upstream did not report it. */
+  estimateInput: () => number;
+  /** Text actually delivered, to count output when the upstream did not report it. */
+  deliveredText: () => string;
+  startedAt: number;
+  firstByteAt?: number;
+  clientIp: string;
+}
+
+export function completeUsage(input: SettleInput): Usage {
+  const reported = input.reported ?? {};
+  if (!input.answered) return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let estimated = false;
+  let inputTokens = reported.inputTokens;
+  if (inputTokens === undefined) {
+    inputTokens = input.estimateInput();
+    estimated = true;
+  }
+  let outputTokens = reported.outputTokens;
+  // A stream cut before its final usage reports too little output (or none): count what was delivered.
+  if (outputTokens === undefined || outputTokens === 0) {
+    const counted = countTokens(input.deliveredText());
+    if (outputTokens === undefined || counted > outputTokens) {
+      outputTokens = counted;
+      estimated = true;
+    }
+  }
+  return {
+    inputTokens,
+    outputTokens,
+    cacheReadTokens: reported.cacheReadTokens ?? 0,
+    cacheWriteTokens: reported.cacheWriteTokens ?? 0,
+    reasoningTokens: reported.reasoningTokens,
+    estimated,
+  };
+}
+
+export function settle(ctx: AppContext, input: SettleInput): Usage {
+  const usage = completeUsage(input);
+  const cost = input.answered ? ctx.prices.cost(input.model, usage) : 0;
+  const key = input.key?.record;
+  const now = Date.now();
+  ctx.recorder.record(
+    {
+      id: newId('log'),
+      requestId: input.requestId,
+      keyId: key?.id ?? null,
+      family: input.family,
+      model: input.model,
+      upstreamModel: input.upstreamModel ?? null,
+      channelId: input.channelId ?? null,
+      triedChannels: input.tried,
+      httpStatus: input.httpStatus,
+      errorKind: input.error?.kind ?? null,
+      errorMessage: input.error?.message ?? null,
+      stream: input.stream,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cacheReadTokens: usage.cacheReadTokens,
+      cacheWriteTokens: usage.cacheWriteTokens,
+      reasoningTokens: usage.reasoningTokens ?? 0,
+      estimated: usage.estimated ?? false,
+      cost,
+      latencyMs: now - input.startedAt,
+      firstByteMs: input.firstByteAt === undefined ? null : input.firstByteAt - input.startedAt,
+      clientIp: input.clientIp,
+      createdAt: now,
+    },
+    key && cost > 0 ? { keyId: key.id, amount: cost } : undefined,
+  );
+  if (key) {
+    if (cost > 0) ctx.auth.noteSpend(key.keyHash, cost);
+    const tokens = usage.inputTokens + usage.outputTokens;
+    ctx.limits.recordTokens(key, tokens).catch((error) => ctx.logger.warn({ err: error }, 'tpm record failed'));
+  }
+  return usage;
+}

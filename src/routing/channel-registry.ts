@@ -1,0 +1,82 @@
+/**
+ * The in-memory view of the channels, decrypted and ready to call. It is
+ * rebuilt from storage at start, after every admin change made through this
+ * instance, and on a timer (changes made by the CLI or other instances).
+ *
+ * While no channel exists at all, the built-in simulator serves every model,
+ * so a fresh install works with no configuration.
+ */
+import type { ChannelRecord, Store } from '../storage/types.js';
+import type { Channel } from '../upstreams/types.js';
+
+export interface SecretOpener {
+  open(sealed: string): string;
+}
+
+export const DEFAULT_SIMULATOR_CHANNEL: Channel = Object.freeze({
+  id: 'builtin-simulator',
+  name: 'builtin-simulator',
+  type: 'simulator',
+  baseUrl: '',
+  apiKeys: [],
+  models: ['*'],
+  modelMapping: {},
+  priority: 0,
+  weight: 1,
+  enabled: true,
+  settings: {},
+}) as Channel;
+
+export function channelFromRecord(record: ChannelRecord, secrets: SecretOpener): Channel {
+  return {
+    id: record.id,
+    name: record.name,
+    type: record.type,
+    baseUrl: record.baseUrl.replace(/\/+$/, ''),
+    apiKeys: record.apiKeysEncrypted.map((sealed) => secrets.open(sealed)),
+    models: record.models,
+    modelMapping: record.modelMapping,
+    priority: record.priority,
+    weight: record.weight,
+    enabled: record.status === 'enabled',
+    settings: record.settings,
+  };
+}
+
+export class ChannelRegistry {
+  private channels: Channel[] = [];
+  private usingDefault = false;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: Store,
+    private readonly secrets: SecretOpener,
+  ) {}
+
+  /** All channels, the built-in simulator included while it is the default. */
+  all(): readonly Channel[] {
+    return this.channels;
+  }
+
+  get isDefaultSimulator(): boolean {
+    return this.usingDefault;
+  }
+
+  async refresh(): Promise<void> {
+    const records = await this.store.channels.list();
+    this.usingDefault = records.length === 0;
+    this.channels = this.usingDefault
+      ? [DEFAULT_SIMULATOR_CHANNEL]
+      : records.map((record) => channelFromRecord(record, this.secrets));
+  }
+
+  startAutoRefresh(intervalMs: number, onError: (error: unknown) => void): void {
+    if (intervalMs <= 0) return;
+    this.timer = setInterval(() => this.refresh().catch(onError), intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Channel choice: among enabled, healthy channels serving the model, the
+ * highest priority tier first, weighted random within a tier. The result is
+ * the ordered list of channels to try; the first is the pick, the rest are the
+ * failover order.
+ */
+import type { Channel } from '../upstreams/types.js';
+
+/** Whether a channel serves a client model name: listed, matched by `*`, or a key of its model mapping. */
+export function servesModel(channel: Channel, model: string): boolean {
+  if (channel.modelMapping[model] !== undefined) return true;
+  for (const pattern of channel.models) {
+    if (pattern === '*' || pattern === model) return true;
+    // A trailing-star prefix pattern, e.g. `claude-*`.
+    if (pattern.endsWith('*') && model.startsWith(pattern.slice(0, -1))) return true;
+  }
+  return false;
+}
+
+export function upstreamModelFor(channel: Channel, model: string): string {
+  return channel.modelMapping[model] ?? model;
+}
+
+/** Orders one tier by weighted random sampling without replacement. */
+function weightedOrder(tier: Channel[], random: () => number): Channel[] {
+  const pool = tier.slice();
+  const ordered: Channel[] = [];
+  while (pool.length > 0) {
+    // A weight of 0 still gets a small share, so a channel is never unreachable by failover.
+    const weights = pool.map((channel) => Math.max(channel.weight, 0) || 0.001);
+    let roll = random() * weights.reduce((sum, weight) => sum + weight, 0);
+    let index = 0;
+    while (index < pool.length - 1 && roll >= weights[index]) {
+      roll -= weights[index];
+      index++;
+    }
+    ordered.push(pool[index]);
+    pool.splice(index, 1);
+  }
+  return ordered;
+}
+
+export interface SelectOptions {
+  isHealthy: (channel: Channel) => boolean;
+  /** Restricts the choice to channel types that can serve this kind of work. */
+  accepts?: (channel: Channel) => boolean;
+  random?: () => number;
+}
+
+/**
+ * Returns the channels to try, in order. Unhealthy channels (cooling down)
+ * come last, so they are used only when nothing else is left.
+ */
+export function orderCandidates(channels: readonly Channel[], model: string, options: SelectOptions): Channel[] {
+  const random = options.random ?? Math.random;
+  const serving = channels.filter(
+    (channel) => channel.enabled && servesModel(channel, model) && (options.accepts?.(channel) ?? true),
+  );
+  const healthy = serving.filter(options.isHealthy);
+  const coolingDown = serving.filter((channel) => !options.isHealthy(channel));
+  return [...byPriority(healthy, random), ...byPriority(coolingDown, random)];
+}
+
+function byPriority(channels: Channel[], random: () => number): Channel[] {
+  if (channels.length <= 1) return channels;
+  const tiers = new Map<number, Channel[]>();
+  for (const channel of channels) {
+    const tier = tiers.get(channel.priority);
+    if (tier) tier.push(channel);
+    else tiers.set(channel.priority, [channel]);
+  }
+  return [...tiers.keys()]
+    .sort((a, b) => b - a)
+    .flatMap((priority) => weightedOrder(tiers.get(priority)!, random));
+}

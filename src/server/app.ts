@@ -1,0 +1,87 @@
+/**
+ * Assembles the HTTP application: body parsing (once, keeping the raw bytes
+ * for pass-through), request ids, health, the API families and the admin API.
+ * Each family registers its routes in its own encapsulated scope with its own
+ * error handler, so every error leaves in that family's shape.
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { registerAdminRoutes } from '../admin/routes.js';
+import { GatewayError } from '../core/errors.js';
+import { registerMessagesRoutes } from '../families/messages/routes.js';
+import type { AppContext } from './context.js';
+import { registerHealthRoutes } from './health.js';
+import { registerPendingFamilies } from './not-implemented.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request body exactly as received, for the pass-through path. */
+    rawBody?: Buffer;
+  }
+}
+
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString('hex')}`;
+}
+
+function parseJsonBody(_request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
+  _request.rawBody = body;
+  if (body.length === 0) return done(null, undefined);
+  try {
+    done(null, JSON.parse(body.toString('utf8')));
+  } catch {
+    done(new GatewayError('invalid_request', 'request body is not valid JSON'));
+  }
+}
+
+/** Maps Fastify's own errors (body too large, bad content type…) onto gateway errors. */
+export function asGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new GatewayError('payload_too_large', 'request body is too large');
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return new GatewayError('invalid_request', 'unsupported content-type; send application/json');
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new GatewayError('invalid_request', 'request body is empty');
+  const status = (error as { statusCode?: number }).statusCode;
+  if (status && status >= 400 && status < 500) return new GatewayError('invalid_request', message, { status });
+  return new GatewayError('internal', `internal error: ${message}`, { cause: error });
+}
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    // Per-request log lines cost on the hot path; request logs go to the database instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: ctx.settings.maxBodyBytes,
+    genReqId: newRequestId,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    keepAliveTimeout: 65_000,
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer' }, parseJsonBody);
+  // Clients that omit or misstate the content type still send JSON; parse it the same way.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('request-id', request.id);
+    reply.header('x-request-id', request.id);
+  });
+
+  registerHealthRoutes(app, ctx);
+  await app.register(async (scope) => registerMessagesRoutes(scope, ctx));
+  await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });
+  registerPendingFamilies(app);
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ error: { type: 'not_found', message: `no route for ${request.method} ${request.url.split('?')[0]}` } });
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const gatewayError = asGatewayError(error);
+    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
+    reply.code(gatewayError.status).send({ error: { type: gatewayError.kind, message: gatewayError.message } });
+  });
+  return app;
+}

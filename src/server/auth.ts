@@ -1,0 +1,113 @@
+/**
+ * Client API keys: looked up by the SHA-256 of the secret, cached for a short
+ * time so the hot path does not touch the database, and checked for status,
+ * expiry, client address, model and quota.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { GatewayError } from '../core/errors.js';
+import type { KeyRecord, Store } from '../storage/types.js';
+
+export function hashKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** A new client secret: `sk-sy-` and 40 base62-ish characters. */
+export function generateKeySecret(prefix = 'sk-sy-'): string {
+  return prefix + randomBytes(30).toString('base64url').replace(/[-_]/g, '').slice(0, 40);
+}
+
+export interface ClientKey {
+  record: KeyRecord;
+  allowList?: net.BlockList;
+}
+
+interface CacheEntry {
+  key: ClientKey | null;
+  fetchedAt: number;
+  /** Spend settled by this instance since the record was read. */
+  spentSinceFetch: number;
+}
+
+function buildAllowList(ranges: string[] | null): net.BlockList | undefined {
+  if (!ranges || ranges.length === 0) return undefined;
+  const list = new net.BlockList();
+  for (const range of ranges) {
+    const [address, prefix] = range.split('/');
+    const family = net.isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return list;
+}
+
+function normaliseIp(ip: string): { address: string; family: 'ipv4' | 'ipv6' } {
+  const mapped = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  return net.isIPv4(mapped) ? { address: mapped, family: 'ipv4' } : { address: mapped, family: 'ipv6' };
+}
+
+export class KeyAuthenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs: number,
+    /** Spend recorded but not yet flushed to storage, per key id. */
+    private readonly pendingSpend: (keyId: string) => number = () => 0,
+  ) {}
+
+  /** Resolves a secret to its key, or throws 401. Model and quota checks are separate (see `authorize`). */
+  async authenticate(secret: string | undefined, clientIp: string): Promise<ClientKey> {
+    if (!secret) throw new GatewayError('authentication', 'missing API key');
+    const hash = hashKey(secret);
+    let entry = this.cache.get(hash);
+    if (!entry || Date.now() - entry.fetchedAt > this.ttlMs) entry = await this.load(hash);
+    const key = entry.key;
+    if (!key) throw new GatewayError('authentication', 'invalid API key');
+    const { record } = key;
+    if (record.status !== 'active') throw new GatewayError('authentication', 'API key is disabled');
+    if (record.expiresAt !== null && record.expiresAt <= Date.now())
+      throw new GatewayError('authentication', 'API key has expired');
+    if (key.allowList) {
+      const { address, family } = normaliseIp(clientIp);
+      if (!key.allowList.check(address, family))
+        throw new GatewayError('permission', `API key may not be used from address ${address}`);
+    }
+    return key;
+  }
+
+  /** Checks that the key may use this model and still has quota. */
+  authorize(key: ClientKey, model: string): void {
+    const { record } = key;
+    if (record.models && !record.models.some((allowed) => allowed === '*' || allowed === model))
+      throw new GatewayError('permission', `API key may not use model "${model}"`, { param: 'model' });
+    if (record.quota !== null && this.used(record.keyHash, record) >= record.quota)
+      throw new GatewayError('quota_exhausted', 'API key quota is exhausted');
+  }
+
+  /** Records spend settled by this instance so quota checks see it before the next read. */
+  noteSpend(keyHash: string, amount: number): void {
+    const entry = this.cache.get(keyHash);
+    if (entry) entry.spentSinceFetch += amount;
+  }
+
+  /** Drops cached keys, e.g. after an admin change on this instance. */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private used(hash: string, record: KeyRecord): number {
+    return record.used + (this.cache.get(hash)?.spentSinceFetch ?? 0);
+  }
+
+  private async load(hash: string): Promise<CacheEntry> {
+    const record = await this.store.keys.getByHash(hash);
+    const entry: CacheEntry = {
+      key: record ? { record, allowList: buildAllowList(record.allowIps) } : null,
+      fetchedAt: Date.now(),
+      spentSinceFetch: record ? this.pendingSpend(record.id) : 0,
+    };
+    this.cache.set(hash, entry);
+    return entry;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Builds one gateway instance from settings: storage (migrated), secrets,
+ * the declarative config file, first-start credentials, channels, billing,
+ * limits and the HTTP app. `main.ts` runs it; tests run it in-process.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { pino, type Logger } from 'pino';
+import { PriceTable } from '../billing/prices.js';
+import { UsageRecorder } from '../billing/usage-recorder.js';
+import type { GatewaySettings } from '../config/env.js';
+import { applyConfigFile, loadConfigFile } from '../config/file.js';
+import { ChannelHealth } from '../routing/health.js';
+import { ChannelRegistry } from '../routing/channel-registry.js';
+import { openStore } from '../storage/open.js';
+import { SecretBox } from '../storage/secrets.js';
+import type { Store } from '../storage/types.js';
+import { defaultAdapters } from '../upstreams/registry.js';
+import { buildApp } from './app.js';
+import { generateKeySecret, hashKey, KeyAuthenticator } from './auth.js';
+import type { AppContext } from './context.js';
+import { RateLimits } from './rate-limits.js';
+
+export interface Gateway {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Secrets generated at this start (printed once), for the caller to show. */
+  generated: { adminKey?: string; clientKey?: string };
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  logger?: Logger;
+}
+
+/** Upstream credentials and client secrets never reach a log line. */
+const REDACT = [
+  'apiKey',
+  'apiKeys',
+  '*.apiKey',
+  '*.apiKeys',
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers["x-goog-api-key"]',
+  'req.headers["x-admin-key"]',
+];
+
+export function createLogger(level: string): Logger {
+  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } });
+}
+
+async function resolveAdminKeyHash(store: Store, settings: GatewaySettings): Promise<{ hash: string; generated?: string }> {
+  if (settings.adminKey) return { hash: hashKey(settings.adminKey) };
+  const stored = await store.settings.get('admin_key_hash');
+  if (stored) return { hash: stored };
+  const generated = generateKeySecret('sk-admin-');
+  const hash = hashKey(generated);
+  await store.settings.set('admin_key_hash', hash);
+  return { hash, generated };
+}
+
+async function ensureFirstClientKey(store: Store): Promise<string | undefined> {
+  if ((await store.keys.count()) > 0) return undefined;
+  const secret = generateKeySecret();
+  await store.keys.create({ name: 'default', keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
+  return secret;
+}
+
+export async function createGateway(settings: GatewaySettings, options: GatewayOptions = {}): Promise<Gateway> {
+  const logger = options.logger ?? createLogger(settings.logLevel);
+  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+  try {
+    const secrets = await SecretBox.open(settings.dataDir, settings.secretKey);
+    const fileConfig = settings.configPath ? loadConfigFile(settings.configPath) : undefined;
+    if (fileConfig) {
+      const applied = await applyConfigFile(store, secrets, fileConfig, hashKey);
+      logger.info({ config: settings.configPath, ...applied }, 'config file applied');
+    }
+    const limits = fileConfig?.limits ?? {};
+    const effective: GatewaySettings = {
+      ...settings,
+      maxBodyBytes: limits.maxBodyBytes ?? settings.maxBodyBytes,
+      upstreamTimeoutMs: limits.upstreamTimeoutMs ?? settings.upstreamTimeoutMs,
+      maxAttempts: limits.maxAttempts ?? settings.maxAttempts,
+      cooldownSeconds: limits.cooldownSeconds ?? settings.cooldownSeconds,
+    };
+
+    const admin = await resolveAdminKeyHash(store, effective);
+    const clientKey = await ensureFirstClientKey(store);
+
+    const channels = new ChannelRegistry(store, secrets);
+    await channels.refresh();
+    channels.startAutoRefresh(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'channel refresh failed'));
+
+    const redis = effective.redisUrl ? new Redis(effective.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+    const recorder = new UsageRecorder(store, {
+      flushIntervalMs: 500,
+      maxBatch: 500,
+      onError: (error) => logger.error({ err: error }, 'usage flush failed'),
+    });
+    const ctx: AppContext = {
+      settings: effective,
+      store,
+      secrets,
+      logger,
+      auth: new KeyAuthenticator(store, effective.refreshIntervalMs, (keyId) => recorder.pending(keyId)),
+      limits: new RateLimits(redis),
+      channels,
+      health: new ChannelHealth(effective.cooldownSeconds * 1000),
+      prices: new PriceTable(fileConfig?.prices),
+      recorder,
+      adapters: defaultAdapters(),
+      adminKeyHash: admin.hash,
+    };
+    const app = await buildApp(ctx);
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        // In-flight requests and streams get a bounded grace period, then their sockets are closed.
+        const force = setTimeout(() => app.server.closeAllConnections(), effective.shutdownGraceMs);
+        force.unref();
+        await app.close();
+        clearTimeout(force);
+        channels.stop();
+        await recorder.close();
+        await redis?.quit().catch(() => undefined);
+        await store.close();
+      })());
+
+    return {
+      app,
+      ctx,
+      generated: { adminKey: admin.generated, clientKey },
+      listen: () => app.listen({ host: effective.host, port: effective.port }),
+      close,
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The services one gateway instance shares across requests, assembled once
+ * at start (see server/bootstrap.ts) and handed to every route.
+ */
+import type { Logger } from 'pino';
+import type { PriceTable } from '../billing/prices.js';
+import type { UsageRecorder } from '../billing/usage-recorder.js';
+import type { GatewaySettings } from '../config/env.js';
+import type { ChannelHealth } from '../routing/health.js';
+import type { ChannelRegistry } from '../routing/channel-registry.js';
+import type { SecretBox } from '../storage/secrets.js';
+import type { Store } from '../storage/types.js';
+import type { AdapterRegistry } from '../upstreams/registry.js';
+import type { KeyAuthenticator } from './auth.js';
+import type { RateLimits } from './rate-limits.js';
+
+export interface AppContext {
+  settings: GatewaySettings;
+  store: Store;
+  secrets: SecretBox;
+  logger: Logger;
+  auth: KeyAuthenticator;
+  limits: RateLimits;
+  channels: ChannelRegistry;
+  health: ChannelHealth;
+  prices: PriceTable;
+  recorder: UsageRecorder;
+  adapters: AdapterRegistry;
+  /** The admin credential's SHA-256 (hex). */
+  adminKeyHash: string;
+}

@@ -1,0 +1,23 @@
+/**
+ * Routes of API families that are not built yet answer 501 with an error that
+ * names what is missing, rather than a bare 404 that looks like a typo.
+ */
+import type { FastifyInstance } from 'fastify';
+
+const PENDING: Array<{ family: string; paths: string[] }> = [
+  { family: 'content generation (family D)', paths: ['/v1beta/models/*', '/v1/models/*'] },
+  { family: 'Responses (family E)', paths: ['/v1/responses', '/v1/responses/*'] },
+  { family: 'image tasks (family A)', paths: ['/ig/*'] },
+  { family: 'video generation (family B)', paths: ['/v1/videos', '/v1/videos/*', '/v1/video/generations', '/v1/video/generations/*'] },
+];
+
+export function registerPendingFamilies(app: FastifyInstance): void {
+  for (const { family, paths } of PENDING) {
+    for (const url of paths) {
+      app.all(url, async (_request, reply) => {
+        reply.code(501);
+        return { error: { type: 'not_implemented', message: `the ${family} API is not implemented in this version of the gateway` } };
+      });
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { fromFlag, fromJson, toFlag, toJson, toNullableNumber, toNumber } from './codec.js';
+import type { Database, RequestLogsTable } from './schema.js';
+import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSummaryRow } from './types.js';
+
+/** Rows per INSERT: 23 parameters each stays under SQLite's and PostgreSQL's parameter limits. */
+const insertChunk = 500;
+const defaultLimit = 100;
+const maxLimit = 1000;
+
+function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
+  return {
+    id: row.id,
+    request_id: row.requestId,
+    key_id: row.keyId,
+    family: row.family,
+    model: row.model,
+    upstream_model: row.upstreamModel,
+    channel_id: row.channelId,
+    tried_channels: toJson(row.triedChannels),
+    http_status: row.httpStatus,
+    error_kind: row.errorKind,
+    error_message: row.errorMessage,
+    stream: toFlag(row.stream),
+    input_tokens: row.inputTokens,
+    output_tokens: row.outputTokens,
+    cache_read_tokens: row.cacheReadTokens,
+    cache_write_tokens: row.cacheWriteTokens,
+    reasoning_tokens: row.reasoningTokens,
+    estimated: toFlag(row.estimated),
+    cost: row.cost,
+    latency_ms: Math.round(row.latencyMs),
+    first_byte_ms: row.firstByteMs === null ? null : Math.round(row.firstByteMs),
+    client_ip: row.clientIp,
+    created_at: row.createdAt,
+  };
+}
+
+function toRow(row: Selectable<RequestLogsTable>): RequestLogRow {
+  return {
+    id: row.id,
+    requestId: row.request_id,
+    keyId: row.key_id,
+    family: row.family,
+    model: row.model,
+    upstreamModel: row.upstream_model,
+    channelId: row.channel_id,
+    triedChannels: fromJson<string[]>(row.tried_channels) ?? [],
+    httpStatus: toNumber(row.http_status),
+    errorKind: row.error_kind,
+    errorMessage: row.error_message,
+    stream: fromFlag(row.stream),
+    inputTokens: toNumber(row.input_tokens),
+    outputTokens: toNumber(row.output_tokens),
+    cacheReadTokens: toNumber(row.cache_read_tokens),
+    cacheWriteTokens: toNumber(row.cache_write_tokens),
+    reasoningTokens: toNumber(row.reasoning_tokens),
+    estimated: fromFlag(row.estimated),
+    cost: toNumber(row.cost),
+    latencyMs: toNumber(row.latency_ms),
+    firstByteMs: toNullableNumber(row.first_byte_ms),
+    clientIp: row.client_ip,
+    createdAt: toNumber(row.created_at),
+  };
+}
+
+/**
+ * Request logs. Rows arrive with their ids already set (`log_…`, see ids.ts) so
+ * the batching writer can name them before they reach the database.
+ */
+export class KyselyRequestLogRepository implements RequestLogRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insertMany(rows: RequestLogRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    if (rows.length <= insertChunk) {
+      await this.db.insertInto('request_logs').values(rows.map(toColumns)).execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += insertChunk) {
+        await trx
+          .insertInto('request_logs')
+          .values(rows.slice(i, i + insertChunk).map(toColumns))
+          .execute();
+      }
+    });
+  }
+
+  /** Newest first; page back by passing the last row's `createdAt` as `before`. */
+  async query(query: LogQuery): Promise<RequestLogRow[]> {
+    const limit = Math.min(Math.max(Math.trunc(query.limit ?? defaultLimit), 1), maxLimit);
+    let select = this.db.selectFrom('request_logs').selectAll();
+    if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+    if (query.model !== undefined) select = select.where('model', '=', query.model);
+    if (query.before !== undefined) select = select.where('created_at', '<', query.before);
+    if (query.since !== undefined) select = select.where('created_at', '>=', query.since);
+    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toRow);
+  }
+
+  /** Sums per key and model over [since, until). */
+  async usage(query: UsageQuery): Promise<UsageSummaryRow[]> {
+    let select = this.db
+      .selectFrom('request_logs')
+      .select((eb) => [
+        'key_id',
+        'model',
+        eb.fn.countAll().as('requests'),
+        eb.fn.sum('input_tokens').as('input_tokens'),
+        eb.fn.sum('output_tokens').as('output_tokens'),
+        eb.fn.sum('cache_read_tokens').as('cache_read_tokens'),
+        eb.fn.sum('cache_write_tokens').as('cache_write_tokens'),
+        eb.fn.sum('cost').as('cost'),
+      ]);
+    if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+    if (query.since !== undefined) select = select.where('created_at', '>=', query.since);
+    if (query.until !== undefined) select = select.where('created_at', '<', query.until);
+    const rows = await select.groupBy(['key_id', 'model']).execute();
+    return rows.map(toSummary).sort(bySummaryOrder);
+  }
+}
+
+/** Engines disagree on where NULL sorts and on collation; sort the (small) result here. */
+function bySummaryOrder(a: UsageSummaryRow, b: UsageSummaryRow): number {
+  if (a.keyId !== b.keyId) {
+    if (a.keyId === null) return -1;
+    if (b.keyId === null) return 1;
+    return a.keyId < b.keyId ? -1 : 1;
+  }
+  return a.model < b.model ? -1 : a.model > b.model ? 1 : 0;
+}
+
+function toSummary(row: {
+  key_id: string | null;
+  model: string;
+  requests: unknown;
+  input_tokens: unknown;
+  output_tokens: unknown;
+  cache_read_tokens: unknown;
+  cache_write_tokens: unknown;
+  cost: unknown;
+}): UsageSummaryRow {
+  return {
+    keyId: row.key_id,
+    model: row.model,
+    requests: toNumber(row.requests),
+    inputTokens: toNumber(row.input_tokens),
+    outputTokens: toNumber(row.output_tokens),
+    cacheReadTokens: toNumber(row.cache_read_tokens),
+    cacheWriteTokens: toNumber(row.cache_write_tokens),
+    cost: toNumber(row.cost),
+  };
+}

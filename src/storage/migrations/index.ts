@@ -1,0 +1,14 @@
+/**
+ * Every migration, in order. Names sort in the order they run; a later concern
+ * (tasks, stored responses) adds its own file and one entry at the end.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import { initial } from './0001_initial.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

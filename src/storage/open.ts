@@ -1,0 +1,121 @@
+/**
+ * Opens the database named by the configuration, runs pending migrations and
+ * returns the repositories. SQLite unless a postgres:// URL is given.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { KyselyChannelRepository } from './channels.js';
+import { KyselyKeyRepository } from './keys.js';
+import { KyselyRequestLogRepository } from './logs.js';
+import { migrationProvider } from './migrations/index.js';
+import { postgresConnection, redactUrl } from './postgres-connection.js';
+import type { Database } from './schema.js';
+import { KyselySettingsRepository } from './settings.js';
+import type { Store } from './types.js';
+
+export interface OpenStoreOptions {
+  /** `postgres://` or `postgresql://` selects PostgreSQL; anything else (or nothing) selects SQLite. */
+  databaseUrl?: string;
+  /** Where the SQLite file lives (`<dataDir>/switchyard.db`). */
+  dataDir: string;
+  /** PostgreSQL only: the schema to work in, created if missing (isolates tests in a shared database). */
+  schema?: string;
+  /** PostgreSQL only: pool size (default 10). */
+  poolSize?: number;
+}
+
+const postgresUrl = /^postgres(ql)?:\/\//i;
+const schemaName = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const isPostgres = options.databaseUrl !== undefined && postgresUrl.test(options.databaseUrl);
+  const db = isPostgres ? await openPostgres(options.databaseUrl as string, options) : openSqlite(options.dataDir);
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return createStore(db, isPostgres ? 'postgres' : 'sqlite');
+}
+
+function openSqlite(dataDir: string): Kysely<Database> {
+  mkdirSync(dataDir, { recursive: true });
+  const file = new SqliteDatabase(join(dataDir, 'switchyard.db'));
+  file.pragma('journal_mode = WAL');
+  // NORMAL under WAL loses at most the last commits on power loss, never consistency.
+  file.pragma('synchronous = NORMAL');
+  file.pragma('busy_timeout = 5000');
+  file.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+}
+
+/** int8 (counts, epoch-ms times) and numeric (sums) as numbers: every value stored here fits a double. */
+const numericTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+async function openPostgres(url: string, options: OpenStoreOptions): Promise<Kysely<Database>> {
+  const schema = options.schema;
+  if (schema !== undefined && !schemaName.test(schema)) {
+    throw new Error(`invalid PostgreSQL schema name "${schema}": letters, digits and _ only`);
+  }
+  const pool = new pg.Pool({
+    ...postgresConnection(url),
+    max: options.poolSize ?? 10,
+    types: numericTypes as pg.CustomTypesConfig,
+    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+  });
+  try {
+    if (schema !== undefined) await createSchema(pool, schema);
+    else await pool.query('select 1');
+  } catch (error) {
+    await pool.end();
+    throw new Error(`cannot reach PostgreSQL at ${redactUrl(url)}: ${(error as Error).message}`, { cause: error });
+  }
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  try {
+    await pool.query(`create schema if not exists "${schema}"`);
+  } catch (error) {
+    // Two processes creating the same schema at once: the loser sees a duplicate, which is fine.
+    const code = (error as { code?: string }).code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  }
+}
+
+async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`, {
+      cause: error,
+    });
+  }
+}
+
+function createStore(db: Kysely<Database>, engine: Store['engine']): Store {
+  return {
+    engine,
+    keys: new KyselyKeyRepository(db),
+    channels: new KyselyChannelRepository(db),
+    logs: new KyselyRequestLogRepository(db),
+    settings: new KyselySettingsRepository(db),
+    db: db as Kysely<any>,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The tables as Kysely sees them (snake_case columns). Times are epoch ms in
+ * bigint columns, money is double precision, lists and maps are JSON text, and
+ * flags are 0/1 integers so both engines read them the same way.
+ */
+import type { Generated } from 'kysely';
+
+export interface KeysTable {
+  id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  status: string;
+  expires_at: number | null;
+  quota: number | null;
+  used: Generated<number>;
+  models: string | null;
+  allow_ips: string | null;
+  rpm: number | null;
+  tpm: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ChannelsTable {
+  id: string;
+  name: string;
+  type: string;
+  base_url: string;
+  api_keys: string;
+  models: string;
+  model_mapping: string;
+  priority: number;
+  weight: number;
+  status: string;
+  settings: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RequestLogsTable {
+  id: string;
+  request_id: string;
+  key_id: string | null;
+  family: string;
+  model: string;
+  upstream_model: string | null;
+  channel_id: string | null;
+  tried_channels: string;
+  http_status: number;
+  error_kind: string | null;
+  error_message: string | null;
+  stream: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  estimated: number;
+  cost: number;
+  latency_ms: number;
+  first_byte_ms: number | null;
+  client_ip: string | null;
+  created_at: number;
+}
+
+export interface SettingsTable {
+  name: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface Database {
+  keys: KeysTable;
+  channels: ChannelsTable;
+  request_logs: RequestLogsTable;
+  settings: SettingsTable;
+}

@@ -1,0 +1,181 @@
+/**
+ * What the rest of the gateway needs from storage. One implementation
+ * (Kysely) serves both engines, SQLite and PostgreSQL, with the same
+ * migrations. Times are epoch milliseconds; money is in quota units (USD).
+ */
+import type { Kysely } from 'kysely';
+
+export type KeyStatus = 'active' | 'disabled';
+
+export interface KeyRecord {
+  id: string;
+  name: string;
+  /** SHA-256 of the secret, hex. The secret itself is never stored. */
+  keyHash: string;
+  /** The first characters of the secret, for people to recognise a key in lists. */
+  keyPrefix: string;
+  status: KeyStatus;
+  expiresAt: number | null;
+  /** null: unlimited. */
+  quota: number | null;
+  used: number;
+  /** null: every model. */
+  models: string[] | null;
+  /** CIDR ranges or single addresses; null: any address. */
+  allowIps: string[] | null;
+  rpm: number | null;
+  tpm: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface NewKey {
+  name: string;
+  keyHash: string;
+  keyPrefix: string;
+  status?: KeyStatus;
+  expiresAt?: number | null;
+  quota?: number | null;
+  models?: string[] | null;
+  allowIps?: string[] | null;
+  rpm?: number | null;
+  tpm?: number | null;
+}
+
+export type KeyPatch = Partial<Omit<NewKey, 'keyHash' | 'keyPrefix'>> & { keyHash?: string; keyPrefix?: string };
+
+export type ChannelStatus = 'enabled' | 'disabled';
+
+export interface ChannelRecord {
+  id: string;
+  name: string;
+  type: string;
+  baseUrl: string;
+  /** Upstream credentials, each encrypted at rest (see storage/secrets.ts). */
+  apiKeysEncrypted: string[];
+  models: string[];
+  modelMapping: Record<string, string>;
+  priority: number;
+  weight: number;
+  status: ChannelStatus;
+  settings: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface NewChannel {
+  name: string;
+  type: string;
+  baseUrl: string;
+  apiKeysEncrypted: string[];
+  models: string[];
+  modelMapping?: Record<string, string>;
+  priority?: number;
+  weight?: number;
+  status?: ChannelStatus;
+  settings?: Record<string, unknown>;
+}
+
+export type ChannelPatch = Partial<NewChannel>;
+
+export interface RequestLogRow {
+  id: string;
+  requestId: string;
+  keyId: string | null;
+  /** Client family: messages, generate, responses, images, videos. */
+  family: string;
+  model: string;
+  upstreamModel: string | null;
+  /** The channel that answered, if any. */
+  channelId: string | null;
+  /** Every channel tried, in order (names), for failover diagnosis. */
+  triedChannels: string[];
+  httpStatus: number;
+  errorKind: string | null;
+  errorMessage: string | null;
+  stream: boolean;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  /** Usage counted by the gateway's tokenizer because the upstream reported none. */
+  estimated: boolean;
+  cost: number;
+  latencyMs: number;
+  firstByteMs: number | null;
+  clientIp: string | null;
+  createdAt: number;
+}
+
+export interface LogQuery {
+  keyId?: string;
+  model?: string;
+  /** Only rows created strictly before this time (for paging back). */
+  before?: number;
+  since?: number;
+  limit?: number;
+}
+
+export interface UsageQuery {
+  keyId?: string;
+  since?: number;
+  until?: number;
+}
+
+export interface UsageSummaryRow {
+  keyId: string | null;
+  model: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  cost: number;
+}
+
+export interface KeyRepository {
+  create(key: NewKey): Promise<KeyRecord>;
+  get(id: string): Promise<KeyRecord | undefined>;
+  getByName(name: string): Promise<KeyRecord | undefined>;
+  getByHash(keyHash: string): Promise<KeyRecord | undefined>;
+  list(): Promise<KeyRecord[]>;
+  update(id: string, patch: KeyPatch): Promise<KeyRecord | undefined>;
+  /** Adds spent amounts to `used`, many keys in one round trip (the batched settle). */
+  addUsed(amounts: Map<string, number>): Promise<void>;
+  count(): Promise<number>;
+}
+
+export interface ChannelRepository {
+  create(channel: NewChannel): Promise<ChannelRecord>;
+  get(id: string): Promise<ChannelRecord | undefined>;
+  getByName(name: string): Promise<ChannelRecord | undefined>;
+  list(): Promise<ChannelRecord[]>;
+  update(id: string, patch: ChannelPatch): Promise<ChannelRecord | undefined>;
+  delete(id: string): Promise<boolean>;
+  count(): Promise<number>;
+}
+
+export interface RequestLogRepository {
+  insertMany(rows: RequestLogRow[]): Promise<void>;
+  query(query: LogQuery): Promise<RequestLogRow[]>;
+  usage(query: UsageQuery): Promise<UsageSummaryRow[]>;
+}
+
+export interface SettingsRepository {
+  get(name: string): Promise<string | undefined>;
+  set(name: string, value: string): Promise<void>;
+}
+
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly keys: KeyRepository;
+  readonly channels: ChannelRepository;
+  readonly logs: RequestLogRepository;
+  readonly settings: SettingsRepository;
+  /** The query builder, for later concerns (tasks, stored responses) that add their own tables by migration. */
+  readonly db: Kysely<any>;
+  /** Throws when the database cannot be reached (used by /readyz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,204 @@
+/**
+ * ChatRequest → Anthropic Messages request body (the translation path).
+ *
+ * Choices worth knowing:
+ * - `max_tokens` is required upstream: when the client gave none, the channel
+ *   setting `defaultMaxTokens` (else 4096) is sent, plus the thinking budget.
+ * - Structured output uses Anthropic's native JSON output (`output_config.format`,
+ *   the GA shape; channel setting `outputFormatField: 'output_format'` sends the
+ *   older beta shape with its beta header) rather than a forced `json` tool,
+ *   so the answer stays a plain text block. `json_object` without a schema has
+ *   no native equivalent and is refused.
+ * - seed, presence/frequency penalties have no Messages equivalent: refused,
+ *   unless the channel sets `dropUnsupportedParams: true`.
+ * - Thinking parts without a signature (produced by another provider) cannot be
+ *   verified by Anthropic and are left out; citations in the history are not sent.
+ */
+import type {
+  ChatMessage,
+  ChatRequest,
+  ContentPart,
+  MediaPart,
+  ResponseFormat,
+  TextPart,
+  ThinkingConfig,
+  ToolChoice,
+  ToolDefinition,
+} from '../../core/chat.js';
+import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
+
+export const DEFAULT_MAX_TOKENS = 4096;
+const MIN_THINKING_BUDGET = 1024;
+const STRUCTURED_OUTPUTS_BETA = 'structured-outputs-2025-11-13';
+
+const budgetByEffort: Record<NonNullable<ThinkingConfig['effort']>, number> = {
+  minimal: 1024,
+  low: 4096,
+  medium: 16384,
+  high: 32768,
+};
+
+export interface MessagesRequestBuild {
+  body: Record<string, unknown>;
+  /** Beta flags the translation needs on top of the client's. */
+  betas: string[];
+}
+
+type Block = Record<string, unknown>;
+
+export function toMessagesRequest(
+  request: ChatRequest,
+  upstreamModel: string,
+  settings: Record<string, unknown> = {},
+): MessagesRequestBuild {
+  if (request.features && Object.keys(request.features).length > 0) {
+    const name = Object.keys(request.features)[0];
+    throw unsupportedFeature(name, 'the anthropic upstream honours no optional features');
+  }
+  refuseUnsupportedSampling(request, settings.dropUnsupportedParams === true);
+
+  const betas: string[] = [];
+  const body: Record<string, unknown> = { model: upstreamModel };
+  const defaultMax = typeof settings.defaultMaxTokens === 'number' ? settings.defaultMaxTokens : DEFAULT_MAX_TOKENS;
+  const thinking = thinkingBlock(request.thinking, request.maxTokens);
+  body.max_tokens = request.maxTokens ?? (thinking ? (thinking.budget_tokens as number) + defaultMax : defaultMax);
+  if (request.system) body.system = request.system;
+  body.messages = request.messages.map(toMessage).filter((message) => (message.content as Block[]).length > 0);
+  if (request.stopSequences?.length) body.stop_sequences = request.stopSequences;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.topK !== undefined) body.top_k = request.topK;
+  if (thinking) body.thinking = thinking;
+  if (request.tools?.length) {
+    body.tools = request.tools.map(toTool);
+    const choice = toToolChoice(request.toolChoice, request.parallelToolCalls);
+    if (choice) body.tool_choice = choice;
+  }
+  if (request.responseFormat) applyResponseFormat(body, betas, request.responseFormat, settings.outputFormatField);
+  if (request.user) body.metadata = { user_id: request.user };
+  if (request.stream) body.stream = true;
+  return { body, betas };
+}
+
+function refuseUnsupportedSampling(request: ChatRequest, drop: boolean): void {
+  if (drop) return;
+  if (request.seed !== undefined) throw unsupportedFeature('seed', 'the Anthropic Messages API has no seed');
+  if (request.presencePenalty !== undefined)
+    throw unsupportedFeature('presencePenalty', 'the Anthropic Messages API has no presence penalty');
+  if (request.frequencyPenalty !== undefined)
+    throw unsupportedFeature('frequencyPenalty', 'the Anthropic Messages API has no frequency penalty');
+}
+
+function thinkingBlock(config: ThinkingConfig | undefined, maxTokens: number | undefined): Block | undefined {
+  if (!config?.enabled) return undefined;
+  let budget = config.budgetTokens ?? budgetByEffort[config.effort ?? 'medium'];
+  // Anthropic requires budget_tokens < max_tokens; shrink the budget rather than fail.
+  if (maxTokens !== undefined && budget >= maxTokens) budget = maxTokens - 1;
+  budget = Math.max(MIN_THINKING_BUDGET, budget);
+  return { type: 'enabled', budget_tokens: budget };
+}
+
+function toMessage(message: ChatMessage): { role: string; content: Block[] } {
+  const blocks: Block[] = [];
+  for (const part of message.content) {
+    const block = toBlock(part);
+    if (block) blocks.push(block);
+  }
+  // Anthropic wants tool results ahead of any other content in a user turn.
+  if (message.role === 'user' && blocks.length > 1 && blocks.some((b, i) => i > 0 && b.type === 'tool_result')) {
+    blocks.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
+  }
+  return { role: message.role, content: blocks };
+}
+
+function toBlock(part: ContentPart): Block | undefined {
+  switch (part.type) {
+    case 'text':
+      return part.text === '' ? undefined : { type: 'text', text: part.text };
+    case 'media':
+      return mediaBlock(part);
+    case 'tool_call':
+      return { type: 'tool_use', id: part.id, name: part.name, input: part.input };
+    case 'tool_result': {
+      const content = part.content.map((inner) => (inner.type === 'text' ? textBlock(inner) : mediaBlock(inner))).filter(Boolean);
+      const block: Block = { type: 'tool_result', tool_use_id: part.callId };
+      if (content.length > 0) block.content = content;
+      if (part.isError) block.is_error = true;
+      return block;
+    }
+    case 'thinking':
+      if (part.redactedData !== undefined) return { type: 'redacted_thinking', data: part.redactedData };
+      if (part.signature === undefined) return undefined;
+      return { type: 'thinking', thinking: part.text, signature: part.signature };
+  }
+}
+
+function textBlock(part: TextPart): Block | undefined {
+  return part.text === '' ? undefined : { type: 'text', text: part.text };
+}
+
+function mediaBlock(part: MediaPart): Block {
+  const { mediaType } = part;
+  if (mediaType.startsWith('image/')) return { type: 'image', source: binarySource(part) };
+  if (mediaType === 'application/pdf') return withTitle({ type: 'document', source: binarySource(part) }, part);
+  if (mediaType.startsWith('text/')) {
+    const text = part.text ?? (part.data !== undefined ? Buffer.from(part.data, 'base64').toString('utf8') : undefined);
+    if (text !== undefined) return withTitle({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: text } }, part);
+  }
+  throw unsupportedFeature(
+    `media type ${mediaType}`,
+    'the Anthropic Messages API accepts images, PDF and plain-text documents only',
+  );
+}
+
+function binarySource(part: MediaPart): Block {
+  if (part.data !== undefined) return { type: 'base64', media_type: part.mediaType, data: part.data };
+  if (part.url !== undefined) return { type: 'url', url: part.url };
+  throw invalidRequest(`a ${part.mediaType} part carries neither data nor a URL`);
+}
+
+function withTitle(block: Block, part: MediaPart): Block {
+  const title = part.title ?? part.filename;
+  if (title) block.title = title;
+  return block;
+}
+
+function toTool(tool: ToolDefinition): Block {
+  if (tool.type === 'builtin') {
+    if (tool.dialect === 'messages') return tool.raw;
+    throw unsupportedFeature(`tool ${tool.kind}`, `a ${tool.dialect} builtin tool cannot run on an Anthropic upstream`);
+  }
+  const block: Block = { name: tool.name, input_schema: tool.parameters };
+  if (tool.description) block.description = tool.description;
+  if (tool.strict === true) block.strict = true;
+  return block;
+}
+
+function toToolChoice(choice: ToolChoice | undefined, parallelToolCalls: boolean | undefined): Block | undefined {
+  const disableParallel = (choice && 'disableParallel' in choice && choice.disableParallel) || parallelToolCalls === false;
+  const parallel = disableParallel ? { disable_parallel_tool_use: true } : {};
+  if (!choice) return disableParallel ? { type: 'auto', ...parallel } : undefined;
+  switch (choice.type) {
+    case 'auto':
+      return { type: 'auto', ...parallel };
+    case 'required':
+      return { type: 'any', ...parallel };
+    case 'tool':
+      return { type: 'tool', name: choice.name, ...parallel };
+    case 'none':
+      return { type: 'none' };
+  }
+}
+
+function applyResponseFormat(body: Block, betas: string[], format: ResponseFormat, field: unknown): void {
+  if (format.type === 'text') return;
+  if (format.type === 'json_object')
+    throw unsupportedFeature('responseFormat json_object', 'Anthropic structured output needs a JSON schema');
+  const outputFormat = { type: 'json_schema', schema: format.schema };
+  if (field === 'output_format') {
+    body.output_format = outputFormat;
+    betas.push(STRUCTURED_OUTPUTS_BETA);
+  } else {
+    body.output_config = { format: outputFormat };
+  }
+}

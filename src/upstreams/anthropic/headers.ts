@@ -1,0 +1,28 @@
+/** Request headers for the Anthropic Messages API. */
+import type { UpstreamCall } from '../types.js';
+
+export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
+const datedVersion = /^\d{4}-\d{2}-\d{2}$/;
+
+function joined(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/**
+ * `x-api-key` with the channel's key; the client's dated `anthropic-version`
+ * (anything else falls back to 2023-06-01); the client's `anthropic-beta`
+ * list, plus any betas the translation itself needs.
+ */
+export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[] = []): Record<string, string> {
+  const clientVersion = joined(call.clientHeaders['anthropic-version'])?.trim();
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-api-key': call.apiKey,
+    'anthropic-version': clientVersion && datedVersion.test(clientVersion) ? clientVersion : DEFAULT_ANTHROPIC_VERSION,
+  };
+  const clientBeta = joined(call.clientHeaders['anthropic-beta']);
+  const betas = extraBetas.length === 0 ? clientBeta : [clientBeta, ...extraBetas].filter(Boolean).join(',');
+  if (betas) headers['anthropic-beta'] = betas;
+  return headers;
+}

@@ -1,0 +1,18 @@
+/**
+ * The `anthropic` upstream: the Anthropic Messages API (base URL = the origin,
+ * e.g. https://api.anthropic.com; requests go to <base>/v1/messages).
+ * Messages clients get the byte-for-byte pass-through; other clients are translated.
+ */
+import type { UpstreamAdapter } from '../types.js';
+import { anthropicBuiltinTools } from './builtin-tools.js';
+import { messagesChat } from './chat.js';
+import { messagesPassThrough } from './pass-through.js';
+
+export const anthropicAdapter: UpstreamAdapter = {
+  type: 'anthropic',
+  nativeDialect: 'messages',
+  supportedFeatures: new Set<string>(),
+  supportedBuiltinTools: anthropicBuiltinTools,
+  chat: messagesChat,
+  passThrough: messagesPassThrough,
+};

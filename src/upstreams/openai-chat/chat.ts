@@ -1,0 +1,23 @@
+/** A ChatRequest served by an OpenAI-compatible chat-completions upstream (base URL includes `/v1`). */
+import type { ChatRequest } from '../../core/chat.js';
+import type { ChatResult, UpstreamCall } from '../types.js';
+import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { toChatCompletionRequest } from './convert-request.js';
+import { fromChatCompletion } from './convert-response.js';
+import { chatSseToEvents } from './convert-stream.js';
+import type { ChatCompletion } from './wire.js';
+
+export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
+  const body = toChatCompletionRequest(request, call.upstreamModel, call.channel.settings);
+  const res = await upstreamRequest({
+    url: joinUrl(call.channel.baseUrl, '/chat/completions'),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` },
+    body: JSON.stringify(body),
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+  });
+  if (!isSuccess(res.status)) await throwForStatus(res.status, res.headers, res.body, [call.apiKey]);
+  if (request.stream) return { stream: true, events: chatSseToEvents(res.body, call.signal) };
+  const json = await readJsonBody<ChatCompletion>(res.body, call.signal);
+  return { stream: false, response: fromChatCompletion(json, call.upstreamModel) };
+}

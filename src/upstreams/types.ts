@@ -1,0 +1,88 @@
+/**
+ * The contract every upstream provider implements. Adding a provider is one
+ * folder under src/upstreams/ exporting an UpstreamAdapter, plus one line in
+ * registry.ts.
+ */
+import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../core/chat.js';
+
+/** A channel as the router and adapters see it: decrypted, ready to call. */
+export interface Channel {
+  id: string;
+  name: string;
+  type: string;
+  /** Provider convention: the origin for anthropic/gemini, the `/v1` prefix for OpenAI-style types; no trailing slash. */
+  baseUrl: string;
+  /** Upstream credentials, rotated round-robin. Never logged, never returned by any API. */
+  apiKeys: string[];
+  models: string[];
+  modelMapping: Record<string, string>;
+  priority: number;
+  weight: number;
+  enabled: boolean;
+  settings: Record<string, unknown>;
+}
+
+export interface UpstreamCall {
+  channel: Channel;
+  /** The model name to send upstream (after the channel's model mapping). */
+  upstreamModel: string;
+  /** The credential chosen for this attempt. */
+  apiKey: string;
+  /** Aborted when the client goes away or the gateway gives up. */
+  signal: AbortSignal;
+  requestId: string;
+  /** Client request headers (lower-case), for the few that are forwarded (e.g. `anthropic-beta`). */
+  clientHeaders: Record<string, string | string[] | undefined>;
+  /** Milliseconds to wait for the upstream's response headers before failing over. */
+  timeoutMs: number;
+}
+
+export type ChatResult =
+  | { stream: false; response: ChatResponse }
+  | { stream: true; events: AsyncIterable<ChatEvent> };
+
+/**
+ * A same-dialect exchange: the client's bytes go upstream untouched (model name
+ * aside) and the upstream's bytes come back untouched. Usage is read from the
+ * bytes as they pass, and is known once `body` has been fully iterated.
+ */
+export interface PassThroughResult {
+  status: number;
+  contentType: string;
+  body: AsyncIterable<Uint8Array>;
+  usage(): Partial<Usage> | undefined;
+  /** The upstream's own response id, when it could be read. */
+  responseId?(): string | undefined;
+}
+
+export interface PassThroughRequest {
+  /** The client's body bytes, exactly as received. */
+  rawBody: Buffer;
+  /** The same body parsed once (for reading `model`, `stream`). */
+  body: Record<string, unknown>;
+  stream: boolean;
+  /** Dialect-specific routing words, e.g. the Gemini method (`generateContent`). */
+  method?: string;
+}
+
+export interface UpstreamAdapter {
+  /** The channel `type` this adapter serves. */
+  readonly type: string;
+  /** The client dialect this upstream speaks natively; such clients get the pass-through path. */
+  readonly nativeDialect?: Dialect;
+  /** Keys of ChatRequest.features this adapter honours. */
+  readonly supportedFeatures: ReadonlySet<string>;
+  /** Builtin tool kinds (BuiltinTool.kind) this adapter forwards natively. */
+  readonly supportedBuiltinTools: ReadonlySet<string>;
+
+  /**
+   * Serve a chat request by translation. Resolves once the upstream answered
+   * with a success status (so the router can still fail over before any byte
+   * reaches the client); rejects with a GatewayError otherwise. Errors after a
+   * stream began are thrown by the event iterator.
+   */
+  chat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult>;
+
+  /** Serve a request in the adapter's native dialect without translating it. */
+  passThrough?(request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult>;
+}

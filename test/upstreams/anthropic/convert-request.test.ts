@@ -1,0 +1,213 @@
+/** ChatRequest → Messages request body, and the request the translation path actually sends. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../../src/core/chat.js';
+import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
+import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
+import { TEST_API_KEY, testCall } from '../support/call.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { jsonReply } from '../support/fixtures.js';
+
+const base: ChatRequest = { model: 'alias', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
+const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) =>
+  toMessagesRequest({ ...base, ...overrides }, 'claude-x', settings);
+
+describe('toMessagesRequest', () => {
+  it('maps the common fields', () => {
+    const { body, betas } = build({
+      system: 'be brief',
+      maxTokens: 300,
+      temperature: 0.5,
+      topP: 0.9,
+      topK: 40,
+      stopSequences: ['END'],
+      user: 'user-1',
+      stream: true,
+    });
+    expect(body).toEqual({
+      model: 'claude-x',
+      max_tokens: 300,
+      system: 'be brief',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      stop_sequences: ['END'],
+      temperature: 0.5,
+      top_p: 0.9,
+      top_k: 40,
+      metadata: { user_id: 'user-1' },
+      stream: true,
+    });
+    expect(betas).toEqual([]);
+  });
+
+  it('defaults max_tokens (setting, else 4096) and keeps it above the thinking budget', () => {
+    expect(build({}).body.max_tokens).toBe(4096);
+    expect(build({}, { defaultMaxTokens: 1000 }).body.max_tokens).toBe(1000);
+    const thinking = build({ thinking: { enabled: true, budgetTokens: 8000 } }).body;
+    expect(thinking.thinking).toEqual({ type: 'enabled', budget_tokens: 8000 });
+    expect(thinking.max_tokens).toBe(8000 + 4096);
+    expect(build({ thinking: { enabled: true, effort: 'low' } }).body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    expect(build({ maxTokens: 2000, thinking: { enabled: true, budgetTokens: 5000 } }).body.thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 1999,
+    });
+    expect(build({ thinking: { enabled: false } }).body.thinking).toBeUndefined();
+  });
+
+  it('converts every content kind, puts tool results first and drops unsigned thinking', () => {
+    const { body } = build({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'look' },
+            { type: 'media', mediaType: 'image/png', data: 'iVBORw0' },
+            { type: 'media', mediaType: 'image/jpeg', url: 'https://example.com/a.jpg' },
+            { type: 'media', mediaType: 'application/pdf', data: 'JVBERi0', filename: 'a.pdf' },
+            { type: 'media', mediaType: 'text/plain', text: 'notes', title: 'Notes' },
+            { type: 'text', text: '' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', text: 'hmm', signature: 'sig' },
+            { type: 'thinking', text: 'from elsewhere' },
+            { type: 'thinking', text: '', redactedData: 'enc' },
+            { type: 'text', text: 'calling' },
+            { type: 'tool_call', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'here you go' },
+            {
+              type: 'tool_result',
+              callId: 'toolu_1',
+              content: [{ type: 'text', text: 'sunny' }, { type: 'media', mediaType: 'image/png', data: 'AAA' }],
+              isError: true,
+            },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'thinking', text: 'unsigned only' }] },
+      ],
+    });
+    expect(body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0' } },
+          { type: 'image', source: { type: 'url', url: 'https://example.com/a.jpg' } },
+          { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0' }, title: 'a.pdf' },
+          { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' }, title: 'Notes' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'hmm', signature: 'sig' },
+          { type: 'redacted_thinking', data: 'enc' },
+          { type: 'text', text: 'calling' },
+          { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_1',
+            content: [
+              { type: 'text', text: 'sunny' },
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAA' } },
+            ],
+            is_error: true,
+          },
+          { type: 'text', text: 'here you go' },
+        ],
+      },
+    ]);
+  });
+
+  it('maps tools and tool choice, forwarding Messages builtin tools raw', () => {
+    const computer = { type: 'computer_20250124', name: 'computer', display_width_px: 1024, display_height_px: 768 };
+    const { body } = build({
+      tools: [
+        { type: 'function', name: 'get_weather', description: 'weather', parameters: { type: 'object' }, strict: true },
+        { type: 'builtin', dialect: 'messages', kind: 'computer_20250124', raw: computer },
+      ],
+      toolChoice: { type: 'required', disableParallel: true },
+    });
+    expect(body.tools).toEqual([
+      { name: 'get_weather', description: 'weather', input_schema: { type: 'object' }, strict: true },
+      computer,
+    ]);
+    expect(body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+    const tools = [{ type: 'function' as const, name: 't', parameters: {} }];
+    expect(build({ tools, toolChoice: { type: 'tool', name: 't' } }).body.tool_choice).toEqual({ type: 'tool', name: 't' });
+    expect(build({ tools, toolChoice: { type: 'none' } }).body.tool_choice).toEqual({ type: 'none' });
+    expect(build({ tools, parallelToolCalls: false }).body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    expect(build({ tools }).body.tool_choice).toBeUndefined();
+  });
+
+  it('uses native JSON output for a json_schema response format', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } } };
+    const ga = build({ responseFormat: { type: 'json_schema', name: 'x', schema } });
+    expect(ga.body.output_config).toEqual({ format: { type: 'json_schema', schema } });
+    const beta = build({ responseFormat: { type: 'json_schema', schema } }, { outputFormatField: 'output_format' });
+    expect(beta.body.output_format).toEqual({ type: 'json_schema', schema });
+    expect(beta.betas).toEqual(['structured-outputs-2025-11-13']);
+    expect(build({ responseFormat: { type: 'text' } }).body.output_config).toBeUndefined();
+  });
+
+  it('refuses what Anthropic cannot honour, by name', () => {
+    expect(() => build({ responseFormat: { type: 'json_object' } })).toThrow(/json_object/);
+    expect(() => build({ seed: 1 })).toThrow(expect.objectContaining({ kind: 'unsupported_feature', param: 'seed' }));
+    expect(() => build({ presencePenalty: 1 })).toThrow(/presencePenalty/);
+    expect(() => build({ features: { logprobs: true } })).toThrow(expect.objectContaining({ param: 'logprobs' }));
+    expect(() => build({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'audio/wav', data: 'x' }] }] })).toThrow(
+      /audio\/wav/,
+    );
+    expect(() =>
+      build({ tools: [{ type: 'builtin', dialect: 'responses', kind: 'web_search_preview', raw: { type: 'web_search_preview' } }] }),
+    ).toThrow(/web_search_preview/);
+    expect(build({ seed: 1, frequencyPenalty: 1 }, { dropUnsupportedParams: true }).body).not.toHaveProperty('seed');
+  });
+});
+
+describe('anthropic adapter declarations', () => {
+  it('accepts dated Anthropic typed tools and nothing else', () => {
+    const tools = anthropicAdapter.supportedBuiltinTools;
+    for (const kind of ['web_search_20250305', 'computer_20250124', 'bash_20250124', 'text_editor_20250728', 'code_execution_20260120', 'computer_20991231'])
+      expect(tools.has(kind)).toBe(true);
+    for (const kind of ['web_search_preview', 'codeExecution', 'computer', 'get_weather']) expect(tools.has(kind)).toBe(false);
+    expect(anthropicAdapter.supportedFeatures.size).toBe(0);
+    expect(anthropicAdapter.nativeDialect).toBe('messages');
+  });
+});
+
+describe('anthropic translation request on the wire', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream(jsonReply('anthropic-messages', 'anthropic-text.json'));
+  });
+  afterAll(() => upstream.close());
+
+  it('posts to <base>/v1/messages with the channel key, version and needed betas', async () => {
+    const schema = { type: 'object' };
+    await anthropicAdapter.chat(
+      { ...base, responseFormat: { type: 'json_schema', schema } },
+      testCall({
+        baseUrl: upstream.origin,
+        settings: { outputFormatField: 'output_format' },
+        clientHeaders: { 'anthropic-beta': 'client-beta' },
+      }),
+    );
+    const sent = upstream.requests.at(-1)!;
+    expect(sent.url).toBe('/v1/messages');
+    expect(sent.headers['x-api-key']).toBe(TEST_API_KEY);
+    expect(sent.headers['anthropic-version']).toBe('2023-06-01');
+    expect(sent.headers['anthropic-beta']).toBe('client-beta,structured-outputs-2025-11-13');
+    expect(sent.json()).toMatchObject({ model: 'upstream-model', output_format: { type: 'json_schema', schema } });
+  });
+});

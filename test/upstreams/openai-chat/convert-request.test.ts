@@ -1,0 +1,214 @@
+/** ChatRequest → chat-completions request body, and the request the adapter actually sends. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../../src/core/chat.js';
+import { toChatCompletionRequest } from '../../../src/upstreams/openai-chat/convert-request.js';
+import { openAiChatAdapter } from '../../../src/upstreams/openai-chat/index.js';
+import { TEST_API_KEY, testCall } from '../support/call.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { jsonReply } from '../support/fixtures.js';
+
+const base: ChatRequest = { model: 'alias', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
+const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) =>
+  toChatCompletionRequest({ ...base, ...overrides }, 'gpt-x', settings);
+
+describe('toChatCompletionRequest', () => {
+  it('maps the common fields', () => {
+    expect(
+      build({
+        system: 'be brief',
+        maxTokens: 100,
+        temperature: 0.2,
+        topP: 0.9,
+        stopSequences: ['END'],
+        seed: 7,
+        presencePenalty: 0.1,
+        frequencyPenalty: 0.3,
+        user: 'u1',
+        stream: true,
+      }),
+    ).toEqual({
+      model: 'gpt-x',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+      max_completion_tokens: 100,
+      temperature: 0.2,
+      top_p: 0.9,
+      stop: ['END'],
+      seed: 7,
+      presence_penalty: 0.1,
+      frequency_penalty: 0.3,
+      user: 'u1',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+
+  it('honours the channel settings for old servers', () => {
+    const body = build({ maxTokens: 100, stream: true }, { maxTokensField: 'max_tokens', streamUsage: false });
+    expect(body.max_tokens).toBe(100);
+    expect(body).not.toHaveProperty('max_completion_tokens');
+    expect(body).not.toHaveProperty('stream_options');
+  });
+
+  it('translates a tool loop: tool calls, tool messages first, images as data URLs, thinking dropped', () => {
+    const body = build({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'weather here?' },
+            { type: 'media', mediaType: 'image/png', data: 'iVBOR' },
+            { type: 'media', mediaType: 'image/jpeg', url: 'https://example.com/a.jpg' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', text: 'let me call', signature: 'sig' },
+            { type: 'text', text: 'Checking' },
+            { type: 'text', text: '…' },
+            { type: 'tool_call', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
+            { type: 'tool_call', id: 'call_2', name: 'get_time', input: {} },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'thanks' },
+            { type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: 'sunny' }, { type: 'text', text: '20C' }] },
+            { type: 'tool_result', callId: 'call_2', content: [], isError: true },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'thinking', text: 'only thoughts' }] },
+      ],
+    });
+    expect(body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'weather here?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBOR' } },
+          { type: 'image_url', image_url: { url: 'https://example.com/a.jpg' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: 'Checking…',
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          { id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'sunny\n20C' },
+      { role: 'tool', tool_call_id: 'call_2', content: '' },
+      { role: 'user', content: 'thanks' },
+    ]);
+  });
+
+  it('sends an assistant turn with only tool calls with null content', () => {
+    const body = build({ messages: [{ role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'f', input: { a: 1 } }] }] });
+    expect(body.messages).toEqual([
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
+    ]);
+  });
+
+  it('converts audio, PDF and text documents', () => {
+    const body = build({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'media', mediaType: 'audio/wav', data: 'UklGR' },
+            { type: 'media', mediaType: 'application/pdf', data: 'JVBER', filename: 'a.pdf' },
+            { type: 'media', mediaType: 'text/plain', text: 'notes' },
+          ],
+        },
+      ],
+    });
+    expect((body.messages as Array<{ content: unknown }>)[0].content).toEqual([
+      { type: 'input_audio', input_audio: { data: 'UklGR', format: 'wav' } },
+      { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBER' } },
+      { type: 'text', text: 'notes' },
+    ]);
+  });
+
+  it('maps tools, tool choice and parallel calls', () => {
+    const tools = [{ type: 'function' as const, name: 'f', description: 'does f', parameters: { type: 'object' }, strict: true }];
+    const body = build({ tools, toolChoice: { type: 'tool', name: 'f', disableParallel: true } });
+    expect(body.tools).toEqual([
+      { type: 'function', function: { name: 'f', description: 'does f', parameters: { type: 'object' }, strict: true } },
+    ]);
+    expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'f' } });
+    expect(body.parallel_tool_calls).toBe(false);
+    expect(build({ tools, toolChoice: { type: 'required' } }).tool_choice).toBe('required');
+    expect(build({ tools, toolChoice: { type: 'none' } }).tool_choice).toBe('none');
+    expect(build({ tools, parallelToolCalls: false }).parallel_tool_calls).toBe(false);
+    expect(build({ tools })).not.toHaveProperty('parallel_tool_calls');
+    expect(build({ parallelToolCalls: false })).not.toHaveProperty('parallel_tool_calls');
+  });
+
+  it('maps response formats and reasoning effort', () => {
+    expect(build({ responseFormat: { type: 'json_object' } }).response_format).toEqual({ type: 'json_object' });
+    expect(build({ responseFormat: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true } }).response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'out', schema: { type: 'object' }, strict: true },
+    });
+    expect(build({ responseFormat: { type: 'json_schema', schema: {} } }).response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'response', schema: {} },
+    });
+    expect(build({ responseFormat: { type: 'text' } })).not.toHaveProperty('response_format');
+    expect(build({ thinking: { enabled: true, effort: 'minimal' } }).reasoning_effort).toBe('minimal');
+    expect(build({ thinking: { enabled: true, budgetTokens: 2000 } }).reasoning_effort).toBe('low');
+    expect(build({ thinking: { enabled: true, budgetTokens: 10000 } }).reasoning_effort).toBe('medium');
+    expect(build({ thinking: { enabled: true, budgetTokens: 50000 } }).reasoning_effort).toBe('high');
+    expect(build({ thinking: { enabled: false, effort: 'high' } })).not.toHaveProperty('reasoning_effort');
+  });
+
+  it('refuses what chat completions cannot carry, by name', () => {
+    expect(() => build({ topK: 5 })).toThrow(expect.objectContaining({ kind: 'unsupported_feature', param: 'topK' }));
+    expect(build({ topK: 5 }, { dropUnsupportedParams: true })).not.toHaveProperty('top_k');
+    expect(() => build({ features: { candidateCount: 2 } })).toThrow(expect.objectContaining({ param: 'candidateCount' }));
+    expect(() =>
+      build({ tools: [{ type: 'builtin', dialect: 'messages', kind: 'web_search_20250305', raw: {} }] }),
+    ).toThrow(expect.objectContaining({ kind: 'unsupported_feature', param: 'tool web_search_20250305' }));
+    expect(() => build({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'x' }] }] })).toThrow(
+      /video\/mp4/,
+    );
+    expect(() =>
+      build({
+        messages: [
+          { role: 'user', content: [{ type: 'tool_result', callId: 'c', content: [{ type: 'media', mediaType: 'image/png', data: 'x' }] }] },
+        ],
+      }),
+    ).toThrow(/media in tool results/);
+  });
+
+  it('declares no features and no builtin tools', () => {
+    expect(openAiChatAdapter.supportedFeatures.size).toBe(0);
+    expect(openAiChatAdapter.supportedBuiltinTools.size).toBe(0);
+    expect(openAiChatAdapter.nativeDialect).toBeUndefined();
+    expect(openAiChatAdapter.passThrough).toBeUndefined();
+  });
+});
+
+describe('openai-chat request on the wire', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream(jsonReply('openai-chat', 'openai-text.json'));
+  });
+  afterAll(() => upstream.close());
+
+  it('posts to <base>/chat/completions with a Bearer key, base with or without a trailing slash', async () => {
+    for (const baseUrl of [`${upstream.origin}/v1`, `${upstream.origin}/v1/`]) {
+      await openAiChatAdapter.chat(base, testCall({ baseUrl, upstreamModel: 'gpt-mapped' }));
+      const sent = upstream.requests.at(-1)!;
+      expect(sent.url).toBe('/v1/chat/completions');
+      expect(sent.headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
+      expect(sent.headers['content-type']).toBe('application/json');
+      expect(sent.json()).toEqual({ model: 'gpt-mapped', messages: [{ role: 'user', content: 'hi' }] });
+    }
+  });
+});
