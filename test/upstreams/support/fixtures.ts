@@ -4,9 +4,12 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FakeReply } from './fake-upstream.js';
 
-export const UPSTREAM_FIXTURES_DIR = process.env.SWITCHYARD_UPSTREAM_FIXTURES ?? '/work/shared/fixtures/upstream';
+/** `shared/` sits beside the checkout (in CI too): <repo>/../shared/fixtures/upstream. */
+export const UPSTREAM_FIXTURES_DIR =
+  process.env.SWITCHYARD_UPSTREAM_FIXTURES ?? fileURLToPath(new URL('../../../../shared/fixtures/upstream', import.meta.url));
 
 export type FixtureDialect = 'anthropic-messages' | 'openai-chat' | 'openai-responses' | 'gemini';
 
