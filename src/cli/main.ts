@@ -74,7 +74,7 @@ async function run(argv: string[]): Promise<void> {
     },
   });
   const settings = settingsFromEnv();
-  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, schema: settings.databaseSchema });
   try {
     const admin = new AdminService(store, await SecretBox.open(settings.dataDir, settings.secretKey));
     const command = `${group} ${action ?? ''}`.trim();

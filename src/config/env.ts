@@ -11,6 +11,8 @@ export interface GatewaySettings {
   dataDir: string;
   /** A postgres:// URL switches storage from SQLite to PostgreSQL. */
   databaseUrl?: string;
+  /** PostgreSQL schema to work in (created if missing); default: the connection's search path. */
+  databaseSchema?: string;
   /** Redis for rate-limit counters shared by many instances; memory when unset. */
   redisUrl?: string;
   adminKey?: string;
@@ -31,6 +33,39 @@ export interface GatewaySettings {
   shutdownGraceMs: number;
   /** How often channel and key changes made elsewhere (CLI, other instances) are picked up. */
   refreshIntervalMs: number;
+  /** The durable task engine (image and video tasks) and its callbacks. */
+  tasks: TaskSettings;
+}
+
+export interface TaskSettings {
+  /** Hosts or CIDR ranges that callbacks and media fetches may reach although private (SWITCHYARD_OUTBOUND_ALLOW). */
+  outboundAllow: string[];
+  /** Callback address for tasks that name none (SWITCHYARD_NOTIFY_HOOK). */
+  notifyHook?: string;
+  /** Pause of the poll loop when it has nothing to do. */
+  tickMs: number;
+  /** Wait before the first poll of a new task; it grows by half per poll without news. */
+  firstPollMs: number;
+  maxPollMs: number;
+  /** How long an instance holds a task or callback it took (another instance takes over after). */
+  leaseMs: number;
+  /** An unfinished task fails and is refunded after this long (per family in the config file: taskTimeouts). */
+  timeoutSeconds: number;
+  /** First retry delay of a failed final callback; doubles per attempt. */
+  callbackRetryMs: number;
+}
+
+function taskSettingsFromEnv(env: NodeJS.ProcessEnv): TaskSettings {
+  return {
+    outboundAllow: (optional(env.SWITCHYARD_OUTBOUND_ALLOW) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
+    notifyHook: optional(env.SWITCHYARD_NOTIFY_HOOK),
+    tickMs: Math.max(1, integer('SWITCHYARD_TASK_TICK_MS', env.SWITCHYARD_TASK_TICK_MS, 500)),
+    firstPollMs: integer('SWITCHYARD_TASK_FIRST_POLL_MS', env.SWITCHYARD_TASK_FIRST_POLL_MS, 2_000),
+    maxPollMs: integer('SWITCHYARD_TASK_MAX_POLL_MS', env.SWITCHYARD_TASK_MAX_POLL_MS, 30_000),
+    leaseMs: Math.max(100, integer('SWITCHYARD_TASK_LEASE_MS', env.SWITCHYARD_TASK_LEASE_MS, 30_000)),
+    timeoutSeconds: Math.max(1, integer('SWITCHYARD_TASK_TIMEOUT_SECONDS', env.SWITCHYARD_TASK_TIMEOUT_SECONDS, 3_600)),
+    callbackRetryMs: integer('SWITCHYARD_CALLBACK_RETRY_MS', env.SWITCHYARD_CALLBACK_RETRY_MS, 1_000),
+  };
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -52,6 +87,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     port,
     dataDir: path.resolve(optional(env.SWITCHYARD_DATA_DIR) ?? './data'),
     databaseUrl: optional(env.SWITCHYARD_DATABASE_URL),
+    databaseSchema: optional(env.SWITCHYARD_DATABASE_SCHEMA),
     redisUrl: optional(env.SWITCHYARD_REDIS_URL),
     adminKey: optional(env.SWITCHYARD_ADMIN_KEY),
     configPath: optional(env.SWITCHYARD_CONFIG),
@@ -64,5 +100,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     cooldownSeconds: integer('SWITCHYARD_COOLDOWN_SECONDS', env.SWITCHYARD_COOLDOWN_SECONDS, 60),
     shutdownGraceMs: integer('SWITCHYARD_SHUTDOWN_GRACE_MS', env.SWITCHYARD_SHUTDOWN_GRACE_MS, 10_000),
     refreshIntervalMs: integer('SWITCHYARD_REFRESH_MS', env.SWITCHYARD_REFRESH_MS, 5_000),
+    tasks: taskSettingsFromEnv(env),
   };
 }

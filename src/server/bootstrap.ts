@@ -69,7 +69,7 @@ async function ensureFirstClientKey(store: Store): Promise<string | undefined> {
 
 export async function createGateway(settings: GatewaySettings, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(settings.logLevel);
-  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, schema: settings.databaseSchema });
   try {
     const secrets = await SecretBox.open(settings.dataDir, settings.secretKey);
     const fileConfig = settings.configPath ? loadConfigFile(settings.configPath) : undefined;
@@ -121,7 +121,10 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         // In-flight requests and streams get a bounded grace period, then their sockets are closed.
         const force = setTimeout(() => app.server.closeAllConnections(), effective.shutdownGraceMs);
         force.unref();
+        // Keep-alive connections that go idle after their last response would otherwise hold the close open.
+        const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
         await app.close();
+        clearInterval(sweep);
         clearTimeout(force);
         channels.stop();
         await recorder.close();

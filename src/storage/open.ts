@@ -34,7 +34,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const isPostgres = options.databaseUrl !== undefined && postgresUrl.test(options.databaseUrl);
   const db = isPostgres ? await openPostgres(options.databaseUrl as string, options) : openSqlite(options.dataDir);
   try {
-    await migrate(db);
+    await migrate(db, isPostgres ? await currentSchema(db) : undefined);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -92,8 +92,14 @@ async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
   }
 }
 
-async function migrate(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+async function currentSchema(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0].schema;
+}
+
+async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
+  // Name the schema: otherwise the migrator's existence check sees its tables in any schema of the database.
+  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
