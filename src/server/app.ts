@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { registerAdminRoutes } from '../admin/routes.js';
 import { GatewayError } from '../core/errors.js';
+import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
 import type { AppContext } from './context.js';
 import { registerHealthRoutes } from './health.js';
@@ -72,6 +73,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   registerHealthRoutes(app, ctx);
   await app.register(async (scope) => registerMessagesRoutes(scope, ctx));
+  await app.register(async (scope) => registerGenerateRoutes(scope, ctx));
   await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });
   registerPendingFamilies(app);
 

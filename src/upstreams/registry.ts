@@ -4,6 +4,7 @@
  */
 import { GatewayError } from '../core/errors.js';
 import { anthropicAdapter } from './anthropic/index.js';
+import { geminiAdapter } from './gemini/index.js';
 import { openAiChatAdapter } from './openai-chat/index.js';
 import { simulatorAdapter } from './simulator/index.js';
 import type { UpstreamAdapter } from './types.js';
@@ -31,5 +32,5 @@ export class AdapterRegistry {
 }
 
 export function defaultAdapters(): AdapterRegistry {
-  return new AdapterRegistry([simulatorAdapter, anthropicAdapter, openAiChatAdapter]);
+  return new AdapterRegistry([simulatorAdapter, anthropicAdapter, openAiChatAdapter, geminiAdapter]);
 }

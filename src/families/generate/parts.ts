@@ -1,0 +1,56 @@
+/**
+ * Response parts of the dialect, and where thought signatures go: like the
+ * native service, the signature of a thought rides on the next part (a text
+ * or a function call), or on an empty text part when nothing follows.
+ * A thought hidden from the client (no `includeThoughts`) or redacted travels
+ * whole inside that signature (thought-token.ts), so the client sends it back.
+ */
+import type { ThinkingPart } from '../../core/chat.js';
+import { wrapThought } from './thought-token.js';
+
+export interface GenerateFunctionCall {
+  id?: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface GeneratePart {
+  text?: string;
+  thought?: boolean;
+  thoughtSignature?: string;
+  functionCall?: GenerateFunctionCall;
+}
+
+/** The signature to hand the client for a finished thought, if any must come back. */
+export function thoughtToken(part: ThinkingPart, includeThoughts: boolean): string | undefined {
+  if (part.redactedData !== undefined) return wrapThought(part);
+  if (part.text !== '' && !includeThoughts) return part.signature ? wrapThought(part) : undefined;
+  return part.signature || undefined;
+}
+
+export class SignatureCarrier {
+  private pending: string | undefined;
+
+  /** Holds a thought's signature for the next part; a signature already held goes out first on its own. */
+  hold(token: string | undefined): GeneratePart | undefined {
+    if (token === undefined) return undefined;
+    const previous = this.flush();
+    this.pending = token;
+    return previous;
+  }
+
+  attach<T extends GeneratePart>(part: T): T {
+    if (this.pending === undefined) return part;
+    part.thoughtSignature = this.pending;
+    this.pending = undefined;
+    return part;
+  }
+
+  /** A signature nothing followed, on an empty text part. */
+  flush(): GeneratePart | undefined {
+    if (this.pending === undefined) return undefined;
+    const part = { text: '', thoughtSignature: this.pending };
+    this.pending = undefined;
+    return part;
+  }
+}

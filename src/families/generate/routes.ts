@@ -1,0 +1,98 @@
+/**
+ * Family D routes: `POST /v1beta/models/{model}:generateContent` and
+ * `:streamGenerateContent` (`alt=sse` for server-sent events, else a JSON
+ * array of chunks), and the same under `/v1/models/...`, where the current
+ * official client posts by default. The model segment may be `name` or
+ * `models/name`. Credential: the `x-goog-api-key` header (what the official
+ * clients send) or the `key` query parameter (the spec's form).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError } from '../../core/errors.js';
+import { serveChat } from '../../pipeline/chat-pipeline.js';
+import { asGatewayError } from '../../server/app.js';
+import type { AppContext } from '../../server/context.js';
+import { headerValue } from '../../server/credentials.js';
+import { generateCodec, plainGenerateCodec } from './codec.js';
+import { generateToCore } from './to-core.js';
+import { promptMediaOf } from './usage.js';
+import { parseGenerateRequest } from './validate.js';
+
+export type GenerateMethod = 'generateContent' | 'streamGenerateContent';
+
+const methods = new Set<string>(['generateContent', 'streamGenerateContent']);
+
+/** `gemini-x:generateContent`, `models/gemini-x:generateContent` → model and method; 404 for anything else. */
+export function parseModelPath(rest: string): { model: string; method: GenerateMethod } {
+  const decoded = safeDecode(rest);
+  const colon = decoded.lastIndexOf(':');
+  const method = colon < 0 ? '' : decoded.slice(colon + 1);
+  let model = colon < 0 ? decoded : decoded.slice(0, colon);
+  if (model.startsWith('models/')) model = model.slice('models/'.length);
+  if (!methods.has(method)) {
+    const named = method ? `method "${method}" is not supported` : 'the path names no method';
+    throw new GatewayError('not_found', `${named}; use models/{model}:generateContent or :streamGenerateContent`);
+  }
+  if (model === '' || model.includes('/')) throw new GatewayError('not_found', `model path "${decoded}" is not of the form models/{model}`);
+  return { model, method: method as GenerateMethod };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.setErrorHandler((error, request, reply) => {
+    const gatewayError = asGatewayError(error);
+    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
+    const rendered = plainGenerateCodec.renderError(gatewayError, request.id);
+    if (rendered.headers) reply.headers(rendered.headers);
+    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
+  });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const startedAt = Date.now();
+    const { model, method } = parseModelPath((request.params as Record<string, string>)['*'] ?? '');
+    const query = request.query as Record<string, string | string[] | undefined>;
+    const secret = headerValue(request, 'x-goog-api-key') ?? firstValue(query.key);
+    const key = await ctx.auth.authenticate(secret, request.ip);
+    const parsed = parseGenerateRequest(request.body);
+    const stream = method === 'streamGenerateContent';
+    const sse = stream && firstValue(query.alt) === 'sse';
+    const codec = generateCodec({
+      includeThoughts: parsed.generationConfig?.thinkingConfig?.includeThoughts === true,
+      enumOutput: parsed.generationConfig?.responseMimeType === 'text/x.enum',
+      promptMedia: promptMediaOf(parsed),
+      sse,
+    });
+    await serveChat(
+      ctx,
+      {
+        requestId: request.id,
+        key,
+        clientIp: request.ip,
+        headers: request.headers,
+        model,
+        stream,
+        rawBody: request.rawBody ?? Buffer.alloc(0),
+        body: request.body as Record<string, unknown>,
+        toCore: () => generateToCore(parsed, model, stream),
+        passThroughMethod: stream ? (sse ? 'streamGenerateContent?alt=sse' : 'streamGenerateContent') : 'generateContent',
+        startedAt,
+      },
+      codec,
+      reply,
+    );
+  };
+
+  app.post('/v1beta/models/*', handler);
+  app.post('/v1/models/*', handler);
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === '' ? undefined : first;
+}

@@ -1,0 +1,26 @@
+/** Translation path: a ChatRequest served by a Gemini upstream (streams always use `alt=sse`). */
+import type { ChatRequest } from '../../core/chat.js';
+import type { ChatResult, UpstreamCall } from '../types.js';
+import { isSuccess, readJsonBody, upstreamRequest } from '../http.js';
+import { toGeminiRequest } from './convert-request.js';
+import { fromGeminiResponse } from './convert-response.js';
+import { geminiSseToEvents } from './convert-stream.js';
+import { geminiHeaders, geminiUrl } from './endpoint.js';
+import { throwGeminiStatus } from './errors.js';
+import type { GeminiResponse } from './wire.js';
+
+export async function geminiChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
+  const body = toGeminiRequest(request, call.upstreamModel);
+  const res = await upstreamRequest({
+    url: geminiUrl(call, request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'),
+    headers: geminiHeaders(call),
+    body: JSON.stringify(body),
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+  });
+  if (!isSuccess(res.status)) await throwGeminiStatus(res.status, res.headers, res.body, [call.apiKey]);
+  const opts = { keepTextSignatures: request.thinking?.enabled === true };
+  if (request.stream) return { stream: true, events: geminiSseToEvents(res.body, opts, call.signal) };
+  const json = await readJsonBody<GeminiResponse>(res.body, call.signal);
+  return { stream: false, response: fromGeminiResponse(json, call.upstreamModel, opts) };
+}

@@ -1,0 +1,22 @@
+/**
+ * Where and how to call a Gemini channel: base URL = the origin (empty means
+ * the public service), requests to `<base>/<version>/models/<model>:<method>`
+ * with the key in `x-goog-api-key`, never in the URL. The API version is the
+ * channel setting `apiVersion` (default `v1beta`).
+ */
+import { joinUrl } from '../http.js';
+import type { UpstreamCall } from '../types.js';
+
+export const DEFAULT_GEMINI_ORIGIN = 'https://generativelanguage.googleapis.com';
+const DEFAULT_API_VERSION = 'v1beta';
+
+/** `method` is `generateContent`, `streamGenerateContent?alt=sse` or `streamGenerateContent` (JSON array). */
+export function geminiUrl(call: UpstreamCall, method: string): string {
+  const version = typeof call.channel.settings.apiVersion === 'string' ? call.channel.settings.apiVersion : DEFAULT_API_VERSION;
+  const model = call.upstreamModel.startsWith('models/') ? call.upstreamModel.slice('models/'.length) : call.upstreamModel;
+  return joinUrl(call.channel.baseUrl || DEFAULT_GEMINI_ORIGIN, `/${version}/models/${encodeURIComponent(model)}:${method}`);
+}
+
+export function geminiHeaders(call: UpstreamCall): Record<string, string> {
+  return { 'content-type': 'application/json', 'x-goog-api-key': call.apiKey };
+}

@@ -1,0 +1,21 @@
+/**
+ * The `gemini` upstream: the Gemini API (base URL = the origin, e.g.
+ * https://generativelanguage.googleapis.com, or empty for that default;
+ * requests go to <base>/v1beta/models/<model>:<method>, key in `x-goog-api-key`).
+ * Content-generation clients get the byte-for-byte pass-through; other
+ * clients are translated.
+ */
+import type { UpstreamAdapter } from '../types.js';
+import { geminiBuiltinTools } from './builtin-tools.js';
+import { geminiChat } from './chat.js';
+import { geminiFeatures } from './convert-request.js';
+import { geminiPassThrough } from './pass-through.js';
+
+export const geminiAdapter: UpstreamAdapter = {
+  type: 'gemini',
+  nativeDialect: 'generate',
+  supportedFeatures: geminiFeatures,
+  supportedBuiltinTools: geminiBuiltinTools,
+  chat: geminiChat,
+  passThrough: geminiPassThrough,
+};
