@@ -4,7 +4,6 @@
  * limits and the HTTP app. `main.ts` runs it; tests run it in-process.
  */
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { PriceTable } from '../billing/prices.js';
 import { UsageRecorder } from '../billing/usage-recorder.js';
@@ -93,7 +92,10 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     await channels.refresh();
     channels.startAutoRefresh(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'channel refresh failed'));
 
-    const redis = effective.redisUrl ? new Redis(effective.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+    // The Redis client is loaded only when shared rate-limit counters are configured.
+    const redis = effective.redisUrl
+      ? new (await import('ioredis')).Redis(effective.redisUrl, { maxRetriesPerRequest: 2 })
+      : undefined;
     const recorder = new UsageRecorder(store, {
       flushIntervalMs: 500,
       maxBatch: 500,

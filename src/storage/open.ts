@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { KyselyChannelRepository } from './channels.js';
 import { KyselyKeyRepository } from './keys.js';
 import { KyselyRequestLogRepository } from './logs.js';
@@ -54,22 +54,26 @@ function openSqlite(dataDir: string): Kysely<Database> {
 }
 
 /** int8 (counts, epoch-ms times) and numeric (sums) as numbers: every value stored here fits a double. */
-const numericTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format as 'text');
-  },
-};
+function numericTypes(types: typeof pg.types) {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === types.builtins.INT8 || oid === types.builtins.NUMERIC) return (value: string) => Number(value);
+      return types.getTypeParser(oid, format as 'text');
+    },
+  };
+}
 
 async function openPostgres(url: string, options: OpenStoreOptions): Promise<Kysely<Database>> {
   const schema = options.schema;
   if (schema !== undefined && !schemaName.test(schema)) {
     throw new Error(`invalid PostgreSQL schema name "${schema}": letters, digits and _ only`);
   }
-  const pool = new pg.Pool({
+  // Loaded only when PostgreSQL is used: the embedded default never pays for the driver.
+  const { default: postgres } = await import('pg');
+  const pool = new postgres.Pool({
     ...postgresConnection(url),
     max: options.poolSize ?? 10,
-    types: numericTypes as pg.CustomTypesConfig,
+    types: numericTypes(postgres.types) as pg.CustomTypesConfig,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
   try {
