@@ -80,6 +80,8 @@ const configSchema = z
     keys: z.array(keySchema).default([]),
     prices: z.record(z.string(), priceSchema).default({}),
     limits: limitsSchema.optional(),
+    /** Context window in tokens per model name or `prefix*` (Responses `truncation`); overrides the built-in table. */
+    contextWindows: z.record(z.string().min(1), z.number().int().positive()).optional(),
   })
   .superRefine((config, ctx) => {
     flagDuplicates(config.channels.map((c) => c.name), 'channels', 'name', ctx);

@@ -58,8 +58,14 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
           timeoutMs: ctx.settings.upstreamTimeoutMs,
         };
         if (isNative(adapter, codec)) {
-          const request = { rawBody: call.rawBody, body: call.body, stream: call.stream, method: call.passThroughMethod };
-          return { kind: 'pass', result: await adapter.passThrough!(request, upstreamCall) };
+          const request = (await call.passThroughRequest?.(next.channel)) ?? {
+            rawBody: call.rawBody,
+            body: call.body,
+            stream: call.stream,
+            method: call.passThroughMethod,
+          };
+          const result = await adapter.passThrough!(request, upstreamCall);
+          return { kind: 'pass', result: call.wrapPassThrough ? call.wrapPassThrough(result, next.channel) : result };
         }
         return { kind: 'chat', result: await adapter.chat(coreRequest(), upstreamCall) };
       },
@@ -94,12 +100,21 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
     error: outcome.error,
     reported: outcome.reported,
     answered: outcome.answered,
-    estimateInput: () => countRequestTokens(coreRequest()),
+    estimateInput: () => estimatePrompt(coreRequest),
     deliveredText: outcome.deliveredText,
     startedAt: call.startedAt,
     firstByteAt: writer.firstByteAt,
     clientIp: call.clientIp,
   });
+}
+
+/** Counting must never fail a settle: a request only a native upstream could read (and served) counts as 0. */
+function estimatePrompt(coreRequest: () => ChatRequest): number {
+  try {
+    return countRequestTokens(coreRequest());
+  } catch {
+    return 0;
+  }
 }
 
 function isNative(adapter: UpstreamAdapter, codec: ChatCodec): boolean {
@@ -191,7 +206,8 @@ async function deliverTranslated(
 ): Promise<Outcome> {
   if (!call.stream) {
     const response: ChatResponse = result.stream ? await foldStream(result.events) : result.response;
-    reply.code(200).type('application/json').send(JSON.stringify(codec.renderResponse(response, call.model)));
+    const rendered = await codec.renderResponse(response, call.model);
+    reply.code(200).type('application/json').send(JSON.stringify(rendered));
     return { httpStatus: 200, answered: true, reported: response.usage, deliveredText: () => '' };
   }
   const events: AsyncIterable<ChatEvent> | Iterable<ChatEvent> = result.stream ? result.events : responseToEvents(result.response);
@@ -209,7 +225,8 @@ async function deliverTranslated(
       else if (event.type === 'finish') reported = event.usage;
       else if (event.type === 'text_delta' || event.type === 'thinking_delta') delivered.push(event.text);
       else if (event.type === 'tool_input_delta') delivered.push(event.json);
-      const frame = encoder.encode(event);
+      let frame = encoder.encode(event);
+      if (typeof frame !== 'string') frame = await frame;
       if (frame && !(await writer.write(frame))) break;
     }
     if (encoder.close) await writer.write(encoder.close());

@@ -5,6 +5,7 @@
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect } from '../core/chat.js';
 import type { GatewayError } from '../core/errors.js';
 import type { ClientKey } from '../server/auth.js';
+import type { Channel, PassThroughRequest, PassThroughResult } from '../upstreams/types.js';
 
 export interface RenderedError {
   status: number;
@@ -16,7 +17,11 @@ export interface RenderedError {
 export interface StreamEncoder {
   /** Written once before the first event (e.g. `[` for a JSON-array stream); optional. */
   open?(): string;
-  encode(event: ChatEvent): string;
+  /**
+   * A frame may be deferred until async work it depends on is done (e.g. a
+   * family recording the finished answer before the client sees its end).
+   */
+  encode(event: ChatEvent): string | Promise<string>;
   /** The frame that reports a failure after the stream began. */
   error(error: GatewayError): string;
   /** Written once after the last event; optional. */
@@ -29,6 +34,7 @@ export interface ChatCodec {
   /** The dialect this family speaks; upstreams natively speaking it get the pass-through path. */
   readonly dialect: Dialect;
   readonly streamContentType: string;
+  /** The plain answer's body; may be a promise (e.g. a family recording the answer before it is sent). */
   renderResponse(response: ChatResponse, clientModel: string): unknown;
   createStreamEncoder(clientModel: string): StreamEncoder;
   renderError(error: GatewayError, requestId: string): RenderedError;
@@ -48,5 +54,13 @@ export interface ChatCall {
   toCore(): ChatRequest;
   /** Dialect-specific routing word for pass-through (e.g. Gemini's method). */
   passThroughMethod?: string;
+  /**
+   * The pass-through request for one channel, when it must differ from the
+   * client's bytes (e.g. conversation state that only some channels hold).
+   * Undefined: the client's bytes go as they are.
+   */
+  passThroughRequest?(channel: Channel): PassThroughRequest | undefined | Promise<PassThroughRequest | undefined>;
+  /** Wraps a channel's pass-through answer before delivery (e.g. to map its ids and record it). */
+  wrapPassThrough?(result: PassThroughResult, channel: Channel): PassThroughResult;
   startedAt: number;
 }

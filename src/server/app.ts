@@ -10,6 +10,7 @@ import { registerAdminRoutes } from '../admin/routes.js';
 import { GatewayError } from '../core/errors.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
+import { registerResponsesRoutes } from '../families/responses/routes.js';
 import type { AppContext } from './context.js';
 import { registerHealthRoutes } from './health.js';
 import { registerPendingFamilies } from './not-implemented.js';
@@ -73,6 +74,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   registerHealthRoutes(app, ctx);
   await app.register(async (scope) => registerMessagesRoutes(scope, ctx));
+  await app.register(async (scope) => registerResponsesRoutes(scope, ctx));
   await app.register(async (scope) => registerGenerateRoutes(scope, ctx));
   await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });
   registerPendingFamilies(app);

@@ -113,6 +113,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       prices: new PriceTable(fileConfig?.prices),
       recorder,
       adapters: defaultAdapters(),
+      contextWindows: fileConfig?.contextWindows,
       adminKeyHash: admin.hash,
     };
     const app = await buildApp(ctx);

@@ -28,4 +28,6 @@ export interface AppContext {
   adapters: AdapterRegistry;
   /** The admin credential's SHA-256 (hex). */
   adminKeyHash: string;
+  /** Context windows per model name or `prefix*` from the config file (Responses truncation). */
+  contextWindows?: Record<string, number>;
 }

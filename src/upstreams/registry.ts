@@ -6,6 +6,7 @@ import { GatewayError } from '../core/errors.js';
 import { anthropicAdapter } from './anthropic/index.js';
 import { geminiAdapter } from './gemini/index.js';
 import { openAiChatAdapter } from './openai-chat/index.js';
+import { openAiResponsesAdapter } from './openai-responses/index.js';
 import { simulatorAdapter } from './simulator/index.js';
 import type { UpstreamAdapter } from './types.js';
 
@@ -32,5 +33,5 @@ export class AdapterRegistry {
 }
 
 export function defaultAdapters(): AdapterRegistry {
-  return new AdapterRegistry([simulatorAdapter, anthropicAdapter, openAiChatAdapter, geminiAdapter]);
+  return new AdapterRegistry([simulatorAdapter, anthropicAdapter, openAiChatAdapter, openAiResponsesAdapter, geminiAdapter]);
 }

@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001_initial.js';
+import { responses } from './0002_responses.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_responses': responses,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,20 @@
+/**
+ * How the shared chat pipeline speaks the Responses dialect, for one request:
+ * the codec holds that request's exchange (its response id, the settings to
+ * echo, the recording of the answer), so it is built per request.
+ */
+import type { ChatCodec } from '../../pipeline/types.js';
+import { renderResponsesError } from './errors.js';
+import type { ResponsesExchange } from './exchange.js';
+import { ResponsesStreamEncoder } from './stream-encoder.js';
+
+export function responsesCodec(exchange: ResponsesExchange): ChatCodec {
+  return {
+    family: 'responses',
+    dialect: 'responses',
+    streamContentType: 'text/event-stream; charset=utf-8',
+    renderResponse: (response) => exchange.completePlain(response),
+    createStreamEncoder: () => new ResponsesStreamEncoder(exchange),
+    renderError: (error) => renderResponsesError(error),
+  };
+}

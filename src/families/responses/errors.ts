@@ -1,0 +1,91 @@
+/**
+ * The OpenAI error shape: `{"error":{message, type, param, code}}`, the HTTP
+ * status from the gateway error, and the headers the official clients read
+ * (`x-should-retry`, `retry-after`). `code` is a stable word: a specific one
+ * when the failure has one (`previous_response_not_found`,
+ * `context_length_exceeded`…), else one derived from the error kind.
+ */
+import { GatewayError, type ErrorKind, type GatewayErrorOptions } from '../../core/errors.js';
+
+/** A gateway error that carries its own OpenAI `code`. */
+export class ResponsesError extends GatewayError {
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    readonly code: string,
+    options: GatewayErrorOptions = {},
+  ) {
+    super(kind, message, options);
+  }
+}
+
+const codeByKind: Record<ErrorKind, string> = {
+  invalid_request: 'invalid_request',
+  unsupported_feature: 'unsupported_parameter',
+  authentication: 'invalid_api_key',
+  permission: 'permission_denied',
+  quota_exhausted: 'insufficient_quota',
+  not_found: 'not_found',
+  payload_too_large: 'request_too_large',
+  rate_limited: 'rate_limit_exceeded',
+  upstream_error: 'upstream_error',
+  overloaded: 'overloaded',
+  timeout: 'timeout',
+  unavailable: 'service_unavailable',
+  internal: 'internal_error',
+};
+
+export function errorType(status: number, kind: ErrorKind): string {
+  if (kind === 'quota_exhausted') return 'insufficient_quota';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+export interface ResponsesErrorObject {
+  message: string;
+  type: string;
+  param: string | null;
+  code: string;
+}
+
+export function responsesErrorObject(err: GatewayError): ResponsesErrorObject {
+  return {
+    message: err.message,
+    type: errorType(err.status, err.kind),
+    param: err.param ?? null,
+    code: err instanceof ResponsesError ? err.code : codeByKind[err.kind],
+  };
+}
+
+/** Statuses the official clients would retry unless told not to. */
+const retryableClientStatuses = new Set([408, 409, 429]);
+
+export function renderResponsesError(err: GatewayError): { status: number; body: object; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  if (err.status >= 400 && err.status < 500 && !retryableClientStatuses.has(err.status)) headers['x-should-retry'] = 'false';
+  if (err.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(0, Math.ceil(err.retryAfterSeconds)));
+  return { status: err.status, body: { error: responsesErrorObject(err) }, headers };
+}
+
+export function previousResponseNotFound(id: string): ResponsesError {
+  return new ResponsesError('not_found', `Previous response with id '${id}' not found.`, 'previous_response_not_found', {
+    param: 'previous_response_id',
+  });
+}
+
+export function responseNotFound(id: string): ResponsesError {
+  return new ResponsesError('not_found', `Response with id '${id}' not found.`, 'not_found', { param: 'response_id' });
+}
+
+/**
+ * The `error.code` of a failed response object, from the closed list the
+ * dialect defines: rate limits say so, a refused prompt is `invalid_prompt`,
+ * anything else is a `server_error` (the `error` event before it carries the
+ * gateway's precise code).
+ */
+export function responseErrorCode(err: GatewayError): 'server_error' | 'rate_limit_exceeded' | 'invalid_prompt' {
+  if (err.status === 429) return 'rate_limit_exceeded';
+  if (err.status >= 400 && err.status < 500) return 'invalid_prompt';
+  return 'server_error';
+}

@@ -1,0 +1,104 @@
+/**
+ * One Responses request from start to end: the gateway's id for the answer,
+ * the echo of the request's settings, the conversation it continues, and the
+ * recording of the finished answer (when `store` is on) before its last bytes
+ * reach the client, so a follow-up request can always build on it.
+ */
+import type { ChatResponse } from '../../core/chat.js';
+import type { ResponseRepository, StoredResponse } from '../../storage/responses.js';
+import { resolvedInput, type SourcedItem } from './conversation.js';
+import { outputFromCore } from './from-core.js';
+import type { History } from './history.js';
+import { newResponsesId } from './ids.js';
+import { includeOptions, visibleItems, withIds, type IncludeOptions } from './items.js';
+import { baseResponse, finishResponse } from './response-object.js';
+import type { ValidatedRequest } from './validate.js';
+import type { ResponseObject } from './wire.js';
+
+export interface ExchangeOptions {
+  request: ValidatedRequest;
+  keyId: string;
+  history: History;
+  /** This request's input items, references resolved where they could be. */
+  current: SourcedItem[];
+  repository: ResponseRepository;
+  /** Called when recording fails: the answer still goes out, the failure is only logged. */
+  onRecordError: (error: unknown) => void;
+}
+
+/** Where an answer came from, kept with it for later turns. */
+export interface Origin {
+  channelId: string | null;
+  /** Served by an upstream speaking this dialect natively (its item ids are its own). */
+  native: boolean;
+  /** The upstream's own id for the answer, when the upstream stored it too. */
+  upstreamResponseId: string | null;
+}
+
+const translated: Origin = { channelId: null, native: false, upstreamResponseId: null };
+
+export class ResponsesExchange {
+  readonly id = newResponsesId('resp');
+  readonly createdAt = Math.floor(Date.now() / 1000);
+  readonly include: IncludeOptions;
+  /** Whether reasoning items show the thought as a summary (the client asked for summaries). */
+  readonly summaries: boolean;
+  /** The sequence number of the next stream event, shared by every encoder of this exchange. */
+  sequence = 0;
+
+  constructor(readonly options: ExchangeOptions) {
+    this.include = includeOptions(options.request.include);
+    const reasoning = options.request.reasoning;
+    this.summaries = (reasoning?.summary ?? reasoning?.generate_summary) != null;
+  }
+
+  get request(): ValidatedRequest {
+    return this.options.request;
+  }
+
+  get stores(): boolean {
+    return this.options.request.store !== false;
+  }
+
+  /** The response object before any output: status in_progress, usage null. */
+  base(): ResponseObject {
+    return baseResponse({ id: this.id, createdAt: this.createdAt }, this.options.request);
+  }
+
+  /** The object the client sees: reasoning without `encrypted_content` unless it asked for it. */
+  visible(response: ResponseObject): ResponseObject {
+    return this.include.encryptedReasoning ? response : { ...response, output: visibleItems(response.output as Record<string, unknown>[], this.include) };
+  }
+
+  /** A translated plain answer: rendered, recorded, then shown. */
+  async completePlain(answer: ChatResponse): Promise<ResponseObject> {
+    const response = this.base();
+    response.output = outputFromCore(answer, { summaries: this.summaries });
+    finishResponse(response, answer.finishReason, answer.usage);
+    await this.record(response, translated);
+    return this.visible(response);
+  }
+
+  /** Stores the finished answer with this turn's input (nothing when `store` is false). */
+  async record(response: ResponseObject | Record<string, unknown>, origin: Origin = translated): Promise<void> {
+    if (!this.stores) return;
+    const previous = this.options.history.previous;
+    const record: StoredResponse = {
+      id: this.id,
+      keyId: this.options.keyId,
+      previousResponseId: previous?.id ?? null,
+      chain: previous ? [...previous.chain, previous.id] : [],
+      response: response as StoredResponse['response'],
+      input: withIds(resolvedInput(this.options.current)),
+      channelId: origin.channelId,
+      native: origin.native,
+      upstreamResponseId: origin.upstreamResponseId,
+      createdAt: Date.now(),
+    };
+    try {
+      await this.options.repository.save(record);
+    } catch (error) {
+      this.options.onRecordError(error);
+    }
+  }
+}

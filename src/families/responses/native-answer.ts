@@ -1,0 +1,107 @@
+/**
+ * A native channel's answer on its way to the client. The upstream's bytes
+ * pass as they are, except that the response id becomes the gateway's (and a
+ * `previous_response_id` rewritten for the upstream becomes the client's again),
+ * so the id a client keeps works on every channel. The finished response is
+ * recorded, with the upstream's own id when the upstream stored it too, before
+ * its last bytes are released.
+ *
+ * Streams are re-framed event by event: only lifecycle events (which carry the
+ * response object) are parsed and rewritten; the terminal one is also recorded.
+ */
+import type { Channel, PassThroughResult } from '../../upstreams/types.js';
+import { createSseFeeder, type SseEvent } from '../../upstreams/sse.js';
+import type { ResponsesExchange } from './exchange.js';
+
+const terminalEvents = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+const lifecycleEvents = new Set(['response.created', 'response.queued', 'response.in_progress', ...terminalEvents]);
+
+export function wrapNativeAnswer(exchange: ResponsesExchange, result: PassThroughResult, channel: Channel): PassThroughResult {
+  const ids = new IdMap(exchange);
+  const body = result.contentType.startsWith('text/event-stream')
+    ? rewriteStream(result.body, exchange, ids, channel)
+    : rewriteJson(result.body, exchange, ids, channel);
+  return { ...result, body, responseId: () => exchange.id };
+}
+
+/** The upstream's id for this exchange, and the previous response id the client sees. */
+class IdMap {
+  upstreamId: string | undefined;
+  private readonly clientPrevious: string | undefined;
+
+  constructor(private readonly exchange: ResponsesExchange) {
+    this.clientPrevious = exchange.options.history.previous?.id;
+  }
+
+  /** Puts the gateway's ids on a response object the upstream wrote. */
+  rewrite(response: Record<string, unknown>): void {
+    if (this.upstreamId === undefined && typeof response.id === 'string' && response.id !== '') this.upstreamId = response.id;
+    response.id = this.exchange.id;
+    // The upstream saw its own id for the previous turn, or none when the conversation was sent in full.
+    if (this.clientPrevious !== undefined) response.previous_response_id = this.clientPrevious;
+  }
+}
+
+async function record(exchange: ResponsesExchange, response: Record<string, unknown>, upstreamId: string | undefined, channel: Channel): Promise<void> {
+  const storedUpstream = response.store !== false && upstreamId !== undefined;
+  await exchange.record(response, { channelId: channel.id, native: true, upstreamResponseId: storedUpstream ? upstreamId : null });
+}
+
+async function* rewriteJson(body: AsyncIterable<Uint8Array>, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  const bytes = Buffer.concat(chunks);
+  const response = parseObject(bytes.toString('utf8'));
+  if (!response || typeof response.id !== 'string') {
+    yield bytes;
+    return;
+  }
+  ids.rewrite(response);
+  await record(exchange, response, ids.upstreamId, channel);
+  yield Buffer.from(JSON.stringify(response));
+}
+
+async function* rewriteStream(body: AsyncIterable<Uint8Array>, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {
+  const feeder = createSseFeeder();
+  for await (const chunk of body) {
+    const out = await reframe(feeder.feed(chunk), exchange, ids, channel);
+    if (out) yield Buffer.from(out);
+  }
+  const rest = await reframe(feeder.drain(), exchange, ids, channel);
+  if (rest) yield Buffer.from(rest);
+}
+
+async function reframe(events: SseEvent[], exchange: ResponsesExchange, ids: IdMap, channel: Channel): Promise<string> {
+  let out = '';
+  for (let i = 0; i < events.length; i++) {
+    const { event, data } = events[i];
+    exchange.sequence++;
+    const type = event ?? typeOf(data);
+    let text = data;
+    // Only lifecycle events carry the response object (a handful per stream); deltas pass untouched.
+    if (type !== undefined && lifecycleEvents.has(type)) {
+      const parsed = parseObject(data);
+      const response = parsed?.response;
+      if (response && typeof response === 'object' && !Array.isArray(response)) {
+        ids.rewrite(response as Record<string, unknown>);
+        if (terminalEvents.has(type)) await record(exchange, response as Record<string, unknown>, ids.upstreamId, channel);
+        text = JSON.stringify(parsed);
+      }
+    }
+    out += event === undefined ? `data: ${text}\n\n` : `event: ${event}\ndata: ${text}\n\n`;
+  }
+  return out;
+}
+
+function typeOf(data: string): string | undefined {
+  return /^\s*\{\s*"type"\s*:\s*"([^"]+)"/.exec(data)?.[1];
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Family E routes: `POST /v1/responses` (credential: `Authorization: Bearer`),
+ * and the stored-response endpoints (see stored-routes.ts). Every error leaves
+ * in the OpenAI shape.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { serveChat } from '../../pipeline/chat-pipeline.js';
+import { asGatewayError } from '../../server/app.js';
+import type { AppContext } from '../../server/context.js';
+import { bearerToken } from '../../server/credentials.js';
+import { ResponseRepository } from '../../storage/responses.js';
+import { responsesCodec } from './codec.js';
+import { contextWindowFor } from './context-windows.js';
+import { currentItems, priorItems } from './conversation.js';
+import { renderResponsesError } from './errors.js';
+import { ResponsesExchange } from './exchange.js';
+import { loadHistory } from './history.js';
+import { inputAsItems } from './items.js';
+import { wrapNativeAnswer } from './native-answer.js';
+import { nativeRequest } from './native-request.js';
+import { mayTranslate } from './serving.js';
+import { registerStoredRoutes } from './stored-routes.js';
+import { responsesToCore } from './to-core.js';
+import { parseResponsesRequest } from './validate.js';
+
+export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const repository = new ResponseRepository(ctx.store.db);
+
+  app.setErrorHandler((error, request, reply) => {
+    const gatewayError = asGatewayError(error);
+    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
+    const rendered = renderResponsesError(gatewayError);
+    reply.headers(rendered.headers);
+    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
+  });
+
+  const create = async (request: FastifyRequest, reply: FastifyReply) => {
+    const startedAt = Date.now();
+    const key = await ctx.auth.authenticate(bearerToken(request), request.ip);
+    const parsed = parseResponsesRequest(request.body);
+    const input = inputAsItems(parsed.input);
+    const history = await loadHistory(repository, {
+      keyId: key.record.id,
+      previousResponseId: parsed.previous_response_id,
+      input,
+      wholeConversation: mayTranslate(ctx, parsed.model),
+    });
+    const current = currentItems(input, history);
+    const exchange = new ResponsesExchange({
+      request: parsed,
+      keyId: key.record.id,
+      history,
+      current,
+      repository,
+      onRecordError: (error) => ctx.logger.error({ err: error, requestId: request.id }, 'storing a response failed'),
+    });
+    const client = {
+      rawBody: request.rawBody ?? Buffer.alloc(0),
+      body: request.body as Record<string, unknown>,
+      stream: parsed.stream === true,
+    };
+    await serveChat(
+      ctx,
+      {
+        requestId: request.id,
+        key,
+        clientIp: request.ip,
+        headers: request.headers,
+        model: parsed.model,
+        stream: client.stream,
+        rawBody: client.rawBody,
+        body: client.body,
+        toCore: () =>
+          responsesToCore(parsed, [...priorItems(history), ...current], {
+            contextWindow: contextWindowFor(parsed.model, ctx.contextWindows),
+          }),
+        passThroughRequest: (channel) => nativeRequest(exchange, client, channel),
+        wrapPassThrough: (result, channel) => wrapNativeAnswer(exchange, result, channel),
+        startedAt,
+      },
+      responsesCodec(exchange),
+      reply,
+    );
+  };
+
+  app.post('/v1/responses', create);
+  registerStoredRoutes(app, ctx, repository);
+}

@@ -1,0 +1,160 @@
+/**
+ * Zod schemas of the Responses input items: messages, output items sent back
+ * as input (function calls, reasoning, tool call records), tool outputs and
+ * item references. Items of other types (tools this gateway does not model)
+ * are kept as they are: a native upstream may understand them, any other
+ * upstream refuses them by name.
+ */
+import { z } from 'zod';
+import { inputFileSchema, inputImageSchema, inputTextSchema, outputPartSchemas, inputPartSchemas } from './schema-content.js';
+
+const itemStatus = z.enum(['in_progress', 'completed', 'incomplete'], {
+  error: 'must be "in_progress", "completed" or "incomplete"',
+});
+
+const nonEmpty = (what: string) => z.string({ error: 'must be a string' }).min(1, { error: `${what} must not be empty` });
+
+export const messageRoles = ['user', 'assistant', 'system', 'developer'] as const;
+
+export const messageItemSchema = z.looseObject({
+  type: z.literal('message').optional(),
+  role: z.enum(messageRoles, { error: 'must be "user", "assistant", "system" or "developer"' }),
+  // Each part is checked against its role's part types in validate.ts.
+  content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))], {
+    error: 'must be a string or an array of content parts',
+  }),
+  id: z.string().nullish(),
+  status: itemStatus.nullish(),
+});
+
+export const functionCallSchema = z.looseObject({
+  type: z.literal('function_call'),
+  call_id: nonEmpty('call_id'),
+  name: nonEmpty('name'),
+  arguments: z.string({ error: 'must be a JSON string' }),
+  id: z.string().nullish(),
+  status: itemStatus.nullish(),
+});
+
+const toolOutputPart = z.discriminatedUnion('type', [inputTextSchema, inputImageSchema, inputFileSchema], {
+  error: 'must be an input_text, input_image or input_file part',
+});
+
+export const functionCallOutputSchema = z.looseObject({
+  type: z.literal('function_call_output'),
+  call_id: nonEmpty('call_id'),
+  output: z.union([z.string(), z.array(toolOutputPart)], { error: 'must be a string or an array of content parts' }),
+  id: z.string().nullish(),
+  status: itemStatus.nullish(),
+});
+
+export const reasoningItemSchema = z.looseObject({
+  type: z.literal('reasoning'),
+  id: z.string().nullish(),
+  summary: z.array(z.looseObject({ type: z.literal('summary_text'), text: z.string() }), {
+    error: 'must be an array of summary_text parts',
+  }),
+  encrypted_content: z.string().nullish(),
+  status: itemStatus.nullish(),
+});
+
+export const computerActionTypes = [
+  'click',
+  'double_click',
+  'drag',
+  'keypress',
+  'move',
+  'screenshot',
+  'scroll',
+  'type',
+  'wait',
+] as const;
+
+const safetyCheck = z.looseObject({ id: z.string(), code: z.string().nullish(), message: z.string().nullish() });
+
+export const computerCallSchema = z.looseObject({
+  type: z.literal('computer_call'),
+  id: z.string(),
+  call_id: nonEmpty('call_id'),
+  action: z.looseObject({ type: z.enum(computerActionTypes, { error: `must be one of ${computerActionTypes.join(', ')}` }) }),
+  pending_safety_checks: z.array(safetyCheck),
+  status: itemStatus,
+});
+
+export const computerCallOutputSchema = z.looseObject({
+  type: z.literal('computer_call_output'),
+  call_id: nonEmpty('call_id'),
+  output: z
+    .looseObject({
+      type: z.literal('computer_screenshot'),
+      image_url: z.string().nullish(),
+      file_id: z.string().nullish(),
+    })
+    .refine((output) => output.image_url != null || output.file_id != null, {
+      error: 'a computer_screenshot needs an image_url or a file_id',
+    }),
+  acknowledged_safety_checks: z.array(safetyCheck).nullish(),
+  id: z.string().nullish(),
+  status: itemStatus.nullish(),
+});
+
+export const webSearchCallSchema = z.looseObject({
+  type: z.literal('web_search_call'),
+  id: nonEmpty('id'),
+  status: z.string(),
+});
+
+export const fileSearchCallSchema = z.looseObject({
+  type: z.literal('file_search_call'),
+  id: nonEmpty('id'),
+  status: z.enum(['in_progress', 'searching', 'completed', 'incomplete', 'failed'], {
+    error: 'must be "in_progress", "searching", "completed", "incomplete" or "failed"',
+  }),
+  queries: z.array(z.string()),
+  results: z.array(z.looseObject({})).nullish(),
+});
+
+export const itemReferenceSchema = z.looseObject({
+  type: z.literal('item_reference').nullish(),
+  id: nonEmpty('id'),
+});
+
+/** Items of a type not listed here: only a `type` word is required. */
+export const otherItemSchema = z.looseObject({ type: z.string().min(1) });
+
+export const itemSchemas = {
+  message: messageItemSchema,
+  function_call: functionCallSchema,
+  function_call_output: functionCallOutputSchema,
+  reasoning: reasoningItemSchema,
+  computer_call: computerCallSchema,
+  computer_call_output: computerCallOutputSchema,
+  web_search_call: webSearchCallSchema,
+  file_search_call: fileSearchCallSchema,
+  item_reference: itemReferenceSchema,
+} as const;
+
+export { inputPartSchemas, outputPartSchemas };
+
+export type MessageItem = z.output<typeof messageItemSchema>;
+export type FunctionCallItem = z.output<typeof functionCallSchema>;
+export type FunctionCallOutputItem = z.output<typeof functionCallOutputSchema>;
+export type ReasoningItem = z.output<typeof reasoningItemSchema>;
+export type ComputerCallItem = z.output<typeof computerCallSchema>;
+export type ComputerCallOutputItem = z.output<typeof computerCallOutputSchema>;
+export type ItemReference = z.output<typeof itemReferenceSchema>;
+
+/** A validated input item: the known shapes, or an item of another type kept as it came. */
+export type InputItem = Record<string, unknown> & { type?: string | null };
+
+/**
+ * The item type a client meant: its `type`, else `message` when it has a
+ * `role`, else `item_reference` when it has only an `id`.
+ */
+export function itemKind(item: Record<string, unknown>): string | undefined {
+  if (typeof item.type === 'string') return item.type;
+  if (item.type !== undefined && item.type !== null) return undefined;
+  if ('role' in item) return 'message';
+  if ('id' in item) return 'item_reference';
+  return undefined;
+}

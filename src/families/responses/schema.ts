@@ -1,0 +1,98 @@
+/**
+ * The zod schema of a Responses request (`POST /v1/responses`), to the spec's
+ * Family E rules. `input` items, `tools` and `tool_choice` are checked one by
+ * one in validate.ts (each by the schema its type selects), which gives precise
+ * error paths. Unknown top-level keys are kept: the native pass-through
+ * forwards them and translation refuses them by name (see to-core.ts).
+ */
+import { z } from 'zod';
+import { toolChoiceSchema } from './schema-tools.js';
+
+export const includeValues = [
+  'file_search_call.results',
+  'message.input_image.image_url',
+  'computer_call_output.output.image_url',
+  'reasoning.encrypted_content',
+  // Newer values the official clients send.
+  'web_search_call.action.sources',
+  'web_search_call.results',
+  'code_interpreter_call.outputs',
+  'message.output_text.logprobs',
+] as const;
+
+const summaryMode = z.enum(['auto', 'concise', 'detailed'], { error: 'must be "auto", "concise" or "detailed"' });
+
+export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+
+const reasoningSchema = z.looseObject({
+  effort: z.enum(reasoningEfforts, { error: 'must be "low", "medium" or "high" (also "none", "minimal", "xhigh")' }).nullish(),
+  summary: summaryMode.nullish(),
+  /** Deprecated spelling of `summary`. */
+  generate_summary: summaryMode.nullish(),
+});
+
+export const formatNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export const textFormatSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({ type: z.literal('text') }),
+    z.looseObject({
+      type: z.literal('json_schema'),
+      name: z.string({ error: 'is required' }).regex(formatNamePattern, {
+        error: 'must be 1-64 characters of letters, digits, "_" or "-"',
+      }),
+      schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
+      description: z.string().nullish(),
+      strict: z.boolean().nullish(),
+    }),
+    z.looseObject({ type: z.literal('json_object') }),
+  ],
+  { error: 'must be {"type": "text"}, {"type": "json_schema", …} or {"type": "json_object"}' },
+);
+
+const metadataSchema = z
+  .record(
+    z.string().max(64, { error: 'metadata keys must be at most 64 characters' }),
+    z.string({ error: 'metadata values must be strings' }).max(512, { error: 'metadata values must be at most 512 characters' }),
+    { error: 'must be an object of string values' },
+  )
+  .refine((metadata) => Object.keys(metadata).length <= 16, { error: 'must have at most 16 pairs' });
+
+const unitRange = (max: number) =>
+  z
+    .number({ error: 'must be a number' })
+    .gte(0, { error: `must be between 0 and ${max}` })
+    .lte(max, { error: `must be between 0 and ${max}` });
+
+export const responsesRequestSchema = z.looseObject({
+  model: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
+  input: z.union([z.string(), z.array(z.looseObject({}), { error: 'items must be objects' })], {
+    error: 'must be a string or an array of input items',
+  }),
+  include: z.array(z.enum(includeValues, { error: `must be one of ${includeValues.join(', ')}` })).nullish(),
+  instructions: z.string({ error: 'must be a string' }).nullish(),
+  max_output_tokens: z.int({ error: 'must be an integer' }).gte(1, { error: 'must be at least 1' }).nullish(),
+  metadata: metadataSchema.nullish(),
+  parallel_tool_calls: z.boolean({ error: 'must be a boolean' }).nullish(),
+  previous_response_id: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).nullish(),
+  reasoning: reasoningSchema.nullish(),
+  service_tier: z
+    .enum(['auto', 'default', 'flex', 'scale', 'priority'], { error: 'must be "auto", "default" or "flex"' })
+    .nullish(),
+  store: z.boolean({ error: 'must be a boolean' }).nullish(),
+  stream: z.boolean({ error: 'must be a boolean' }).nullish(),
+  temperature: unitRange(2).nullish(),
+  text: z.looseObject({ format: textFormatSchema.nullish(), verbosity: z.string().nullish() }).nullish(),
+  tool_choice: toolChoiceSchema.nullish(),
+  tools: z.array(z.looseObject({ type: z.string({ error: 'is required' }) }), { error: 'must be an array of tools' }).nullish(),
+  top_p: unitRange(1).nullish(),
+  truncation: z.enum(['auto', 'disabled'], { error: 'must be "auto" or "disabled"' }).nullish(),
+  user: z.string({ error: 'must be a string' }).nullish(),
+});
+
+export type ResponsesRequest = z.output<typeof responsesRequestSchema>;
+export type TextFormatParam = z.output<typeof textFormatSchema>;
+export type ReasoningParam = z.output<typeof reasoningSchema>;
+export type ReasoningEffort = (typeof reasoningEfforts)[number];
+export type IncludeValue = (typeof includeValues)[number];

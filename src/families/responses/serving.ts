@@ -1,0 +1,11 @@
+/** Whether a request for this model may be translated (some channel serving it does not speak the dialect natively). */
+import { servesModel } from '../../routing/select.js';
+import type { AppContext } from '../../server/context.js';
+
+export function mayTranslate(ctx: AppContext, model: string): boolean {
+  return ctx.channels.all().some((channel) => {
+    if (!channel.enabled || !ctx.adapters.has(channel.type) || !servesModel(channel, model)) return false;
+    const adapter = ctx.adapters.get(channel.type);
+    return adapter.nativeDialect !== 'responses' || adapter.passThrough === undefined;
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * Converts a conversation of Responses items into internal messages.
+ *
+ * - system and developer messages become the system prompt (after `instructions`);
+ * - user content and tool outputs form user turns, assistant text, function
+ *   calls and reasoning form assistant turns; consecutive items of one role
+ *   form one turn;
+ * - reasoning becomes a thinking part; its proof comes back only from an
+ *   `encrypted_content` the gateway wrote itself (see encrypted.ts);
+ * - records of hosted searches (`web_search_call`, `file_search_call`) are
+ *   skipped: their effect is in the text that follows them;
+ * - items only a native upstream understands (computer use, other hosted
+ *   tools, OpenAI file ids) are reported as features, so any other upstream
+ *   refuses them by name.
+ */
+import type { ChatMessage, ContentPart, MediaPart, TextPart } from '../../core/chat.js';
+import { invalidRequest } from '../../core/errors.js';
+import type { SourcedItem } from './conversation.js';
+import { unwrapThinkingProof } from './encrypted.js';
+import { parseDataUrl, type MessagePart } from './schema-content.js';
+import { itemKind, type FunctionCallItem, type FunctionCallOutputItem, type MessageItem, type ReasoningItem } from './schema-items.js';
+
+export interface CoreConversation {
+  system: string[];
+  messages: ChatMessage[];
+  /** What needs an upstream that speaks this dialect natively. */
+  features: Record<string, unknown>;
+}
+
+export function itemsToCore(items: readonly SourcedItem[]): CoreConversation {
+  const out: CoreConversation = { system: [], messages: [], features: {} };
+  for (const sourced of items) convertItem(sourced, out);
+  return out;
+}
+
+function convertItem(sourced: SourcedItem, out: CoreConversation): void {
+  const { item } = sourced;
+  if (sourced.unresolved) {
+    throw invalidRequest(`item_reference "${String(item.id)}" names no stored item of this key`, 'input');
+  }
+  const kind = itemKind(item) ?? 'unknown';
+  switch (kind) {
+    case 'message':
+      return convertMessage(item as MessageItem, out);
+    case 'function_call': {
+      const call = item as FunctionCallItem;
+      return push(out, 'assistant', { type: 'tool_call', id: call.call_id, name: call.name, input: parseArguments(call) });
+    }
+    case 'function_call_output': {
+      const result = item as FunctionCallOutputItem;
+      const content = typeof result.output === 'string' ? textParts(result.output) : result.output.map((part) => partToCore(part as MessagePart, out));
+      return push(out, 'user', { type: 'tool_result', callId: result.call_id, content: content as Array<TextPart | MediaPart> });
+    }
+    case 'reasoning':
+      return convertReasoning(item as ReasoningItem, out);
+    case 'web_search_call':
+    case 'file_search_call':
+      return;
+    default:
+      out.features[`input item ${kind}`] = true;
+  }
+}
+
+function convertMessage(message: MessageItem, out: CoreConversation): void {
+  const parts: ContentPart[] =
+    typeof message.content === 'string' ? textParts(message.content) : message.content.map((part) => partToCore(part as MessagePart, out));
+  if (message.role === 'system' || message.role === 'developer') {
+    const text = parts.map((part) => {
+      if (part.type !== 'text') throw invalidRequest(`${message.role} messages may hold text only`, 'input');
+      return part.text;
+    });
+    if (text.length > 0) out.system.push(text.join('\n'));
+    return;
+  }
+  const role = message.role === 'assistant' ? 'assistant' : 'user';
+  for (const part of parts) push(out, role, part);
+}
+
+function partToCore(part: MessagePart, out: CoreConversation): TextPart | MediaPart {
+  switch (part.type) {
+    case 'input_text':
+    case 'output_text':
+      return { type: 'text', text: part.text };
+    case 'refusal':
+      return { type: 'text', text: part.refusal };
+    case 'input_image':
+      return imagePart(part, out);
+    case 'input_file':
+      return filePart(part, out);
+  }
+}
+
+function imagePart(part: Extract<MessagePart, { type: 'input_image' }>, out: CoreConversation): MediaPart {
+  if (part.image_url) {
+    const inline = parseDataUrl(part.image_url);
+    if (inline) return { type: 'media', mediaType: inline.mediaType, data: inline.data };
+    return { type: 'media', mediaType: mediaTypeFromName(part.image_url, 'image/*'), url: part.image_url };
+  }
+  // A stored OpenAI file: only a native upstream can read it, so the feature refuses every other one
+  // before this placeholder part could reach it (it still counts as one image in estimates).
+  out.features['input_image file_id'] = true;
+  return { type: 'media', mediaType: 'image/*', url: `file_id:${String(part.file_id)}` };
+}
+
+function filePart(part: Extract<MessagePart, { type: 'input_file' }>, out: CoreConversation): MediaPart {
+  const filename = part.filename ? { filename: part.filename } : {};
+  if (part.file_data) {
+    const inline = parseDataUrl(part.file_data);
+    if (inline) return { type: 'media', mediaType: inline.mediaType, data: inline.data, ...filename };
+    return { type: 'media', mediaType: mediaTypeFromName(part.filename ?? '', 'application/pdf'), data: part.file_data, ...filename };
+  }
+  if (part.file_url) return { type: 'media', mediaType: mediaTypeFromName(part.file_url, 'application/pdf'), url: part.file_url, ...filename };
+  // As for images: refused on every upstream but a native one.
+  out.features['input_file file_id'] = true;
+  return { type: 'media', mediaType: 'application/octet-stream', url: `file_id:${String(part.file_id)}`, ...filename };
+}
+
+const typesByExtension: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  json: 'application/json',
+};
+
+function mediaTypeFromName(name: string, fallback: string): string {
+  const path = name.split(/[?#]/, 1)[0];
+  const dot = path.lastIndexOf('.');
+  return (dot >= 0 && typesByExtension[path.slice(dot + 1).toLowerCase()]) || fallback;
+}
+
+function convertReasoning(item: ReasoningItem, out: CoreConversation): void {
+  const proof = unwrapThinkingProof(item.encrypted_content);
+  if (proof?.redactedData !== undefined) return push(out, 'assistant', { type: 'thinking', text: '', redactedData: proof.redactedData });
+  // A signature proves the exact thought it was given with, which the proof carries.
+  const text = proof?.text ?? item.summary.map((part) => part.text).join('\n\n');
+  if (text === '' && !proof) return;
+  push(out, 'assistant', proof?.signature ? { type: 'thinking', text, signature: proof.signature } : { type: 'thinking', text });
+}
+
+function parseArguments(call: FunctionCallItem): Record<string, unknown> {
+  if (call.arguments.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(call.arguments);
+  } catch {
+    throw invalidRequest(`function_call "${call.name}" (call_id ${call.call_id}) has arguments that are not valid JSON`, 'input');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw invalidRequest(`function_call "${call.name}" (call_id ${call.call_id}) has arguments that are not a JSON object`, 'input');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function textParts(text: string): TextPart[] {
+  return text === '' ? [] : [{ type: 'text', text }];
+}
+
+/** Appends to the last turn when it has the same role, else starts a turn. */
+function push(out: CoreConversation, role: ChatMessage['role'], part: ContentPart): void {
+  const last = out.messages[out.messages.length - 1];
+  if (last && last.role === role) last.content.push(part);
+  else out.messages.push({ role, content: [part] });
+}

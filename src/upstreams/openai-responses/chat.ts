@@ -1,0 +1,24 @@
+/** Translation path: a ChatRequest (Messages or content-generation client) served by an OpenAI Responses upstream. */
+import type { ChatRequest } from '../../core/chat.js';
+import type { ChatResult, UpstreamCall } from '../types.js';
+import { isSuccess, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { toResponsesRequest } from './convert-request.js';
+import { fromResponsesResponse } from './convert-response.js';
+import { responsesSseToEvents } from './convert-stream.js';
+import { responsesHeaders, responsesUrl } from './headers.js';
+import type { WireResponse } from './wire.js';
+
+export async function responsesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
+  const body = toResponsesRequest(request, call.upstreamModel, call.channel.settings);
+  const res = await upstreamRequest({
+    url: responsesUrl(call),
+    headers: responsesHeaders(call),
+    body: JSON.stringify(body),
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+  });
+  if (!isSuccess(res.status)) await throwForStatus(res.status, res.headers, res.body, [call.apiKey]);
+  if (request.stream) return { stream: true, events: responsesSseToEvents(res.body, call.signal) };
+  const json = await readJsonBody<WireResponse>(res.body, call.signal);
+  return { stream: false, response: fromResponsesResponse(json, call.upstreamModel) };
+}

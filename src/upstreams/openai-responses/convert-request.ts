@@ -1,0 +1,176 @@
+/**
+ * ChatRequest → OpenAI Responses request body (the translation path, for
+ * Messages and content-generation clients).
+ *
+ * Choices worth knowing:
+ * - Stateless: `store: false`, the whole conversation goes as input items, and
+ *   with thinking on `include: ["reasoning.encrypted_content"]` brings the
+ *   reasoning back in a form that can be sent again (see reasoning-proof.ts).
+ *   Thinking parts of other providers cannot be read by this service and are
+ *   left out.
+ * - Function tools are sent with an explicit `strict` (the service's default
+ *   is strict, which would reject many ordinary schemas).
+ * - Stop sequences, top_k and seed have no Responses equivalent: refused,
+ *   unless the channel sets `dropUnsupportedParams: true`.
+ * - Tool results become `function_call_output` items (text joined; images and
+ *   files are refused, the item carries text only here).
+ */
+import type {
+  ChatMessage,
+  ChatRequest,
+  MediaPart,
+  ResponseFormat,
+  TextPart,
+  ThinkingConfig,
+  ToolChoice,
+  ToolDefinition,
+  ToolResultPart,
+} from '../../core/chat.js';
+import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
+import { unpackReasoning } from './reasoning-proof.js';
+
+type Json = Record<string, unknown>;
+
+export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}): Json {
+  if (request.features && Object.keys(request.features).length > 0) {
+    throw unsupportedFeature(Object.keys(request.features)[0], 'the openai-responses upstream honours no optional features by translation');
+  }
+  refuseUnsupported(request, settings.dropUnsupportedParams === true);
+  const input: Json[] = [];
+  for (const message of request.messages) appendMessage(input, message);
+
+  const body: Json = { model: upstreamModel, input, store: false };
+  if (request.system) body.instructions = request.system;
+  if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty;
+  if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
+  if (request.tools?.length) {
+    body.tools = request.tools.map(toTool);
+    if (request.toolChoice) body.tool_choice = toToolChoice(request.toolChoice);
+  }
+  const choice = request.toolChoice;
+  if ((choice && 'disableParallel' in choice && choice.disableParallel) || request.parallelToolCalls === false) body.parallel_tool_calls = false;
+  const format = request.responseFormat && toTextFormat(request.responseFormat);
+  if (format) body.text = { format };
+  const reasoning = toReasoning(request.thinking);
+  if (reasoning) {
+    body.reasoning = reasoning;
+    body.include = ['reasoning.encrypted_content'];
+  }
+  if (request.user) body.user = request.user;
+  if (request.stream) body.stream = true;
+  return body;
+}
+
+function refuseUnsupported(request: ChatRequest, drop: boolean): void {
+  if (drop) return;
+  if (request.stopSequences?.length) throw unsupportedFeature('stopSequences', 'the Responses API has no stop sequences');
+  if (request.topK !== undefined) throw unsupportedFeature('topK', 'the Responses API has no top_k');
+  if (request.seed !== undefined) throw unsupportedFeature('seed', 'the Responses API has no seed');
+}
+
+function appendMessage(input: Json[], message: ChatMessage): void {
+  if (message.role === 'assistant') return appendAssistant(input, message);
+  const rest: Array<TextPart | MediaPart> = [];
+  for (const part of message.content) {
+    if (part.type === 'tool_result') input.push(toToolOutput(part));
+    else if (part.type === 'text' || part.type === 'media') rest.push(part);
+  }
+  if (rest.length > 0) input.push({ role: 'user', content: rest.map(toInputPart) });
+}
+
+/** Text runs become assistant messages, tool calls `function_call` items, readable thinking `reasoning` items, in order. */
+function appendAssistant(input: Json[], message: ChatMessage): void {
+  let text = '';
+  const flush = () => {
+    if (text !== '') input.push({ role: 'assistant', content: text });
+    text = '';
+  };
+  for (const part of message.content) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type === 'tool_call') {
+      flush();
+      input.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: JSON.stringify(part.input) });
+    } else if (part.type === 'thinking') {
+      const proof = unpackReasoning(part.signature);
+      if (!proof) continue;
+      flush();
+      const summary = part.text === '' ? [] : [{ type: 'summary_text', text: part.text }];
+      input.push({ type: 'reasoning', id: proof.id, encrypted_content: proof.encrypted, summary });
+    } else if (part.type === 'media') {
+      throw unsupportedFeature('media in assistant turns', 'Responses assistant messages carry text only');
+    }
+  }
+  flush();
+}
+
+function toToolOutput(part: ToolResultPart): Json {
+  const texts: string[] = [];
+  for (const inner of part.content) {
+    if (inner.type !== 'text') throw unsupportedFeature('media in tool results', 'this translation sends tool results as text only');
+    texts.push(inner.text);
+  }
+  const output = texts.join('\n');
+  return { type: 'function_call_output', call_id: part.callId, output: part.isError ? `Error: ${output}` : output };
+}
+
+function toInputPart(part: TextPart | MediaPart): Json {
+  if (part.type === 'text') return { type: 'input_text', text: part.text };
+  const { mediaType } = part;
+  const inline = part.data !== undefined ? `data:${mediaType};base64,${part.data}` : undefined;
+  if (mediaType.startsWith('image/')) {
+    const url = inline ?? part.url;
+    if (url === undefined) throw invalidRequest(`a ${mediaType} part carries neither data nor a URL`);
+    return { type: 'input_image', image_url: url, detail: 'auto' };
+  }
+  if (mediaType.startsWith('text/') && (part.text !== undefined || part.data !== undefined)) {
+    return { type: 'input_text', text: part.text ?? Buffer.from(part.data as string, 'base64').toString('utf8') };
+  }
+  const filename = part.filename ?? part.title ?? (mediaType === 'application/pdf' ? 'document.pdf' : 'file');
+  if (inline !== undefined) return { type: 'input_file', filename, file_data: inline };
+  if (part.url !== undefined) return { type: 'input_file', file_url: part.url };
+  throw invalidRequest(`a ${mediaType} part carries neither data nor a URL`);
+}
+
+function toTool(tool: ToolDefinition): Json {
+  if (tool.type === 'builtin') {
+    if (tool.dialect === 'responses') return tool.raw;
+    throw unsupportedFeature(`tool ${tool.kind}`, `a ${tool.dialect} builtin tool cannot run on an OpenAI Responses upstream`);
+  }
+  const out: Json = { type: 'function', name: tool.name, parameters: tool.parameters, strict: tool.strict ?? false };
+  if (tool.description) out.description = tool.description;
+  return out;
+}
+
+function toToolChoice(choice: ToolChoice): string | Json {
+  switch (choice.type) {
+    case 'auto':
+    case 'none':
+    case 'required':
+      return choice.type;
+    case 'tool':
+      return { type: 'function', name: choice.name };
+  }
+}
+
+function toTextFormat(format: ResponseFormat): Json | undefined {
+  if (format.type === 'text') return undefined;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const out: Json = { type: 'json_schema', name: format.name ?? 'response', schema: format.schema, strict: format.strict ?? false };
+  if (format.description) out.description = format.description;
+  return out;
+}
+
+/** The client's effort word, else its budget bucketed like the other adapters' effort budgets. */
+function toReasoning(thinking: ThinkingConfig | undefined): Json | undefined {
+  if (!thinking?.enabled) return undefined;
+  let effort = thinking.effort;
+  if (!effort && thinking.budgetTokens !== undefined) {
+    effort = thinking.budgetTokens <= 4096 ? 'low' : thinking.budgetTokens <= 16384 ? 'medium' : 'high';
+  }
+  const out: Json = { effort: effort ?? 'medium' };
+  if (thinking.includeThoughts) out.summary = 'auto';
+  return out;
+}

@@ -1,0 +1,14 @@
+/** Where and how to call the OpenAI Responses API: `<base>/responses` with the channel's key as a Bearer credential. */
+import { joinUrl } from '../http.js';
+import type { UpstreamCall } from '../types.js';
+
+/** Used when the channel names no base URL (the `/v1` prefix is part of it, as for every OpenAI-style type). */
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export function responsesUrl(call: UpstreamCall): string {
+  return joinUrl(call.channel.baseUrl || DEFAULT_OPENAI_BASE_URL, '/responses');
+}
+
+export function responsesHeaders(call: UpstreamCall): Record<string, string> {
+  return { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` };
+}

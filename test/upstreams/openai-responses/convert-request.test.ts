@@ -1,0 +1,93 @@
+/** ChatRequest → Responses request body, for Messages and content-generation clients. */
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../../src/core/chat.js';
+import { GatewayError } from '../../../src/core/errors.js';
+import { toResponsesRequest } from '../../../src/upstreams/openai-responses/convert-request.js';
+import { packReasoning } from '../../../src/upstreams/openai-responses/reasoning-proof.js';
+
+const base: ChatRequest = { model: 'client-model', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
+
+describe('toResponsesRequest', () => {
+  it('sends a stateless request with the system prompt as instructions', () => {
+    const body = toResponsesRequest({ ...base, system: 'be brief', maxTokens: 100, temperature: 0.3, topP: 0.9, user: 'u' }, 'gpt-x');
+    expect(body).toEqual({
+      model: 'gpt-x',
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
+      store: false,
+      instructions: 'be brief',
+      max_output_tokens: 100,
+      temperature: 0.3,
+      top_p: 0.9,
+      user: 'u',
+    });
+  });
+
+  it('converts a tool loop with reasoning into items, in order', () => {
+    const signature = packReasoning('rs_1', 'gAAAAenc');
+    const body = toResponsesRequest(
+      {
+        ...base,
+        stream: true,
+        thinking: { enabled: true, budgetTokens: 2048, includeThoughts: true },
+        tools: [{ type: 'function', name: 'calc', parameters: { type: 'object' } }],
+        toolChoice: { type: 'tool', name: 'calc', disableParallel: true },
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'add' }, { type: 'media', mediaType: 'image/png', data: 'AAAA' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', text: 'plan', signature },
+              { type: 'thinking', text: 'foreign thought', signature: 'not-ours' },
+              { type: 'text', text: 'calling' },
+              { type: 'tool_call', id: 'call_1', name: 'calc', input: { a: 1 } },
+            ],
+          },
+          { role: 'user', content: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: '2' }] }, { type: 'text', text: 'thanks' }] },
+        ],
+      },
+      'gpt-x',
+    );
+    expect(body.input).toEqual([
+      { role: 'user', content: [{ type: 'input_text', text: 'add' }, { type: 'input_image', image_url: 'data:image/png;base64,AAAA', detail: 'auto' }] },
+      { type: 'reasoning', id: 'rs_1', encrypted_content: 'gAAAAenc', summary: [{ type: 'summary_text', text: 'plan' }] },
+      { role: 'assistant', content: 'calling' },
+      { type: 'function_call', call_id: 'call_1', name: 'calc', arguments: '{"a":1}' },
+      { type: 'function_call_output', call_id: 'call_1', output: '2' },
+      { role: 'user', content: [{ type: 'input_text', text: 'thanks' }] },
+    ]);
+    expect(body).toMatchObject({
+      tools: [{ type: 'function', name: 'calc', parameters: { type: 'object' }, strict: false }],
+      tool_choice: { type: 'function', name: 'calc' },
+      parallel_tool_calls: false,
+      reasoning: { effort: 'low', summary: 'auto' },
+      include: ['reasoning.encrypted_content'],
+      stream: true,
+    });
+  });
+
+  it('maps structured output and documents', () => {
+    const body = toResponsesRequest(
+      {
+        ...base,
+        responseFormat: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true },
+        messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'application/pdf', data: 'JVBE', filename: 'a.pdf' }] }],
+      },
+      'gpt-x',
+    );
+    expect(body.text).toEqual({ format: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true } });
+    expect(body.input).toEqual([{ role: 'user', content: [{ type: 'input_file', filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBE' }] }]);
+  });
+
+  it('refuses what the dialect cannot express, naming it', () => {
+    for (const request of [
+      { ...base, stopSequences: ['x'] },
+      { ...base, topK: 3 },
+      { ...base, seed: 1 },
+      { ...base, features: { candidateCount: 2 } },
+      { ...base, tools: [{ type: 'builtin' as const, dialect: 'messages' as const, kind: 'bash_20241022', raw: {} }] },
+    ]) {
+      expect(() => toResponsesRequest(request, 'gpt-x')).toThrow(GatewayError);
+    }
+    expect(toResponsesRequest({ ...base, stopSequences: ['x'] }, 'gpt-x', { dropUnsupportedParams: true })).not.toHaveProperty('stop');
+  });
+});
