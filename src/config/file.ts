@@ -65,6 +65,8 @@ const priceSchema = z.strictObject({
   output: z.number().nonnegative().optional(),
   cacheRead: z.number().nonnegative().optional(),
   cacheWrite: z.number().nonnegative().optional(),
+  /** USD per call, for work priced per task (image actions: `ig_<action>`). */
+  perCall: z.number().nonnegative().optional(),
 });
 
 const limitsSchema = z.strictObject({
@@ -82,6 +84,10 @@ const configSchema = z
     limits: limitsSchema.optional(),
     /** Context window in tokens per model name or `prefix*` (Responses `truncation`); overrides the built-in table. */
     contextWindows: z.record(z.string().min(1), z.number().int().positive()).optional(),
+    /** Callback address for tasks that name none (SWITCHYARD_NOTIFY_HOOK wins). */
+    notifyHook: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    /** Seconds an unfinished task of a family (`images`, `videos`) may run before it fails and is refunded. */
+    taskTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
   })
   .superRefine((config, ctx) => {
     flagDuplicates(config.channels.map((c) => c.name), 'channels', 'name', ctx);

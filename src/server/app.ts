@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import { registerAdminRoutes } from '../admin/routes.js';
 import { GatewayError } from '../core/errors.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
+import { registerImageRoutes } from '../families/images/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
 import { registerResponsesRoutes } from '../families/responses/routes.js';
 import type { AppContext } from './context.js';
@@ -76,6 +77,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerMessagesRoutes(scope, ctx));
   await app.register(async (scope) => registerResponsesRoutes(scope, ctx));
   await app.register(async (scope) => registerGenerateRoutes(scope, ctx));
+  await app.register(async (scope) => registerImageRoutes(scope, ctx), { prefix: '/ig' });
   await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });
   registerPendingFamilies(app);
 

@@ -14,6 +14,7 @@ import { ChannelRegistry } from '../routing/channel-registry.js';
 import { openStore } from '../storage/open.js';
 import { SecretBox } from '../storage/secrets.js';
 import type { Store } from '../storage/types.js';
+import { createTaskEngine } from '../tasks/index.js';
 import { defaultAdapters } from '../upstreams/registry.js';
 import { buildApp } from './app.js';
 import { generateKeySecret, hashKey, KeyAuthenticator } from './auth.js';
@@ -115,6 +116,15 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       adapters: defaultAdapters(),
       contextWindows: fileConfig?.contextWindows,
       adminKeyHash: admin.hash,
+      tasks: createTaskEngine({
+        settings: effective,
+        store,
+        channels,
+        logger,
+        notifyHook: fileConfig?.notifyHook,
+        taskTimeouts: fileConfig?.taskTimeouts,
+        services: () => ctx,
+      }),
     };
     const app = await buildApp(ctx);
 
@@ -129,6 +139,8 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         await app.close();
         clearInterval(sweep);
         clearTimeout(force);
+        // Before the store closes: the loop finishes its pass and hands its leases back.
+        await ctx.tasks.stop();
         channels.stop();
         await recorder.close();
         await redis?.quit().catch(() => undefined);
@@ -139,7 +151,11 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       app,
       ctx,
       generated: { adminKey: admin.generated, clientKey },
-      listen: () => app.listen({ host: effective.host, port: effective.port }),
+      listen: async () => {
+        const address = await app.listen({ host: effective.host, port: effective.port });
+        ctx.tasks.start();
+        return address;
+      },
       close,
     };
   } catch (error) {

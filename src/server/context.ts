@@ -10,6 +10,7 @@ import type { ChannelHealth } from '../routing/health.js';
 import type { ChannelRegistry } from '../routing/channel-registry.js';
 import type { SecretBox } from '../storage/secrets.js';
 import type { Store } from '../storage/types.js';
+import type { TaskEngine } from '../tasks/engine.js';
 import type { AdapterRegistry } from '../upstreams/registry.js';
 import type { KeyAuthenticator } from './auth.js';
 import type { RateLimits } from './rate-limits.js';
@@ -26,8 +27,10 @@ export interface AppContext {
   prices: PriceTable;
   recorder: UsageRecorder;
   adapters: AdapterRegistry;
-  /** The admin credential's SHA-256 (hex). */
-  adminKeyHash: string;
   /** Context windows per model name or `prefix*` from the config file (Responses truncation). */
   contextWindows?: Record<string, number>;
+  /** Durable asynchronous work (image and video tasks). */
+  tasks: TaskEngine;
+  /** The admin credential's SHA-256 (hex). */
+  adminKeyHash: string;
 }

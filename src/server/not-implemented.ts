@@ -5,7 +5,6 @@
 import type { FastifyInstance } from 'fastify';
 
 const PENDING: Array<{ family: string; paths: string[] }> = [
-  { family: 'image tasks (family A)', paths: ['/ig/*'] },
   { family: 'video generation (family B)', paths: ['/v1/videos', '/v1/videos/*', '/v1/video/generations', '/v1/video/generations/*'] },
 ];
 

@@ -1,0 +1,277 @@
+/**
+ * Benchmark of the durable task engine through family A (`node bench/tasks-throughput.mjs`):
+ *
+ * 1. submit throughput: BENCH_TASKS_OPEN imagine submissions (default 10,000)
+ *    at BENCH_TASKS_CONNECTIONS (50) against a simulator channel whose tasks
+ *    last long enough to stay open for the whole run;
+ * 2. reads with those tasks open: fetch of one random task, and
+ *    list-by-condition of 100 random ids (BENCH_TASKS_READS requests each);
+ * 3. the poll loop's cost: the gateway's CPU share over BENCH_TASKS_IDLE_S
+ *    seconds (10) while it keeps polling every open task;
+ * 4. drain: BENCH_TASKS_DRAIN (2,000) short tasks (1 s each, small images)
+ *    submitted at once, timed until the last one is SUCCESS.
+ *
+ * On SQLite, and on PostgreSQL when BENCH_TASKS_PG_URL is set (or the test
+ * database at postgres://127.0.0.1:5432/test answers). The gateway runs as
+ * its own process, compiled from src/ into a temporary directory (or the
+ * entry named by BENCH_TASKS_ENTRY; BENCH_TASKS_NODE_ARGS adds node flags, e.g.
+ * "--cpu-prof"). The report is printed as markdown, and written to
+ * BENCH_TASKS_OUT when set.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const knob = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
+const settings = {
+  open: knob('BENCH_TASKS_OPEN', 10_000),
+  connections: knob('BENCH_TASKS_CONNECTIONS', 50),
+  reads: knob('BENCH_TASKS_READS', 5_000),
+  idleSeconds: knob('BENCH_TASKS_IDLE_S', 10),
+  drain: knob('BENCH_TASKS_DRAIN', 2_000),
+};
+const KEY = 'sk-bench-tasks-0123456789';
+const ADMIN = `sk-admin-${randomBytes(8).toString('hex')}`;
+const children = new Set();
+const cleanups = [];
+
+function compile() {
+  if (process.env.BENCH_TASKS_ENTRY) return process.env.BENCH_TASKS_ENTRY;
+  const out = mkdtempSync(join(os.tmpdir(), 'switchyard-bench-build-'));
+  cleanups.push(() => rmSync(out, { recursive: true, force: true }));
+  // Compiled output next to a link to this checkout's dependencies, so imports resolve.
+  symlinkSync(join(repoDir, 'node_modules'), join(out, 'node_modules'), 'dir');
+  writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module' }));
+  try {
+    execFileSync(process.execPath, [join(repoDir, 'node_modules/typescript/bin/tsc'), '-p', join(repoDir, 'tsconfig.build.json'), '--outDir', out], {
+      stdio: 'pipe',
+    });
+  } catch {
+    // Type errors elsewhere in the tree do not stop the emit; a missing entry does.
+  }
+  return join(out, 'src', 'main.js');
+}
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const server = net.createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+async function startGateway(entry, env) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'switchyard-bench-data-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = join(dataDir, 'config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      channels: [
+        { name: 'long', type: 'simulator', priority: 10, settings: { taskSeconds: 3600, imageSize: 64, accounts: [{ instanceId: 'long' }] } },
+        { name: 'short', type: 'simulator', settings: { taskSeconds: 1, imageSize: 64, accounts: [{ instanceId: 'short' }] } },
+      ],
+      keys: [{ name: 'bench', key: KEY }],
+      prices: { 'ig_*': { perCall: 0.01 } },
+    }),
+  );
+  const nodeArgs = (process.env.BENCH_TASKS_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      SWITCHYARD_HOST: '127.0.0.1',
+      SWITCHYARD_PORT: String(port),
+      SWITCHYARD_DATA_DIR: dataDir,
+      SWITCHYARD_CONFIG: config,
+      SWITCHYARD_ADMIN_KEY: ADMIN,
+      SWITCHYARD_LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`gateway exited: ${output}`);
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`gateway did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, url };
+}
+
+async function stop(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function load({ url, method = 'POST', body, amount, path }) {
+  return new Promise((done, fail) => {
+    const request = { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } };
+    if (body) request.body = typeof body === 'function' ? undefined : JSON.stringify(body);
+    if (typeof body === 'function' || path) {
+      request.setupRequest = (req) => ({ ...req, ...(path ? { path: path() } : {}), ...(typeof body === 'function' ? { body: JSON.stringify(body()) } : {}) });
+    }
+    const ids = [];
+    // Submissions answer an envelope whose result is the new task's id.
+    request.onResponse = (status, responseBody) => {
+      if (status !== 200 || !responseBody || responseBody[0] !== '{') return;
+      const result = JSON.parse(responseBody).result;
+      if (typeof result === 'string') ids.push(result);
+    };
+    autocannon(
+      { url, amount, connections: settings.connections, timeout: 30, sampleInt: 50, requests: [request] },
+      (error, result) => (error ? fail(error) : done({ result, ids })),
+    );
+  });
+}
+
+const summary = ({ result }) => ({
+  requests: result.requests.total,
+  rps: Math.round(result.requests.total / result.duration),
+  p50Ms: result.latency.p50,
+  p99Ms: result.latency.p99,
+  non2xx: result.non2xx,
+  errors: result.errors,
+});
+
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function waitAllDone(url, ids, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let pending = ids;
+  while (pending.length > 0) {
+    if (Date.now() > deadline) throw new Error(`${pending.length} tasks still open`);
+    const next = [];
+    for (let i = 0; i < pending.length; i += 500) {
+      const response = await fetch(`${url}/ig/task/list-by-condition`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ids: pending.slice(i, i + 500) }),
+      });
+      for (const task of await response.json()) if (task.status !== 'SUCCESS' && task.status !== 'FAILURE') next.push(task.id);
+    }
+    pending = next;
+    if (pending.length > 0) await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function runEngine(label, entry, env) {
+  const { child, url } = await startGateway(entry, env);
+  try {
+    const submit = await load({ url: `${url}/ig/submit/imagine`, amount: settings.open, body: { prompt: 'bench task', accountFilter: { instanceId: 'long' } } });
+    const ids = submit.ids;
+    const pick = () => ids[Math.floor(Math.random() * ids.length)];
+    const fetchOne = await load({ url: `${url}/ig/task/x/fetch`, method: 'GET', amount: settings.reads, path: () => `/ig/task/${pick()}/fetch` });
+    const listMany = await load({
+      url: `${url}/ig/task/list-by-condition`,
+      amount: Math.max(1, Math.round(settings.reads / 5)),
+      body: () => ({ ids: Array.from({ length: 100 }, pick) }),
+    });
+    const before = cpuMs(child.pid);
+    await new Promise((r) => setTimeout(r, settings.idleSeconds * 1000));
+    const idleCpu = ((cpuMs(child.pid) - before) / (settings.idleSeconds * 1000)) * 100;
+    const started = Date.now();
+    const drain = await load({ url: `${url}/ig/submit/imagine`, amount: settings.drain, body: { prompt: 'drain task', accountFilter: { instanceId: 'short' } } });
+    await waitAllDone(url, drain.ids, 300_000);
+    const drainS = (Date.now() - started) / 1000;
+    return {
+      label,
+      open: ids.length,
+      submit: summary(submit),
+      fetch: summary(fetchOne),
+      list100: summary(listMany),
+      idleCpuPercent: Math.round(idleCpu * 10) / 10,
+      drain: { tasks: drain.ids.length, seconds: Math.round(drainS * 10) / 10, perSecond: Math.round(drain.ids.length / drainS) },
+    };
+  } finally {
+    await stop(child);
+  }
+}
+
+async function postgresUrl() {
+  const url = process.env.BENCH_TASKS_PG_URL ?? 'postgres://127.0.0.1:5432/test';
+  const user = process.env.PGUSER || process.env.USER || os.userInfo().username;
+  const withUser = new URL(url);
+  if (!withUser.username) withUser.username = user;
+  const client = new pg.Client({ connectionString: withUser.toString() });
+  try {
+    await client.connect();
+    await client.end();
+    return withUser.toString();
+  } catch {
+    return undefined;
+  }
+}
+
+function markdown(rows) {
+  const lines = [
+    `# Task engine benchmark (${new Date().toISOString()}, ${os.cpus().length} CPUs, Node ${process.version})`,
+    '',
+    `${settings.open} open tasks, ${settings.connections} connections; drain of ${settings.drain} one-second tasks.`,
+    '',
+    '| storage | submit req/s | submit p50/p99 ms | fetch req/s | fetch p50/p99 ms | list 100 ids req/s | list p50/p99 ms | loop CPU with open tasks | drain tasks/s (s) | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const errors = [r.submit, r.fetch, r.list100].reduce((n, s) => n + s.non2xx + s.errors, 0);
+    lines.push(
+      `| ${r.label} | ${r.submit.rps} | ${r.submit.p50Ms}/${r.submit.p99Ms} | ${r.fetch.rps} | ${r.fetch.p50Ms}/${r.fetch.p99Ms} | ${r.list100.rps} | ${r.list100.p50Ms}/${r.list100.p99Ms} | ${r.idleCpuPercent}% | ${r.drain.perSecond} (${r.drain.seconds}) | ${errors} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const entry = compile();
+  const rows = [await runEngine('SQLite', entry, {})];
+  const pgUrl = await postgresUrl();
+  if (pgUrl) {
+    const schema = `bench_${randomBytes(5).toString('hex')}`;
+    cleanups.push(async () => {
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.end();
+    });
+    rows.push(await runEngine('PostgreSQL', entry, { SWITCHYARD_DATABASE_URL: pgUrl, SWITCHYARD_DATABASE_SCHEMA: schema }));
+  }
+  const report = markdown(rows);
+  process.stdout.write(`${report}\n\n${JSON.stringify(rows, null, 2)}\n`);
+  if (process.env.BENCH_TASKS_OUT) writeFileSync(process.env.BENCH_TASKS_OUT, `${report}\n`);
+}
+
+main()
+  .catch((error) => {
+    process.exitCode = 1;
+    process.stderr.write(`${error.stack ?? error}\n`);
+  })
+  .finally(async () => {
+    await Promise.all([...children].map(stop));
+    for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+  });

@@ -1,0 +1,75 @@
+/**
+ * Family A routes under `/ig`: submissions, buttons and modals, reads, seed,
+ * uploads (all with `Authorization: Bearer`), and `GET /ig/image/:key`, which
+ * needs no key: its address is the secret, so images embed anywhere. Every
+ * error leaves as the family's envelope.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError } from '../../core/errors.js';
+import { asGatewayError } from '../../server/app.js';
+import type { AppContext } from '../../server/context.js';
+import { bearerToken } from '../../server/credentials.js';
+import { renderError } from './errors.js';
+import { registerImageFamily } from './family.js';
+import { submitAction, submitModal } from './follow-ups.js';
+import { fetchTask, imageSeed, listByCondition, uploadImages } from './reads.js';
+import { submitBlend, submitDescribe, submitFaceSwap, submitImagine, submitShorten, type SubmitContext } from './submissions.js';
+
+type Handler = (sc: SubmitContext, request: FastifyRequest) => Promise<unknown>;
+
+export function registerImageRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerImageFamily(ctx.tasks);
+
+  app.setErrorHandler((error, request, reply) => {
+    const gatewayError = asGatewayError(error);
+    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
+    const rendered = renderError(gatewayError);
+    if (rendered.headers) reply.headers(rendered.headers);
+    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const rendered = renderError(new GatewayError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
+    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
+  });
+
+  const publicBase = (request: FastifyRequest) => ctx.settings.publicUrl ?? `${request.protocol}://${request.host}`;
+  const authed = (handler: Handler) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const startedAt = Date.now();
+    const key = await ctx.auth.authenticate(bearerToken(request), request.ip);
+    const sc: SubmitContext = {
+      ctx,
+      key,
+      meta: { requestId: request.id, clientIp: request.ip, startedAt },
+      publicBase: publicBase(request),
+    };
+    const body = await handler(sc, request);
+    reply.code(200).type('application/json').send(JSON.stringify(body));
+  };
+  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+  app.post('/submit/imagine', authed((sc, request) => submitImagine(sc, request.body)));
+  app.post('/submit/blend', authed((sc, request) => submitBlend(sc, request.body)));
+  app.post('/submit/describe', authed((sc, request) => submitDescribe(sc, request.body)));
+  app.post('/submit/shorten', authed((sc, request) => submitShorten(sc, request.body)));
+  app.post('/submit/action', authed((sc, request) => submitAction(sc, request.body)));
+  app.post('/submit/modal', authed((sc, request) => submitModal(sc, request.body)));
+  app.post('/submit/upload-discord-images', authed((sc, request) => uploadImages(sc, request.body)));
+  app.post('/face/swap', authed((sc, request) => submitFaceSwap(sc, request.body)));
+  app.post('/insight-face/swap', authed((sc, request) => submitFaceSwap(sc, request.body)));
+  app.post('/task/list-by-condition', authed((sc, request) => listByCondition(sc, request.body)));
+  app.post('/task/list-by-ids', authed((sc, request) => listByCondition(sc, request.body)));
+  app.get('/task/:id/fetch', authed((sc, request) => fetchTask(sc, idOf(request))));
+  app.get('/task/:id/image-seed', authed((sc, request) => imageSeed(sc, idOf(request))));
+
+  app.get('/image/:key', async (request, reply) => {
+    const object = await ctx.tasks.media.open((request.params as { key: string }).key);
+    if (!object) throw new GatewayError('not_found', 'image not found');
+    reply
+      .code(200)
+      .header('content-type', object.contentType)
+      .header('content-length', String(object.size))
+      // The key never changes its content, so caches may keep it.
+      .header('cache-control', 'public, max-age=86400, immutable');
+    return reply.send(object.stream);
+  });
+}

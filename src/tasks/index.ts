@@ -1,0 +1,104 @@
+/**
+ * Builds the task engine of a gateway instance from its settings: local media
+ * under the data directory, the outbound guard, channels from the registry,
+ * and refunds reflected in the key cache at once.
+ */
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { GatewaySettings } from '../config/env.js';
+import { DEFAULT_SIMULATOR_CHANNEL, type ChannelRegistry } from '../routing/channel-registry.js';
+import type { ChannelHealth } from '../routing/health.js';
+import type { KeyAuthenticator } from '../server/auth.js';
+import type { UsageRecorder } from '../billing/usage-recorder.js';
+import { newId } from '../storage/ids.js';
+import type { RequestLogRow, Store } from '../storage/types.js';
+import { TaskEngine } from './engine.js';
+import { LocalMediaStore } from './media.js';
+import { OutboundGuard } from './outbound-guard.js';
+import type { TaskRecord } from './types.js';
+
+export interface TaskEngineInput {
+  settings: GatewaySettings;
+  store: Store;
+  channels: ChannelRegistry;
+  logger: Logger;
+  /** Read lazily: these are built beside the engine. */
+  services: () => { auth: KeyAuthenticator; health: ChannelHealth; recorder: UsageRecorder };
+  /** From the config file; the environment's hook wins. */
+  notifyHook?: string;
+  /** Seconds per family, from the config file. */
+  taskTimeouts?: Record<string, number>;
+}
+
+export function createTaskEngine(input: TaskEngineInput): TaskEngine {
+  const { settings, store, channels, logger } = input;
+  const tasks = settings.tasks;
+  return new TaskEngine(
+    {
+      tickMs: tasks.tickMs,
+      firstPollMs: tasks.firstPollMs,
+      maxPollMs: Math.max(tasks.maxPollMs, tasks.firstPollMs),
+      leaseMs: tasks.leaseMs,
+      batchSize: 200,
+      upstreamTimeoutMs: Math.min(settings.upstreamTimeoutMs, 60_000),
+      globalHook: tasks.notifyHook ?? input.notifyHook,
+      callbackAttempts: 6,
+      callbackRetryMs: tasks.callbackRetryMs,
+      callbackTimeoutMs: 10_000,
+      defaultTimeoutMs: tasks.timeoutSeconds * 1000,
+      timeoutsMs: Object.fromEntries(Object.entries(input.taskTimeouts ?? {}).map(([family, s]) => [family, s * 1000])),
+    },
+    {
+      store,
+      media: new LocalMediaStore(path.join(settings.dataDir, 'media')),
+      guard: new OutboundGuard(tasks.outboundAllow),
+      logger,
+      // The built-in simulator has no row: it stays reachable for its tasks even after channels are configured.
+      channel: (id) => channels.all().find((channel) => channel.id === id) ?? (id === DEFAULT_SIMULATOR_CHANNEL.id ? DEFAULT_SIMULATOR_CHANNEL : undefined),
+      nextKey: (channel) => input.services().health.nextKey(channel),
+      onRefund: (task, model) => {
+        const services = input.services();
+        services.recorder.record(refundLogRow(task, model));
+        store.keys
+          .get(task.keyId)
+          .then((key) => key && services.auth.noteSpend(key.keyHash, -task.cost))
+          .catch((error) => logger.warn({ err: error }, 'refund not reflected in the key cache'));
+      },
+    },
+  );
+}
+
+/**
+ * A refund is logged as its own row with a negative cost, so usage summaries
+ * (which add up request logs) match what keys were really charged.
+ */
+function refundLogRow(task: TaskRecord, model: string): RequestLogRow {
+  const now = Date.now();
+  return {
+    id: newId('log'),
+    requestId: `refund:${task.id}`,
+    keyId: task.keyId,
+    family: task.family,
+    model,
+    upstreamModel: null,
+    channelId: task.channelId,
+    triedChannels: [],
+    httpStatus: 200,
+    errorKind: null,
+    errorMessage: `refund of task ${task.id}: ${task.failReason ?? task.status}`,
+    stream: false,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    estimated: false,
+    cost: -task.cost,
+    latencyMs: now - task.submitTime,
+    firstByteMs: null,
+    clientIp: null,
+    createdAt: now,
+  };
+}
+
+export { TaskEngine } from './engine.js';

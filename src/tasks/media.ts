@@ -1,0 +1,84 @@
+/**
+ * Media produced by tasks (images, later videos), behind one interface so an
+ * object store can replace the local files. Keys are unguessable (128 random
+ * bits) and double as the public address token: whoever holds the URL may
+ * fetch the object, nobody can enumerate them.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { MediaItem, MediaRef } from './types.js';
+
+export interface MediaObject {
+  stream: Readable;
+  contentType: string;
+  size: number;
+}
+
+export interface MediaStore {
+  put(item: MediaItem): Promise<MediaRef>;
+  open(key: string): Promise<MediaObject | undefined>;
+  remove(key: string): Promise<void>;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+  'application/octet-stream': 'bin',
+};
+const TYPES = Object.fromEntries(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type]));
+
+const KEY = /^[0-9a-f]{32}\.(png|jpg|gif|webp|mp4|bin)$/;
+
+export const isMediaKey = (key: string): boolean => KEY.test(key);
+
+export function contentTypeOfKey(key: string): string {
+  return TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+}
+
+/** Files under `<dataDir>/media/<first two hex>/<key>`. */
+export class LocalMediaStore implements MediaStore {
+  constructor(private readonly root: string) {}
+
+  async put(item: MediaItem): Promise<MediaRef> {
+    const ext = EXTENSIONS[item.contentType] ?? 'bin';
+    const key = `${randomBytes(16).toString('hex')}.${ext}`;
+    const file = this.fileOf(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    // Written aside and renamed, so a reader never sees half a file.
+    const partial = `${file}.${process.pid}.part`;
+    await writeFile(partial, item.bytes);
+    await rename(partial, file);
+    return {
+      key,
+      contentType: contentTypeOfKey(key),
+      size: item.bytes.length,
+      ...(item.width ? { width: item.width } : {}),
+      ...(item.height ? { height: item.height } : {}),
+    };
+  }
+
+  async open(key: string): Promise<MediaObject | undefined> {
+    if (!isMediaKey(key)) return undefined;
+    const file = this.fileOf(key);
+    try {
+      const info = await stat(file);
+      return { stream: createReadStream(file), contentType: contentTypeOfKey(key), size: info.size };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    if (isMediaKey(key)) await rm(this.fileOf(key), { force: true });
+  }
+
+  private fileOf(key: string): string {
+    return path.join(this.root, key.slice(0, 2), key);
+  }
+}

@@ -1,0 +1,362 @@
+/**
+ * Tasks in the database. Every state change is a compare-and-set on the
+ * `version` column; the change that makes a task final also settles or
+ * refunds its charge and queues its final callback, in the same transaction,
+ * so a crash can neither double a refund nor lose one. Polling work is taken
+ * with leases, so two instances never work on one task at once.
+ */
+import { sql, type Transaction, type Updateable } from 'kysely';
+import { GatewayError } from '../core/errors.js';
+import { isUniqueViolation } from '../storage/codec.js';
+import { newId } from '../storage/ids.js';
+import { newTaskId } from './ids.js';
+import { jsonOrNull, toTaskRecord } from './rows.js';
+import type { TaskDatabase, TaskDb, TasksTable } from './schema.js';
+import { isFinal, type JsonObject, type TaskRecord, type TaskStatus } from './types.js';
+
+/** Float sums of prices must not refuse a charge that exactly fits the quota. */
+const QUOTA_EPSILON = 1e-9;
+const ID_ATTEMPTS = 5;
+/** Tasks per rescheduling statement: three parameters each, well under both engines' limits. */
+const RESCHEDULE_CHUNK = 500;
+
+export interface NewTask {
+  family: string;
+  action: string;
+  keyId: string;
+  channelId: string;
+  accountId?: string | null;
+  account?: JsonObject | null;
+  parentId?: string | null;
+  request: JsonObject;
+  notifyHook?: string | null;
+  cost: number;
+  timeoutMs: number;
+  /** The submitting instance holds the task until the upstream answered; a crash leaves it to the poller. */
+  leaseOwner: string;
+  leaseMs: number;
+}
+
+/** Fields a transition may change. `undefined` leaves a field alone. */
+export interface TaskChange {
+  status?: TaskStatus;
+  progress?: number;
+  channelId?: string;
+  accountId?: string | null;
+  account?: JsonObject | null;
+  upstreamId?: string | null;
+  upstreamData?: JsonObject | null;
+  request?: JsonObject;
+  result?: JsonObject | null;
+  failReason?: string | null;
+  startTime?: number | null;
+  finishTime?: number | null;
+  nextPollAt?: number | null;
+  pollCount?: number;
+  timeoutAt?: number;
+  /** Keep (or take) the lease instead of releasing it. */
+  leaseOwner?: string;
+  leaseUntil?: number;
+}
+
+export interface NewDelivery {
+  url: string;
+  event: string;
+  final: boolean;
+  payload: string;
+  maxAttempts: number;
+}
+
+export interface Reschedule {
+  id: string;
+  nextPollAt: number;
+}
+
+export class TaskRepository {
+  constructor(
+    private readonly db: TaskDb,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
+
+  /**
+   * Inserts a task in status NOT_START and charges its cost to the key, both or
+   * neither. Throws `quota_exhausted` when the key's quota cannot cover it.
+   */
+  async create(input: NewTask, now = Date.now()): Promise<TaskRecord> {
+    for (let attempt = 1; ; attempt++) {
+      const row: TasksTable = {
+        id: newTaskId(now),
+        family: input.family,
+        action: input.action,
+        key_id: input.keyId,
+        channel_id: input.channelId,
+        account_id: input.accountId ?? null,
+        account: jsonOrNull(input.account),
+        upstream_id: null,
+        upstream_data: null,
+        parent_id: input.parentId ?? null,
+        status: 'NOT_START',
+        progress: 0,
+        request: JSON.stringify(input.request),
+        result: null,
+        fail_reason: null,
+        notify_hook: input.notifyHook ?? null,
+        cost: input.cost,
+        billing: input.cost > 0 ? 'charged' : 'none',
+        version: 0,
+        lease_owner: input.leaseOwner,
+        lease_until: now + input.leaseMs,
+        next_poll_at: now + input.leaseMs,
+        poll_count: 0,
+        submit_time: now,
+        start_time: null,
+        finish_time: null,
+        timeout_at: now + input.timeoutMs,
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        if (input.cost > 0) {
+          await this.db.transaction().execute(async (trx) => {
+            await trx.insertInto('tasks').values(row).execute();
+            await charge(trx, input.keyId, input.cost);
+          });
+        } else {
+          await this.db.insertInto('tasks').values(row).execute();
+        }
+        return toTaskRecord(row);
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= ID_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async get(id: string): Promise<TaskRecord | undefined> {
+    const row = await this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toTaskRecord(row);
+  }
+
+  /** A task as its owner may see it: another key's task does not exist for this one. */
+  async getOwned(id: string, keyId: string, family: string): Promise<TaskRecord | undefined> {
+    const task = await this.get(id);
+    return task && task.keyId === keyId && task.family === family ? task : undefined;
+  }
+
+  /** The owner's tasks among `ids`, in the order asked; unknown ids are left out. */
+  async listOwned(ids: readonly string[], keyId: string, family: string): Promise<TaskRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .where('key_id', '=', keyId)
+      .where('family', '=', family)
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, toTaskRecord(row)]));
+    const seen = new Set<string>();
+    const out: TaskRecord[] = [];
+    for (const id of ids) {
+      const task = byId.get(id);
+      if (task && !seen.has(id)) out.push(task);
+      seen.add(id);
+    }
+    return out;
+  }
+
+  /** Unfinished tasks on one channel (and account), e.g. to queue behind them. */
+  async countOpen(channelId: string, accountId?: string): Promise<number> {
+    let query = this.db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('channel_id', '=', channelId)
+      .where('status', 'in', ['NOT_START', 'SUBMITTED', 'IN_PROGRESS']);
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    const row = await query.executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Takes the lease on up to `limit` due tasks. One statement: each row's lease
+   * condition is checked as it is updated, so two instances never both get a
+   * row; on PostgreSQL, rows another instance is claiming are skipped.
+   */
+  async claimDue(owner: string, leaseMs: number, limit: number, now = Date.now()): Promise<TaskRecord[]> {
+    let due = this.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('next_poll_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .orderBy('next_poll_at')
+      .limit(limit);
+    if (this.engine === 'postgres') due = due.forUpdate().skipLocked();
+    const rows = await this.db
+      .updateTable('tasks')
+      .set({ lease_owner: owner, lease_until: now + leaseMs })
+      .where('id', 'in', due)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .returningAll()
+      .execute();
+    return rows.map(toTaskRecord);
+  }
+
+  /**
+   * Releases leased tasks that did not change, with their next poll time: one
+   * UPDATE per chunk (`next_poll_at = CASE id WHEN … END`). Only the lease
+   * holder's rows change.
+   */
+  async reschedule(owner: string, entries: readonly Reschedule[]): Promise<void> {
+    const now = Date.now();
+    for (let start = 0; start < entries.length; start += RESCHEDULE_CHUNK) {
+      const chunk = entries.slice(start, start + RESCHEDULE_CHUNK);
+      // The cast keeps PostgreSQL from typing the parameters as text.
+      const cases = sql.join(
+        chunk.map((entry) => sql`when ${entry.id} then cast(${entry.nextPollAt} as bigint)`),
+        sql` `,
+      );
+      await this.db
+        .updateTable('tasks')
+        .set({
+          next_poll_at: sql<number>`case id ${cases} end`,
+          poll_count: sql<number>`poll_count + 1`,
+          lease_owner: null,
+          lease_until: null,
+          updated_at: now,
+        })
+        .where(
+          'id',
+          'in',
+          chunk.map((entry) => entry.id),
+        )
+        .where('lease_owner', '=', owner)
+        .execute();
+    }
+  }
+
+  /** Drops every lease this instance holds (at shutdown), so another instance can go on at once. */
+  async releaseAll(owner: string): Promise<void> {
+    await this.db.updateTable('tasks').set({ lease_owner: null, lease_until: null }).where('lease_owner', '=', owner).execute();
+  }
+
+  /**
+   * Applies a change if the task is still at the version it was read at.
+   * Returns the new record, or undefined when another change came first. A
+   * change to a final status settles the charge (success) or refunds it
+   * (failure, cancel) and replaces pending progress callbacks by `delivery`.
+   */
+  async transition(task: TaskRecord, change: TaskChange, delivery?: NewDelivery, now = Date.now()): Promise<TaskRecord | undefined> {
+    const status = change.status ?? task.status;
+    const becomesFinal = isFinal(status) && !isFinal(task.status);
+    const set = toColumns(change, now);
+    set.version = task.version + 1;
+    if (change.leaseOwner === undefined) {
+      set.lease_owner = null;
+      set.lease_until = null;
+    }
+    let refund = 0;
+    if (becomesFinal) {
+      set.next_poll_at = null;
+      set.finish_time = change.finishTime ?? now;
+      if (task.billing === 'charged') {
+        set.billing = status === 'SUCCESS' ? 'settled' : 'refunded';
+        if (status !== 'SUCCESS') refund = task.cost;
+      }
+    }
+    const update = (db: TaskDb) =>
+      db.updateTable('tasks').set(set).where('id', '=', task.id).where('version', '=', task.version).returningAll().executeTakeFirst();
+    // One statement is atomic by itself: a transaction only when more must commit with it.
+    if (!becomesFinal && !delivery) {
+      const row = await update(this.db);
+      return row && toTaskRecord(row);
+    }
+    const row = await this.db.transaction().execute(async (trx) => {
+      const updated = await update(trx);
+      if (!updated) return undefined;
+      if (refund > 0) await charge(trx, task.keyId, -refund);
+      if (becomesFinal) {
+        await trx
+          .updateTable('task_deliveries')
+          .set({ status: 'superseded', next_attempt_at: null, updated_at: now })
+          .where('task_id', '=', task.id)
+          .where('status', '=', 'pending')
+          .where('final', '=', 0)
+          .execute();
+      }
+      if (delivery) await insertDelivery(trx, task.id, delivery, now);
+      return updated;
+    });
+    return row && toTaskRecord(row);
+  }
+}
+
+function toColumns(change: TaskChange, now: number): Updateable<TasksTable> {
+  const set: Updateable<TasksTable> = { updated_at: now };
+  if (change.status !== undefined) set.status = change.status;
+  if (change.progress !== undefined) set.progress = change.progress;
+  if (change.channelId !== undefined) set.channel_id = change.channelId;
+  if (change.accountId !== undefined) set.account_id = change.accountId;
+  if (change.account !== undefined) set.account = jsonOrNull(change.account);
+  if (change.upstreamId !== undefined) set.upstream_id = change.upstreamId;
+  if (change.upstreamData !== undefined) set.upstream_data = jsonOrNull(change.upstreamData);
+  if (change.request !== undefined) set.request = JSON.stringify(change.request);
+  if (change.result !== undefined) set.result = jsonOrNull(change.result);
+  if (change.failReason !== undefined) set.fail_reason = change.failReason;
+  if (change.startTime !== undefined) set.start_time = change.startTime;
+  if (change.finishTime !== undefined) set.finish_time = change.finishTime;
+  if (change.nextPollAt !== undefined) set.next_poll_at = change.nextPollAt;
+  if (change.pollCount !== undefined) set.poll_count = change.pollCount;
+  if (change.timeoutAt !== undefined) set.timeout_at = change.timeoutAt;
+  if (change.leaseOwner !== undefined) set.lease_owner = change.leaseOwner;
+  if (change.leaseUntil !== undefined) set.lease_until = change.leaseUntil;
+  return set;
+}
+
+/** Adds (or, negative, gives back) spend; a positive charge must fit the key's quota. */
+async function charge(trx: Transaction<TaskDatabase>, keyId: string, amount: number): Promise<void> {
+  // The cast keeps PostgreSQL from typing the parameter as text.
+  let update = trx
+    .updateTable('keys')
+    .set({ used: sql<number>`used + cast(${amount} as double precision)` })
+    .where('id', '=', keyId);
+  if (amount > 0) {
+    update = update.where((eb) =>
+      eb.or([
+        eb('quota', 'is', null),
+        eb(sql<number>`used + cast(${amount} as double precision)`, '<=', sql<number>`quota + ${QUOTA_EPSILON}`),
+      ]),
+    );
+  }
+  const result = await update.executeTakeFirst();
+  if (amount > 0 && Number(result.numUpdatedRows) !== 1) {
+    throw new GatewayError('quota_exhausted', `insufficient balance: this task costs ${amount} and the key's quota cannot cover it`);
+  }
+}
+
+export async function insertDelivery(
+  trx: Transaction<TaskDatabase>,
+  taskId: string,
+  delivery: NewDelivery,
+  now: number,
+): Promise<void> {
+  await trx
+    .insertInto('task_deliveries')
+    .values({
+      id: newId('dlv'),
+      task_id: taskId,
+      url: delivery.url,
+      event: delivery.event,
+      final: delivery.final ? 1 : 0,
+      payload: delivery.payload,
+      status: 'pending',
+      attempts: 0,
+      max_attempts: delivery.maxAttempts,
+      next_attempt_at: now,
+      lease_owner: null,
+      lease_until: null,
+      last_status: null,
+      last_error: null,
+      delivered_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}

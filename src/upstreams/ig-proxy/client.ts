@@ -1,0 +1,63 @@
+/**
+ * HTTP exchanges with an image-task service: JSON in, JSON out, the channel's
+ * secret in its configured header. Transport failures, 5xx and slow answers
+ * become retryable GatewayErrors (the shared upstream plumbing); envelope
+ * codes the service uses for refusals map onto the gateway's error kinds.
+ */
+import { GatewayError } from '../../core/errors.js';
+import type { TaskCall } from '../../tasks/types.js';
+import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { readIgProxySettings } from './settings.js';
+
+export interface UpstreamEnvelope {
+  code?: number;
+  description?: string;
+  result?: unknown;
+  properties?: Record<string, unknown>;
+}
+
+function headers(call: TaskCall): Record<string, string> {
+  const { secretHeader } = readIgProxySettings(call.channel);
+  const out: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (call.apiKey) out[secretHeader] = secretHeader === 'authorization' ? `Bearer ${call.apiKey}` : call.apiKey;
+  return out;
+}
+
+/** Calls `<baseUrl><pathPrefix><path>` and returns the parsed JSON answer. */
+export async function exchange<T>(call: TaskCall, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const { pathPrefix } = readIgProxySettings(call.channel);
+  const response = await upstreamRequest({
+    url: joinUrl(call.channel.baseUrl, `${pathPrefix}${path}`),
+    method,
+    headers: headers(call),
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+    bodyTimeoutMs: call.timeoutMs,
+  });
+  if (!isSuccess(response.status)) {
+    await throwForStatus(response.status, response.headers, response.body, call.channel.apiKeys);
+  }
+  return readJsonBody<T>(response.body, call.signal);
+}
+
+/**
+ * The gateway error for an envelope code other than success (1), queued (22)
+ * or modal (21 with a task id). Codes follow the service's meaning: 24 an
+ * unusable account or banned prompt, 23 a full queue (try elsewhere), 25 the
+ * channel's own balance, anything else a refused parameter.
+ */
+export function refusal(envelope: UpstreamEnvelope, what: string): GatewayError {
+  const reason = `${what}: ${envelope.description || `upstream answered code ${envelope.code ?? 'none'}`}`;
+  switch (envelope.code) {
+    case 24:
+      return new GatewayError('permission', reason);
+    case 23:
+    case 9:
+      return new GatewayError('overloaded', reason, { status: 503, retryable: true });
+    case 25:
+      return new GatewayError('upstream_error', `${reason} (the channel's upstream balance)`, { retryable: true });
+    default:
+      return new GatewayError('invalid_request', reason);
+  }
+}
