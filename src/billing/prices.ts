@@ -10,6 +10,8 @@ export interface ModelPrice {
   output?: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** USD per call, for work priced per task (image actions: `ig_<action>`). */
+  perCall?: number;
 }
 
 export class PriceTable {

@@ -50,8 +50,7 @@ export function submissionLeaseMs(ctx: AppContext): number {
 }
 
 export function perCallPrice(ctx: AppContext, routeName: string): number {
-  const price = ctx.prices.priceOf(routeName) as { perCall?: number } | undefined;
-  return price?.perCall ?? 0;
+  return ctx.prices.priceOf(routeName)?.perCall ?? 0;
 }
 
 export function imageUpstream(ctx: AppContext, channel: Channel): ImageTaskUpstream {
