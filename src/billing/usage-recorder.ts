@@ -3,7 +3,11 @@
  * a request only appends to memory; a timer (or a full batch) flushes them in
  * one transaction each. Shutdown flushes what is left.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RequestLogRow, Store } from '../storage/types.js';
+
+/** Rows per insert: small enough that a synchronous SQLite write never stalls requests for long. */
+const ROWS_PER_INSERT = 100;
 
 export interface RecorderOptions {
   flushIntervalMs: number;
@@ -66,13 +70,16 @@ export class UsageRecorder {
         this.options.onError(error);
       }
     }
-    if (rows.length > 0) {
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
       try {
-        await this.store.logs.insertMany(rows);
+        await this.store.logs.insertMany(rows.slice(start, start + ROWS_PER_INSERT));
       } catch (error) {
         // Log rows are dropped rather than piling up in memory while the database is down.
         this.options.onError(error);
+        return;
       }
+      // Let requests waiting meanwhile run between two chunks.
+      if (start + ROWS_PER_INSERT < rows.length) await nextTurn();
     }
   }
 }

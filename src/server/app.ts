@@ -4,10 +4,10 @@
  * Each family registers its routes in its own encapsulated scope with its own
  * error handler, so every error leaves in that family's shape.
  */
-import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { registerAdminRoutes } from '../admin/routes.js';
 import { GatewayError } from '../core/errors.js';
+import { randomHex } from '../core/random.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerImageRoutes } from '../families/images/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
@@ -24,7 +24,7 @@ declare module 'fastify' {
 }
 
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('hex')}`;
+  return `req_${randomHex(12)}`;
 }
 
 function parseJsonBody(_request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
@@ -56,6 +56,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     loggerInstance: ctx.logger as FastifyBaseLogger,
     // Per-request log lines cost on the hot path; request logs go to the database instead.
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request: errors are logged with their request id explicitly.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: ctx.settings.maxBodyBytes,
     genReqId: newRequestId,
     return503OnClosing: true,
@@ -86,7 +88,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = asGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
+    if (gatewayError.kind === 'internal') request.log.error({ err: error, requestId: request.id }, 'unhandled error');
     reply.code(gatewayError.status).send({ error: { type: gatewayError.kind, message: gatewayError.message } });
   });
   return app;

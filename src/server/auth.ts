@@ -12,6 +12,20 @@ export function hashKey(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
+/** Recent secrets' hashes, so a busy key is not hashed on every request; bounded. */
+const recentHashes = new Map<string, string>();
+const RECENT_HASHES_LIMIT = 10_000;
+
+function cachedHash(secret: string): string {
+  let hash = recentHashes.get(secret);
+  if (hash === undefined) {
+    if (recentHashes.size >= RECENT_HASHES_LIMIT) recentHashes.clear();
+    hash = hashKey(secret);
+    recentHashes.set(secret, hash);
+  }
+  return hash;
+}
+
 /** A new client secret: `sk-sy-` and 40 base62-ish characters. */
 export function generateKeySecret(prefix = 'sk-sy-'): string {
   return prefix + randomBytes(30).toString('base64url').replace(/[-_]/g, '').slice(0, 40);
@@ -59,7 +73,7 @@ export class KeyAuthenticator {
   /** Resolves a secret to its key, or throws 401. Model and quota checks are separate (see `authorize`). */
   async authenticate(secret: string | undefined, clientIp: string): Promise<ClientKey> {
     if (!secret) throw new GatewayError('authentication', 'missing API key');
-    const hash = hashKey(secret);
+    const hash = cachedHash(secret);
     let entry = this.cache.get(hash);
     if (!entry || Date.now() - entry.fetchedAt > this.ttlMs) entry = await this.load(hash);
     const key = entry.key;

@@ -1,0 +1,87 @@
+/** Starting the built gateway (dist/) as the benchmark's system under test. */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, spawnPinned, stopProcess } from './processes.mjs';
+import { pollUntil200, requestOnce } from './probe.mjs';
+
+export const CLIENT_KEY = 'sk-bench-key-0123456789';
+
+export const CLIENT_HEADERS = {
+  'x-api-key': CLIENT_KEY,
+  'anthropic-version': '2023-06-01',
+};
+
+/** Two channels on the fake upstream: Anthropic (pass-through) and OpenAI chat (translated). */
+export function writeGatewayConfig(dir, upstreamUrl) {
+  const path = join(dir, 'switchyard.json');
+  const config = {
+    channels: [
+      { name: 'anth', type: 'anthropic', baseUrl: upstreamUrl, apiKey: 'x', models: ['pass-model'] },
+      { name: 'oai', type: 'openai-chat', baseUrl: `${upstreamUrl}/v1`, apiKey: 'x', models: ['translated-model'] },
+    ],
+    keys: [{ name: 'bench', key: CLIENT_KEY }],
+  };
+  writeFileSync(path, JSON.stringify(config, null, 2));
+  return path;
+}
+
+export function messagesBody(model, stream = false) {
+  return { model, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }], ...(stream ? { stream: true } : {}) };
+}
+
+/**
+ * Spawns `node <entry>` on `core` with a fresh data directory under `tmpRoot`.
+ * Returns the child, its base URL and the hrtime (ns) just before the spawn.
+ */
+export async function spawnGateway({ entry, core, tmpRoot, configPath, nodeArgs = [] }) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpRoot, 'data-'));
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    SWITCHYARD_HOST: '127.0.0.1',
+    SWITCHYARD_PORT: String(port),
+    SWITCHYARD_DATA_DIR: dataDir,
+    SWITCHYARD_CONFIG: configPath,
+    SWITCHYARD_ADMIN_KEY: `sk-admin-${randomBytes(12).toString('hex')}`,
+    SWITCHYARD_LOG_LEVEL: 'warn',
+  };
+  const spawnedAt = process.hrtime.bigint();
+  const child = spawnPinned(core, process.execPath, [...nodeArgs, entry], { env });
+  return { child, baseUrl: `http://127.0.0.1:${port}`, spawnedAt };
+}
+
+const sinceMs = (start) => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** Waits for /healthz to answer 200; returns milliseconds since the spawn. */
+export async function waitHealthy(gateway, timeoutMs = 15_000) {
+  const isDead = () => gateway.child.exitCode !== null || gateway.child.signalCode !== null;
+  try {
+    await pollUntil200(`${gateway.baseUrl}/healthz`, {}, { timeoutMs, isDead });
+  } catch (error) {
+    throw new Error(`gateway not healthy: ${error.message}\n${gateway.child.outputTail}`);
+  }
+  return sinceMs(gateway.spawnedAt);
+}
+
+/**
+ * One cold start: spawn → first 200 from /healthz, then → first 200 from a
+ * (non-streaming, pass-through) chat request. Stops the process afterwards.
+ */
+export async function measureColdStart(options) {
+  const gateway = await spawnGateway(options);
+  try {
+    const healthzMs = await waitHealthy(gateway);
+    const answer = await requestOnce(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: CLIENT_HEADERS,
+      body: messagesBody('pass-model'),
+    });
+    const chatMs = sinceMs(gateway.spawnedAt);
+    if (answer.status !== 200) throw new Error(`first chat request answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+    return { healthzMs: Math.round(healthzMs), chatMs: Math.round(chatMs) };
+  } finally {
+    await stopProcess(gateway.child);
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * One full benchmark run (`npm run bench`, after `npm run build`):
+ * fake upstream, cold starts, serial latency, throughput and memory of the
+ * built gateway. Writes bench/results/latest.json (+ .md) and prints the
+ * markdown report. See bench/README.md for the method.
+ *
+ * Pinning (when taskset exists): the gateway on core 0; this script (the
+ * load generator), the fake upstream and wrk on core 1.
+ *
+ * Knobs (environment): BENCH_PREWARM (2000 requests per target at c=10 before
+ * anything is timed), BENCH_SERIAL_COUNT (3000), BENCH_WARMUP (200),
+ * BENCH_AMOUNT (20000), BENCH_CONNECTIONS (50), BENCH_WRK_SECONDS (8, 0 = skip wrk),
+ * BENCH_COLD_STARTS (5), BENCH_RETRIES (1: a measurement during which other
+ * processes used > 10 % of the machine's CPU is repeated this many times, and
+ * the quietest attempt kept; only during the first BENCH_RETRY_WINDOW_S = 180 s
+ * of the run), BENCH_QUIET_WAIT_S (30: in all, how long the run
+ * may wait, before measurements, for other processes to calm down),
+ * BENCH_CPU_PROF_DIR (profile the measured gateway), BENCH_GATEWAY_NODE_ARGS
+ * (extra node flags for the measured gateway, e.g. "--max-semi-space-size=4").
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CLIENT_HEADERS, measureColdStart, messagesBody, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
+import { hasTaskset, killAllNow, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
+import { cpuTimeMs, cpuWindow, measureQuietly, quietGate } from './lib/cpu-noise.mjs';
+import { requestOnce } from './lib/probe.mjs';
+import { addedLatency, evaluateTargets, median, renderMarkdown } from './lib/report.mjs';
+import { hasWrk, runAutocannon, runWrk } from './lib/throughput.mjs';
+import { runSerial } from './serial.mjs';
+
+const GATEWAY_CORE = 0;
+const LOAD_CORE = 1;
+const WATCHDOG_MS = 10 * 60_000;
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const repoDir = resolve(benchDir, '..');
+// What `npm start` runs: the bundle.
+const entry = join(repoDir, 'dist', 'bundle', 'main.js');
+
+const knob = (name, fallback) => {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return number;
+};
+
+const settings = {
+  prewarm: knob('BENCH_PREWARM', 2000),
+  serialCount: knob('BENCH_SERIAL_COUNT', 3000),
+  warmup: knob('BENCH_WARMUP', 200),
+  amount: knob('BENCH_AMOUNT', 20_000),
+  connections: knob('BENCH_CONNECTIONS', 50),
+  wrkSeconds: hasWrk ? knob('BENCH_WRK_SECONDS', 8) : 0,
+  coldStarts: Math.max(1, knob('BENCH_COLD_STARTS', 5)),
+  retries: knob('BENCH_RETRIES', 1),
+  quietWaitS: knob('BENCH_QUIET_WAIT_S', 30),
+  retryWindowS: knob('BENCH_RETRY_WINDOW_S', 180),
+};
+
+/**
+ * The measured paths, plain and streaming: direct upstream, the reference floor
+ * proxy, and the gateway's two paths; proxied rows name the direct row they are compared with.
+ */
+function defineTargets(upstreamUrl, gatewayUrl, floorUrl) {
+  const chatBody = (stream) => ({
+    model: 'translated-model',
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'hi' }],
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
+  const targets = [];
+  for (const stream of [false, true]) {
+    const suffix = stream ? '-stream' : '';
+    const label = (text) => `${text}${stream ? ', stream' : ''}`;
+    targets.push(
+      { key: `direct-messages${suffix}`, label: label('direct upstream /v1/messages'), url: `${upstreamUrl}/v1/messages`, headers: {}, body: messagesBody('pass-model', stream) },
+      { key: `floor${suffix}`, label: label('reference floor (node:http + undici Pool)'), url: `${floorUrl}/v1/messages`, headers: {}, body: messagesBody('pass-model', stream), baseline: `direct-messages${suffix}` },
+      { key: `gateway-pass${suffix}`, label: label('gateway pass-through'), url: `${gatewayUrl}/v1/messages`, headers: CLIENT_HEADERS, body: messagesBody('pass-model', stream), baseline: `direct-messages${suffix}`, gateway: true },
+      { key: `direct-chat${suffix}`, label: label('direct upstream /v1/chat/completions'), url: `${upstreamUrl}/v1/chat/completions`, headers: {}, body: chatBody(stream) },
+      { key: `gateway-translated${suffix}`, label: label('gateway translated (→ chat)'), url: `${gatewayUrl}/v1/messages`, headers: CLIENT_HEADERS, body: messagesBody('translated-model', stream), baseline: `direct-chat${suffix}`, gateway: true },
+    );
+  }
+  return targets;
+}
+
+/** Fails fast, before any timing, when the gateway does not relay the fake upstream's answer. */
+async function checkAnswers(targets) {
+  for (const target of targets.filter((t) => t.baseline)) {
+    const answer = await requestOnce(target.url, { method: 'POST', headers: target.headers, body: target.body });
+    const streamed = target.body.stream === true;
+    const complete = streamed ? answer.body.includes('message_stop') : answer.body.includes('"type":"message"');
+    if (answer.status !== 200 || !answer.body.includes('Hello') || !complete) {
+      throw new Error(`${target.label}: unexpected answer ${answer.status}: ${answer.body.slice(0, 400)}`);
+    }
+  }
+}
+
+function gitCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoDir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return undefined;
+  }
+}
+
+async function main() {
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run "npm run build" first (or "npm run bench", which does)`);
+  const startedAt = Date.now();
+  const pinned = pinSelf(LOAD_CORE);
+  const tmpRoot = mkdtempSync(join(os.tmpdir(), 'switchyard-bench-'));
+  tmpRoots.push(tmpRoot);
+  const log = (line) => process.stderr.write(`[bench] ${line}\n`);
+  try {
+    const meta = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+      pinned: pinned && hasTaskset,
+      wrk: hasWrk && settings.wrkSeconds > 0,
+      commit: gitCommit(),
+      loadAverageBefore: os.loadavg().map((n) => Math.round(n * 100) / 100),
+      settings,
+      gatewayNodeArgs: process.env.BENCH_GATEWAY_NODE_ARGS ?? '',
+    };
+
+    log('starting the fake upstream');
+    const upstream = spawnPinned(LOAD_CORE, process.execPath, [join(benchDir, 'fake-upstream.mjs'), '0']);
+    const [, upstreamUrl] = await waitForOutput(upstream, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
+    const configPath = writeGatewayConfig(tmpRoot, upstreamUrl);
+    // The floor shares the gateway's core; only one of them is under load at a time.
+    const floor = spawnPinned(GATEWAY_CORE, process.execPath, [join(benchDir, 'floor-proxy.mjs'), upstreamUrl, '0']);
+    const [, floorUrl] = await waitForOutput(floor, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
+    const gatewayOptions = { entry, core: GATEWAY_CORE, tmpRoot, configPath };
+
+    const livePids = [upstream.pid, floor.pid];
+    const beforeEach = quietGate({ pids: () => livePids, budgetMs: settings.quietWaitS * 1000, thresholdPct: 10 });
+    // Retries stop after the first minutes, so that a busy machine cannot stretch the run without bound.
+    const retries = () => (Date.now() - startedAt < settings.retryWindowS * 1000 ? settings.retries : 0);
+    const quietly = (measure) => measureQuietly(measure, { pids: () => livePids, retries, thresholdPct: 10, beforeEach });
+
+    log(`cold start × ${settings.coldStarts}`);
+    const coldWindow = cpuWindow(() => livePids);
+    const coldRuns = [];
+    for (let i = 0; i < settings.coldStarts; i++) coldRuns.push(await measureColdStart(gatewayOptions));
+    const coldStart = {
+      runs: coldRuns,
+      medianHealthzMs: median(coldRuns.map((r) => r.healthzMs)),
+      medianChatMs: median(coldRuns.map((r) => r.chatMs)),
+      otherCpuPct: coldWindow.stop(),
+    };
+
+    const profDir = process.env.BENCH_CPU_PROF_DIR;
+    const extraArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    const nodeArgs = [...extraArgs, ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir)}`] : [])];
+    const gateway = await spawnGateway({ ...gatewayOptions, nodeArgs });
+    await waitHealthy(gateway);
+    const pid = gateway.child.pid;
+    livePids.push(pid);
+    const targets = defineTargets(upstreamUrl, gateway.baseUrl, floorUrl);
+    await checkAnswers(targets);
+    const memory = { idle: memoryOf(pid), gatewayRequests: 0 };
+    const served = (target, requests) => {
+      if (!target.gateway) return;
+      memory.gatewayRequests += requests;
+      if (!memory.past20kRequests && memory.gatewayRequests >= 20_000) {
+        memory.past20kRequests = { ...memoryOf(pid), requestsServed: memory.gatewayRequests };
+      }
+    };
+
+    // Steady state, not JIT warm-up, is what the serial numbers should show.
+    if (settings.prewarm > 0) {
+      log(`pre-warm: ${settings.prewarm} requests per target`);
+      for (const target of targets) {
+        const result = await runAutocannon({ ...target, amount: settings.prewarm, connections: 10 });
+        if (result.non2xx + result.errors + result.timeouts > 0) throw new Error(`${target.label}: failures during pre-warm`);
+        served(target, result.requests);
+      }
+      memory.afterPrewarm = memoryOf(pid);
+    }
+
+    const serial = {};
+    for (const target of targets) {
+      log(`serial: ${target.label}`);
+      serial[target.key] = await quietly(async () => {
+        const result = await runSerial({ ...target, warmup: settings.warmup, count: settings.serialCount });
+        served(target, settings.warmup + result.count + result.errors);
+        return result;
+      });
+    }
+    memory.afterSerial = memoryOf(pid);
+
+    const throughput = { autocannon: {}, wrk: meta.wrk ? {} : null };
+    for (const target of targets) {
+      log(`autocannon: ${target.label}`);
+      const server = target.gateway ? pid : target.baseline ? floor.pid : upstream.pid;
+      const result = await quietly(async () => {
+        const cpuBefore = cpuTimeMs(server);
+        const run = await runAutocannon({ ...target, amount: settings.amount, connections: settings.connections });
+        // CPU time per request of the process that served it: steadier than req/s on a busy machine.
+        run.serverCpuUsPerRequest = Math.round(((cpuTimeMs(server) - cpuBefore) * 1000) / run.requests);
+        served(target, run.requests);
+        return run;
+      });
+      throughput.autocannon[target.key] = result;
+      if (!target.gateway) continue;
+      result.rssMbAfter = memoryOf(pid).rssMb;
+      memory.after20k ??= { ...memoryOf(pid), requestsServed: memory.gatewayRequests };
+    }
+    if (meta.wrk) {
+      for (const target of targets.filter((t) => t.body.stream !== true)) {
+        log(`wrk ${settings.wrkSeconds} s: ${target.label}`);
+        const server = target.gateway ? pid : target.baseline ? floor.pid : upstream.pid;
+        throughput.wrk[target.key] = await quietly(async () => {
+          const options = { ...target, seconds: settings.wrkSeconds, connections: settings.connections, core: LOAD_CORE, scriptDir: tmpRoot };
+          const cpuBefore = cpuTimeMs(server);
+          const run = await runWrk(options);
+          run.serverCpuUsPerRequest = Math.round(((cpuTimeMs(server) - cpuBefore) * 1000) / run.requests);
+          served(target, run.requests);
+          return run;
+        });
+      }
+    }
+    memory.final = memoryOf(pid);
+    await stopProcess(gateway.child, 15_000);
+    await stopProcess(floor);
+    await stopProcess(upstream);
+    meta.loadAverageAfter = os.loadavg().map((n) => Math.round(n * 100) / 100);
+
+    const results = { meta, targets: targets.map(({ key, label, url, baseline }) => ({ key, label, url, baseline })), coldStart, serial, throughput, memory };
+    results.added = addedLatency(targets, serial);
+    const verdicts = evaluateTargets(results);
+    results.verdicts = verdicts;
+    const markdown = renderMarkdown(results, verdicts);
+
+    const outDir = join(benchDir, 'results');
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(join(outDir, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
+    writeFileSync(join(outDir, 'latest.md'), markdown);
+    process.stdout.write(markdown + '\n');
+    if (profDir) log(`CPU profile written under ${resolve(profDir)}`);
+  } finally {
+    await stopAll();
+    rmSync(tmpRoot, { recursive: true, force: true });
+  }
+}
+
+/** Temporary directories of this run, removed at exit whatever the path out (watchdog and signals included). */
+const tmpRoots = [];
+process.on('exit', () => {
+  killAllNow();
+  for (const dir of tmpRoots) rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    process.stderr.write(`[bench] ${signal}: stopping\n`);
+    stopAll().finally(() => process.exit(130));
+  });
+}
+const watchdog = setTimeout(() => {
+  process.stderr.write(`[bench] still running after ${WATCHDOG_MS / 60_000} min: giving up\n`);
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`[bench] failed: ${error.stack ?? error.message}\n`);
+    stopAll().finally(() => process.exit(1));
+  },
+);

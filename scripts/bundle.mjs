@@ -1,0 +1,28 @@
+/**
+ * Bundles the server into dist/bundle/main.js for `npm start`. Loading one
+ * minified file instead of hundreds of small ESM modules cuts the cold start
+ * by more than half. Dynamic imports (PostgreSQL, Redis drivers) become
+ * separate chunks that load only when configured. Native modules stay
+ * external and resolve from node_modules.
+ */
+import { build } from 'esbuild';
+
+/** The output folder: dist/bundle, or the first argument (tests build a scratch copy). */
+const outdir = process.argv[2] ?? 'dist/bundle';
+
+await build({
+  entryPoints: { main: 'src/main.ts' },
+  bundle: true,
+  splitting: true,
+  minify: true,
+  sourcemap: 'linked',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outdir,
+  chunkNames: 'chunks/[name]-[hash]',
+  external: ['better-sqlite3', 'pg-native'],
+  // Bundled CommonJS dependencies call require(); give them one.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  logLevel: 'warning',
+});

@@ -1,0 +1,40 @@
+/**
+ * Random identifiers from a pooled buffer: one `randomBytes` call serves
+ * hundreds of ids, which matters on the request path (each call into the
+ * crypto binding costs several microseconds).
+ */
+import { randomFillSync } from 'node:crypto';
+
+const pool = Buffer.allocUnsafe(4096);
+let offset = pool.length;
+
+function nextByte(): number {
+  if (offset === pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  return pool[offset++];
+}
+
+const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const hexDigits = '0123456789abcdef';
+
+/** `length` base62 characters, each equally likely (bytes ≥ 248 are skipped). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    const byte = nextByte();
+    if (byte < 248) out += base62[byte % 62];
+  }
+  return out;
+}
+
+/** `bytes` random bytes as lower-case hex. */
+export function randomHex(bytes: number): string {
+  let out = '';
+  for (let i = 0; i < bytes; i++) {
+    const byte = nextByte();
+    out += hexDigits[byte >> 4] + hexDigits[byte & 15];
+  }
+  return out;
+}
