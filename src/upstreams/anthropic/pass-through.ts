@@ -3,31 +3,21 @@
  * client's bytes go upstream untouched unless the channel maps the model to
  * another name (then the parsed body is re-serialised with the new `model`).
  */
+import { joinUrl } from '../http.js';
+import { bodyForUpstreamModel, forwardUntouched } from '../pass-through.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from '../types.js';
-import { firstHeader, isSuccess, joinUrl, throwForStatus, upstreamRequest } from '../http.js';
 import { messagesHeaders } from './headers.js';
 import { MessagesJsonUsageTap, MessagesStreamUsageTap } from './usage-tap.js';
 
-export async function messagesPassThrough(request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult> {
-  const body =
-    request.body.model === call.upstreamModel ? request.rawBody : JSON.stringify({ ...request.body, model: call.upstreamModel });
-  const res = await upstreamRequest({
-    url: joinUrl(call.channel.baseUrl, '/v1/messages'),
-    headers: messagesHeaders(call),
-    body,
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-  });
-  // Before any byte reaches the client: the router may still fail over.
-  if (!isSuccess(res.status)) await throwForStatus(res.status, res.headers, res.body, [call.apiKey]);
-
-  const contentType = firstHeader(res.headers, 'content-type') ?? (request.stream ? 'text/event-stream' : 'application/json');
-  const tap = contentType.startsWith('text/event-stream') ? new MessagesStreamUsageTap() : new MessagesJsonUsageTap();
-  return {
-    status: res.status,
-    contentType,
-    body: tap.pipe(res.body, call.signal),
-    usage: () => tap.usage,
-    responseId: () => tap.id,
-  };
+export function messagesPassThrough(request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult> {
+  return forwardUntouched(
+    {
+      url: joinUrl(call.channel.baseUrl, '/v1/messages'),
+      headers: messagesHeaders(call),
+      body: bodyForUpstreamModel(request, call),
+      stream: request.stream,
+      taps: { sse: () => new MessagesStreamUsageTap(), whole: () => new MessagesJsonUsageTap() },
+    },
+    call,
+  );
 }

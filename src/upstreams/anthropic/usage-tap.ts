@@ -5,32 +5,26 @@
  * Plain answers: the whole body is parsed once, after its last byte went out.
  */
 import type { Usage } from '../../core/chat.js';
-import { toUpstreamError } from '../http.js';
-import { createSseFeeder, type SseEvent } from '../sse.js';
+import { parseOrUndefined, tapSse, tapWhole, type UsageTap } from '../pass-through.js';
+import type { SseEvent } from '../sse.js';
 import { applyMessagesUsage, usageFromMessages } from './usage.js';
 import type { MessagesResponse, MessagesUsage } from './wire.js';
 
-export interface UsageTap {
-  readonly usage: Usage | undefined;
-  readonly id: string | undefined;
-  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array>;
-}
 
 export class MessagesStreamUsageTap implements UsageTap {
-  usage: Usage | undefined;
-  id: string | undefined;
+  private reported: Usage | undefined;
+  private responseId: string | undefined;
 
-  async *pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    const feeder = createSseFeeder();
-    try {
-      for await (const chunk of body) {
-        this.watch(feeder.feed(chunk));
-        yield chunk;
-      }
-      this.watch(feeder.drain());
-    } catch (error) {
-      throw toUpstreamError(error, signal);
-    }
+  usage(): Usage | undefined {
+    return this.reported;
+  }
+
+  id(): string | undefined {
+    return this.responseId;
+  }
+
+  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+    return tapSse(body, signal, (events) => this.watch(events));
   }
 
   private watch(events: SseEvent[]): void {
@@ -39,43 +33,37 @@ export class MessagesStreamUsageTap implements UsageTap {
       if (event === 'message_start') {
         const message = parseOrUndefined<{ message?: { id?: string; usage?: MessagesUsage } }>(data)?.message;
         if (!message) continue;
-        this.id = message.id;
-        this.usage = usageFromMessages(message.usage);
+        this.responseId = message.id;
+        this.reported = usageFromMessages(message.usage);
       } else if (event === 'message_delta') {
         const usage = parseOrUndefined<{ usage?: MessagesUsage }>(data)?.usage;
-        if (usage) this.usage = applyMessagesUsage(this.usage ?? usageFromMessages(undefined), usage);
+        if (usage) this.reported = applyMessagesUsage(this.reported ?? usageFromMessages(undefined), usage);
       }
     }
   }
 }
 
 export class MessagesJsonUsageTap implements UsageTap {
-  usage: Usage | undefined;
-  id: string | undefined;
+  private reported: Usage | undefined;
+  private responseId: string | undefined;
 
-  async *pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    const chunks: Uint8Array[] = [];
-    try {
-      for await (const chunk of body) {
-        chunks.push(chunk);
-        yield chunk;
-      }
-    } catch (error) {
-      throw toUpstreamError(error, signal);
-    }
-    const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    const json = parseOrUndefined<Partial<MessagesResponse>>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  usage(): Usage | undefined {
+    return this.reported;
+  }
+
+  id(): string | undefined {
+    return this.responseId;
+  }
+
+  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+    return tapWhole(body, signal, (text) => this.read(text));
+  }
+
+  private read(text: string): void {
+    const json = parseOrUndefined<Partial<MessagesResponse>>(text);
     if (!json) return;
-    this.id = json.id;
-    if (json.usage) this.usage = usageFromMessages(json.usage);
+    this.responseId = json.id;
+    if (json.usage) this.reported = usageFromMessages(json.usage);
   }
 }
 
-/** The bytes already went to the client: a body we cannot read only costs us the usage, never the answer. */
-function parseOrUndefined<T>(text: string): T | undefined {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
-}

@@ -7,33 +7,18 @@
  * after its last byte went out.
  */
 import type { Usage } from '../../core/chat.js';
-import { toUpstreamError } from '../http.js';
-import { createSseFeeder } from '../sse.js';
+import { parseOrUndefined, tapSse, tapWhole, type UsageTap } from '../pass-through.js';
 import { usageFromGemini } from './usage.js';
 import type { GeminiResponse } from './wire.js';
 
-export interface GeminiUsageTap {
-  usage(): Usage | undefined;
-  id(): string | undefined;
-  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array>;
-}
 
-export class GeminiSseUsageTap implements GeminiUsageTap {
+export class GeminiSseUsageTap implements UsageTap {
   private lastUsageData: string | undefined;
   private responseId: string | undefined;
   private parsed: GeminiResponse | undefined;
 
-  async *pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    const feeder = createSseFeeder();
-    try {
-      for await (const chunk of body) {
-        this.watch(feeder.feed(chunk));
-        yield chunk;
-      }
-      this.watch(feeder.drain());
-    } catch (error) {
-      throw toUpstreamError(error, signal);
-    }
+  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+    return tapSse(body, signal, (events) => this.watch(events));
   }
 
   usage(): Usage | undefined {
@@ -64,23 +49,15 @@ export class GeminiSseUsageTap implements GeminiUsageTap {
   }
 }
 
-export class GeminiJsonUsageTap implements GeminiUsageTap {
+export class GeminiJsonUsageTap implements UsageTap {
   private answer: GeminiResponse | undefined;
 
-  async *pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    const chunks: Uint8Array[] = [];
-    try {
-      for await (const chunk of body) {
-        chunks.push(chunk);
-        yield chunk;
-      }
-    } catch (error) {
-      throw toUpstreamError(error, signal);
-    }
-    const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    const parsed = parseOrUndefined<GeminiResponse | GeminiResponse[]>(
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
-    );
+  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+    return tapWhole(body, signal, (text) => this.read(text));
+  }
+
+  private read(text: string): void {
+    const parsed = parseOrUndefined<GeminiResponse | GeminiResponse[]>(text);
     // The JSON-array stream form: the last chunk holds the final usage.
     this.answer = Array.isArray(parsed) ? lastWithUsage(parsed) : parsed;
   }
@@ -99,11 +76,3 @@ function lastWithUsage(chunks: GeminiResponse[]): GeminiResponse | undefined {
   return chunks.at(-1);
 }
 
-/** The bytes already went to the client: a body we cannot read only costs us the usage, never the answer. */
-function parseOrUndefined<T>(text: string): T | undefined {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
-}

@@ -5,34 +5,28 @@
  * usage). Plain answers: the whole body is parsed once, after its last byte.
  */
 import type { Usage } from '../../core/chat.js';
-import { toUpstreamError } from '../http.js';
-import { createSseFeeder, type SseEvent } from '../sse.js';
+import { parseOrUndefined, tapSse, tapWhole, type UsageTap } from '../pass-through.js';
+import type { SseEvent } from '../sse.js';
 import { usageFromResponses } from './usage.js';
 import type { WireResponse } from './wire.js';
 
-export interface UsageTap {
-  readonly usage: Usage | undefined;
-  readonly id: string | undefined;
-  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array>;
-}
 
 const lifecycleEvents = new Set(['response.created', 'response.completed', 'response.incomplete', 'response.failed']);
 
 export class ResponsesStreamUsageTap implements UsageTap {
-  usage: Usage | undefined;
-  id: string | undefined;
+  private reported: Usage | undefined;
+  private responseId: string | undefined;
 
-  async *pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    const feeder = createSseFeeder();
-    try {
-      for await (const chunk of body) {
-        this.watch(feeder.feed(chunk));
-        yield chunk;
-      }
-      this.watch(feeder.drain());
-    } catch (error) {
-      throw toUpstreamError(error, signal);
-    }
+  usage(): Usage | undefined {
+    return this.reported;
+  }
+
+  id(): string | undefined {
+    return this.responseId;
+  }
+
+  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+    return tapSse(body, signal, (events) => this.watch(events));
   }
 
   private watch(events: SseEvent[]): void {
@@ -43,39 +37,33 @@ export class ResponsesStreamUsageTap implements UsageTap {
       if (type === undefined || !lifecycleEvents.has(type)) continue;
       const response = parseOrUndefined<{ response?: WireResponse }>(data)?.response;
       if (!response) continue;
-      this.id ??= response.id;
-      if (response.usage) this.usage = usageFromResponses(response.usage);
+      this.responseId ??= response.id;
+      if (response.usage) this.reported = usageFromResponses(response.usage);
     }
   }
 }
 
 export class ResponsesJsonUsageTap implements UsageTap {
-  usage: Usage | undefined;
-  id: string | undefined;
+  private reported: Usage | undefined;
+  private responseId: string | undefined;
 
-  async *pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    const chunks: Uint8Array[] = [];
-    try {
-      for await (const chunk of body) {
-        chunks.push(chunk);
-        yield chunk;
-      }
-    } catch (error) {
-      throw toUpstreamError(error, signal);
-    }
-    const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    const json = parseOrUndefined<WireResponse>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  usage(): Usage | undefined {
+    return this.reported;
+  }
+
+  id(): string | undefined {
+    return this.responseId;
+  }
+
+  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+    return tapWhole(body, signal, (text) => this.read(text));
+  }
+
+  private read(text: string): void {
+    const json = parseOrUndefined<WireResponse>(text);
     if (!json) return;
-    this.id = json.id;
-    if (json.usage) this.usage = usageFromResponses(json.usage);
+    this.responseId = json.id;
+    if (json.usage) this.reported = usageFromResponses(json.usage);
   }
 }
 
-/** The bytes already went to the client: a body we cannot read only costs us the usage, never the answer. */
-function parseOrUndefined<T>(text: string): T | undefined {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
-}
