@@ -67,6 +67,24 @@ const priceSchema = z.strictObject({
   cacheWrite: z.number().nonnegative().optional(),
   /** USD per call, for work priced per task (image actions: `ig_<action>`). */
   perCall: z.number().nonnegative().optional(),
+  /**
+   * USD per second of video: one number, or by resolution tier
+   * (`{ "480P": 0.05, "720P": 0.1, "1080P": 0.15, "*": 0.1 }`).
+   */
+  perSecond: z
+    .union([
+      z.number().nonnegative(),
+      z.record(z.string().regex(/^(\d{3,4}P|\*)$/, { error: 'must be a tier such as 720P, or *' }), z.number().nonnegative()),
+    ])
+    .optional(),
+});
+
+/** Video generation (family B). */
+const videosSchema = z.strictObject({
+  /** The model used when a request names none. */
+  defaultModel: z.string().min(1).max(256).optional(),
+  /** How long a finished video stays downloadable (seconds); `expires_at` is its finish time plus this. */
+  retentionSeconds: z.number().int().positive().optional(),
 });
 
 const limitsSchema = z.strictObject({
@@ -88,6 +106,7 @@ const configSchema = z
     notifyHook: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     /** Seconds an unfinished task of a family (`images`, `videos`) may run before it fails and is refunded. */
     taskTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
+    videos: videosSchema.optional(),
   })
   .superRefine((config, ctx) => {
     flagDuplicates(config.channels.map((c) => c.name), 'channels', 'name', ctx);

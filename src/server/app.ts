@@ -12,6 +12,7 @@ import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerImageRoutes } from '../families/images/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
 import { registerResponsesRoutes } from '../families/responses/routes.js';
+import { registerVideoRoutes } from '../families/videos/routes.js';
 import type { AppContext } from './context.js';
 import { registerHealthRoutes } from './health.js';
 import { registerPendingFamilies } from './not-implemented.js';
@@ -80,6 +81,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerResponsesRoutes(scope, ctx));
   await app.register(async (scope) => registerGenerateRoutes(scope, ctx));
   await app.register(async (scope) => registerImageRoutes(scope, ctx), { prefix: '/ig' });
+  await app.register(async (scope) => registerVideoRoutes(scope, ctx));
   await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });
   registerPendingFamilies(app);
 

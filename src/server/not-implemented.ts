@@ -4,9 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-const PENDING: Array<{ family: string; paths: string[] }> = [
-  { family: 'video generation (family B)', paths: ['/v1/videos', '/v1/videos/*', '/v1/video/generations', '/v1/video/generations/*'] },
-];
+const PENDING: Array<{ family: string; paths: string[] }> = [];
 
 export function registerPendingFamilies(app: FastifyInstance): void {
   for (const { family, paths } of PENDING) {

@@ -17,9 +17,16 @@ export interface MediaObject {
   size: number;
 }
 
+/** Inclusive byte offsets, as in an HTTP Range. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface MediaStore {
   put(item: MediaItem): Promise<MediaRef>;
-  open(key: string): Promise<MediaObject | undefined>;
+  /** The object, or with `range` only those bytes (`size` stays the whole object's). */
+  open(key: string, range?: ByteRange): Promise<MediaObject | undefined>;
   remove(key: string): Promise<void>;
 }
 
@@ -60,15 +67,17 @@ export class LocalMediaStore implements MediaStore {
       size: item.bytes.length,
       ...(item.width ? { width: item.width } : {}),
       ...(item.height ? { height: item.height } : {}),
+      ...(item.role ? { role: item.role } : {}),
     };
   }
 
-  async open(key: string): Promise<MediaObject | undefined> {
+  async open(key: string, range?: ByteRange): Promise<MediaObject | undefined> {
     if (!isMediaKey(key)) return undefined;
     const file = this.fileOf(key);
     try {
       const info = await stat(file);
-      return { stream: createReadStream(file), contentType: contentTypeOfKey(key), size: info.size };
+      const stream = range ? createReadStream(file, { start: range.start, end: range.end }) : createReadStream(file);
+      return { stream, contentType: contentTypeOfKey(key), size: info.size };
     } catch {
       return undefined;
     }

@@ -113,6 +113,8 @@ export interface MediaItem {
   /** Pixel size, when known (images). */
   width?: number;
   height?: number;
+  /** What the object is to its task when a task keeps several kinds (e.g. `video`, `thumbnail`). */
+  role?: string;
 }
 
 /** A stored media object, as referenced from a task's result. */
@@ -122,6 +124,7 @@ export interface MediaRef {
   size: number;
   width?: number;
   height?: number;
+  role?: string;
 }
 
 /**

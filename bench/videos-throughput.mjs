@@ -1,0 +1,304 @@
+/**
+ * Benchmark of the video family (`node bench/videos-throughput.mjs`):
+ *
+ * 1. create throughput: BENCH_VIDEOS_CREATES `POST /v1/videos` (default
+ *    5,000) at BENCH_VIDEOS_CONNECTIONS (50), as JSON and as multipart with a
+ *    small reference PNG, against a simulator channel whose tasks stay open;
+ *    then `GET /v1/videos/{id}` of random open videos;
+ * 2. render: BENCH_VIDEOS_RENDERED (20) four-second videos at the simulator's
+ *    default size (320 px long side) created at once and timed until the last
+ *    one succeeded (the encoder thread's rate);
+ * 3. content download throughput: BENCH_VIDEOS_DOWNLOADS (5,000) downloads of
+ *    those MP4s through `/v1/videos/{id}/content`, the same with a 64 KiB byte
+ *    range, and through the keyless `url`.
+ *
+ * On SQLite, and on PostgreSQL when BENCH_VIDEOS_PG_URL is set (or the test
+ * database at postgres://127.0.0.1:5432/test answers). The gateway runs as
+ * its own process, compiled from src/ into a temporary directory (or the
+ * entry named by BENCH_VIDEOS_ENTRY). Loopback only; every load is bounded
+ * by a request count. The report is printed as markdown, and written to
+ * BENCH_VIDEOS_OUT when set.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { PNG } from 'pngjs';
+
+const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const knob = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
+const settings = {
+  creates: knob('BENCH_VIDEOS_CREATES', 5_000),
+  connections: knob('BENCH_VIDEOS_CONNECTIONS', 50),
+  rendered: knob('BENCH_VIDEOS_RENDERED', 20),
+  downloads: knob('BENCH_VIDEOS_DOWNLOADS', 5_000),
+};
+const KEY = 'sk-bench-videos-0123456789';
+const ADMIN = `sk-admin-${randomBytes(8).toString('hex')}`;
+const children = new Set();
+const cleanups = [];
+
+function compile() {
+  if (process.env.BENCH_VIDEOS_ENTRY) return process.env.BENCH_VIDEOS_ENTRY;
+  const out = mkdtempSync(join(os.tmpdir(), 'switchyard-bench-build-'));
+  cleanups.push(() => rmSync(out, { recursive: true, force: true }));
+  // Compiled output next to a link to this checkout's dependencies, so imports resolve.
+  symlinkSync(join(repoDir, 'node_modules'), join(out, 'node_modules'), 'dir');
+  writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module' }));
+  try {
+    execFileSync(process.execPath, [join(repoDir, 'node_modules/typescript/bin/tsc'), '-p', join(repoDir, 'tsconfig.build.json'), '--outDir', out], { stdio: 'pipe' });
+  } catch {
+    // Type errors elsewhere in the tree do not stop the emit; a missing entry does.
+  }
+  return join(out, 'src', 'main.js');
+}
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const server = net.createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+async function startGateway(entry, env) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'switchyard-bench-data-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = join(dataDir, 'config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      channels: [
+        { name: 'open', type: 'simulator', models: ['bench-open'], settings: { taskSeconds: 3600 } },
+        { name: 'render', type: 'simulator', models: ['bench-render'], settings: { taskSeconds: 0.5 } },
+      ],
+      keys: [{ name: 'bench', key: KEY }],
+      prices: { 'bench-*': { perSecond: 0.001 } },
+    }),
+  );
+  const child = spawn(process.execPath, [entry], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      SWITCHYARD_HOST: '127.0.0.1',
+      SWITCHYARD_PORT: String(port),
+      SWITCHYARD_DATA_DIR: dataDir,
+      SWITCHYARD_CONFIG: config,
+      SWITCHYARD_ADMIN_KEY: ADMIN,
+      SWITCHYARD_LOG_LEVEL: 'warn',
+      SWITCHYARD_TASK_FIRST_POLL_MS: '200',
+      ...env,
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`gateway exited: ${output}`);
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`gateway did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, url };
+}
+
+async function stop(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A multipart create body with a small PNG reference, built once. */
+function multipartCreate() {
+  const png = new PNG({ width: 32, height: 32 });
+  png.data.fill(128);
+  const boundary = '----benchboundary0123456789';
+  const field = (name, value) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const body = Buffer.concat([
+    Buffer.from(field('model', 'bench-open') + field('prompt', 'bench video') + field('seconds', '4') + field('size', '720x1280')),
+    Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="input_reference"; filename="ref.png"\r\ncontent-type: image/png\r\n\r\n`),
+    PNG.sync.write(png),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+function load({ url, method = 'POST', body, contentType = 'application/json', amount, path, headers = {}, auth = true }) {
+  return new Promise((done, fail) => {
+    const request = {
+      method,
+      headers: { ...(auth ? { authorization: `Bearer ${KEY}` } : {}), ...(body ? { 'content-type': contentType } : {}), ...headers },
+    };
+    if (body) request.body = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+    if (path) request.setupRequest = (req) => ({ ...req, path: path() });
+    const ids = [];
+    request.onResponse = (status, responseBody) => {
+      if (status !== 201 || !responseBody || responseBody[0] !== '{') return;
+      ids.push(JSON.parse(responseBody).id);
+    };
+    autocannon({ url, amount, connections: Math.min(settings.connections, amount), timeout: 60, sampleInt: 50, requests: [request] }, (error, result) =>
+      error ? fail(error) : done({ result, ids }),
+    );
+  });
+}
+
+const summary = ({ result }) => ({
+  requests: result.requests.total,
+  rps: Math.round(result.requests.total / result.duration),
+  mbPerSecond: Math.round((result.throughput.total / result.duration / 1e6) * 10) / 10,
+  p50Ms: result.latency.p50,
+  p99Ms: result.latency.p99,
+  non2xx: result.non2xx,
+  errors: result.errors,
+});
+
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function waitAllDone(url, ids, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  const videos = [];
+  for (const id of ids) {
+    for (;;) {
+      const video = await (await fetch(`${url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${KEY}` } })).json();
+      if (video.status === 'succeeded') {
+        videos.push(video);
+        break;
+      }
+      if (video.status === 'failed') throw new Error(`video ${id} failed: ${video.error?.message}`);
+      if (Date.now() > deadline) throw new Error(`video ${id} still ${video.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return videos;
+}
+
+async function runEngine(label, entry, env) {
+  const { child, url } = await startGateway(entry, env);
+  try {
+    const cpuBefore = cpuMs(child.pid);
+    const json = await load({ url: `${url}/v1/videos`, amount: settings.creates, body: { model: 'bench-open', prompt: 'bench video', seconds: '4' } });
+    const createCpuMs = (cpuMs(child.pid) - cpuBefore) / Math.max(1, json.ids.length);
+    const form = multipartCreate();
+    const multipart = await load({ url: `${url}/v1/videos`, amount: Math.max(1, Math.round(settings.creates / 5)), body: form.body, contentType: form.contentType });
+    const open = json.ids;
+    const pick = (list) => list[Math.floor(Math.random() * list.length)];
+    const retrieve = await load({ url: `${url}/v1/videos/x`, method: 'GET', amount: settings.creates, path: () => `/v1/videos/${pick(open)}` });
+
+    const started = Date.now();
+    const render = await load({ url: `${url}/v1/videos`, amount: settings.rendered, body: { model: 'bench-render', prompt: 'rendered', seconds: '4' } });
+    const videos = await waitAllDone(url, render.ids, 600_000);
+    const renderS = (Date.now() - started) / 1000;
+    const ids = videos.map((video) => video.id);
+    const files = videos.map((video) => new URL(video.url).pathname);
+    const sizes = await Promise.all(ids.map(async (id) => (await fetch(`${url}/v1/videos/${id}/content`, { headers: { authorization: `Bearer ${KEY}` } })).arrayBuffer()));
+    const meanBytes = Math.round(sizes.reduce((sum, bytes) => sum + bytes.byteLength, 0) / sizes.length);
+
+    const content = await load({ url: `${url}/v1/videos/x/content`, method: 'GET', amount: settings.downloads, path: () => `/v1/videos/${pick(ids)}/content` });
+    const ranged = await load({
+      url: `${url}/v1/videos/x/content`,
+      method: 'GET',
+      amount: settings.downloads,
+      path: () => `/v1/videos/${pick(ids)}/content`,
+      headers: { range: 'bytes=0-65535' },
+    });
+    const keyless = await load({ url: `${url}/v1/videos/files/x`, method: 'GET', amount: settings.downloads, path: () => pick(files), auth: false });
+    return {
+      label,
+      createJson: summary(json),
+      createCpuMs: Math.round(createCpuMs * 1000) / 1000,
+      createMultipart: summary(multipart),
+      retrieve: summary(retrieve),
+      render: { videos: ids.length, seconds: Math.round(renderS * 10) / 10, perSecond: Math.round((ids.length / renderS) * 10) / 10, meanBytes },
+      content: summary(content),
+      ranged: summary(ranged),
+      keyless: summary(keyless),
+    };
+  } finally {
+    await stop(child);
+  }
+}
+
+async function postgresUrl() {
+  const url = process.env.BENCH_VIDEOS_PG_URL ?? 'postgres://127.0.0.1:5432/test';
+  const user = process.env.PGUSER || process.env.USER || os.userInfo().username;
+  const withUser = new URL(url);
+  if (!withUser.username) withUser.username = user;
+  const client = new pg.Client({ connectionString: withUser.toString() });
+  try {
+    await client.connect();
+    await client.end();
+    return withUser.toString();
+  } catch {
+    return undefined;
+  }
+}
+
+function markdown(rows) {
+  const cell = (s) => `${s.rps} | ${s.p50Ms}/${s.p99Ms}`;
+  const lines = [
+    `# Video family benchmark (${new Date().toISOString()}, ${os.cpus().length} CPUs, Node ${process.version})`,
+    '',
+    `${settings.connections} connections; ${settings.creates} JSON creates, ${Math.round(settings.creates / 5)} multipart creates, ${settings.creates} retrieves; ${settings.rendered} rendered 4 s videos; ${settings.downloads} downloads per kind.`,
+    '',
+    '| storage | create JSON req/s | p50/p99 ms | CPU ms per create | create multipart req/s | p50/p99 ms | retrieve req/s | p50/p99 ms | render videos/s (s, mean bytes) | content req/s | MB/s | p50/p99 ms | 64 KiB range req/s | p50/p99 ms | keyless url req/s | p50/p99 ms | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const runs = [r.createJson, r.createMultipart, r.retrieve, r.content, r.ranged, r.keyless];
+    const errors = runs.reduce((n, s) => n + s.non2xx + s.errors, 0);
+    lines.push(
+      `| ${r.label} | ${cell(r.createJson)} | ${r.createCpuMs} | ${cell(r.createMultipart)} | ${cell(r.retrieve)} | ${r.render.perSecond} (${r.render.seconds}, ${r.render.meanBytes}) | ${r.content.rps} | ${r.content.mbPerSecond} | ${r.content.p50Ms}/${r.content.p99Ms} | ${cell(r.ranged)} | ${cell(r.keyless)} | ${errors} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const entry = compile();
+  const rows = [await runEngine('SQLite', entry, {})];
+  const pgUrl = await postgresUrl();
+  if (pgUrl) {
+    const schema = `bench_${randomBytes(5).toString('hex')}`;
+    cleanups.push(async () => {
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.end();
+    });
+    rows.push(await runEngine('PostgreSQL', entry, { SWITCHYARD_DATABASE_URL: pgUrl, SWITCHYARD_DATABASE_SCHEMA: schema }));
+  }
+  const report = markdown(rows);
+  process.stdout.write(`${report}\n\n${JSON.stringify(rows, null, 2)}\n`);
+  if (process.env.BENCH_VIDEOS_OUT) writeFileSync(process.env.BENCH_VIDEOS_OUT, `${report}\n`);
+}
+
+main()
+  .catch((error) => {
+    process.exitCode = 1;
+    process.stderr.write(`${error.stack ?? error}\n`);
+  })
+  .finally(async () => {
+    await Promise.all([...children].map(stop));
+    for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+  });

@@ -1,0 +1,26 @@
+/**
+ * The family's settings from the config file's `videos` section: the default
+ * model and how long finished videos stay downloadable. Read once when the
+ * routes are registered.
+ */
+import { loadConfigFile } from '../../config/file.js';
+import type { GatewaySettings } from '../../config/env.js';
+
+export interface VideoSettings {
+  defaultModel: string;
+  /** Milliseconds a finished video stays downloadable. */
+  retentionMs: number;
+}
+
+/** What the OpenAI videos clients assume when they name no model. */
+export const FALLBACK_MODEL = 'sora-2';
+export const DEFAULT_RETENTION_SECONDS = 24 * 3600;
+
+export function readVideoSettings(settings: GatewaySettings): VideoSettings {
+  // The bootstrap validated this file already; reading it again keeps the family's options with the family.
+  const videos = settings.configPath ? loadConfigFile(settings.configPath).videos : undefined;
+  return {
+    defaultModel: videos?.defaultModel ?? FALLBACK_MODEL,
+    retentionMs: (videos?.retentionSeconds ?? DEFAULT_RETENTION_SECONDS) * 1000,
+  };
+}
