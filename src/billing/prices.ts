@@ -12,6 +12,8 @@ export interface ModelPrice {
   cacheWrite?: number;
   /** USD per call, for work priced per task (image actions: `ig_<action>`). */
   perCall?: number;
+  /** USD per second of video: one number, or by resolution tier (`480P`, `720P`, `1080P`, `*`). */
+  perSecond?: number | Record<string, number>;
 }
 
 export class PriceTable {

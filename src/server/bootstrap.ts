@@ -114,6 +114,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       prices: new PriceTable(fileConfig?.prices),
       recorder,
       adapters: defaultAdapters(),
+      fileConfig,
       contextWindows: fileConfig?.contextWindows,
       adminKeyHash: admin.hash,
       tasks: createTaskEngine({

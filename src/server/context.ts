@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { PriceTable } from '../billing/prices.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import type { GatewaySettings } from '../config/env.js';
+import type { ConfigFile } from '../config/file.js';
 import type { ChannelHealth } from '../routing/health.js';
 import type { ChannelRegistry } from '../routing/channel-registry.js';
 import type { SecretBox } from '../storage/secrets.js';
@@ -27,6 +28,8 @@ export interface AppContext {
   prices: PriceTable;
   recorder: UsageRecorder;
   adapters: AdapterRegistry;
+  /** The declarative config file as applied at start, for families that read their own section. */
+  fileConfig?: ConfigFile;
   /** Context windows per model name or `prefix*` from the config file (Responses truncation). */
   contextWindows?: Record<string, number>;
   /** Durable asynchronous work (image and video tasks). */

@@ -7,13 +7,6 @@
 import type { PriceTable } from '../../billing/prices.js';
 import type { Tier } from './contract.js';
 
-declare module '../../billing/prices.js' {
-  interface ModelPrice {
-    /** USD per second of video: one number, or by resolution tier (`480P`, `720P`, `1080P`, `*`). */
-    perSecond?: number | Record<string, number>;
-  }
-}
-
 export function pricePerSecond(prices: PriceTable, model: string, tier: Tier): number {
   const perSecond = prices.priceOf(model)?.perSecond;
   if (perSecond === undefined) return 0;

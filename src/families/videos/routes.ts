@@ -12,7 +12,7 @@ import { startSweeper } from './sweeper.js';
 import { registerVideosApi } from './videos-routes.js';
 
 export async function registerVideoRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const settings = readVideoSettings(ctx.settings);
+  const settings = readVideoSettings(ctx.fileConfig);
   registerVideoFamily(ctx.tasks, settings.retentionMs);
   const stopSweeper = startSweeper(ctx, settings.retentionMs);
   app.addHook('onClose', async () => stopSweeper());

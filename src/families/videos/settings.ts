@@ -1,10 +1,9 @@
 /**
  * The family's settings from the config file's `videos` section: the default
  * model and how long finished videos stay downloadable. Read once when the
- * routes are registered.
+ * routes are registered, from the config file the bootstrap applied.
  */
-import { loadConfigFile } from '../../config/file.js';
-import type { GatewaySettings } from '../../config/env.js';
+import type { ConfigFile } from '../../config/file.js';
 
 export interface VideoSettings {
   defaultModel: string;
@@ -16,9 +15,8 @@ export interface VideoSettings {
 export const FALLBACK_MODEL = 'sora-2';
 export const DEFAULT_RETENTION_SECONDS = 24 * 3600;
 
-export function readVideoSettings(settings: GatewaySettings): VideoSettings {
-  // The bootstrap validated this file already; reading it again keeps the family's options with the family.
-  const videos = settings.configPath ? loadConfigFile(settings.configPath).videos : undefined;
+export function readVideoSettings(fileConfig: ConfigFile | undefined): VideoSettings {
+  const videos = fileConfig?.videos;
   return {
     defaultModel: videos?.defaultModel ?? FALLBACK_MODEL,
     retentionMs: (videos?.retentionSeconds ?? DEFAULT_RETENTION_SECONDS) * 1000,
