@@ -15,7 +15,6 @@ import { registerResponsesRoutes } from '../families/responses/routes.js';
 import { registerVideoRoutes } from '../families/videos/routes.js';
 import type { AppContext } from './context.js';
 import { registerHealthRoutes } from './health.js';
-import { registerPendingFamilies } from './not-implemented.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -83,7 +82,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerImageRoutes(scope, ctx), { prefix: '/ig' });
   await app.register(async (scope) => registerVideoRoutes(scope, ctx));
   await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });
-  registerPendingFamilies(app);
 
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({ error: { type: 'not_found', message: `no route for ${request.method} ${request.url.split('?')[0]}` } });
