@@ -8,7 +8,7 @@ import type { GatewayError } from '../core/errors.js';
 import { countTokens } from '../core/tokens.js';
 import type { AppContext } from '../server/context.js';
 import type { ClientKey } from '../server/auth.js';
-import { newId } from '../storage/ids.js';
+import { requestLogRow } from '../billing/log-row.js';
 
 export interface SettleInput {
   requestId: string;
@@ -68,31 +68,32 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
   const key = input.key?.record;
   const now = Date.now();
   ctx.recorder.record(
-    {
-      id: newId('log'),
-      requestId: input.requestId,
-      keyId: key?.id ?? null,
-      family: input.family,
-      model: input.model,
-      upstreamModel: input.upstreamModel ?? null,
-      channelId: input.channelId ?? null,
-      triedChannels: input.tried,
-      httpStatus: input.httpStatus,
-      errorKind: input.error?.kind ?? null,
-      errorMessage: input.error?.message ?? null,
-      stream: input.stream,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      cacheReadTokens: usage.cacheReadTokens,
-      cacheWriteTokens: usage.cacheWriteTokens,
-      reasoningTokens: usage.reasoningTokens ?? 0,
-      estimated: usage.estimated ?? false,
-      cost,
-      latencyMs: now - input.startedAt,
-      firstByteMs: input.firstByteAt === undefined ? null : input.firstByteAt - input.startedAt,
-      clientIp: input.clientIp,
-      createdAt: now,
-    },
+    requestLogRow(
+      {
+        requestId: input.requestId,
+        keyId: key?.id ?? null,
+        family: input.family,
+        model: input.model,
+        upstreamModel: input.upstreamModel ?? null,
+        channelId: input.channelId ?? null,
+        triedChannels: input.tried,
+        httpStatus: input.httpStatus,
+        errorKind: input.error?.kind ?? null,
+        errorMessage: input.error?.message ?? null,
+        stream: input.stream,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        cacheReadTokens: usage.cacheReadTokens,
+        cacheWriteTokens: usage.cacheWriteTokens,
+        reasoningTokens: usage.reasoningTokens ?? 0,
+        estimated: usage.estimated ?? false,
+        cost,
+        firstByteMs: input.firstByteAt === undefined ? null : input.firstByteAt - input.startedAt,
+        clientIp: input.clientIp,
+        startedAt: input.startedAt,
+      },
+      now,
+    ),
     key && cost > 0 ? { keyId: key.id, amount: cost } : undefined,
   );
   if (key) {

@@ -9,13 +9,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
-import { asGatewayError } from '../../server/app.js';
 import type { AppContext } from '../../server/context.js';
 import { headerValue } from '../../server/credentials.js';
 import { generateCodec, plainGenerateCodec } from './codec.js';
 import { generateToCore } from './to-core.js';
 import { promptMediaOf } from './usage.js';
 import { parseGenerateRequest } from './validate.js';
+import { useFamilyErrors } from '../../server/family-errors.js';
 
 export type GenerateMethod = 'generateContent' | 'streamGenerateContent';
 
@@ -45,13 +45,7 @@ function safeDecode(text: string): string {
 }
 
 export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.setErrorHandler((error, request, reply) => {
-    const gatewayError = asGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
-    const rendered = plainGenerateCodec.renderError(gatewayError, request.id);
-    if (rendered.headers) reply.headers(rendered.headers);
-    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
-  });
+  useFamilyErrors(app, (error, requestId) => plainGenerateCodec.renderError(error, requestId));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();

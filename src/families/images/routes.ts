@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
-import { asGatewayError } from '../../server/app.js';
 import type { AppContext } from '../../server/context.js';
 import { bearerToken } from '../../server/credentials.js';
 import { renderError } from './errors.js';
@@ -14,23 +13,14 @@ import { registerImageFamily } from './family.js';
 import { submitAction, submitModal } from './follow-ups.js';
 import { fetchTask, imageSeed, listByCondition, uploadImages } from './reads.js';
 import { submitBlend, submitDescribe, submitFaceSwap, submitImagine, submitShorten, type SubmitContext } from './submissions.js';
+import { useFamilyErrors } from '../../server/family-errors.js';
 
 type Handler = (sc: SubmitContext, request: FastifyRequest) => Promise<unknown>;
 
 export function registerImageRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerImageFamily(ctx.tasks);
 
-  app.setErrorHandler((error, request, reply) => {
-    const gatewayError = asGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
-    const rendered = renderError(gatewayError);
-    if (rendered.headers) reply.headers(rendered.headers);
-    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
-  });
-  app.setNotFoundHandler((request, reply) => {
-    const rendered = renderError(new GatewayError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
-    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
-  });
+  useFamilyErrors(app, (error) => renderError(error), { notFound: true });
 
   const publicBase = (request: FastifyRequest) => ctx.settings.publicUrl ?? `${request.protocol}://${request.host}`;
   const authed = (handler: Handler) => async (request: FastifyRequest, reply: FastifyReply) => {

@@ -8,8 +8,8 @@
  */
 import { GatewayError, toGatewayError } from '../../core/errors.js';
 import type { ClientKey } from '../../server/auth.js';
+import { requestLogRow } from '../../billing/log-row.js';
 import type { AppContext } from '../../server/context.js';
-import { newId } from '../../storage/ids.js';
 import {
   IMAGE_FAMILY,
   routingName,
@@ -175,11 +175,9 @@ interface LogFields {
 }
 
 export function log(ctx: AppContext, key: ClientKey, meta: RequestMeta, fields: LogFields): void {
-  const now = Date.now();
   // A task's charge was written with the task; its log row only reports it.
   const spend = fields.spend && fields.cost > 0 ? { keyId: key.record.id, amount: fields.cost } : undefined;
-  ctx.recorder.record({
-    id: newId('log'),
+  const row = requestLogRow({
     requestId: meta.requestId,
     keyId: key.record.id,
     family: IMAGE_FAMILY,
@@ -191,16 +189,9 @@ export function log(ctx: AppContext, key: ClientKey, meta: RequestMeta, fields: 
     errorKind: fields.error?.kind ?? null,
     errorMessage: fields.error?.message ?? null,
     stream: false,
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    reasoningTokens: 0,
-    estimated: false,
     cost: fields.cost,
-    latencyMs: now - meta.startedAt,
-    firstByteMs: null,
     clientIp: meta.clientIp,
-    createdAt: now,
-  }, spend);
+    startedAt: meta.startedAt,
+  });
+  ctx.recorder.record(row, spend);
 }

@@ -6,21 +6,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../../core/errors.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
-import { asGatewayError } from '../../server/app.js';
 import type { AppContext } from '../../server/context.js';
 import { bearerToken, headerValue } from '../../server/credentials.js';
 import { messagesCodec } from './codec.js';
 import { messagesToCore } from './to-core.js';
 import { parseMessagesRequest } from './validate.js';
+import { useFamilyErrors } from '../../server/family-errors.js';
 
 export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.setErrorHandler((error, request, reply) => {
-    const gatewayError = asGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
-    const rendered = messagesCodec.renderError(gatewayError, request.id);
-    if (rendered.headers) reply.headers(rendered.headers);
-    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
-  });
+  useFamilyErrors(app, (error, requestId) => messagesCodec.renderError(error, requestId));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();

@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
-import { asGatewayError } from '../../server/app.js';
 import type { AppContext } from '../../server/context.js';
 import { bearerToken } from '../../server/credentials.js';
 import { ResponseRepository } from '../../storage/responses.js';
@@ -22,17 +21,12 @@ import { mayTranslate } from './serving.js';
 import { registerStoredRoutes } from './stored-routes.js';
 import { responsesToCore } from './to-core.js';
 import { parseResponsesRequest } from './validate.js';
+import { useFamilyErrors } from '../../server/family-errors.js';
 
 export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): void {
   const repository = new ResponseRepository(ctx.store.db);
 
-  app.setErrorHandler((error, request, reply) => {
-    const gatewayError = asGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
-    const rendered = renderResponsesError(gatewayError);
-    reply.headers(rendered.headers);
-    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
-  });
+  useFamilyErrors(app, (error) => renderResponsesError(error));
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();

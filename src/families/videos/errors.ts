@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
-import { asGatewayError } from '../../server/app.js';
+import { useFamilyErrors } from '../../server/family-errors.js';
 
 export interface RenderedError {
   status: number;
@@ -38,15 +38,12 @@ export const generationsErrorBody = (rendered: RenderedError) => ({
 
 /** Every error of a scope (thrown, unknown route, Fastify's own) leaves in the given shape. */
 export function installErrorShape(app: FastifyInstance, body: (rendered: RenderedError) => unknown): void {
-  app.setErrorHandler((error, request, reply) => {
-    const gatewayError = asGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
-    const rendered = describeError(gatewayError);
-    if (rendered.headers) reply.headers(rendered.headers);
-    reply.code(rendered.status).type('application/json').send(JSON.stringify(body(rendered)));
-  });
-  app.setNotFoundHandler((request, reply) => {
-    const rendered = describeError(new GatewayError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
-    reply.code(rendered.status).type('application/json').send(JSON.stringify(body(rendered)));
-  });
+  useFamilyErrors(
+    app,
+    (error) => {
+      const rendered = describeError(error);
+      return { status: rendered.status, headers: rendered.headers, body: body(rendered) };
+    },
+    { notFound: true },
+  );
 }

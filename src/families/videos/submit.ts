@@ -9,8 +9,8 @@
 import { GatewayError, toGatewayError } from '../../core/errors.js';
 import { upstreamModelFor } from '../../routing/select.js';
 import type { ClientKey } from '../../server/auth.js';
+import { requestLogRow } from '../../billing/log-row.js';
 import type { AppContext } from '../../server/context.js';
-import { newId } from '../../storage/ids.js';
 import type { SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import type { Channel } from '../../upstreams/types.js';
 import { VIDEO_FAMILY, type VideoAction, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from './contract.js';
@@ -147,31 +147,23 @@ interface LogFields {
 }
 
 function log(ctx: AppContext, key: ClientKey, meta: RequestMeta, fields: LogFields): void {
-  const now = Date.now();
   // The charge was written with the task; the log row only reports it.
-  ctx.recorder.record({
-    id: newId('log'),
-    requestId: meta.requestId,
-    keyId: key.record.id,
-    family: VIDEO_FAMILY,
-    model: fields.model,
-    upstreamModel: fields.channel ? upstreamModelFor(fields.channel, fields.model) : null,
-    channelId: fields.channel?.id ?? null,
-    triedChannels: fields.tried,
-    httpStatus: fields.status,
-    errorKind: fields.error?.kind ?? null,
-    errorMessage: fields.error?.message ?? null,
-    stream: false,
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    reasoningTokens: 0,
-    estimated: false,
-    cost: fields.cost,
-    latencyMs: now - meta.startedAt,
-    firstByteMs: null,
-    clientIp: meta.clientIp,
-    createdAt: now,
-  });
+  ctx.recorder.record(
+    requestLogRow({
+      requestId: meta.requestId,
+      keyId: key.record.id,
+      family: VIDEO_FAMILY,
+      model: fields.model,
+      upstreamModel: fields.channel ? upstreamModelFor(fields.channel, fields.model) : null,
+      channelId: fields.channel?.id ?? null,
+      triedChannels: fields.tried,
+      httpStatus: fields.status,
+      errorKind: fields.error?.kind ?? null,
+      errorMessage: fields.error?.message ?? null,
+      stream: false,
+      cost: fields.cost,
+      clientIp: meta.clientIp,
+      startedAt: meta.startedAt,
+    }),
+  );
 }

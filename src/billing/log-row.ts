@@ -1,0 +1,25 @@
+/** Request-log rows: the fields every family fills, with token counts at zero unless given. */
+import type { RequestLogRow } from '../storage/types.js';
+import { newId } from '../storage/ids.js';
+
+export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs' | 'latencyMs'> &
+  Partial<Pick<RequestLogRow, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs'>> & {
+    startedAt: number;
+  };
+
+export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLogRow {
+  const { startedAt, ...rest } = fields;
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    estimated: false,
+    firstByteMs: null,
+    ...rest,
+    id: newId('log'),
+    latencyMs: now - startedAt,
+    createdAt: now,
+  };
+}
