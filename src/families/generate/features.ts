@@ -7,25 +7,9 @@
 import type { GenerateRequest } from './schema.js';
 import { permissiveThresholds } from './schema-enums.js';
 
-/** Every key this family may put in `features`; an upstream declares the ones it honours. */
-export const generateFeatureKeys = [
-  'candidateCount',
-  'logprobs',
-  'responseModalities',
-  'speechConfig',
-  'mediaResolution',
-  'cachedContent',
-  'safetySettings',
-  'enableEnhancedCivicAnswers',
-  'imageConfig',
-  'audioTimestamp',
-  'videoMetadata',
-  'serviceTier',
-  'store',
-  'continuationToken',
-] as const;
+import type { GenerateFeature } from '../../core/generate-features.js';
 
-export type GenerateFeature = (typeof generateFeatureKeys)[number];
+export { generateFeatureKeys, type GenerateFeature } from '../../core/generate-features.js';
 
 export function requestFeatures(req: GenerateRequest): Partial<Record<GenerateFeature, unknown>> | undefined {
   const features: Partial<Record<GenerateFeature, unknown>> = {};

@@ -18,26 +18,12 @@
 import type { ChatRequest, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import { unsupportedFeature } from '../../core/errors.js';
 import { toGeminiContents } from './convert-contents.js';
+import { generateFeatureKeys } from '../../core/generate-features.js';
 
 type Json = Record<string, unknown>;
 
-/** Every feature key a content-generation client may set (see the generate family's features). */
-export const geminiFeatures: ReadonlySet<string> = new Set([
-  'candidateCount',
-  'logprobs',
-  'responseModalities',
-  'speechConfig',
-  'mediaResolution',
-  'cachedContent',
-  'safetySettings',
-  'enableEnhancedCivicAnswers',
-  'imageConfig',
-  'audioTimestamp',
-  'videoMetadata',
-  'serviceTier',
-  'store',
-  'continuationToken',
-]);
+/** Every feature key a content-generation client may set: the native upstream honours them all. */
+export const geminiFeatures: ReadonlySet<string> = new Set(generateFeatureKeys);
 
 /** Features whose result has no place in the internal answer, so translation cannot honour them. */
 const answerShapingFeatures: Record<string, string> = {
