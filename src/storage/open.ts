@@ -14,6 +14,7 @@ import { migrationProvider } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
 import type { Database } from './schema.js';
 import { KyselySettingsRepository } from './settings.js';
+import { withStatementCache } from './sqlite-statement-cache.js';
 import type { Store } from './types.js';
 
 export interface OpenStoreOptions {
@@ -50,7 +51,7 @@ function openSqlite(dataDir: string): Kysely<Database> {
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
 }
 
 /** int8 (counts, epoch-ms times) and numeric (sums) as numbers: every value stored here fits a double. */
