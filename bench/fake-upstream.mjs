@@ -1,105 +1,23 @@
 /**
  * A fake model provider for the benchmark: node:http, keep-alive, no delay.
  * It parses every request body (as a real provider would) and answers with
- * fixed payloads built once at start-up, so its own cost stays flat.
+ * fixed payloads built once at start-up (lib/fake/), so its own cost stays flat.
  *
- *   POST …/v1/messages          Anthropic message, or its SSE stream
- *   POST …/chat/completions     OpenAI chat completion, or its SSE stream
+ *   POST …/v1/messages                                   Anthropic message, or its SSE stream
+ *   POST …/chat/completions                              OpenAI chat completion, or its SSE stream
+ *   POST …/v1beta/models/<m>:generateContent             Gemini GenerateContentResponse
+ *   POST …/v1beta/models/<m>:streamGenerateContent[?alt=sse]  its `data:`-only SSE (or a JSON array)
+ *   POST …/v1/responses                                  OpenAI Response object, or its event stream
  *
  * Run alone: `node bench/fake-upstream.mjs [port]` (or FAKE_UPSTREAM_PORT);
  * it prints `fake-upstream listening on http://127.0.0.1:<port>` once ready.
  */
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
-
-const CREATED = 1_767_225_600;
-
-const anthropicMessage = Buffer.from(
-  JSON.stringify({
-    id: 'msg_bench_0001',
-    type: 'message',
-    role: 'assistant',
-    model: 'pass-model',
-    content: [{ type: 'text', text: 'Hello from the fake upstream.' }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: { input_tokens: 8, output_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-  }),
-);
-
-function sseEvent(name, data) {
-  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-/** Nine events: start, block start, ping, three text deltas, block stop, delta with usage, stop. */
-const anthropicStream = [
-  sseEvent('message_start', {
-    type: 'message_start',
-    message: {
-      id: 'msg_bench_0001',
-      type: 'message',
-      role: 'assistant',
-      model: 'pass-model',
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: 8, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    },
-  }),
-  sseEvent('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-  sseEvent('ping', { type: 'ping' }),
-  ...['Hello', ' from the', ' fake upstream.'].map((text) =>
-    sseEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
-  ),
-  sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }),
-  sseEvent('message_delta', {
-    type: 'message_delta',
-    delta: { stop_reason: 'end_turn', stop_sequence: null },
-    usage: { output_tokens: 7 },
-  }),
-  sseEvent('message_stop', { type: 'message_stop' }),
-].map((text) => Buffer.from(text));
-
-const chatCompletion = Buffer.from(
-  JSON.stringify({
-    id: 'chatcmpl-bench0001',
-    object: 'chat.completion',
-    created: CREATED,
-    model: 'translated-model',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: 'Hello from the fake upstream.', refusal: null },
-        logprobs: null,
-        finish_reason: 'stop',
-      },
-    ],
-    usage: { prompt_tokens: 8, completion_tokens: 7, total_tokens: 15 },
-    system_fingerprint: 'fp_bench',
-  }),
-);
-
-function chatChunk(delta, finishReason, usage) {
-  const chunk = {
-    id: 'chatcmpl-bench0001',
-    object: 'chat.completion.chunk',
-    created: CREATED,
-    model: 'translated-model',
-    system_fingerprint: 'fp_bench',
-    choices: usage ? [] : [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-  };
-  if (usage) chunk.usage = usage;
-  return `data: ${JSON.stringify(chunk)}\n\n`;
-}
-
-/** Seven chunks (role, five text pieces, finish), then the usage chunk and [DONE]. */
-const chatStream = [
-  chatChunk({ role: 'assistant', content: '' }, null),
-  ...['Hello', ' from', ' the', ' fake', ' upstream.'].map((content) => chatChunk({ content }, null)),
-  chatChunk({}, 'stop'),
-  chatChunk(undefined, null, { prompt_tokens: 8, completion_tokens: 7, total_tokens: 15 }),
-  'data: [DONE]\n\n',
-].map((text) => Buffer.from(text));
+import { chatJson, chatStream } from './lib/fake/chat.mjs';
+import { geminiJson, geminiJsonArray, geminiSseStream } from './lib/fake/gemini.mjs';
+import { messagesJson, messagesStream } from './lib/fake/messages.mjs';
+import { responsesAnswers } from './lib/fake/responses.mjs';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
@@ -119,23 +37,38 @@ function sendStream(res, events) {
 const notFound = Buffer.from(JSON.stringify({ error: { type: 'not_found_error', message: 'no such route' } }));
 const badJson = Buffer.from(JSON.stringify({ error: { type: 'invalid_request_error', message: 'body is not JSON' } }));
 
+const geminiMethod = /\/v1beta\/models\/[^/:]+:(generateContent|streamGenerateContent)$/;
+
+/** The answer for one parsed request, or undefined when no route matches. */
+function answer(res, path, query, body) {
+  const stream = body?.stream === true;
+  if (path.endsWith('/v1/messages')) return stream ? sendStream(res, messagesStream) : sendJson(res, 200, messagesJson);
+  if (path.endsWith('/chat/completions')) return stream ? sendStream(res, chatStream) : sendJson(res, 200, chatJson);
+  if (path.endsWith('/v1/responses')) {
+    const { json, stream: events } = responsesAnswers.get(body?.store !== false);
+    return stream ? sendStream(res, events) : sendJson(res, 200, json);
+  }
+  const gemini = geminiMethod.exec(path);
+  if (gemini?.[1] === 'generateContent') return sendJson(res, 200, geminiJson);
+  if (gemini) return /(^|&)alt=sse(&|$)/.test(query) ? sendStream(res, geminiSseStream) : sendJson(res, 200, geminiJsonArray);
+  return sendJson(res, 404, notFound);
+}
+
 function handle(req, res) {
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', () => {
+    if (req.method !== 'POST') return sendJson(res, 404, notFound);
     const url = req.url ?? '';
-    const isMessages = url.endsWith('/v1/messages');
-    const isChat = url.endsWith('/chat/completions');
-    if (req.method !== 'POST' || (!isMessages && !isChat)) return sendJson(res, 404, notFound);
+    const mark = url.indexOf('?');
+    const [path, query] = mark < 0 ? [url, ''] : [url.slice(0, mark), url.slice(mark + 1)];
     let body;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
       return sendJson(res, 400, badJson);
     }
-    const stream = body?.stream === true;
-    if (isMessages) return stream ? sendStream(res, anthropicStream) : sendJson(res, 200, anthropicMessage);
-    return stream ? sendStream(res, chatStream) : sendJson(res, 200, chatCompletion);
+    answer(res, path, query, body);
   });
 }
 

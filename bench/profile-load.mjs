@@ -4,7 +4,9 @@
  * sends `amount` requests at c=50 with autocannon, stops the gateway (which
  * writes the profile) and prints the summary of bench/profile-summary.mjs.
  *
- *   node bench/profile-load.mjs [pass|translated|pass-stream|translated-stream] [amount=20000]
+ *   node bench/profile-load.mjs <path>[-stream] [amount=20000]
+ * where <path> is pass or translated (family C), gem-native or gem-translated
+ * (D), resp-native or resp-translated (E; `store: false`).
  *
  * Profiles go to BENCH_CPU_PROF_DIR (default: <tmp>/switchyard-profiles).
  * The profile also covers start-up and a short warm-up: under a second of samples.
@@ -13,20 +15,23 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLIENT_HEADERS, messagesBody, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
+import { spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
 import { killAllNow, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
+import { defineTargets, parseFamilies } from './lib/targets.mjs';
 import { runAutocannon } from './lib/throughput.mjs';
 import { summarise } from './profile-summary.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
-const entry = join(benchDir, '..', 'dist', 'bundle', 'main.js');
-const models = { pass: 'pass-model', translated: 'translated-model' };
+// BENCH_ENTRY: another build of the bundle, as in run.mjs.
+const entry = resolve(process.env.BENCH_ENTRY || join(benchDir, '..', 'dist', 'bundle', 'main.js'));
 
 async function main() {
   const path = process.argv[2] ?? 'pass';
   const amount = Number(process.argv[3] ?? 20_000);
-  const model = models[path.replace(/-stream$/, '')];
-  if (!model || !Number.isInteger(amount) || amount < 1) throw new Error('usage: node bench/profile-load.mjs [pass|translated][-stream] [amount]');
+  const known = defineTargets({ families: parseFamilies(''), upstreamUrl: 'http://127.0.0.1:1', gatewayUrl: 'http://127.0.0.1:1', floorUrl: 'http://127.0.0.1:1' });
+  if (!known.some((t) => t.key === `gateway-${path}`) || !Number.isInteger(amount) || amount < 1) {
+    throw new Error('usage: node bench/profile-load.mjs pass|translated|gem-native|gem-translated|resp-native|resp-translated[-stream] [amount]');
+  }
   pinSelf(1);
   const tmpRoot = mkdtempSync(join(os.tmpdir(), 'switchyard-profile-'));
   const profDir = resolve(process.env.BENCH_CPU_PROF_DIR ?? join(os.tmpdir(), 'switchyard-profiles'));
@@ -38,7 +43,8 @@ async function main() {
     const configPath = writeGatewayConfig(tmpRoot, upstreamUrl);
     const gateway = await spawnGateway({ entry, core: 0, tmpRoot, configPath, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] });
     await waitHealthy(gateway);
-    const target = { url: `${gateway.baseUrl}/v1/messages`, headers: CLIENT_HEADERS, body: messagesBody(model, path.endsWith('-stream')) };
+    const targets = defineTargets({ families: parseFamilies(''), upstreamUrl, gatewayUrl: gateway.baseUrl, floorUrl: upstreamUrl });
+    const target = targets.find((t) => t.key === `gateway-${path}`);
     await runAutocannon({ ...target, amount: 2000, connections: 10 });
     const result = await runAutocannon({ ...target, amount, connections: 50 });
     process.stderr.write(`${path}: ${result.rps} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, failures ${result.non2xx + result.errors}\n`);

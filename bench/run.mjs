@@ -1,33 +1,38 @@
 /**
  * One full benchmark run (`npm run bench`, after `npm run build`):
  * fake upstream, cold starts, serial latency, throughput and memory of the
- * built gateway. Writes bench/results/latest.json (+ .md) and prints the
+ * built gateway, for the chat families C (Messages), D (content generation)
+ * and E (Responses). Writes bench/results/latest.json (+ .md) and prints the
  * markdown report. See bench/README.md for the method.
  *
  * Pinning (when taskset exists): the gateway on core 0; this script (the
  * load generator), the fake upstream and wrk on core 1.
  *
- * Knobs (environment): BENCH_PREWARM (2000 requests per target at c=10 before
+ * Knobs (environment): BENCH_FAMILIES ("C,D,E": the families to measure),
+ * BENCH_PREWARM (2000 requests per target at c=10 before
  * anything is timed), BENCH_SERIAL_COUNT (3000), BENCH_WARMUP (200),
  * BENCH_AMOUNT (20000), BENCH_CONNECTIONS (50), BENCH_WRK_SECONDS (8, 0 = skip wrk),
  * BENCH_COLD_STARTS (5), BENCH_RETRIES (1: a measurement during which other
  * processes used > 10 % of the machine's CPU is repeated this many times, and
- * the quietest attempt kept; only during the first BENCH_RETRY_WINDOW_S = 180 s
- * of the run), BENCH_QUIET_WAIT_S (30: in all, how long the run
+ * the quietest attempt kept; repeats stop once they have taken
+ * BENCH_RETRY_BUDGET_S = 60 s in all), BENCH_QUIET_WAIT_S (30: in all, how long the run
  * may wait, before measurements, for other processes to calm down),
  * BENCH_CPU_PROF_DIR (profile the measured gateway), BENCH_GATEWAY_NODE_ARGS
- * (extra node flags for the measured gateway, e.g. "--max-semi-space-size=4").
+ * (extra node flags for the measured gateway, e.g. "--max-semi-space-size=4"),
+ * BENCH_ENTRY (the gateway bundle to run; default dist/bundle/main.js).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLIENT_HEADERS, measureColdStart, messagesBody, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
+import { measureColdStart, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
 import { hasTaskset, killAllNow, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 import { cpuTimeMs, cpuWindow, measureQuietly, quietGate } from './lib/cpu-noise.mjs';
 import { requestOnce } from './lib/probe.mjs';
-import { addedLatency, evaluateTargets, median, renderMarkdown } from './lib/report.mjs';
+import { addedLatency, median, renderMarkdown } from './lib/report.mjs';
+import { defineTargets, parseFamilies } from './lib/targets.mjs';
+import { evaluateTargets } from './lib/verdicts.mjs';
 import { hasWrk, runAutocannon, runWrk } from './lib/throughput.mjs';
 import { runSerial } from './serial.mjs';
 
@@ -37,8 +42,8 @@ const WATCHDOG_MS = 10 * 60_000;
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoDir = resolve(benchDir, '..');
-// What `npm start` runs: the bundle.
-const entry = join(repoDir, 'dist', 'bundle', 'main.js');
+// What `npm start` runs: the bundle (BENCH_ENTRY: another build of it, e.g. one made from a clean checkout).
+const entry = resolve(process.env.BENCH_ENTRY || join(repoDir, 'dist', 'bundle', 'main.js'));
 
 const knob = (name, fallback) => {
   const value = process.env[name];
@@ -49,6 +54,7 @@ const knob = (name, fallback) => {
 };
 
 const settings = {
+  families: parseFamilies(process.env.BENCH_FAMILIES),
   prewarm: knob('BENCH_PREWARM', 2000),
   serialCount: knob('BENCH_SERIAL_COUNT', 3000),
   warmup: knob('BENCH_WARMUP', 200),
@@ -58,43 +64,16 @@ const settings = {
   coldStarts: Math.max(1, knob('BENCH_COLD_STARTS', 5)),
   retries: knob('BENCH_RETRIES', 1),
   quietWaitS: knob('BENCH_QUIET_WAIT_S', 30),
-  retryWindowS: knob('BENCH_RETRY_WINDOW_S', 180),
+  retryBudgetS: knob('BENCH_RETRY_BUDGET_S', 60),
 };
 
-/**
- * The measured paths, plain and streaming: direct upstream, the reference floor
- * proxy, and the gateway's two paths; proxied rows name the direct row they are compared with.
- */
-function defineTargets(upstreamUrl, gatewayUrl, floorUrl) {
-  const chatBody = (stream) => ({
-    model: 'translated-model',
-    max_tokens: 64,
-    messages: [{ role: 'user', content: 'hi' }],
-    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-  });
-  const targets = [];
-  for (const stream of [false, true]) {
-    const suffix = stream ? '-stream' : '';
-    const label = (text) => `${text}${stream ? ', stream' : ''}`;
-    targets.push(
-      { key: `direct-messages${suffix}`, label: label('direct upstream /v1/messages'), url: `${upstreamUrl}/v1/messages`, headers: {}, body: messagesBody('pass-model', stream) },
-      { key: `floor${suffix}`, label: label('reference floor (node:http + undici Pool)'), url: `${floorUrl}/v1/messages`, headers: {}, body: messagesBody('pass-model', stream), baseline: `direct-messages${suffix}` },
-      { key: `gateway-pass${suffix}`, label: label('gateway pass-through'), url: `${gatewayUrl}/v1/messages`, headers: CLIENT_HEADERS, body: messagesBody('pass-model', stream), baseline: `direct-messages${suffix}`, gateway: true },
-      { key: `direct-chat${suffix}`, label: label('direct upstream /v1/chat/completions'), url: `${upstreamUrl}/v1/chat/completions`, headers: {}, body: chatBody(stream) },
-      { key: `gateway-translated${suffix}`, label: label('gateway translated (→ chat)'), url: `${gatewayUrl}/v1/messages`, headers: CLIENT_HEADERS, body: messagesBody('translated-model', stream), baseline: `direct-chat${suffix}`, gateway: true },
-    );
-  }
-  return targets;
-}
-
-/** Fails fast, before any timing, when the gateway does not relay the fake upstream's answer. */
+/** Fails fast, before any timing, when a target does not answer completely (the gateway must relay the fake upstream's answer). */
 async function checkAnswers(targets) {
-  for (const target of targets.filter((t) => t.baseline)) {
+  for (const target of targets) {
     const answer = await requestOnce(target.url, { method: 'POST', headers: target.headers, body: target.body });
-    const streamed = target.body.stream === true;
-    const complete = streamed ? answer.body.includes('message_stop') : answer.body.includes('"type":"message"');
-    if (answer.status !== 200 || !answer.body.includes('Hello') || !complete) {
-      throw new Error(`${target.label}: unexpected answer ${answer.status}: ${answer.body.slice(0, 400)}`);
+    const missing = target.expect.filter((text) => !answer.body.includes(text));
+    if (answer.status !== 200 || missing.length > 0) {
+      throw new Error(`${target.label}: unexpected answer ${answer.status} (missing ${missing.join(', ')}): ${answer.body.slice(0, 400)}`);
     }
   }
 }
@@ -126,6 +105,9 @@ async function main() {
       loadAverageBefore: os.loadavg().map((n) => Math.round(n * 100) / 100),
       settings,
       gatewayNodeArgs: process.env.BENCH_GATEWAY_NODE_ARGS ?? '',
+      families: settings.families,
+      entry,
+      entryOverride: Boolean(process.env.BENCH_ENTRY),
     };
 
     log('starting the fake upstream');
@@ -139,9 +121,21 @@ async function main() {
 
     const livePids = [upstream.pid, floor.pid];
     const beforeEach = quietGate({ pids: () => livePids, budgetMs: settings.quietWaitS * 1000, thresholdPct: 10 });
-    // Retries stop after the first minutes, so that a busy machine cannot stretch the run without bound.
-    const retries = () => (Date.now() - startedAt < settings.retryWindowS * 1000 ? settings.retries : 0);
-    const quietly = (measure) => measureQuietly(measure, { pids: () => livePids, retries, thresholdPct: 10, beforeEach });
+    // Repeats stop once they have used their time budget, so that a busy machine cannot stretch the run without bound.
+    let retrySpentMs = 0;
+    const retries = () => (retrySpentMs < settings.retryBudgetS * 1000 ? settings.retries : 0);
+    const quietly = (measure) => {
+      let attempts = 0;
+      const timed = async () => {
+        const start = Date.now();
+        try {
+          return await measure();
+        } finally {
+          if (attempts++ > 0) retrySpentMs += Date.now() - start;
+        }
+      };
+      return measureQuietly(timed, { pids: () => livePids, retries, thresholdPct: 10, beforeEach });
+    };
 
     log(`cold start × ${settings.coldStarts}`);
     const coldWindow = cpuWindow(() => livePids);
@@ -161,7 +155,8 @@ async function main() {
     await waitHealthy(gateway);
     const pid = gateway.child.pid;
     livePids.push(pid);
-    const targets = defineTargets(upstreamUrl, gateway.baseUrl, floorUrl);
+    const targets = defineTargets({ families: settings.families, upstreamUrl, gatewayUrl: gateway.baseUrl, floorUrl });
+    const serverPid = { gateway: pid, floor: floor.pid, upstream: upstream.pid };
     await checkAnswers(targets);
     const memory = { idle: memoryOf(pid), gatewayRequests: 0 };
     const served = (target, requests) => {
@@ -185,7 +180,7 @@ async function main() {
 
     const serial = {};
     for (const target of targets) {
-      log(`serial: ${target.label}`);
+      log(`serial: ${target.family} ${target.label}`);
       serial[target.key] = await quietly(async () => {
         const result = await runSerial({ ...target, warmup: settings.warmup, count: settings.serialCount });
         served(target, settings.warmup + result.count + result.errors);
@@ -196,8 +191,8 @@ async function main() {
 
     const throughput = { autocannon: {}, wrk: meta.wrk ? {} : null };
     for (const target of targets) {
-      log(`autocannon: ${target.label}`);
-      const server = target.gateway ? pid : target.baseline ? floor.pid : upstream.pid;
+      log(`autocannon: ${target.family} ${target.label}`);
+      const server = serverPid[target.server];
       const result = await quietly(async () => {
         const cpuBefore = cpuTimeMs(server);
         const run = await runAutocannon({ ...target, amount: settings.amount, connections: settings.connections });
@@ -212,9 +207,9 @@ async function main() {
       memory.after20k ??= { ...memoryOf(pid), requestsServed: memory.gatewayRequests };
     }
     if (meta.wrk) {
-      for (const target of targets.filter((t) => t.body.stream !== true)) {
-        log(`wrk ${settings.wrkSeconds} s: ${target.label}`);
-        const server = target.gateway ? pid : target.baseline ? floor.pid : upstream.pid;
+      for (const target of targets.filter((t) => t.wrk)) {
+        log(`wrk ${settings.wrkSeconds} s: ${target.family} ${target.label}`);
+        const server = serverPid[target.server];
         throughput.wrk[target.key] = await quietly(async () => {
           const options = { ...target, seconds: settings.wrkSeconds, connections: settings.connections, core: LOAD_CORE, scriptDir: tmpRoot };
           const cpuBefore = cpuTimeMs(server);
@@ -230,8 +225,16 @@ async function main() {
     await stopProcess(floor);
     await stopProcess(upstream);
     meta.loadAverageAfter = os.loadavg().map((n) => Math.round(n * 100) / 100);
+    meta.durationS = Math.round((Date.now() - startedAt) / 1000);
 
-    const results = { meta, targets: targets.map(({ key, label, url, baseline }) => ({ key, label, url, baseline })), coldStart, serial, throughput, memory };
+    const results = {
+      meta,
+      targets: targets.map(({ key, family, label, url, stream, baseline }) => ({ key, family, label, url, stream, baseline })),
+      coldStart,
+      serial,
+      throughput,
+      memory,
+    };
     results.added = addedLatency(targets, serial);
     const verdicts = evaluateTargets(results);
     results.verdicts = verdicts;

@@ -7,18 +7,33 @@ import { pollUntil200, requestOnce } from './probe.mjs';
 
 export const CLIENT_KEY = 'sk-bench-key-0123456789';
 
+/** Family C (Messages) client credentials. */
 export const CLIENT_HEADERS = {
   'x-api-key': CLIENT_KEY,
   'anthropic-version': '2023-06-01',
 };
 
-/** Two channels on the fake upstream: Anthropic (pass-through) and OpenAI chat (translated). */
+/** Family D (content generation) client credentials. */
+export const GEMINI_CLIENT_HEADERS = { 'x-goog-api-key': CLIENT_KEY };
+
+/** Family E (Responses) client credentials. */
+export const RESPONSES_CLIENT_HEADERS = { authorization: `Bearer ${CLIENT_KEY}` };
+
+/**
+ * Channels on the fake upstream, one native and one translated (OpenAI chat) per family:
+ * C `anth` / `oai`, D `gem` / `oai-d`, E `resp` / `oai-e`.
+ */
 export function writeGatewayConfig(dir, upstreamUrl) {
   const path = join(dir, 'switchyard.json');
+  const chat = (name, model) => ({ name, type: 'openai-chat', baseUrl: `${upstreamUrl}/v1`, apiKey: 'x', models: [model] });
   const config = {
     channels: [
       { name: 'anth', type: 'anthropic', baseUrl: upstreamUrl, apiKey: 'x', models: ['pass-model'] },
-      { name: 'oai', type: 'openai-chat', baseUrl: `${upstreamUrl}/v1`, apiKey: 'x', models: ['translated-model'] },
+      chat('oai', 'translated-model'),
+      { name: 'gem', type: 'gemini', baseUrl: upstreamUrl, apiKey: 'x', models: ['gem-native'] },
+      chat('oai-d', 'gem-translated'),
+      { name: 'resp', type: 'openai-responses', baseUrl: `${upstreamUrl}/v1`, apiKey: 'x', models: ['resp-native'] },
+      chat('oai-e', 'resp-translated'),
     ],
     keys: [{ name: 'bench', key: CLIENT_KEY }],
   };
@@ -28,6 +43,31 @@ export function writeGatewayConfig(dir, upstreamUrl) {
 
 export function messagesBody(model, stream = false) {
   return { model, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }], ...(stream ? { stream: true } : {}) };
+}
+
+/** Family D: the model and the streaming choice are in the URL, not the body. */
+export function generateContentBody() {
+  return { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig: { maxOutputTokens: 64 } };
+}
+
+/** `<base>/v1beta/models/<model>:generateContent`, or `:streamGenerateContent?alt=sse`. */
+export function generateContentPath(model, stream = false) {
+  return `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
+}
+
+/** Family E; `store: false` unless asked, so that the relay is what is measured. */
+export function responsesBody(model, stream = false, store = false) {
+  return { model, input: 'hi', max_output_tokens: 64, ...(store ? {} : { store: false }), ...(stream ? { stream: true } : {}) };
+}
+
+/** OpenAI chat, the upstream dialect of every translated path. */
+export function chatBody(model, stream = false) {
+  return {
+    model,
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'hi' }],
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  };
 }
 
 /**

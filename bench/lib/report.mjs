@@ -1,4 +1,5 @@
-/** Turns one run's measurements into the target verdicts and a markdown report. */
+/** Turns one run's measurements and verdicts into a markdown report (tables per family). */
+import { FAMILIES, targetsOfFamily } from './targets.mjs';
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -24,41 +25,6 @@ export function addedLatency(targets, serial) {
   return added;
 }
 
-/** Measured req/s (wrk when it ran, else autocannon), and the one-core ceiling implied by the server's CPU time per request. */
-function throughputOf(results, key) {
-  const wrk = results.throughput.wrk?.[key];
-  const ac = results.throughput.autocannon[key];
-  const row = wrk ?? ac;
-  if (!row) return { rps: NaN, note: '' };
-  const cpuUs = row.serverCpuUsPerRequest;
-  const ceiling = Number.isFinite(cpuUs) && cpuUs > 0 ? `; ${cpuUs} µs CPU/req ≈ ${Math.round(1e6 / cpuUs)} req/s per core` : '';
-  return { rps: row.rps, note: ` (${wrk ? 'wrk' : 'autocannon'}${ceiling})` };
-}
-
-/** The issue's targets, each with what was measured and whether it was met. */
-export function evaluateTargets(results) {
-  const { added, coldStart, memory } = results;
-  const rows = [];
-  const atMost = (name, measured, limit, unit) =>
-    rows.push({ name, goal: `≤ ${limit} ${unit}`, measured: `${measured} ${unit}`, met: measured <= limit });
-  const atLeast = (name, measured, limit, unit, note = '') =>
-    rows.push({ name, goal: `≥ ${limit} ${unit}`, measured: `${measured} ${unit}${note}`, met: measured >= limit });
-
-  atMost('added p50, pass-through', added['gateway-pass']?.p50Us, 300, 'µs');
-  atMost('added p99, pass-through', added['gateway-pass']?.p99Us, 3000, 'µs');
-  atMost('added p50, translated', added['gateway-translated']?.p50Us, 500, 'µs');
-  const pass = throughputOf(results, 'gateway-pass');
-  atLeast('throughput c=50, pass-through', pass.rps, 5000, 'req/s', pass.note);
-  const translated = throughputOf(results, 'gateway-translated');
-  atLeast('throughput c=50, translated', translated.rps, 3000, 'req/s', translated.note);
-  atMost('added stream TTFB p50, pass-through', added['gateway-pass-stream']?.ttfbP50Us, 1000, 'µs');
-  atMost('added stream TTFB p50, translated', added['gateway-translated-stream']?.ttfbP50Us, 1000, 'µs');
-  atMost('RSS after a 20k-request c=50 load run', memory.after20k.rssMb, 100, 'MB');
-  atMost('cold start (spawn → /healthz 200), median', coldStart.medianHealthzMs, 400, 'ms');
-  for (const row of rows) if (row.measured.startsWith('undefined') || row.measured.startsWith('NaN')) row.met = false;
-  return rows;
-}
-
 const fmt = (value) => (Number.isFinite(value) ? value.toLocaleString('en-US') : '–');
 /** Other processes' share of the machine's CPU during the kept attempt (and, after a retry, every attempt). */
 const load = (row) => {
@@ -72,21 +38,22 @@ const perCore = (row) =>
     : '–';
 const signed = (value) => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toLocaleString('en-US')}` : '–');
 
-export function renderMarkdown(results, targets) {
-  const { meta, serial, added, throughput, memory, coldStart } = results;
-  const out = [];
-  out.push(`## Switchyard benchmark, ${meta.date}`);
-  out.push('');
-  out.push(
-    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}, pinned: ${meta.pinned ? 'gateway core 0, upstream + load core 1' : 'no (taskset missing)'}, ` +
-      `load average before ${meta.loadAverageBefore.join(' / ')}, commit ${meta.commit ?? 'unknown'}.`,
-  );
-  out.push('');
-  out.push(`### Serial keep-alive latency (${meta.settings.serialCount} timed requests after ${meta.settings.warmup} warm-up), µs`);
-  out.push('');
+/** The store: true row against its store: false twin (family E), when both were measured. */
+function storingCost(results) {
+  const stored = results.serial['gateway-resp-native-store'];
+  const relayed = results.serial['gateway-resp-native'];
+  if (!stored || !relayed) return undefined;
+  const acStored = results.throughput.autocannon['gateway-resp-native-store'];
+  const acRelayed = results.throughput.autocannon['gateway-resp-native'];
+  const cpu = acStored && acRelayed ? `, ${signed(acStored.serverCpuUsPerRequest - acRelayed.serverCpuUsPerRequest)} µs of gateway CPU per request at c=50 (${fmt(acStored.rps)} against ${fmt(acRelayed.rps)} req/s, autocannon)` : '';
+  return `Storing the answer (E, native, the default \`store: true\`) costs ${signed(stored.p50Us - relayed.p50Us)} µs serial p50${cpu}, over \`store: false\`.`;
+}
+
+function serialTable(out, results, targets) {
+  const { serial, added } = results;
   out.push('| target | p50 | p99 | TTFB p50 | added p50 | added p99 | added TTFB p50 | errors | other CPU % |');
   out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const target of results.targets) {
+  for (const target of targets) {
     const row = serial[target.key];
     if (!row) continue;
     const plus = added[target.key];
@@ -94,12 +61,13 @@ export function renderMarkdown(results, targets) {
       `| ${target.label} | ${fmt(row.p50Us)} | ${fmt(row.p99Us)} | ${fmt(row.ttfbP50Us)} | ${signed(plus?.p50Us)} | ${signed(plus?.p99Us)} | ${signed(plus?.ttfbP50Us)} | ${row.errors} | ${load(row)} |`,
     );
   }
-  out.push('');
-  out.push(`### Throughput at c=${meta.settings.connections} (autocannon: ${fmt(meta.settings.amount)} requests; wrk: ${meta.settings.wrkSeconds} s)`);
-  out.push('');
+}
+
+function throughputTable(out, results, targets) {
+  const { throughput } = results;
   out.push('| target | autocannon req/s | p50 / p99 ms | server CPU µs/req (→ req/s per core) | wrk req/s | p50 / p99 ms | server CPU µs/req (→ req/s per core) | non-2xx + errors | other CPU % (ac / wrk) |');
   out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const target of results.targets) {
+  for (const target of targets) {
     const ac = throughput.autocannon[target.key];
     const wrk = throughput.wrk?.[target.key];
     if (!ac && !wrk) continue;
@@ -108,14 +76,45 @@ export function renderMarkdown(results, targets) {
       `| ${target.label} | ${fmt(ac?.rps)} | ${ac ? `${fmt(ac.p50Ms)} / ${fmt(ac.p99Ms)}` : '–'} | ${perCore(ac)} | ${fmt(wrk?.rps)} | ${wrk ? `${fmt(wrk.p50Ms)} / ${fmt(wrk.p99Ms)}` : '–'} | ${perCore(wrk)} | ${failures} | ${load(ac)} / ${load(wrk)} |`,
     );
   }
+}
+
+export function renderMarkdown(results, verdicts) {
+  const { meta, memory, coldStart } = results;
+  const out = [];
+  const perFamily = (render) => {
+    for (const family of meta.families) {
+      out.push(`#### ${FAMILIES[family].title}`);
+      out.push('');
+      render(out, results, targetsOfFamily(results.targets, family));
+      out.push('');
+    }
+  };
+  out.push(`## Switchyard benchmark, ${meta.date}`);
   out.push('');
+  out.push(
+    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}, pinned: ${meta.pinned ? 'gateway core 0, upstream + load core 1' : 'no (taskset missing)'}, ` +
+      `load average before ${meta.loadAverageBefore.join(' / ')}, commit ${meta.commit ?? 'unknown'}, families ${meta.families.join(', ')}, ` +
+      `${meta.durationS ?? '–'} s in all${meta.entryOverride ? `, gateway bundle ${meta.entry} (BENCH_ENTRY)` : ''}.`,
+  );
+  out.push('');
+  out.push(`### Serial keep-alive latency (${meta.settings.serialCount} timed requests after ${meta.settings.warmup} warm-up), µs`);
+  out.push('');
+  perFamily(serialTable);
+  out.push(`### Throughput at c=${meta.settings.connections} (autocannon: ${fmt(meta.settings.amount)} requests; wrk: ${meta.settings.wrkSeconds} s)`);
+  out.push('');
+  perFamily(throughputTable);
+  const storing = storingCost(results);
+  if (storing) {
+    out.push(storing);
+    out.push('');
+  }
   out.push(
     `Gateway memory (RSS): idle ${memory.idle.rssMb} MB` +
       (memory.afterPrewarm ? `, after pre-warm ${memory.afterPrewarm.rssMb} MB` : '') +
       `, after serial runs ${memory.afterSerial.rssMb} MB` +
       (memory.past20kRequests ? `, first reading past 20k requests ${memory.past20kRequests.rssMb} MB (${fmt(memory.past20kRequests.requestsServed)} served)` : '') +
-      `, after the first 20k-request c=${meta.settings.connections} load run ${memory.after20k.rssMb} MB ` +
-      `(${fmt(memory.after20k.requestsServed)} requests served by then), at the end ${memory.final.rssMb} MB, peak ${memory.final.peakRssMb} MB ` +
+      `, after the first 20k-request c=${meta.settings.connections} load run ${memory.after20k?.rssMb} MB ` +
+      `(${fmt(memory.after20k?.requestsServed)} requests served by then), at the end ${memory.final.rssMb} MB, peak ${memory.final.peakRssMb} MB ` +
       `(${fmt(memory.gatewayRequests)} requests served).`,
   );
   out.push(
@@ -128,7 +127,7 @@ export function renderMarkdown(results, targets) {
   out.push('');
   out.push('| target | goal | measured | met |');
   out.push('|---|---|---|---|');
-  for (const row of targets) out.push(`| ${row.name} | ${row.goal} | ${row.measured} | ${row.met ? 'yes' : '**no**'} |`);
+  for (const row of verdicts) out.push(`| ${row.name} | ${row.goal} | ${row.measured} | ${row.met ? 'yes' : '**no**'} |`);
   out.push('');
   return out.join('\n');
 }
