@@ -18,14 +18,13 @@
  * "--cpu-prof"). The report is printed as markdown, and written to
  * BENCH_TASKS_OUT when set.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { compileGateway, startGateway as startTaskGateway, stopGateway } from './lib/task-harness.mjs';
 import pg from 'pg';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,89 +42,30 @@ const children = new Set();
 const cleanups = [];
 
 function compile() {
-  if (process.env.BENCH_TASKS_ENTRY) return process.env.BENCH_TASKS_ENTRY;
-  const out = mkdtempSync(join(os.tmpdir(), 'switchyard-bench-build-'));
-  cleanups.push(() => rmSync(out, { recursive: true, force: true }));
-  // Compiled output next to a link to this checkout's dependencies, so imports resolve.
-  symlinkSync(join(repoDir, 'node_modules'), join(out, 'node_modules'), 'dir');
-  writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module' }));
-  try {
-    execFileSync(process.execPath, [join(repoDir, 'node_modules/typescript/bin/tsc'), '-p', join(repoDir, 'tsconfig.build.json'), '--outDir', out], {
-      stdio: 'pipe',
-    });
-  } catch {
-    // Type errors elsewhere in the tree do not stop the emit; a missing entry does.
-  }
-  return join(out, 'src', 'main.js');
+  return compileGateway(cleanups, process.env.BENCH_TASKS_ENTRY);
 }
 
-function freePort() {
-  return new Promise((done, fail) => {
-    const server = net.createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
 
 async function startGateway(entry, env) {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(os.tmpdir(), 'switchyard-bench-data-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const config = join(dataDir, 'config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
+  return startTaskGateway({
+    entry,
+    config: {
       channels: [
         { name: 'long', type: 'simulator', priority: 10, settings: { taskSeconds: 3600, imageSize: 64, accounts: [{ instanceId: 'long' }] } },
         { name: 'short', type: 'simulator', settings: { taskSeconds: 1, imageSize: 64, accounts: [{ instanceId: 'short' }] } },
       ],
       keys: [{ name: 'bench', key: KEY }],
       prices: { 'ig_*': { perCall: 0.01 } },
-    }),
-  );
-  const nodeArgs = (process.env.BENCH_TASKS_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, entry], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      SWITCHYARD_HOST: '127.0.0.1',
-      SWITCHYARD_PORT: String(port),
-      SWITCHYARD_DATA_DIR: dataDir,
-      SWITCHYARD_CONFIG: config,
-      SWITCHYARD_ADMIN_KEY: ADMIN,
-      SWITCHYARD_LOG_LEVEL: 'warn',
-      ...env,
     },
+    env: { ...env },
+    nodeArgs: (process.env.BENCH_TASKS_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    adminKey: ADMIN,
+    children,
+    cleanups,
   });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
-  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`gateway exited: ${output}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`gateway did not start: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, url };
 }
 
-async function stop(child) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
+const stop = stopGateway;
 
 function load({ url, method = 'POST', body, amount, path }) {
   return new Promise((done, fail) => {
