@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../tasks/callback-receiver.js';
-import { createPlace, ENGINES, type Place } from '../families/images/gateways.js';
+import { createPlace, ENGINES, type Place } from '../support/places.js';
 import { igClient, type IgClient } from '../families/images/support.js';
 
 const KEY = 'sk-images-callbacks-01';

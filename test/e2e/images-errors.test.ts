@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
-import { createPlace, ENGINES, type Place } from '../families/images/gateways.js';
+import { createPlace, ENGINES, type Place } from '../support/places.js';
 import {
   ANIMATED_GIF_DATA_URL,
   igClient,

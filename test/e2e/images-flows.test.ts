@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
-import { createPlace, ENGINES, type Place } from '../families/images/gateways.js';
+import { createPlace, ENGINES, type Place } from '../support/places.js';
 import { averageColour, decodePng, distance, igClient, pngDataUrl, type IgClient } from '../families/images/support.js';
 
 const KEY = 'sk-images-flows-0001';

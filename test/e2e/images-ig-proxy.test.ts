@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
 import { startFakeImageService, type FakeImageService } from '../upstreams/ig-proxy/fake-service.js';
-import { createPlace, ENGINES, type Place } from '../families/images/gateways.js';
+import { createPlace, ENGINES, type Place } from '../support/places.js';
 import { decodePng, igClient, pngDataUrl, type IgClient } from '../families/images/support.js';
 
 const KEY = 'sk-images-proxy-0001';

@@ -6,11 +6,9 @@
  * and a submission the crash interrupted fails visibly and is refunded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/storage/open.js';
 import type { TestGateway } from '../support/gateway.js';
-import { postgresUrl } from '../storage/engines.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../tasks/callback-receiver.js';
-import { createPlace, ENGINES, type Place } from '../families/images/gateways.js';
+import { createPlace, ENGINES, type Place } from '../support/places.js';
 import { igClient, pngDataUrl } from '../families/images/support.js';
 
 const KEY = 'sk-images-restart-001';
@@ -30,8 +28,6 @@ describe.each(ENGINES)('image tasks across restarts on %s', (engine) => {
     await receiver?.close();
   });
 
-  const openPlaceStore = (place: Place) =>
-    openStore(place.schema ? { databaseUrl: postgresUrl, dataDir: place.dataDir, schema: place.schema } : { dataDir: place.dataDir });
 
   async function submitMany(gw: TestGateway, hook: string): Promise<string[]> {
     const ig = igClient(gw.url, KEY);
@@ -94,7 +90,7 @@ describe.each(ENGINES)('image tasks across restarts on %s', (engine) => {
       await first.close();
       // As if the instance had died holding its leases, one of them in the middle of a submission.
       const closedAt = Date.now();
-      const store = await openPlaceStore(place);
+      const store = await place.openStore();
       const key = await store.keys.getByName('restart');
       const leaseUntil = Date.now() + 2_500;
       await store.db.updateTable('tasks').set({ lease_owner: 'crashed-instance', lease_until: leaseUntil }).where('id', 'in', ids).execute();

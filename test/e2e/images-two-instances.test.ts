@@ -10,7 +10,7 @@ import type { TestGateway } from '../support/gateway.js';
 import { skipPostgres } from '../storage/engines.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../tasks/callback-receiver.js';
 import { startFakeImageService, type FakeImageService } from '../upstreams/ig-proxy/fake-service.js';
-import { createPlace, type Place } from '../families/images/gateways.js';
+import { createPlace, type Place } from '../support/places.js';
 import { igClient, pngDataUrl } from '../families/images/support.js';
 
 const KEY = 'sk-images-pair-000001';

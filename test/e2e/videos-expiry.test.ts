@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepExpired } from '../../src/families/videos/sweeper.js';
 import type { TestGateway } from '../support/gateway.js';
-import { createPlace, type Place } from '../families/images/gateways.js';
+import { createPlace, type Place } from '../support/places.js';
 import { videoHttp } from '../families/videos/support.js';
 
 const KEY = 'sk-videos-expiry-00001';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
-import { createPlace, type Place } from '../families/images/gateways.js';
+import { createPlace, type Place } from '../support/places.js';
 import { inspectMp4 } from '../families/videos/mp4.js';
 import { dataUrl, pngBytes, videoHttp, type VideoHttp } from '../families/videos/support.js';
 

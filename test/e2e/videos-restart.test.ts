@@ -7,11 +7,9 @@
  * video that outlives its timeout fails and is refunded once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/storage/open.js';
 import type { TestGateway } from '../support/gateway.js';
-import { postgresUrl } from '../storage/engines.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../tasks/callback-receiver.js';
-import { createPlace, ENGINES, type Place } from '../families/images/gateways.js';
+import { createPlace, ENGINES, type Place } from '../support/places.js';
 import { inspectMp4 } from '../families/videos/mp4.js';
 import { videoHttp } from '../families/videos/support.js';
 
@@ -32,8 +30,6 @@ describe.each(ENGINES)('video tasks across restarts on %s', (engine) => {
     await receiver?.close();
   });
 
-  const openPlaceStore = (place: Place) =>
-    openStore(place.schema ? { databaseUrl: postgresUrl, dataDir: place.dataDir, schema: place.schema } : { dataDir: place.dataDir });
   const used = async (gw: TestGateway) => (await gw.admin('GET', '/keys')).body.data.find((k: any) => k.name === 'restart').used as number;
 
   async function submitMany(gw: TestGateway): Promise<string[]> {
@@ -94,7 +90,7 @@ describe.each(ENGINES)('video tasks across restarts on %s', (engine) => {
       const first = await place.start({ config });
       const ids = await submitMany(first);
       await first.close();
-      const store = await openPlaceStore(place);
+      const store = await place.openStore();
       const key = await store.keys.getByName('restart');
       const leaseUntil = Date.now() + 2_000;
       await store.db.updateTable('tasks').set({ lease_owner: 'crashed-instance', lease_until: leaseUntil }).where('id', 'in', ids).execute();

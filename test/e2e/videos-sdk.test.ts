@@ -9,7 +9,7 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import type { TestGateway } from '../support/gateway.js';
-import { createPlace, ENGINES, type Place } from '../families/images/gateways.js';
+import { createPlace, ENGINES, type Place } from '../support/places.js';
 import { inspectMp4 } from '../families/videos/mp4.js';
 import { pngBytes, videoHttp, type VideoHttp } from '../families/videos/support.js';
 

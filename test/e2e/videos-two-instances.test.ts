@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
 import { skipPostgres } from '../storage/engines.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../tasks/callback-receiver.js';
-import { createPlace, type Place } from '../families/images/gateways.js';
+import { createPlace, type Place } from '../support/places.js';
 import { inspectMp4 } from '../families/videos/mp4.js';
 import { videoHttp } from '../families/videos/support.js';
 import { startFakeVideoService, type FakeVideoService } from '../upstreams/openai-videos/fake-service.js';

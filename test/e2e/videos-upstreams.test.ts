@@ -10,7 +10,7 @@
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
-import { createPlace, type Place } from '../families/images/gateways.js';
+import { createPlace, type Place } from '../support/places.js';
 import { inspectMp4 } from '../families/videos/mp4.js';
 import { pngBytes, videoHttp, type VideoHttp } from '../families/videos/support.js';
 import { SPRITESHEET, THUMBNAIL, startFakeVideoService, type FakeVideoService } from '../upstreams/openai-videos/fake-service.js';

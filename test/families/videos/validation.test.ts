@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../../support/gateway.js';
-import { createPlace, type Place } from '../images/gateways.js';
+import { createPlace, type Place } from '../../support/places.js';
 import { dataUrl, pngBytes, videoHttp, type VideoHttp } from './support.js';
 
 const KEY = 'sk-videos-validation-1';

@@ -1,16 +1,19 @@
 /**
- * Gateways for image-task tests on either storage engine: SQLite in a temp
- * data dir, or PostgreSQL in a fresh schema (dropped at the end). The task
- * loop runs fast (short ticks and polls) so tests stay quick.
+ * Where task tests (images, videos) run their gateways, on either storage
+ * engine: SQLite in a temp data dir, or PostgreSQL in a fresh schema (dropped
+ * at the end). The task loop runs fast (short ticks and polls) so tests stay
+ * quick. Restart and two-instance tests start several gateways on one place.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { postgresConnection } from '../../../src/storage/postgres-connection.js';
-import { startGateway, type StartOptions, type TestGateway } from '../../support/gateway.js';
-import { postgresUrl } from '../../storage/engines.js';
+import { openStore } from '../../src/storage/open.js';
+import { postgresConnection } from '../../src/storage/postgres-connection.js';
+import type { Store } from '../../src/storage/types.js';
+import { postgresUrl } from '../storage/engines.js';
+import { startGateway, type StartOptions, type TestGateway } from './gateway.js';
 
 export const FAST_TASK_ENV: Record<string, string> = {
   SWITCHYARD_TASK_TICK_MS: '15',
@@ -29,11 +32,13 @@ export interface Place {
   dataDir: string;
   schema?: string;
   start(options?: StartOptions): Promise<TestGateway>;
+  /** Opens the place's database directly, as a test inspecting rows would. */
+  openStore(): Promise<Store>;
   destroy(): Promise<void>;
 }
 
 export async function createPlace(engine: Engine): Promise<Place> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-images-'));
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-tasks-'));
   const schema = engine === 'postgres' ? `img_${randomBytes(6).toString('hex')}` : undefined;
   return {
     engine,
@@ -49,6 +54,9 @@ export async function createPlace(engine: Engine): Promise<Place> {
           ...options.settings,
         },
       });
+    },
+    openStore() {
+      return openStore(schema ? { databaseUrl: postgresUrl, dataDir, schema } : { dataDir });
     },
     async destroy() {
       await rm(dataDir, { recursive: true, force: true });
