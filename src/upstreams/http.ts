@@ -156,6 +156,30 @@ export async function readJsonBody<T>(body: UpstreamBody, signal?: AbortSignal):
 export async function readErrorBody(
   body: AsyncIterable<Uint8Array>,
 ): Promise<{ message: string; retryAfterSeconds?: number }> {
+  return parseErrorText(await readErrorText(body));
+}
+
+/** Reads a whole body, refusing one larger than `maxBytes` (the download is cut there). */
+export async function readBodyLimited(body: UpstreamBody, maxBytes: number, what: string, signal?: AbortSignal): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        body.destroy();
+        throw new GatewayError('upstream_error', `${what} is larger than ${maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    throw toUpstreamError(error, signal);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
+/** Drains an error body, keeping at most 64 KiB of it, as text. */
+export async function readErrorText(body: AsyncIterable<Uint8Array>): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -168,7 +192,7 @@ export async function readErrorBody(
   } catch {
     // A body cut while we read an error is still an error; keep what arrived.
   }
-  return parseErrorText(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseErrorText(text: string): { message: string; retryAfterSeconds?: number } {

@@ -15,6 +15,22 @@ export interface UsageTap {
   id(): string | undefined;
 }
 
+/** A tap that records what it read: the usage and the upstream's response id. */
+export abstract class RecordingTap implements UsageTap {
+  protected reported: Usage | undefined;
+  protected responseId: string | undefined;
+
+  abstract pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array>;
+
+  usage(): Usage | undefined {
+    return this.reported;
+  }
+
+  id(): string | undefined {
+    return this.responseId;
+  }
+}
+
 export interface ForwardOptions {
   url: string;
   headers: Record<string, string>;

@@ -4,25 +4,13 @@
  * Streams: only `message_start` and `message_delta` events are JSON-parsed.
  * Plain answers: the whole body is parsed once, after its last byte went out.
  */
-import type { Usage } from '../../core/chat.js';
-import { parseOrUndefined, tapSse, tapWhole, type UsageTap } from '../pass-through.js';
+import { parseOrUndefined, RecordingTap, tapSse, tapWhole } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
 import { applyMessagesUsage, usageFromMessages } from './usage.js';
 import type { MessagesResponse, MessagesUsage } from './wire.js';
 
 
-export class MessagesStreamUsageTap implements UsageTap {
-  private reported: Usage | undefined;
-  private responseId: string | undefined;
-
-  usage(): Usage | undefined {
-    return this.reported;
-  }
-
-  id(): string | undefined {
-    return this.responseId;
-  }
-
+export class MessagesStreamUsageTap extends RecordingTap {
   pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
     return tapSse(body, signal, (events) => this.watch(events));
   }
@@ -43,18 +31,7 @@ export class MessagesStreamUsageTap implements UsageTap {
   }
 }
 
-export class MessagesJsonUsageTap implements UsageTap {
-  private reported: Usage | undefined;
-  private responseId: string | undefined;
-
-  usage(): Usage | undefined {
-    return this.reported;
-  }
-
-  id(): string | undefined {
-    return this.responseId;
-  }
-
+export class MessagesJsonUsageTap extends RecordingTap {
   pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
     return tapWhole(body, signal, (text) => this.read(text));
   }

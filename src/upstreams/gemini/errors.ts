@@ -6,10 +6,9 @@
  * channel's credential, not the client's request, so it is treated as a 401.
  */
 import { GatewayError, upstreamStatusError } from '../../core/errors.js';
-import { retryAfterFromHeaders, type UpstreamHeaders } from '../http.js';
+import { readErrorText, retryAfterFromHeaders, type UpstreamHeaders } from '../http.js';
 import type { GeminiError } from './wire.js';
 
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 export function geminiError(status: number, error: GeminiError | undefined, fallback: string, retryAfterHeader?: number): GatewayError {
   const message = error?.message || fallback;
@@ -32,28 +31,13 @@ export async function throwGeminiStatus(
   body: AsyncIterable<Uint8Array>,
   secrets: readonly string[] = [],
 ): Promise<never> {
-  let text = await readCapped(body);
+  let text = await readErrorText(body);
   for (const secret of secrets) if (secret.length >= 8) text = text.split(secret).join('[redacted]');
   const error = parseError(text);
   const fallback = text.trim() === '' ? `upstream answered HTTP ${status}` : text.trim().slice(0, 500);
   throw geminiError(status, error, fallback, retryAfterFromHeaders(headers));
 }
 
-async function readCapped(body: AsyncIterable<Uint8Array>): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const kept = chunk.byteLength <= MAX_ERROR_BODY_BYTES - size ? chunk : chunk.subarray(0, MAX_ERROR_BODY_BYTES - size);
-      chunks.push(kept);
-      size += kept.byteLength;
-      if (size >= MAX_ERROR_BODY_BYTES) break;
-    }
-  } catch {
-    // A body cut while we read an error is still an error; keep what arrived.
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** `{error:{…}}`, or a one-element array of it (the non-SSE stream form). */
 function parseError(text: string): GeminiError | undefined {

@@ -7,7 +7,7 @@
 import type { ChatResponse } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { mapFinishReason } from './map-finish-reason.js';
-import { parseToolArguments } from './parse-arguments.js';
+import { parseToolArguments } from '../tool-arguments.js';
 import { newCompletionId, newToolCallId } from './ids.js';
 import { usageFromChatCompletion } from './usage.js';
 import type { ChatCompletion } from './wire.js';

@@ -9,7 +9,7 @@ import type { ChatResponse, ThinkingPart, ToolCallPart } from '../../core/chat.j
 import { GatewayError } from '../../core/errors.js';
 import { errorFromFailedResponse } from './errors.js';
 import { finishReasonOf } from './finish-reason.js';
-import { parseArguments } from './parse-arguments.js';
+import { parseToolArguments } from '../tool-arguments.js';
 import { packReasoning } from './reasoning-proof.js';
 import { usageFromResponses } from './usage.js';
 import type { WireOutputItem, WireResponse } from './wire.js';
@@ -50,7 +50,7 @@ export function fromResponsesResponse(json: WireResponse, fallbackModel: string)
 
 function toolCall(item: WireOutputItem): ToolCallPart {
   const name = item.name ?? '';
-  return { type: 'tool_call', id: item.call_id ?? item.id ?? '', name, input: parseArguments(item.arguments, name) };
+  return { type: 'tool_call', id: item.call_id ?? item.id ?? '', name, input: parseToolArguments(item.arguments, name) };
 }
 
 /** A reasoning item with neither summary nor encrypted content carries nothing to show or send back. */

@@ -4,8 +4,7 @@
  * Streams: only lifecycle events are JSON-parsed (the terminal one carries the
  * usage). Plain answers: the whole body is parsed once, after its last byte.
  */
-import type { Usage } from '../../core/chat.js';
-import { parseOrUndefined, tapSse, tapWhole, type UsageTap } from '../pass-through.js';
+import { parseOrUndefined, RecordingTap, tapSse, tapWhole } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
 import { usageFromResponses } from './usage.js';
 import type { WireResponse } from './wire.js';
@@ -13,18 +12,7 @@ import type { WireResponse } from './wire.js';
 
 const lifecycleEvents = new Set(['response.created', 'response.completed', 'response.incomplete', 'response.failed']);
 
-export class ResponsesStreamUsageTap implements UsageTap {
-  private reported: Usage | undefined;
-  private responseId: string | undefined;
-
-  usage(): Usage | undefined {
-    return this.reported;
-  }
-
-  id(): string | undefined {
-    return this.responseId;
-  }
-
+export class ResponsesStreamUsageTap extends RecordingTap {
   pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
     return tapSse(body, signal, (events) => this.watch(events));
   }
@@ -43,18 +31,7 @@ export class ResponsesStreamUsageTap implements UsageTap {
   }
 }
 
-export class ResponsesJsonUsageTap implements UsageTap {
-  private reported: Usage | undefined;
-  private responseId: string | undefined;
-
-  usage(): Usage | undefined {
-    return this.reported;
-  }
-
-  id(): string | undefined {
-    return this.responseId;
-  }
-
+export class ResponsesJsonUsageTap extends RecordingTap {
   pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
     return tapWhole(body, signal, (text) => this.read(text));
   }

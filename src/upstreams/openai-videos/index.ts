@@ -11,10 +11,11 @@ import { GatewayError } from '../../core/errors.js';
 import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../families/videos/contract.js';
 import { upstreamModelFor } from '../../routing/select.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
+import { readBodyLimited } from '../http.js';
 import { send, sendJson } from './client.js';
 import { readOpenAiVideosSettings } from './settings.js';
 import { observationOf, statusOfWord, type UpstreamVideo } from './status.js';
-import { eachBounded, multipartBody, readLimited } from './transfer.js';
+import { eachBounded, multipartBody } from './transfer.js';
 
 const POLL_CONCURRENCY = 8;
 const requestOf = (task: TaskRecord) => task.request as unknown as VideoTaskRequest;
@@ -74,7 +75,7 @@ async function download(task: TaskRecord, call: TaskCall, variant: string, maxBy
   const query = variant === 'video' ? '' : `?variant=${variant}`;
   const response = await send(call, { method: 'GET', path: `/videos/${encodeURIComponent(task.upstreamId ?? '')}/content${query}`, accept: 'application/binary' });
   const declared = String(response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  const bytes = await readLimited(response.body, maxBytes, `the upstream's ${variant}`, call.signal);
+  const bytes = await readBodyLimited(response.body, maxBytes, `the upstream's ${variant}`, call.signal);
   const fallback = variant === 'video' ? 'video/mp4' : variant === 'thumbnail' ? 'image/webp' : 'image/jpeg';
   const contentType = declared && declared !== 'application/octet-stream' && declared !== 'application/binary' ? declared : fallback;
   return { bytes, contentType, role: variant };

@@ -1,30 +1,9 @@
 /**
- * Plumbing the video upstreams share (this one and `wan`): reading a large
- * body up to a bound, a multipart/form-data body built in one buffer, and
- * asking about many tasks with a bounded number of requests in flight.
+ * Transfer plumbing of this upstream: a multipart/form-data body built in one
+ * buffer, and asking about many tasks with a bounded number of requests in
+ * flight.
  */
 import { randomBytes } from 'node:crypto';
-import { GatewayError } from '../../core/errors.js';
-import { toUpstreamError, type UpstreamBody } from '../http.js';
-
-/** Reads a whole body, refusing one larger than `maxBytes` (the download is cut there). */
-export async function readLimited(body: UpstreamBody, maxBytes: number, what: string, signal?: AbortSignal): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        body.destroy();
-        throw new GatewayError('upstream_error', `${what} is larger than ${maxBytes} bytes (setting maxVideoBytes)`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    throw toUpstreamError(error, signal);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-}
 
 export interface FilePart {
   name: string;

@@ -1,7 +1,8 @@
-import { GatewayError } from '../../core/errors.js';
+import { GatewayError } from '../core/errors.js';
 
 /**
- * Tool-call arguments arrive as a JSON string. Empty means no arguments; text
+ * Tool-call arguments from OpenAI-style upstreams (chat completions and
+ * Responses) arrive as a JSON string. Empty means no arguments; text
  * that is not a JSON object is the model's fault and is reported, not guessed at.
  */
 export function parseToolArguments(args: string | null | undefined, toolName: string): Record<string, unknown> {
