@@ -20,13 +20,12 @@
  * BENCH_VIDEOS_OUT when set.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { compileGateway, startGateway as startTaskGateway, stopGateway } from './lib/task-harness.mjs';
-import pg from 'pg';
+import { compileGateway, runOnBothEngines, startGateway as startTaskGateway, stopGateway } from './lib/task-harness.mjs';
 import { PNG } from 'pngjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,7 +65,7 @@ async function startGateway(entry, env) {
   });
 }
 
-const stop = stopGateway;
+
 
 /** A multipart create body with a small PNG reference, built once. */
 function multipartCreate() {
@@ -177,24 +176,10 @@ async function runEngine(label, entry, env) {
       keyless: summary(keyless),
     };
   } finally {
-    await stop(child);
+    await stopGateway(child);
   }
 }
 
-async function postgresUrl() {
-  const url = process.env.BENCH_VIDEOS_PG_URL ?? 'postgres://127.0.0.1:5432/test';
-  const user = process.env.PGUSER || process.env.USER || os.userInfo().username;
-  const withUser = new URL(url);
-  if (!withUser.username) withUser.username = user;
-  const client = new pg.Client({ connectionString: withUser.toString() });
-  try {
-    await client.connect();
-    await client.end();
-    return withUser.toString();
-  } catch {
-    return undefined;
-  }
-}
 
 function markdown(rows) {
   const cell = (s) => `${s.rps} | ${s.p50Ms}/${s.p99Ms}`;
@@ -216,31 +201,12 @@ function markdown(rows) {
   return lines.join('\n');
 }
 
-async function main() {
-  const entry = compile();
-  const rows = [await runEngine('SQLite', entry, {})];
-  const pgUrl = await postgresUrl();
-  if (pgUrl) {
-    const schema = `bench_${randomBytes(5).toString('hex')}`;
-    cleanups.push(async () => {
-      const client = new pg.Client({ connectionString: pgUrl });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
-    });
-    rows.push(await runEngine('PostgreSQL', entry, { SWITCHYARD_DATABASE_URL: pgUrl, SWITCHYARD_DATABASE_SCHEMA: schema }));
-  }
-  const report = markdown(rows);
-  process.stdout.write(`${report}\n\n${JSON.stringify(rows, null, 2)}\n`);
-  if (process.env.BENCH_VIDEOS_OUT) writeFileSync(process.env.BENCH_VIDEOS_OUT, `${report}\n`);
-}
-
-main()
-  .catch((error) => {
-    process.exitCode = 1;
-    process.stderr.write(`${error.stack ?? error}\n`);
-  })
-  .finally(async () => {
-    await Promise.all([...children].map(stop));
-    for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
-  });
+runOnBothEngines({
+  compile,
+  runEngine,
+  markdown,
+  pgUrl: process.env.BENCH_VIDEOS_PG_URL,
+  outFile: process.env.BENCH_VIDEOS_OUT,
+  children,
+  cleanups,
+});

@@ -1,14 +1,17 @@
 /**
  * What the task benchmarks (images, videos) share: compiling the gateway into
  * a scratch directory, a free loopback port, starting a gateway with a config
- * file and waiting for it to answer, and stopping it.
+ * file and waiting for it to answer, stopping it, and running one measurement
+ * on SQLite and then on PostgreSQL (when reachable) in a throwaway schema.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -92,4 +95,54 @@ export async function stopGateway(child) {
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** The PostgreSQL URL to measure on (with a user name), or undefined when none answers. */
+export async function postgresUrl(override) {
+  const url = override ?? 'postgres://127.0.0.1:5432/test';
+  const withUser = new URL(url);
+  if (!withUser.username) withUser.username = process.env.PGUSER || process.env.USER || os.userInfo().username;
+  const client = new pg.Client({ connectionString: withUser.toString() });
+  try {
+    await client.connect();
+    await client.end();
+    return withUser.toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `runEngine(label, entry, env)` on SQLite, then on PostgreSQL, prints
+ * the markdown report and the raw rows (and writes the report to `outFile`),
+ * and always stops every gateway and removes every scratch file.
+ */
+export function runOnBothEngines({ compile, runEngine, markdown, pgUrl, outFile, children, cleanups }) {
+  const main = async () => {
+    const entry = compile();
+    const rows = [await runEngine('SQLite', entry, {})];
+    const url = await postgresUrl(pgUrl);
+    if (url) {
+      const schema = `bench_${randomBytes(5).toString('hex')}`;
+      cleanups.push(async () => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`drop schema if exists "${schema}" cascade`);
+        await client.end();
+      });
+      rows.push(await runEngine('PostgreSQL', entry, { SWITCHYARD_DATABASE_URL: url, SWITCHYARD_DATABASE_SCHEMA: schema }));
+    }
+    const report = markdown(rows);
+    process.stdout.write(`${report}\n\n${JSON.stringify(rows, null, 2)}\n`);
+    if (outFile) writeFileSync(outFile, `${report}\n`);
+  };
+  main()
+    .catch((error) => {
+      process.exitCode = 1;
+      process.stderr.write(`${error.stack ?? error}\n`);
+    })
+    .finally(async () => {
+      await Promise.all([...children].map(stopGateway));
+      for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+    });
 }
