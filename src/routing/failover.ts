@@ -40,34 +40,60 @@ export async function withFailover<T>(
   if (candidates.length === 0) {
     throw new GatewayError('not_found', `model "${options.model}" is not served by any channel`, { param: 'model' });
   }
+  // Attempts run one after another: the last target built is the one that answered.
+  let target: AttemptTarget | undefined;
+  const { value } = await tryInOrder(candidates, (channel) => channel, { ...options, label: `"${options.model}"` }, (channel) => {
+    target = { channel, upstreamModel: upstreamModelFor(channel, options.model), apiKey: options.health.nextKey(channel) };
+    return attempt(target);
+  });
+  return { value, target: target! };
+}
+
+export interface OrderedAttemptOptions {
+  maxAttempts: number;
+  health: ChannelHealth;
+  /** Filled with the name of every channel tried, in order. */
+  tried: string[];
+  signal?: AbortSignal;
+  /** What is being served, for the message when every attempt failed. */
+  label?: string;
+}
+
+/**
+ * The failover loop itself, for anything tried on a channel (a chat call, a
+ * task handed to a channel and one of its accounts): items in order, at most
+ * `maxAttempts`; a retryable error moves on, any other is thrown at once.
+ */
+export async function tryInOrder<T, R>(
+  items: readonly T[],
+  channelOf: (item: T) => Channel,
+  options: OrderedAttemptOptions,
+  attempt: (item: T) => Promise<R>,
+): Promise<{ value: R; item: T }> {
   const errors: GatewayError[] = [];
-  const limit = Math.min(options.maxAttempts, candidates.length);
+  const limit = Math.min(options.maxAttempts, items.length);
   for (let index = 0; index < limit; index++) {
     if (options.signal?.aborted) break;
-    const channel = candidates[index];
-    const target: AttemptTarget = {
-      channel,
-      upstreamModel: upstreamModelFor(channel, options.model),
-      apiKey: options.health.nextKey(channel),
-    };
+    const item = items[index];
+    const channel = channelOf(item);
     options.tried.push(channel.name);
     try {
-      return { value: await attempt(target), target };
+      return { value: await attempt(item), item };
     } catch (error) {
       if (!(error instanceof GatewayError) || !error.retryable) throw error;
       if (error.upstreamStatus === 401 || error.upstreamStatus === 403) options.health.coolDown(channel);
       errors.push(error);
     }
   }
-  throw exhausted(errors, options.model);
+  throw exhausted(errors, options.label ?? 'the request');
 }
 
 /** The error a client sees when every attempt failed. */
-function exhausted(errors: GatewayError[], model: string): GatewayError {
+function exhausted(errors: GatewayError[], label: string): GatewayError {
   const last = errors[errors.length - 1];
-  if (!last) return new GatewayError('unavailable', `request for model "${model}" was cancelled`);
+  if (!last) return new GatewayError('unavailable', `${label} was cancelled before any channel answered`);
   if (errors.length > 1 && errors.every((error) => CAPACITY_KINDS.has(error.kind))) {
-    return new GatewayError('overloaded', `every upstream serving "${model}" is overloaded: ${last.message}`, {
+    return new GatewayError('overloaded', `every upstream serving ${label} is overloaded: ${last.message}`, {
       status: 529,
       retryAfterSeconds: last.retryAfterSeconds,
     });

@@ -23,6 +23,7 @@ import type { Channel } from '../../upstreams/types.js';
 import { CODE, type Envelope } from './errors.js';
 import type { AccountFilter } from './schema.js';
 import { accountJson, chooseTargets, type Target } from './targets.js';
+import { tryInOrder } from '../../routing/failover.js';
 
 export interface RequestMeta {
   requestId: string;
@@ -145,22 +146,13 @@ async function handOver(
   payload: ImageSubmitPayload,
   tried: string[],
 ): Promise<{ outcome: SubmitOutcome; target: Target }> {
-  let lastError: unknown;
-  const limit = Math.min(targets.length, ctx.settings.maxAttempts);
-  for (let index = 0; index < limit; index++) {
-    const target = targets[index];
-    tried.push(target.channel.name);
-    try {
-      const upstream = imageUpstream(ctx, target.channel);
-      const outcome = await upstream.submit(task, payload, taskCall(ctx, target.channel, target.account.instanceId));
-      return { outcome, target };
-    } catch (error) {
-      lastError = error;
-      if (!(error instanceof GatewayError) || !error.retryable) throw error;
-      if (error.upstreamStatus === 401 || error.upstreamStatus === 403) ctx.health.coolDown(target.channel);
-    }
-  }
-  throw lastError;
+  const { value, item } = await tryInOrder(
+    targets,
+    (target) => target.channel,
+    { maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, label: `image task ${task.id}` },
+    (target) => imageUpstream(ctx, target.channel).submit(task, payload, taskCall(ctx, target.channel, target.account.instanceId)),
+  );
+  return { outcome: value, target: item };
 }
 
 interface LogFields {

@@ -16,6 +16,7 @@ import type { Channel } from '../../upstreams/types.js';
 import { VIDEO_FAMILY, type VideoAction, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from './contract.js';
 import { videoCost } from './pricing.js';
 import type { VideoSpec } from './validate.js';
+import { tryInOrder } from '../../routing/failover.js';
 
 export interface RequestMeta {
   requestId: string;
@@ -120,21 +121,13 @@ async function handOver(
   payload: VideoSubmitPayload,
   tried: string[],
 ): Promise<{ outcome: SubmitOutcome; channel: Channel }> {
-  let lastError: unknown;
-  const limit = Math.min(channels.length, ctx.settings.maxAttempts);
-  for (let index = 0; index < limit; index++) {
-    const channel = channels[index];
-    tried.push(channel.name);
-    try {
-      const outcome = await videoUpstream(ctx, channel).submit(task, payload, taskCall(ctx, channel));
-      return { outcome, channel };
-    } catch (error) {
-      lastError = error;
-      if (!(error instanceof GatewayError) || !error.retryable) throw error;
-      if (error.upstreamStatus === 401 || error.upstreamStatus === 403) ctx.health.coolDown(channel);
-    }
-  }
-  throw lastError;
+  const { value, item } = await tryInOrder(
+    channels,
+    (channel) => channel,
+    { maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, label: `video task ${task.id}` },
+    (channel) => videoUpstream(ctx, channel).submit(task, payload, taskCall(ctx, channel)),
+  );
+  return { outcome: value, channel: item };
 }
 
 interface LogFields {
