@@ -25,6 +25,7 @@ export const keyInputSchema = z
     rpm: z.number().int().positive().nullable().optional(),
     tpm: z.number().int().positive().nullable().optional(),
     expiresAt: epochOrIso.nullable().optional(),
+    strictTranslation: z.boolean().optional(),
   })
   .strict();
 

@@ -2,8 +2,8 @@
 import type { RequestLogRow } from '../storage/types.js';
 import { newId } from '../storage/ids.js';
 
-export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs' | 'latencyMs'> &
-  Partial<Pick<RequestLogRow, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs'>> & {
+export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'translation' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs' | 'latencyMs'> &
+  Partial<Pick<RequestLogRow, 'translation' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs'>> & {
     startedAt: number;
   };
 
@@ -17,6 +17,7 @@ export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLo
     reasoningTokens: 0,
     estimated: false,
     firstByteMs: null,
+    translation: null,
     ...rest,
     id: newId('log'),
     latencyMs: now - startedAt,

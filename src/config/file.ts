@@ -57,6 +57,8 @@ const keySchema = z.strictObject({
   rpm: z.number().int().positive().optional(),
   tpm: z.number().int().positive().optional(),
   expiresAt: epochMs.optional(),
+  /** Refuse what an upstream would ignore on a translated path (see docs/translation.md). */
+  strictTranslation: z.boolean().optional(),
 });
 
 /** USD per million tokens. */
@@ -270,6 +272,7 @@ async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) 
     allowIps: key.allowIps ?? null,
     rpm: key.rpm ?? null,
     tpm: key.tpm ?? null,
+    strictTranslation: key.strictTranslation ?? false,
   };
   const existing = await store.keys.getByName(key.name);
   if (!existing) {

@@ -33,6 +33,8 @@ export interface ToolCallPart {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /** Opaque reasoning state the provider attached to the call (Gemini `thoughtSignature`), for the same provider only. */
+  signature?: string;
 }
 
 export interface ToolResultPart {
@@ -55,8 +57,16 @@ export interface ThinkingPart {
 
 export type ContentPart = TextPart | MediaPart | ToolCallPart | ToolResultPart | ThinkingPart;
 
+/**
+ * A conversation turn. `system` turns are instructions placed inside the
+ * conversation (a Messages `role: "system"` message, a Responses developer
+ * message after the first turn); they hold text parts only. The leading
+ * system prompt stays in `ChatRequest.system`. Each upstream keeps a system
+ * turn at its position where its dialect can, and folds it into its system
+ * prompt otherwise (a `mapped` decision in its translation plan).
+ */
 export interface ChatMessage {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'system';
   content: ContentPart[];
 }
 
@@ -69,15 +79,26 @@ export interface FunctionTool {
 }
 
 /**
+ * What a provider-run tool does, in words every dialect shares, so an upstream
+ * of another dialect can run its own equivalent (web search → Anthropic's
+ * `web_search_*` tool, Gemini's Google Search grounding).
+ */
+export type BuiltinCapability = 'web_search' | 'web_fetch' | 'code_execution';
+
+/**
  * A tool run by the provider itself (computer use, web search, code execution…).
- * `dialect` names the wire dialect that defined it; only upstreams speaking that
- * dialect (or declaring the tool in `supportedBuiltinTools`) can serve it.
+ * `dialect` names the wire dialect that defined it. An upstream of that
+ * dialect forwards it as is; another upstream runs its own equivalent of the
+ * `capability` when it has one, and otherwise leaves the tool out (its
+ * translation plan says so), unless `tool_choice` forces that very tool.
  */
 export interface BuiltinTool {
   type: 'builtin';
   dialect: Dialect;
   /** The dialect's own type word, e.g. `computer_20241022`, `web_search_preview`, `codeExecution`. */
   kind: string;
+  /** The shared meaning of the tool, when it has one other providers offer. */
+  capability?: BuiltinCapability;
   /** The tool definition exactly as the client sent it. */
   raw: Record<string, unknown>;
 }
@@ -98,6 +119,8 @@ export type ResponseFormat =
 export interface ThinkingConfig {
   enabled: boolean;
   budgetTokens?: number;
+  /** The model chooses its own budget (Messages `adaptive`, Gemini `thinkingLevel`, Responses `effort`). */
+  adaptive?: boolean;
   effort?: 'minimal' | 'low' | 'medium' | 'high';
   /** Whether the client wants the thoughts returned (Gemini `includeThoughts`, Responses summaries). */
   includeThoughts?: boolean;
@@ -127,11 +150,19 @@ export interface ChatRequest {
   user?: string;
   stream: boolean;
   /**
-   * Options only some upstreams can honour (e.g. `logprobs`, `audioOutput`,
-   * `candidateCount`). An adapter must refuse any key it does not list in
-   * `supportedFeatures` (the router does this check), never drop it silently.
+   * Options that change the answer and only some upstreams can honour (e.g.
+   * `logprobs`, `candidateCount`), keyed by the client's field name. A
+   * channel whose translation plan cannot honour one is skipped; the client
+   * gets a 400 naming it only when no candidate can.
    */
   features?: Record<string, unknown>;
+  /**
+   * Client fields that cannot change the answer (cache keys, client metadata,
+   * context-management edits, service tiers…), keyed by the client's field
+   * name. Forwarded where an upstream has the same field, otherwise ignored;
+   * either way named in the translation plan.
+   */
+  hints?: Record<string, unknown>;
 }
 
 export type FinishReason =

@@ -6,7 +6,8 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { ChatEvent, ChatRequest, ChatResponse, Usage } from '../core/chat.js';
-import { type GatewayError, toGatewayError, unsupportedFeature } from '../core/errors.js';
+import { type GatewayError, toGatewayError } from '../core/errors.js';
+import { describePlan, type TranslationPlan } from '../core/translation-plan.js';
 import { countRequestTokens } from '../core/tokens.js';
 import { foldStream, responseToEvents } from '../core/stream-fold.js';
 import { withFailover } from '../routing/failover.js';
@@ -35,14 +36,15 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
   });
   let core: ChatRequest | undefined;
   const coreRequest = () => (core ??= call.toCore());
-  const writer = new StreamWriter(reply.raw, reply.getHeaders());
+  const writer = new StreamWriter(reply.raw, () => reply.getHeaders());
   let target: { channel: Channel; upstreamModel: string } | undefined;
   let outcome: Outcome;
+  let translation: string | undefined;
 
   try {
     ctx.auth.authorize(call.key, call.model);
     await ctx.limits.admit(call.key.record);
-    const candidates = servableCandidates(ctx, call, codec, coreRequest);
+    const { candidates, plans } = servableCandidates(ctx, call, codec, coreRequest);
     const attempt = await withFailover(
       candidates,
       { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, signal: abort.signal },
@@ -71,6 +73,7 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
       },
     );
     target = attempt.target;
+    translation = noteTranslation(ctx, call, plans.get(attempt.target.channel.id), reply);
     outcome =
       attempt.value.kind === 'pass'
         ? await deliverPassThrough(attempt.value.result, call, codec, reply, writer)
@@ -105,8 +108,20 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
     startedAt: call.startedAt,
     firstByteAt: writer.firstByteAt,
     clientIp: call.clientIp,
+    translation,
   });
 }
+
+/** Names what the serving channel's plan mapped or ignored: a response header, a log line, and the request log (via settle). */
+function noteTranslation(ctx: AppContext, call: ChatCall, plan: TranslationPlan | undefined, reply: FastifyReply): string | undefined {
+  const described = plan && describePlan(plan);
+  if (described === undefined) return undefined;
+  reply.header(TRANSLATION_HEADER, described);
+  ctx.logger.info({ requestId: call.requestId, upstream: plan!.upstream, translation: described }, 'translated request');
+  return described;
+}
+
+export const TRANSLATION_HEADER = 'x-switchyard-translation';
 
 /** Counting must never fail a settle: a request only a native upstream could read (and served) counts as 0. */
 function estimatePrompt(coreRequest: () => ChatRequest): number {
@@ -122,39 +137,34 @@ function isNative(adapter: UpstreamAdapter, codec: ChatCodec): boolean {
 }
 
 /**
- * Candidate channels that can honour the whole request. Builtin tools and
- * special features go only to upstreams that provide them; when none can, the
- * client gets a 400 naming what is missing, never a silently reduced request.
+ * Candidate channels that can serve the request, each with its translation
+ * plan, decided before the first call: a channel whose plan refuses is left
+ * out, so the answer never depends on which channel a weighted draw picked.
+ * When none can serve, the client gets the first refusal (a 400 naming the field).
  */
-function servableCandidates(ctx: AppContext, call: ChatCall, codec: ChatCodec, coreRequest: () => ChatRequest): Channel[] {
-  const candidates = orderCandidates(ctx.channels.all(), call.model, {
+function servableCandidates(
+  ctx: AppContext,
+  call: ChatCall,
+  codec: ChatCodec,
+  coreRequest: () => ChatRequest,
+): { candidates: Channel[]; plans: Map<string, TranslationPlan> } {
+  const ordered = orderCandidates(ctx.channels.all(), call.model, {
     isHealthy: ctx.health.isHealthy,
     accepts: (channel) => ctx.adapters.has(channel.type),
   });
+  const plans = new Map<string, TranslationPlan>();
   let firstRefusal: GatewayError | undefined;
-  const servable = candidates.filter((channel) => {
+  const candidates = ordered.filter((channel) => {
     const adapter = ctx.adapters.get(channel.type);
     if (isNative(adapter, codec)) return true;
-    const refusal = missingCapability(adapter, coreRequest());
-    firstRefusal ??= refusal;
-    return refusal === undefined;
+    const strict = call.key.record.strictTranslation === true || channel.settings.strictTranslation === true;
+    const plan = adapter.plan(coreRequest(), { strict, settings: channel.settings });
+    plans.set(channel.id, plan);
+    firstRefusal ??= plan.refusal;
+    return plan.refusal === undefined;
   });
-  if (servable.length === 0 && firstRefusal) throw firstRefusal;
-  return servable;
-}
-
-function missingCapability(adapter: UpstreamAdapter, request: ChatRequest): GatewayError | undefined {
-  for (const tool of request.tools ?? []) {
-    if (tool.type === 'builtin' && !adapter.supportedBuiltinTools.has(tool.kind)) {
-      return unsupportedFeature(`tool "${tool.kind}"`, `the ${adapter.type} upstream serving this model does not provide it`);
-    }
-  }
-  for (const feature of Object.keys(request.features ?? {})) {
-    if (!adapter.supportedFeatures.has(feature)) {
-      return unsupportedFeature(feature, `the ${adapter.type} upstream serving this model cannot honour it`);
-    }
-  }
-  return undefined;
+  if (candidates.length === 0 && firstRefusal) throw firstRefusal;
+  return { candidates, plans };
 }
 
 function sendError(reply: FastifyReply, codec: ChatCodec, error: GatewayError, requestId: string): void {

@@ -12,7 +12,8 @@ export class StreamWriter {
 
   constructor(
     private readonly res: ServerResponse,
-    private readonly headers: Record<string, string | number | string[] | undefined>,
+    /** Read when the stream starts, so headers set after routing (the translation note) go out too. */
+    private readonly headers: () => Record<string, string | number | string[] | undefined>,
   ) {}
 
   get hasStarted(): boolean {
@@ -27,7 +28,7 @@ export class StreamWriter {
   start(status: number, contentType: string): void {
     if (this.started) return;
     this.started = true;
-    this.res.writeHead(status, { ...this.headers, 'content-type': contentType, 'cache-control': 'no-cache' });
+    this.res.writeHead(status, { ...this.headers(), 'content-type': contentType, 'cache-control': 'no-cache' });
     // Send the headers now: clients measure time to first byte from here.
     this.res.flushHeaders();
   }

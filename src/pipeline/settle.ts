@@ -32,6 +32,8 @@ export interface SettleInput {
   startedAt: number;
   firstByteAt?: number;
   clientIp: string;
+  /** What translation mapped or ignored (see core/translation-plan.ts), when anything. */
+  translation?: string;
 }
 
 export function completeUsage(input: SettleInput): Usage {
@@ -90,6 +92,7 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
         cost,
         firstByteMs: input.firstByteAt === undefined ? null : input.firstByteAt - input.startedAt,
         clientIp: input.clientIp,
+        translation: input.translation ?? null,
         startedAt: input.startedAt,
       },
       now,

@@ -19,6 +19,7 @@ function toRecord(row: Selectable<KeysTable>): KeyRecord {
     allowIps: fromJson<string[]>(row.allow_ips),
     rpm: toNullableNumber(row.rpm),
     tpm: toNullableNumber(row.tpm),
+    strictTranslation: toNumber(row.strict_translation) === 1,
     createdAt: toNumber(row.created_at),
     updatedAt: toNumber(row.updated_at),
   };
@@ -41,6 +42,7 @@ function toColumns(patch: KeyPatch): Updateable<KeysTable> {
   if (patch.allowIps !== undefined) set.allow_ips = jsonOrNull(patch.allowIps);
   if (patch.rpm !== undefined) set.rpm = patch.rpm;
   if (patch.tpm !== undefined) set.tpm = patch.tpm;
+  if (patch.strictTranslation !== undefined) set.strict_translation = patch.strictTranslation ? 1 : 0;
   return set;
 }
 
@@ -73,6 +75,7 @@ export class KyselyKeyRepository implements KeyRepository {
           allow_ips: jsonOrNull(key.allowIps ?? null),
           rpm: key.rpm ?? null,
           tpm: key.tpm ?? null,
+          strict_translation: key.strictTranslation ? 1 : 0,
           created_at: now,
           updated_at: now,
         })

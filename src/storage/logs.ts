@@ -3,7 +3,7 @@ import { fromFlag, fromJson, toFlag, toJson, toNullableNumber, toNumber } from '
 import type { Database, RequestLogsTable } from './schema.js';
 import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSummaryRow } from './types.js';
 
-/** Rows per INSERT: 23 parameters each stays under SQLite's and PostgreSQL's parameter limits. */
+/** Rows per INSERT: 24 parameters each stays under SQLite's and PostgreSQL's parameter limits. */
 const insertChunk = 500;
 const defaultLimit = 100;
 const maxLimit = 1000;
@@ -32,6 +32,7 @@ function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
     latency_ms: Math.round(row.latencyMs),
     first_byte_ms: row.firstByteMs === null ? null : Math.round(row.firstByteMs),
     client_ip: row.clientIp,
+    translation: row.translation,
     created_at: row.createdAt,
   };
 }
@@ -60,6 +61,7 @@ function toRow(row: Selectable<RequestLogsTable>): RequestLogRow {
     latencyMs: toNumber(row.latency_ms),
     firstByteMs: toNullableNumber(row.first_byte_ms),
     clientIp: row.client_ip,
+    translation: row.translation,
     createdAt: toNumber(row.created_at),
   };
 }

@@ -18,6 +18,7 @@ export interface KeysTable {
   allow_ips: string | null;
   rpm: number | null;
   tpm: number | null;
+  strict_translation: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -61,6 +62,7 @@ export interface RequestLogsTable {
   latency_ms: number;
   first_byte_ms: number | null;
   client_ip: string | null;
+  translation: string | null;
   created_at: number;
 }
 

@@ -25,6 +25,8 @@ export interface KeyRecord {
   allowIps: string[] | null;
   rpm: number | null;
   tpm: number | null;
+  /** Refuse what an upstream would ignore instead of ignoring it (see core/translation-plan.ts). */
+  strictTranslation: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -40,6 +42,7 @@ export interface NewKey {
   allowIps?: string[] | null;
   rpm?: number | null;
   tpm?: number | null;
+  strictTranslation?: boolean;
 }
 
 export type KeyPatch = Partial<Omit<NewKey, 'keyHash' | 'keyPrefix'>> & { keyHash?: string; keyPrefix?: string };
@@ -105,6 +108,8 @@ export interface RequestLogRow {
   latencyMs: number;
   firstByteMs: number | null;
   clientIp: string | null;
+  /** What translation mapped or ignored, e.g. `mapped=system messages; ignored=top_k`; null when nothing. */
+  translation: string | null;
   createdAt: number;
 }
 

@@ -77,6 +77,7 @@ function refundLogRow(task: TaskRecord, model: string): RequestLogRow {
   return {
     id: newId('log'),
     requestId: `refund:${task.id}`,
+    translation: null,
     keyId: task.keyId,
     family: task.family,
     model,

@@ -4,6 +4,8 @@
  * registry.ts.
  */
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../core/chat.js';
+import type { TranslationPlan } from '../core/translation-plan.js';
+import type { PlanOptions } from './plan.js';
 
 /** A channel as the router and adapters see it: decrypted, ready to call. */
 export interface Channel {
@@ -70,10 +72,13 @@ export interface UpstreamAdapter {
   readonly type: string;
   /** The client dialect this upstream speaks natively; such clients get the pass-through path. */
   readonly nativeDialect?: Dialect;
-  /** Keys of ChatRequest.features this adapter honours. */
-  readonly supportedFeatures: ReadonlySet<string>;
-  /** Builtin tool kinds (BuiltinTool.kind) this adapter forwards natively. */
-  readonly supportedBuiltinTools: ReadonlySet<string>;
+  /**
+   * Decides, before routing and without side effects, what this upstream
+   * would do with each field of a translated request (see
+   * core/translation-plan.ts). The router skips a channel whose plan refuses;
+   * `chat` is only called with requests whose plan did not.
+   */
+  plan(request: ChatRequest, options: PlanOptions): TranslationPlan;
 
   /**
    * Serve a chat request by translation. Resolves once the upstream answered

@@ -149,8 +149,6 @@ describe('validation', () => {
     const cases: Array<[unknown, string]> = [
       [{ ...hello, generationConfig: { responseLogprobs: true, logprobs: 3 } }, 'logprobs'],
       [{ ...hello, generationConfig: { responseModalities: ['AUDIO'], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } } } }, 'responseModalities'],
-      [{ ...hello, tools: [{ codeExecution: {} }] }, 'codeExecution'],
-      [{ ...hello, tools: [{ googleSearch: {} }] }, 'googleSearch'],
       [{ ...hello, cachedContent: 'cachedContents/abc' }, 'cachedContent'],
       [{ ...hello, safetySettings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'BLOCK_LOW_AND_ABOVE' }] }, 'safetySettings'],
     ];
@@ -160,6 +158,16 @@ describe('validation', () => {
       expect(res.json().error.status).toBe('INVALID_ARGUMENT');
       expect(res.json().error.message).toContain(feature);
     }
+  });
+
+  it('leaves out provider-run tools and sampling knobs the simulator has no use for, and says so', async () => {
+    const res = await post('/v1beta/models/sim-model:generateContent?key=AIza-main-http-key', {
+      ...hello,
+      tools: [{ codeExecution: {} }, { googleSearch: {} }],
+      generationConfig: { topK: 64 },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-switchyard-translation')).toBe('ignored=top_k,tool codeExecution,tool googleSearch');
   });
 });
 

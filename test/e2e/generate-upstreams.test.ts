@@ -259,12 +259,19 @@ describe('through an anthropic upstream (translation)', () => {
     expect(sent[2].content[0]).toEqual({ type: 'tool_result', tool_use_id: toolUse.id, content: [{ type: 'text', text: 'done' }] });
   });
 
+  it('ignores what cannot change the answer, and says so in a header', async () => {
+    const res = await fetch(`${gw.url}/v1beta/models/anthropic-text:generateContent?key=${CLIENT_KEY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { seed: 3 } }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-switchyard-translation')).toBe('ignored=seed');
+    expect(anthropic.requests.at(-1)!.json()).not.toHaveProperty('seed');
+  });
+
   it('refuses what the upstream cannot honour with INVALID_ARGUMENT naming it', async () => {
-    const cases: Array<[object, string]> = [
-      [{ tools: [{ codeExecution: {} }] }, 'codeExecution'],
-      [{ responseLogprobs: true }, 'logprobs'],
-      [{ seed: 3 }, 'seed'],
-    ];
+    const cases: Array<[object, string]> = [[{ responseLogprobs: true }, 'logprobs']];
     for (const [config, name] of cases) {
       const failure = await genai()
         .models.generateContent({ model: 'anthropic-text', contents: 'hi', config })
@@ -302,11 +309,14 @@ describe('through an openai-chat upstream (translation)', () => {
     expect(thoughts).toBeGreaterThan(10);
   });
 
-  it('refuses topK, which chat completions lacks, naming it', async () => {
-    const failure = await genai()
-      .models.generateContent({ model: 'openai-text', contents: 'hi', config: { topK: 5 } })
-      .catch((error) => error);
-    expect(failure.status).toBe(400);
-    expect(JSON.parse(failure.message).error.message).toContain('topK');
+  it('ignores topK, which chat completions lacks, and names it in the translation header', async () => {
+    const res = await fetch(`${gw.url}/v1beta/models/openai-text:generateContent?key=${CLIENT_KEY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { topK: 64 } }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-switchyard-translation')).toBe('ignored=top_k');
+    expect(openai.requests.at(-1)!.json()).not.toHaveProperty('top_k');
   });
 });

@@ -271,9 +271,13 @@ describe('openai 7.x: errors', () => {
     expect(error.requestID).toMatch(/^req_/);
   });
 
-  it('refuses a hosted tool the simulator cannot run, naming it', async () => {
-    const failure = await client.responses
+  it('leaves out a hosted tool the simulator cannot run, and refuses it only when tool_choice forces it', async () => {
+    const { response } = await client.responses
       .create({ model: 'sim-model', input: 'search the web', tools: [{ type: 'web_search_preview' }] })
+      .withResponse();
+    expect(response.headers.get('x-switchyard-translation')).toBe('ignored=tool web_search_preview');
+    const failure = await client.responses
+      .create({ model: 'sim-model', input: 'search the web', tools: [{ type: 'web_search_preview' }], tool_choice: { type: 'web_search_preview' } })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
     expect((failure as Error).message).toContain('web_search_preview');

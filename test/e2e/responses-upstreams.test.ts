@@ -303,20 +303,26 @@ describe('through an anthropic upstream (translation)', () => {
     for await (const part of streamed.fullStream) if (part.type === 'error') throw part.error;
     expect(await streamed.text).toContain('AI SDK stream via anthropic');
     expect(await streamed.finishReason).toBe('stop');
+    const withSearch = await generateText({ model: openai('claude-sim'), prompt: 'x', maxRetries: 0, tools: { search: openaiWebSearch() } });
+    expect(withSearch.response.headers?.['x-switchyard-translation']).toMatch(/web_search/);
     const failure = await generateText({
       model: openai('claude-sim'),
       prompt: 'x',
       maxRetries: 0,
-      tools: { search: openaiWebSearch() },
+      providerOptions: { openai: { logprobs: 3 } },
     }).catch((error) => error);
     expect(APICallError.isInstance(failure)).toBe(true);
     expect(failure.statusCode).toBe(400);
-    expect(failure.message).toMatch(/web_search/);
+    expect(failure.message).toMatch(/logprobs/);
   });
 
-  it('refuses a hosted tool by name', async () => {
-    const failure = await client.responses
+  it('leaves out a hosted tool it has no equivalent of, and refuses it by name when tool_choice forces it', async () => {
+    const { response } = await client.responses
       .create({ model: 'claude-sim', input: 'find it', tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] })
+      .withResponse();
+    expect(response.headers.get('x-switchyard-translation')).toBe('ignored=tool file_search');
+    const failure = await client.responses
+      .create({ model: 'claude-sim', input: 'find it', tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }], tool_choice: { type: 'file_search' } })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
     expect((failure as Error).message).toContain('file_search');

@@ -28,6 +28,7 @@ function logRow(overrides: Partial<RequestLogRow>): RequestLogRow {
     latencyMs: 120,
     firstByteMs: null,
     clientIp: '127.0.0.1',
+    translation: null,
     createdAt: 1_000,
     ...overrides,
   };

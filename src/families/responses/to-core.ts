@@ -102,8 +102,8 @@ function toolToCore(tool: ToolParam): ToolDefinition {
 function toolChoiceToCore(choice: NonNullable<ValidatedRequest['tool_choice']>): ToolChoice {
   if (typeof choice === 'string') return { type: choice };
   if (choice.type === 'function') return { type: 'tool', name: (choice as { name: string }).name };
-  // A hosted tool choice: the hosted tool itself decides which upstream may serve the request.
-  return { type: 'required' };
+  // A hosted tool choice names the hosted tool's kind: an upstream that cannot run it must refuse (see upstreams/plan.ts).
+  return { type: 'tool', name: choice.type };
 }
 
 function formatToCore(format: TextFormatParam): ResponseFormat | undefined {

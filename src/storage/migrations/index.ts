@@ -6,11 +6,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001_initial.js';
 import { responses } from './0002_responses.js';
 import { tasks } from './0003_tasks.js';
+import { translation } from './0004_translation.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_responses': responses,
   '0003_tasks': tasks,
+  '0004_translation': translation,
 };
 
 export const migrationProvider: MigrationProvider = {

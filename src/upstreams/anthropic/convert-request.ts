@@ -9,8 +9,9 @@
  *   older beta shape with its beta header) rather than a forced `json` tool,
  *   so the answer stays a plain text block. `json_object` without a schema has
  *   no native equivalent and is refused.
- * - seed, presence/frequency penalties have no Messages equivalent: refused,
- *   unless the channel sets `dropUnsupportedParams: true`.
+ * - seed, presence/frequency penalties have no Messages equivalent: ignored
+ *   (hints in the translation plan, see capabilities.ts), as are provider-run
+ *   tools of other dialects.
  * - Thinking parts without a signature (produced by another provider) cannot be
  *   verified by Anthropic and are left out; citations in the history are not sent.
  */
@@ -26,6 +27,8 @@ import type {
   ToolDefinition,
 } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
+import { toolsToSend } from '../plan.js';
+import { anthropicCapabilities } from './capabilities.js';
 
 export const DEFAULT_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
@@ -55,8 +58,6 @@ export function toMessagesRequest(
     const name = Object.keys(request.features)[0];
     throw unsupportedFeature(name, 'the anthropic upstream honours no optional features');
   }
-  refuseUnsupportedSampling(request, settings.dropUnsupportedParams === true);
-
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };
   const defaultMax = typeof settings.defaultMaxTokens === 'number' ? settings.defaultMaxTokens : DEFAULT_MAX_TOKENS;
@@ -69,8 +70,9 @@ export function toMessagesRequest(
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.topK !== undefined) body.top_k = request.topK;
   if (thinking) body.thinking = thinking;
-  if (request.tools?.length) {
-    body.tools = request.tools.map(toTool);
+  const tools = toolsToSend(request.tools, anthropicCapabilities);
+  if (tools.length > 0) {
+    body.tools = tools.map(toTool);
     const choice = toToolChoice(request.toolChoice, request.parallelToolCalls);
     if (choice) body.tool_choice = choice;
   }
@@ -78,15 +80,6 @@ export function toMessagesRequest(
   if (request.user) body.metadata = { user_id: request.user };
   if (request.stream) body.stream = true;
   return { body, betas };
-}
-
-function refuseUnsupportedSampling(request: ChatRequest, drop: boolean): void {
-  if (drop) return;
-  if (request.seed !== undefined) throw unsupportedFeature('seed', 'the Anthropic Messages API has no seed');
-  if (request.presencePenalty !== undefined)
-    throw unsupportedFeature('presencePenalty', 'the Anthropic Messages API has no presence penalty');
-  if (request.frequencyPenalty !== undefined)
-    throw unsupportedFeature('frequencyPenalty', 'the Anthropic Messages API has no frequency penalty');
 }
 
 function thinkingBlock(config: ThinkingConfig | undefined, maxTokens: number | undefined): Block | undefined {

@@ -4,15 +4,14 @@
  * Messages clients get the byte-for-byte pass-through; other clients are translated.
  */
 import type { UpstreamAdapter } from '../types.js';
-import { anthropicBuiltinTools } from './builtin-tools.js';
+import { planAnthropic } from './capabilities.js';
 import { messagesChat } from './chat.js';
 import { messagesPassThrough } from './pass-through.js';
 
 export const anthropicAdapter: UpstreamAdapter = {
   type: 'anthropic',
   nativeDialect: 'messages',
-  supportedFeatures: new Set<string>(),
-  supportedBuiltinTools: anthropicBuiltinTools,
+  plan: planAnthropic,
   chat: messagesChat,
   passThrough: messagesPassThrough,
 };

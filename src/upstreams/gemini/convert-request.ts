@@ -18,30 +18,20 @@
 import type { ChatRequest, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import { unsupportedFeature } from '../../core/errors.js';
 import { toGeminiContents } from './convert-contents.js';
-import { generateFeatureKeys } from '../../core/generate-features.js';
+import { toolsToSend } from '../plan.js';
+import { answerShapingFeatures, geminiCapabilities } from './capabilities.js';
 
 type Json = Record<string, unknown>;
 
-/** Every feature key a content-generation client may set: the native upstream honours them all. */
-export const geminiFeatures: ReadonlySet<string> = new Set(generateFeatureKeys);
-
-/** Features whose result has no place in the internal answer, so translation cannot honour them. */
-const answerShapingFeatures: Record<string, string> = {
-  candidateCount: 'the translated answer holds one candidate',
-  logprobs: 'the translated answer carries no log probabilities',
-  responseModalities: 'the translated answer carries text only',
-  speechConfig: 'the translated answer carries no audio',
-  imageConfig: 'the translated answer carries no images',
-  videoMetadata: 'per-part video settings are not carried by the internal request',
-};
 
 export function toGeminiRequest(request: ChatRequest, upstreamModel: string): Json {
   const body: Json = { contents: toGeminiContents(request.messages, upstreamModel) };
   if (request.system) body.systemInstruction = { parts: [{ text: request.system }] };
   const generationConfig = generationConfigOf(request);
-  if (request.tools?.length) {
-    body.tools = toTools(request.tools);
-    const toolConfig = toToolConfig(request.toolChoice, request.tools);
+  const tools = toolsToSend(request.tools, geminiCapabilities);
+  if (tools.length > 0) {
+    body.tools = toTools(tools);
+    const toolConfig = toToolConfig(request.toolChoice, tools);
     if (toolConfig) body.toolConfig = toolConfig;
   }
   applyFeatures(body, generationConfig, request.features);

@@ -6,16 +6,14 @@
  * clients are translated.
  */
 import type { UpstreamAdapter } from '../types.js';
-import { geminiBuiltinTools } from './builtin-tools.js';
+import { planGemini } from './capabilities.js';
 import { geminiChat } from './chat.js';
-import { geminiFeatures } from './convert-request.js';
 import { geminiPassThrough } from './pass-through.js';
 
 export const geminiAdapter: UpstreamAdapter = {
   type: 'gemini',
   nativeDialect: 'generate',
-  supportedFeatures: geminiFeatures,
-  supportedBuiltinTools: geminiBuiltinTools,
+  plan: planGemini,
   chat: geminiChat,
   passThrough: geminiPassThrough,
 };

@@ -10,8 +10,8 @@
  * - `max_completion_tokens` is sent; channel setting `maxTokensField: 'max_tokens'`
  *   serves older servers. `stream_options.include_usage` is sent with streams
  *   unless the channel sets `streamUsage: false`.
- * - top_k is not part of chat completions: refused, unless the channel sets
- *   `dropUnsupportedParams: true`.
+ * - top_k is not part of chat completions: ignored (a hint in the translation
+ *   plan, see capabilities.ts), as are provider-run tools.
  */
 import type {
   ChatMessage,
@@ -25,6 +25,8 @@ import type {
   ToolResultPart,
 } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
+import { toolsToSend } from '../plan.js';
+import { openAiChatCapabilities } from './capabilities.js';
 
 type Json = Record<string, unknown>;
 
@@ -33,8 +35,6 @@ export function toChatCompletionRequest(request: ChatRequest, upstreamModel: str
     const name = Object.keys(request.features)[0];
     throw unsupportedFeature(name, 'the openai-chat upstream honours no optional features');
   }
-  if (request.topK !== undefined && settings.dropUnsupportedParams !== true)
-    throw unsupportedFeature('topK', 'chat completions has no top_k');
 
   const messages: Json[] = [];
   if (request.system) messages.push({ role: 'system', content: request.system });
@@ -48,8 +48,9 @@ export function toChatCompletionRequest(request: ChatRequest, upstreamModel: str
   if (request.seed !== undefined) body.seed = request.seed;
   if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty;
   if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
-  if (request.tools?.length) {
-    body.tools = request.tools.map(toTool);
+  const tools = toolsToSend(request.tools, openAiChatCapabilities);
+  if (tools.length > 0) {
+    body.tools = tools.map(toTool);
     if (request.toolChoice) body.tool_choice = toToolChoice(request.toolChoice);
     const choice = request.toolChoice;
     if ((choice && 'disableParallel' in choice && choice.disableParallel) || request.parallelToolCalls === false)

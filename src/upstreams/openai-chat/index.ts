@@ -5,11 +5,11 @@
  * answer has no place for logprobs or several candidates) and runs no builtin tools.
  */
 import type { UpstreamAdapter } from '../types.js';
+import { planOpenAiChat } from './capabilities.js';
 import { chatCompletionsChat } from './chat.js';
 
 export const openAiChatAdapter: UpstreamAdapter = {
   type: 'openai-chat',
-  supportedFeatures: new Set<string>(),
-  supportedBuiltinTools: new Set<string>(),
+  plan: planOpenAiChat,
   chat: chatCompletionsChat,
 };

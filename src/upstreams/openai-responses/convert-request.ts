@@ -10,8 +10,9 @@
  *   left out.
  * - Function tools are sent with an explicit `strict` (the service's default
  *   is strict, which would reject many ordinary schemas).
- * - Stop sequences, top_k and seed have no Responses equivalent: refused,
- *   unless the channel sets `dropUnsupportedParams: true`.
+ * - top_k and seed have no Responses equivalent: ignored (hints in the
+ *   translation plan, see capabilities.ts). Stop sequences are refused by the
+ *   plan unless the channel sets `dropUnsupportedParams: true`.
  * - Tool results become `function_call_output` items (text joined; images and
  *   files are refused, the item carries text only here).
  */
@@ -27,6 +28,8 @@ import type {
   ToolResultPart,
 } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
+import { toolsToSend } from '../plan.js';
+import { openAiResponsesCapabilities } from './capabilities.js';
 import { unpackReasoning } from './reasoning-proof.js';
 
 type Json = Record<string, unknown>;
@@ -46,8 +49,9 @@ export function toResponsesRequest(request: ChatRequest, upstreamModel: string, 
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty;
   if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
-  if (request.tools?.length) {
-    body.tools = request.tools.map(toTool);
+  const tools = toolsToSend(request.tools, openAiResponsesCapabilities);
+  if (tools.length > 0) {
+    body.tools = tools.map(toTool);
     if (request.toolChoice) body.tool_choice = toToolChoice(request.toolChoice);
   }
   const choice = request.toolChoice;
@@ -67,8 +71,6 @@ export function toResponsesRequest(request: ChatRequest, upstreamModel: string, 
 function refuseUnsupported(request: ChatRequest, drop: boolean): void {
   if (drop) return;
   if (request.stopSequences?.length) throw unsupportedFeature('stopSequences', 'the Responses API has no stop sequences');
-  if (request.topK !== undefined) throw unsupportedFeature('topK', 'the Responses API has no top_k');
-  if (request.seed !== undefined) throw unsupportedFeature('seed', 'the Responses API has no seed');
 }
 
 function appendMessage(input: Json[], message: ChatMessage): void {

@@ -7,6 +7,7 @@ import type { ChatRequest } from '../../core/chat.js';
 import { upstreamStatusError } from '../../core/errors.js';
 import type { ChatResult, UpstreamAdapter, UpstreamCall } from '../types.js';
 import { simulateAnswer } from './answer.js';
+import { planSimulator } from './capabilities.js';
 import { countDeltas } from './events.js';
 import { readSimulatorSettings } from './settings.js';
 import { brokenStreamError, streamAnswer } from './stream.js';
@@ -30,7 +31,6 @@ async function chat(request: ChatRequest, call: UpstreamCall): Promise<ChatResul
 
 export const simulatorAdapter: UpstreamAdapter = {
   type: 'simulator',
-  supportedFeatures: new Set<string>(),
-  supportedBuiltinTools: new Set<string>(),
+  plan: planSimulator,
   chat,
 };

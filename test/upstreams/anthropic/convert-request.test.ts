@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
 import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
+import { anthropicCapabilities } from '../../../src/upstreams/anthropic/capabilities.js';
 import { TEST_API_KEY, testCall } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { jsonReply } from '../support/fixtures.js';
@@ -160,28 +161,32 @@ describe('toMessagesRequest', () => {
     expect(build({ responseFormat: { type: 'text' } }).body.output_config).toBeUndefined();
   });
 
-  it('refuses what Anthropic cannot honour, by name', () => {
-    expect(() => build({ responseFormat: { type: 'json_object' } })).toThrow(/json_object/);
-    expect(() => build({ seed: 1 })).toThrow(expect.objectContaining({ kind: 'unsupported_feature', param: 'seed' }));
-    expect(() => build({ presencePenalty: 1 })).toThrow(/presencePenalty/);
-    expect(() => build({ features: { logprobs: true } })).toThrow(expect.objectContaining({ param: 'logprobs' }));
-    expect(() => build({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'audio/wav', data: 'x' }] }] })).toThrow(
-      /audio\/wav/,
-    );
-    expect(() =>
-      build({ tools: [{ type: 'builtin', dialect: 'responses', kind: 'web_search_preview', raw: { type: 'web_search_preview' } }] }),
-    ).toThrow(/web_search_preview/);
-    expect(build({ seed: 1, frequencyPenalty: 1 }, { dropUnsupportedParams: true }).body).not.toHaveProperty('seed');
+  it('plans what Anthropic cannot honour: refused by name, or ignored as a hint', () => {
+    const plan = (overrides: Partial<ChatRequest>, strict = false) => anthropicAdapter.plan({ ...base, ...overrides }, { strict, settings: {} });
+    expect(plan({ responseFormat: { type: 'json_object' } }).refusal?.message).toMatch(/json_object/);
+    expect(plan({ features: { logprobs: true } }).refusal?.param).toBe('logprobs');
+    expect(plan({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'audio/wav', data: 'x' }] }] }).refusal?.message).toMatch(/audio\/wav/);
+    // Sampling knobs Anthropic lacks cannot change what was asked: ignored, and not sent.
+    expect(plan({ seed: 1, presencePenalty: 1 }).refusal).toBeUndefined();
+    expect(plan({ seed: 1 }).decisions).toContainEqual(expect.objectContaining({ field: 'seed', treatment: 'hint' }));
+    expect(plan({ seed: 1 }, true).refusal).toMatchObject({ kind: 'unsupported_feature', param: 'seed' });
+    expect(build({ seed: 1, frequencyPenalty: 1 }).body).not.toHaveProperty('seed');
+    // A provider-run tool of another dialect with no equivalent is left out, unless tool_choice forces it.
+    const search = { type: 'builtin' as const, dialect: 'responses' as const, kind: 'file_search', raw: { type: 'file_search' } };
+    expect(plan({ tools: [search] }).decisions).toContainEqual(expect.objectContaining({ field: 'tool file_search', treatment: 'hint' }));
+    expect(build({ tools: [search] }).body).not.toHaveProperty('tools');
+    expect(plan({ tools: [search], toolChoice: { type: 'tool', name: 'file_search' } }).refusal?.message).toMatch(/file_search/);
   });
 });
 
 describe('anthropic adapter declarations', () => {
   it('accepts dated Anthropic typed tools and nothing else', () => {
-    const tools = anthropicAdapter.supportedBuiltinTools;
+    const tools = anthropicCapabilities.builtinTools!;
     for (const kind of ['web_search_20250305', 'computer_20250124', 'bash_20250124', 'text_editor_20250728', 'code_execution_20260120', 'computer_20991231'])
       expect(tools.has(kind)).toBe(true);
     for (const kind of ['web_search_preview', 'codeExecution', 'computer', 'get_weather']) expect(tools.has(kind)).toBe(false);
-    expect(anthropicAdapter.supportedFeatures.size).toBe(0);
+    const plan = anthropicAdapter.plan({ model: 'm', messages: [], stream: false, features: { logprobs: true } }, { strict: false, settings: {} });
+    expect(plan.refusal?.message).toMatch(/logprobs is not supported/);
     expect(anthropicAdapter.nativeDialect).toBe('messages');
   });
 });

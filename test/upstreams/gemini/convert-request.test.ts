@@ -5,6 +5,7 @@ import { GatewayError } from '../../../src/core/errors.js';
 import { generateFeatureKeys } from '../../../src/families/generate/features.js';
 import { toGeminiRequest } from '../../../src/upstreams/gemini/convert-request.js';
 import { geminiAdapter } from '../../../src/upstreams/gemini/index.js';
+import { answerShapingFeatures, geminiCapabilities } from '../../../src/upstreams/gemini/capabilities.js';
 
 const base = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   model: 'client-model',
@@ -49,10 +50,13 @@ describe('toGeminiRequest', () => {
     expect(toGeminiRequest(base({ tools: [{ ...weather, strict: true }] }), 'm').toolConfig).toEqual({ functionCallingConfig: { mode: 'VALIDATED' } });
   });
 
-  it('forwards builtin tools of its own dialect and refuses others by name', () => {
+  it('forwards builtin tools of its own dialect and leaves out others it has no equivalent of', () => {
     const body = toGeminiRequest(base({ tools: [{ type: 'builtin', dialect: 'generate', kind: 'codeExecution', raw: { codeExecution: {} } }] }), 'm');
     expect(body.tools).toEqual([{ codeExecution: {} }]);
-    expect(() => toGeminiRequest(base({ tools: [{ type: 'builtin', dialect: 'messages', kind: 'bash_20250124', raw: {} }] }), 'm')).toThrow(/bash_20250124/);
+    const bash = { type: 'builtin' as const, dialect: 'messages' as const, kind: 'bash_20250124', raw: {} };
+    expect(toGeminiRequest(base({ tools: [bash] }), 'm')).not.toHaveProperty('tools');
+    const plan = geminiAdapter.plan(base({ tools: [bash], toolChoice: { type: 'tool', name: 'bash_20250124' } }), { strict: false, settings: {} });
+    expect(plan.refusal?.message).toMatch(/bash_20250124/);
   });
 
   it('pairs tool results with their call names and sends signatures back where they came from', () => {
@@ -177,8 +181,11 @@ describe('toGeminiRequest', () => {
 
 describe('geminiAdapter', () => {
   it('declares every feature key the content-generation family may set, and the built-in tools', () => {
-    expect([...geminiAdapter.supportedFeatures].sort()).toEqual([...generateFeatureKeys].sort());
-    for (const kind of ['codeExecution', 'googleSearch', 'googleSearchRetrieval', 'urlContext']) expect(geminiAdapter.supportedBuiltinTools.has(kind)).toBe(true);
+    for (const key of generateFeatureKeys) {
+      const plan = geminiAdapter.plan({ model: 'm', messages: [], stream: false, features: { [key]: true } }, { strict: false, settings: {} });
+      expect(plan.refusal === undefined).toBe(!(key in answerShapingFeatures));
+    }
+    for (const kind of ['codeExecution', 'googleSearch', 'googleSearchRetrieval', 'urlContext']) expect(geminiCapabilities.builtinTools!.has(kind)).toBe(true);
     expect(geminiAdapter.nativeDialect).toBe('generate');
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { toChatCompletionRequest } from '../../../src/upstreams/openai-chat/convert-request.js';
 import { openAiChatAdapter } from '../../../src/upstreams/openai-chat/index.js';
+import { openAiChatCapabilities } from '../../../src/upstreams/openai-chat/capabilities.js';
 import { TEST_API_KEY, testCall } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { jsonReply } from '../support/fixtures.js';
@@ -167,13 +168,14 @@ describe('toChatCompletionRequest', () => {
     expect(build({ thinking: { enabled: false, effort: 'high' } })).not.toHaveProperty('reasoning_effort');
   });
 
-  it('refuses what chat completions cannot carry, by name', () => {
-    expect(() => build({ topK: 5 })).toThrow(expect.objectContaining({ kind: 'unsupported_feature', param: 'topK' }));
-    expect(build({ topK: 5 }, { dropUnsupportedParams: true })).not.toHaveProperty('top_k');
-    expect(() => build({ features: { candidateCount: 2 } })).toThrow(expect.objectContaining({ param: 'candidateCount' }));
-    expect(() =>
-      build({ tools: [{ type: 'builtin', dialect: 'messages', kind: 'web_search_20250305', raw: {} }] }),
-    ).toThrow(expect.objectContaining({ kind: 'unsupported_feature', param: 'tool web_search_20250305' }));
+  it('plans what chat completions cannot carry: refused by name, or ignored as a hint', () => {
+    const plan = (overrides: Partial<ChatRequest>) => openAiChatAdapter.plan({ ...base, ...overrides }, { strict: false, settings: {} });
+    expect(plan({ topK: 5 }).decisions).toEqual([{ field: 'top_k', treatment: 'hint', note: 'the openai-chat upstream has no top_k' }]);
+    expect(build({ topK: 5 })).not.toHaveProperty('top_k');
+    expect(plan({ features: { candidateCount: 2 } }).refusal).toMatchObject({ param: 'candidateCount' });
+    const search = { type: 'builtin' as const, dialect: 'messages' as const, kind: 'web_search_20250305', raw: {} };
+    expect(plan({ tools: [search] }).decisions).toContainEqual(expect.objectContaining({ field: 'tool web_search_20250305', treatment: 'hint' }));
+    expect(build({ tools: [search] })).not.toHaveProperty('tools');
     expect(() => build({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'x' }] }] })).toThrow(
       /video\/mp4/,
     );
@@ -187,8 +189,9 @@ describe('toChatCompletionRequest', () => {
   });
 
   it('declares no features and no builtin tools', () => {
-    expect(openAiChatAdapter.supportedFeatures.size).toBe(0);
-    expect(openAiChatAdapter.supportedBuiltinTools.size).toBe(0);
+    const plan = openAiChatAdapter.plan({ model: 'm', messages: [], stream: false, features: { logprobs: true } }, { strict: false, settings: {} });
+    expect(plan.refusal?.message).toMatch(/logprobs is not supported/);
+    expect(openAiChatCapabilities.builtinTools).toBeUndefined();
     expect(openAiChatAdapter.nativeDialect).toBeUndefined();
     expect(openAiChatAdapter.passThrough).toBeUndefined();
   });

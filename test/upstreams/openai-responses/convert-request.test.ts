@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
 import { toResponsesRequest } from '../../../src/upstreams/openai-responses/convert-request.js';
+import { openAiResponsesAdapter } from '../../../src/upstreams/openai-responses/index.js';
 import { packReasoning } from '../../../src/upstreams/openai-responses/reasoning-proof.js';
 
 const base: ChatRequest = { model: 'client-model', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
@@ -78,16 +79,23 @@ describe('toResponsesRequest', () => {
     expect(body.input).toEqual([{ role: 'user', content: [{ type: 'input_file', filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBE' }] }]);
   });
 
-  it('refuses what the dialect cannot express, naming it', () => {
+  it('plans what the dialect cannot express: refused by name, or ignored as a hint', () => {
+    const plan = (request: ChatRequest, settings: Record<string, unknown> = {}) => openAiResponsesAdapter.plan(request, { strict: false, settings });
+    for (const request of [{ ...base, stopSequences: ['x'] }, { ...base, features: { candidateCount: 2 } }]) {
+      expect(plan(request).refusal).toBeInstanceOf(GatewayError);
+    }
     for (const request of [
-      { ...base, stopSequences: ['x'] },
       { ...base, topK: 3 },
       { ...base, seed: 1 },
-      { ...base, features: { candidateCount: 2 } },
       { ...base, tools: [{ type: 'builtin' as const, dialect: 'messages' as const, kind: 'bash_20241022', raw: {} }] },
     ]) {
-      expect(() => toResponsesRequest(request, 'gpt-x')).toThrow(GatewayError);
+      expect(plan(request).refusal).toBeUndefined();
+      const body = toResponsesRequest(request, 'gpt-x');
+      expect(body).not.toHaveProperty('top_k');
+      expect(body).not.toHaveProperty('seed');
+      expect(body).not.toHaveProperty('tools');
     }
+    expect(plan({ ...base, stopSequences: ['x'] }, { dropUnsupportedParams: true }).refusal).toBeUndefined();
     expect(toResponsesRequest({ ...base, stopSequences: ['x'] }, 'gpt-x', { dropUnsupportedParams: true })).not.toHaveProperty('stop');
   });
 });

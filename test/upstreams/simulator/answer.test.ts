@@ -8,8 +8,9 @@ describe('simulator adapter', () => {
   it('declares itself as a plain translating upstream', () => {
     expect(simulatorAdapter.type).toBe('simulator');
     expect(simulatorAdapter.nativeDialect).toBeUndefined();
-    expect(simulatorAdapter.supportedFeatures.size).toBe(0);
-    expect(simulatorAdapter.supportedBuiltinTools.size).toBe(0);
+    const plan = simulatorAdapter.plan({ model: 'm', messages: [], stream: false, topK: 5, features: { logprobs: true } }, { strict: false, settings: {} });
+    expect(plan.decisions).toContainEqual({ field: 'top_k', treatment: 'hint', note: 'the simulator upstream has no top_k' });
+    expect(plan.refusal?.message).toMatch(/logprobs is not supported/);
     expect(simulatorAdapter.passThrough).toBeUndefined();
   });
 });

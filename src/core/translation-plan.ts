@@ -1,0 +1,105 @@
+/**
+ * A translation plan: what one upstream will do with each field of a
+ * translated request, decided before routing (never inside the failover
+ * loop). Every field the request carries gets one treatment:
+ *
+ * - `native`: the upstream has the same thing; forwarded as is;
+ * - `mapped`: converted to the upstream's own equivalent (system turns folded
+ *   into its system prompt, adaptive thinking into a budget, a web search
+ *   tool into the upstream's own search…);
+ * - `hint`: ignored, because it cannot change the answer (cache keys, client
+ *   metadata, sampling hints the upstream lacks) or because it is a
+ *   provider-run tool the upstream has no equivalent of and the client did
+ *   not force it (left out);
+ * - `refused`: dropping it would silently change what the client asked for.
+ *
+ * A channel whose plan refuses is skipped in favour of one that can serve;
+ * the client gets a 400 only when no candidate can. In strict mode (a key or
+ * channel setting) every `hint` becomes a refusal.
+ */
+import { GatewayError } from './errors.js';
+
+export type Treatment = 'native' | 'mapped' | 'hint' | 'refused';
+
+export interface FieldDecision {
+  /** The field as the client would recognise it (`top_k`, `context_management`, `tool web_search`). */
+  field: string;
+  treatment: Treatment;
+  /** Why, or what it became (`→ system prompt`, `the upstream has no top_k`). */
+  note?: string;
+}
+
+export interface TranslationPlan {
+  /** The channel type that made the plan. */
+  upstream: string;
+  decisions: FieldDecision[];
+  /** Set when some field is refused: the error the client gets if no other candidate can serve. */
+  refusal?: GatewayError;
+}
+
+/** Collects decisions in one pass over a request; `build` turns refusals (and, when strict, hints) into the plan's refusal. */
+export class PlanBuilder {
+  private readonly decisions: FieldDecision[] = [];
+
+  constructor(private readonly upstream: string) {}
+
+  native(field: string, note?: string): this {
+    return this.add({ field, treatment: 'native', note });
+  }
+
+  mapped(field: string, note?: string): this {
+    return this.add({ field, treatment: 'mapped', note });
+  }
+
+  hint(field: string, note?: string): this {
+    return this.add({ field, treatment: 'hint', note });
+  }
+
+  refused(field: string, note: string): this {
+    return this.add({ field, treatment: 'refused', note });
+  }
+
+  private add(decision: FieldDecision): this {
+    if (decision.note === undefined) delete decision.note;
+    this.decisions.push(decision);
+    return this;
+  }
+
+  build(strict = false): TranslationPlan {
+    const plan: TranslationPlan = { upstream: this.upstream, decisions: this.decisions };
+    const refused = this.decisions.find((d) => d.treatment === 'refused') ?? (strict ? this.decisions.find((d) => d.treatment === 'hint') : undefined);
+    if (refused) plan.refusal = refusalError(this.upstream, refused, strict && refused.treatment === 'hint');
+    return plan;
+  }
+}
+
+function refusalError(upstream: string, decision: FieldDecision, becauseStrict: boolean): GatewayError {
+  const reason = becauseStrict
+    ? `strict translation is on and the ${upstream} upstream serving this model would ignore it${decision.note ? ` (${decision.note})` : ''}`
+    : `the ${upstream} upstream serving this model ${decision.note ?? 'cannot honour it'}`;
+  return new GatewayError('unsupported_feature', `${decision.field} is not supported: ${reason}`, { param: decision.field });
+}
+
+/** The plan of a pass-through exchange: everything is forwarded untouched, nothing to report. */
+export function nativePlan(upstream: string): TranslationPlan {
+  return { upstream, decisions: [] };
+}
+
+/**
+ * The translation header and log text: what was mapped and what was ignored,
+ * e.g. `mapped=system turns,thinking.adaptive; ignored=top_k,context_management`.
+ * Undefined when the plan changed nothing worth telling.
+ */
+export function describePlan(plan: TranslationPlan): string | undefined {
+  const mapped = unique(plan.decisions.filter((d) => d.treatment === 'mapped').map((d) => d.field));
+  const ignored = unique(plan.decisions.filter((d) => d.treatment === 'hint').map((d) => d.field));
+  const parts: string[] = [];
+  if (mapped.length > 0) parts.push(`mapped=${mapped.join(',')}`);
+  if (ignored.length > 0) parts.push(`ignored=${ignored.join(',')}`);
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+/** Field names may come from the client (unknown keys): keep the header printable ASCII without separators. */
+function unique(values: string[]): string[] {
+  return [...new Set(values.map((value) => value.replace(/[^\x21-\x7e ]|[,;=]/g, '?').slice(0, 80)))];
+}

@@ -1,0 +1,40 @@
+/**
+ * What the `gemini` upstream can do with a translated request, and its
+ * translation plan (see upstreams/plan.ts).
+ */
+import type { ChatRequest } from '../../core/chat.js';
+import { generateFeatureKeys } from '../../core/generate-features.js';
+import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
+import { planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
+import { geminiBuiltinTools } from './builtin-tools.js';
+
+/** Features whose result has no place in the internal answer, so translation cannot honour them. */
+export const answerShapingFeatures: Record<string, string> = {
+  candidateCount: 'the translated answer holds one candidate',
+  logprobs: 'the translated answer carries no log probabilities',
+  responseModalities: 'the translated answer carries text only',
+  speechConfig: 'the translated answer carries no audio',
+  imageConfig: 'the translated answer carries no images',
+  videoMetadata: 'per-part video settings are not carried by the internal request',
+};
+
+export const geminiCapabilities: TranslationCapabilities = {
+  type: 'gemini',
+  dialect: 'generate',
+  // Content-generation features that only shape the request are forwarded; answer-shaping ones are refused below.
+  features: new Set(generateFeatureKeys.filter((key) => !(key in answerShapingFeatures))),
+  builtinTools: geminiBuiltinTools,
+  systemTurns: 'mapped',
+  adaptiveThinking: 'mapped',
+};
+
+function geminiRules(request: ChatRequest, plan: PlanBuilder): void {
+  for (const name of Object.keys(request.features ?? {})) {
+    const reason = answerShapingFeatures[name];
+    if (reason) plan.refused(name, `cannot honour it by translation: ${reason}`);
+  }
+}
+
+export function planGemini(request: ChatRequest, options: PlanOptions): TranslationPlan {
+  return planTranslation(request, geminiCapabilities, options, geminiRules);
+}
