@@ -16,7 +16,7 @@ import type { Store } from '../storage/types.js';
 const USAGE = `usage: switchyard <command> [options]
 
   keys create --name NAME [--key SECRET] [--quota USD] [--models a,b] [--allow-ips cidr,cidr]
-              [--rpm N] [--tpm N] [--expires-at ISO-8601]
+              [--rpm N] [--tpm N] [--expires-at ISO-8601] [--strict-translation]
   keys list
   keys disable NAME|ID
   channels add --name NAME --type TYPE [--base-url URL] [--api-key KEY ...] [--models a,b]
@@ -63,6 +63,7 @@ async function run(argv: string[]): Promise<void> {
       rpm: { type: 'string' },
       tpm: { type: 'string' },
       'expires-at': { type: 'string' },
+      'strict-translation': { type: 'boolean' },
       type: { type: 'string' },
       'base-url': { type: 'string' },
       'api-key': { type: 'string', multiple: true },
@@ -89,6 +90,7 @@ async function run(argv: string[]): Promise<void> {
           rpm: num(values.rpm),
           tpm: num(values.tpm),
           expiresAt: values['expires-at'],
+          strictTranslation: values['strict-translation'],
         });
         print({ ...publicKey(record), key: secret });
         return;
