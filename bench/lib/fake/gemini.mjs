@@ -1,7 +1,7 @@
 /**
  * Gemini answers (`POST …/v1beta/models/<model>:generateContent` and
  * `:streamGenerateContent`), built once, shaped as the recorded answers in
- * /work/shared/fixtures/upstream/gemini (google-text.json / .chunks.txt):
+ * test/fixtures/upstream/gemini (google-text.json / .chunks.txt):
  * every chunk is a whole GenerateContentResponse carrying the usage so far,
  * and only the last one has a `finishReason`.
  */

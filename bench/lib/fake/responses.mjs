@@ -1,7 +1,7 @@
 /**
  * OpenAI Responses answers (`POST …/v1/responses`), built once per value of
  * `store` (the service echoes it), shaped as the recorded answers in
- * /work/shared/fixtures/upstream/openai-responses (openai-pdf-input-file.1.*).
+ * test/fixtures/upstream/openai-responses (openai-pdf-input-file.1.*).
  */
 import { asBuffers, namedEvent } from './sse.mjs';
 

@@ -6,12 +6,14 @@
  * point inside one combined schema.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { expect } from 'vitest';
 
-export const OPENAPI_FILE = process.env.SWITCHYARD_OPENAPI_FILE ?? '/work/shared/specs/openai-openapi.yaml';
+export const OPENAPI_FILE =
+  process.env.SWITCHYARD_OPENAPI_FILE ?? fileURLToPath(new URL('../../../../shared/specs/openai-openapi.yaml', import.meta.url));
 
 type Validate = ((value: unknown) => boolean) & { errors?: unknown[] | null };
 

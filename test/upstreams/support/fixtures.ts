@@ -1,5 +1,5 @@
 /**
- * Replays the recorded upstream fixtures (shared/fixtures/upstream) as HTTP
+ * Replays the recorded upstream fixtures (test/fixtures/upstream) as HTTP
  * replies, framed the way the fixtures README describes for each dialect.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FakeReply } from './fake-upstream.js';
 
-/** `shared/` sits beside the checkout (in CI too): <repo>/../shared/fixtures/upstream. */
+/** Kept in the repository with their source and license (see the README there). */
 export const UPSTREAM_FIXTURES_DIR =
-  process.env.SWITCHYARD_UPSTREAM_FIXTURES ?? fileURLToPath(new URL('../../../../shared/fixtures/upstream', import.meta.url));
+  process.env.SWITCHYARD_UPSTREAM_FIXTURES ?? fileURLToPath(new URL('../../fixtures/upstream', import.meta.url));
 
 export type FixtureDialect = 'anthropic-messages' | 'openai-chat' | 'openai-responses' | 'gemini';
 
