@@ -1,0 +1,130 @@
+/**
+ * Scripted fake of the Responses API: POST /v1/responses (JSON, or SSE from
+ * response.created to response.completed with `stream: true`), GET /v1/models.
+ * Tools are looked for in `tools` (function, custom, inside `namespace`
+ * tools) and in `additional_tools` input items. See common.mjs for the script.
+ */
+import { decide, hex, nowSeconds, pieces, runStandalone, startFakeServer, textOf, tokensOf, writeJson, writeSse } from './common.mjs';
+
+function collectTools(list, namespace, out) {
+  for (const tool of list ?? []) {
+    if (tool.type === 'namespace') collectTools(tool.tools, tool.name, out);
+    else if (tool.type === 'function') out.push({ name: tool.name, parameters: tool.parameters, namespace });
+    else if (tool.type === 'custom') out.push({ name: tool.name, custom: true, namespace });
+  }
+  return out;
+}
+
+function conversation(body) {
+  const turns = [];
+  const tools = collectTools(body?.tools, undefined, []);
+  const input = typeof body?.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body?.input ?? [];
+  for (const item of input) {
+    const type = item.type ?? 'message';
+    if (type === 'additional_tools') collectTools(item.tools, undefined, tools);
+    else if (type === 'message' && item.role === 'user') turns.push({ kind: 'user', text: textOf(item.content) });
+    else if (/_call_output$/.test(type)) turns.push({ kind: 'tool-result', text: textOf(item.output) });
+  }
+  return { turns, tools };
+}
+
+function usage(body, output) {
+  const input = tokensOf(body);
+  return { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output };
+}
+
+function responseObject(body, id, created, status, output, usageValue) {
+  return {
+    id,
+    object: 'response',
+    created_at: created,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    max_tool_calls: null,
+    model: body.model ?? 'fake-responses-model',
+    output,
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    previous_response_id: body.previous_response_id ?? null,
+    prompt_cache_key: body.prompt_cache_key ?? null,
+    reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
+    safety_identifier: null,
+    service_tier: 'default',
+    store: body.store ?? true,
+    temperature: 1,
+    text: { format: { type: 'text' }, verbosity: body.text?.verbosity ?? 'medium' },
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: body.tools ?? [],
+    top_logprobs: 0,
+    top_p: 1,
+    truncation: 'disabled',
+    usage: usageValue,
+    user: null,
+    metadata: {},
+  };
+}
+
+export function start({ port } = {}) {
+  return startFakeServer({
+    name: 'openai-responses',
+    port,
+    basePath: '/v1',
+    async handle(req, res, { url, body }) {
+      if (req.method === 'GET' && url.pathname === '/v1/models') {
+        return writeJson(res, 200, { object: 'list', data: [{ id: 'fake-responses-model', object: 'model', created: 1700000000, owned_by: 'fake' }] });
+      }
+      if (req.method !== 'POST' || url.pathname !== '/v1/responses') {
+        return writeJson(res, 404, { error: { message: `fake openai-responses: no route ${req.method} ${url.pathname}`, type: 'invalid_request_error', param: null, code: 'not_found' } });
+      }
+      if (body?.input === undefined) return writeJson(res, 400, { error: { message: "Missing required parameter: 'input'.", type: 'invalid_request_error', param: 'input', code: 'missing_required_parameter' } });
+      const decision = decide({ ...conversation(body), raw: body });
+      const id = `resp_${hex(24)}`;
+      const created = nowSeconds();
+      let item;
+      let outputTokens;
+      if (decision.kind === 'tool' && decision.custom) {
+        item = { id: `ctc_${hex(24)}`, type: 'custom_tool_call', status: 'completed', call_id: `call_${hex(12)}`, name: decision.name, input: decision.args };
+        outputTokens = tokensOf(decision.args);
+      } else if (decision.kind === 'tool') {
+        item = { id: `fc_${hex(24)}`, type: 'function_call', status: 'completed', arguments: JSON.stringify(decision.args), call_id: `call_${hex(12)}`, name: decision.name };
+        outputTokens = tokensOf(item.arguments);
+      } else {
+        item = { id: `msg_${hex(24)}`, type: 'message', status: 'completed', content: [{ type: 'output_text', annotations: [], logprobs: [], text: decision.text }], role: 'assistant' };
+        outputTokens = tokensOf(decision.text);
+      }
+      if (decision.kind === 'tool' && decision.namespace && decision.namespace !== 'functions') item.namespace = decision.namespace;
+      const done = responseObject(body, id, created, 'completed', [item], usage(body, outputTokens));
+      if (!body.stream) return writeJson(res, 200, done);
+
+      const events = [];
+      let seq = 0;
+      const push = (data) => events.push({ event: data.type, data: { type: data.type, sequence_number: seq++, ...data } });
+      push({ type: 'response.created', response: responseObject(body, id, created, 'in_progress', [], null) });
+      push({ type: 'response.in_progress', response: responseObject(body, id, created, 'in_progress', [], null) });
+      if (item.type === 'message') {
+        const text = item.content[0].text;
+        push({ type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', content: [] } });
+        push({ type: 'response.content_part.added', item_id: item.id, output_index: 0, content_index: 0, part: { type: 'output_text', annotations: [], logprobs: [], text: '' } });
+        for (const piece of pieces(text, 6)) push({ type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: piece, logprobs: [] });
+        push({ type: 'response.output_text.done', item_id: item.id, output_index: 0, content_index: 0, text, logprobs: [] });
+        push({ type: 'response.content_part.done', item_id: item.id, output_index: 0, content_index: 0, part: item.content[0] });
+      } else if (item.type === 'function_call') {
+        push({ type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } });
+        for (const piece of pieces(item.arguments, 10)) push({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: 0, delta: piece });
+        push({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: 0, arguments: item.arguments });
+      } else {
+        push({ type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', input: '' } });
+        for (const piece of pieces(item.input, 20)) push({ type: 'response.custom_tool_call_input.delta', item_id: item.id, output_index: 0, delta: piece });
+        push({ type: 'response.custom_tool_call_input.done', item_id: item.id, output_index: 0, input: item.input });
+      }
+      push({ type: 'response.output_item.done', output_index: 0, item });
+      push({ type: 'response.completed', response: done });
+      return writeSse(res, events);
+    },
+  });
+}
+
+await runStandalone(import.meta.url, start);
