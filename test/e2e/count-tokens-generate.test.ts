@@ -103,7 +103,7 @@ describe('estimated by the gateway', () => {
     const response = await post('/v1beta/models/sim-gemini-cli:countTokens', { generateContentRequest: inner });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-switchyard-estimated')).toBe('true');
-    const { totalTokens } = await response.json();
+    const { totalTokens } = (await response.json()) as { totalTokens: number };
     expect(totalTokens).toBe(estimateOf({ generateContentRequest: inner }, 'sim-gemini-cli'));
     // Its tools and system instruction are counted: far more than its contents alone.
     expect(totalTokens).toBeGreaterThan(estimateOf({ contents: recorded.contents }, 'sim-gemini-cli') + 1000);
@@ -156,10 +156,10 @@ describe('like :generateContent', () => {
   it('answers bad input with INVALID_ARGUMENT and a wrong key with UNAUTHENTICATED', async () => {
     const empty = await post('/v1beta/models/sim-model:countTokens', { contents: [] });
     expect(empty.status).toBe(400);
-    expect((await empty.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('contents') });
+    expect(((await empty.json()) as any).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('contents') });
     const badInner = await post('/v1beta/models/sim-model:countTokens', { generateContentRequest: 'all of it' });
     expect(badInner.status).toBe(400);
-    expect((await badInner.json()).error.message).toContain('generate_content_request');
+    expect(((await badInner.json()) as any).error.message).toContain('generate_content_request');
     const error = await new GoogleGenAI({ apiKey: 'AIza-wrong', httpOptions: { baseUrl: gw.url } }).models
       .countTokens({ model: 'sim-model', contents })
       .catch((thrown: unknown) => thrown);

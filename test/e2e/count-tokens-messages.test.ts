@@ -75,7 +75,7 @@ function estimateOf(body: Record<string, unknown>): number {
 
 describe('estimated by the gateway', () => {
   it('counts on the simulator with the gateway tokenizer and says so', async () => {
-    const body = { ...hello('sim-model'), system: 'You are terse.', tools: [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }] };
+    const body = { ...hello('sim-model'), system: 'You are terse.', tools: [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } } } }] };
     const { data, response } = await client.messages.countTokens(body).withResponse();
     expect(data).toEqual({ input_tokens: estimateOf(body) });
     expect(data.input_tokens).toBeGreaterThan(10);
@@ -160,7 +160,7 @@ describe('like /v1/messages', () => {
     expect(badThinking.status).toBe(400);
     const unauthenticated = await post(hello('sim-model'), { 'x-api-key': 'sk-wrong' });
     expect(unauthenticated.status).toBe(401);
-    expect((await unauthenticated.json()).error.type).toBe('authentication_error');
+    expect(((await unauthenticated.json()) as any).error.type).toBe('authentication_error');
   });
 
   it('requires anthropic-version and serves /messages/count_tokens too', async () => {
@@ -170,7 +170,7 @@ describe('like /v1/messages', () => {
       body: JSON.stringify(hello('sim-model')),
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).error.message).toContain('anthropic-version');
+    expect(((await response.json()) as any).error.message).toContain('anthropic-version');
     const short = await fetch(`${gw.url}/messages/count_tokens`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, 'anthropic-version': '2023-06-01' },
@@ -182,7 +182,7 @@ describe('like /v1/messages', () => {
   it('answers 404 for a model no channel serves', async () => {
     const response = await post(hello('unserved-model'));
     expect(response.status).toBe(404);
-    expect((await response.json()).error.type).toBe('not_found_error');
+    expect(((await response.json()) as any).error.type).toBe('not_found_error');
   });
 
   it('counts against requests per minute but never against tokens per minute', async () => {

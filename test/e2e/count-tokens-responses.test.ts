@@ -106,7 +106,7 @@ describe('estimated by the gateway', () => {
     const response = await post({ ...body, model: 'sim-codex' });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-switchyard-estimated')).toBe('true');
-    const { input_tokens } = await response.json();
+    const { input_tokens } = (await response.json()) as { input_tokens: number };
     expect(input_tokens).toBe(estimateOf({ ...body, model: 'sim-codex' }));
     expect(input_tokens).toBeGreaterThan(1000);
   });
@@ -173,10 +173,10 @@ describe('like /v1/responses', () => {
     expect(await badInput.json()).toMatchObject({ error: { type: 'invalid_request_error', param: 'input' } });
     const noModel = await post({ input: 'Hi' });
     expect(noModel.status).toBe(400);
-    expect((await noModel.json()).error.param).toBe('model');
+    expect(((await noModel.json()) as any).error.param).toBe('model');
     const unknownPrevious = await post({ model: 'sim-model', input: 'Hi', previous_response_id: 'resp_missing' });
     expect(unknownPrevious.status).toBe(404);
-    expect((await unknownPrevious.json()).error.code).toBe('previous_response_not_found');
+    expect(((await unknownPrevious.json()) as any).error.code).toBe('previous_response_not_found');
     const wrongKey = await post({ model: 'sim-model', input: 'Hi' }, 'sk-wrong');
     expect(wrongKey.status).toBe(401);
   });
