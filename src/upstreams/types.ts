@@ -90,4 +90,20 @@ export interface UpstreamAdapter {
 
   /** Serve a request in the adapter's native dialect without translating it. */
   passThrough?(request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult>;
+
+  /**
+   * Count a native-dialect request's input tokens with the upstream's own
+   * counting endpoint (nothing is generated). Rejects like `passThrough`; a
+   * 404 (the upstream has no counting endpoint) leaves the count to the gateway.
+   */
+  countTokens?(request: PassThroughRequest, call: UpstreamCall): Promise<CountTokensResult>;
+}
+
+/** An upstream's answer to a count, kept byte for byte for a client of the same dialect. */
+export interface CountTokensResult {
+  status: number;
+  contentType: string;
+  body: Buffer;
+  /** The count read from the answer. */
+  inputTokens: number;
 }

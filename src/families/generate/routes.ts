@@ -12,14 +12,15 @@ import { serveChat } from '../../pipeline/chat-pipeline.js';
 import type { AppContext } from '../../server/context.js';
 import { headerValue } from '../../server/credentials.js';
 import { generateCodec, plainGenerateCodec } from './codec.js';
+import { serveGenerateCountTokens } from './count-tokens.js';
 import { generateToCore } from './to-core.js';
 import { promptMediaOf } from './usage.js';
 import { parseGenerateRequest } from './validate.js';
 import { useFamilyErrors } from '../../server/family-errors.js';
 
-export type GenerateMethod = 'generateContent' | 'streamGenerateContent';
+export type GenerateMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens';
 
-const methods = new Set<string>(['generateContent', 'streamGenerateContent']);
+const methods = new Set<string>(['generateContent', 'streamGenerateContent', 'countTokens']);
 
 /** `gemini-x:generateContent`, `models/gemini-x:generateContent` → model and method; 404 for anything else. */
 export function parseModelPath(rest: string): { model: string; method: GenerateMethod } {
@@ -30,7 +31,7 @@ export function parseModelPath(rest: string): { model: string; method: GenerateM
   if (model.startsWith('models/')) model = model.slice('models/'.length);
   if (!methods.has(method)) {
     const named = method ? `method "${method}" is not supported` : 'the path names no method';
-    throw new GatewayError('not_found', `${named}; use models/{model}:generateContent or :streamGenerateContent`);
+    throw new GatewayError('not_found', `${named}; use models/{model}:generateContent, :streamGenerateContent or :countTokens`);
   }
   if (model === '' || model.includes('/')) throw new GatewayError('not_found', `model path "${decoded}" is not of the form models/{model}`);
   return { model, method: method as GenerateMethod };
@@ -53,6 +54,7 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
     const query = request.query as Record<string, string | string[] | undefined>;
     const secret = headerValue(request, 'x-goog-api-key') ?? firstValue(query.key);
     const key = await ctx.auth.authenticate(secret, request.ip);
+    if (method === 'countTokens') return serveGenerateCountTokens(ctx, request, reply, { model, key, startedAt });
     const parsed = parseGenerateRequest(request.body);
     const stream = method === 'streamGenerateContent';
     const sse = stream && firstValue(query.alt) === 'sse';

@@ -9,6 +9,7 @@ import { serveChat } from '../../pipeline/chat-pipeline.js';
 import type { AppContext } from '../../server/context.js';
 import { bearerToken, headerValue } from '../../server/credentials.js';
 import { messagesCodec } from './codec.js';
+import { registerMessagesCountTokens } from './count-tokens.js';
 import { messagesToCore } from './to-core.js';
 import { parseMessagesRequest } from './validate.js';
 import { useFamilyErrors } from '../../server/family-errors.js';
@@ -45,4 +46,5 @@ export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.post('/v1/messages', handler);
   app.post('/messages', handler);
+  registerMessagesCountTokens(app, ctx);
 }

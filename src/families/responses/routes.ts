@@ -10,6 +10,7 @@ import { bearerToken } from '../../server/credentials.js';
 import { ResponseRepository } from '../../storage/responses.js';
 import { responsesCodec } from './codec.js';
 import { contextWindowFor } from './context-windows.js';
+import { registerResponsesCountTokens } from './count-tokens.js';
 import { currentItems, priorItems } from './conversation.js';
 import { renderResponsesError } from './errors.js';
 import { ResponsesExchange } from './exchange.js';
@@ -79,4 +80,5 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
 
   app.post('/v1/responses', create);
   registerStoredRoutes(app, ctx, repository);
+  registerResponsesCountTokens(app, ctx, repository);
 }

@@ -4,6 +4,7 @@
  * Messages clients get the byte-for-byte pass-through; other clients are translated.
  */
 import type { UpstreamAdapter } from '../types.js';
+import { messagesCountTokens } from './count-tokens.js';
 import { planAnthropic } from './capabilities.js';
 import { messagesChat } from './chat.js';
 import { messagesPassThrough } from './pass-through.js';
@@ -14,4 +15,5 @@ export const anthropicAdapter: UpstreamAdapter = {
   plan: planAnthropic,
   chat: messagesChat,
   passThrough: messagesPassThrough,
+  countTokens: messagesCountTokens,
 };

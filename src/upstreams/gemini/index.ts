@@ -6,6 +6,7 @@
  * clients are translated.
  */
 import type { UpstreamAdapter } from '../types.js';
+import { geminiCountTokens } from './count-tokens.js';
 import { planGemini } from './capabilities.js';
 import { geminiChat } from './chat.js';
 import { geminiPassThrough } from './pass-through.js';
@@ -16,4 +17,5 @@ export const geminiAdapter: UpstreamAdapter = {
   plan: planGemini,
   chat: geminiChat,
   passThrough: geminiPassThrough,
+  countTokens: geminiCountTokens,
 };

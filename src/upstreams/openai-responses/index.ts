@@ -6,6 +6,7 @@
  * of this dialect are forwarded as they are.
  */
 import type { UpstreamAdapter } from '../types.js';
+import { responsesCountTokens } from './count-tokens.js';
 import { planOpenAiResponses } from './capabilities.js';
 import { responsesChat } from './chat.js';
 import { responsesPassThrough } from './pass-through.js';
@@ -16,4 +17,5 @@ export const openAiResponsesAdapter: UpstreamAdapter = {
   plan: planOpenAiResponses,
   chat: responsesChat,
   passThrough: responsesPassThrough,
+  countTokens: responsesCountTokens,
 };

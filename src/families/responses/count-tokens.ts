@@ -1,0 +1,84 @@
+/**
+ * Family E counting: `POST /v1/responses/input_tokens`. The body is a
+ * Responses request whose `input` may be left out; the answer is
+ * `{"object": "response.input_tokens", "input_tokens": N}`. A
+ * `previous_response_id` counts the conversation it continues, as a
+ * generation would send it: a native channel holding that response gets its
+ * own id, any other the conversation in full; the gateway's estimate counts
+ * every stored turn.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.js';
+import type { AppContext } from '../../server/context.js';
+import { bearerToken } from '../../server/credentials.js';
+import type { ResponseRepository } from '../../storage/responses.js';
+import { currentItems, priorItems } from './conversation.js';
+import { renderResponsesError } from './errors.js';
+import { ResponsesExchange } from './exchange.js';
+import { completeHistory, loadHistory } from './history.js';
+import { inputAsItems } from './items.js';
+import { nativeRequest } from './native-request.js';
+import { mayTranslate } from './serving.js';
+import { responsesToCore } from './to-core.js';
+import { parseResponsesRequest, type ValidatedRequest } from './validate.js';
+
+export const responsesCountCodec: CountCodec = {
+  family: 'responses.input_tokens',
+  dialect: 'responses',
+  renderCount: (inputTokens) => ({ object: 'response.input_tokens', input_tokens: inputTokens }),
+  renderError: (error) => renderResponsesError(error),
+};
+
+/** The Responses validation; `input` is optional when counting (instructions and tools alone have a size). */
+export function parseResponsesCountRequest(body: unknown): ValidatedRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || (body as { input?: unknown }).input != null) {
+    return parseResponsesRequest(body);
+  }
+  return parseResponsesRequest({ ...body, input: [] });
+}
+
+export function registerResponsesCountTokens(app: FastifyInstance, ctx: AppContext, repository: ResponseRepository): void {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const startedAt = Date.now();
+    const key = await ctx.auth.authenticate(bearerToken(request), request.ip);
+    const parsed = parseResponsesCountRequest(request.body);
+    const input = inputAsItems(parsed.input);
+    const history = await loadHistory(repository, {
+      keyId: key.record.id,
+      previousResponseId: parsed.previous_response_id,
+      input,
+      wholeConversation: mayTranslate(ctx, parsed.model),
+    });
+    const current = currentItems(input, history);
+    const exchange = new ResponsesExchange({
+      request: parsed,
+      keyId: key.record.id,
+      history,
+      current,
+      repository,
+      onRecordError: () => undefined,
+    });
+    const client = { rawBody: request.rawBody ?? Buffer.alloc(0), body: request.body as Record<string, unknown>, stream: false };
+    await serveCountTokens(
+      ctx,
+      {
+        requestId: request.id,
+        key,
+        clientIp: request.ip,
+        headers: request.headers,
+        model: parsed.model,
+        startedAt,
+        nativeRequest: async (channel) => (await nativeRequest(exchange, client, channel)) ?? client,
+        toCore: async () => {
+          // A native channel without a counting endpoint may leave the estimate to a conversation not read yet.
+          await completeHistory(repository, key.record.id, history);
+          return responsesToCore(parsed, [...priorItems(history), ...current]);
+        },
+      },
+      responsesCountCodec,
+      reply,
+    );
+  };
+
+  app.post('/v1/responses/input_tokens', handler);
+}
