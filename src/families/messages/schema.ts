@@ -7,7 +7,7 @@
  * path, and to-core names them as hints). Cross-field rules live in validate.ts.
  */
 import { z } from 'zod';
-import { contentBlockSchema, textBlockSchema, unknownTypeMessage } from './schema-blocks.js';
+import { contentBlockSchema, textBlockSchema } from './schema-blocks.js';
 import { toolChoiceSchema, toolSchema } from './schema-tools.js';
 
 export * from './schema-blocks.js';
@@ -27,20 +27,30 @@ export const messageParamSchema = z.object({
   }),
 });
 
-export const thinkingParamSchema = z.discriminatedUnion(
-  'type',
-  [
-    z.looseObject({
-      type: z.literal('enabled'),
-      budget_tokens: z
-        .int({ error: 'must be an integer' })
-        .gte(1024, { error: 'must be at least 1024' }),
-    }),
-    z.looseObject({ type: z.literal('disabled') }),
-    // Sent by newer clients: the model picks its own budget.
-    z.looseObject({ type: z.literal('adaptive') }),
-  ],
-  { error: unknownTypeMessage('thinking', ['enabled', 'disabled', 'adaptive']) },
+const knownThinkingSchema = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('enabled'),
+    budget_tokens: z
+      .int({ error: 'must be an integer' })
+      .gte(1024, { error: 'must be at least 1024' }),
+  }),
+  z.looseObject({ type: z.literal('disabled') }),
+  // The model picks its own budget.
+  z.looseObject({ type: z.literal('adaptive') }),
+]);
+
+const knownThinkingTypes = ['enabled', 'disabled', 'adaptive'];
+
+/** Known thinking types are validated; newer ones (`between_tools`…) pass as loose objects. */
+export const thinkingParamSchema = z.union(
+  [knownThinkingSchema, z.looseObject({ type: z.string().refine((type) => !knownThinkingTypes.includes(type), { abort: true }) })],
+  {
+    error: (issue) => {
+      if (issue.code !== 'invalid_union') return undefined;
+      if (typeof issue.input !== 'object' || issue.input === null) return 'must be an object';
+      return (issue.input as { type?: unknown }).type === undefined ? 'thinking type is required' : 'thinking type must be a string';
+    },
+  },
 );
 
 /** Effort words of `output_config.effort`; other words are accepted and left to the upstream. */

@@ -125,18 +125,21 @@ const effortByWord: Record<string, NonNullable<ThinkingConfig['effort']>> = {
   low: 'low',
   medium: 'medium',
   high: 'high',
+  xhigh: 'high',
   max: 'high',
 };
 
 function convertThinking(thinking: ThinkingParam | null | undefined, output: OutputConfig | null | undefined, notes: RequestNotes): ThinkingConfig | undefined {
   const word = output?.effort ?? undefined;
   const effort = word === undefined ? undefined : effortByWord[word];
-  const enabled = thinking?.type === 'enabled' || thinking?.type === 'adaptive';
+  const enabled = thinking != null && thinking.type !== 'disabled';
   // Effort without thinking (or a word the gateway does not know) only tunes the answer's length.
   if (word !== undefined && (!enabled || effort === undefined)) notes.hints['output_config.effort'] = word;
   if (!thinking) return undefined;
   if (thinking.type === 'disabled') return { enabled: false };
   const shared = { includeThoughts: thinking.display !== 'omitted', ...(effort ? { effort } : {}) };
-  if (thinking.type === 'enabled') return { enabled: true, budgetTokens: thinking.budget_tokens, ...shared };
+  if (thinking.type === 'enabled') return { enabled: true, budgetTokens: (thinking as { budget_tokens: number }).budget_tokens, ...shared };
+  // A newer type (`between_tools`…) still asks for thinking whose amount the model decides.
+  if (thinking.type !== 'adaptive') notes.hints['thinking.type'] = thinking.type;
   return { enabled: true, adaptive: true, ...shared };
 }

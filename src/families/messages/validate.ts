@@ -52,7 +52,7 @@ function failsOnType(issues: Issue[]): boolean {
 }
 
 function checkCrossFieldRules(req: MessagesRequest): void {
-  if (req.thinking?.type === 'enabled' && req.thinking.budget_tokens >= req.max_tokens) {
+  if (req.thinking?.type === 'enabled' && (req.thinking.budget_tokens as number) >= req.max_tokens) {
     throw invalid('thinking.budget_tokens', `must be less than max_tokens (${req.max_tokens})`);
   }
   checkMessages(req);

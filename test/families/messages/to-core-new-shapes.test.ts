@@ -51,7 +51,11 @@ describe('thinking and output_config', () => {
       effort: 'high',
     });
     expect(thinking({ thinking: { type: 'adaptive' }, output_config: { effort: 'max' } }).thinking?.effort).toBe('high');
+    expect(thinking({ thinking: { type: 'adaptive' }, output_config: { effort: 'xhigh' } }).thinking?.effort).toBe('high');
     expect(thinking({ thinking: { type: 'adaptive' }, output_config: { effort: 'low' } }).thinking?.effort).toBe('low');
+    const newer = thinking({ thinking: { type: 'between_tools' } });
+    expect(newer.thinking).toEqual({ enabled: true, adaptive: true, includeThoughts: true });
+    expect(newer.hints).toEqual({ 'thinking.type': 'between_tools' });
     expect(thinking({ thinking: { type: 'enabled', budget_tokens: 2000, display: 'omitted' } }).thinking).toEqual({
       enabled: true,
       budgetTokens: 2000,

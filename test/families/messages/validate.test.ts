@@ -84,6 +84,7 @@ describe('parseMessagesRequest accepts', () => {
       mcp_servers: [{ type: 'url', url: 'https://mcp.example.com/sse', name: 'example' }],
       metadata: { user_id: '{"device_id":"d"}', other: 1 },
     }],
+    ['a newer thinking type', { ...base, thinking: { type: 'between_tools' } }],
     ['thinking enabled with display', { ...base, thinking: { type: 'enabled', budget_tokens: 1024, display: 'omitted' } }],
     ['custom tools with defer_loading, input_examples, eager_input_streaming', { ...base, tools: [
       { ...weatherTool, defer_loading: true, input_examples: [{ city: 'Paris' }], eager_input_streaming: true },
@@ -164,7 +165,7 @@ describe('parseMessagesRequest rejects', () => {
     ['a thinking budget under 1024', { ...base, thinking: { type: 'enabled', budget_tokens: 1023 } }, 'thinking.budget_tokens: must be at least 1024'],
     ['a thinking budget equal to max_tokens', { ...base, thinking: { type: 'enabled', budget_tokens: 2048 } }, 'thinking.budget_tokens: must be less than max_tokens (2048)', 'thinking.budget_tokens'],
     ['thinking without a budget', { ...base, thinking: { type: 'enabled' } }, 'thinking.budget_tokens: field required'],
-    ['an unknown thinking type', { ...base, thinking: { type: 'auto' } }, 'thinking.type: unknown thinking type "auto"'],
+    ['a thinking type that is not a string', { ...base, thinking: { type: 3 } }, 'thinking.type: thinking type must be a string'],
     ['an unknown tool_choice type', { ...base, tool_choice: { type: 'required' } }, 'tool_choice.type: unknown tool_choice type "required"'],
     ['tool_choice tool without a name', { ...base, tools: [weatherTool], tool_choice: { type: 'tool' } }, 'tool_choice.name: field required'],
     ['tool_choice any without tools', { ...base, tool_choice: { type: 'any' } }, 'tool_choice: tool_choice "any" requires tools'],
