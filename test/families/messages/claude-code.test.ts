@@ -39,7 +39,7 @@ describe('Claude Code request bodies convert to the internal request as decided'
     expect(Object.keys(req.hints ?? {})).toEqual(['x-anthropic-billing-header', 'context_management', 'cache_control']);
     expect(req.features).toBeUndefined();
     expect(req.tools?.every((tool) => tool.type === 'function')).toBe(true);
-    expect(req.tools?.filter((tool) => tool.type === 'function' && tool.deferLoading).map((tool) => tool.name)).toEqual(['DeferredToolPlaceholder']);
+    expect(req.tools?.flatMap((tool) => (tool.type === 'function' && tool.deferLoading ? [tool.name] : []))).toEqual(['DeferredToolPlaceholder']);
     expect(JSON.parse(req.user!)).toHaveProperty('device_id');
   });
 
