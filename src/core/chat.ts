@@ -76,6 +76,12 @@ export interface FunctionTool {
   description?: string;
   parameters: JsonSchema;
   strict?: boolean;
+  /**
+   * The client asked the provider to load the tool only when a tool search
+   * finds it (Messages `defer_loading`). Translation sends it loaded, like any
+   * function tool: a `mapped` decision in the plan.
+   */
+  deferLoading?: boolean;
 }
 
 /**

@@ -1,6 +1,13 @@
 /**
  * Zod schemas of the Messages request content blocks (user and assistant turns,
  * tool results, the system array). Every block may carry `cache_control`.
+ *
+ * The blocks the gateway converts (text, image, document, tool_use,
+ * tool_result, thinking, redacted_thinking) are validated; any other block
+ * type the live API has or will have (`server_tool_use`, `*_tool_result`,
+ * `search_result`, `tool_reference`…) is accepted as a loose object with a
+ * `type` string: it goes upstream untouched on the pass-through path, and
+ * to-core decides what translation does with it.
  */
 import { z } from 'zod';
 
@@ -49,7 +56,7 @@ export const imageBlockSchema = z.object({
   cache_control: cacheControl,
 });
 
-/** The blocks a tool result or a content document may hold. */
+/** The blocks a content document may hold. */
 const nestedBlockSchema = z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema], {
   error: unknownTypeMessage('content block', ['text', 'image']),
 });
@@ -95,16 +102,37 @@ export const toolUseBlockSchema = z.object({
   cache_control: cacheControl,
 });
 
-const toolResultNestedSchema = z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema, documentBlockSchema], {
-  error: unknownTypeMessage('tool_result content block', ['text', 'image', 'document']),
-});
+const toolResultKnownSchema = z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema, documentBlockSchema]);
+const toolResultBlockTypes = ['text', 'image', 'document'] as const;
+
+/** A block of a type the gateway does not convert: only its `type` is checked. */
+function otherBlockSchema(known: readonly string[]) {
+  return z.looseObject({
+    type: z.string().refine((type) => !known.includes(type), { abort: true }),
+  });
+}
+
+/** Known blocks are validated; any other `type` passes as a loose object. */
+function openBlockUnion<T extends z.ZodType>(known: T, types: readonly string[], what: string) {
+  return z.union([known, otherBlockSchema(types)], {
+    error: (issue) => {
+      if (issue.code !== 'invalid_union') return undefined;
+      if (typeof issue.input !== 'object' || issue.input === null || Array.isArray(issue.input)) return `each ${what} must be an object`;
+      const sent = (issue.input as { type?: unknown }).type;
+      if (sent === undefined) return `${what} type is required`;
+      return `${what} type must be a string`;
+    },
+  });
+}
+
+const toolResultNestedSchema = openBlockUnion(toolResultKnownSchema, toolResultBlockTypes, 'tool_result content block');
 
 export const toolResultBlockSchema = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1, { error: 'tool_use_id must be non-empty' }),
   content: z
     .union([z.string(), z.array(toolResultNestedSchema)], {
-      error: 'must be a string or an array of text, image and document blocks',
+      error: 'must be a string or an array of content blocks',
     })
     .optional(),
   is_error: z.boolean().optional(),
@@ -135,19 +163,17 @@ export const contentBlockTypes = [
   'redacted_thinking',
 ] as const;
 
-export const contentBlockSchema = z.discriminatedUnion(
-  'type',
-  [
-    textBlockSchema,
-    imageBlockSchema,
-    documentBlockSchema,
-    toolUseBlockSchema,
-    toolResultBlockSchema,
-    thinkingBlockSchema,
-    redactedThinkingBlockSchema,
-  ],
-  { error: unknownTypeMessage('content block', contentBlockTypes) },
-);
+const knownContentBlockSchema = z.discriminatedUnion('type', [
+  textBlockSchema,
+  imageBlockSchema,
+  documentBlockSchema,
+  toolUseBlockSchema,
+  toolResultBlockSchema,
+  thinkingBlockSchema,
+  redactedThinkingBlockSchema,
+]);
+
+export const contentBlockSchema = openBlockUnion(knownContentBlockSchema, contentBlockTypes, 'content block');
 
 export type TextBlock = z.output<typeof textBlockSchema>;
 export type ImageBlock = z.output<typeof imageBlockSchema>;
@@ -156,4 +182,14 @@ export type ToolUseBlock = z.output<typeof toolUseBlockSchema>;
 export type ToolResultBlock = z.output<typeof toolResultBlockSchema>;
 export type ThinkingBlock = z.output<typeof thinkingBlockSchema>;
 export type RedactedThinkingBlock = z.output<typeof redactedThinkingBlockSchema>;
-export type ContentBlock = z.output<typeof contentBlockSchema>;
+export type KnownContentBlock = z.output<typeof knownContentBlockSchema>;
+/** A block of a type the gateway does not convert (server tool records, search results, future types). */
+export type OtherBlock = { type: string; [key: string]: unknown };
+export type ContentBlock = KnownContentBlock | OtherBlock;
+export type ToolResultContentBlock = z.output<typeof toolResultKnownSchema> | OtherBlock;
+
+const knownTypes: ReadonlySet<string> = new Set(contentBlockTypes);
+
+export function isKnownBlock(block: ContentBlock): block is KnownContentBlock {
+  return knownTypes.has(block.type);
+}

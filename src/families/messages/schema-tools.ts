@@ -2,15 +2,17 @@
  * Zod schemas of the Messages `tools` and `tool_choice` fields.
  *
  * A tool is either a custom tool (`type` absent or `custom`, described by a JSON
- * Schema) or a typed tool the provider runs itself, named `<word>_<yyyymmdd>`
- * (`computer_20241022`, `bash_20241022`, `web_search_20250305`…). Both keep any
- * extra keys the client sends (`cache_control`, `strict`, `eager_input_streaming`…).
+ * Schema) or a typed tool the provider runs itself: any other `type` word,
+ * dated (`web_search_20250305`, `code_execution_20250825`…) or not
+ * (`mcp_toolset`), since new ones keep appearing. Both keep any extra keys the
+ * client sends (`cache_control`, `strict`, `defer_loading`, `input_examples`…).
+ * Only what the gateway interprets is checked: names (unique, and what
+ * tool_choice refers to) and a custom tool's `input_schema`.
  */
 import { z } from 'zod';
 import { unknownTypeMessage } from './schema-blocks.js';
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
-export const typedToolPattern = /^[a-z][a-z0-9_]*_\d{8}$/;
 
 export const customToolSchema = z.looseObject({
   type: z.literal('custom').optional(),
@@ -20,19 +22,19 @@ export const customToolSchema = z.looseObject({
   description: z.string().optional(),
   input_schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
   strict: z.boolean().optional(),
+  defer_loading: z.boolean().optional(),
 });
-
-function unknownToolType(sent: unknown): string {
-  return `unknown tool type ${JSON.stringify(sent)}; expected "custom" or a typed tool such as "bash_20250124"`;
-}
 
 const positiveInt = z.int().gt(0, { error: 'must be a positive integer' });
 
 export const typedToolSchema = z
   .looseObject({
     // Aborting, so a custom tool's own errors are not hidden behind this branch's type mismatch.
-    type: z.string().regex(typedToolPattern, { error: (issue) => unknownToolType(issue.input), abort: true }),
-    name: z.string().min(1, { error: 'must be non-empty' }).max(64, { error: 'must be at most 64 characters' }),
+    type: z
+      .string({ error: 'must be a string' })
+      .refine((type) => type !== 'custom' && type !== '', { error: 'must name a typed tool', abort: true }),
+    // Optional: some typed tools are named by other keys (`mcp_toolset` has `mcp_server_name`).
+    name: z.string().min(1, { error: 'must be non-empty' }).max(64, { error: 'must be at most 64 characters' }).optional(),
     display_width_px: positiveInt.optional(),
     display_height_px: positiveInt.optional(),
     display_number: z.int().gte(0, { error: 'must be a non-negative integer' }).nullish(),
@@ -48,7 +50,7 @@ export const toolSchema = z.union([customToolSchema, typedToolSchema], {
   error: (issue) => {
     if (issue.code !== 'invalid_union') return undefined;
     if (typeof issue.input !== 'object' || issue.input === null) return 'each tool must be an object';
-    return unknownToolType((issue.input as { type?: unknown }).type);
+    return 'must be a custom tool (with an input_schema) or a typed tool';
   },
 });
 
@@ -57,14 +59,14 @@ const disableParallel = z.boolean().optional();
 export const toolChoiceSchema = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('auto'), disable_parallel_tool_use: disableParallel }),
-    z.object({ type: z.literal('any'), disable_parallel_tool_use: disableParallel }),
-    z.object({
+    z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: disableParallel }),
+    z.looseObject({ type: z.literal('any'), disable_parallel_tool_use: disableParallel }),
+    z.looseObject({
       type: z.literal('tool'),
       name: z.string().min(1, { error: 'tool_choice name must be non-empty' }),
       disable_parallel_tool_use: disableParallel,
     }),
-    z.object({ type: z.literal('none') }),
+    z.looseObject({ type: z.literal('none') }),
   ],
   { error: unknownTypeMessage('tool_choice', ['auto', 'any', 'tool', 'none']) },
 );

@@ -1,11 +1,13 @@
 /**
- * The zod schema of a Messages request (`POST /v1/messages`), to the spec's
- * Family C rules plus what the official clients really send (a `system` array,
- * `{type:"adaptive"}` thinking, extra tool keys). Unknown body keys are dropped,
- * unknown content block types are rejected. Cross-field rules live in validate.ts.
+ * The zod schema of a Messages request (`POST /v1/messages`): the live API's
+ * superset, as real clients send it (Claude Code: `role: "system"` messages,
+ * adaptive thinking with `display`, `output_config`, `context_management`,
+ * tools with `defer_loading`…). Only what the gateway interprets is validated;
+ * unknown body keys are kept (they go upstream untouched on the pass-through
+ * path, and to-core names them as hints). Cross-field rules live in validate.ts.
  */
 import { z } from 'zod';
-import { contentBlockSchema, textBlockSchema, unknownTypeMessage } from './schema-blocks.js';
+import { contentBlockSchema, textBlockSchema } from './schema-blocks.js';
 import { toolChoiceSchema, toolSchema } from './schema-tools.js';
 
 export * from './schema-blocks.js';
@@ -18,34 +20,55 @@ const unitInterval = () =>
     .lt(1, { error: 'must be above 0 and below 1' });
 
 export const messageParamSchema = z.object({
-  role: z.enum(['user', 'assistant'], {
-    error: (issue) =>
-      issue.input === 'system'
-        ? 'there is no "system" role in messages; use the top-level system parameter'
-        : 'must be "user" or "assistant"',
-  }),
+  // `system` messages are instructions placed inside the conversation (text only, checked in validate.ts).
+  role: z.enum(['user', 'assistant', 'system'], { error: 'must be "user", "assistant" or "system"' }),
   content: z.union([z.string(), z.array(contentBlockSchema)], {
     error: 'must be a string or an array of content blocks',
   }),
 });
 
-export const thinkingParamSchema = z.discriminatedUnion(
-  'type',
-  [
-    z.looseObject({
-      type: z.literal('enabled'),
-      budget_tokens: z
-        .int({ error: 'must be an integer' })
-        .gte(1024, { error: 'must be at least 1024' }),
-    }),
-    z.looseObject({ type: z.literal('disabled') }),
-    // Sent by newer clients: the model picks its own budget.
-    z.looseObject({ type: z.literal('adaptive') }),
-  ],
-  { error: unknownTypeMessage('thinking', ['enabled', 'disabled', 'adaptive']) },
+const knownThinkingSchema = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('enabled'),
+    budget_tokens: z
+      .int({ error: 'must be an integer' })
+      .gte(1024, { error: 'must be at least 1024' }),
+  }),
+  z.looseObject({ type: z.literal('disabled') }),
+  // The model picks its own budget.
+  z.looseObject({ type: z.literal('adaptive') }),
+]);
+
+const knownThinkingTypes = ['enabled', 'disabled', 'adaptive'];
+
+/** Known thinking types are validated; newer ones (`between_tools`…) pass as loose objects. */
+export const thinkingParamSchema = z.union(
+  [knownThinkingSchema, z.looseObject({ type: z.string().refine((type) => !knownThinkingTypes.includes(type), { abort: true }) })],
+  {
+    error: (issue) => {
+      if (issue.code !== 'invalid_union') return undefined;
+      if (typeof issue.input !== 'object' || issue.input === null) return 'must be an object';
+      return (issue.input as { type?: unknown }).type === undefined ? 'thinking type is required' : 'thinking type must be a string';
+    },
+  },
 );
 
-export const messagesRequestSchema = z.object({
+/** Effort words of `output_config.effort`; other words are accepted and left to the upstream. */
+export const outputEffortSchema = z.string({ error: 'must be a string' });
+
+export const outputConfigSchema = z.looseObject({
+  effort: outputEffortSchema.nullish(),
+  format: z
+    .looseObject({
+      type: z.literal('json_schema', { error: 'must be "json_schema"' }),
+      schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
+    })
+    .nullish(),
+});
+
+const jsonObject = (what: string) => z.record(z.string(), z.unknown(), { error: `${what} must be an object` });
+
+export const messagesRequestSchema = z.looseObject({
   model: z
     .string({ error: 'must be a string' })
     .min(1, { error: 'must be 1 to 256 characters' })
@@ -58,7 +81,7 @@ export const messagesRequestSchema = z.object({
     .union([z.string(), z.array(textBlockSchema)], { error: 'must be a string or an array of text blocks' })
     .nullish(),
   metadata: z
-    .object({
+    .looseObject({
       user_id: z.string().max(256, { error: 'must be at most 256 characters' }).nullish(),
     })
     .nullish(),
@@ -70,8 +93,12 @@ export const messagesRequestSchema = z.object({
   thinking: thinkingParamSchema.nullish(),
   tool_choice: toolChoiceSchema.nullish(),
   tools: z.array(toolSchema).nullish(),
+  output_config: outputConfigSchema.nullish(),
+  context_management: jsonObject('context_management').nullish(),
+  mcp_servers: z.array(jsonObject('each MCP server'), { error: 'must be an array' }).nullish(),
 });
 
 export type MessageParam = z.output<typeof messageParamSchema>;
 export type ThinkingParam = z.output<typeof thinkingParamSchema>;
+export type OutputConfig = z.output<typeof outputConfigSchema>;
 export type MessagesRequest = z.output<typeof messagesRequestSchema>;

@@ -1,20 +1,48 @@
 /**
  * Converts Messages content blocks into the internal content parts.
- * `cache_control` marks are caching hints for the vendor and have no internal
- * counterpart; the same-dialect pass-through path keeps them.
+ *
+ * Blocks the internal representation has no place for are decided here and
+ * written down in the request's notes (see to-core-notes.ts):
+ * - `search_result` becomes text (its title, source and text);
+ * - `tool_reference` (a tool search result) becomes text naming the tool: a
+ *   translated request offers every tool loaded, so the reference adds only the name;
+ * - any other block in an assistant turn (`server_tool_use`, `*_tool_result`,
+ *   `mcp_tool_*`: records of tools the provider ran) is dropped, a hint: its
+ *   effect is in the text after it;
+ * - any other block in a user turn is a feature (`content block <type>`) no
+ *   translation honours, so the request is refused rather than answered without it.
+ * `cache_control` marks are collected by to-core-notes.ts.
  */
 import type { ContentPart, MediaPart, TextPart } from '../../core/chat.js';
-import type { ContentBlock, DocumentBlock, ImageBlock, TextBlock, ToolResultBlock } from './schema.js';
+import type { RequestNotes } from './to-core-notes.js';
+import {
+  isKnownBlock,
+  type ContentBlock,
+  type DocumentBlock,
+  type ImageBlock,
+  type KnownContentBlock,
+  type OtherBlock,
+  type TextBlock,
+  type ToolResultBlock,
+} from './schema.js';
 
-export function blocksToParts(content: string | ContentBlock[], into: ContentPart[]): void {
+export type TurnRole = 'user' | 'assistant' | 'system';
+
+export function blocksToParts(content: string | ContentBlock[], into: ContentPart[], role: TurnRole, notes: RequestNotes): void {
   if (typeof content === 'string') {
     if (content.length > 0) into.push({ type: 'text', text: content });
     return;
   }
-  for (const block of content) into.push(...blockToParts(block));
+  for (const block of content) {
+    if (isKnownBlock(block)) into.push(...knownBlockToParts(block, notes));
+    else {
+      const part = otherBlockToPart(block, role, notes);
+      if (part) into.push(part);
+    }
+  }
 }
 
-function blockToParts(block: ContentBlock): ContentPart[] {
+function knownBlockToParts(block: KnownContentBlock, notes: RequestNotes): ContentPart[] {
   switch (block.type) {
     case 'text':
       return [textPart(block)];
@@ -25,12 +53,33 @@ function blockToParts(block: ContentBlock): ContentPart[] {
     case 'tool_use':
       return [{ type: 'tool_call', id: block.id, name: block.name, input: block.input }];
     case 'tool_result':
-      return [toolResultPart(block)];
+      return [toolResultPart(block, notes)];
     case 'thinking':
       return [{ type: 'thinking', text: block.thinking, ...(block.signature ? { signature: block.signature } : {}) }];
     case 'redacted_thinking':
       return [{ type: 'thinking', text: '', redactedData: block.data }];
   }
+}
+
+/** A block of a type the gateway does not convert as such (see the header). */
+function otherBlockToPart(block: OtherBlock, role: TurnRole, notes: RequestNotes): TextPart | undefined {
+  if (block.type === 'search_result') return searchResultText(block);
+  if (block.type === 'tool_reference') return { type: 'text', text: `Tool available: ${String(block.tool_name ?? '')}` };
+  const field = `content block ${block.type}`;
+  if (role === 'assistant') notes.hints[field] = true;
+  else notes.features[field] = true;
+  return undefined;
+}
+
+function searchResultText(block: OtherBlock): TextPart {
+  const lines: string[] = [];
+  if (typeof block.title === 'string' && block.title) lines.push(block.title);
+  if (typeof block.source === 'string' && block.source) lines.push(block.source);
+  const content = Array.isArray(block.content) ? block.content : [];
+  for (const inner of content as Array<{ type?: unknown; text?: unknown }>) {
+    if (inner?.type === 'text' && typeof inner.text === 'string') lines.push(inner.text);
+  }
+  return { type: 'text', text: lines.join('\n') };
 }
 
 function textPart(block: TextBlock): TextPart {
@@ -87,15 +136,20 @@ function documentParts(block: DocumentBlock): MediaPart[] {
   }
 }
 
-function toolResultPart(block: ToolResultBlock) {
+function toolResultPart(block: ToolResultBlock, notes: RequestNotes) {
   const content: Array<TextPart | MediaPart> = [];
   if (typeof block.content === 'string') {
     if (block.content.length > 0) content.push({ type: 'text', text: block.content });
   } else if (block.content) {
     for (const inner of block.content) {
-      if (inner.type === 'text') content.push(textPart(inner));
-      else if (inner.type === 'image') content.push(imagePart(inner));
-      else content.push(...documentParts(inner));
+      if (inner.type === 'text') content.push(textPart(inner as TextBlock));
+      else if (inner.type === 'image') content.push(imagePart(inner as ImageBlock));
+      else if (inner.type === 'document') content.push(...documentParts(inner as DocumentBlock));
+      else {
+        // A tool result is user input: an unknown block in it is refused like one in a user turn.
+        const part = otherBlockToPart(inner as OtherBlock, 'user', notes);
+        if (part) content.push(part);
+      }
     }
   }
   return {

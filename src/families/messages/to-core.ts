@@ -1,18 +1,36 @@
 /**
  * Converts a validated Messages request into the internal ChatRequest.
+ *
+ * - `role: "system"` messages become system turns at their place; those before
+ *   any other message join the system prompt.
+ * - The `x-anthropic-billing-header` attribution line that opens Claude Code's
+ *   system prompt is left out of the prompt (a hint): it is attribution for
+ *   Anthropic, and would only pollute another provider's prompt.
+ * - Thinking: `enabled` keeps its budget, `adaptive` lets the model choose;
+ *   `output_config.effort` becomes the thinking effort (`max` → high), and
+ *   `display: "omitted"` means the client does not want the thoughts.
+ * - `output_config.format` (a JSON schema) becomes the response format.
+ * - Tools: custom tools are function tools (`defer_loading` kept as
+ *   `deferLoading`); typed tools are builtin tools, with the shared capability
+ *   of web search, web fetch and code execution so other upstreams can run
+ *   their own.
+ * Everything else is written down as hints or features (see to-core-notes.ts).
  */
-import type { ChatMessage, ChatRequest, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
+import type { BuiltinCapability, ChatMessage, ChatRequest, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import { blocksToParts } from './to-core-content.js';
-import { isCustomTool, type MessagesRequest, type ThinkingParam, type Tool, type ToolChoiceParam } from './schema.js';
+import { attributionPrefix, emptyNotes, noteRequestFields, type RequestNotes } from './to-core-notes.js';
+import { isCustomTool, type MessagesRequest, type OutputConfig, type ThinkingParam, type Tool, type ToolChoiceParam } from './schema.js';
 
 export function messagesToCore(req: MessagesRequest): ChatRequest {
+  const notes = emptyNotes();
+  const { leading, turns } = convertMessages(req.messages, notes);
   const out: ChatRequest = {
     model: req.model,
-    messages: convertMessages(req.messages),
+    messages: turns,
     maxTokens: req.max_tokens,
     stream: req.stream ?? false,
   };
-  const system = systemText(req.system);
+  const system = [systemText(req.system, notes), ...leading].filter(Boolean).join('\n\n');
   if (system) out.system = system;
   if (req.temperature != null) out.temperature = req.temperature;
   if (req.top_p != null) out.topP = req.top_p;
@@ -25,33 +43,60 @@ export function messagesToCore(req: MessagesRequest): ChatRequest {
       out.parallelToolCalls = false;
     }
   }
-  if (req.thinking) out.thinking = convertThinking(req.thinking);
+  const thinking = convertThinking(req.thinking, req.output_config, notes);
+  if (thinking) out.thinking = thinking;
+  const format = req.output_config?.format;
+  if (format) out.responseFormat = { type: 'json_schema', schema: format.schema };
   if (req.metadata?.user_id) out.user = req.metadata.user_id;
+  noteRequestFields(req, notes);
+  if (Object.keys(notes.hints).length > 0) out.hints = notes.hints;
+  if (Object.keys(notes.features).length > 0) out.features = notes.features;
   return out;
 }
 
-/** Consecutive messages of the same role form one turn. */
-function convertMessages(messages: MessagesRequest['messages']): ChatMessage[] {
-  const out: ChatMessage[] = [];
+/**
+ * Consecutive messages of the same role form one turn. System messages before
+ * any other are returned apart, to join the system prompt.
+ */
+function convertMessages(messages: MessagesRequest['messages'], notes: RequestNotes): { leading: string[]; turns: ChatMessage[] } {
+  const leading: string[] = [];
+  const turns: ChatMessage[] = [];
   let previous: ChatMessage | undefined;
   for (const message of messages) {
     if (previous && previous.role === message.role) {
-      blocksToParts(message.content, previous.content);
+      blocksToParts(message.content, previous.content, message.role, notes);
       continue;
     }
-    previous = { role: message.role, content: [] };
-    blocksToParts(message.content, previous.content);
-    out.push(previous);
+    const turn: ChatMessage = { role: message.role, content: [] };
+    blocksToParts(message.content, turn.content, message.role, notes);
+    if (message.role === 'system' && turns.length === 0) {
+      leading.push(turn.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n\n'));
+      continue;
+    }
+    previous = turn;
+    turns.push(turn);
   }
-  return out;
+  return { leading, turns };
 }
 
 /** System text blocks are one prompt, split by the client (often to place cache marks). */
-function systemText(system: MessagesRequest['system']): string | undefined {
+function systemText(system: MessagesRequest['system'], notes: RequestNotes): string | undefined {
   if (system == null) return undefined;
   if (typeof system === 'string') return system || undefined;
-  return system.map((block) => block.text).join('\n\n') || undefined;
+  let blocks = system;
+  if (blocks[0]?.text.startsWith(attributionPrefix)) {
+    notes.hints[attributionPrefix.slice(0, -1)] = blocks[0].text;
+    blocks = blocks.slice(1);
+  }
+  return blocks.map((block) => block.text).join('\n\n') || undefined;
 }
+
+/** The shared meaning of a typed tool, by its family name (`web_search_20250305` → web search). */
+const capabilityByFamily: Array<[RegExp, BuiltinCapability]> = [
+  [/^web_search_/, 'web_search'],
+  [/^web_fetch_/, 'web_fetch'],
+  [/^code_execution_/, 'code_execution'],
+];
 
 function convertTool(tool: Tool): ToolDefinition {
   if (isCustomTool(tool)) {
@@ -61,9 +106,11 @@ function convertTool(tool: Tool): ToolDefinition {
       ...(tool.description !== undefined ? { description: tool.description } : {}),
       parameters: tool.input_schema,
       ...(tool.strict !== undefined ? { strict: tool.strict } : {}),
+      ...(tool.defer_loading ? { deferLoading: true } : {}),
     };
   }
-  return { type: 'builtin', dialect: 'messages', kind: tool.type, raw: tool };
+  const capability = capabilityByFamily.find(([family]) => family.test(tool.type))?.[1];
+  return { type: 'builtin', dialect: 'messages', kind: tool.type, ...(capability ? { capability } : {}), raw: tool };
 }
 
 function convertToolChoice(choice: ToolChoiceParam): ToolChoice {
@@ -74,13 +121,25 @@ function convertToolChoice(choice: ToolChoiceParam): ToolChoice {
   return { type: 'tool', name: choice.name, ...parallel };
 }
 
-function convertThinking(thinking: ThinkingParam): ThinkingConfig {
-  switch (thinking.type) {
-    case 'enabled':
-      return { enabled: true, budgetTokens: thinking.budget_tokens, includeThoughts: true };
-    case 'adaptive':
-      return { enabled: true, includeThoughts: true };
-    case 'disabled':
-      return { enabled: false };
-  }
+const effortByWord: Record<string, NonNullable<ThinkingConfig['effort']>> = {
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  xhigh: 'high',
+  max: 'high',
+};
+
+function convertThinking(thinking: ThinkingParam | null | undefined, output: OutputConfig | null | undefined, notes: RequestNotes): ThinkingConfig | undefined {
+  const word = output?.effort ?? undefined;
+  const effort = word === undefined ? undefined : effortByWord[word];
+  const enabled = thinking != null && thinking.type !== 'disabled';
+  // Effort without thinking (or a word the gateway does not know) only tunes the answer's length.
+  if (word !== undefined && (!enabled || effort === undefined)) notes.hints['output_config.effort'] = word;
+  if (!thinking) return undefined;
+  if (thinking.type === 'disabled') return { enabled: false };
+  const shared = { includeThoughts: thinking.display !== 'omitted', ...(effort ? { effort } : {}) };
+  if (thinking.type === 'enabled') return { enabled: true, budgetTokens: (thinking as { budget_tokens: number }).budget_tokens, ...shared };
+  // A newer type (`between_tools`…) still asks for thinking whose amount the model decides.
+  if (thinking.type !== 'adaptive') notes.hints['thinking.type'] = thinking.type;
+  return { enabled: true, adaptive: true, ...shared };
 }

@@ -52,7 +52,7 @@ function failsOnType(issues: Issue[]): boolean {
 }
 
 function checkCrossFieldRules(req: MessagesRequest): void {
-  if (req.thinking?.type === 'enabled' && req.thinking.budget_tokens >= req.max_tokens) {
+  if (req.thinking?.type === 'enabled' && (req.thinking.budget_tokens as number) >= req.max_tokens) {
     throw invalid('thinking.budget_tokens', `must be less than max_tokens (${req.max_tokens})`);
   }
   checkMessages(req);
@@ -73,6 +73,9 @@ function checkMessages(req: MessagesRequest): void {
     }
     if (typeof message.content === 'string') return;
     message.content.forEach((block, j) => {
+      if (message.role === 'system' && block.type !== 'text') {
+        throw invalid(`messages.${i}.content.${j}`, 'system messages may hold text blocks only');
+      }
       if (block.type === 'tool_result' && message.role !== 'user') {
         throw invalid(`messages.${i}.content.${j}`, 'tool_result blocks are only allowed in user messages');
       }
@@ -86,6 +89,7 @@ function checkMessages(req: MessagesRequest): void {
 function checkTools(req: MessagesRequest): void {
   const names = new Set<string>();
   req.tools?.forEach((tool, i) => {
+    if (tool.name === undefined) return;
     if (names.has(tool.name)) throw invalid(`tools.${i}.name`, `tool names must be unique; "${tool.name}" is repeated`);
     names.add(tool.name);
   });

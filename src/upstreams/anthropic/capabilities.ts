@@ -10,11 +10,30 @@ import { anthropicBuiltinTools } from './builtin-tools.js';
 export const anthropicCapabilities: TranslationCapabilities = {
   type: 'anthropic',
   dialect: 'messages',
+  // Only a Messages request carries it, and Messages clients take the pass-through path; declared for coherence.
+  features: new Set(['mcp_servers']),
   builtinTools: anthropicBuiltinTools,
+  builtinCapabilities: new Set(['web_search', 'web_fetch', 'code_execution']),
   missingSampling: new Set(['seed', 'presencePenalty', 'frequencyPenalty']),
+  // Many Anthropic-compatible servers refuse system-role messages: system turns join the system prompt.
   systemTurns: 'mapped',
+  // A thinking budget by effort, which every thinking model takes; see `adaptiveThinkingOn`.
   adaptiveThinking: 'mapped',
 };
+
+/**
+ * Channel setting `adaptiveThinking: true`: the channel's models take
+ * `thinking: {type: "adaptive"}` (the newest ones take nothing else), so
+ * thinking is sent that way, with `output_config.effort`.
+ */
+export function adaptiveThinkingOn(settings: Record<string, unknown>): boolean {
+  return settings.adaptiveThinking === true;
+}
+
+/** The capabilities as a channel's settings shape them. */
+export function anthropicCapabilitiesFor(settings: Record<string, unknown>): TranslationCapabilities {
+  return adaptiveThinkingOn(settings) ? { ...anthropicCapabilities, adaptiveThinking: 'native' } : anthropicCapabilities;
+}
 
 const mediaTypes = /^(image\/|application\/pdf$|text\/)/;
 
@@ -31,5 +50,5 @@ function anthropicRules(request: ChatRequest, plan: PlanBuilder): void {
 }
 
 export function planAnthropic(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, anthropicCapabilities, options, anthropicRules);
+  return planTranslation(request, anthropicCapabilitiesFor(options.settings), options, anthropicRules);
 }

@@ -9,9 +9,16 @@
  *   older beta shape with its beta header) rather than a forced `json` tool,
  *   so the answer stays a plain text block. `json_object` without a schema has
  *   no native equivalent and is refused.
+ * - System turns inside the conversation join the top-level `system`, in
+ *   order (many Anthropic-compatible servers refuse system-role messages).
+ * - Thinking: a budget (the client's, else one by effort); with the channel
+ *   setting `adaptiveThinking: true`, `{type: "adaptive"}` and
+ *   `output_config.effort` instead.
  * - seed, presence/frequency penalties have no Messages equivalent: ignored
  *   (hints in the translation plan, see capabilities.ts), as are provider-run
- *   tools of other dialects.
+ *   tools of other dialects without an Anthropic equivalent; web search, web
+ *   fetch and code execution become Anthropic's own tools (convert-tools.ts).
+ * - Features the plan let through (`mcp_servers`) are forwarded.
  * - Thinking parts without a signature (produced by another provider) cannot be
  *   verified by Anthropic and are left out; citations in the history are not sent.
  */
@@ -23,16 +30,16 @@ import type {
   ResponseFormat,
   TextPart,
   ThinkingConfig,
-  ToolChoice,
-  ToolDefinition,
 } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
 import { toolsToSend } from '../plan.js';
-import { anthropicCapabilities } from './capabilities.js';
+import { adaptiveThinkingOn, anthropicCapabilitiesFor } from './capabilities.js';
+import { toTool, toToolChoice } from './convert-tools.js';
 
 export const DEFAULT_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
 const STRUCTURED_OUTPUTS_BETA = 'structured-outputs-2025-11-13';
+const MCP_CLIENT_BETA = 'mcp-client-2025-11-20';
 
 const budgetByEffort: Record<NonNullable<ThinkingConfig['effort']>, number> = {
   minimal: 1024,
@@ -54,36 +61,66 @@ export function toMessagesRequest(
   upstreamModel: string,
   settings: Record<string, unknown> = {},
 ): MessagesRequestBuild {
-  if (request.features && Object.keys(request.features).length > 0) {
-    const name = Object.keys(request.features)[0];
-    throw unsupportedFeature(name, 'the anthropic upstream honours no optional features');
-  }
+  const caps = anthropicCapabilitiesFor(settings);
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };
   const defaultMax = typeof settings.defaultMaxTokens === 'number' ? settings.defaultMaxTokens : DEFAULT_MAX_TOKENS;
-  const thinking = thinkingBlock(request.thinking, request.maxTokens);
-  body.max_tokens = request.maxTokens ?? (thinking ? (thinking.budget_tokens as number) + defaultMax : defaultMax);
-  if (request.system) body.system = request.system;
-  body.messages = request.messages.map(toMessage).filter((message) => (message.content as Block[]).length > 0);
+  const thinking = thinkingBlock(request.thinking, request.maxTokens, adaptiveThinkingOn(settings));
+  const budget = typeof thinking?.budget_tokens === 'number' ? thinking.budget_tokens : 0;
+  body.max_tokens = request.maxTokens ?? budget + defaultMax;
+  const system = systemPrompt(request);
+  if (system) body.system = system;
+  body.messages = request.messages
+    .filter((message) => message.role !== 'system')
+    .map(toMessage)
+    .filter((message) => (message.content as Block[]).length > 0);
   if (request.stopSequences?.length) body.stop_sequences = request.stopSequences;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.topK !== undefined) body.top_k = request.topK;
   if (thinking) body.thinking = thinking;
-  const tools = toolsToSend(request.tools, anthropicCapabilities);
+  if (thinking?.type === 'adaptive' && request.thinking?.effort) outputConfig(body).effort = effortWord[request.thinking.effort];
+  const tools = toolsToSend(request.tools, caps);
   if (tools.length > 0) {
-    body.tools = tools.map(toTool);
-    const choice = toToolChoice(request.toolChoice, request.parallelToolCalls);
+    body.tools = tools.map((tool) => toTool(tool, caps));
+    const choice = toToolChoice(request.toolChoice, request.parallelToolCalls, tools, caps);
     if (choice) body.tool_choice = choice;
   }
   if (request.responseFormat) applyResponseFormat(body, betas, request.responseFormat, settings.outputFormatField);
+  if (request.features?.mcp_servers !== undefined) {
+    body.mcp_servers = request.features.mcp_servers;
+    betas.push(MCP_CLIENT_BETA);
+  }
   if (request.user) body.metadata = { user_id: request.user };
   if (request.stream) body.stream = true;
   return { body, betas };
 }
 
-function thinkingBlock(config: ThinkingConfig | undefined, maxTokens: number | undefined): Block | undefined {
+/** The system prompt, then the text of every system turn, in order. */
+function systemPrompt(request: ChatRequest): string | undefined {
+  const texts = request.system ? [request.system] : [];
+  for (const message of request.messages) {
+    if (message.role !== 'system') continue;
+    const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n\n');
+    if (text) texts.push(text);
+  }
+  return texts.length > 0 ? texts.join('\n\n') : undefined;
+}
+
+const effortWord: Record<NonNullable<ThinkingConfig['effort']>, string> = {
+  minimal: 'low',
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+};
+
+function outputConfig(body: Block): Block {
+  return (body.output_config ??= {}) as Block;
+}
+
+function thinkingBlock(config: ThinkingConfig | undefined, maxTokens: number | undefined, adaptive: boolean): Block | undefined {
   if (!config?.enabled) return undefined;
+  if (adaptive) return { type: 'adaptive' };
   let budget = config.budgetTokens ?? budgetByEffort[config.effort ?? 'medium'];
   // Anthropic requires budget_tokens < max_tokens; shrink the budget rather than fail.
   if (maxTokens !== undefined && budget >= maxTokens) budget = maxTokens - 1;
@@ -156,33 +193,6 @@ function withTitle(block: Block, part: MediaPart): Block {
   return block;
 }
 
-function toTool(tool: ToolDefinition): Block {
-  if (tool.type === 'builtin') {
-    if (tool.dialect === 'messages') return tool.raw;
-    throw unsupportedFeature(`tool ${tool.kind}`, `a ${tool.dialect} builtin tool cannot run on an Anthropic upstream`);
-  }
-  const block: Block = { name: tool.name, input_schema: tool.parameters };
-  if (tool.description) block.description = tool.description;
-  if (tool.strict === true) block.strict = true;
-  return block;
-}
-
-function toToolChoice(choice: ToolChoice | undefined, parallelToolCalls: boolean | undefined): Block | undefined {
-  const disableParallel = (choice && 'disableParallel' in choice && choice.disableParallel) || parallelToolCalls === false;
-  const parallel = disableParallel ? { disable_parallel_tool_use: true } : {};
-  if (!choice) return disableParallel ? { type: 'auto', ...parallel } : undefined;
-  switch (choice.type) {
-    case 'auto':
-      return { type: 'auto', ...parallel };
-    case 'required':
-      return { type: 'any', ...parallel };
-    case 'tool':
-      return { type: 'tool', name: choice.name, ...parallel };
-    case 'none':
-      return { type: 'none' };
-  }
-}
-
 function applyResponseFormat(body: Block, betas: string[], format: ResponseFormat, field: unknown): void {
   if (format.type === 'text') return;
   if (format.type === 'json_object')
@@ -192,6 +202,6 @@ function applyResponseFormat(body: Block, betas: string[], format: ResponseForma
     body.output_format = outputFormat;
     betas.push(STRUCTURED_OUTPUTS_BETA);
   } else {
-    body.output_config = { format: outputFormat };
+    outputConfig(body).format = outputFormat;
   }
 }

@@ -1,4 +1,13 @@
-/** Request headers for the Anthropic Messages API. */
+/**
+ * Request headers for the Anthropic Messages API.
+ *
+ * Pass-through follows Claude Code's gateway protocol reference: every
+ * `anthropic-*` request header (`anthropic-version`, `anthropic-beta`,
+ * `anthropic-workspace-id`, and whatever new ones appear) is forwarded
+ * unchanged; the credential is the channel's. Nothing else of the client's is
+ * forwarded (session and attribution headers such as `x-claude-code-session-id`
+ * are the gateway's to consume).
+ */
 import type { UpstreamCall } from '../types.js';
 
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
@@ -10,9 +19,9 @@ function joined(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * `x-api-key` with the channel's key; the client's dated `anthropic-version`
- * (anything else falls back to 2023-06-01); the client's `anthropic-beta`
- * list, plus any betas the translation itself needs.
+ * Translation path: `x-api-key` with the channel's key; the client's dated
+ * `anthropic-version` (anything else falls back to 2023-06-01); the client's
+ * `anthropic-beta` list, plus any betas the translation itself needs.
  */
 export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[] = []): Record<string, string> {
   const clientVersion = joined(call.clientHeaders['anthropic-version'])?.trim();
@@ -24,5 +33,17 @@ export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[
   const clientBeta = joined(call.clientHeaders['anthropic-beta']);
   const betas = extraBetas.length === 0 ? clientBeta : [clientBeta, ...extraBetas].filter(Boolean).join(',');
   if (betas) headers['anthropic-beta'] = betas;
+  return headers;
+}
+
+/** Pass-through path: the client's `anthropic-*` headers as they came, the channel's key, a version when the client sent none. */
+export function passThroughHeaders(call: UpstreamCall): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  for (const [name, value] of Object.entries(call.clientHeaders)) {
+    const text = joined(value);
+    if (text !== undefined && name.toLowerCase().startsWith('anthropic-')) headers[name.toLowerCase()] = text;
+  }
+  headers['anthropic-version'] ??= DEFAULT_ANTHROPIC_VERSION;
+  headers['x-api-key'] = call.apiKey;
   return headers;
 }

@@ -1,19 +1,22 @@
 /**
  * Same-dialect path: a Messages client served by an Anthropic channel. The
  * client's bytes go upstream untouched unless the channel maps the model to
- * another name (then the parsed body is re-serialised with the new `model`).
+ * another name (then the parsed body is re-serialised with the new `model`),
+ * with its `anthropic-*` headers unchanged (headers.ts). The request always
+ * goes to `<base>/v1/messages`: a client's query string (Claude Code's
+ * `?beta=true`) is not forwarded, the betas travel in `anthropic-beta`.
  */
 import { joinUrl } from '../http.js';
 import { bodyForUpstreamModel, forwardUntouched } from '../pass-through.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from '../types.js';
-import { messagesHeaders } from './headers.js';
+import { passThroughHeaders } from './headers.js';
 import { MessagesJsonUsageTap, MessagesStreamUsageTap } from './usage-tap.js';
 
 export function messagesPassThrough(request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult> {
   return forwardUntouched(
     {
       url: joinUrl(call.channel.baseUrl, '/v1/messages'),
-      headers: messagesHeaders(call),
+      headers: passThroughHeaders(call),
       body: bodyForUpstreamModel(request, call),
       stream: request.stream,
       taps: { sse: () => new MessagesStreamUsageTap(), whole: () => new MessagesJsonUsageTap() },

@@ -161,8 +161,15 @@ describe('messagesToCore', () => {
       { type: 'function', name: 'get_weather', description: 'weather', parameters: { type: 'object' } },
       { type: 'function', name: 'strict_one', parameters: { type: 'object' }, strict: true },
       { type: 'builtin', dialect: 'messages', kind: 'computer_20241022', raw: computer },
-      { type: 'builtin', dialect: 'messages', kind: 'web_search_20250305', raw: { type: 'web_search_20250305', name: 'web_search', max_uses: 2 } },
+      {
+        type: 'builtin',
+        dialect: 'messages',
+        kind: 'web_search_20250305',
+        capability: 'web_search',
+        raw: { type: 'web_search_20250305', name: 'web_search', max_uses: 2 },
+      },
     ]);
+    expect(req.hints).toEqual({ eager_input_streaming: true });
   });
 
   it('converts tool_choice, with any as required', () => {
@@ -180,7 +187,7 @@ describe('messagesToCore', () => {
   it('converts thinking settings', () => {
     const thinking = (value: unknown) => toCore({ messages: [{ role: 'user', content: 'x' }], thinking: value }).thinking;
     expect(thinking({ type: 'enabled', budget_tokens: 2000 })).toEqual({ enabled: true, budgetTokens: 2000, includeThoughts: true });
-    expect(thinking({ type: 'adaptive' })).toEqual({ enabled: true, includeThoughts: true });
+    expect(thinking({ type: 'adaptive' })).toEqual({ enabled: true, adaptive: true, includeThoughts: true });
     expect(thinking({ type: 'disabled' })).toEqual({ enabled: false });
   });
 });

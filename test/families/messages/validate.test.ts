@@ -69,16 +69,55 @@ describe('parseMessagesRequest accepts', () => {
       { type: 'text', text: 'answer' },
     )],
     ['an empty final assistant message', { ...base, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: '' }] }],
-    ['unknown body keys (dropped)', { ...base, service_tier: 'auto', container: null }],
+    ['unknown body keys (kept)', { ...base, service_tier: 'auto', container: null, inference_geo: 'us' }],
+    ['system-role messages anywhere, as a string or text blocks', { ...base, messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'system', content: 'env' },
+      { role: 'assistant', content: 'ok' },
+      { role: 'system', content: [{ type: 'text', text: 'tokens left', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
+    ] }],
+    ['thinking with extra keys, output_config, context_management, mcp_servers', {
+      ...base,
+      thinking: { type: 'adaptive', display: 'omitted' },
+      output_config: { effort: 'max', format: { type: 'json_schema', schema: { type: 'object' } }, task_budget: { total: 10 } },
+      context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+      mcp_servers: [{ type: 'url', url: 'https://mcp.example.com/sse', name: 'example' }],
+      metadata: { user_id: '{"device_id":"d"}', other: 1 },
+    }],
+    ['a newer thinking type', { ...base, thinking: { type: 'between_tools' } }],
+    ['thinking enabled with display', { ...base, thinking: { type: 'enabled', budget_tokens: 1024, display: 'omitted' } }],
+    ['custom tools with defer_loading, input_examples, eager_input_streaming', { ...base, tools: [
+      { ...weatherTool, defer_loading: true, input_examples: [{ city: 'Paris' }], eager_input_streaming: true },
+    ] }],
+    ['typed tools of any type word, dated or not, named or not', { ...base, tools: [
+      { type: 'web_fetch_20250910', name: 'web_fetch', max_uses: 2 },
+      { type: 'code_execution_20250825', name: 'code_execution' },
+      { type: 'memory_20250818', name: 'memory' },
+      { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+      { type: 'mcp_toolset', mcp_server_name: 'example', default_config: { defer_loading: true } },
+      { type: 'function', name: 'f', input_schema: {} },
+    ] }],
+    ['tool_choice forcing a typed tool', { ...base, tools: [{ type: 'web_search_20250305', name: 'web_search' }], tool_choice: { type: 'tool', name: 'web_search' } }],
+    ['block types the gateway does not convert, in any turn', { ...base, messages: [
+      { role: 'user', content: [{ type: 'search_result', source: 'https://a', title: 'A', content: [{ type: 'text', text: 'x' }] }, { type: 'container_upload', file_id: 'f' }] },
+      { role: 'assistant', content: [
+        { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } },
+        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+        { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'x', server_name: 's', input: {} },
+        { type: 'future_block_2031', anything: true },
+        { type: 'text', text: 'answer' },
+      ] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'tool_reference', tool_name: 'Grep' }, { type: 'search_result', source: 's', title: 't', content: [] }] }] },
+    ] }],
     ['null for optional fields', { ...base, system: null, temperature: null, tools: null }],
   ];
   it.each(accepted)('%s', (_name, body) => {
     expect(() => parseMessagesRequest(body)).not.toThrow();
   });
 
-  it('drops unknown body keys and keeps unknown tool keys', () => {
+  it('keeps unknown body keys and unknown tool keys', () => {
     const req = parseMessagesRequest({ ...base, service_tier: 'auto', tools: [{ ...weatherTool, eager_input_streaming: true }] });
-    expect(req).not.toHaveProperty('service_tier');
+    expect(req).toHaveProperty('service_tier', 'auto');
     expect(req.tools?.[0]).toHaveProperty('eager_input_streaming', true);
   });
 });
@@ -94,11 +133,13 @@ describe('parseMessagesRequest rejects', () => {
     ['a fractional max_tokens', { ...base, max_tokens: 2.5 }, 'max_tokens: must be an integer'],
     ['no messages', { ...base, messages: [] }, 'messages: must hold at least one message'],
     ['messages not an array', { ...base, messages: 'hi' }, 'messages: must be an array'],
-    ['the system role', { ...base, messages: [{ role: 'system', content: 'x' }] }, 'messages.0.role: there is no "system" role in messages; use the top-level system parameter', 'messages.0.role'],
-    ['an unknown role', { ...base, messages: [{ role: 'tool', content: 'x' }] }, 'messages.0.role: must be "user" or "assistant"'],
+    ['a non-text block in a system message', { ...base, messages: [{ role: 'user', content: 'x' }, { role: 'system', content: [{ type: 'image', source: png }] }] }, 'messages.1.content.0: system messages may hold text blocks only', 'messages.1.content.0'],
+    ['an empty system message', { ...base, messages: [{ role: 'user', content: 'x' }, { role: 'system', content: '' }, { role: 'user', content: 'y' }] }, 'messages.1: all messages must have non-empty content'],
+    ['an unknown role', { ...base, messages: [{ role: 'tool', content: 'x' }] }, 'messages.0.role: must be "user", "assistant" or "system"'],
     ['content of the wrong type', { ...base, messages: [{ role: 'user', content: 5 }] }, 'messages.0.content: must be a string or an array of content blocks'],
     ['an empty text block', user({ type: 'text', text: 'a' }, { type: 'text', text: '' }), 'messages.0.content.1.text: text blocks must be non-empty', 'messages.0.content.1.text'],
-    ['an unknown block type', user({ type: 'audio', data: 'x' }), 'messages.0.content.0.type: unknown content block type "audio"'],
+    ['a block type that is not a string', user({ type: 5, data: 'x' }), 'messages.0.content.0.type: content block type must be a string'],
+    ['a block that is not an object', user('text'), 'messages.0.content.0: each content block must be an object'],
     ['a block without type', user({ text: 'x' }), 'messages.0.content.0.type: content block type is required'],
     ['a bad image media type', user({ type: 'image', source: { ...png, media_type: 'image/bmp' } }), 'messages.0.content.0.source.media_type: must be one of image/jpeg, image/png, image/gif, image/webp'],
     ['an unknown image source', user({ type: 'image', source: { type: 'file', file_id: 'f' } }), 'messages.0.content.0.source.type: unknown image source type "file"'],
@@ -107,7 +148,7 @@ describe('parseMessagesRequest rejects', () => {
     ['tool_use without input', assistant({ type: 'tool_use', id: 't', name: 'f' }), 'messages.1.content.0.input: field required'],
     ['tool_use with an empty name', assistant({ type: 'tool_use', id: 't', name: '', input: {} }), 'messages.1.content.0.name: tool_use name must be non-empty'],
     ['tool_result with a bad nested block', user({ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: '' }] }), 'messages.0.content.0.content.0.text: text blocks must be non-empty'],
-    ['tool_result with an unknown nested block', user({ type: 'tool_result', tool_use_id: 't', content: [{ type: 'video' }] }), 'messages.0.content.0.content.0.type: unknown tool_result content block type "video"'],
+    ['tool_result with a nested block without type', user({ type: 'tool_result', tool_use_id: 't', content: [{ text: 'x' }] }), 'messages.0.content.0.content.0.type: tool_result content block type is required'],
     ['tool_result in an assistant message', assistant({ type: 'tool_result', tool_use_id: 't', content: 'x' }), 'messages.1.content.0: tool_result blocks are only allowed in user messages'],
     ['tool_use in a user message', user({ type: 'tool_use', id: 't', name: 'f', input: {} }), 'messages.0.content.0: tool_use blocks are only allowed in assistant messages'],
     ['an empty non-final message', { ...base, messages: [{ role: 'user', content: [] }, { role: 'assistant', content: 'x' }] }, 'messages.0: all messages must have non-empty content except for the optional final assistant message'],
@@ -124,7 +165,7 @@ describe('parseMessagesRequest rejects', () => {
     ['a thinking budget under 1024', { ...base, thinking: { type: 'enabled', budget_tokens: 1023 } }, 'thinking.budget_tokens: must be at least 1024'],
     ['a thinking budget equal to max_tokens', { ...base, thinking: { type: 'enabled', budget_tokens: 2048 } }, 'thinking.budget_tokens: must be less than max_tokens (2048)', 'thinking.budget_tokens'],
     ['thinking without a budget', { ...base, thinking: { type: 'enabled' } }, 'thinking.budget_tokens: field required'],
-    ['an unknown thinking type', { ...base, thinking: { type: 'auto' } }, 'thinking.type: unknown thinking type "auto"'],
+    ['a thinking type that is not a string', { ...base, thinking: { type: 3 } }, 'thinking.type: thinking type must be a string'],
     ['an unknown tool_choice type', { ...base, tool_choice: { type: 'required' } }, 'tool_choice.type: unknown tool_choice type "required"'],
     ['tool_choice tool without a name', { ...base, tools: [weatherTool], tool_choice: { type: 'tool' } }, 'tool_choice.name: field required'],
     ['tool_choice any without tools', { ...base, tool_choice: { type: 'any' } }, 'tool_choice: tool_choice "any" requires tools'],
@@ -133,8 +174,12 @@ describe('parseMessagesRequest rejects', () => {
     ['a tool name of 65 characters', { ...base, tools: [{ name: 'a'.repeat(65), input_schema: {} }] }, 'tools.0.name: must be 1-64 characters'],
     ['a custom tool without input_schema', { ...base, tools: [{ name: 'f' }] }, 'tools.0.input_schema: field required'],
     ['a custom tool with a non-object input_schema', { ...base, tools: [{ type: 'custom', name: 'f', input_schema: 'x' }] }, 'tools.0.input_schema: must be a JSON Schema object'],
-    ['an unknown tool type', { ...base, tools: [{ type: 'function', name: 'f', input_schema: {} }] }, 'tools.0.type: unknown tool type "function"'],
-    ['a typed tool without a name', { ...base, tools: [{ type: 'bash_20241022' }] }, 'tools.0.name: field required'],
+    ['a tool type that is not a string', { ...base, tools: [{ type: 7, name: 'f' }] }, 'tools.0.type: must be a custom tool (with an input_schema) or a typed tool'],
+    ['a typed tool with an empty name', { ...base, tools: [{ type: 'bash_20241022', name: '' }] }, 'tools.0.name: must be non-empty'],
+    ['output_config.format that is not a JSON schema', { ...base, output_config: { format: { type: 'regex', pattern: 'x' } } }, 'output_config.format.type: must be "json_schema"'],
+    ['context_management that is not an object', { ...base, context_management: 'auto' }, 'context_management: context_management must be an object'],
+    ['mcp_servers that is not an array', { ...base, mcp_servers: {} }, 'mcp_servers: must be an array'],
+    ['duplicate typed tool names', { ...base, tools: [{ type: 'web_search_20250305', name: 'web_search' }, { name: 'web_search', input_schema: {} }] }, 'tools.1.name: tool names must be unique'],
     ['a computer tool without display size', { ...base, tools: [{ type: 'computer_20241022', name: 'computer', display_height_px: 768 }] }, 'tools.0.display_width_px: computer_20241022 tools require display_width_px'],
     ['a tool that is not an object', { ...base, tools: ['f'] }, 'tools.0: each tool must be an object'],
     ['duplicate tool names', { ...base, tools: [weatherTool, weatherTool] }, 'tools.1.name: tool names must be unique; "get_weather" is repeated'],

@@ -92,7 +92,7 @@ describe('anthropic pass-through', () => {
     expect(Object.keys(sent.json())).toEqual(Object.keys(request.body));
   });
 
-  it('sends the channel key, forwards a dated anthropic-version and the beta list', async () => {
+  it('sends the channel key, forwards anthropic-version and the beta list', async () => {
     upstream.reply(jsonReply(DIALECT, 'anthropic-text.json'));
     const result = await passThrough(passRequest('m', false), {
       baseUrl: `${upstream.origin}/`,
@@ -109,13 +109,33 @@ describe('anthropic pass-through', () => {
     expect(sent.headers.authorization).toBeUndefined();
   });
 
-  it('falls back to anthropic-version 2023-06-01 for a missing or odd value', async () => {
-    for (const clientHeaders of [{}, { 'anthropic-version': 'latest' }]) {
-      upstream.reply(jsonReply(DIALECT, 'anthropic-text.json'));
-      await drain(await passThrough(passRequest('m', false), { baseUrl: upstream.origin, upstreamModel: 'm', clientHeaders }));
-      expect(upstream.requests.at(-1)!.headers['anthropic-version']).toBe('2023-06-01');
-      expect(upstream.requests.at(-1)!.headers['anthropic-beta']).toBeUndefined();
-    }
+  it('forwards every anthropic-* header unchanged and nothing else of the client', async () => {
+    upstream.reply(jsonReply(DIALECT, 'anthropic-text.json'));
+    const beta = 'claude-code-20250219,interleaved-thinking-2025-05-14, context-management-2025-06-27';
+    const clientHeaders = {
+      'anthropic-version': 'latest',
+      'anthropic-beta': beta,
+      'anthropic-workspace-id': 'wrkspc_1',
+      'x-claude-code-session-id': 'session-1',
+      'x-app': 'cli',
+      authorization: 'Bearer client-token',
+    };
+    await drain(await passThrough(passRequest('m', false), { baseUrl: upstream.origin, upstreamModel: 'm', clientHeaders }));
+    const headers = upstream.requests.at(-1)!.headers;
+    expect(headers['anthropic-version']).toBe('latest');
+    expect(headers['anthropic-beta']).toBe(beta);
+    expect(headers['anthropic-workspace-id']).toBe('wrkspc_1');
+    expect(headers['x-claude-code-session-id']).toBeUndefined();
+    expect(headers['x-app']).toBeUndefined();
+    expect(headers.authorization).toBeUndefined();
+    expect(headers['x-api-key']).toBe(TEST_API_KEY);
+  });
+
+  it('sends anthropic-version 2023-06-01 when the client sent none', async () => {
+    upstream.reply(jsonReply(DIALECT, 'anthropic-text.json'));
+    await drain(await passThrough(passRequest('m', false), { baseUrl: upstream.origin, upstreamModel: 'm', clientHeaders: {} }));
+    expect(upstream.requests.at(-1)!.headers['anthropic-version']).toBe('2023-06-01');
+    expect(upstream.requests.at(-1)!.headers['anthropic-beta']).toBeUndefined();
   });
 
   it('turns a non-2xx answer into a thrown GatewayError before returning', async () => {

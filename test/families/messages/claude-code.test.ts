@@ -1,0 +1,95 @@
+/**
+ * Claude Code 2.1.328's recorded request bodies (test/fixtures/agents): they
+ * validate, convert to the internal request as decided, and every upstream type
+ * plans and converts them without refusal.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../../src/core/chat.js';
+import { describePlan } from '../../../src/core/translation-plan.js';
+import { messagesToCore } from '../../../src/families/messages/to-core.js';
+import { parseMessagesRequest } from '../../../src/families/messages/validate.js';
+import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
+import { toGeminiRequest } from '../../../src/upstreams/gemini/convert-request.js';
+import { toChatCompletionRequest } from '../../../src/upstreams/openai-chat/convert-request.js';
+import { toResponsesRequest } from '../../../src/upstreams/openai-responses/convert-request.js';
+import { defaultAdapters } from '../../../src/upstreams/registry.js';
+import { simulateAnswer } from '../../../src/upstreams/simulator/answer.js';
+
+const body = (file: string) =>
+  (JSON.parse(readFileSync(new URL(`../../fixtures/agents/claude-code-2.1.328/${file}`, import.meta.url), 'utf8')) as { body: Record<string, unknown> }).body;
+
+const files = {
+  opusFirst: '02-claude-opus-5-tool-first-turn.json',
+  opusToolResult: '03-claude-opus-5-tool-result-turn.json',
+  sonnetFirst: '05-claude-sonnet-4-5-tool-first-turn.json',
+  sonnetToolResult: '06-claude-sonnet-4-5-tool-result-turn.json',
+};
+const core = (file: string): ChatRequest => messagesToCore(parseMessagesRequest(body(file)));
+
+describe('Claude Code request bodies convert to the internal request as decided', () => {
+  it('the newest shape: system-role messages as system turns, adaptive thinking with effort, thoughts omitted', () => {
+    const req = core(files.opusToolResult);
+    expect(req.messages.map((m) => m.role)).toEqual(['user', 'system', 'assistant', 'user', 'system']);
+    expect(req.messages[2].content.at(-1)).toMatchObject({ type: 'tool_call', name: 'Bash', input: { command: 'echo SWITCHYARD_TOOL_OK' } });
+    expect(req.messages[3].content[0]).toMatchObject({ type: 'tool_result', content: [{ type: 'text', text: 'SWITCHYARD_TOOL_OK' }] });
+    expect(req.thinking).toEqual({ enabled: true, adaptive: true, effort: 'high', includeThoughts: false });
+    expect(req.system?.startsWith('You are a Claude agent')).toBe(true);
+    expect(req.system).not.toContain('x-anthropic-billing-header');
+    expect(Object.keys(req.hints ?? {})).toEqual(['x-anthropic-billing-header', 'context_management', 'cache_control']);
+    expect(req.features).toBeUndefined();
+    expect(req.tools?.every((tool) => tool.type === 'function')).toBe(true);
+    expect(req.tools?.flatMap((tool) => (tool.type === 'function' && tool.deferLoading ? [tool.name] : []))).toEqual(['DeferredToolPlaceholder']);
+    expect(JSON.parse(req.user!)).toHaveProperty('device_id');
+  });
+
+  it('the claude-sonnet-4-5 shape: enabled thinking with its budget, no system turns', () => {
+    const req = core(files.sonnetToolResult);
+    expect(req.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(req.thinking).toEqual({ enabled: true, budgetTokens: 31999, includeThoughts: false });
+  });
+});
+
+const expectedPlans: Record<string, { opus: string; sonnet: string }> = {
+  simulator: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading' },
+  anthropic: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading' },
+  gemini: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading' },
+  'openai-chat': { opus: 'mapped=thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading' },
+  'openai-responses': { opus: 'mapped=thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading' },
+};
+const ignored = 'ignored=x-anthropic-billing-header,context_management,cache_control';
+
+const converters: Record<string, (req: ChatRequest) => unknown> = {
+  simulator: (req) => simulateAnswer(req, 'sim'),
+  anthropic: (req) => toMessagesRequest(req, 'claude-x'),
+  gemini: (req) => toGeminiRequest(req, 'gemini-x'),
+  'openai-chat': (req) => toChatCompletionRequest(req, 'gpt-x'),
+  'openai-responses': (req) => toResponsesRequest(req, 'gpt-x'),
+};
+
+describe.each(Object.keys(expectedPlans))('the %s upstream', (type) => {
+  const adapter = defaultAdapters().get(type);
+
+  it.each(Object.entries(files))('plans and converts %s without refusal', (name, file) => {
+    const req = core(file);
+    const plan = adapter.plan(req, { strict: false, settings: {} });
+    expect(plan.refusal).toBeUndefined();
+    expect(describePlan(plan)).toBe(`${expectedPlans[type][name.startsWith('opus') ? 'opus' : 'sonnet']}; ${ignored}`);
+    expect(() => converters[type](req)).not.toThrow();
+  });
+
+  it('refuses in strict mode, naming the first ignored field', () => {
+    const plan = adapter.plan(core(files.opusFirst), { strict: true, settings: {} });
+    expect(plan.refusal?.param).toBe('x-anthropic-billing-header');
+  });
+});
+
+describe('the anthropic upstream translating the newest shape', () => {
+  it('folds the system turns into the system prompt and sends a budget by effort', () => {
+    const { body: sent } = toMessagesRequest(core(files.opusToolResult), 'claude-x');
+    expect((sent.messages as Array<{ role: string }>).map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(sent.system).toMatch(/# Environment[\s\S]*<total_tokens>/);
+    expect(sent.thinking).toEqual({ type: 'enabled', budget_tokens: 32768 });
+    expect(sent.tools).toContainEqual({ name: 'DeferredToolPlaceholder', description: expect.any(String), input_schema: { type: 'object', properties: {} } });
+  });
+});
