@@ -75,7 +75,8 @@ function toToolMessage(part: ToolResultPart, followUp: Json[]): Json {
   }
   if (media.length > 0) {
     const types = media.map((item) => item.mediaType).join(', ');
-    texts.push(`[${media.length === 1 ? 'one attachment' : `${media.length} attachments`} (${types}) follow in the next user message]`);
+    const count = media.length === 1 ? 'one attachment' : `${media.length} attachments`;
+    texts.push(`[${count} (${types}) ${media.length === 1 ? 'follows' : 'follow'} in the next user message]`);
     followUp.push({ type: 'text', text: `Attachments returned by tool call ${part.callId}:` }, ...media.map(mediaPart));
   }
   return { role: 'tool', tool_call_id: part.callId, content: texts.join('\n') };
