@@ -2,7 +2,7 @@
  * Converts a validated GenerateContent request into the internal ChatRequest.
  * Options only some upstreams can honour go to `features` (see features.ts);
  * fields that cannot change the answer (billing `labels`, provider-run tool
- * parts left in the history) go to `hints`. Built-in tools become
+ * parts left in the history…) go to `hints` (see hints.ts). Built-in tools become
  * BuiltinTools of the `generate` dialect, with the shared capability other
  * upstreams can run their own equivalent of (search, URL fetch, code execution).
  */
@@ -17,6 +17,7 @@ import type {
 } from '../../core/chat.js';
 import { enumWrapperSchema } from './enum-output.js';
 import { requestFeatures } from './features.js';
+import { requestHints } from './hints.js';
 import { standardTypeNames, toJsonSchema } from './json-schema.js';
 import { builtinToolKinds, type BuiltinToolKind, type GenerateRequest, type GenerationConfig, type ThinkingConfigParam } from './schema.js';
 import { contentsToMessages } from './to-core-content.js';
@@ -31,10 +32,8 @@ export function generateToCore(req: GenerateRequest, model: string, stream: bool
   applyTools(out, req);
   const features = requestFeatures(req);
   if (features) out.features = features;
-  const hints: Record<string, unknown> = {};
-  if (req.labels !== undefined) hints.labels = req.labels;
-  for (const field of dropped) hints[field] = 'left out of the history: the text after it carries its effect';
-  if (Object.keys(hints).length > 0) out.hints = hints;
+  const hints = requestHints(req, dropped);
+  if (hints) out.hints = hints;
   return out;
 }
 

@@ -215,9 +215,26 @@ describe('generateToCore: configuration', () => {
     ]);
   });
 
-  it('puts billing labels in hints', () => {
+  it('puts fields that cannot change a translated answer in hints', () => {
     expect(core({ contents: [user('q')], labels: { team: 'a' } }).hints).toEqual({ labels: { team: 'a' } });
     expect(core({ contents: [user('q')] }).hints).toBeUndefined();
+    const request = core({
+      contents: [
+        { role: 'user', parts: [{ text: 'q', partMetadata: { k: 1 } }] },
+        { role: 'model', parts: [{ functionCall: { name: 'f' } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'f', response: {}, scheduling: 'SILENT' } }] },
+      ],
+      tools: [{ functionDeclarations: [{ name: 'f', behavior: 'NON_BLOCKING', responseJsonSchema: { type: 'object' } }] }, { googleMaps: {} }],
+      toolConfig: { retrievalConfig: { latLng: { latitude: 1, longitude: 2 } }, includeServerSideToolInvocations: true },
+    });
+    expect(Object.keys(request.hints ?? {}).sort()).toEqual([
+      'functionDeclarations.behavior',
+      'functionDeclarations.response',
+      'functionResponse.scheduling',
+      'partMetadata',
+      'toolConfig.includeServerSideToolInvocations',
+      'toolConfig.retrievalConfig',
+    ]);
   });
 
   it('writes Gemini type names inside client JSON Schemas the standard way, leaving data alone', () => {
