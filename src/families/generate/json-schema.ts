@@ -47,3 +47,32 @@ function orderedProperties(properties: Record<string, GenerateSchema>, ordering:
   for (const [name, value] of Object.entries(properties)) if (!Object.hasOwn(out, name)) out[name] = toJsonSchema(value);
   return out;
 }
+
+/** Gemini's `Type` names (`OBJECT`, `STRING`…), which current clients also write inside JSON Schemas. */
+const geminiTypeNames = /^(STRING|NUMBER|INTEGER|BOOLEAN|ARRAY|OBJECT|NULL)$/;
+
+/** Keywords whose values are data, not schemas: never rewritten. */
+const dataKeywords = new Set(['enum', 'const', 'default', 'example', 'examples']);
+
+function standardType(name: unknown): unknown {
+  return typeof name === 'string' && geminiTypeNames.test(name) ? name.toLowerCase() : name;
+}
+
+/**
+ * A client's JSON Schema (`parametersJsonSchema`, `responseJsonSchema`) with
+ * Gemini-style upper-case type names lower-cased, as standard JSON Schema
+ * spells them: Gemini reads either, other upstreams only the standard form.
+ * The input is never modified (pass-through keeps the client's bytes anyway).
+ */
+export function standardTypeNames(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(standardTypeNames);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    // A property named `type` (inside `properties`) holds a schema, not a type name.
+    const isTypeName = key === 'type' && (typeof value === 'string' || Array.isArray(value));
+    if (isTypeName) out[key] = Array.isArray(value) ? value.map(standardType) : standardType(value);
+    else out[key] = dataKeywords.has(key) ? value : standardTypeNames(value);
+  }
+  return out;
+}

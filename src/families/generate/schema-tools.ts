@@ -88,7 +88,16 @@ export const functionDeclarationSchema = z
 const builtinConfig = z.record(z.string(), z.unknown(), { error: 'must be an object' });
 
 /** Tools the service runs itself, by their field name in a Tool. */
-export const builtinToolKinds = ['codeExecution', 'googleSearch', 'googleSearchRetrieval', 'urlContext', 'googleMaps', 'fileSearch', 'computerUse'] as const;
+export const builtinToolKinds = [
+  'codeExecution',
+  'googleSearch',
+  'googleSearchRetrieval',
+  'enterpriseWebSearch',
+  'urlContext',
+  'googleMaps',
+  'fileSearch',
+  'computerUse',
+] as const;
 
 export const toolSchema = z
   .object({
@@ -96,6 +105,7 @@ export const toolSchema = z
     codeExecution: builtinConfig.optional(),
     googleSearch: builtinConfig.optional(),
     googleSearchRetrieval: builtinConfig.optional(),
+    enterpriseWebSearch: builtinConfig.optional(),
     urlContext: builtinConfig.optional(),
     googleMaps: builtinConfig.optional(),
     fileSearch: builtinConfig.optional(),

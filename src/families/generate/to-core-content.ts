@@ -5,8 +5,10 @@
  * answers: by id, else by name in the latest model turn. Thought parts become
  * thinking parts; a thought signature on another part signs the thought
  * before it (or, carried by a token, is that thought: see thought-token.ts).
- * Code execution and server-side tool parts have no internal form and are
- * kept as text, so the conversation stays whole.
+ * Parts recording tools the provider ran itself (code it executed and its
+ * result, server-side tool invocations) are dropped and reported as hints:
+ * their effect is in the model's text after them, and no other provider can
+ * replay them.
  */
 import type { ChatMessage, ContentPart, MediaPart, TextPart, ThinkingPart, ToolResultPart } from '../../core/chat.js';
 import type { Content, FunctionResponse, Part } from './schema.js';
@@ -44,7 +46,11 @@ class CallLedger {
   }
 }
 
-export function contentsToMessages(contents: Content[]): ChatMessage[] {
+/** Part fields recording provider-run tool use, dropped from the history. */
+export const providerToolParts = ['executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'] as const;
+
+/** `dropped` collects the names of the provider-run tool parts left out. */
+export function contentsToMessages(contents: Content[], dropped?: Set<string>): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const ledger = new CallLedger();
   let current: ChatMessage | undefined;
@@ -55,7 +61,11 @@ export function contentsToMessages(contents: Content[]): ChatMessage[] {
       current = { role, content: [] };
       messages.push(current);
     }
-    for (const part of content.parts) appendPart(current, part, ledger);
+    for (const part of content.parts) {
+      const providerPart = providerToolParts.find((field) => part[field] !== undefined);
+      if (providerPart) dropped?.add(providerPart);
+      else appendPart(current, part, ledger);
+    }
   }
   return messages.filter((message) => message.content.length > 0);
 }
@@ -79,15 +89,6 @@ function appendPart(message: ChatMessage, part: Part, ledger: CallLedger): void 
     into.push({ type: 'tool_call', id: ledger.call(id, name), name, input: args ?? {} });
   } else if (part.functionResponse) {
     into.push(toolResult(part.functionResponse, ledger));
-  } else if (part.executableCode) {
-    into.push({ type: 'text', text: `\`\`\`${part.executableCode.language === 'PYTHON' ? 'python' : ''}\n${part.executableCode.code}\n\`\`\`` });
-  } else if (part.codeExecutionResult) {
-    const { outcome, output } = part.codeExecutionResult;
-    into.push({ type: 'text', text: `Code execution result (${outcome}):\n${output ?? ''}` });
-  } else if (part.toolCall) {
-    into.push({ type: 'text', text: `Server-side tool call: ${JSON.stringify(part.toolCall)}` });
-  } else if (part.toolResponse) {
-    into.push({ type: 'text', text: `Server-side tool response: ${JSON.stringify(part.toolResponse)}` });
   }
 }
 

@@ -1,18 +1,30 @@
 /**
  * Converts a validated GenerateContent request into the internal ChatRequest.
- * Options only some upstreams can honour go to `features` (see features.ts)
- * and built-in tools become BuiltinTools of the `generate` dialect, so an
- * upstream that cannot honour them refuses the request instead of dropping them.
+ * Options only some upstreams can honour go to `features` (see features.ts);
+ * fields that cannot change the answer (billing `labels`, provider-run tool
+ * parts left in the history…) go to `hints` (see hints.ts). Built-in tools become
+ * BuiltinTools of the `generate` dialect, with the shared capability other
+ * upstreams can run their own equivalent of (search, URL fetch, code execution).
  */
-import type { ChatRequest, FunctionTool, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
+import type {
+  BuiltinCapability,
+  ChatRequest,
+  FunctionTool,
+  ResponseFormat,
+  ThinkingConfig,
+  ToolChoice,
+  ToolDefinition,
+} from '../../core/chat.js';
 import { enumWrapperSchema } from './enum-output.js';
 import { requestFeatures } from './features.js';
-import { toJsonSchema } from './json-schema.js';
-import { builtinToolKinds, type GenerateRequest, type GenerationConfig, type ThinkingConfigParam } from './schema.js';
+import { requestHints } from './hints.js';
+import { standardTypeNames, toJsonSchema } from './json-schema.js';
+import { builtinToolKinds, type BuiltinToolKind, type GenerateRequest, type GenerationConfig, type ThinkingConfigParam } from './schema.js';
 import { contentsToMessages } from './to-core-content.js';
 
 export function generateToCore(req: GenerateRequest, model: string, stream: boolean): ChatRequest {
-  const out: ChatRequest = { model, messages: contentsToMessages(req.contents), stream };
+  const dropped = new Set<string>();
+  const out: ChatRequest = { model, messages: contentsToMessages(req.contents, dropped), stream };
   const system = req.systemInstruction?.parts.map((part) => part.text ?? '').join('\n');
   if (system) out.system = system;
   const config = req.generationConfig;
@@ -20,6 +32,8 @@ export function generateToCore(req: GenerateRequest, model: string, stream: bool
   applyTools(out, req);
   const features = requestFeatures(req);
   if (features) out.features = features;
+  const hints = requestHints(req, dropped);
+  if (hints) out.hints = hints;
   return out;
 }
 
@@ -43,7 +57,8 @@ function responseFormat(config: GenerationConfig): ResponseFormat | undefined {
     return { type: 'json_schema', name: 'enum_value', schema: enumWrapperSchema(config.responseSchema?.enum ?? []), strict: true };
   }
   if (config.responseMimeType !== 'application/json') return undefined;
-  if (config.responseJsonSchema !== undefined) return { type: 'json_schema', name: 'response', schema: config.responseJsonSchema as Record<string, unknown> };
+  if (config.responseJsonSchema !== undefined)
+    return { type: 'json_schema', name: 'response', schema: standardTypeNames(config.responseJsonSchema) as Record<string, unknown> };
   if (config.responseSchema !== undefined) return { type: 'json_schema', name: 'response', schema: toJsonSchema(config.responseSchema) };
   return { type: 'json_object' };
 }
@@ -56,18 +71,33 @@ const effortByLevel: Record<string, ThinkingConfig['effort']> = {
   XHIGH: 'high',
 };
 
-/** Budget -1 lets the model decide, 0 turns thinking off; a config with neither budget nor level only says whether to show thoughts. */
+/**
+ * A thinking level (any case) lets the model size its own thinking at that
+ * effort: adaptive thinking. Budget -1 is adaptive with no effort, 0 turns
+ * thinking off, a positive budget is a fixed budget; a config with none of
+ * these only says whether to show thoughts.
+ */
 function thinkingConfig(config: ThinkingConfigParam): ThinkingConfig | undefined {
   const includeThoughts = config.includeThoughts === true;
   if (config.thinkingBudget === 0) return { enabled: false };
-  const effort = config.thinkingLevel ? effortByLevel[config.thinkingLevel] : undefined;
-  const budget = config.thinkingBudget !== undefined && config.thinkingBudget > 0 ? config.thinkingBudget : undefined;
-  if (budget === undefined && effort === undefined && config.thinkingBudget === undefined && !includeThoughts) return undefined;
-  const out: ThinkingConfig = { enabled: true, includeThoughts };
-  if (budget !== undefined) out.budgetTokens = budget;
-  if (effort !== undefined) out.effort = effort;
-  return out;
+  if (config.thinkingLevel !== undefined || config.thinkingBudget === -1) {
+    const out: ThinkingConfig = { enabled: true, adaptive: true, includeThoughts };
+    const effort = config.thinkingLevel ? effortByLevel[config.thinkingLevel] : undefined;
+    if (effort !== undefined) out.effort = effort;
+    return out;
+  }
+  if (config.thinkingBudget !== undefined) return { enabled: true, includeThoughts, budgetTokens: config.thinkingBudget };
+  return includeThoughts ? { enabled: true, includeThoughts } : undefined;
 }
+
+/** The shared meaning of the built-in tools other providers have an equivalent of. */
+const capabilityOf: Partial<Record<BuiltinToolKind, BuiltinCapability>> = {
+  googleSearch: 'web_search',
+  googleSearchRetrieval: 'web_search',
+  enterpriseWebSearch: 'web_search',
+  urlContext: 'web_fetch',
+  codeExecution: 'code_execution',
+};
 
 function applyTools(out: ChatRequest, req: GenerateRequest): void {
   const calling = req.toolConfig?.functionCallingConfig;
@@ -76,16 +106,22 @@ function applyTools(out: ChatRequest, req: GenerateRequest): void {
   const builtins: ToolDefinition[] = [];
   for (const tool of req.tools ?? []) {
     for (const declaration of tool.functionDeclarations ?? []) {
-      const parameters =
-        declaration.parametersJsonSchema ??
-        (declaration.parameters ? toJsonSchema(declaration.parameters) : { type: 'object', properties: {} });
+      const parameters = declaration.parametersJsonSchema
+        ? (standardTypeNames(declaration.parametersJsonSchema) as Record<string, unknown>)
+        : declaration.parameters
+          ? toJsonSchema(declaration.parameters)
+          : { type: 'object', properties: {} };
       const fn: FunctionTool = { type: 'function', name: declaration.name, parameters };
       if (declaration.description) fn.description = declaration.description;
       if (strict) fn.strict = true;
       functions.push(fn);
     }
     for (const kind of builtinToolKinds) {
-      if (tool[kind] !== undefined) builtins.push({ type: 'builtin', dialect: 'generate', kind, raw: { [kind]: tool[kind] } });
+      if (tool[kind] === undefined) continue;
+      const builtin: ToolDefinition = { type: 'builtin', dialect: 'generate', kind, raw: { [kind]: tool[kind] } };
+      const capability = capabilityOf[kind];
+      if (capability) builtin.capability = capability;
+      builtins.push(builtin);
     }
   }
   let choice: ToolChoice | undefined;

@@ -98,6 +98,7 @@ const tool: Message = {
   codeExecution: 'value',
   googleSearch: 'value',
   googleSearchRetrieval: 'value',
+  enterpriseWebSearch: 'value',
   urlContext: 'value',
   googleMaps: 'value',
   fileSearch: 'value',

@@ -3,6 +3,7 @@ export const geminiBuiltinTools: ReadonlySet<string> = new Set([
   'codeExecution',
   'googleSearch',
   'googleSearchRetrieval',
+  'enterpriseWebSearch',
   'urlContext',
   'googleMaps',
   'fileSearch',

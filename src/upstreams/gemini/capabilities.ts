@@ -24,6 +24,8 @@ export const geminiCapabilities: TranslationCapabilities = {
   // Content-generation features that only shape the request are forwarded; answer-shaping ones are refused below.
   features: new Set(generateFeatureKeys.filter((key) => !(key in answerShapingFeatures))),
   builtinTools: geminiBuiltinTools,
+  // Other dialects' search, URL-fetch and code-execution tools run as Gemini's own (convert-request.ts builds them).
+  builtinCapabilities: new Set(['web_search', 'web_fetch', 'code_execution']),
   systemTurns: 'mapped',
   adaptiveThinking: 'mapped',
 };

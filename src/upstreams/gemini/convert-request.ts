@@ -4,9 +4,18 @@
  * Choices worth knowing:
  * - Schemas go as JSON Schema (`parametersJsonSchema`, `responseJsonSchema`),
  *   which Gemini takes as they are; strict tools ask for VALIDATED calling.
+ * - System turns inside the conversation have no place in Gemini `contents`:
+ *   their text joins `systemInstruction`, after the leading system prompt, in
+ *   conversation order (a `mapped` decision in the plan).
  * - Thinking: a budget goes as `thinkingBudget`, an effort word as
- *   `thinkingLevel`; thoughts are requested back unless the client said not
- *   to show them; thinking explicitly off is a zero budget.
+ *   `thinkingLevel` (upper case, as the service spells it); adaptive thinking
+ *   without an effort is the dynamic budget `-1`. Thoughts are requested back
+ *   unless the client said not to show them; thinking off is a zero budget.
+ * - Provider-run tools of other dialects with a shared capability become
+ *   Gemini's own: web search → `googleSearch`, web fetch → `urlContext`, code
+ *   execution → `codeExecution`; the others were left out by the plan.
+ * - Hints of other dialects (cache keys, metadata…) have no Gemini field and
+ *   are not sent.
  * - `parallelToolCalls: false` has no Gemini field (the model decides), nor
  *   does `user`, an end-user id with no effect on the answer.
  * - Features: the ones a content-generation client can set that only shape
@@ -15,18 +24,19 @@
  *   cannot carry back (several candidates, logprobs, audio or image output)
  *   are refused by name.
  */
-import type { ChatRequest, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
+import type { BuiltinCapability, ChatRequest, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import { unsupportedFeature } from '../../core/errors.js';
 import { toGeminiContents } from './convert-contents.js';
-import { toolsToSend } from '../plan.js';
+import { builtinToolTreatment, toolsToSend } from '../plan.js';
 import { answerShapingFeatures, geminiCapabilities } from './capabilities.js';
 
 type Json = Record<string, unknown>;
 
-
 export function toGeminiRequest(request: ChatRequest, upstreamModel: string): Json {
-  const body: Json = { contents: toGeminiContents(request.messages, upstreamModel) };
-  if (request.system) body.systemInstruction = { parts: [{ text: request.system }] };
+  const conversation = request.messages.filter((message) => message.role !== 'system');
+  const body: Json = { contents: toGeminiContents(conversation, upstreamModel) };
+  const systemInstruction = systemParts(request);
+  if (systemInstruction.length > 0) body.systemInstruction = { parts: systemInstruction };
   const generationConfig = generationConfigOf(request);
   const tools = toolsToSend(request.tools, geminiCapabilities);
   if (tools.length > 0) {
@@ -37,6 +47,17 @@ export function toGeminiRequest(request: ChatRequest, upstreamModel: string): Js
   applyFeatures(body, generationConfig, request.features);
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   return body;
+}
+
+/** The leading system prompt, then each system turn's text in conversation order. */
+function systemParts(request: ChatRequest): Json[] {
+  const parts: Json[] = [];
+  if (request.system) parts.push({ text: request.system });
+  for (const message of request.messages) {
+    if (message.role !== 'system') continue;
+    for (const part of message.content) if (part.type === 'text' && part.text !== '') parts.push({ text: part.text });
+  }
+  return parts;
 }
 
 function generationConfigOf(request: ChatRequest): Json {
@@ -66,18 +87,29 @@ function thinkingConfig(thinking: ThinkingConfig | undefined): Json | undefined 
   if (!thinking.enabled) return { thinkingBudget: 0 };
   const config: Json = { includeThoughts: thinking.includeThoughts !== false };
   if (thinking.budgetTokens !== undefined) config.thinkingBudget = thinking.budgetTokens;
-  else if (thinking.effort !== undefined) config.thinkingLevel = thinking.effort;
+  else if (thinking.effort !== undefined) config.thinkingLevel = thinking.effort.toUpperCase();
+  else if (thinking.adaptive) config.thinkingBudget = -1;
   return config;
 }
+
+/** Gemini's own tool for each shared capability. */
+const ownTool: Record<BuiltinCapability, Json> = {
+  web_search: { googleSearch: {} },
+  web_fetch: { urlContext: {} },
+  code_execution: { codeExecution: {} },
+};
 
 function toTools(tools: ToolDefinition[]): Json[] {
   const declarations: Json[] = [];
   const builtins: Json[] = [];
   for (const tool of tools) {
     if (tool.type === 'builtin') {
-      if (tool.dialect !== 'generate')
-        throw unsupportedFeature(`tool ${tool.kind}`, `a ${tool.dialect} builtin tool cannot run on a Gemini upstream`);
-      builtins.push(tool.raw);
+      const treatment = builtinToolTreatment(tool, geminiCapabilities);
+      const built = treatment === 'native' ? tool.raw : treatment === 'mapped' && tool.capability ? ownTool[tool.capability] : undefined;
+      // Unreachable after toolsToSend; a safety net should the two ever disagree.
+      if (!built) throw unsupportedFeature(`tool ${tool.kind}`, 'the gemini upstream runs no such tool');
+      // Two tools of one capability (e.g. two searches) are one Gemini tool.
+      if (!builtins.some((existing) => Object.keys(existing)[0] === Object.keys(built)[0])) builtins.push(built);
       continue;
     }
     const declaration: Json = { name: tool.name, parametersJsonSchema: tool.parameters };
@@ -102,7 +134,10 @@ function toToolConfig(choice: ToolChoice | undefined, tools: ToolDefinition[]): 
       calling = { mode: 'ANY' };
       break;
     case 'tool':
-      calling = { mode: 'ANY', allowedFunctionNames: [choice.name] };
+      // A forced provider-run tool has no Gemini switch: the model decides whether to search or run code.
+      calling = tools.some((tool) => tool.type === 'function' && tool.name === choice.name)
+        ? { mode: 'ANY', allowedFunctionNames: [choice.name] }
+        : undefined;
       break;
   }
   return calling ? { functionCallingConfig: calling } : undefined;
@@ -110,6 +145,7 @@ function toToolConfig(choice: ToolChoice | undefined, tools: ToolDefinition[]): 
 
 function applyFeatures(body: Json, config: Json, features: Record<string, unknown> | undefined): void {
   for (const [name, value] of Object.entries(features ?? {})) {
+    // The plan refuses these before routing; the throws below are safety nets.
     const reason = answerShapingFeatures[name];
     if (reason) throw unsupportedFeature(name, `${reason}; send it as a content-generation request to get it from a Gemini upstream`);
     switch (name) {

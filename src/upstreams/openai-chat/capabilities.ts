@@ -16,23 +16,25 @@ export const openAiChatCapabilities: TranslationCapabilities = {
 
 const inlineAudio = new Set(['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/mp3']);
 
-/** Whether a user-turn media part has a chat-completions content part. */
+/** Whether a user-turn (or tool-result) media part has a chat-completions content part. */
 export function chatCompletionsCarries(part: MediaPart): boolean {
   const { mediaType } = part;
-  if (mediaType.startsWith('image/') || mediaType.startsWith('text/')) return true;
+  if (mediaType.startsWith('image/') || part.text !== undefined) return true;
   if (part.data === undefined) return false;
-  return inlineAudio.has(mediaType) || mediaType === 'application/pdf';
+  return mediaType.startsWith('text/') || inlineAudio.has(mediaType) || mediaType === 'application/pdf';
 }
 
 function openAiChatRules(request: ChatRequest, plan: PlanBuilder): void {
   if (hasAssistantMedia(request)) plan.refused('media in assistant turns', 'carries text only in assistant messages');
-  if (hasToolResultMedia(request)) plan.refused('media in tool results', 'carries text only in tool messages');
+  if (hasToolResultMedia(request)) plan.mapped('media in tool results', 'tool messages carry the text; the media follow in a user message after them');
+  const refusedTypes = new Set<string>();
   for (const message of request.messages) {
     for (const part of message.content) {
-      if (part.type === 'media' && !chatCompletionsCarries(part))
-        plan.refused(`media type ${part.mediaType}`, 'accepts images, inline wav/mp3 audio, inline PDF files and text only');
+      const media = part.type === 'media' ? [part] : part.type === 'tool_result' ? part.content.filter((inner) => inner.type === 'media') : [];
+      for (const item of media) if (!chatCompletionsCarries(item)) refusedTypes.add(item.mediaType);
     }
   }
+  for (const type of refusedTypes) plan.refused(`media type ${type}`, 'accepts images, inline wav/mp3 audio, inline PDF files and text only');
 }
 
 export function planOpenAiChat(request: ChatRequest, options: PlanOptions): TranslationPlan {

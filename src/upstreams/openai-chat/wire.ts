@@ -7,6 +7,7 @@
 export interface ChatCompletionUsage {
   prompt_tokens?: number | null;
   completion_tokens?: number | null;
+  total_tokens?: number | null;
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
   /** DeepSeek's own cache counter, used when prompt_tokens_details is absent. */

@@ -1,7 +1,7 @@
 /** The simulated answer to a request, complete and deterministic. */
 import type { ChatRequest, ChatResponse } from '../../core/chat.js';
 import { countRequestTokens } from '../../core/tokens.js';
-import { composeDraft } from './compose.js';
+import { composeDraft, thinks } from './compose.js';
 import { hashHex, requestFingerprint, sha256 } from './hash.js';
 import { applyLimits } from './limits.js';
 
@@ -29,7 +29,7 @@ export function simulateAnswer(request: ChatRequest, model: string): ChatRespons
       outputTokens: limited.outputTokens,
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
-      ...(request.thinking?.enabled ? { reasoningTokens: limited.reasoningTokens } : {}),
+      ...(thinks(request) ? { reasoningTokens: limited.reasoningTokens } : {}),
       estimated: false,
     },
   };

@@ -18,8 +18,13 @@ export function composeDraft(request: ChatRequest): Draft {
   const draft: Draft = tool
     ? { text: `I'll call ${tool.name}.`, toolCall: { name: tool.name, input: toolInput(tool, turn.text) } }
     : { text: formatReply(request.responseFormat, turn) };
-  if (request.thinking?.enabled) draft.thinking = thinkingAbout(turn, tool, request.responseFormat);
+  if (thinks(request)) draft.thinking = thinkingAbout(turn, tool, request.responseFormat);
   return draft;
+}
+
+/** Enabled thinking, with a budget or adaptive (the model's own budget, at any effort), produces one thought. */
+export function thinks(request: ChatRequest): boolean {
+  return request.thinking?.enabled === true || request.thinking?.adaptive === true;
 }
 
 function toolInput(tool: FunctionTool, userText: string): Record<string, unknown> {

@@ -102,17 +102,27 @@ describe('generateToCore: contents', () => {
     ]);
   });
 
-  it('keeps code execution and server-side tool parts as text', () => {
+  it('drops code execution and server-side tool parts from the history, as hints', () => {
     const request = core({
       contents: [
         user('q'),
-        { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(2)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '2' } }] },
+        {
+          role: 'model',
+          parts: [
+            { executableCode: { language: 'PYTHON', code: 'print(2)' } },
+            { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '2' } },
+            { toolCall: { toolType: 'GOOGLE_SEARCH_WEB' } },
+            { text: 'It printed 2.' },
+          ],
+        },
+        { role: 'model', parts: [{ codeExecutionResult: { outcome: 'OUTCOME_OK' } }] },
       ],
     });
-    expect(request.messages[1].content).toEqual([
-      { type: 'text', text: '```python\nprint(2)\n```' },
-      { type: 'text', text: 'Code execution result (OUTCOME_OK):\n2' },
+    expect(request.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'q' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'It printed 2.' }] },
     ]);
+    expect(Object.keys(request.hints ?? {})).toEqual(['executableCode', 'codeExecutionResult', 'toolCall']);
   });
 });
 
@@ -133,8 +143,12 @@ describe('generateToCore: configuration', () => {
     const thinking = (thinkingConfig: unknown) => core({ contents: [user('q')], generationConfig: { thinkingConfig } }).thinking;
     expect(thinking({ thinkingBudget: 1024, includeThoughts: true })).toEqual({ enabled: true, includeThoughts: true, budgetTokens: 1024 });
     expect(thinking({ thinkingBudget: 0 })).toEqual({ enabled: false });
-    expect(thinking({ thinkingBudget: -1 })).toEqual({ enabled: true, includeThoughts: false });
-    expect(thinking({ thinkingLevel: 'HIGH' })).toEqual({ enabled: true, includeThoughts: false, effort: 'high' });
+    expect(thinking({ thinkingBudget: -1 })).toEqual({ enabled: true, adaptive: true, includeThoughts: false });
+    expect(thinking({ thinkingLevel: 'HIGH' })).toEqual({ enabled: true, adaptive: true, includeThoughts: false, effort: 'high' });
+    for (const [level, effort] of [['MINIMAL', 'minimal'], ['low', 'low'], ['Medium', 'medium'], ['high', 'high']]) {
+      expect(thinking({ thinkingLevel: level, includeThoughts: true })).toEqual({ enabled: true, adaptive: true, includeThoughts: true, effort });
+    }
+    expect(thinking({ thinkingLevel: 'THINKING_LEVEL_UNSPECIFIED' })).toEqual({ enabled: true, adaptive: true, includeThoughts: false });
     expect(thinking({ includeThoughts: true })).toEqual({ enabled: true, includeThoughts: true });
     expect(thinking({ includeThoughts: false })).toBeUndefined();
   });
@@ -186,13 +200,70 @@ describe('generateToCore: configuration', () => {
     expect(validated.tools?.every((tool) => (tool as { strict?: boolean }).strict === true)).toBe(true);
   });
 
-  it('keeps built-in tools as generate-dialect builtins', () => {
-    const request = core({ contents: [user('q')], tools: [{ codeExecution: {}, googleSearch: { timeRangeFilter: {} } }, { urlContext: {} }] });
+  it('keeps built-in tools as generate-dialect builtins, with the capability other upstreams share', () => {
+    const request = core({
+      contents: [user('q')],
+      tools: [{ codeExecution: {}, googleSearch: { timeRangeFilter: {} } }, { urlContext: {} }, { googleSearchRetrieval: {} }, { enterpriseWebSearch: {} }, { googleMaps: {} }],
+    });
     expect(request.tools).toEqual([
-      { type: 'builtin', dialect: 'generate', kind: 'codeExecution', raw: { codeExecution: {} } },
-      { type: 'builtin', dialect: 'generate', kind: 'googleSearch', raw: { googleSearch: { timeRangeFilter: {} } } },
-      { type: 'builtin', dialect: 'generate', kind: 'urlContext', raw: { urlContext: {} } },
+      { type: 'builtin', dialect: 'generate', kind: 'codeExecution', capability: 'code_execution', raw: { codeExecution: {} } },
+      { type: 'builtin', dialect: 'generate', kind: 'googleSearch', capability: 'web_search', raw: { googleSearch: { timeRangeFilter: {} } } },
+      { type: 'builtin', dialect: 'generate', kind: 'urlContext', capability: 'web_fetch', raw: { urlContext: {} } },
+      { type: 'builtin', dialect: 'generate', kind: 'googleSearchRetrieval', capability: 'web_search', raw: { googleSearchRetrieval: {} } },
+      { type: 'builtin', dialect: 'generate', kind: 'enterpriseWebSearch', capability: 'web_search', raw: { enterpriseWebSearch: {} } },
+      { type: 'builtin', dialect: 'generate', kind: 'googleMaps', raw: { googleMaps: {} } },
     ]);
+  });
+
+  it('puts fields that cannot change a translated answer in hints', () => {
+    expect(core({ contents: [user('q')], labels: { team: 'a' } }).hints).toEqual({ labels: { team: 'a' } });
+    expect(core({ contents: [user('q')] }).hints).toBeUndefined();
+    const request = core({
+      contents: [
+        { role: 'user', parts: [{ text: 'q', partMetadata: { k: 1 } }] },
+        { role: 'model', parts: [{ functionCall: { name: 'f' } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'f', response: {}, scheduling: 'SILENT' } }] },
+      ],
+      tools: [{ functionDeclarations: [{ name: 'f', behavior: 'NON_BLOCKING', responseJsonSchema: { type: 'object' } }] }, { googleMaps: {} }],
+      toolConfig: { retrievalConfig: { latLng: { latitude: 1, longitude: 2 } }, includeServerSideToolInvocations: true },
+    });
+    expect(Object.keys(request.hints ?? {}).sort()).toEqual([
+      'functionDeclarations.behavior',
+      'functionDeclarations.response',
+      'functionResponse.scheduling',
+      'partMetadata',
+      'toolConfig.includeServerSideToolInvocations',
+      'toolConfig.retrievalConfig',
+    ]);
+  });
+
+  it('writes Gemini type names inside client JSON Schemas the standard way, leaving data alone', () => {
+    const request = core({
+      contents: [user('q')],
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: 'f',
+              parametersJsonSchema: {
+                type: 'OBJECT',
+                properties: { type: { type: 'STRING', enum: ['OBJECT'] }, list: { type: ['ARRAY', 'NULL'], items: { type: 'integer' } } },
+              },
+            },
+          ],
+        },
+      ],
+      generationConfig: { responseMimeType: 'application/json', responseJsonSchema: { type: 'OBJECT', properties: { a: { type: 'STRING', default: 'STRING' } } } },
+    });
+    expect((request.tools?.[0] as { parameters: unknown }).parameters).toEqual({
+      type: 'object',
+      properties: { type: { type: 'string', enum: ['OBJECT'] }, list: { type: ['array', 'null'], items: { type: 'integer' } } },
+    });
+    expect(request.responseFormat).toEqual({
+      type: 'json_schema',
+      name: 'response',
+      schema: { type: 'object', properties: { a: { type: 'string', default: 'STRING' } } },
+    });
   });
 
   it('puts options only some upstreams honour in features, leaving out no-ops', () => {

@@ -170,3 +170,69 @@ describe('parseGenerateRequest refuses', () => {
     );
   });
 });
+
+describe('parseGenerateRequest knows every field of the live service', () => {
+  it('accepts the current generation, tool, tool-config and part fields, in both spellings', () => {
+    const body = {
+      contents: [
+        { role: 'user', parts: [{ text: 'q', partMetadata: { k: 'v' } }, { fileData: { mimeType: 'image/png', fileUri: 'https://x/y.png' }, videoMetadata: { fps: 1 } }] },
+        {
+          role: 'model',
+          parts: [
+            { text: 'thinking…', thought: true, thoughtSignature: 'c2ln' },
+            { executableCode: { language: 'PYTHON', code: 'print(1)' } },
+            { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } },
+            { functionCall: { id: 'c1', name: 'f', args: {} }, thoughtSignature: 'c2ln' },
+          ],
+        },
+        { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'f', response: { output: 'x' }, parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }], willContinue: false, scheduling: 'WHEN_IDLE' } }] },
+      ],
+      tools: [
+        { functionDeclarations: [{ name: 'f', behavior: 'NON_BLOCKING', parametersJsonSchema: { type: 'object' }, responseJsonSchema: { type: 'object' } }] },
+        { googleSearch: {} },
+        { google_search_retrieval: {} },
+        { urlContext: {} },
+        { codeExecution: {} },
+        { computerUse: { environment: 'ENVIRONMENT_BROWSER' } },
+        { fileSearch: { fileSearchStoreNames: ['s'] } },
+        { googleMaps: {} },
+        { enterprise_web_search: {} },
+      ],
+      toolConfig: { functionCallingConfig: { mode: 'AUTO' }, retrievalConfig: { languageCode: 'en' } },
+      labels: { team: 'a' },
+      generationConfig: {
+        topK: 64,
+        seed: 3,
+        presencePenalty: 0.1,
+        frequencyPenalty: 0.1,
+        responseMimeType: 'application/json',
+        responseJsonSchema: { type: 'OBJECT' },
+        mediaResolution: 'MEDIA_RESOLUTION_LOW',
+        imageConfig: { aspectRatio: '16:9' },
+        speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } },
+        thinking_config: { include_thoughts: true, thinking_level: 'high' },
+      },
+    };
+    const parsed = parseGenerateRequest(structuredClone(body));
+    expect(parsed.generationConfig?.thinkingConfig).toEqual({ includeThoughts: true, thinkingLevel: 'HIGH' });
+    expect(parsed.tools?.map((tool) => Object.keys(tool)[0])).toEqual([
+      'functionDeclarations',
+      'googleSearch',
+      'googleSearchRetrieval',
+      'urlContext',
+      'codeExecution',
+      'computerUse',
+      'fileSearch',
+      'googleMaps',
+      'enterpriseWebSearch',
+    ]);
+    for (const level of ['MINIMAL', 'low', 'Medium', 'HIGH']) {
+      expect(() => parseGenerateRequest(withConfig({ thinkingConfig: { thinkingLevel: level } }))).not.toThrow();
+    }
+  });
+
+  it('still refuses names the service does not know', () => {
+    expect(rejection({ ...base, tools: [{ webSearch: {} }] }).message).toContain(`Unknown name "webSearch" at 'tools[0]'`);
+    expect(rejection(withConfig({ thinkingConfig: { level: 'HIGH' } })).message).toContain('Unknown name "level"');
+  });
+});

@@ -145,7 +145,13 @@ describe('toGeminiRequest', () => {
       thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 },
     });
     expect(toGeminiRequest(base({ thinking: { enabled: true, effort: 'low' } }), 'm').generationConfig).toEqual({
-      thinkingConfig: { includeThoughts: true, thinkingLevel: 'low' },
+      thinkingConfig: { includeThoughts: true, thinkingLevel: 'LOW' },
+    });
+    expect(toGeminiRequest(base({ thinking: { enabled: true, adaptive: true, effort: 'high' } }), 'm').generationConfig).toEqual({
+      thinkingConfig: { includeThoughts: true, thinkingLevel: 'HIGH' },
+    });
+    expect(toGeminiRequest(base({ thinking: { enabled: true, adaptive: true, includeThoughts: false } }), 'm').generationConfig).toEqual({
+      thinkingConfig: { includeThoughts: false, thinkingBudget: -1 },
     });
     expect(toGeminiRequest(base({ thinking: { enabled: false } }), 'm').generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 0 } });
     const schema = { type: 'object', properties: { a: { type: 'string' } } };

@@ -179,13 +179,16 @@ describe('toChatCompletionRequest', () => {
     expect(() => build({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'x' }] }] })).toThrow(
       /video\/mp4/,
     );
-    expect(() =>
-      build({
-        messages: [
-          { role: 'user', content: [{ type: 'tool_result', callId: 'c', content: [{ type: 'media', mediaType: 'image/png', data: 'x' }] }] },
-        ],
-      }),
-    ).toThrow(/media in tool results/);
+    expect(plan({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'x' }] }] }).refusal).toMatchObject({
+      param: 'media type video/mp4',
+    });
+    const toolVideo = { role: 'user' as const, content: [{ type: 'tool_result' as const, callId: 'c', content: [{ type: 'media' as const, mediaType: 'video/mp4', data: 'x' }] }] };
+    expect(plan({ messages: [toolVideo] }).refusal).toMatchObject({ param: 'media type video/mp4' });
+    const assistantImage = { role: 'assistant' as const, content: [{ type: 'media' as const, mediaType: 'image/png', data: 'x' }] };
+    expect(plan({ messages: [...base.messages, assistantImage] }).refusal).toMatchObject({ param: 'media in assistant turns' });
+    const toolImage = { role: 'user' as const, content: [{ type: 'tool_result' as const, callId: 'c', content: [{ type: 'media' as const, mediaType: 'image/png', data: 'x' }] }] };
+    expect(plan({ messages: [toolImage] }).decisions).toContainEqual(expect.objectContaining({ field: 'media in tool results', treatment: 'mapped' }));
+    expect(plan({ messages: [toolImage] }).refusal).toBeUndefined();
   });
 
   it('declares no features and no builtin tools', () => {

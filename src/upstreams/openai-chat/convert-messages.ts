@@ -1,0 +1,115 @@
+/**
+ * Internal messages → chat-completions `messages`.
+ *
+ * - System turns stay at their place as `system` messages (channel setting
+ *   `systemRole: 'developer'` sends `developer` messages instead, for
+ *   servers that want that role), as does the leading system prompt.
+ * - Tool results become `role: "tool"` messages right after the assistant
+ *   turn (before the rest of the user turn, as the API requires). A tool
+ *   message carries text only, so images and files a tool returned (Claude
+ *   Code's Read tool returns images) follow in one user message right after
+ *   the tool messages, each group introduced by the call id; the tool
+ *   message says they follow. Text documents join the tool message's text.
+ *   `isError` has no field (the text says it).
+ * - Thinking parts are dropped: chat completions has no field to send a
+ *   previous turn's reasoning back.
+ */
+import type { ChatMessage, ChatRequest, MediaPart, ToolResultPart } from '../../core/chat.js';
+import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
+
+type Json = Record<string, unknown>;
+
+export function toChatMessages(request: ChatRequest, settings: Record<string, unknown>): Json[] {
+  const systemRole = settings.systemRole === 'developer' ? 'developer' : 'system';
+  const messages: Json[] = [];
+  if (request.system) messages.push({ role: systemRole, content: request.system });
+  for (const message of request.messages) {
+    if (message.role === 'system') {
+      const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+      if (text !== '') messages.push({ role: systemRole, content: text });
+    } else if (message.role === 'assistant') {
+      const assistant = toAssistantMessage(message);
+      if (assistant) messages.push(assistant);
+    } else appendUserTurn(messages, message);
+  }
+  return messages;
+}
+
+function appendUserTurn(messages: Json[], message: ChatMessage): void {
+  const followUp: Json[] = [];
+  const rest: Json[] = [];
+  for (const part of message.content) {
+    if (part.type === 'tool_result') messages.push(toToolMessage(part, followUp));
+    else if (part.type === 'text') rest.push({ type: 'text', text: part.text });
+    else if (part.type === 'media') rest.push(mediaPart(part));
+    // A user turn carries no tool calls or thinking; anything else is ignored.
+  }
+  const content = [...followUp, ...rest];
+  if (content.length > 0) messages.push({ role: 'user', content: userContent(content) });
+}
+
+function toAssistantMessage(message: ChatMessage): Json | undefined {
+  let text = '';
+  const toolCalls: Json[] = [];
+  for (const part of message.content) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type === 'tool_call')
+      toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input) } });
+    // Refused by the plan (capabilities.ts) before routing; a safety net should the two ever disagree.
+    else if (part.type === 'media') throw unsupportedFeature('media in assistant turns', 'chat completions assistant messages carry text only');
+  }
+  if (text === '' && toolCalls.length === 0) return undefined;
+  const result: Json = { role: 'assistant', content: text === '' ? null : text };
+  if (toolCalls.length > 0) result.tool_calls = toolCalls;
+  return result;
+}
+
+/** The tool message; the result's images and files go to `followUp`, the user message after the tool messages. */
+function toToolMessage(part: ToolResultPart, followUp: Json[]): Json {
+  const texts: string[] = [];
+  const media: MediaPart[] = [];
+  for (const inner of part.content) {
+    const text = inner.type === 'text' ? inner.text : documentText(inner);
+    if (text !== undefined) texts.push(text);
+    else media.push(inner as MediaPart);
+  }
+  if (media.length > 0) {
+    const types = media.map((item) => item.mediaType).join(', ');
+    const count = media.length === 1 ? 'one attachment' : `${media.length} attachments`;
+    texts.push(`[${count} (${types}) ${media.length === 1 ? 'follows' : 'follow'} in the next user message]`);
+    followUp.push({ type: 'text', text: `Attachments returned by tool call ${part.callId}:` }, ...media.map(mediaPart));
+  }
+  return { role: 'tool', tool_call_id: part.callId, content: texts.join('\n') };
+}
+
+/** A plain-text document's text, which any message can carry as text. */
+function documentText(part: MediaPart): string | undefined {
+  if (part.text !== undefined) return part.title ? `${part.title}\n\n${part.text}` : part.text;
+  if (part.mediaType.startsWith('text/') && part.data !== undefined) return Buffer.from(part.data, 'base64').toString('utf8');
+  return undefined;
+}
+
+/** A lone text part is sent as a plain string: some compatible servers accept nothing else. */
+function userContent(parts: Json[]): string | Json[] {
+  if (parts.length === 1 && parts[0].type === 'text') return parts[0].text as string;
+  return parts;
+}
+
+const audioFormats: Record<string, string> = { 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/mpeg': 'mp3', 'audio/mp3': 'mp3' };
+
+function mediaPart(part: MediaPart): Json {
+  const { mediaType } = part;
+  if (mediaType.startsWith('image/')) {
+    const url = part.data !== undefined ? `data:${mediaType};base64,${part.data}` : part.url;
+    if (url === undefined) throw invalidRequest(`a ${mediaType} part carries neither data nor a URL`);
+    return { type: 'image_url', image_url: { url } };
+  }
+  if (audioFormats[mediaType] && part.data !== undefined)
+    return { type: 'input_audio', input_audio: { data: part.data, format: audioFormats[mediaType] } };
+  if (mediaType === 'application/pdf' && part.data !== undefined)
+    return { type: 'file', file: { filename: part.filename ?? 'document.pdf', file_data: `data:${mediaType};base64,${part.data}` } };
+  const text = documentText(part);
+  if (text !== undefined) return { type: 'text', text };
+  // Refused by the plan (capabilities.ts) before routing; a safety net should the two ever disagree.
+  throw unsupportedFeature(`media type ${mediaType}`, 'chat completions accepts images, inline wav/mp3 audio, inline PDF files and text only');
+}
