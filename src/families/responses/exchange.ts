@@ -12,6 +12,7 @@ import type { History } from './history.js';
 import { newResponsesId } from './ids.js';
 import { includeOptions, visibleItems, withIds, type IncludeOptions } from './items.js';
 import { baseResponse, finishResponse } from './response-object.js';
+import { ToolNames } from './tool-names.js';
 import type { ValidatedRequest } from './validate.js';
 import type { ResponseObject } from './wire.js';
 
@@ -45,6 +46,8 @@ export class ResponsesExchange {
   readonly summaries: boolean;
   /** The sequence number of the next stream event, shared by every encoder of this exchange. */
   sequence = 0;
+  /** The flat tool names of the translated request (filled by to-core), to name tool calls as the client knows them. */
+  readonly toolNames = new ToolNames();
 
   constructor(readonly options: ExchangeOptions) {
     this.include = includeOptions(options.request.include);
@@ -73,7 +76,7 @@ export class ResponsesExchange {
   /** A translated plain answer: rendered, recorded, then shown. */
   async completePlain(answer: ChatResponse): Promise<ResponseObject> {
     const response = this.base();
-    response.output = outputFromCore(answer, { summaries: this.summaries });
+    response.output = outputFromCore(answer, { summaries: this.summaries, toolNames: this.toolNames });
     finishResponse(response, answer.finishReason, answer.usage);
     await this.record(response, translated);
     return this.visible(response);

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export type IdPrefix = 'resp' | 'msg' | 'fc' | 'fco' | 'rs' | 'cuo' | 'item';
+export type IdPrefix = 'resp' | 'msg' | 'fc' | 'fco' | 'ctc' | 'ctco' | 'rs' | 'cuo' | 'item';
 
 export function newResponsesId(prefix: IdPrefix): string {
   return `${prefix}_${randomBytes(24).toString('hex')}`;

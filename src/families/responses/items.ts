@@ -16,6 +16,8 @@ const prefixByKind: Record<string, IdPrefix> = {
   message: 'msg',
   function_call: 'fc',
   function_call_output: 'fco',
+  custom_tool_call: 'ctc',
+  custom_tool_call_output: 'ctco',
   computer_call_output: 'cuo',
 };
 

@@ -55,7 +55,7 @@ function heldBy(record: StoredResponse, channel: Channel): boolean {
   return record.native && record.channelId === channel.id && record.upstreamResponseId !== null;
 }
 
-const idsUnknownElsewhere = new Set(['message', 'function_call', 'function_call_output', 'computer_call_output']);
+const idsUnknownElsewhere = new Set(['message', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'computer_call_output']);
 
 function adapt(sourced: SourcedItem, channel: Channel): InputItem[] {
   const { item, from } = sourced;

@@ -80,16 +80,19 @@ function dropNulls(value: unknown): Record<string, unknown> {
 
 /**
  * Internal input tokens exclude cache reads and writes; this dialect's
- * `input_tokens` include them, with the cached share broken out.
+ * `input_tokens` include them, with the cached share broken out. Its
+ * `output_tokens` include the reasoning tokens, so they are never fewer.
  */
 export function renderUsage(usage: Usage): ResponsesUsage {
   const input = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  const reasoning = usage.reasoningTokens ?? 0;
+  const output = Math.max(usage.outputTokens, reasoning);
   return {
     input_tokens: input,
     input_tokens_details: { cached_tokens: usage.cacheReadTokens, cache_write_tokens: usage.cacheWriteTokens },
-    output_tokens: usage.outputTokens,
-    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
-    total_tokens: input + usage.outputTokens,
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: reasoning },
+    total_tokens: input + output,
   };
 }
 

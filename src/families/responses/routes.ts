@@ -68,6 +68,7 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
         toCore: () =>
           responsesToCore(parsed, [...priorItems(history), ...current], {
             contextWindow: contextWindowFor(parsed.model, ctx.contextWindows),
+            toolNames: exchange.toolNames,
           }),
         passThroughRequest: (channel) => nativeRequest(exchange, client, channel),
         wrapPassThrough: (result, channel) => wrapNativeAnswer(exchange, result, channel),

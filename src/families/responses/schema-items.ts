@@ -1,9 +1,10 @@
 /**
- * Zod schemas of the Responses input items: messages, output items sent back
- * as input (function calls, reasoning, tool call records), tool outputs and
- * item references. Items of other types (tools this gateway does not model)
- * are kept as they are: a native upstream may understand them, any other
- * upstream refuses them by name.
+ * Zod schemas of the Responses input items translation reads: messages,
+ * output items sent back as input (function and custom tool calls, reasoning),
+ * tool outputs, item references and `additional_tools` (tools added in the
+ * conversation). Items of other types are kept as they are: a native upstream
+ * understands them; translation drops records of hosted tool runs and refuses
+ * the rest by name (see to-core-items.ts).
  */
 import { z } from 'zod';
 import { inputFileSchema, inputImageSchema, inputTextSchema, outputPartSchemas, inputPartSchemas } from './schema-content.js';
@@ -31,6 +32,8 @@ export const functionCallSchema = z.looseObject({
   type: z.literal('function_call'),
   call_id: nonEmpty('call_id'),
   name: nonEmpty('name'),
+  /** Set when the function belongs to a `namespace` tool. */
+  namespace: z.string().nullish(),
   arguments: z.string({ error: 'must be a JSON string' }),
   id: z.string().nullish(),
   status: itemStatus.nullish(),
@@ -48,6 +51,29 @@ export const functionCallOutputSchema = z.looseObject({
   status: itemStatus.nullish(),
 });
 
+/** A call of a `custom` (freeform) tool: its input is plain text. */
+export const customToolCallSchema = z.looseObject({
+  type: z.literal('custom_tool_call'),
+  call_id: nonEmpty('call_id'),
+  name: nonEmpty('name'),
+  namespace: z.string().nullish(),
+  input: z.string({ error: 'must be a string' }),
+  id: z.string().nullish(),
+});
+
+export const customToolCallOutputSchema = z.looseObject({
+  type: z.literal('custom_tool_call_output'),
+  call_id: nonEmpty('call_id'),
+  output: z.union([z.string(), z.array(toolOutputPart)], { error: 'must be a string or an array of content parts' }),
+  id: z.string().nullish(),
+});
+
+/** Tools offered from this point of the conversation on; each tool is checked like a `tools` entry in validate.ts. */
+export const additionalToolsSchema = z.looseObject({
+  type: z.literal('additional_tools'),
+  tools: z.array(z.looseObject({ type: z.string({ error: 'is required' }) }), { error: 'must be an array of tools' }),
+});
+
 export const reasoningItemSchema = z.looseObject({
   type: z.literal('reasoning'),
   id: z.string().nullish(),
@@ -58,25 +84,14 @@ export const reasoningItemSchema = z.looseObject({
   status: itemStatus.nullish(),
 });
 
-export const computerActionTypes = [
-  'click',
-  'double_click',
-  'drag',
-  'keypress',
-  'move',
-  'screenshot',
-  'scroll',
-  'type',
-  'wait',
-] as const;
-
 const safetyCheck = z.looseObject({ id: z.string(), code: z.string().nullish(), message: z.string().nullish() });
 
 export const computerCallSchema = z.looseObject({
   type: z.literal('computer_call'),
   id: z.string(),
   call_id: nonEmpty('call_id'),
-  action: z.looseObject({ type: z.enum(computerActionTypes, { error: `must be one of ${computerActionTypes.join(', ')}` }) }),
+  // Action kinds grow with the tool; the gateway never reads them.
+  action: z.looseObject({ type: z.string({ error: 'must be a string' }) }),
   pending_safety_checks: z.array(safetyCheck),
   status: itemStatus,
 });
@@ -126,6 +141,9 @@ export const itemSchemas = {
   message: messageItemSchema,
   function_call: functionCallSchema,
   function_call_output: functionCallOutputSchema,
+  custom_tool_call: customToolCallSchema,
+  custom_tool_call_output: customToolCallOutputSchema,
+  additional_tools: additionalToolsSchema,
   reasoning: reasoningItemSchema,
   computer_call: computerCallSchema,
   computer_call_output: computerCallOutputSchema,
@@ -140,6 +158,8 @@ export type MessageItem = z.output<typeof messageItemSchema>;
 export type FunctionCallItem = z.output<typeof functionCallSchema>;
 export type FunctionCallOutputItem = z.output<typeof functionCallOutputSchema>;
 export type ReasoningItem = z.output<typeof reasoningItemSchema>;
+export type CustomToolCallItem = z.output<typeof customToolCallSchema>;
+export type CustomToolCallOutputItem = z.output<typeof customToolCallOutputSchema>;
 export type ComputerCallItem = z.output<typeof computerCallSchema>;
 export type ComputerCallOutputItem = z.output<typeof computerCallOutputSchema>;
 export type ItemReference = z.output<typeof itemReferenceSchema>;

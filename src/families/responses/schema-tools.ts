@@ -1,8 +1,10 @@
 /**
  * Zod schemas of the Responses `tools` and `tool_choice` fields. The tools the
- * spec lists are checked field by field; tools of other types (newer hosted
- * tools) keep their shape: a native upstream may run them, any other upstream
- * refuses them by name.
+ * spec lists are checked field by field, and so are the ones translation reads
+ * (`namespace` groups and `custom` freeform tools, whose members become
+ * function tools); tools of other types (newer hosted tools, `web_search`)
+ * keep their shape: a native upstream runs them, the translation plan of any
+ * other upstream maps or leaves them out.
  */
 import { z } from 'zod';
 
@@ -79,6 +81,30 @@ export const computerToolSchema = z.looseObject({
   environment: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
 });
 
+/** A freeform tool: the model writes plain text (optionally to a grammar) instead of JSON arguments. */
+export const customToolSchema = z.looseObject({
+  type: z.literal('custom'),
+  name: z.string().regex(toolNamePattern, { error: 'must be 1-64 characters of letters, digits, "_" or "-"' }),
+  description: z.string().nullish(),
+  format: z
+    .looseObject({ type: z.string({ error: 'must be "text" or "grammar"' }), definition: z.string().nullish(), syntax: z.string().nullish() })
+    .nullish(),
+});
+
+/** A group of function and custom tools the model calls as `<namespace>` + `<name>`; members are checked in validate.ts. */
+export const namespaceToolSchema = z.looseObject({
+  type: z.literal('namespace'),
+  name: z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }),
+  description: z.string().nullish(),
+  tools: z.array(z.looseObject({ type: z.string({ error: 'is required' }) }), { error: 'must be an array of function or custom tools' }),
+});
+
+/** Tools a namespace may hold. */
+export const namespaceMemberSchemas: Record<string, z.ZodType<Record<string, unknown>>> = {
+  function: functionToolSchema,
+  custom: customToolSchema,
+};
+
 export const otherToolSchema = z.looseObject({ type: z.string().min(1) });
 
 export const toolSchemas: Record<string, z.ZodType<Record<string, unknown>>> = {
@@ -87,15 +113,15 @@ export const toolSchemas: Record<string, z.ZodType<Record<string, unknown>>> = {
   web_search_preview: webSearchPreviewToolSchema,
   web_search_preview_2025_03_11: webSearchPreviewToolSchema,
   computer_use_preview: computerToolSchema,
+  custom: customToolSchema,
+  namespace: namespaceToolSchema,
 };
-
-export const builtinChoiceTypes = ['file_search', 'web_search_preview', 'web_search_preview_2025_03_11', 'computer_use_preview'];
 
 export const toolChoiceSchema = z.union(
   [
     z.enum(['none', 'auto', 'required']),
     z.looseObject({ type: z.literal('function'), name: z.string().min(1, { error: 'must not be empty' }) }),
-    // Hosted tools by type (the spec's three, and newer ones a native upstream may know).
+    // Hosted tools by type (the spec's three, and newer ones a native upstream may know), `custom` and `allowed_tools`.
     z.looseObject({ type: z.string().regex(/^(?!function$)[a-z][a-z0-9_]*$/) }),
   ],
   { error: 'must be "none", "auto", "required", {"type": "function", "name": …} or {"type": <hosted tool>}' },

@@ -9,7 +9,9 @@
  * full object and its usage.
  *
  * Consecutive text blocks share one message item (one content part each);
- * item grouping follows from-core.ts. The frame of the `finish` event is
+ * item grouping and tool names follow from-core.ts. A custom tool call's
+ * input is known whole only when its block ends (the upstream streams the
+ * JSON of its stand-in function), so it goes out as one delta then. The frame of the `finish` event is
  * returned once the answer is recorded (see exchange.ts).
  */
 import type { BlockStart, ChatEvent, FinishReason, Usage } from '../../core/chat.js';
@@ -17,15 +19,24 @@ import { GatewayError } from '../../core/errors.js';
 import { wrapThinkingProof } from './encrypted.js';
 import { responseErrorCode, responsesErrorObject } from './errors.js';
 import type { ResponsesExchange } from './exchange.js';
-import { functionCallItem, newMessageItem, outputText, reasoningItem } from './from-core.js';
+import { customInput, customToolCallItem, functionCallItem, newMessageItem, outputText, reasoningItem } from './from-core.js';
 import { visibleItem } from './items.js';
 import { finishResponse } from './response-object.js';
-import type { FunctionCallOutputItem, MessageOutputItem, OutputItem, OutputTextContent, ReasoningOutputItem, ResponseObject } from './wire.js';
+import type {
+  CustomToolCallOutputItem,
+  FunctionCallOutputItem,
+  MessageOutputItem,
+  OutputItem,
+  OutputTextContent,
+  ReasoningOutputItem,
+  ResponseObject,
+} from './wire.js';
 
 type Block =
   | { kind: 'text'; item: MessageOutputItem; outputIndex: number; contentIndex: number; part: OutputTextContent; open: boolean }
   | { kind: 'reasoning'; item: ReasoningOutputItem; outputIndex: number; text: string; signature?: string; redacted?: string; open: boolean; summaryOpen: boolean }
-  | { kind: 'tool'; item: FunctionCallOutputItem; outputIndex: number; args: string; open: boolean };
+  | { kind: 'tool'; item: FunctionCallOutputItem; outputIndex: number; args: string; open: boolean }
+  | { kind: 'custom'; item: CustomToolCallOutputItem; outputIndex: number; args: string; open: boolean };
 
 const terminalEvent: Record<ResponseObject['status'], string> = {
   completed: 'response.completed',
@@ -78,6 +89,7 @@ export class ResponsesStreamEncoder {
       }
       case 'tool_input_delta': {
         const block = this.blocks.get(event.index);
+        if (block?.kind === 'custom') block.args += event.json;
         if (block?.kind !== 'tool') return prefix;
         block.args += event.json;
         return prefix + this.frame('response.function_call_arguments.delta', {
@@ -123,11 +135,12 @@ export class ResponsesStreamEncoder {
     let out = this.closeMessage();
     const outputIndex = this.output.length;
     if (start.type === 'tool_call') {
-      const item = functionCallItem({ type: 'tool_call', id: start.id, name: start.name, input: {} });
+      const identity = this.exchange.toolNames.identity(start.name);
+      const item = identity.custom ? customToolCallItem(start.id, identity, '') : functionCallItem(start.id, identity, '');
       item.status = 'in_progress';
-      item.arguments = '';
       this.output.push(item);
-      this.blocks.set(index, { kind: 'tool', item, outputIndex, args: '', open: true });
+      if (item.type === 'custom_tool_call') this.blocks.set(index, { kind: 'custom', item, outputIndex, args: '', open: true });
+      else this.blocks.set(index, { kind: 'tool', item, outputIndex, args: '', open: true });
       return out + this.frame('response.output_item.added', { output_index: outputIndex, item: { ...item } });
     }
     const item = reasoningItem({ type: 'thinking', text: '' }, { summaries: false });
@@ -184,9 +197,21 @@ export class ResponsesStreamEncoder {
         const scope = { item_id: item.id, output_index: block.outputIndex };
         return this.frame('response.function_call_arguments.done', { ...scope, name: item.name, arguments: item.arguments }) + this.itemDone(item, block.outputIndex);
       }
+      case 'custom':
+        return this.stopCustom(block);
       case 'reasoning':
         return this.stopReasoning(block);
     }
+  }
+
+  private stopCustom(block: Extract<Block, { kind: 'custom' }>): string {
+    const { item } = block;
+    item.input = customInput(parseArgs(block.args));
+    item.status = 'completed';
+    const scope = { item_id: item.id, output_index: block.outputIndex };
+    let out = item.input === '' ? '' : this.frame('response.custom_tool_call_input.delta', { ...scope, delta: item.input });
+    out += this.frame('response.custom_tool_call_input.done', { ...scope, input: item.input });
+    return out + this.itemDone(item, block.outputIndex);
   }
 
   private stopReasoning(block: Extract<Block, { kind: 'reasoning' }>): string {
@@ -249,4 +274,15 @@ export class ResponsesStreamEncoder {
     const data = JSON.stringify({ type, sequence_number: this.exchange.sequence++, ...fields });
     return `event: ${type}\ndata: ${data}\n\n`;
   }
+}
+
+/** The streamed JSON of a custom tool's stand-in function; text that is not a JSON object stands for the input itself. */
+function parseArgs(json: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON: taken as it is.
+  }
+  return json === '' ? {} : { input: json };
 }

@@ -1,34 +1,54 @@
 /**
  * Converts a conversation of Responses items into internal messages.
  *
- * - system and developer messages become the system prompt (after `instructions`);
+ * - system and developer messages that open the conversation become the
+ *   system prompt (after `instructions`); later ones are system turns at
+ *   their place;
  * - user content and tool outputs form user turns, assistant text, function
- *   calls and reasoning form assistant turns; consecutive items of one role
- *   form one turn;
+ *   and custom tool calls and reasoning form assistant turns; consecutive
+ *   items of one role form one turn; tool names are the flat names of
+ *   tool-names.ts;
  * - reasoning becomes a thinking part; its proof comes back only from an
  *   `encrypted_content` the gateway wrote itself (see encrypted.ts);
- * - records of hosted searches (`web_search_call`, `file_search_call`) are
- *   skipped: their effect is in the text that follows them;
- * - items only a native upstream understands (computer use, other hosted
- *   tools, OpenAI file ids) are reported as features, so any other upstream
- *   refuses them by name.
+ * - `additional_tools` items hold tools (read by to-core.ts), no turn;
+ * - records of hosted tool runs (web and file search, code interpreter,
+ *   image generation, MCP calls) are dropped as hints: their effect is in the
+ *   text that follows them;
+ * - any other item (computer use, local shell, compaction, tool search, types
+ *   newer than this gateway) and OpenAI file ids are reported as features, so
+ *   every translating upstream refuses them by name rather than drop input.
  */
 import type { ChatMessage, ContentPart, MediaPart, TextPart } from '../../core/chat.js';
 import { invalidRequest } from '../../core/errors.js';
 import type { SourcedItem } from './conversation.js';
 import { unwrapThinkingProof } from './encrypted.js';
 import { parseDataUrl, type MessagePart } from './schema-content.js';
-import { itemKind, type FunctionCallItem, type FunctionCallOutputItem, type MessageItem, type ReasoningItem } from './schema-items.js';
+import {
+  itemKind,
+  type CustomToolCallItem,
+  type CustomToolCallOutputItem,
+  type FunctionCallItem,
+  type FunctionCallOutputItem,
+  type MessageItem,
+  type ReasoningItem,
+} from './schema-items.js';
+import { customInputField, ToolNames } from './tool-names.js';
 
 export interface CoreConversation {
   system: string[];
   messages: ChatMessage[];
   /** What needs an upstream that speaks this dialect natively. */
   features: Record<string, unknown>;
+  /** Items left out because they cannot change the answer. */
+  hints: Record<string, unknown>;
+  names: ToolNames;
 }
 
-export function itemsToCore(items: readonly SourcedItem[]): CoreConversation {
-  const out: CoreConversation = { system: [], messages: [], features: {} };
+/** Records of runs of hosted tools: the answer that follows already holds their effect. */
+const hostedToolRecords = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools']);
+
+export function itemsToCore(items: readonly SourcedItem[], names = new ToolNames()): CoreConversation {
+  const out: CoreConversation = { system: [], messages: [], features: {}, hints: {}, names };
   for (const sourced of items) convertItem(sourced, out);
   return out;
 }
@@ -44,20 +64,27 @@ function convertItem(sourced: SourcedItem, out: CoreConversation): void {
       return convertMessage(item as MessageItem, out);
     case 'function_call': {
       const call = item as FunctionCallItem;
-      return push(out, 'assistant', { type: 'tool_call', id: call.call_id, name: call.name, input: parseArguments(call) });
+      const name = out.names.flatName(call.name, call.namespace);
+      return push(out, 'assistant', { type: 'tool_call', id: call.call_id, name, input: parseArguments(call) });
     }
-    case 'function_call_output': {
-      const result = item as FunctionCallOutputItem;
+    case 'custom_tool_call': {
+      const call = item as CustomToolCallItem;
+      const name = out.names.flatName(call.name, call.namespace, true);
+      return push(out, 'assistant', { type: 'tool_call', id: call.call_id, name, input: { [customInputField]: call.input } });
+    }
+    case 'function_call_output':
+    case 'custom_tool_call_output': {
+      const result = item as FunctionCallOutputItem | CustomToolCallOutputItem;
       const content = typeof result.output === 'string' ? textParts(result.output) : result.output.map((part) => partToCore(part as MessagePart, out));
       return push(out, 'user', { type: 'tool_result', callId: result.call_id, content: content as Array<TextPart | MediaPart> });
     }
     case 'reasoning':
       return convertReasoning(item as ReasoningItem, out);
-    case 'web_search_call':
-    case 'file_search_call':
+    case 'additional_tools':
       return;
     default:
-      out.features[`input item ${kind}`] = true;
+      if (hostedToolRecords.has(kind)) out.hints[`input item ${kind}`] = true;
+      else out.features[`input item ${kind}`] = true;
   }
 }
 
@@ -69,7 +96,10 @@ function convertMessage(message: MessageItem, out: CoreConversation): void {
       if (part.type !== 'text') throw invalidRequest(`${message.role} messages may hold text only`, 'input');
       return part.text;
     });
-    if (text.length > 0) out.system.push(text.join('\n'));
+    if (text.length === 0) return;
+    // Instructions opening the conversation join the system prompt; later ones keep their place.
+    if (out.messages.length === 0) out.system.push(text.join('\n'));
+    else for (const line of text) push(out, 'system', { type: 'text', text: line });
     return;
   }
   const role = message.role === 'assistant' ? 'assistant' : 'user';

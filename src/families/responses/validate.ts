@@ -4,10 +4,11 @@
  * rules that tie fields together. Reports one error, the first, with the path
  * of the offending field.
  */
+import type { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
 import { inputPartSchemas, outputPartSchemas } from './schema-content.js';
 import { itemKind, itemSchemas, otherItemSchema, type InputItem } from './schema-items.js';
-import { otherToolSchema, toolSchemas, type ToolParam } from './schema-tools.js';
+import { namespaceMemberSchemas, otherToolSchema, toolSchemas, type ToolParam } from './schema-tools.js';
 import { responsesRequestSchema, type ResponsesRequest } from './schema.js';
 import { invalidParam, issueError } from './validate-issue.js';
 
@@ -24,7 +25,7 @@ export function parseResponsesRequest(body: unknown): ValidatedRequest {
   if (!result.success) throw issueError(result.error.issues);
   const request = result.data as ValidatedRequest;
   if (Array.isArray(request.input)) request.input = request.input.map((item, i) => checkItem(item, ['input', i]));
-  if (request.tools) request.tools = request.tools.map((tool, i) => checkTool(tool, ['tools', i]));
+  if (request.tools) request.tools = checkTools(request.tools, ['tools']);
   checkToolChoice(request);
   return request;
 }
@@ -36,6 +37,10 @@ function checkItem(item: Record<string, unknown>, path: Array<string | number>):
   const result = schema.safeParse(item, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues, path);
   if (kind === 'message') checkMessageParts(result.data as { role: string; content: unknown }, path);
+  if (kind === 'additional_tools') {
+    const item = result.data as InputItem & { tools: Array<Record<string, unknown>> };
+    item.tools = checkTools(item.tools, [...path, 'tools']);
+  }
   return result.data as InputItem;
 }
 
@@ -57,34 +62,64 @@ function checkMessageParts(message: { role: string; content: unknown }, path: Ar
   });
 }
 
-function checkTool(tool: Record<string, unknown>, path: Array<string | number>): ToolParam {
-  const schema = toolSchemas[tool.type as string] ?? otherToolSchema;
-  const result = schema.safeParse(tool, { reportInput: true });
-  if (!result.success) throw issueError(result.error.issues, path);
-  return result.data as ToolParam;
+/** A list of tools (`tools`, an `additional_tools` item, a namespace's members), each by its type's schema; names unique within the list. */
+function checkTools(tools: Array<Record<string, unknown>>, path: Array<string | number>, schemas = toolSchemas): ToolParam[] {
+  const names = new Set<string>();
+  return tools.map((tool, i) => {
+    const checked = checkTool(tool, [...path, i], schemas);
+    if (checked.type === 'function' || checked.type === 'custom') {
+      const name = checked.name as string;
+      if (names.has(name)) throw invalidParam([...path, i, 'name'], `tool names must be unique; "${name}" is repeated`);
+      names.add(name);
+    }
+    return checked;
+  });
 }
 
+function checkTool(tool: Record<string, unknown>, path: Array<string | number>, schemas: Record<string, z.ZodType<Record<string, unknown>>>): ToolParam {
+  const schema = schemas[tool.type as string];
+  if (!schema && schemas === namespaceMemberSchemas) throw invalidParam([...path, 'type'], 'a namespace holds function and custom tools only');
+  const result = (schema ?? otherToolSchema).safeParse(tool, { reportInput: true });
+  if (!result.success) throw issueError(result.error.issues, path);
+  const checked = result.data as ToolParam;
+  if (checked.type === 'namespace') checked.tools = checkTools(checked.tools as Array<Record<string, unknown>>, [...path, 'tools'], namespaceMemberSchemas);
+  return checked;
+}
+
+/**
+ * A tool_choice must name a tool the request offers. Tools may also come from
+ * `additional_tools` items of earlier turns, so with `previous_response_id`
+ * only the shape is checked.
+ */
 function checkToolChoice(request: ValidatedRequest): void {
-  const tools = request.tools ?? [];
-  const names = new Set<string>();
-  tools.forEach((tool, i) => {
-    if (tool.type !== 'function') return;
-    const name = tool.name as string;
-    if (names.has(name)) throw invalidParam(['tools', i, 'name'], `tool names must be unique; "${name}" is repeated`);
-    names.add(name);
-  });
+  const offered = offeredTools(request);
   const choice = request.tool_choice;
   if (!choice || typeof choice === 'string') {
-    if (choice === 'required' && tools.length === 0) throw invalidParam(['tool_choice'], '"required" needs at least one tool');
+    if (choice === 'required' && offered.length === 0 && !request.previous_response_id) throw invalidParam(['tool_choice'], '"required" needs at least one tool');
     return;
   }
-  if (choice.type === 'function') {
+  if (request.previous_response_id || choice.type === 'allowed_tools' || choice.type === 'mcp') return;
+  if (choice.type === 'function' || choice.type === 'custom') {
     const name = (choice as { name: string }).name;
-    if (!names.has(name)) throw invalidParam(['tool_choice', 'name'], `no function tool named "${name}" in tools`);
+    const namespace = (choice as { namespace?: unknown }).namespace;
+    const found = offered.some((tool) => tool.type === choice.type && tool.name === name && (namespace == null || tool.namespace === namespace));
+    if (!found) throw invalidParam(['tool_choice', 'name'], `no ${choice.type} tool named "${name}" in tools`);
     return;
   }
-  const matches = (type: string) => type === choice.type || (choice.type.startsWith('web_search_preview') && type.startsWith('web_search_preview'));
-  if (!tools.some((tool) => matches(tool.type))) {
+  const matches = (type: string) => type === choice.type || (choice.type.startsWith('web_search') && type.startsWith('web_search'));
+  if (!offered.some((tool) => matches(tool.type))) {
     throw invalidParam(['tool_choice', 'type'], `no "${choice.type}" tool in tools`);
   }
+}
+
+/** Every tool of this request: `tools`, `additional_tools` items, namespace members (with their namespace). */
+function offeredTools(request: ValidatedRequest): Array<ToolParam & { namespace?: string }> {
+  const lists = [request.tools ?? []];
+  if (Array.isArray(request.input)) for (const item of request.input) if (item.type === 'additional_tools') lists.push(item.tools as ToolParam[]);
+  const out: Array<ToolParam & { namespace?: string }> = [];
+  for (const tool of lists.flat()) {
+    if (tool.type !== 'namespace') out.push(tool);
+    else for (const member of tool.tools as ToolParam[]) out.push({ ...member, namespace: tool.name as string });
+  }
+  return out;
 }

@@ -31,8 +31,21 @@ export interface FunctionCallOutputItem {
   type: 'function_call';
   status: ItemStatus;
   call_id: string;
+  /** Set when the function belongs to a `namespace` tool; `name` is then its name inside the namespace. */
+  namespace?: string;
   name: string;
   arguments: string;
+}
+
+/** A call of a `custom` (freeform) tool: plain-text input instead of JSON arguments. */
+export interface CustomToolCallOutputItem {
+  id: string;
+  type: 'custom_tool_call';
+  status: ItemStatus;
+  call_id: string;
+  namespace?: string;
+  name: string;
+  input: string;
 }
 
 export interface ReasoningOutputItem {
@@ -43,7 +56,7 @@ export interface ReasoningOutputItem {
   status?: ItemStatus;
 }
 
-export type OutputItem = MessageOutputItem | FunctionCallOutputItem | ReasoningOutputItem;
+export type OutputItem = MessageOutputItem | FunctionCallOutputItem | CustomToolCallOutputItem | ReasoningOutputItem;
 
 export interface ResponsesUsage {
   input_tokens: number;

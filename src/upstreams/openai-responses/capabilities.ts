@@ -21,6 +21,8 @@ export const openAiResponsesCapabilities: TranslationCapabilities = {
   type: 'openai-responses',
   dialect: 'responses',
   builtinTools: responsesHostedTools,
+  // Web search tools of other dialects run as the service's own `web_search` tool.
+  builtinCapabilities: new Set(['web_search']),
   missingSampling: new Set(['topK', 'seed']),
   systemTurns: 'native',
   adaptiveThinking: 'mapped',

@@ -9,7 +9,7 @@ import { responsesHeaders, responsesUrl } from './headers.js';
 import type { WireResponse } from './wire.js';
 
 export async function responsesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
-  const body = toResponsesRequest(request, call.upstreamModel, call.channel.settings);
+  const body = toResponsesRequest(request, call.upstreamModel);
   const res = await upstreamRequest({
     url: responsesUrl(call),
     headers: responsesHeaders(call),

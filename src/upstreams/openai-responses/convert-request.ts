@@ -10,9 +10,13 @@
  *   left out.
  * - Function tools are sent with an explicit `strict` (the service's default
  *   is strict, which would reject many ordinary schemas).
- * - top_k and seed have no Responses equivalent: ignored (hints in the
- *   translation plan, see capabilities.ts). Stop sequences are refused by the
- *   plan unless the channel sets `dropUnsupportedParams: true`.
+ * - The converter follows the translation plan (capabilities.ts): top_k,
+ *   seed and hints of other dialects are not sent; stop sequences (refused
+ *   by the plan unless the channel sets `dropUnsupportedParams: true`) are
+ *   never sent; features were refused by the plan.
+ * - System turns inside the conversation become `developer` messages at
+ *   their place; web search tools of other dialects become `web_search`;
+ *   adaptive thinking becomes the client's effort, else `medium`.
  * - Tool results become `function_call_output` items (text joined; images and
  *   files are refused, the item carries text only here).
  */
@@ -28,17 +32,13 @@ import type {
   ToolResultPart,
 } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
-import { toolsToSend } from '../plan.js';
+import { builtinToolTreatment, toolsToSend } from '../plan.js';
 import { openAiResponsesCapabilities } from './capabilities.js';
 import { unpackReasoning } from './reasoning-proof.js';
 
 type Json = Record<string, unknown>;
 
-export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}): Json {
-  if (request.features && Object.keys(request.features).length > 0) {
-    throw unsupportedFeature(Object.keys(request.features)[0], 'the openai-responses upstream honours no optional features by translation');
-  }
-  refuseUnsupported(request, settings.dropUnsupportedParams === true);
+export function toResponsesRequest(request: ChatRequest, upstreamModel: string): Json {
   const input: Json[] = [];
   for (const message of request.messages) appendMessage(input, message);
 
@@ -68,13 +68,9 @@ export function toResponsesRequest(request: ChatRequest, upstreamModel: string, 
   return body;
 }
 
-function refuseUnsupported(request: ChatRequest, drop: boolean): void {
-  if (drop) return;
-  if (request.stopSequences?.length) throw unsupportedFeature('stopSequences', 'the Responses API has no stop sequences');
-}
-
 function appendMessage(input: Json[], message: ChatMessage): void {
   if (message.role === 'assistant') return appendAssistant(input, message);
+  if (message.role === 'system') return appendSystemTurn(input, message);
   const rest: Array<TextPart | MediaPart> = [];
   for (const part of message.content) {
     if (part.type === 'tool_result') input.push(toToolOutput(part));
@@ -108,6 +104,12 @@ function appendAssistant(input: Json[], message: ChatMessage): void {
   flush();
 }
 
+/** Instructions placed inside the conversation: this dialect's developer message, at the same place. */
+function appendSystemTurn(input: Json[], message: ChatMessage): void {
+  const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).filter((line) => line !== '');
+  if (text.length > 0) input.push({ role: 'developer', content: text.join('\n') });
+}
+
 function toToolOutput(part: ToolResultPart): Json {
   const texts: string[] = [];
   for (const inner of part.content) {
@@ -138,8 +140,8 @@ function toInputPart(part: TextPart | MediaPart): Json {
 
 function toTool(tool: ToolDefinition): Json {
   if (tool.type === 'builtin') {
-    if (tool.dialect === 'responses') return tool.raw;
-    throw unsupportedFeature(`tool ${tool.kind}`, `a ${tool.dialect} builtin tool cannot run on an OpenAI Responses upstream`);
+    // toolsToSend kept only what the plan forwards as it is (native) or maps to the service's own search.
+    return builtinToolTreatment(tool, openAiResponsesCapabilities) === 'native' ? tool.raw : { type: 'web_search' };
   }
   const out: Json = { type: 'function', name: tool.name, parameters: tool.parameters, strict: tool.strict ?? false };
   if (tool.description) out.description = tool.description;
@@ -165,11 +167,11 @@ function toTextFormat(format: ResponseFormat): Json | undefined {
   return out;
 }
 
-/** The client's effort word, else its budget bucketed like the other adapters' effort budgets. */
+/** The client's effort word, else its budget bucketed like the other adapters' effort budgets; adaptive thinking without either is `medium`. */
 function toReasoning(thinking: ThinkingConfig | undefined): Json | undefined {
-  if (!thinking?.enabled) return undefined;
+  if (!thinking?.enabled && !thinking?.adaptive) return undefined;
   let effort = thinking.effort;
-  if (!effort && thinking.budgetTokens !== undefined) {
+  if (!effort && !thinking.adaptive && thinking.budgetTokens !== undefined) {
     effort = thinking.budgetTokens <= 4096 ? 'low' : thinking.budgetTokens <= 16384 ? 'medium' : 'high';
   }
   const out: Json = { effort: effort ?? 'medium' };

@@ -2,7 +2,7 @@
  * Responses usage → gateway Usage. `input_tokens` include the cached tokens;
  * the gateway's input tokens exclude cache reads and writes, so they are
  * subtracted. `output_tokens` include reasoning tokens (reasoningTokens is a
- * breakdown of outputTokens).
+ * breakdown of outputTokens), so output is never counted below reasoning.
  */
 import { emptyUsage, type Usage } from '../../core/chat.js';
 import type { ResponsesUsage } from './wire.js';
@@ -17,6 +17,9 @@ export function usageFromResponses(usage: ResponsesUsage | null | undefined): Us
   result.cacheWriteTokens = written;
   result.outputTokens = usage.output_tokens ?? 0;
   const reasoning = usage.output_tokens_details?.reasoning_tokens;
-  if (typeof reasoning === 'number') result.reasoningTokens = reasoning;
+  if (typeof reasoning === 'number') {
+    result.reasoningTokens = reasoning;
+    result.outputTokens = Math.max(result.outputTokens, reasoning);
+  }
   return result;
 }

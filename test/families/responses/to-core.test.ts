@@ -52,6 +52,7 @@ describe('responsesToCore', () => {
       responseFormat: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true, description: 'why' },
       thinking: { enabled: true, effort: 'high', includeThoughts: true },
       user: 'u-1',
+      hints: { service_tier: 'flex', prompt_cache_key: 'ignored hint' },
     });
   });
 
@@ -71,7 +72,7 @@ describe('responsesToCore', () => {
       ],
       instructions: 'first',
     });
-    expect(core.system).toBe('first\n\nsys one\n\ndev two');
+    expect(core.system).toBe('first\n\nsys one');
     expect(core.messages).toEqual([
       { role: 'user', content: [
         { type: 'text', text: 'look' },
@@ -83,9 +84,12 @@ describe('responsesToCore', () => {
         { type: 'text', text: 'calling' },
         { type: 'tool_call', id: 'call_1', name: 'f', input: { a: 1 } },
       ] },
-      { role: 'user', content: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: 'two' }] }, { type: 'text', text: 'next' }] },
+      { role: 'user', content: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: 'two' }] }] },
+      { role: 'system', content: [{ type: 'text', text: 'dev two' }] },
+      { role: 'user', content: [{ type: 'text', text: 'next' }] },
     ]);
     expect(core.features).toBeUndefined();
+    expect(core.hints).toEqual({ 'input item web_search_call': true });
   });
 
   it('marks what only a native upstream can serve as features', () => {
@@ -93,7 +97,8 @@ describe('responsesToCore', () => {
       input: [
         { role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] },
         { type: 'computer_call_output', call_id: 'c', output: { type: 'computer_screenshot', image_url: 'https://x/y.png' } },
-        { type: 'custom_tool_call', call_id: 'c2', name: 'x', input: 'y' },
+        { type: 'local_shell_call', call_id: 'c2', status: 'completed', action: { type: 'exec', command: ['ls'] } },
+        { type: 'compaction', encrypted_content: 'gAAA' },
       ],
       background: true,
       conversation: 'conv_1',
@@ -105,12 +110,13 @@ describe('responsesToCore', () => {
       'background',
       'conversation',
       'include message.output_text.logprobs',
+      'input item compaction',
       'input item computer_call_output',
-      'input item custom_tool_call',
+      'input item local_shell_call',
       'input_image file_id',
       'top_logprobs',
     ]);
-    expect(core.tools).toEqual([{ type: 'builtin', dialect: 'responses', kind: 'web_search_preview', raw: { type: 'web_search_preview' } }]);
+    expect(core.tools).toEqual([{ type: 'builtin', dialect: 'responses', kind: 'web_search_preview', capability: 'web_search', raw: { type: 'web_search_preview' } }]);
   });
 
   it('rebuilds earlier turns from the store, without their instructions', () => {

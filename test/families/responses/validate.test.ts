@@ -20,7 +20,6 @@ const rejected: Array<[string, Record<string, unknown>, string]> = [
   ['model empty', { model: '', input: 'x' }, 'model'],
   ['input missing', { model: 'm' }, 'input'],
   ['input of the wrong type', { model: 'm', input: 3 }, 'input'],
-  ['an unknown include value', { ...base, include: ['everything'] }, 'include[0]'],
   ['instructions not a string', { ...base, instructions: 5 }, 'instructions'],
   ['max_output_tokens not an integer', { ...base, max_output_tokens: 1.5 }, 'max_output_tokens'],
   ['max_output_tokens below 1', { ...base, max_output_tokens: 0 }, 'max_output_tokens'],
@@ -30,10 +29,6 @@ const rejected: Array<[string, Record<string, unknown>, string]> = [
   ['a metadata value not a string', { ...base, metadata: { k: 1 } }, 'metadata.k'],
   ['parallel_tool_calls not a boolean', { ...base, parallel_tool_calls: 'yes' }, 'parallel_tool_calls'],
   ['previous_response_id empty', { ...base, previous_response_id: '' }, 'previous_response_id'],
-  ['an unknown reasoning effort', { ...base, reasoning: { effort: 'extreme' } }, 'reasoning.effort'],
-  ['an unknown reasoning summary', { ...base, reasoning: { summary: 'long' } }, 'reasoning.summary'],
-  ['an unknown generate_summary', { ...base, reasoning: { generate_summary: 'long' } }, 'reasoning.generate_summary'],
-  ['an unknown service tier', { ...base, service_tier: 'gold' }, 'service_tier'],
   ['store not a boolean', { ...base, store: 1 }, 'store'],
   ['stream not a boolean', { ...base, stream: 'true' }, 'stream'],
   ['temperature above 2', { ...base, temperature: 2.1 }, 'temperature'],
@@ -73,9 +68,20 @@ const rejected: Array<[string, Record<string, unknown>, string]> = [
   ['a function_call_output without output', { ...base, input: [{ type: 'function_call_output', call_id: 'c' }] }, 'input[0].output'],
   ['a function_call_output with a bad status', { ...base, input: [{ type: 'function_call_output', call_id: 'c', output: 'x', status: 'done' }] }, 'input[0].status'],
   ['a computer_call_output without screenshot', { ...base, input: [{ type: 'computer_call_output', call_id: 'c', output: { type: 'computer_screenshot' } }] }, 'input[0].output'],
-  ['a computer_call with an unknown action', { ...base, input: [{ type: 'computer_call', id: 'cu', call_id: 'c', action: { type: 'dance' }, pending_safety_checks: [], status: 'completed' }] }, 'input[0].action.type'],
   ['a reasoning item without summary', { ...base, input: [{ type: 'reasoning', id: 'rs_1' }] }, 'input[0].summary'],
   ['an item_reference without id', { ...base, input: [{ type: 'item_reference' }] }, 'input[0].id'],
+  ['include not strings', { ...base, include: [1] }, 'include[0]'],
+  ['a reasoning effort not a string', { ...base, reasoning: { effort: 3 } }, 'reasoning.effort'],
+  ['a namespace without tools', { ...base, tools: [{ type: 'namespace', name: 'ns' }] }, 'tools[0].tools'],
+  ['a namespace holding a hosted tool', { ...base, tools: [{ type: 'namespace', name: 'ns', tools: [{ type: 'web_search' }] }] }, 'tools[0].tools[0].type'],
+  ['a namespace member with a bad name', { ...base, tools: [{ type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'a b' }] }] }, 'tools[0].tools[0].name'],
+  ['namespace member names repeated', { ...base, tools: [{ type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'f' }, { type: 'custom', name: 'f' }] }] }, 'tools[0].tools[1].name'],
+  ['a custom tool without name', { ...base, tools: [{ type: 'custom' }] }, 'tools[0].name'],
+  ['an additional_tools item without tools', { ...base, input: [{ type: 'additional_tools' }] }, 'input[0].tools'],
+  ['an additional_tools item with a bad function', { ...base, input: [{ type: 'additional_tools', tools: [{ type: 'function', name: 'f', parameters: 'x' }] }] }, 'input[0].tools[0].parameters'],
+  ['a custom_tool_call without input', { ...base, input: [{ type: 'custom_tool_call', call_id: 'c', name: 'exec' }] }, 'input[0].input'],
+  ['a custom_tool_call_output without call_id', { ...base, input: [{ type: 'custom_tool_call_output', output: 'x' }] }, 'input[0].call_id'],
+  ['tool_choice naming a missing custom tool', { ...base, tools: [{ type: 'custom', name: 'a' }], tool_choice: { type: 'custom', name: 'b' } }, 'tool_choice.name'],
 ];
 
 describe('parseResponsesRequest rejects', () => {
@@ -149,6 +155,55 @@ describe('parseResponsesRequest accepts', () => {
     }
     const request = parseResponsesRequest({ ...base, tools: [{ type: 'code_interpreter', container: { type: 'auto' } }], tool_choice: { type: 'code_interpreter' } });
     expect(request.tools?.[0]).toEqual({ type: 'code_interpreter', container: { type: 'auto' } });
+  });
+
+  it('the words the live API keeps adding to, as any string', () => {
+    const request = parseResponsesRequest({
+      ...base,
+      include: ['everything', 'reasoning.encrypted_content'],
+      reasoning: { effort: 'max', summary: 'long', generate_summary: 'long', context: 'all_turns' },
+      service_tier: 'gold',
+      input: [{ type: 'computer_call', id: 'cu', call_id: 'c', action: { type: 'dance' }, pending_safety_checks: [], status: 'completed' }],
+    });
+    expect(request.include).toEqual(['everything', 'reasoning.encrypted_content']);
+    expect(request.reasoning).toEqual({ effort: 'max', summary: 'long', generate_summary: 'long', context: 'all_turns' });
+  });
+
+  it('namespace, custom and web_search tools, additional_tools and custom tool items, future item types', () => {
+    const namespace = { type: 'namespace', name: 'multi_agent_v1', description: 'agents', tools: [{ type: 'function', name: 'spawn_agent', strict: false, parameters: { type: 'object' } }, { type: 'custom', name: 'note', format: { type: 'text' } }] };
+    const request = parseResponsesRequest({
+      ...base,
+      input: [
+        { type: 'additional_tools', id: 'at_1', role: 'developer', tools: [{ type: 'namespace', name: 'functions', tools: [{ type: 'custom', name: 'exec', format: { type: 'grammar', syntax: 'lark', definition: 'start: /.+/' } }] }] },
+        { type: 'function_call', call_id: 'c1', namespace: 'multi_agent_v1', name: 'spawn_agent', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_text', text: 'ok' }] },
+        { type: 'custom_tool_call', call_id: 'c2', name: 'exec', input: 'text(1)' },
+        { type: 'custom_tool_call_output', call_id: 'c2', output: [{ type: 'input_text', text: '1' }] },
+        { type: 'compaction', encrypted_content: 'gAAA' },
+        { type: 'tool_search_call', call_id: 'c3', execution: 'client', arguments: {} },
+      ],
+      tools: [
+        { type: 'function', name: 'exec_command', parameters: { type: 'object' } },
+        namespace,
+        { type: 'custom', name: 'apply_patch', format: { type: 'grammar', syntax: 'lark', definition: 'start: x' } },
+        { type: 'web_search', external_web_access: true, search_content_types: ['text', 'image'], filters: { allowed_domains: ['example.com'] } },
+        { type: 'tool_search', execution: 'client', parameters: { type: 'object' } },
+        { type: 'local_shell' },
+        { type: 'image_generation' },
+      ],
+      tool_choice: { type: 'function', namespace: 'multi_agent_v1', name: 'spawn_agent' },
+      client_metadata: { 'x-codex-turn-metadata': '{}' },
+      prompt_cache_key: 'k',
+      text: { verbosity: 'low' },
+      context_management: [{ type: 'compaction', compact_threshold: 1000 }],
+    });
+    expect(request.tools?.[1]).toEqual(namespace);
+    expect(Array.isArray(request.input) && request.input.map((item) => item.type)).toEqual([
+      'additional_tools', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'compaction', 'tool_search_call',
+    ]);
+    for (const tool_choice of [{ type: 'custom', name: 'apply_patch' }, { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'exec_command' }] }, { type: 'web_search' }]) {
+      expect(() => parseResponsesRequest({ ...base, tools: request.tools, tool_choice })).not.toThrow();
+    }
   });
 
   it('unknown top-level fields, kept as they came', () => {

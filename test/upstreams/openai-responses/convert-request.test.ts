@@ -96,6 +96,44 @@ describe('toResponsesRequest', () => {
       expect(body).not.toHaveProperty('tools');
     }
     expect(plan({ ...base, stopSequences: ['x'] }, { dropUnsupportedParams: true }).refusal).toBeUndefined();
-    expect(toResponsesRequest({ ...base, stopSequences: ['x'] }, 'gpt-x', { dropUnsupportedParams: true })).not.toHaveProperty('stop');
+    expect(toResponsesRequest({ ...base, stopSequences: ['x'] }, 'gpt-x')).not.toHaveProperty('stop');
+  });
+
+  it('keeps system turns in place as developer messages, runs other dialects\' web search as its own, maps adaptive thinking to an effort', () => {
+    const request: ChatRequest = {
+      ...base,
+      system: 'rules',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'one' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'two' }] },
+        { role: 'system', content: [{ type: 'text', text: 'now be terse' }] },
+        { role: 'user', content: [{ type: 'text', text: 'three' }] },
+      ],
+      tools: [{ type: 'builtin', dialect: 'messages', kind: 'web_search_20250305', capability: 'web_search', raw: { type: 'web_search_20250305', name: 'web_search' } }],
+      thinking: { enabled: true, adaptive: true },
+      hints: { context_management: {}, 'metadata.user_id': 'u' },
+    };
+    const plan = openAiResponsesAdapter.plan(request, { strict: false, settings: {} });
+    expect(plan.refusal).toBeUndefined();
+    expect(plan.decisions).toEqual(
+      expect.arrayContaining([
+        { field: 'system messages', treatment: 'native' },
+        expect.objectContaining({ field: 'tool web_search_20250305', treatment: 'mapped' }),
+        expect.objectContaining({ field: 'thinking.adaptive', treatment: 'mapped' }),
+        { field: 'context_management', treatment: 'hint' },
+      ]),
+    );
+    const body = toResponsesRequest(request, 'gpt-x');
+    expect(body.input).toEqual([
+      { role: 'user', content: [{ type: 'input_text', text: 'one' }] },
+      { role: 'assistant', content: 'two' },
+      { role: 'developer', content: 'now be terse' },
+      { role: 'user', content: [{ type: 'input_text', text: 'three' }] },
+    ]);
+    expect(body.tools).toEqual([{ type: 'web_search' }]);
+    expect(body.reasoning).toEqual({ effort: 'medium' });
+    expect(body).not.toHaveProperty('context_management');
+    expect(body).not.toHaveProperty('metadata');
+    expect(toResponsesRequest({ ...request, thinking: { enabled: true, adaptive: true, effort: 'high' } }, 'gpt-x').reasoning).toEqual({ effort: 'high' });
   });
 });
