@@ -218,7 +218,7 @@ function report(results, opts) {
     for (const r of notes) lines.push(`- ${r.cli} (${r.model}) x ${r.upstream} x ${r.case}: ${[...new Set(r.notes)].join(', ')}`);
   }
   const passed = results.length - failures.length;
-  lines.push('', `${passed}/${results.length} passed. Details (every request, CLI output, gateway log): ${opts.out}`);
+  lines.push('', `Details (every request, CLI output, gateway log): ${opts.out}`, `agents: ${passed} passed, ${results.length - passed} failed`);
   process.stdout.write(lines.join('\n') + '\n');
 }
 
