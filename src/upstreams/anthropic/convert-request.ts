@@ -12,8 +12,10 @@
  * - seed, presence/frequency penalties have no Messages equivalent: ignored
  *   (hints in the translation plan, see capabilities.ts), as are provider-run
  *   tools of other dialects.
- * - Thinking parts without a signature (produced by another provider) cannot be
- *   verified by Anthropic and are left out; citations in the history are not sent.
+ * - Thinking goes back only when its state came from an `anthropic` upstream
+ *   (its sealed origin): another provider's thinking, or thinking without a
+ *   signature, cannot be verified by Anthropic and is left out; citations in
+ *   the history are not sent.
  */
 import type {
   ChatMessage,
@@ -120,11 +122,16 @@ function toBlock(part: ContentPart): Block | undefined {
       return block;
     }
     case 'thinking':
+      // Only Anthropic's own state goes back; another provider's thinking cannot be signed here.
+      if (part.origin !== ANTHROPIC) return undefined;
       if (part.redactedData !== undefined) return { type: 'redacted_thinking', data: part.redactedData };
       if (part.signature === undefined) return undefined;
       return { type: 'thinking', thinking: part.text, signature: part.signature };
   }
 }
+
+/** The adapter type, as sealed reasoning state names its origin. */
+const ANTHROPIC = 'anthropic';
 
 function textBlock(part: TextPart): Block | undefined {
   return part.text === '' ? undefined : { type: 'text', text: part.text };
