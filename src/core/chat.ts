@@ -35,6 +35,8 @@ export interface ToolCallPart {
   input: Record<string, unknown>;
   /** Opaque reasoning state the provider attached to the call (Gemini `thoughtSignature`), for the same provider only. */
   signature?: string;
+  /** The upstream type that produced `signature`; state goes back only to that type (see reasoning-state.ts). */
+  origin?: string;
 }
 
 export interface ToolResultPart {
@@ -53,6 +55,11 @@ export interface ThinkingPart {
   signature?: string;
   /** Redacted (encrypted) thinking: no text, only data to send back. */
   redactedData?: string;
+  /**
+   * The upstream type that produced `signature` or `redactedData`, known when
+   * the state came back sealed by this gateway; state goes back only to that type.
+   */
+  origin?: string;
 }
 
 export type ContentPart = TextPart | MediaPart | ToolCallPart | ToolResultPart | ThinkingPart;

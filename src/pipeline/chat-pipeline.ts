@@ -10,6 +10,8 @@ import { type GatewayError, toGatewayError } from '../core/errors.js';
 import { describePlan, type TranslationPlan } from '../core/translation-plan.js';
 import { countRequestTokens } from '../core/tokens.js';
 import { foldStream, responseToEvents } from '../core/stream-fold.js';
+import { openRequestState, sealEvents, sealResponse, type SealOptions } from '../core/reasoning-seal.js';
+import { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
 import { orderCandidates } from '../routing/select.js';
 import type { AppContext } from '../server/context.js';
@@ -35,7 +37,9 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
     if (!reply.raw.writableEnded) abort.abort();
   });
   let core: ChatRequest | undefined;
-  const coreRequest = () => (core ??= call.toCore());
+  const sealer = ReasoningSealer.of(ctx.secrets);
+  // Reasoning state the gateway sealed on an earlier translated turn is opened once, before any plan.
+  const coreRequest = () => (core ??= openRequestState(call.toCore(), sealer));
   const writer = new StreamWriter(reply.raw, () => reply.getHeaders());
   let target: { channel: Channel; upstreamModel: string } | undefined;
   let outcome: Outcome;
@@ -69,7 +73,8 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
           const result = await adapter.passThrough!(request, upstreamCall);
           return { kind: 'pass', result: call.wrapPassThrough ? call.wrapPassThrough(result, next.channel) : result };
         }
-        return { kind: 'chat', result: await adapter.chat(coreRequest(), upstreamCall) };
+        const result = await adapter.chat(coreRequest(), upstreamCall);
+        return { kind: 'chat', result: sealResult(result, sealer, { origin: adapter.type, carryText: codec.reasoningTextHidden === true }) };
       },
     );
     target = attempt.target;
@@ -110,6 +115,13 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
     clientIp: call.clientIp,
     translation,
   });
+}
+
+/** A translated answer's reasoning state leaves sealed, tagged with the upstream type that made it. */
+function sealResult(result: ChatResult, sealer: ReasoningSealer, options: SealOptions): ChatResult {
+  return result.stream
+    ? { stream: true, events: sealEvents(result.events, sealer, options) }
+    : { stream: false, response: sealResponse(result.response, sealer, options) };
 }
 
 /** Names what the serving channel's plan mapped or ignored: a response header, a log line, and the request log (via settle). */

@@ -34,6 +34,11 @@ export interface ChatCodec {
   /** The dialect this family speaks; upstreams natively speaking it get the pass-through path. */
   readonly dialect: Dialect;
   readonly streamContentType: string;
+  /**
+   * The client may not send thought text back verbatim (thoughts hidden, no
+   * summaries): sealed reasoning state then carries the text its signature proves.
+   */
+  readonly reasoningTextHidden?: boolean;
   /** The plain answer's body; may be a promise (e.g. a family recording the answer before it is sent). */
   renderResponse(response: ChatResponse, clientModel: string): unknown;
   createStreamEncoder(clientModel: string): StreamEncoder;

@@ -4,7 +4,7 @@
  * The key comes from SWITCHYARD_SECRET_KEY (any string, stretched with scrypt)
  * or from `<dataDir>/secret.key`, generated on first use.
  */
-import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -27,6 +27,11 @@ export class SecretBox {
   static fromKey(key: Buffer): SecretBox {
     if (key.length !== keyBytes) throw new Error(`secret key must be ${keyBytes} bytes, got ${key.length}`);
     return new SecretBox(Buffer.from(key));
+  }
+
+  /** A separate key for another use of the same secret (HKDF-SHA256 over the label), so no two uses share a key. */
+  deriveKey(label: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), label, keyBytes));
   }
 
   seal(plain: string): string {

@@ -171,7 +171,9 @@ describe('the Messages client through a gemini upstream (translation)', () => {
       ],
     });
     const sent = gemini.requests.at(-1)!.json<{ contents: Content[] }>();
-    const signature = (call.content[0] as { signature: string }).signature;
+    // The client held the signature sealed; the upstream gets its own recorded value back.
+    expect((call.content[0] as { signature: string }).signature).toMatch(/^swy1/);
+    const signature = /"thoughtSignature":\s*"([^"]+)"/.exec(fixtureText('gemini', 'google-tool-call.chunks.txt'))![1];
     expect(sent.contents[1]).toEqual({
       role: 'model',
       parts: [{ functionCall: { id: toolUse.id, name: 'weather', args: { location: 'San Francisco' } }, thoughtSignature: signature }],
@@ -215,7 +217,8 @@ describe('through an anthropic upstream (translation)', () => {
     });
     const parts = shown.candidates![0].content!.parts!;
     expect(parts[0]).toMatchObject({ thought: true, text: expect.stringContaining('Rational Root Theorem') });
-    expect(parts[1].thoughtSignature).toMatch(/^CAIS/);
+    // Anthropic's signature reaches the client sealed (standard base64), and goes back as it was below.
+    expect(parts[1].thoughtSignature).toMatch(/^swy1[A-Za-z0-9+/]+=*$/);
     expect(shown.usageMetadata?.thoughtsTokenCount).toBe(139);
 
     const hidden = await genai().models.generateContent({

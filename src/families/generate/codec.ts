@@ -18,6 +18,8 @@ export function generateCodec(opts: GenerateCodecOptions): ChatCodec {
     family: 'generate',
     dialect: 'generate',
     streamContentType: opts.sse ? 'text/event-stream' : 'application/json; charset=utf-8',
+    // Clients of this dialect commonly drop thought parts from the history they send back.
+    reasoningTextHidden: true,
     renderResponse: (response, clientModel) => renderGenerateResponse(response, clientModel, opts),
     createStreamEncoder: (clientModel) => new GenerateStreamEncoder({ ...opts, clientModel }),
     renderError: (error) => renderGenerateError(error),

@@ -2,10 +2,12 @@
  * Response parts of the dialect, and where thought signatures go: like the
  * native service, the signature of a thought rides on the next part (a text
  * or a function call), or on an empty text part when nothing follows.
- * A thought hidden from the client (no `includeThoughts`) or redacted travels
- * whole inside that signature (thought-token.ts), so the client sends it back.
+ * State sealed by the gateway (core/reasoning-state.ts) is that signature as
+ * it is; otherwise a thought hidden from the client (no `includeThoughts`) or
+ * redacted travels whole inside it (thought-token.ts), so the client sends it back.
  */
 import type { ThinkingPart } from '../../core/chat.js';
+import { isSealedReasoning } from '../../core/reasoning-state.js';
 import { wrapThought } from './thought-token.js';
 
 export interface GenerateFunctionCall {
@@ -23,6 +25,9 @@ export interface GeneratePart {
 
 /** The signature to hand the client for a finished thought, if any must come back. */
 export function thoughtToken(part: ThinkingPart, includeThoughts: boolean): string | undefined {
+  // State the gateway sealed is already base64 and carries its thought: it goes as it is.
+  if (isSealedReasoning(part.redactedData)) return part.redactedData;
+  if (isSealedReasoning(part.signature)) return part.signature;
   if (part.redactedData !== undefined) return wrapThought(part);
   if (part.text !== '' && !includeThoughts) return part.signature ? wrapThought(part) : undefined;
   return part.signature || undefined;

@@ -6,6 +6,7 @@
  * `models/name`. Credential: the `x-goog-api-key` header (what the official
  * clients send) or the `key` query parameter (the spec's form).
  */
+import { withoutSealedSignatures } from './native-reasoning.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
@@ -76,7 +77,8 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
         rawBody: request.rawBody ?? Buffer.alloc(0),
         body: request.body as Record<string, unknown>,
         toCore: () => generateToCore(parsed, model, stream),
-        passThroughMethod: stream ? (sse ? 'streamGenerateContent?alt=sse' : 'streamGenerateContent') : 'generateContent',
+        passThroughMethod: passThroughMethod(stream, sse),
+        passThroughRequest: () => withoutSealedSignatures(request.body as Record<string, unknown>, stream, passThroughMethod(stream, sse)),
         startedAt,
       },
       codec,
@@ -86,6 +88,10 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.post('/v1beta/models/*', handler);
   app.post('/v1/models/*', handler);
+}
+
+function passThroughMethod(stream: boolean, sse: boolean): string {
+  return stream ? (sse ? 'streamGenerateContent?alt=sse' : 'streamGenerateContent') : 'generateContent';
 }
 
 function firstValue(value: string | string[] | undefined): string | undefined {

@@ -3,6 +3,7 @@
  * whose base URL already ends in /v1). Credentials: `x-api-key` or
  * `Authorization: Bearer` (current official clients send Bearer).
  */
+import { withoutSealedThinking } from './native-reasoning.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../../core/errors.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
@@ -37,6 +38,7 @@ export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): v
         rawBody: request.rawBody ?? Buffer.alloc(0),
         body: request.body as Record<string, unknown>,
         toCore: () => messagesToCore(parsed),
+        passThroughRequest: () => withoutSealedThinking(request.body as Record<string, unknown>, parsed.stream === true),
         startedAt,
       },
       messagesCodec,

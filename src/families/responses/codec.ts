@@ -13,6 +13,8 @@ export function responsesCodec(exchange: ResponsesExchange): ChatCodec {
     family: 'responses',
     dialect: 'responses',
     streamContentType: 'text/event-stream; charset=utf-8',
+    // Without summaries a reasoning item shows no text the client could send back.
+    reasoningTextHidden: !exchange.summaries,
     renderResponse: (response) => exchange.completePlain(response),
     createStreamEncoder: () => new ResponsesStreamEncoder(exchange),
     renderError: (error) => renderResponsesError(error),

@@ -12,7 +12,7 @@
  * The last message of an answer cut at the token limit is marked `incomplete`.
  */
 import type { ChatResponse, FinishReason, ThinkingPart, ToolCallPart } from '../../core/chat.js';
-import { wrapThinkingProof } from './encrypted.js';
+import { thinkingProof } from './encrypted.js';
 import { newResponsesId } from './ids.js';
 import { customInputField, ToolNames } from './tool-names.js';
 import type { CustomToolCallOutputItem, FunctionCallOutputItem, MessageOutputItem, OutputItem, OutputTextContent, ReasoningOutputItem } from './wire.js';
@@ -93,7 +93,7 @@ export function reasoningItem(part: ThinkingPart, options: RenderOptions, id = n
     type: 'reasoning',
     summary: options.summaries && part.text !== '' ? [{ type: 'summary_text', text: part.text }] : [],
   };
-  const proof = wrapThinkingProof(part);
+  const proof = thinkingProof(part);
   if (proof !== undefined) item.encrypted_content = proof;
   return item;
 }

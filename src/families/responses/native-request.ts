@@ -11,6 +11,8 @@
  * would not know are dropped, assistant messages become plain text messages,
  * records of hosted searches are left out (their effect is in the text), and
  * reasoning is kept only with an `encrypted_content` from a native upstream.
+ * Reasoning the client sends back with state the gateway sealed (another
+ * provider's) is left out too.
  */
 import type { StoredResponse } from '../../storage/responses.js';
 import type { Channel, PassThroughRequest } from '../../upstreams/types.js';
@@ -28,6 +30,24 @@ export interface ClientBody {
 }
 
 export async function nativeRequest(exchange: ResponsesExchange, client: ClientBody, channel: Channel): Promise<PassThroughRequest | undefined> {
+  const built = await withStoredState(exchange, client, channel);
+  return withoutGatewayReasoning(built ?? client) ?? built;
+}
+
+/**
+ * Reasoning items whose `encrypted_content` this gateway sealed on a
+ * translated turn hold another provider's state, which the upstream cannot
+ * read and would refuse: they are left out. Undefined when there are none.
+ */
+function withoutGatewayReasoning(request: ClientBody): PassThroughRequest | undefined {
+  const input = request.body.input;
+  const sealed = (item: InputItem) => itemKind(item) === 'reasoning' && isGatewayProof(item.encrypted_content);
+  if (!Array.isArray(input) || !(input as InputItem[]).some(sealed)) return undefined;
+  const body = { ...request.body, input: (input as InputItem[]).filter((item) => !sealed(item)) };
+  return { rawBody: Buffer.from(JSON.stringify(body)), body, stream: request.stream };
+}
+
+async function withStoredState(exchange: ResponsesExchange, client: ClientBody, channel: Channel): Promise<PassThroughRequest | undefined> {
   const { history, current, repository, keyId } = exchange.options;
   // References to nothing stored stay as they are: the upstream may know them.
   const hasReferences = current.some((sourced) => sourced.from !== undefined);

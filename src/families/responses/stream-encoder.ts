@@ -16,7 +16,7 @@
  */
 import type { BlockStart, ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
-import { wrapThinkingProof } from './encrypted.js';
+import { thinkingProof } from './encrypted.js';
 import { responseErrorCode, responsesErrorObject } from './errors.js';
 import type { ResponsesExchange } from './exchange.js';
 import { customInput, customToolCallItem, functionCallItem, newMessageItem, outputText, reasoningItem } from './from-core.js';
@@ -223,7 +223,7 @@ export class ResponsesStreamEncoder {
       item.summary = [part];
       out += this.frame('response.reasoning_summary_text.done', { ...scope, text: block.text }) + this.frame('response.reasoning_summary_part.done', { ...scope, part });
     }
-    const proof = wrapThinkingProof({ text: block.text, signature: block.signature, redactedData: block.redacted });
+    const proof = thinkingProof({ signature: block.signature, redactedData: block.redacted });
     if (proof !== undefined) item.encrypted_content = proof;
     return out + this.itemDone(item, block.outputIndex);
   }

@@ -21,7 +21,7 @@
 import type { ChatMessage, ContentPart, MediaPart, TextPart } from '../../core/chat.js';
 import { invalidRequest } from '../../core/errors.js';
 import type { SourcedItem } from './conversation.js';
-import { unwrapThinkingProof } from './encrypted.js';
+import { thinkingProof } from './encrypted.js';
 import { parseDataUrl, type MessagePart } from './schema-content.js';
 import {
   itemKind,
@@ -165,12 +165,11 @@ function mediaTypeFromName(name: string, fallback: string): string {
 }
 
 function convertReasoning(item: ReasoningItem, out: CoreConversation): void {
-  const proof = unwrapThinkingProof(item.encrypted_content);
-  if (proof?.redactedData !== undefined) return push(out, 'assistant', { type: 'thinking', text: '', redactedData: proof.redactedData });
-  // A signature proves the exact thought it was given with, which the proof carries.
-  const text = proof?.text ?? item.summary.map((part) => part.text).join('\n\n');
+  // The gateway's sealed proof is opened by the pipeline (it carries the thought when no summary shows it).
+  const proof = thinkingProof({ signature: item.encrypted_content ?? undefined });
+  const text = item.summary.map((part) => part.text).join('\n\n');
   if (text === '' && !proof) return;
-  push(out, 'assistant', proof?.signature ? { type: 'thinking', text, signature: proof.signature } : { type: 'thinking', text });
+  push(out, 'assistant', proof ? { type: 'thinking', text, signature: proof } : { type: 'thinking', text });
 }
 
 function parseArguments(call: FunctionCallItem): Record<string, unknown> {

@@ -19,8 +19,10 @@
  *   tools of other dialects without an Anthropic equivalent; web search, web
  *   fetch and code execution become Anthropic's own tools (convert-tools.ts).
  * - Features the plan let through (`mcp_servers`) are forwarded.
- * - Thinking parts without a signature (produced by another provider) cannot be
- *   verified by Anthropic and are left out; citations in the history are not sent.
+ * - Thinking goes back only when its state came from an `anthropic` upstream
+ *   (its sealed origin): another provider's thinking, or thinking without a
+ *   signature, cannot be verified by Anthropic and is left out; citations in
+ *   the history are not sent.
  */
 import type {
   ChatMessage,
@@ -157,11 +159,16 @@ function toBlock(part: ContentPart): Block | undefined {
       return block;
     }
     case 'thinking':
+      // Only Anthropic's own state goes back; another provider's thinking cannot be signed here.
+      if (part.origin !== ANTHROPIC) return undefined;
       if (part.redactedData !== undefined) return { type: 'redacted_thinking', data: part.redactedData };
       if (part.signature === undefined) return undefined;
       return { type: 'thinking', thinking: part.text, signature: part.signature };
   }
 }
+
+/** The adapter type, as sealed reasoning state names its origin. */
+const ANTHROPIC = 'anthropic';
 
 function textBlock(part: TextPart): Block | undefined {
   return part.text === '' ? undefined : { type: 'text', text: part.text };

@@ -9,6 +9,8 @@
  *   and goes back there. Thought text goes back as a `thought: true` part,
  *   with its own signature if it had one. Redacted thinking has no Gemini
  *   form and is left out.
+ * - Only signatures whose origin is `gemini` go back (core/reasoning-seal.ts);
+ *   another provider's state is dropped.
  * - Gemini 3 models refuse a replayed function call without its signature;
  *   a call that lost it (e.g. the conversation began on another provider)
  *   gets the documented `skip_thought_signature_validator` sentinel.
@@ -52,16 +54,20 @@ function modelParts(content: ContentPart[], needsCallSignatures: boolean): Gemin
   };
   for (const part of content) {
     switch (part.type) {
-      case 'thinking':
+      case 'thinking': {
         if (part.redactedData !== undefined) break;
-        if (part.text !== '') parts.push(part.signature ? { text: part.text, thought: true, thoughtSignature: part.signature } : { text: part.text, thought: true });
-        else if (part.signature) pending = part.signature;
+        const signature = ownSignature(part);
+        if (part.text !== '') parts.push(signature ? { text: part.text, thought: true, thoughtSignature: signature } : { text: part.text, thought: true });
+        else if (signature) pending = signature;
         break;
+      }
       case 'text':
         if (part.text !== '' || pending !== undefined) parts.push(sign({ text: part.text }));
         break;
       case 'tool_call': {
         const call = sign({ functionCall: { id: part.id, name: part.name, args: part.input } });
+        const callSignature = ownSignature(part);
+        if (call.thoughtSignature === undefined && callSignature) call.thoughtSignature = callSignature;
         if (call.thoughtSignature !== undefined) signedCall = true;
         else if (needsCallSignatures && !signedCall) {
           // Parallel calls: only the first of a turn carries the signature.
@@ -80,6 +86,11 @@ function modelParts(content: ContentPart[], needsCallSignatures: boolean): Gemin
   }
   if (pending !== undefined) parts.push({ text: '', thoughtSignature: pending });
   return parts;
+}
+
+/** A signature Gemini made (the sealed state's origin says so); another provider's state is left out. */
+function ownSignature(part: { signature?: string; origin?: string }): string | undefined {
+  return part.origin === 'gemini' && part.signature ? part.signature : undefined;
 }
 
 function userParts(content: ContentPart[], names: Map<string, string>): GeminiRequestPart[] {

@@ -92,7 +92,8 @@ function appendAssistant(input: Json[], message: ChatMessage): void {
       flush();
       input.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: JSON.stringify(part.input) });
     } else if (part.type === 'thinking') {
-      const proof = unpackReasoning(part.signature);
+      // Only reasoning this upstream type produced goes back (another's cannot be read here).
+      const proof = part.origin === 'openai-responses' ? unpackReasoning(part.signature) : undefined;
       if (!proof) continue;
       flush();
       const summary = part.text === '' ? [] : [{ type: 'summary_text', text: part.text }];

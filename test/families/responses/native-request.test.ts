@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { currentItems } from '../../../src/families/responses/conversation.js';
-import { wrapThinkingProof } from '../../../src/families/responses/encrypted.js';
+import { ReasoningSealer } from '../../../src/core/reasoning-state.js';
 import { ResponsesExchange } from '../../../src/families/responses/exchange.js';
 import { loadHistory } from '../../../src/families/responses/history.js';
 import { inputAsItems } from '../../../src/families/responses/items.js';
@@ -42,7 +42,7 @@ const second: StoredResponse = {
   input: [{ type: 'function_call_output', call_id: 'c1', output: 'x', id: 'fco_gw' }],
   response: {
     output: [
-      { id: 'rs_gw', type: 'reasoning', summary: [{ type: 'summary_text', text: 'hm' }], encrypted_content: wrapThinkingProof({ text: 'hm', signature: 's' }) },
+      { id: 'rs_gw', type: 'reasoning', summary: [{ type: 'summary_text', text: 'hm' }], encrypted_content: new ReasoningSealer(Buffer.alloc(32, 1)).seal({ origin: 'anthropic', kind: 'thinking', value: 's' }) },
       { id: 'fc_gw', type: 'function_call', status: 'completed', call_id: 'c2', name: 'f', arguments: '{}' },
     ],
   },

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChatEvent, ChatResponse } from '../../../src/core/chat.js';
 import { responseToEvents as responsesToEvents } from '../../../src/core/stream-fold.js';
 import { GatewayError } from '../../../src/core/errors.js';
+import { sealResponse } from '../../../src/core/reasoning-seal.js';
+import { ReasoningSealer } from '../../../src/core/reasoning-state.js';
 import { ResponsesExchange } from '../../../src/families/responses/exchange.js';
 import { emptyHistory } from '../../../src/families/responses/history.js';
 import { baseResponse } from '../../../src/families/responses/response-object.js';
@@ -46,6 +48,10 @@ const answer: ChatResponse = {
   usage,
 };
 
+/** The answer as the pipeline hands a translated one to the family: its reasoning state sealed. */
+const sealer = new ReasoningSealer(Buffer.alloc(32, 7));
+const sealed = (response: ChatResponse) => sealResponse(response, sealer, { origin: 'anthropic', carryText: false });
+
 const shape = (items: Array<Record<string, any>>) =>
   items.map((item) => ({ ...item, id: item.id.slice(0, item.id.indexOf('_')) }));
 
@@ -72,7 +78,7 @@ describe('ResponsesStreamEncoder', () => {
   it('records the answer (encrypted reasoning included) before its terminal event', async () => {
     const { exchange: value, saved } = exchange({ reasoning: { summary: 'auto' } });
     const encoder = new ResponsesStreamEncoder(value);
-    const events = [...responsesToEvents(answer)];
+    const events = [...responsesToEvents(sealed(answer))];
     for (const event of events.slice(0, -1)) expect(typeof encoder.encode(event)).toBe('string');
     const last = encoder.encode(events.at(-1)!);
     expect(last).toBeInstanceOf(Promise);
@@ -80,8 +86,8 @@ describe('ResponsesStreamEncoder', () => {
     expect(saved).toHaveLength(1);
     expect(text).toContain('response.completed');
     const stored = saved[0].response.output![0] as { encrypted_content?: string };
-    expect(stored.encrypted_content).toMatch(/^swy1\./);
-    expect(text).not.toContain('swy1.');
+    expect(sealer.open(stored.encrypted_content!)).toEqual({ origin: 'anthropic', kind: 'thinking', value: 'sig' });
+    expect(text).not.toContain(stored.encrypted_content);
   });
 
   it('ends a refusal without text with a refusal part', async () => {
@@ -96,10 +102,10 @@ describe('ResponsesStreamEncoder', () => {
 
   it('turns redacted thinking into reasoning whose encrypted content carries it', async () => {
     const redacted: ChatResponse = { id: 'x', model: 'm', content: [{ type: 'thinking', text: '', redactedData: 'opaque' }, { type: 'text', text: 'ok' }], finishReason: 'stop', usage };
-    const events = parseSse(await encodeAll(new ResponsesStreamEncoder(exchange({ include: ['reasoning.encrypted_content'] }).exchange), responsesToEvents(redacted)));
+    const events = parseSse(await encodeAll(new ResponsesStreamEncoder(exchange({ include: ['reasoning.encrypted_content'] }).exchange), responsesToEvents(sealed(redacted))));
     const reasoning = events.at(-1)!.data.response.output[0];
     expect(reasoning).toMatchObject({ type: 'reasoning', summary: [] });
-    expect(reasoning.encrypted_content).toMatch(/^swy1\./);
+    expect(sealer.open(reasoning.encrypted_content)).toEqual({ origin: 'anthropic', kind: 'redacted', value: 'opaque' });
   });
 
   it('marks an answer cut at the limit as incomplete', async () => {

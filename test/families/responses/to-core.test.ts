@@ -4,7 +4,8 @@ import type { ChatRequest } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
 import { contextWindowFor } from '../../../src/families/responses/context-windows.js';
 import { currentItems, priorItems } from '../../../src/families/responses/conversation.js';
-import { wrapThinkingProof } from '../../../src/families/responses/encrypted.js';
+import { openRequestState } from '../../../src/core/reasoning-seal.js';
+import { ReasoningSealer } from '../../../src/core/reasoning-state.js';
 import { emptyHistory, type History } from '../../../src/families/responses/history.js';
 import { inputAsItems } from '../../../src/families/responses/items.js';
 import { responsesToCore } from '../../../src/families/responses/to-core.js';
@@ -57,7 +58,8 @@ describe('responsesToCore', () => {
   });
 
   it('converts a whole conversation of items into turns', () => {
-    const proof = wrapThinkingProof({ text: 'the whole thought', signature: 'sig-1' });
+    const sealer = new ReasoningSealer(Buffer.alloc(32, 3));
+    const proof = sealer.seal({ origin: 'anthropic', kind: 'thinking', value: 'sig-1', text: 'the whole thought' });
     const core = toCore({
       input: [
         { role: 'system', content: 'sys one' },
@@ -73,14 +75,16 @@ describe('responsesToCore', () => {
       instructions: 'first',
     });
     expect(core.system).toBe('first\n\nsys one');
-    expect(core.messages).toEqual([
+    // The family hands the sealed proof on; the pipeline opens it (thought, signature, origin).
+    expect(core.messages[1].content[0]).toEqual({ type: 'thinking', text: '', signature: proof });
+    expect(openRequestState(core, sealer).messages).toEqual([
       { role: 'user', content: [
         { type: 'text', text: 'look' },
         { type: 'media', mediaType: 'image/png', data: 'AAAA' },
         { type: 'media', mediaType: 'application/pdf', data: 'JVBE', filename: 'a.pdf' },
       ] },
       { role: 'assistant', content: [
-        { type: 'thinking', text: 'the whole thought', signature: 'sig-1' },
+        { type: 'thinking', text: 'the whole thought', signature: 'sig-1', origin: 'anthropic' },
         { type: 'text', text: 'calling' },
         { type: 'tool_call', id: 'call_1', name: 'f', input: { a: 1 } },
       ] },

@@ -53,7 +53,7 @@ describe('toMessagesRequest', () => {
     expect(build({ thinking: { enabled: false } }).body.thinking).toBeUndefined();
   });
 
-  it('converts every content kind, puts tool results first and drops unsigned thinking', () => {
+  it('converts every content kind, puts tool results first and drops thinking that is unsigned or another provider\'s', () => {
     const { body } = build({
       messages: [
         {
@@ -70,9 +70,11 @@ describe('toMessagesRequest', () => {
         {
           role: 'assistant',
           content: [
-            { type: 'thinking', text: 'hmm', signature: 'sig' },
+            { type: 'thinking', text: 'hmm', signature: 'sig', origin: 'anthropic' },
             { type: 'thinking', text: 'from elsewhere' },
-            { type: 'thinking', text: '', redactedData: 'enc' },
+            { type: 'thinking', text: 'signed elsewhere', signature: 'c2ln', origin: 'gemini' },
+            { type: 'thinking', text: '', redactedData: 'enc', origin: 'anthropic' },
+            { type: 'thinking', text: '', redactedData: 'vendor-raw' },
             { type: 'text', text: 'calling' },
             { type: 'tool_call', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
           ],

@@ -68,7 +68,7 @@ describe('toGeminiRequest', () => {
             role: 'assistant',
             content: [
               { type: 'thinking', text: 'Let me look it up.' },
-              { type: 'thinking', text: '', signature: 'c2lnbmF0dXJl' },
+              { type: 'thinking', text: '', signature: 'c2lnbmF0dXJl', origin: 'gemini' },
               { type: 'tool_call', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
               { type: 'tool_call', id: 'call_2', name: 'get_weather', input: { city: 'Lyon' } },
             ],
@@ -115,6 +115,21 @@ describe('toGeminiRequest', () => {
     const call = (model: string) => ((toGeminiRequest(base({ messages }), model).contents as any)[1].parts[0]);
     expect(call('gemini-3-flash-preview').thoughtSignature).toBe('skip_thought_signature_validator');
     expect(call('gemini-2.5-pro').thoughtSignature).toBeUndefined();
+  });
+
+  it("sends back only Gemini's own signatures: another provider's, or one of unknown origin, gives way to the sentinel", () => {
+    const replay = (signed: ChatRequest['messages'][number]['content']) =>
+      (toGeminiRequest(base({ messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }, { role: 'assistant', content: signed }] }), 'gemini-3-pro-preview').contents as any)[1].parts;
+    const call = { type: 'tool_call' as const, id: 'c', name: 'f', input: {} };
+    expect(replay([{ type: 'thinking', text: '', signature: 'rs_1:gAAAA', origin: 'openai-responses' }, call])).toEqual([
+      { functionCall: { id: 'c', name: 'f', args: {} }, thoughtSignature: 'skip_thought_signature_validator' },
+    ]);
+    expect(replay([{ type: 'thinking', text: 'hm', signature: 'EqQB', origin: 'anthropic' }, { type: 'thinking', text: '', signature: 'raw' }, call])).toEqual([
+      { text: 'hm', thought: true },
+      { functionCall: { id: 'c', name: 'f', args: {} }, thoughtSignature: 'skip_thought_signature_validator' },
+    ]);
+    // A call's own signature (ToolCallPart.signature) goes back on it.
+    expect(replay([{ ...call, signature: 'Y2FsbA==', origin: 'gemini' }])).toEqual([{ functionCall: { id: 'c', name: 'f', args: {} }, thoughtSignature: 'Y2FsbA==' }]);
   });
 
   it('sends media inline or by URI and plain-text documents as text', () => {

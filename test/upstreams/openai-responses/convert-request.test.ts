@@ -37,8 +37,9 @@ describe('toResponsesRequest', () => {
           {
             role: 'assistant',
             content: [
-              { type: 'thinking', text: 'plan', signature },
+              { type: 'thinking', text: 'plan', signature, origin: 'openai-responses' },
               { type: 'thinking', text: 'foreign thought', signature: 'not-ours' },
+              { type: 'thinking', text: 'foreign proof', signature: packReasoning('rs_2', 'gAAAAother'), origin: 'anthropic' },
               { type: 'text', text: 'calling' },
               { type: 'tool_call', id: 'call_1', name: 'calc', input: { a: 1 } },
             ],
