@@ -5,12 +5,11 @@
  */
 import { withoutSealedThinking } from './native-reasoning.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { invalidRequest } from '../../core/errors.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
 import type { AppContext } from '../../server/context.js';
-import { bearerToken, headerValue } from '../../server/credentials.js';
 import { messagesCodec } from './codec.js';
 import { registerMessagesCountTokens } from './count-tokens.js';
+import { authenticateMessagesRequest } from './request-key.js';
 import { messagesToCore } from './to-core.js';
 import { parseMessagesRequest } from './validate.js';
 import { useFamilyErrors } from '../../server/family-errors.js';
@@ -20,11 +19,7 @@ export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): v
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();
-    const secret = headerValue(request, 'x-api-key') ?? bearerToken(request);
-    const key = await ctx.auth.authenticate(secret, request.ip);
-    if (!headerValue(request, 'anthropic-version')) {
-      throw invalidRequest('anthropic-version: header is required', 'anthropic-version');
-    }
+    const key = await authenticateMessagesRequest(ctx, request);
     const parsed = parseMessagesRequest(request.body);
     await serveChat(
       ctx,

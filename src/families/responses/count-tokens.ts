@@ -12,13 +12,11 @@ import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.j
 import type { AppContext } from '../../server/context.js';
 import { bearerToken } from '../../server/credentials.js';
 import type { ResponseRepository } from '../../storage/responses.js';
-import { currentItems, priorItems } from './conversation.js';
+import { priorItems } from './conversation.js';
+import { openExchange } from './open-exchange.js';
 import { renderResponsesError } from './errors.js';
-import { ResponsesExchange } from './exchange.js';
-import { completeHistory, loadHistory } from './history.js';
-import { inputAsItems } from './items.js';
+import { completeHistory } from './history.js';
 import { nativeRequest } from './native-request.js';
-import { mayTranslate } from './serving.js';
 import { responsesToCore } from './to-core.js';
 import { parseResponsesRequest, type ValidatedRequest } from './validate.js';
 
@@ -42,22 +40,8 @@ export function registerResponsesCountTokens(app: FastifyInstance, ctx: AppConte
     const startedAt = Date.now();
     const key = await ctx.auth.authenticate(bearerToken(request), request.ip);
     const parsed = parseResponsesCountRequest(request.body);
-    const input = inputAsItems(parsed.input);
-    const history = await loadHistory(repository, {
-      keyId: key.record.id,
-      previousResponseId: parsed.previous_response_id,
-      input,
-      wholeConversation: mayTranslate(ctx, parsed.model),
-    });
-    const current = currentItems(input, history);
-    const exchange = new ResponsesExchange({
-      request: parsed,
-      keyId: key.record.id,
-      history,
-      current,
-      repository,
-      onRecordError: () => undefined,
-    });
+    // A count records nothing.
+    const { history, current, exchange } = await openExchange(ctx, repository, key.record.id, parsed, () => undefined);
     const client = { rawBody: request.rawBody ?? Buffer.alloc(0), body: request.body as Record<string, unknown>, stream: false };
     await serveCountTokens(
       ctx,

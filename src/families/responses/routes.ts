@@ -11,14 +11,11 @@ import { ResponseRepository } from '../../storage/responses.js';
 import { responsesCodec } from './codec.js';
 import { contextWindowFor } from './context-windows.js';
 import { registerResponsesCountTokens } from './count-tokens.js';
-import { currentItems, priorItems } from './conversation.js';
+import { priorItems } from './conversation.js';
+import { openExchange } from './open-exchange.js';
 import { renderResponsesError } from './errors.js';
-import { ResponsesExchange } from './exchange.js';
-import { loadHistory } from './history.js';
-import { inputAsItems } from './items.js';
 import { wrapNativeAnswer } from './native-answer.js';
 import { nativeRequest } from './native-request.js';
-import { mayTranslate } from './serving.js';
 import { registerStoredRoutes } from './stored-routes.js';
 import { responsesToCore } from './to-core.js';
 import { parseResponsesRequest } from './validate.js';
@@ -33,22 +30,9 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
     const startedAt = Date.now();
     const key = await ctx.auth.authenticate(bearerToken(request), request.ip);
     const parsed = parseResponsesRequest(request.body);
-    const input = inputAsItems(parsed.input);
-    const history = await loadHistory(repository, {
-      keyId: key.record.id,
-      previousResponseId: parsed.previous_response_id,
-      input,
-      wholeConversation: mayTranslate(ctx, parsed.model),
-    });
-    const current = currentItems(input, history);
-    const exchange = new ResponsesExchange({
-      request: parsed,
-      keyId: key.record.id,
-      history,
-      current,
-      repository,
-      onRecordError: (error) => ctx.logger.error({ err: error, requestId: request.id }, 'storing a response failed'),
-    });
+    const { history, current, exchange } = await openExchange(ctx, repository, key.record.id, parsed, (error) =>
+      ctx.logger.error({ err: error, requestId: request.id }, 'storing a response failed'),
+    );
     const client = {
       rawBody: request.rawBody ?? Buffer.alloc(0),
       body: request.body as Record<string, unknown>,

@@ -1,0 +1,39 @@
+/**
+ * What a Responses request and a Responses count both start from: the stored
+ * conversation it continues (`previous_response_id`, `item_reference`s), the
+ * items this request adds, and the exchange that maps ids and records the
+ * answer.
+ */
+import type { AppContext } from '../../server/context.js';
+import type { ResponseRepository } from '../../storage/responses.js';
+import { currentItems, type SourcedItem } from './conversation.js';
+import { ResponsesExchange } from './exchange.js';
+import { loadHistory, type History } from './history.js';
+import { inputAsItems } from './items.js';
+import { mayTranslate } from './serving.js';
+import type { ValidatedRequest } from './validate.js';
+
+export interface OpenedExchange {
+  history: History;
+  current: SourcedItem[];
+  exchange: ResponsesExchange;
+}
+
+export async function openExchange(
+  ctx: AppContext,
+  repository: ResponseRepository,
+  keyId: string,
+  request: ValidatedRequest,
+  onRecordError: (error: unknown) => void,
+): Promise<OpenedExchange> {
+  const input = inputAsItems(request.input);
+  const history = await loadHistory(repository, {
+    keyId,
+    previousResponseId: request.previous_response_id,
+    input,
+    wholeConversation: mayTranslate(ctx, request.model),
+  });
+  const current = currentItems(input, history);
+  const exchange = new ResponsesExchange({ request, keyId, history, current, repository, onRecordError });
+  return { history, current, exchange };
+}
