@@ -21,3 +21,18 @@ export const generateFeatureKeys = [
 ] as const;
 
 export type GenerateFeature = (typeof generateFeatureKeys)[number];
+
+/**
+ * The tools a content-generation service runs itself, by their field name in
+ * a `Tool`: the family validates them, the gemini upstream forwards them.
+ */
+export const generateBuiltinToolKinds = [
+  'codeExecution',
+  'googleSearch',
+  'googleSearchRetrieval',
+  'enterpriseWebSearch',
+  'urlContext',
+  'googleMaps',
+  'fileSearch',
+  'computerUse',
+] as const;

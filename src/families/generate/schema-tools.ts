@@ -4,6 +4,7 @@
  * case-insensitively: current clients send JSON-Schema spellings (`object`).
  */
 import { z } from 'zod';
+import { generateBuiltinToolKinds } from '../../core/generate-features.js';
 import { finiteNumber, functionCallingModes, protoEnum, protoInt, schemaTypes } from './schema-enums.js';
 
 export interface GenerateSchema {
@@ -87,17 +88,8 @@ export const functionDeclarationSchema = z
 
 const builtinConfig = z.record(z.string(), z.unknown(), { error: 'must be an object' });
 
-/** Tools the service runs itself, by their field name in a Tool. */
-export const builtinToolKinds = [
-  'codeExecution',
-  'googleSearch',
-  'googleSearchRetrieval',
-  'enterpriseWebSearch',
-  'urlContext',
-  'googleMaps',
-  'fileSearch',
-  'computerUse',
-] as const;
+/** Tools the service runs itself, by their field name in a Tool (one list with the gemini upstream). */
+export const builtinToolKinds = generateBuiltinToolKinds;
 
 export const toolSchema = z
   .object({

@@ -1,11 +1,4 @@
-/** The tools a Gemini upstream runs itself, by their field name in a Gemini `Tool`. */
-export const geminiBuiltinTools: ReadonlySet<string> = new Set([
-  'codeExecution',
-  'googleSearch',
-  'googleSearchRetrieval',
-  'enterpriseWebSearch',
-  'urlContext',
-  'googleMaps',
-  'fileSearch',
-  'computerUse',
-]);
+/** The tools a Gemini upstream runs itself, by their field name in a Gemini `Tool` (the dialect's one list). */
+import { generateBuiltinToolKinds } from '../../core/generate-features.js';
+
+export const geminiBuiltinTools: ReadonlySet<string> = new Set(generateBuiltinToolKinds);
