@@ -13,8 +13,8 @@ import { foldStream, responseToEvents } from '../core/stream-fold.js';
 import { openRequestState, sealEvents, sealResponse, type SealOptions } from '../core/reasoning-seal.js';
 import { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
-import { orderCandidates } from '../routing/select.js';
 import type { AppContext } from '../server/context.js';
+import { chatCandidates, upstreamCallFor } from './upstream-call.js';
 import type { Channel, ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
 import { StreamWriter } from './response-writer.js';
 import { settle } from './settle.js';
@@ -54,15 +54,7 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
       { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, signal: abort.signal },
       async (next): Promise<AttemptValue> => {
         const adapter = ctx.adapters.get(next.channel.type);
-        const upstreamCall = {
-          channel: next.channel,
-          upstreamModel: next.upstreamModel,
-          apiKey: next.apiKey,
-          signal: abort.signal,
-          requestId: call.requestId,
-          clientHeaders: call.headers,
-          timeoutMs: ctx.settings.upstreamTimeoutMs,
-        };
+        const upstreamCall = upstreamCallFor(ctx, next, call, abort.signal);
         if (isNative(adapter, codec)) {
           const request = (await call.passThroughRequest?.(next.channel)) ?? {
             rawBody: call.rawBody,
@@ -160,10 +152,7 @@ function servableCandidates(
   codec: ChatCodec,
   coreRequest: () => ChatRequest,
 ): { candidates: Channel[]; plans: Map<string, TranslationPlan> } {
-  const ordered = orderCandidates(ctx.channels.all(), call.model, {
-    isHealthy: ctx.health.isHealthy,
-    accepts: (channel) => ctx.adapters.has(channel.type),
-  });
+  const ordered = chatCandidates(ctx, call.model);
   const plans = new Map<string, TranslationPlan>();
   let firstRefusal: GatewayError | undefined;
   const candidates = ordered.filter((channel) => {

@@ -17,8 +17,8 @@ import { GatewayError, toGatewayError } from '../core/errors.js';
 import { countRequestTokens } from '../core/tokens.js';
 import { requestLogRow } from '../billing/log-row.js';
 import { withFailover } from '../routing/failover.js';
-import { orderCandidates } from '../routing/select.js';
 import type { AppContext } from '../server/context.js';
+import { chatCandidates, upstreamCallFor } from './upstream-call.js';
 import type { ClientKey } from '../server/auth.js';
 import type { Channel, CountTokensResult, PassThroughRequest, UpstreamAdapter } from '../upstreams/types.js';
 import type { RenderedError } from './types.js';
@@ -65,25 +65,14 @@ export async function serveCountTokens(ctx: AppContext, call: CountCall, codec: 
   try {
     ctx.auth.authorize(call.key, call.model);
     await ctx.limits.admit(call.key.record);
-    const candidates = orderCandidates(ctx.channels.all(), call.model, {
-      isHealthy: ctx.health.isHealthy,
-      accepts: (channel) => ctx.adapters.has(channel.type),
-    });
+    const candidates = chatCandidates(ctx, call.model);
     const attempt = await withFailover(
       candidates,
       { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, signal: abort.signal },
       async (next): Promise<Counted> => {
         const adapter = ctx.adapters.get(next.channel.type);
         if (!countsNatively(adapter, codec)) return { kind: 'estimate' };
-        const upstreamCall = {
-          channel: next.channel,
-          upstreamModel: next.upstreamModel,
-          apiKey: next.apiKey,
-          signal: abort.signal,
-          requestId: call.requestId,
-          clientHeaders: call.headers,
-          timeoutMs: ctx.settings.upstreamTimeoutMs,
-        };
+        const upstreamCall = upstreamCallFor(ctx, next, call, abort.signal);
         try {
           return { kind: 'forwarded', result: await adapter.countTokens!(await call.nativeRequest(next.channel), upstreamCall) };
         } catch (thrown) {

@@ -1,0 +1,33 @@
+/**
+ * The two steps every request routed to a chat upstream shares, generation
+ * and counting alike: the channels that may serve a model, in the order to
+ * try them, and the call an adapter gets for one attempt.
+ */
+import type { AttemptTarget } from '../routing/failover.js';
+import { orderCandidates } from '../routing/select.js';
+import type { AppContext } from '../server/context.js';
+import type { Channel, UpstreamCall } from '../upstreams/types.js';
+
+export function chatCandidates(ctx: AppContext, model: string): Channel[] {
+  return orderCandidates(ctx.channels.all(), model, {
+    isHealthy: ctx.health.isHealthy,
+    accepts: (channel) => ctx.adapters.has(channel.type),
+  });
+}
+
+export function upstreamCallFor(
+  ctx: AppContext,
+  target: AttemptTarget,
+  request: { requestId: string; headers: UpstreamCall['clientHeaders'] },
+  signal: AbortSignal,
+): UpstreamCall {
+  return {
+    channel: target.channel,
+    upstreamModel: target.upstreamModel,
+    apiKey: target.apiKey,
+    signal,
+    requestId: request.requestId,
+    clientHeaders: request.headers,
+    timeoutMs: ctx.settings.upstreamTimeoutMs,
+  };
+}
