@@ -5,16 +5,11 @@
  * failover order.
  */
 import type { Channel } from '../upstreams/types.js';
+import { matchesAnyModelPattern } from './model-pattern.js';
 
-/** Whether a channel serves a client model name: listed, matched by `*`, or a key of its model mapping. */
+/** Whether a channel serves a client model name: matched by its `models` patterns, or a key of its model mapping. */
 export function servesModel(channel: Channel, model: string): boolean {
-  if (channel.modelMapping[model] !== undefined) return true;
-  for (const pattern of channel.models) {
-    if (pattern === '*' || pattern === model) return true;
-    // A trailing-star prefix pattern, e.g. `claude-*`.
-    if (pattern.endsWith('*') && model.startsWith(pattern.slice(0, -1))) return true;
-  }
-  return false;
+  return channel.modelMapping[model] !== undefined || matchesAnyModelPattern(channel.models, model);
 }
 
 export function upstreamModelFor(channel: Channel, model: string): string {

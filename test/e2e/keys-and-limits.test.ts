@@ -12,6 +12,7 @@ const KEYS = {
   rpm: 'sk-test-rpm-0000000',
   tpm: 'sk-test-tpm-0000000',
   models: 'sk-test-models-00000',
+  family: 'sk-test-family-00000',
   ips: 'sk-test-ips-0000000',
   expired: 'sk-test-expired-0000',
   free: 'sk-test-free-000000',
@@ -34,6 +35,7 @@ beforeAll(async () => {
         { name: 'rpm', key: KEYS.rpm, rpm: 2 },
         { name: 'tpm', key: KEYS.tpm, tpm: 30 },
         { name: 'models', key: KEYS.models, models: ['allowed-model'] },
+        { name: 'family', key: KEYS.family, models: ['claude-*'] },
         { name: 'ips', key: KEYS.ips, allowIps: ['10.0.0.0/8'] },
         { name: 'expired', key: KEYS.expired, expiresAt: '2020-01-01T00:00:00Z' },
         { name: 'free', key: KEYS.free },
@@ -76,6 +78,9 @@ describe('client keys', () => {
     const other = await send(KEYS.models, 'other-model');
     expect(other.status).toBe(403);
     expect(other.body.error.message).toContain('other-model');
+    // The README's `models: ["claude-*"]`: a prefix pattern, as for channels.
+    expect((await send(KEYS.family, 'claude-sonnet-4-5')).status).toBe(200);
+    expect((await send(KEYS.family, 'gpt-4o')).status).toBe(403);
 
     const fromLoopback = await send(KEYS.ips);
     expect(fromLoopback.status).toBe(403);
