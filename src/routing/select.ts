@@ -5,6 +5,7 @@
  * failover order.
  */
 import type { Channel } from '../upstreams/types.js';
+import { isFallbackChannel } from './channel-registry.js';
 import { matchesAnyModelPattern } from './model-pattern.js';
 
 /** Whether a channel serves a client model name: matched by its `models` patterns, or a key of its model mapping. */
@@ -44,13 +45,17 @@ export interface SelectOptions {
 
 /**
  * Returns the channels to try, in order. Unhealthy channels (cooling down)
- * come last, so they are used only when nothing else is left.
+ * come last, so they are used only when nothing else is left. The built-in
+ * simulator is a candidate only when no other enabled channel serves the
+ * model: it never stands in for a configured channel that fails.
  */
 export function orderCandidates(channels: readonly Channel[], model: string, options: SelectOptions): Channel[] {
   const random = options.random ?? Math.random;
-  const serving = channels.filter(
+  const all = channels.filter(
     (channel) => channel.enabled && servesModel(channel, model) && (options.accepts?.(channel) ?? true),
   );
+  const configured = all.filter((channel) => !isFallbackChannel(channel));
+  const serving = configured.length > 0 ? configured : all;
   const healthy = serving.filter(options.isHealthy);
   const coolingDown = serving.filter((channel) => !options.isHealthy(channel));
   return [...byPriority(healthy, random), ...byPriority(coolingDown, random)];

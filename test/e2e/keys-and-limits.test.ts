@@ -154,7 +154,7 @@ describe('admin API', () => {
     expect(invalid.status).toBe(400);
   });
 
-  it('creates channels without ever returning their credentials; only configured channels serve then', async () => {
+  it('creates channels without ever returning their credentials; the built-in simulator serves the other models', async () => {
     const created = await gw.admin('POST', '/channels', {
       name: 'sim-only',
       type: 'simulator',
@@ -168,13 +168,36 @@ describe('admin API', () => {
     expect(JSON.stringify(created.body)).not.toContain('upstream-secret-value');
 
     expect((await send(KEYS.free, 'served-model')).status).toBe(200);
-    const unknown = await send(KEYS.free, 'unknown-model');
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error.type).toBe('not_found_error');
-    expect(unknown.body.error.message).toContain('unknown-model');
+    expect((await send(KEYS.free, 'unknown-model')).status).toBe(200);
+    await gw.gateway.ctx.recorder.flush();
+    const logs = (await gw.admin('GET', '/logs?limit=2')).body.data;
+    expect(logs.map((row: any) => [row.model, row.triedChannels])).toEqual([
+      ['unknown-model', ['builtin-simulator']],
+      ['served-model', ['sim-only']],
+    ]);
 
     await gw.admin('DELETE', `/channels/${created.body.id}`);
     expect((await send(KEYS.free, 'unknown-model')).status).toBe(200);
+  });
+
+  it('with simulator: false, only configured channels serve', async () => {
+    const strict = await startGateway({ config: { simulator: false, keys: [{ name: 'free', key: KEYS.free }] } });
+    const sendStrict = (model: string) =>
+      fetch(`${strict.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEYS.free, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+    try {
+      await strict.admin('POST', '/channels', { name: 'sim-only', type: 'simulator', models: ['served-model'] });
+      expect((await sendStrict('served-model')).status).toBe(200);
+      const unknown = await sendStrict('unknown-model');
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error.type).toBe('not_found_error');
+      expect(unknown.body.error.message).toContain('unknown-model');
+    } finally {
+      await strict.close();
+    }
   });
 
   it('reports health and readiness', async () => {
