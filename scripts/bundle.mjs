@@ -1,5 +1,6 @@
 /**
- * Bundles the server into dist/bundle/main.js for `npm start`. Loading one
+ * Bundles the server into dist/bundle/main.js for `npm start` (and the CLI
+ * into dist/bundle/cli.js for `npm run cli`; see launch.mjs). Loading one
  * minified file instead of hundreds of small ESM modules cuts the cold start
  * by more than half. Dynamic imports (PostgreSQL, Redis drivers) become
  * separate chunks that load only when configured. Native modules stay
@@ -11,7 +12,7 @@ import { build } from 'esbuild';
 const outdir = process.argv[2] ?? 'dist/bundle';
 
 await build({
-  entryPoints: { main: 'src/main.ts' },
+  entryPoints: { main: 'src/main.ts', cli: 'src/cli/main.ts' },
   bundle: true,
   splitting: true,
   minify: true,

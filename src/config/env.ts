@@ -33,6 +33,11 @@ export interface GatewaySettings {
   shutdownGraceMs: number;
   /** How often channel and key changes made elsewhere (CLI, other instances) are picked up. */
   refreshIntervalMs: number;
+  /**
+   * Whether the built-in simulator serves what no configured channel serves
+   * (SWITCHYARD_SIMULATOR=on|off); unset: the config file's `simulator`, else on.
+   */
+  simulator?: boolean;
   /** The durable task engine (image and video tasks) and its callbacks. */
   tasks: TaskSettings;
 }
@@ -75,6 +80,14 @@ function integer(name: string, value: string | undefined, fallback: number): num
   return parsed;
 }
 
+function onOff(name: string, value: string | undefined): boolean | undefined {
+  const word = optional(value)?.toLowerCase();
+  if (word === undefined) return undefined;
+  if (['on', 'true', '1', 'yes'].includes(word)) return true;
+  if (['off', 'false', '0', 'no'].includes(word)) return false;
+  throw new Error(`${name} must be on or off, got "${value}"`);
+}
+
 function optional(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
@@ -100,6 +113,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     cooldownSeconds: integer('SWITCHYARD_COOLDOWN_SECONDS', env.SWITCHYARD_COOLDOWN_SECONDS, 60),
     shutdownGraceMs: integer('SWITCHYARD_SHUTDOWN_GRACE_MS', env.SWITCHYARD_SHUTDOWN_GRACE_MS, 10_000),
     refreshIntervalMs: integer('SWITCHYARD_REFRESH_MS', env.SWITCHYARD_REFRESH_MS, 5_000),
+    simulator: onOff('SWITCHYARD_SIMULATOR', env.SWITCHYARD_SIMULATOR),
     tasks: taskSettingsFromEnv(env),
   };
 }

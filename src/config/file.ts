@@ -109,6 +109,8 @@ const configSchema = z
     /** Seconds an unfinished task of a family (`images`, `videos`) may run before it fails and is refunded. */
     taskTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
     videos: videosSchema.optional(),
+    /** `false`: the built-in simulator no longer serves models and actions no channel serves (SWITCHYARD_SIMULATOR wins). */
+    simulator: z.boolean().optional(),
   })
   .superRefine((config, ctx) => {
     flagDuplicates(config.channels.map((c) => c.name), 'channels', 'name', ctx);

@@ -3,8 +3,12 @@
  * rebuilt from storage at start, after every admin change made through this
  * instance, and on a timer (changes made by the CLI or other instances).
  *
- * While no channel exists at all, the built-in simulator serves every model,
- * so a fresh install works with no configuration.
+ * The built-in simulator is listed after the configured channels as a
+ * fallback: it serves a model (or image and video action) only when no
+ * configured channel does (see `orderCandidates`), so a fresh install works
+ * with no configuration and adding a first channel does not switch every
+ * other model off. The operator turns the fallback off with `simulator: false`
+ * in the config file or SWITCHYARD_SIMULATOR=off.
  */
 import type { ChannelRecord, Store } from '../storage/types.js';
 import type { Channel } from '../upstreams/types.js';
@@ -43,31 +47,46 @@ export function channelFromRecord(record: ChannelRecord, secrets: SecretOpener):
   };
 }
 
+/** The built-in simulator is only a fallback: chosen when no other channel serves the model. */
+export function isFallbackChannel(channel: Channel): boolean {
+  return channel.id === DEFAULT_SIMULATOR_CHANNEL.id;
+}
+
+export interface RegistryOptions {
+  /** Whether the built-in simulator serves what no configured channel serves. */
+  simulatorFallback: boolean;
+}
+
 export class ChannelRegistry {
   private channels: Channel[] = [];
-  private usingDefault = false;
+  private configuredCount = 0;
   private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly store: Store,
     private readonly secrets: SecretOpener,
+    private readonly options: RegistryOptions = { simulatorFallback: true },
   ) {}
 
-  /** All channels, the built-in simulator included while it is the default. */
+  /** All channels, the built-in simulator last when it is the fallback. */
   all(): readonly Channel[] {
     return this.channels;
   }
 
+  /** No channel is configured and the built-in simulator serves every model. */
   get isDefaultSimulator(): boolean {
-    return this.usingDefault;
+    return this.configuredCount === 0 && this.options.simulatorFallback;
+  }
+
+  get hasSimulatorFallback(): boolean {
+    return this.options.simulatorFallback;
   }
 
   async refresh(): Promise<void> {
     const records = await this.store.channels.list();
-    this.usingDefault = records.length === 0;
-    this.channels = this.usingDefault
-      ? [DEFAULT_SIMULATOR_CHANNEL]
-      : records.map((record) => channelFromRecord(record, this.secrets));
+    const configured = records.map((record) => channelFromRecord(record, this.secrets));
+    this.configuredCount = configured.length;
+    this.channels = this.options.simulatorFallback ? [...configured, DEFAULT_SIMULATOR_CHANNEL] : configured;
   }
 
   startAutoRefresh(intervalMs: number, onError: (error: unknown) => void): void {

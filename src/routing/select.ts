@@ -5,16 +5,12 @@
  * failover order.
  */
 import type { Channel } from '../upstreams/types.js';
+import { isFallbackChannel } from './channel-registry.js';
+import { matchesAnyModelPattern } from './model-pattern.js';
 
-/** Whether a channel serves a client model name: listed, matched by `*`, or a key of its model mapping. */
+/** Whether a channel serves a client model name: matched by its `models` patterns, or a key of its model mapping. */
 export function servesModel(channel: Channel, model: string): boolean {
-  if (channel.modelMapping[model] !== undefined) return true;
-  for (const pattern of channel.models) {
-    if (pattern === '*' || pattern === model) return true;
-    // A trailing-star prefix pattern, e.g. `claude-*`.
-    if (pattern.endsWith('*') && model.startsWith(pattern.slice(0, -1))) return true;
-  }
-  return false;
+  return channel.modelMapping[model] !== undefined || matchesAnyModelPattern(channel.models, model);
 }
 
 export function upstreamModelFor(channel: Channel, model: string): string {
@@ -49,13 +45,17 @@ export interface SelectOptions {
 
 /**
  * Returns the channels to try, in order. Unhealthy channels (cooling down)
- * come last, so they are used only when nothing else is left.
+ * come last, so they are used only when nothing else is left. The built-in
+ * simulator is a candidate only when no other enabled channel serves the
+ * model: it never stands in for a configured channel that fails.
  */
 export function orderCandidates(channels: readonly Channel[], model: string, options: SelectOptions): Channel[] {
   const random = options.random ?? Math.random;
-  const serving = channels.filter(
+  const all = channels.filter(
     (channel) => channel.enabled && servesModel(channel, model) && (options.accepts?.(channel) ?? true),
   );
+  const configured = all.filter((channel) => !isFallbackChannel(channel));
+  const serving = configured.length > 0 ? configured : all;
   const healthy = serving.filter(options.isHealthy);
   const coolingDown = serving.filter((channel) => !options.isHealthy(channel));
   return [...byPriority(healthy, random), ...byPriority(coolingDown, random)];

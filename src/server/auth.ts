@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { GatewayError } from '../core/errors.js';
+import { matchesAnyModelPattern } from '../routing/model-pattern.js';
 import type { KeyRecord, Store } from '../storage/types.js';
 
 export function hashKey(secret: string): string {
@@ -90,10 +91,10 @@ export class KeyAuthenticator {
     return key;
   }
 
-  /** Checks that the key may use this model and still has quota. */
+  /** Checks that the key may use this model (or image action, `ig_*`) and still has quota. */
   authorize(key: ClientKey, model: string): void {
     const { record } = key;
-    if (record.models && !record.models.some((allowed) => allowed === '*' || allowed === model))
+    if (record.models && !matchesAnyModelPattern(record.models, model))
       throw new GatewayError('permission', `API key may not use model "${model}"`, { param: 'model' });
     if (record.quota !== null && this.used(record.keyHash, record) >= record.quota)
       throw new GatewayError('quota_exhausted', 'API key quota is exhausted');

@@ -84,12 +84,13 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       upstreamTimeoutMs: limits.upstreamTimeoutMs ?? settings.upstreamTimeoutMs,
       maxAttempts: limits.maxAttempts ?? settings.maxAttempts,
       cooldownSeconds: limits.cooldownSeconds ?? settings.cooldownSeconds,
+      simulator: settings.simulator ?? fileConfig?.simulator ?? true,
     };
 
     const admin = await resolveAdminKeyHash(store, effective);
     const clientKey = await ensureFirstClientKey(store);
 
-    const channels = new ChannelRegistry(store, secrets);
+    const channels = new ChannelRegistry(store, secrets, { simulatorFallback: effective.simulator !== false });
     await channels.refresh();
     channels.startAutoRefresh(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'channel refresh failed'));
 

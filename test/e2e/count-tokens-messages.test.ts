@@ -52,6 +52,8 @@ beforeAll(async () => {
         { name: 'tpm', key: TPM_KEY, tpm: 5 },
       ],
       prices: { '*': { input: 1, output: 2 } },
+      // Only the channels above serve: a model none of them serves is a 404.
+      simulator: false,
     },
   });
   client = new Anthropic({ baseURL: gw.url, apiKey: KEY, maxRetries: 0 });

@@ -31,6 +31,7 @@ const config = {
     { name: 'main', key: KEY, quota: 100 },
     { name: 'poor', key: 'sk-images-errors-poor', quota: 0.15 },
     { name: 'describe-only', key: 'sk-images-errors-limited', models: ['ig_describe'] },
+    { name: 'describe-prefix', key: 'sk-images-errors-prefix', models: ['ig_desc*'] },
     { name: 'rpm', key: 'sk-images-errors-rpm', rpm: 1 },
   ],
   prices: { 'ig_*': { perCall: 0.1 } },
@@ -128,6 +129,10 @@ describe.each(ENGINES)('image task errors on %s', (engine) => {
     const limited = igClient(gw.url, 'sk-images-errors-limited');
     await expectError(limited.post('/ig/submit/imagine', { prompt: 'x' }), 403, 24, /may not use model "ig_imagine"/);
     expect((await limited.post('/ig/submit/describe', { base64: pngDataUrl(3, 3, 3) })).body.code).toBe(1);
+    // A key's `models` takes `prefix*` patterns for actions as for models.
+    const prefixed = igClient(gw.url, 'sk-images-errors-prefix');
+    await expectError(prefixed.post('/ig/submit/imagine', { prompt: 'x' }), 403, 24, /may not use model "ig_imagine"/);
+    expect((await prefixed.post('/ig/submit/describe', { base64: pngDataUrl(3, 3, 3) })).body.code).toBe(1);
   });
 
   it('answers 403 with code 25 when the balance cannot cover the task', async () => {

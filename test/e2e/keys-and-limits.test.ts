@@ -12,6 +12,7 @@ const KEYS = {
   rpm: 'sk-test-rpm-0000000',
   tpm: 'sk-test-tpm-0000000',
   models: 'sk-test-models-00000',
+  family: 'sk-test-family-00000',
   ips: 'sk-test-ips-0000000',
   expired: 'sk-test-expired-0000',
   free: 'sk-test-free-000000',
@@ -34,6 +35,7 @@ beforeAll(async () => {
         { name: 'rpm', key: KEYS.rpm, rpm: 2 },
         { name: 'tpm', key: KEYS.tpm, tpm: 30 },
         { name: 'models', key: KEYS.models, models: ['allowed-model'] },
+        { name: 'family', key: KEYS.family, models: ['claude-*'] },
         { name: 'ips', key: KEYS.ips, allowIps: ['10.0.0.0/8'] },
         { name: 'expired', key: KEYS.expired, expiresAt: '2020-01-01T00:00:00Z' },
         { name: 'free', key: KEYS.free },
@@ -76,6 +78,9 @@ describe('client keys', () => {
     const other = await send(KEYS.models, 'other-model');
     expect(other.status).toBe(403);
     expect(other.body.error.message).toContain('other-model');
+    // The README's `models: ["claude-*"]`: a prefix pattern, as for channels.
+    expect((await send(KEYS.family, 'claude-sonnet-4-5')).status).toBe(200);
+    expect((await send(KEYS.family, 'gpt-4o')).status).toBe(403);
 
     const fromLoopback = await send(KEYS.ips);
     expect(fromLoopback.status).toBe(403);
@@ -149,7 +154,7 @@ describe('admin API', () => {
     expect(invalid.status).toBe(400);
   });
 
-  it('creates channels without ever returning their credentials; only configured channels serve then', async () => {
+  it('creates channels without ever returning their credentials; the built-in simulator serves the other models', async () => {
     const created = await gw.admin('POST', '/channels', {
       name: 'sim-only',
       type: 'simulator',
@@ -163,13 +168,36 @@ describe('admin API', () => {
     expect(JSON.stringify(created.body)).not.toContain('upstream-secret-value');
 
     expect((await send(KEYS.free, 'served-model')).status).toBe(200);
-    const unknown = await send(KEYS.free, 'unknown-model');
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error.type).toBe('not_found_error');
-    expect(unknown.body.error.message).toContain('unknown-model');
+    expect((await send(KEYS.free, 'unknown-model')).status).toBe(200);
+    await gw.gateway.ctx.recorder.flush();
+    const logs = (await gw.admin('GET', '/logs?limit=2')).body.data;
+    expect(logs.map((row: any) => [row.model, row.triedChannels])).toEqual([
+      ['unknown-model', ['builtin-simulator']],
+      ['served-model', ['sim-only']],
+    ]);
 
     await gw.admin('DELETE', `/channels/${created.body.id}`);
     expect((await send(KEYS.free, 'unknown-model')).status).toBe(200);
+  });
+
+  it('with simulator: false, only configured channels serve', async () => {
+    const strict = await startGateway({ config: { simulator: false, keys: [{ name: 'free', key: KEYS.free }] } });
+    const sendStrict = (model: string) =>
+      fetch(`${strict.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEYS.free, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+    try {
+      await strict.admin('POST', '/channels', { name: 'sim-only', type: 'simulator', models: ['served-model'] });
+      expect((await sendStrict('served-model')).status).toBe(200);
+      const unknown = await sendStrict('unknown-model');
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error.type).toBe('not_found_error');
+      expect(unknown.body.error.message).toContain('unknown-model');
+    } finally {
+      await strict.close();
+    }
   });
 
   it('reports health and readiness', async () => {

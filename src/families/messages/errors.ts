@@ -5,6 +5,11 @@
  */
 import type { GatewayError } from '../../core/errors.js';
 
+/**
+ * The error types of the Messages API (its errors page, and the official
+ * client's `ErrorObject` union, which adds `billing_error` and `timeout_error`).
+ * There is no `server_error`: every other 5xx is `api_error`.
+ */
 export type MessagesErrorType =
   | 'invalid_request_error'
   | 'authentication_error'
@@ -14,24 +19,28 @@ export type MessagesErrorType =
   | 'request_too_large'
   | 'rate_limit_error'
   | 'timeout_error'
-  | 'overloaded_error'
-  | 'server_error';
+  | 'api_error'
+  | 'overloaded_error';
 
+// By the status the client sees, so the type always agrees with the status the
+// official clients pick their error class by; every gateway error kind lands
+// here with its default status (quota_exhausted: 403, unavailable: 503, …).
 const typeByStatus: Record<number, MessagesErrorType> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
   402: 'billing_error',
   403: 'permission_error',
   404: 'not_found_error',
-  408: 'timeout_error',
   413: 'request_too_large',
   429: 'rate_limit_error',
+  500: 'api_error',
   504: 'timeout_error',
   529: 'overloaded_error',
 };
 
 export function messagesErrorType(status: number): MessagesErrorType {
-  return typeByStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
+  // Other 4xx are invalid_request_error, as the API itself answers them.
+  return typeByStatus[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }
 
 export interface MessagesErrorObject {

@@ -32,15 +32,25 @@ describe('renderMessagesError', () => {
     ['not_found', 404, 'not_found_error'],
     ['payload_too_large', 413, 'request_too_large'],
     ['rate_limited', 429, 'rate_limit_error'],
-    ['internal', 500, 'server_error'],
-    ['upstream_error', 502, 'server_error'],
-    ['unavailable', 503, 'server_error'],
+    ['internal', 500, 'api_error'],
+    ['upstream_error', 502, 'api_error'],
+    ['unavailable', 503, 'api_error'],
     ['timeout', 504, 'timeout_error'],
     ['overloaded', 529, 'overloaded_error'],
   ])('%s renders as HTTP %i %s', (kind, status, type) => {
     const rendered = renderMessagesError(new GatewayError(kind, 'x'), 'req_1');
     expect(rendered.status).toBe(status);
     expect(rendered.body).toMatchObject({ type: 'error', error: { type, code: kind } });
+  });
+
+  it('uses only Messages error types, for every status', () => {
+    const types = new Set([400, 401, 402, 403, 404, 408, 409, 413, 415, 422, 429, 500, 501, 502, 503, 504, 529].map(
+      (status) => renderMessagesError(new GatewayError('upstream_error', 'x', { status }), 'r').body,
+    ).map((body: any) => body.error.type));
+    expect([...types].sort()).toEqual([
+      'api_error', 'authentication_error', 'billing_error', 'invalid_request_error', 'not_found_error',
+      'overloaded_error', 'permission_error', 'rate_limit_error', 'request_too_large', 'timeout_error',
+    ]);
   });
 
   it('tells clients not to retry 4xx except 408, 409 and 429', () => {
@@ -82,7 +92,9 @@ describe('the official clients read the rendered errors', () => {
     ['quota_exhausted', 'PermissionDeniedError', 'permission_error'],
     ['not_found', 'NotFoundError', 'not_found_error'],
     ['rate_limited', 'RateLimitError', 'rate_limit_error'],
-    ['internal', 'InternalServerError', 'server_error'],
+    ['internal', 'InternalServerError', 'api_error'],
+    ['unavailable', 'InternalServerError', 'api_error'],
+    ['timeout', 'InternalServerError', 'timeout_error'],
     ['overloaded', 'OverloadedError', 'overloaded_error'],
   ])('@anthropic-ai/sdk maps %s to %s', async (kind, className, type) => {
     serve(new GatewayError(kind, `failure of kind ${kind}`));

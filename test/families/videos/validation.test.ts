@@ -95,6 +95,8 @@ describe('video request validation', () => {
     gw = await place.start({
       config: {
         channels: [{ name: 'sim', type: 'simulator', models: ['sora-*', 'wan*', 'house-*'], settings: { taskSeconds: 30, videoSize: 64 } }],
+        // Only the channel above serves: an unknown model is a 404.
+        simulator: false,
         keys: [
           { name: 'valid', key: KEY, quota: 100 },
           { name: 'limited', key: LIMITED_KEY, models: ['wan2.5-t2v-preview'] },

@@ -1,0 +1,186 @@
+/**
+ * The admin CLI's commands (`main.ts` is the executable around them).
+ * It opens the same storage as the gateway (SWITCHYARD_DATA_DIR or
+ * SWITCHYARD_DATABASE_URL, or --data-dir), names it on stderr, and refuses
+ * to create a new empty database by accident (see data-place.ts); a running
+ * gateway picks changes up within SWITCHYARD_REFRESH_MS.
+ */
+import { parseArgs } from 'node:util';
+import { AdminService, publicChannel, publicKey } from '../admin/service.js';
+import { settingsFromEnv } from '../config/env.js';
+import { GatewayError } from '../core/errors.js';
+import { openStore } from '../storage/open.js';
+import { resolveDataPlace } from './data-place.js';
+import { SecretBox } from '../storage/secrets.js';
+import type { Store } from '../storage/types.js';
+
+const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
+
+  keys create --name NAME [--key SECRET] [--quota USD] [--models a,b] [--allow-ips cidr,cidr]
+              [--rpm N] [--tpm N] [--expires-at ISO-8601] [--strict-translation]
+  keys list
+  keys disable NAME|ID
+  keys enable NAME|ID
+  channels add --name NAME --type TYPE [--base-url URL] [--api-key KEY ...] [--models a,b]
+               [--model-mapping client=upstream,...] [--priority N] [--weight N] [--settings JSON]
+  channels list
+  channels disable NAME|ID
+  channels enable NAME|ID
+  channels delete NAME|ID
+  usage [--key NAME|ID] [--since ISO-8601]
+
+Storage: --data-dir, else SWITCHYARD_DATA_DIR, else ./data (as the gateway);
+PostgreSQL when SWITCHYARD_DATABASE_URL is set.
+`;
+
+const COMMANDS = new Set([
+  'keys create', 'keys list', 'keys disable', 'keys enable',
+  'channels add', 'channels list', 'channels disable', 'channels enable', 'channels delete',
+  'usage',
+]);
+
+const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean));
+const num = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+
+function required(ref: string | undefined): string {
+  if (!ref) throw new GatewayError('invalid_request', 'name the key or channel: NAME or ID');
+  return ref;
+}
+
+/** Where the CLI reads its environment and writes its output (tests pass their own). */
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const processIo: CliIo = {
+  env: process.env,
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+async function findKeyId(store: Store, ref: string): Promise<string> {
+  const record = (await store.keys.get(ref)) ?? (await store.keys.getByName(ref));
+  if (!record) throw new GatewayError('not_found', `no key named or with id "${ref}"`);
+  return record.id;
+}
+
+async function findChannelId(store: Store, ref: string): Promise<string> {
+  const record = (await store.channels.get(ref)) ?? (await store.channels.getByName(ref));
+  if (!record) throw new GatewayError('not_found', `no channel named or with id "${ref}"`);
+  return record.id;
+}
+
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<void> {
+  const print = (value: unknown) => io.stdout(JSON.stringify(value, null, 2) + '\n');
+  // Options may come anywhere, before or after the command words.
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      'data-dir': { type: 'string' },
+      name: { type: 'string' },
+      key: { type: 'string' },
+      quota: { type: 'string' },
+      models: { type: 'string' },
+      'allow-ips': { type: 'string' },
+      rpm: { type: 'string' },
+      tpm: { type: 'string' },
+      'expires-at': { type: 'string' },
+      'strict-translation': { type: 'boolean' },
+      type: { type: 'string' },
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      'model-mapping': { type: 'string' },
+      priority: { type: 'string' },
+      weight: { type: 'string' },
+      settings: { type: 'string' },
+      since: { type: 'string' },
+    },
+  });
+  const [group, ...words] = positionals;
+  if (!group || group === 'help' || values.help) {
+    io.stdout(USAGE);
+    return;
+  }
+  // `usage` takes no action word; every other group takes one, then an optional NAME|ID.
+  const [action, ref] = group === 'usage' ? [undefined, words[0]] : words;
+  const command = `${group} ${action ?? ''}`.trim();
+  if (!COMMANDS.has(command) || (group === 'usage' && ref !== undefined)) {
+    throw new GatewayError('invalid_request', `unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+  }
+  const settings = settingsFromEnv(io.env);
+  const place = resolveDataPlace(settings, values['data-dir']);
+  io.stderr(`switchyard: using ${place.description}\n`);
+  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: place.dataDir, schema: settings.databaseSchema });
+  try {
+    const admin = new AdminService(store, await SecretBox.open(place.dataDir, settings.secretKey));
+    switch (command) {
+      case 'keys create': {
+        const { record, secret } = await admin.createKey({
+          name: values.name,
+          key: values.key,
+          quota: num(values.quota),
+          models: list(values.models),
+          allowIps: list(values['allow-ips']),
+          rpm: num(values.rpm),
+          tpm: num(values.tpm),
+          expiresAt: values['expires-at'],
+          strictTranslation: values['strict-translation'],
+        });
+        print({ ...publicKey(record), key: secret });
+        return;
+      }
+      case 'keys list':
+        print((await store.keys.list()).map(publicKey));
+        return;
+      case 'keys disable':
+      case 'keys enable': {
+        const status = action === 'enable' ? 'active' : 'disabled';
+        print(publicKey(await admin.updateKey(await findKeyId(store, required(ref)), { status })));
+        return;
+      }
+      case 'channels add': {
+        const mapping = Object.fromEntries((list(values['model-mapping']) ?? []).map((pair) => pair.split('=') as [string, string]));
+        const record = await admin.createChannel({
+          name: values.name,
+          type: values.type,
+          baseUrl: values['base-url'],
+          apiKey: values['api-key'],
+          models: list(values.models),
+          modelMapping: mapping,
+          priority: num(values.priority),
+          weight: num(values.weight),
+          settings: values.settings ? JSON.parse(values.settings) : undefined,
+        });
+        print(publicChannel(record));
+        return;
+      }
+      case 'channels list':
+        print((await store.channels.list()).map(publicChannel));
+        return;
+      case 'channels disable':
+      case 'channels enable':
+        print(publicChannel(await admin.updateChannel(await findChannelId(store, required(ref)), { enabled: action === 'enable' })));
+        return;
+      case 'channels delete': {
+        const id = await findChannelId(store, required(ref));
+        await store.channels.delete(id);
+        print({ id, deleted: true });
+        return;
+      }
+      case 'usage': {
+        const keyId = values.key ? await findKeyId(store, values.key) : undefined;
+        const since = values.since ? Date.parse(values.since) : undefined;
+        print(await store.logs.usage({ keyId, since }));
+        return;
+      }
+      default:
+        throw new GatewayError('invalid_request', `unknown command "${command}"\n\n${USAGE}`);
+    }
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { matchesAnyModelPattern, matchesModelPattern } from '../../src/routing/model-pattern.js';
+import { KeyAuthenticator } from '../../src/server/auth.js';
+import type { KeyRecord, Store } from '../../src/storage/types.js';
+
+describe('model patterns', () => {
+  it('matches exact names, `*` and `prefix*`', () => {
+    expect(matchesModelPattern('gpt-4o', 'gpt-4o')).toBe(true);
+    expect(matchesModelPattern('gpt-4o', 'gpt-4o-mini')).toBe(false);
+    expect(matchesModelPattern('*', 'anything')).toBe(true);
+    expect(matchesModelPattern('claude-*', 'claude-sonnet-4-5')).toBe(true);
+    expect(matchesModelPattern('claude-*', 'gpt-4o')).toBe(false);
+    expect(matchesModelPattern('ig_*', 'ig_imagine')).toBe(true);
+    // Only a trailing star is a pattern.
+    expect(matchesModelPattern('*-mini', 'gpt-4o-mini')).toBe(false);
+    expect(matchesAnyModelPattern(['a', 'b*'], 'bee')).toBe(true);
+    expect(matchesAnyModelPattern([], 'a')).toBe(false);
+  });
+
+  it('restricts a key the same way', () => {
+    const auth = new KeyAuthenticator({} as Store, 1000);
+    const record = { models: ['claude-*', 'ig_upscale'], quota: null } as unknown as KeyRecord;
+    expect(() => auth.authorize({ record }, 'claude-sonnet-4-5')).not.toThrow();
+    expect(() => auth.authorize({ record }, 'ig_upscale')).not.toThrow();
+    expect(() => auth.authorize({ record }, 'ig_imagine')).toThrow('may not use model "ig_imagine"');
+    expect(() => auth.authorize({ record: { ...record, models: null } }, 'anything')).not.toThrow();
+  });
+});
