@@ -24,6 +24,14 @@ function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean {
   return timingSafeEqual(hash, Buffer.from(adminKeyHash, 'hex'));
 }
 
+/** Each filter takes one value: `?keyId=a&keyId=b` is a 400, not an array handed to the database. */
+function singleValues(query: Record<string, unknown>): Record<string, string | undefined> {
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value !== 'string') throw new GatewayError('invalid_request', `${name}: give this query parameter once`, { param: name });
+  }
+  return query as Record<string, string | undefined>;
+}
+
 function numberParam(value: unknown, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   const parsed = Number(value);
@@ -95,9 +103,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return { id: request.params.id, deleted: true };
   });
 
-  app.get<{ Querystring: Record<string, string> }>('/logs', async (request) => {
+  app.get('/logs', async (request) => {
+    const query = singleValues(request.query as Record<string, unknown>);
     await ctx.recorder.flush();
-    const query = request.query;
     const limit = Math.min(numberParam(query.limit, 'limit') ?? 100, 1000);
     const rows = await ctx.store.logs.query({
       keyId: query.keyId,
@@ -109,9 +117,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return { data: rows, hasMore: rows.length === limit };
   });
 
-  app.get<{ Querystring: Record<string, string> }>('/usage', async (request) => {
+  app.get('/usage', async (request) => {
+    const query = singleValues(request.query as Record<string, unknown>);
     await ctx.recorder.flush();
-    const query = request.query;
     return {
       data: await ctx.store.logs.usage({
         keyId: query.keyId,

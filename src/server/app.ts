@@ -15,6 +15,7 @@ import { registerResponsesRoutes } from '../families/responses/routes.js';
 import { registerVideoRoutes } from '../families/videos/routes.js';
 import type { AppContext } from './context.js';
 import { registerHealthRoutes } from './health.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,11 +31,16 @@ export function newRequestId(): string {
 function parseJsonBody(_request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
   _request.rawBody = body;
   if (body.length === 0) return done(null, undefined);
+  let parsed: unknown;
   try {
-    done(null, JSON.parse(body.toString('utf8')));
+    parsed = JSON.parse(body.toString('utf8'));
   } catch {
-    done(new GatewayError('invalid_request', 'request body is not valid JSON'));
+    return done(new GatewayError('invalid_request', 'request body is not valid JSON'));
   }
+  if (exceedsJsonDepth(parsed)) {
+    return done(new GatewayError('invalid_request', `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`));
+  }
+  done(null, parsed);
 }
 
 /** Maps Fastify's own errors (body too large, bad content type…) onto gateway errors. */
