@@ -11,7 +11,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatewayError } from '../core/errors.js';
+import { exposedError, GatewayError } from '../core/errors.js';
 import { asGatewayError } from '../server/app.js';
 import type { AppContext } from '../server/context.js';
 import { bearerToken, headerValue } from '../server/credentials.js';
@@ -44,8 +44,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
 
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = asGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'admin request failed');
-    reply.code(gatewayError.status).send({ error: { type: gatewayError.kind, message: gatewayError.message } });
+    if (gatewayError.kind === 'internal') request.log.error({ err: error, requestId: request.id }, 'admin request failed');
+    const shown = exposedError(gatewayError, request.id);
+    reply.code(shown.status).send({ error: { type: shown.kind, message: shown.message } });
   });
 
   app.addHook('onRequest', async (request) => {

@@ -148,7 +148,7 @@ describe.each(ENGINES)('image task errors on %s', (engine) => {
 
   it('answers 500 with code 23 when the upstream fails at submission, and refunds', async () => {
     const before = await used('main');
-    await expectError(ig.post('/ig/submit/imagine', { prompt: 'x', accountFilter: { instanceId: 'broken-acc' } }), 500, 23, /taskSeconds/);
+    await expectError(ig.post('/ig/submit/imagine', { prompt: 'x', accountFilter: { instanceId: 'broken-acc' } }), 500, 23, /^internal error; quote request id req_/);
     expect(await used('main')).toBeCloseTo(before);
   });
 
