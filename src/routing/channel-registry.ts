@@ -6,6 +6,7 @@
  * While no channel exists at all, the built-in simulator serves every model,
  * so a fresh install works with no configuration.
  */
+import { channelProblem } from '../config/entity-rules.js';
 import type { ChannelRecord, Store } from '../storage/types.js';
 import type { Channel } from '../upstreams/types.js';
 
@@ -48,9 +49,14 @@ export class ChannelRegistry {
   private usingDefault = false;
   private timer?: NodeJS.Timeout;
 
+  /** Channels already reported as invalid, so each is logged once per change, not on every refresh. */
+  private readonly reported = new Map<string, number>();
+
   constructor(
     private readonly store: Store,
     private readonly secrets: SecretOpener,
+    /** Told about a stored channel that fails the write-time rules; that channel is left disabled. */
+    private readonly onInvalid: (record: ChannelRecord, problem: string) => void = () => {},
   ) {}
 
   /** All channels, the built-in simulator included while it is the default. */
@@ -67,7 +73,23 @@ export class ChannelRegistry {
     this.usingDefault = records.length === 0;
     this.channels = this.usingDefault
       ? [DEFAULT_SIMULATOR_CHANNEL]
-      : records.map((record) => channelFromRecord(record, this.secrets));
+      : records.map((record) => this.usable(channelFromRecord(record, this.secrets), record));
+  }
+
+  /**
+   * A stored channel that would fail when used (written before the rules
+   * existed, or by hand) is disabled here, so it never breaks a request that
+   * could have gone elsewhere.
+   */
+  private usable(channel: Channel, record: ChannelRecord): Channel {
+    if (!channel.enabled) return channel;
+    const problem = channelProblem(channel);
+    if (!problem) return channel;
+    if (this.reported.get(record.id) !== record.updatedAt) {
+      this.reported.set(record.id, record.updatedAt);
+      this.onInvalid(record, `${problem.field}: ${problem.message}`);
+    }
+    return { ...channel, enabled: false };
   }
 
   startAutoRefresh(intervalMs: number, onError: (error: unknown) => void): void {
