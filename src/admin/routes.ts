@@ -11,7 +11,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatewayError } from '../core/errors.js';
+import { exposedError, GatewayError } from '../core/errors.js';
 import { asGatewayError } from '../server/app.js';
 import type { AppContext } from '../server/context.js';
 import { bearerToken, headerValue } from '../server/credentials.js';
@@ -22,6 +22,14 @@ function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean {
   if (!presented) return false;
   const hash = createHash('sha256').update(presented).digest();
   return timingSafeEqual(hash, Buffer.from(adminKeyHash, 'hex'));
+}
+
+/** Each filter takes one value: `?keyId=a&keyId=b` is a 400, not an array handed to the database. */
+function singleValues(query: Record<string, unknown>): Record<string, string | undefined> {
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value !== 'string') throw new GatewayError('invalid_request', `${name}: give this query parameter once`, { param: name });
+  }
+  return query as Record<string, string | undefined>;
 }
 
 function numberParam(value: unknown, name: string): number | undefined {
@@ -36,8 +44,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
 
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = asGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'admin request failed');
-    reply.code(gatewayError.status).send({ error: { type: gatewayError.kind, message: gatewayError.message } });
+    if (gatewayError.kind === 'internal') request.log.error({ err: error, requestId: request.id }, 'admin request failed');
+    const shown = exposedError(gatewayError, request.id);
+    reply.code(shown.status).send({ error: { type: shown.kind, message: shown.message } });
   });
 
   app.addHook('onRequest', async (request) => {
@@ -95,9 +104,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return { id: request.params.id, deleted: true };
   });
 
-  app.get<{ Querystring: Record<string, string> }>('/logs', async (request) => {
+  app.get('/logs', async (request) => {
+    const query = singleValues(request.query as Record<string, unknown>);
     await ctx.recorder.flush();
-    const query = request.query;
     const limit = Math.min(numberParam(query.limit, 'limit') ?? 100, 1000);
     const rows = await ctx.store.logs.query({
       keyId: query.keyId,
@@ -109,9 +118,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return { data: rows, hasMore: rows.length === limit };
   });
 
-  app.get<{ Querystring: Record<string, string> }>('/usage', async (request) => {
+  app.get('/usage', async (request) => {
+    const query = singleValues(request.query as Record<string, unknown>);
     await ctx.recorder.flush();
-    const query = request.query;
     return {
       data: await ctx.store.logs.usage({
         keyId: query.keyId,

@@ -4,7 +4,9 @@
  * secret is returned once, at creation, and upstream credentials never.
  */
 import { z } from 'zod';
+import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from '../config/entity-rules.js';
 import { GatewayError } from '../core/errors.js';
+import { hasControlCharacter } from '../core/model-name.js';
 import { generateKeySecret, hashKey } from '../server/auth.js';
 import type { SecretBox } from '../storage/secrets.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
@@ -12,11 +14,13 @@ import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '..
 const epochOrIso = z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true })]).transform((value) =>
   typeof value === 'number' ? value : Date.parse(value),
 );
-const cidrList = z.array(z.string().regex(/^[0-9a-fA-F.:]+(\/\d{1,3})?$/, 'must be an address or CIDR range'));
+const cidrList = z.array(z.string().refine(isIpOrCidr, IP_OR_CIDR_MESSAGE));
+// Names end up in log lines and PostgreSQL text columns: no control characters (NUL included).
+const recordName = z.string().min(1).max(128).refine((text) => !hasControlCharacter(text), 'must not contain control characters');
 
 export const keyInputSchema = z
   .object({
-    name: z.string().min(1).max(128),
+    name: recordName,
     key: z.string().min(8).max(256).optional(),
     status: z.enum(['active', 'disabled']).optional(),
     quota: z.number().nonnegative().nullable().optional(),
@@ -33,7 +37,7 @@ export const keyPatchSchema = keyInputSchema.partial().strict();
 
 export const channelInputSchema = z
   .object({
-    name: z.string().min(1).max(128),
+    name: recordName,
     type: z.string().min(1),
     baseUrl: z.string().default(''),
     apiKey: z.union([z.string(), z.array(z.string())]).optional(),
@@ -48,7 +52,7 @@ export const channelInputSchema = z
 
 export const channelPatchSchema = z
   .object({
-    name: z.string().min(1).max(128),
+    name: recordName,
     type: z.string().min(1),
     baseUrl: z.string(),
     apiKey: z.union([z.string(), z.array(z.string())]),
@@ -61,6 +65,12 @@ export const channelPatchSchema = z
   })
   .partial()
   .strict();
+
+/** Refuses a channel that would fail when used: unknown type, a base URL that is not http(s), settings its type rejects. */
+function checkChannel(channel: { name: string; type: string; baseUrl: string; settings: Record<string, unknown> }): void {
+  const problem = channelProblem(channel);
+  if (problem) throw new GatewayError('invalid_request', `${problem.field}: ${problem.message}`, { param: problem.field });
+}
 
 export function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
@@ -126,9 +136,11 @@ export class AdminService {
       throw new GatewayError('invalid_request', `a channel named "${data.name}" already exists`, { status: 409, param: 'name' });
     }
     const { apiKey, enabled, ...fields } = data;
+    const baseUrl = fields.baseUrl.replace(/\/+$/, '');
+    checkChannel({ ...fields, baseUrl });
     return this.store.channels.create({
       ...fields,
-      baseUrl: fields.baseUrl.replace(/\/+$/, ''),
+      baseUrl,
       status: enabled ? 'enabled' : 'disabled',
       apiKeysEncrypted: asList(apiKey).map((plain) => this.secrets.seal(plain)),
     });
@@ -141,6 +153,9 @@ export class AdminService {
     if (fields.baseUrl !== undefined) patch.baseUrl = fields.baseUrl.replace(/\/+$/, '');
     if (enabled !== undefined) patch.status = enabled ? 'enabled' : 'disabled';
     if (apiKey !== undefined) patch.apiKeysEncrypted = asList(apiKey).map((plain) => this.secrets.seal(plain));
+    // The channel as it would be after the change must pass, not just the fields changed.
+    const current = await this.getChannel(id);
+    checkChannel({ name: patch.name ?? current.name, type: patch.type ?? current.type, baseUrl: patch.baseUrl ?? current.baseUrl, settings: patch.settings ?? current.settings });
     const record = await this.store.channels.update(id, patch);
     if (!record) throw new GatewayError('not_found', `no channel with id "${id}"`);
     return record;

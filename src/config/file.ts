@@ -6,16 +6,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { isIP } from 'node:net';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { SecretBox } from '../storage/secrets.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../server/json-depth.js';
+import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from './entity-rules.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
 
 const name = z.string().trim().min(1, { error: 'must not be empty' });
 const modelList = z.array(z.string().min(1, { error: 'must not be empty' }));
 
-const ipOrCidr = z.string().refine(isIpOrCidr, { error: 'must be an IP address or CIDR range such as 10.0.0.0/8' });
+const ipOrCidr = z.string().refine(isIpOrCidr, { error: IP_OR_CIDR_MESSAGE });
 
 const epochMs = z.union(
   [
@@ -116,6 +117,11 @@ const configSchema = z
     flagDuplicates(config.channels.map((c) => c.name), 'channels', 'name', ctx);
     flagDuplicates(config.keys.map((k) => k.name), 'keys', 'name', ctx);
     flagDuplicates(config.keys.map((k) => k.key), 'keys', 'key', ctx);
+    config.channels.forEach((channel, index) => {
+      const problem = channelProblem({ ...channel, baseUrl: channel.baseUrl ?? '', settings: channel.settings ?? {} });
+      // The baseUrl field's own schema already reports a bad URL.
+      if (problem && problem.field !== 'baseUrl') ctx.addIssue({ code: 'custom', path: ['channels', index, problem.field], message: problem.message });
+    });
   });
 
 export type ConfigFile = z.output<typeof configSchema>;
@@ -148,6 +154,7 @@ export function parseConfigText(text: string, format: 'yaml' | 'json', source = 
   } catch (error) {
     throw new ConfigFileError(source, [`not valid ${format.toUpperCase()}: ${(error as Error).message}`]);
   }
+  if (exceedsJsonDepth(value)) throw new ConfigFileError(source, [`nests objects and lists more than ${MAX_JSON_DEPTH} levels deep`]);
   // An empty file declares nothing.
   const result = configSchema.safeParse(value ?? {});
   if (!result.success) throw new ConfigFileError(source, result.error.issues.map(describeIssue));
@@ -182,16 +189,6 @@ function flagDuplicates(values: string[], list: string, field: string, ctx: z.Re
     }
     seen.add(value);
   });
-}
-
-function isIpOrCidr(text: string): boolean {
-  const slash = text.indexOf('/');
-  const address = slash === -1 ? text : text.slice(0, slash);
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (slash === -1) return true;
-  const bits = text.slice(slash + 1);
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 /**

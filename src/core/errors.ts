@@ -74,10 +74,27 @@ export const invalidRequest = (message: string, param?: string) =>
 export const unsupportedFeature = (feature: string, reason: string) =>
   new GatewayError('unsupported_feature', `${feature} is not supported: ${reason}`, { param: feature });
 
+/**
+ * Anything that is not a GatewayError is the gateway's own failure. Its text
+ * (engine errors, RangeErrors, stack-related messages) is for the log, which
+ * gets it through `cause`; the client gets a generic message.
+ */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new GatewayError('internal', `internal error: ${message}`, { cause: error });
+  return new GatewayError('internal', INTERNAL_MESSAGE, { cause: error });
+}
+
+const INTERNAL_MESSAGE = 'internal error';
+
+/**
+ * The error as a client may see it: an internal error says only that it
+ * happened and the request id to quote; callers log the details under that id.
+ */
+export function exposedError(error: GatewayError, requestId?: string): GatewayError {
+  if (error.kind !== 'internal') return error;
+  const message = requestId ? `${INTERNAL_MESSAGE}; quote request id ${requestId} to the operator` : INTERNAL_MESSAGE;
+  if (error.message === message) return error;
+  return new GatewayError('internal', message, { status: error.status, cause: error });
 }
 
 /**

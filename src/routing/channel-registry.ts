@@ -10,6 +10,7 @@
  * other model off. The operator turns the fallback off with `simulator: false`
  * in the config file or SWITCHYARD_SIMULATOR=off.
  */
+import { channelProblem } from '../config/entity-rules.js';
 import type { ChannelRecord, Store } from '../storage/types.js';
 import type { Channel } from '../upstreams/types.js';
 
@@ -62,10 +63,15 @@ export class ChannelRegistry {
   private configuredCount = 0;
   private timer?: NodeJS.Timeout;
 
+  /** Channels already reported as invalid, so each is logged once per change, not on every refresh. */
+  private readonly reported = new Map<string, number>();
+
   constructor(
     private readonly store: Store,
     private readonly secrets: SecretOpener,
     private readonly options: RegistryOptions = { simulatorFallback: true },
+    /** Told about a stored channel that fails the write-time rules; that channel is left disabled. */
+    private readonly onInvalid: (record: ChannelRecord, problem: string) => void = () => {},
   ) {}
 
   /** All channels, the built-in simulator last when it is the fallback. */
@@ -84,9 +90,25 @@ export class ChannelRegistry {
 
   async refresh(): Promise<void> {
     const records = await this.store.channels.list();
-    const configured = records.map((record) => channelFromRecord(record, this.secrets));
+    const configured = records.map((record) => this.usable(channelFromRecord(record, this.secrets), record));
     this.configuredCount = configured.length;
     this.channels = this.options.simulatorFallback ? [...configured, DEFAULT_SIMULATOR_CHANNEL] : configured;
+  }
+
+  /**
+   * A stored channel that would fail when used (written before the rules
+   * existed, or by hand) is disabled here, so it never breaks a request that
+   * could have gone elsewhere.
+   */
+  private usable(channel: Channel, record: ChannelRecord): Channel {
+    if (!channel.enabled) return channel;
+    const problem = channelProblem(channel);
+    if (!problem) return channel;
+    if (this.reported.get(record.id) !== record.updatedAt) {
+      this.reported.set(record.id, record.updatedAt);
+      this.onInvalid(record, `${problem.field}: ${problem.message}`);
+    }
+    return { ...channel, enabled: false };
   }
 
   startAutoRefresh(intervalMs: number, onError: (error: unknown) => void): void {

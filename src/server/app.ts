@@ -6,7 +6,7 @@
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { registerAdminRoutes } from '../admin/routes.js';
-import { GatewayError } from '../core/errors.js';
+import { exposedError, GatewayError, toGatewayError } from '../core/errors.js';
 import { randomHex } from '../core/random.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerImageRoutes } from '../families/images/routes.js';
@@ -15,6 +15,7 @@ import { registerResponsesRoutes } from '../families/responses/routes.js';
 import { registerVideoRoutes } from '../families/videos/routes.js';
 import type { AppContext } from './context.js';
 import { registerHealthRoutes } from './health.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,11 +31,16 @@ export function newRequestId(): string {
 function parseJsonBody(_request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
   _request.rawBody = body;
   if (body.length === 0) return done(null, undefined);
+  let parsed: unknown;
   try {
-    done(null, JSON.parse(body.toString('utf8')));
+    parsed = JSON.parse(body.toString('utf8'));
   } catch {
-    done(new GatewayError('invalid_request', 'request body is not valid JSON'));
+    return done(new GatewayError('invalid_request', 'request body is not valid JSON'));
   }
+  if (exceedsJsonDepth(parsed)) {
+    return done(new GatewayError('invalid_request', `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`));
+  }
+  done(null, parsed);
 }
 
 /** Maps Fastify's own errors (body too large, bad content type…) onto gateway errors. */
@@ -48,7 +54,7 @@ export function asGatewayError(error: unknown): GatewayError {
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new GatewayError('invalid_request', 'request body is empty');
   const status = (error as { statusCode?: number }).statusCode;
   if (status && status >= 400 && status < 500) return new GatewayError('invalid_request', message, { status });
-  return new GatewayError('internal', `internal error: ${message}`, { cause: error });
+  return toGatewayError(error);
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -89,7 +95,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = asGatewayError(error);
     if (gatewayError.kind === 'internal') request.log.error({ err: error, requestId: request.id }, 'unhandled error');
-    reply.code(gatewayError.status).send({ error: { type: gatewayError.kind, message: gatewayError.message } });
+    const shown = exposedError(gatewayError, request.id);
+    reply.code(shown.status).send({ error: { type: shown.kind, message: shown.message } });
   });
   return app;
 }

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
+import { isIpOrCidr } from '../config/entity-rules.js';
 import { GatewayError } from '../core/errors.js';
 import { matchesAnyModelPattern } from '../routing/model-pattern.js';
 import type { KeyRecord, Store } from '../storage/types.js';
@@ -35,6 +36,8 @@ export function generateKeySecret(prefix = 'sk-sy-'): string {
 export interface ClientKey {
   record: KeyRecord;
   allowList?: net.BlockList;
+  /** Set when the stored record fails the write-time rules: the key is refused, nothing else is affected. */
+  invalid?: string;
 }
 
 interface CacheEntry {
@@ -46,6 +49,8 @@ interface CacheEntry {
 
 function buildAllowList(ranges: string[] | null): net.BlockList | undefined {
   if (!ranges || ranges.length === 0) return undefined;
+  const bad = ranges.find((range) => !isIpOrCidr(range));
+  if (bad !== undefined) throw new Error(`allowIps entry "${bad}" is not an address or CIDR range`);
   const list = new net.BlockList();
   for (const range of ranges) {
     const [address, prefix] = range.split('/');
@@ -69,6 +74,8 @@ export class KeyAuthenticator {
     private readonly ttlMs: number,
     /** Spend recorded but not yet flushed to storage, per key id. */
     private readonly pendingSpend: (keyId: string) => number = () => 0,
+    /** Told about a stored key that fails the write-time rules (logged once per load). */
+    private readonly onInvalid: (record: KeyRecord, problem: string) => void = () => {},
   ) {}
 
   /** Resolves a secret to its key, or throws 401. Model and quota checks are separate (see `authorize`). */
@@ -81,6 +88,7 @@ export class KeyAuthenticator {
     if (!key) throw new GatewayError('authentication', 'invalid API key');
     const { record } = key;
     if (record.status !== 'active') throw new GatewayError('authentication', 'API key is disabled');
+    if (key.invalid) throw new GatewayError('authentication', 'API key is disabled: its stored settings are invalid; ask the operator to fix them');
     if (record.expiresAt !== null && record.expiresAt <= Date.now())
       throw new GatewayError('authentication', 'API key has expired');
     if (key.allowList) {
@@ -115,10 +123,20 @@ export class KeyAuthenticator {
     return record.used + (this.cache.get(hash)?.spentSinceFetch ?? 0);
   }
 
+  private clientKey(record: KeyRecord): ClientKey {
+    try {
+      return { record, allowList: buildAllowList(record.allowIps) };
+    } catch (error) {
+      const problem = (error as Error).message;
+      this.onInvalid(record, problem);
+      return { record, invalid: problem };
+    }
+  }
+
   private async load(hash: string): Promise<CacheEntry> {
     const record = await this.store.keys.getByHash(hash);
     const entry: CacheEntry = {
-      key: record ? { record, allowList: buildAllowList(record.allowIps) } : null,
+      key: record ? this.clientKey(record) : null,
       fetchedAt: Date.now(),
       spentSinceFetch: record ? this.pendingSpend(record.id) : 0,
     };

@@ -90,7 +90,9 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const admin = await resolveAdminKeyHash(store, effective);
     const clientKey = await ensureFirstClientKey(store);
 
-    const channels = new ChannelRegistry(store, secrets, { simulatorFallback: effective.simulator !== false });
+    const channels = new ChannelRegistry(store, secrets, { simulatorFallback: effective.simulator !== false }, (record, problem) =>
+      logger.error({ channel: record.name, channelId: record.id, problem }, 'stored channel is invalid; it stays disabled until fixed'),
+    );
     await channels.refresh();
     channels.startAutoRefresh(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'channel refresh failed'));
 
@@ -108,7 +110,9 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       store,
       secrets,
       logger,
-      auth: new KeyAuthenticator(store, effective.refreshIntervalMs, (keyId) => recorder.pending(keyId)),
+      auth: new KeyAuthenticator(store, effective.refreshIntervalMs, (keyId) => recorder.pending(keyId), (record, problem) =>
+        logger.error({ key: record.name, keyId: record.id, problem }, 'stored key is invalid; it is refused until fixed'),
+      ),
       limits: new RateLimits(redis),
       channels,
       health: new ChannelHealth(effective.cooldownSeconds * 1000),

@@ -5,7 +5,7 @@
  * another family's shape.
  */
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../core/errors.js';
+import { exposedError, GatewayError } from '../core/errors.js';
 import type { RenderedError } from '../pipeline/types.js';
 import { asGatewayError } from './app.js';
 
@@ -19,7 +19,7 @@ export function useFamilyErrors(app: FastifyInstance, render: ErrorRenderer, opt
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = asGatewayError(error);
     if (gatewayError.kind === 'internal') request.log.error({ err: error, requestId: request.id }, 'unhandled error');
-    send(reply, render(gatewayError, request.id));
+    send(reply, render(exposedError(gatewayError, request.id), request.id));
   });
   if (options.notFound) {
     app.setNotFoundHandler((request, reply) => {

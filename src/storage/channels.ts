@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { conflict, fromJson, isUniqueViolation, toJson, toNumber } from './codec.js';
-import { newId } from './ids.js';
+import { isWellFormedId, newId } from './ids.js';
 import type { ChannelsTable, Database } from './schema.js';
 import type { ChannelPatch, ChannelRecord, ChannelRepository, ChannelStatus, NewChannel } from './types.js';
 
@@ -72,6 +72,7 @@ export class KyselyChannelRepository implements ChannelRepository {
   }
 
   async get(id: string): Promise<ChannelRecord | undefined> {
+    if (!isWellFormedId(id)) return undefined;
     const row = await this.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toRecord(row);
   }
@@ -87,6 +88,7 @@ export class KyselyChannelRepository implements ChannelRepository {
   }
 
   async update(id: string, patch: ChannelPatch): Promise<ChannelRecord | undefined> {
+    if (!isWellFormedId(id)) return undefined;
     const set = toColumns(patch);
     set.updated_at = Date.now();
     try {
@@ -103,6 +105,7 @@ export class KyselyChannelRepository implements ChannelRepository {
   }
 
   async delete(id: string): Promise<boolean> {
+    if (!isWellFormedId(id)) return false;
     const result = await this.db.deleteFrom('channels').where('id', '=', id).executeTakeFirst();
     return toNumber(result.numDeletedRows) > 0;
   }

@@ -4,3 +4,13 @@ import { randomBase62 } from '../core/random.js';
 export function newId(prefix: string): string {
   return `${prefix}_${randomBase62(20)}`;
 }
+
+/**
+ * Whether a string can be an id this gateway stored (keys, channels, logs,
+ * tasks, responses and their items). Lookups check it before querying, so a
+ * hostile id (a NUL byte PostgreSQL refuses, kilobytes of text) is simply
+ * "not found" on every engine instead of a database error.
+ */
+export function isWellFormedId(id: unknown): id is string {
+  return typeof id === 'string' && /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(id);
+}

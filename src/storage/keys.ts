@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import { conflict, fromJson, isUniqueViolation, toJson, toNullableNumber, toNumber } from './codec.js';
-import { newId } from './ids.js';
+import { isWellFormedId, newId } from './ids.js';
 import type { Database, KeysTable } from './schema.js';
 import type { KeyPatch, KeyRecord, KeyRepository, KeyStatus, NewKey } from './types.js';
 
@@ -88,6 +88,7 @@ export class KyselyKeyRepository implements KeyRepository {
   }
 
   async get(id: string): Promise<KeyRecord | undefined> {
+    if (!isWellFormedId(id)) return undefined;
     const row = await this.db.selectFrom('keys').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toRecord(row);
   }
@@ -108,6 +109,7 @@ export class KyselyKeyRepository implements KeyRepository {
   }
 
   async update(id: string, patch: KeyPatch): Promise<KeyRecord | undefined> {
+    if (!isWellFormedId(id)) return undefined;
     const set = toColumns(patch);
     set.updated_at = Date.now();
     try {

@@ -10,6 +10,7 @@
  */
 import type { Kysely } from 'kysely';
 import { fromFlag, fromJson, toFlag, toJson, toNumber } from './codec.js';
+import { isWellFormedId } from './ids.js';
 
 export type StoredItem = Record<string, unknown>;
 
@@ -111,6 +112,7 @@ export class ResponseRepository {
   }
 
   async get(id: string, keyId: string): Promise<StoredResponse | undefined> {
+    if (!isWellFormedId(id)) return undefined;
     const row = await this.db
       .selectFrom('responses')
       .selectAll()
@@ -123,11 +125,12 @@ export class ResponseRepository {
   /** The records with these ids that belong to the key, in the order of `ids` (missing ones skipped). */
   async getMany(ids: readonly string[], keyId: string): Promise<StoredResponse[]> {
     const found = new Map<string, StoredResponse>();
-    for (let i = 0; i < ids.length; i += idChunk) {
+    const wellFormed = ids.filter(isWellFormedId);
+    for (let i = 0; i < wellFormed.length; i += idChunk) {
       const rows = await this.db
         .selectFrom('responses')
         .selectAll()
-        .where('id', 'in', ids.slice(i, i + idChunk))
+        .where('id', 'in', wellFormed.slice(i, i + idChunk))
         .where('key_id', '=', keyId)
         .execute();
       for (const row of rows) found.set((row as ResponseRow).id, toRecord(row as ResponseRow));
@@ -141,8 +144,9 @@ export class ResponseRepository {
   }
 
   /** Finds items by id among the key's records; when an id occurs in several, the newest record wins. */
-  async findItems(itemIdsWanted: readonly string[], keyId: string): Promise<Map<string, FoundItem>> {
+  async findItems(itemIdsAsked: readonly string[], keyId: string): Promise<Map<string, FoundItem>> {
     const found = new Map<string, FoundItem>();
+    const itemIdsWanted = itemIdsAsked.filter(isWellFormedId);
     if (itemIdsWanted.length === 0) return found;
     const owners = new Map<string, { responseId: string; createdAt: number }>();
     for (let i = 0; i < itemIdsWanted.length; i += idChunk) {
@@ -173,6 +177,7 @@ export class ResponseRepository {
 
   /** Deletes the record and its item index; false when the key has no such record. */
   async delete(id: string, keyId: string): Promise<boolean> {
+    if (!isWellFormedId(id)) return false;
     return this.db.transaction().execute(async (trx) => {
       const result = await trx.deleteFrom('responses').where('id', '=', id).where('key_id', '=', keyId).executeTakeFirst();
       if (Number(result.numDeletedRows) === 0) return false;

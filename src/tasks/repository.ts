@@ -8,7 +8,7 @@
 import { sql, type Transaction, type Updateable } from 'kysely';
 import { GatewayError } from '../core/errors.js';
 import { isUniqueViolation } from '../storage/codec.js';
-import { newId } from '../storage/ids.js';
+import { isWellFormedId, newId } from '../storage/ids.js';
 import { newTaskId } from './ids.js';
 import { jsonOrNull, toTaskRecord } from './rows.js';
 import type { TaskDatabase, TaskDb, TasksTable } from './schema.js';
@@ -132,6 +132,7 @@ export class TaskRepository {
   }
 
   async get(id: string): Promise<TaskRecord | undefined> {
+    if (!isWellFormedId(id)) return undefined;
     const row = await this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toTaskRecord(row);
   }
@@ -144,11 +145,12 @@ export class TaskRepository {
 
   /** The owner's tasks among `ids`, in the order asked; unknown ids are left out. */
   async listOwned(ids: readonly string[], keyId: string, family: string): Promise<TaskRecord[]> {
-    if (ids.length === 0) return [];
+    const wellFormed = [...new Set(ids.filter(isWellFormedId))];
+    if (wellFormed.length === 0) return [];
     const rows = await this.db
       .selectFrom('tasks')
       .selectAll()
-      .where('id', 'in', [...new Set(ids)])
+      .where('id', 'in', wellFormed)
       .where('key_id', '=', keyId)
       .where('family', '=', family)
       .execute();

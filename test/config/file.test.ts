@@ -177,3 +177,23 @@ keys:
     );
   });
 });
+
+describe('channel rules shared with the admin API', () => {
+  const problems = (text: string) => {
+    try {
+      parseConfigText(text, 'yaml', 'test.yaml');
+      return [];
+    } catch (error) {
+      return (error as ConfigFileError).problems;
+    }
+  };
+  it('refuses an unknown type, a non-http base URL and settings the type rejects', () => {
+    expect(problems('channels: [{ name: a, type: nope }]')).toEqual([expect.stringMatching(/^channels\[0\]\.type: must be one of simulator/)]);
+    expect(problems('channels: [{ name: a, type: anthropic, baseUrl: "file:///etc/passwd" }]')).toEqual([expect.stringMatching(/^channels\[0\]\.baseUrl:/)]);
+    expect(problems('channels: [{ name: a, type: simulator, settings: { latencyMs: -1 } }]')).toEqual([expect.stringMatching(/^channels\[0\]\.settings: .*latencyMs/)]);
+    expect(problems('channels: [{ name: a, type: wan }]')).toEqual([expect.stringMatching(/baseUrl must be set/)]);
+  });
+  it('refuses a file nested deeper than the JSON depth limit', () => {
+    expect(problems(`channels: [{ name: a, type: simulator, settings: ${'{a: '.repeat(200)}1${'}'.repeat(200)} }]`)).toEqual([expect.stringMatching(/levels deep/)]);
+  });
+});

@@ -7,6 +7,7 @@ import type { ChatCodec } from '../../pipeline/types.js';
 import { renderGenerateError } from './errors.js';
 import { renderGenerateResponse, type RenderOptions } from './from-core.js';
 import { GenerateStreamEncoder } from './stream-encoder.js';
+import { exposedError } from '../../core/errors.js';
 
 export interface GenerateCodecOptions extends RenderOptions {
   /** `alt=sse` on a streaming request. */
@@ -22,7 +23,7 @@ export function generateCodec(opts: GenerateCodecOptions): ChatCodec {
     reasoningTextHidden: true,
     renderResponse: (response, clientModel) => renderGenerateResponse(response, clientModel, opts),
     createStreamEncoder: (clientModel) => new GenerateStreamEncoder({ ...opts, clientModel }),
-    renderError: (error) => renderGenerateError(error),
+    renderError: (error, requestId) => renderGenerateError(exposedError(error, requestId)),
   };
 }
 

@@ -6,7 +6,7 @@
  * MODAL, answered with code 1 and the task id, until `/ig/submit/modal`
  * supplies the prompt (and mask).
  */
-import { GatewayError } from '../../core/errors.js';
+import { GatewayError, toGatewayError } from '../../core/errors.js';
 import { IMAGE_FAMILY, type ImageAction, type ImageTaskRequest, type ImageTaskResult, type ParentSummary } from '../../tasks/image-contract.js';
 import type { TaskRecord } from '../../tasks/types.js';
 import type { ImageAccount } from './accounts.js';
@@ -151,7 +151,7 @@ export async function submitModal(sc: SubmitContext, body: unknown): Promise<Env
     }
     return { code: 1, description: 'Submit success', properties: {}, result: task.id };
   } catch (thrown) {
-    const error = thrown instanceof GatewayError ? thrown : new GatewayError('internal', String(thrown), { cause: thrown });
+    const error = toGatewayError(thrown);
     await engine.change(claimed, { status: 'FAILURE', failReason: `the upstream refused the modal: ${error.message}` });
     log(ctx, sc.key, sc.meta, { routeName, channelId: channel.id, tried: [channel.name], status: error.status, cost: 0, error });
     throw error;

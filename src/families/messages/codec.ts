@@ -3,6 +3,7 @@ import type { ChatCodec } from '../../pipeline/types.js';
 import { renderMessagesError } from './errors.js';
 import { renderMessage } from './from-core.js';
 import { MessagesStreamEncoder } from './stream-encoder.js';
+import { exposedError } from '../../core/errors.js';
 
 export const messagesCodec: ChatCodec = {
   family: 'messages',
@@ -10,5 +11,5 @@ export const messagesCodec: ChatCodec = {
   streamContentType: 'text/event-stream; charset=utf-8',
   renderResponse: (response, clientModel) => renderMessage(response, clientModel),
   createStreamEncoder: (clientModel) => new MessagesStreamEncoder({ clientModel }),
-  renderError: (error, requestId) => renderMessagesError(error, requestId),
+  renderError: (error, requestId) => renderMessagesError(exposedError(error, requestId), requestId),
 };

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { contentBlockSchema, textBlockSchema } from './schema-blocks.js';
 import { toolChoiceSchema, toolSchema } from './schema-tools.js';
+import { hasControlCharacter, MODEL_NAME_CONTROL_MESSAGE } from '../../core/model-name.js';
 
 export * from './schema-blocks.js';
 export * from './schema-tools.js';
@@ -72,7 +73,8 @@ export const messagesRequestSchema = z.looseObject({
   model: z
     .string({ error: 'must be a string' })
     .min(1, { error: 'must be 1 to 256 characters' })
-    .max(256, { error: 'must be 1 to 256 characters' }),
+    .max(256, { error: 'must be 1 to 256 characters' })
+    .refine((name) => !hasControlCharacter(name), { error: MODEL_NAME_CONTROL_MESSAGE }),
   max_tokens: z.int({ error: 'must be an integer' }).gt(1, { error: 'must be greater than 1' }),
   messages: z.array(messageParamSchema, { error: 'must be an array' }).min(1, {
     error: 'must hold at least one message',

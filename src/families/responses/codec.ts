@@ -7,6 +7,7 @@ import type { ChatCodec } from '../../pipeline/types.js';
 import { renderResponsesError } from './errors.js';
 import type { ResponsesExchange } from './exchange.js';
 import { ResponsesStreamEncoder } from './stream-encoder.js';
+import { exposedError } from '../../core/errors.js';
 
 export function responsesCodec(exchange: ResponsesExchange): ChatCodec {
   return {
@@ -17,6 +18,6 @@ export function responsesCodec(exchange: ResponsesExchange): ChatCodec {
     reasoningTextHidden: !exchange.summaries,
     renderResponse: (response) => exchange.completePlain(response),
     createStreamEncoder: () => new ResponsesStreamEncoder(exchange),
-    renderError: (error) => renderResponsesError(error),
+    renderError: (error, requestId) => renderResponsesError(exposedError(error, requestId)),
   };
 }

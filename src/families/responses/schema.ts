@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { toolChoiceSchema } from './schema-tools.js';
+import { hasControlCharacter, MODEL_NAME_CONTROL_MESSAGE } from '../../core/model-name.js';
 
 const summaryMode = z.string({ error: 'must be a string such as "auto", "concise" or "detailed"' });
 
@@ -55,7 +56,10 @@ const unitRange = (max: number) =>
     .lte(max, { error: `must be between 0 and ${max}` });
 
 export const responsesRequestSchema = z.looseObject({
-  model: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
+  model: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .refine((name) => !hasControlCharacter(name), { error: MODEL_NAME_CONTROL_MESSAGE }),
   input: z.union([z.string(), z.array(z.looseObject({}), { error: 'items must be objects' })], {
     error: 'must be a string or an array of input items',
   }),

@@ -1,0 +1,15 @@
+/**
+ * What a client-given model name may contain. Names travel into routing,
+ * upstream requests, request logs and stored records; control characters
+ * (a NUL byte PostgreSQL cannot store, line breaks that forge log lines) are
+ * never part of a real model name, so such a name is refused up front.
+ */
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export const MODEL_NAME_CONTROL_MESSAGE = 'must not contain control characters';
+
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL.test(text);
+}

@@ -1,0 +1,108 @@
+/**
+ * The admin API refuses what would fail later (the same rules as the config
+ * file), and a stored record that is invalid anyway is set aside without
+ * breaking requests that do not use it. On SQLite and PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashKey } from '../../src/server/auth.js';
+import type { TestGateway } from '../support/gateway.js';
+import { createPlace, ENGINES, type Place } from '../support/places.js';
+
+describe.each(ENGINES)('admin validation on %s', (engine) => {
+  let place: Place;
+  let gw: TestGateway;
+
+  beforeAll(async () => {
+    place = await createPlace(engine);
+    gw = await place.start({ config: { keys: [{ name: 'plain', key: 'sk-plain-key-0001' }], channels: [{ name: 'sim', type: 'simulator' }] } });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await place?.destroy();
+  });
+
+  const ask = (key: string, model = 'any-model') =>
+    fetch(`${gw.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+
+  describe('keys', () => {
+    it.each([['10.0.0.0/99'], ['::1/129'], ['10.0.0.300'], ['not-an-address'], ['10.0.0.0/']])('allowIps %s is refused', async (range) => {
+      const created = await gw.admin('POST', '/keys', { name: `bad-${range}`, allowIps: [range] });
+      expect(created.status).toBe(400);
+      expect(created.body.error.message).toMatch(/^allowIps\.0: must be an IP address or CIDR range/);
+    });
+    it('real addresses and ranges are stored', async () => {
+      const created = await gw.admin('POST', '/keys', { name: 'ranges', allowIps: ['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8'] });
+      expect(created.status).toBe(201);
+      const patched = await gw.admin('PATCH', `/keys/${created.body.id}`, { allowIps: ['10.0.0.0/33'] });
+      expect(patched.status).toBe(400);
+    });
+    it('a name with a NUL byte is refused', async () => {
+      expect((await gw.admin('POST', '/keys', { name: 'a\u0000b' })).status).toBe(400);
+    });
+  });
+
+  describe('channels', () => {
+    it.each([
+      [{ type: 'no-such-type' }, 'type', /^type: must be one of simulator, anthropic/],
+      [{ type: 'anthropic', baseUrl: 'not a url' }, 'baseUrl', /^baseUrl: must be an http\(s\) URL$/],
+      [{ type: 'anthropic', baseUrl: 'file:///etc/passwd' }, 'baseUrl', /^baseUrl: must be an http\(s\) URL$/],
+      [{ type: 'simulator', settings: { latencyMs: -1 } }, 'settings', /^settings: simulator channel .*latencyMs/],
+      [{ type: 'simulator', settings: { imageSize: 100000 } }, 'settings', /imageSize/],
+      [{ type: 'simulator', settings: { accounts: 'one' } }, 'settings', /accounts/],
+      [{ type: 'wan' }, 'settings', /baseUrl must be set/],
+      [{ type: 'ig-proxy', baseUrl: 'http://127.0.0.1:9', settings: { botTypes: { MID_GEN: '' } } }, 'settings', /botTypes/],
+    ])('%j is refused naming %s', async (fields, _field, message) => {
+      const created = await gw.admin('POST', '/channels', { name: `c-${JSON.stringify(fields)}`, ...fields });
+      expect(created.status).toBe(400);
+      expect(created.body.error).toEqual({ type: 'invalid_request', message: expect.stringMatching(message) });
+    });
+    it('an empty base URL is taken where the type has a default', async () => {
+      const created = await gw.admin('POST', '/channels', { name: 'default-origin', type: 'anthropic', models: ['claude-never'], baseUrl: '' });
+      expect(created.status).toBe(201);
+    });
+    it('an update is checked as the whole channel it makes', async () => {
+      const created = await gw.admin('POST', '/channels', { name: 'wan-ok', type: 'wan', baseUrl: 'http://127.0.0.1:9', models: ['wan-never'] });
+      expect(created.status).toBe(201);
+      expect((await gw.admin('PATCH', `/channels/${created.body.id}`, { baseUrl: '' })).status).toBe(400);
+      expect((await gw.admin('PATCH', `/channels/${created.body.id}`, { settings: { taskPath: 'no-id' } })).status).toBe(400);
+      expect((await gw.admin('PATCH', `/channels/${created.body.id}`, { type: 'nope' })).status).toBe(400);
+      expect((await gw.admin('PATCH', `/channels/${created.body.id}`, { priority: 3 })).status).toBe(200);
+    });
+  });
+
+  describe('a stored record that is invalid anyway', () => {
+    it('a key with a bad allowIps is refused; every other key still works', async () => {
+      const store = gw.gateway.ctx.store;
+      await store.keys.create({ name: 'poisoned', keyHash: hashKey('sk-poisoned-0001'), keyPrefix: 'sk-poiso', allowIps: ['10.0.0.0/99'] });
+      const refused = await ask('sk-poisoned-0001');
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/stored settings are invalid/);
+      expect((await ask('sk-plain-key-0001')).status).toBe(200);
+    });
+    it('a channel with bad settings is disabled; the others serve', async () => {
+      const store = gw.gateway.ctx.store;
+      await store.channels.create({
+        name: 'poisoned-channel',
+        type: 'simulator',
+        baseUrl: '',
+        models: ['*'],
+        modelMapping: {},
+        priority: 100,
+        weight: 1,
+        status: 'enabled',
+        settings: { latencyMs: 'soon' },
+        apiKeysEncrypted: [],
+      });
+      await gw.gateway.ctx.channels.refresh();
+      const poisoned = gw.gateway.ctx.channels.all().find((channel) => channel.name === 'poisoned-channel');
+      expect(poisoned?.enabled).toBe(false);
+      const response = await ask('sk-plain-key-0001');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-switchyard-channel') ?? 'sim').not.toBe('poisoned-channel');
+    });
+  });
+});
