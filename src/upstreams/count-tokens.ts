@@ -5,7 +5,7 @@
  * headers, error mapping and where the count sits in its answer.
  */
 import { GatewayError } from '../core/errors.js';
-import { firstHeader, isSuccess, readBodyLimited, throwForStatus, upstreamRequest, type UpstreamHeaders } from './http.js';
+import { firstHeader, readBodyLimited, requestExpectingSuccess, type StatusThrower } from './http.js';
 import type { CountTokensResult, UpstreamCall } from './types.js';
 
 /** A count answer is a few dozen bytes; anything this large is not one. */
@@ -18,18 +18,11 @@ export interface CountRequestOptions {
   /** The count in the parsed answer, or undefined when the answer holds none. */
   readCount: (answer: Record<string, unknown>) => number | undefined;
   /** How a non-2xx answer becomes an error; the common one by default. */
-  throwFor?: (status: number, headers: UpstreamHeaders, body: AsyncIterable<Uint8Array>, secrets: readonly string[]) => Promise<never>;
+  throwFor?: StatusThrower;
 }
 
 export async function requestCount(options: CountRequestOptions, call: UpstreamCall): Promise<CountTokensResult> {
-  const res = await upstreamRequest({
-    url: options.url,
-    headers: options.headers,
-    body: options.body,
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-  });
-  if (!isSuccess(res.status)) await (options.throwFor ?? throwForStatus)(res.status, res.headers, res.body, [call.apiKey]);
+  const res = await requestExpectingSuccess(options, call);
   const body = await readBodyLimited(res.body, MAX_COUNT_BODY_BYTES, 'the count answer', call.signal);
   const inputTokens = countIn(body, options.readCount);
   if (inputTokens === undefined) {

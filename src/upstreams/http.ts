@@ -278,3 +278,20 @@ export function isSuccess(status: number): boolean {
 export function firstHeader(headers: UpstreamHeaders, name: string): string | undefined {
   return headerValue(headers, name);
 }
+
+/** Turns a non-2xx answer into a thrown gateway error (the default is `throwForStatus`). */
+export type StatusThrower = (status: number, headers: UpstreamHeaders, body: AsyncIterable<Uint8Array>, secrets: readonly string[]) => Promise<never>;
+
+/**
+ * POSTs to an upstream and returns its answer only when it succeeded; any
+ * other status is thrown before a byte reaches the client, so the router can
+ * still fail over. The channel's key is named so no error text can carry it.
+ */
+export async function requestExpectingSuccess(
+  send: { url: string; headers: Record<string, string>; body: string | Buffer; throwFor?: StatusThrower },
+  call: { signal: AbortSignal; timeoutMs: number; apiKey: string },
+): Promise<UpstreamResponse> {
+  const res = await upstreamRequest({ url: send.url, headers: send.headers, body: send.body, signal: call.signal, timeoutMs: call.timeoutMs });
+  if (!isSuccess(res.status)) await (send.throwFor ?? throwForStatus)(res.status, res.headers, res.body, [call.apiKey]);
+  return res;
+}

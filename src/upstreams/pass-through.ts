@@ -4,7 +4,7 @@
  * Each adapter decides what to watch; the loops live here once.
  */
 import type { Usage } from '../core/chat.js';
-import { firstHeader, isSuccess, throwForStatus, toUpstreamError, upstreamRequest, type UpstreamHeaders } from './http.js';
+import { firstHeader, requestExpectingSuccess, toUpstreamError, type StatusThrower } from './http.js';
 import { createSseFeeder, type SseEvent } from './sse.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from './types.js';
 
@@ -40,7 +40,7 @@ export interface ForwardOptions {
   /** The tap for an event stream and the tap for a whole body. */
   taps: { sse: () => UsageTap; whole: () => UsageTap };
   /** How a non-2xx answer becomes an error; the common one by default. */
-  throwFor?: (status: number, headers: UpstreamHeaders, body: AsyncIterable<Uint8Array>, secrets: readonly string[]) => Promise<never>;
+  throwFor?: StatusThrower;
 }
 
 /**
@@ -49,14 +49,7 @@ export interface ForwardOptions {
  * so the router can still fail over.
  */
 export async function forwardUntouched(options: ForwardOptions, call: UpstreamCall): Promise<PassThroughResult> {
-  const res = await upstreamRequest({
-    url: options.url,
-    headers: options.headers,
-    body: options.body,
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-  });
-  if (!isSuccess(res.status)) await (options.throwFor ?? throwForStatus)(res.status, res.headers, res.body, [call.apiKey]);
+  const res = await requestExpectingSuccess(options, call);
   const contentType = firstHeader(res.headers, 'content-type') ?? (options.stream ? 'text/event-stream' : 'application/json');
   const tap = contentType.startsWith('text/event-stream') ? options.taps.sse() : options.taps.whole();
   return {
