@@ -24,7 +24,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureColdStart, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
 import { hasTaskset, killAllNow, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
@@ -106,7 +106,8 @@ async function main() {
       settings,
       gatewayNodeArgs: process.env.BENCH_GATEWAY_NODE_ARGS ?? '',
       families: settings.families,
-      entry,
+      // Relative to the checkout: results name no machine's paths.
+      entry: relative(repoDir, entry),
       entryOverride: Boolean(process.env.BENCH_ENTRY),
     };
 

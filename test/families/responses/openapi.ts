@@ -1,7 +1,7 @@
 /**
  * Validators for the official OpenAPI schemas of the Responses dialect
  * (`Response`, each `ResponseStreamEvent` variant, `ErrorResponse`), from the
- * public openai-openapi description in shared/specs. The 3 MB YAML file is
+ * public openai-openapi description in test/fixtures/specs. The 3 MB YAML file is
  * loaded once per test file; `#/components/schemas/X` refs are rewritten to
  * point inside one combined schema.
  */
@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import { expect } from 'vitest';
 
 export const OPENAPI_FILE =
-  process.env.SWITCHYARD_OPENAPI_FILE ?? fileURLToPath(new URL('../../../../shared/specs/openai-openapi.yaml', import.meta.url));
+  process.env.SWITCHYARD_OPENAPI_FILE ?? fileURLToPath(new URL('../../fixtures/specs/openai-openapi.yaml', import.meta.url));
 
 type Validate = ((value: unknown) => boolean) & { errors?: unknown[] | null };
 
