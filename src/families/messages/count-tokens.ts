@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.js';
+import { callBasics } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../server/context.js';
 import { renderMessagesError } from './errors.js';
 import { withoutSealedThinking } from './native-reasoning.js';
@@ -41,11 +42,7 @@ export function registerMessagesCountTokens(app: FastifyInstance, ctx: AppContex
     await serveCountTokens(
       ctx,
       {
-        requestId: request.id,
-        key,
-        clientIp: request.ip,
-        headers: request.headers,
-        model: parsed.model,
+        ...callBasics(request, key, parsed.model),
         startedAt,
         // Another provider's sealed thinking means nothing to the native counter: left out, as on /v1/messages.
         nativeRequest: () => withoutSealedThinking(client.body, false) ?? client,

@@ -6,6 +6,7 @@
 import { withoutSealedThinking } from './native-reasoning.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
+import { callBasics } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../server/context.js';
 import { messagesCodec } from './codec.js';
 import { registerMessagesCountTokens } from './count-tokens.js';
@@ -24,11 +25,7 @@ export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): v
     await serveChat(
       ctx,
       {
-        requestId: request.id,
-        key,
-        clientIp: request.ip,
-        headers: request.headers,
-        model: parsed.model,
+        ...callBasics(request, key, parsed.model),
         stream: parsed.stream === true,
         rawBody: request.rawBody ?? Buffer.alloc(0),
         body: request.body as Record<string, unknown>,

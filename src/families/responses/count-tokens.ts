@@ -9,6 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.js';
+import { callBasics } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../server/context.js';
 import { bearerToken } from '../../server/credentials.js';
 import type { ResponseRepository } from '../../storage/responses.js';
@@ -46,11 +47,7 @@ export function registerResponsesCountTokens(app: FastifyInstance, ctx: AppConte
     await serveCountTokens(
       ctx,
       {
-        requestId: request.id,
-        key,
-        clientIp: request.ip,
-        headers: request.headers,
-        model: parsed.model,
+        ...callBasics(request, key, parsed.model),
         startedAt,
         nativeRequest: async (channel) => (await nativeRequest(exchange, client, channel)) ?? client,
         toCore: async () => {

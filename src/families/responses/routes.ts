@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
+import { callBasics } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../server/context.js';
 import { bearerToken } from '../../server/credentials.js';
 import { ResponseRepository } from '../../storage/responses.js';
@@ -41,11 +42,7 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
     await serveChat(
       ctx,
       {
-        requestId: request.id,
-        key,
-        clientIp: request.ip,
-        headers: request.headers,
-        model: parsed.model,
+        ...callBasics(request, key, parsed.model),
         stream: client.stream,
         rawBody: client.rawBody,
         body: client.body,
