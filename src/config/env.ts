@@ -25,6 +25,12 @@ export interface GatewaySettings {
   maxBodyBytes: number;
   /** Time to wait for an upstream's response headers before failing over. */
   upstreamTimeoutMs: number;
+  /** Largest non-streamed upstream answer, in bytes (the request is cut beyond, and fails over). */
+  maxUpstreamBodyBytes: number;
+  /** Largest streamed upstream answer, all events together, in bytes. */
+  maxUpstreamStreamBytes: number;
+  /** Largest single event of an upstream stream, in bytes. */
+  maxUpstreamEventBytes: number;
   /** Channels tried for one request, first attempt included. */
   maxAttempts: number;
   /** How long a channel whose credentials were refused stays out of rotation. */
@@ -80,6 +86,15 @@ function integer(name: string, value: string | undefined, fallback: number): num
   return parsed;
 }
 
+/** A bound of 0 would refuse every answer. */
+function positive(name: string, value: string | undefined, fallback: number): number {
+  const parsed = integer(name, value, fallback);
+  if (parsed === 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return parsed;
+}
+
+const MiB = 1024 * 1024;
+
 function onOff(name: string, value: string | undefined): boolean | undefined {
   const word = optional(value)?.toLowerCase();
   if (word === undefined) return undefined;
@@ -109,6 +124,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     logLevel: optional(env.SWITCHYARD_LOG_LEVEL) ?? 'info',
     maxBodyBytes: integer('SWITCHYARD_MAX_BODY_BYTES', env.SWITCHYARD_MAX_BODY_BYTES, 32 * 1024 * 1024),
     upstreamTimeoutMs: integer('SWITCHYARD_UPSTREAM_TIMEOUT_MS', env.SWITCHYARD_UPSTREAM_TIMEOUT_MS, 120_000),
+    maxUpstreamBodyBytes: positive('SWITCHYARD_MAX_UPSTREAM_BODY_BYTES', env.SWITCHYARD_MAX_UPSTREAM_BODY_BYTES, 32 * MiB),
+    maxUpstreamStreamBytes: positive('SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES', env.SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES, 256 * MiB),
+    maxUpstreamEventBytes: positive('SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES', env.SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES, 32 * MiB),
     maxAttempts: Math.max(1, integer('SWITCHYARD_MAX_ATTEMPTS', env.SWITCHYARD_MAX_ATTEMPTS, 3)),
     cooldownSeconds: integer('SWITCHYARD_COOLDOWN_SECONDS', env.SWITCHYARD_COOLDOWN_SECONDS, 60),
     shutdownGraceMs: integer('SWITCHYARD_SHUTDOWN_GRACE_MS', env.SWITCHYARD_SHUTDOWN_GRACE_MS, 10_000),

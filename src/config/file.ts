@@ -93,6 +93,9 @@ const videosSchema = z.strictObject({
 const limitsSchema = z.strictObject({
   maxBodyBytes: z.number().int().positive().optional(),
   upstreamTimeoutMs: z.number().int().positive().optional(),
+  maxUpstreamBodyBytes: z.number().int().positive().optional(),
+  maxUpstreamStreamBytes: z.number().int().positive().optional(),
+  maxUpstreamEventBytes: z.number().int().positive().optional(),
   maxAttempts: z.number().int().positive().optional(),
   cooldownSeconds: z.number().nonnegative().optional(),
 });

@@ -6,6 +6,7 @@
 import type { AttemptTarget } from '../routing/failover.js';
 import { orderCandidates } from '../routing/select.js';
 import type { AppContext } from '../server/context.js';
+import { upstreamLimits } from '../upstreams/limits.js';
 import type { Channel, UpstreamCall } from '../upstreams/types.js';
 
 export function chatCandidates(ctx: AppContext, model: string): Channel[] {
@@ -29,5 +30,6 @@ export function upstreamCallFor(
     requestId: request.requestId,
     clientHeaders: request.headers,
     timeoutMs: ctx.settings.upstreamTimeoutMs,
+    limits: upstreamLimits(ctx.settings),
   };
 }

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Store } from '../storage/types.js';
+import type { UpstreamLimits } from '../upstreams/limits.js';
 import type { Channel } from '../upstreams/types.js';
 import { DeliveryRepository } from './deliveries.js';
 import { runDeliveryPass } from './delivery-pass.js';
@@ -29,6 +30,8 @@ export interface TaskEngineOptions extends PollSchedule {
   batchSize: number;
   /** Bound on each upstream exchange made by the loop. */
   upstreamTimeoutMs: number;
+  /** Size bounds on upstream answers read by the loop. */
+  upstreamLimits?: UpstreamLimits;
   /** Used for tasks without their own notifyHook. */
   globalHook?: string;
   /** Attempts for a final callback (progress callbacks get one). */

@@ -12,6 +12,7 @@ import type { KeyAuthenticator } from '../server/auth.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import { newId } from '../storage/ids.js';
 import type { RequestLogRow, Store } from '../storage/types.js';
+import { upstreamLimits } from '../upstreams/limits.js';
 import { TaskEngine } from './engine.js';
 import { LocalMediaStore } from './media.js';
 import { OutboundGuard } from './outbound-guard.js';
@@ -41,6 +42,7 @@ export function createTaskEngine(input: TaskEngineInput): TaskEngine {
       leaseMs: tasks.leaseMs,
       batchSize: 200,
       upstreamTimeoutMs: Math.min(settings.upstreamTimeoutMs, 60_000),
+      upstreamLimits: upstreamLimits(settings),
       globalHook: tasks.notifyHook ?? input.notifyHook,
       callbackAttempts: 6,
       callbackRetryMs: tasks.callbackRetryMs,

@@ -68,6 +68,7 @@ async function pollGroup(engine: TaskEngine, tasks: TaskRecord[]): Promise<void>
       apiKey: engine.deps.nextKey(channel),
       signal: engine.signal,
       timeoutMs: engine.options.upstreamTimeoutMs,
+      limits: engine.options.upstreamLimits,
       outbound: engine.guard,
     };
     let observed: Map<string, Observation>;

@@ -4,6 +4,7 @@
  * (an image task's request and result) live with their family; here the
  * request and result are opaque JSON.
  */
+import type { UpstreamLimits } from '../upstreams/limits.js';
 import type { Channel } from '../upstreams/types.js';
 import type { OutboundGuard } from './outbound-guard.js';
 
@@ -73,6 +74,8 @@ export interface TaskCall {
   signal: AbortSignal;
   /** Bound on each upstream HTTP exchange. */
   timeoutMs: number;
+  /** Size bounds on the upstream's answers; the defaults when absent. */
+  limits?: UpstreamLimits;
   /** Unfinished tasks on this channel and account (the new one included), for upstreams that queue. */
   countOpen?: () => Promise<number>;
   /** Checks addresses an upstream names (media to download) and connects only to allowed ones. */

@@ -8,6 +8,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import { GatewayError, upstreamStatusError } from '../core/errors.js';
+import { capBytes, DEFAULT_UPSTREAM_LIMITS } from './limits.js';
 
 /** Failing to open a TCP/TLS connection this fast means the upstream is unreachable; try the next channel. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -127,20 +128,23 @@ export function toUpstreamError(error: unknown, signal?: AbortSignal): GatewayEr
   return new GatewayError('upstream_error', `upstream request failed (${detail})`, { retryable: true, cause: error });
 }
 
-/** Reads a whole (success) body. One chunk is returned as is, without a copy. */
-export async function readBody(body: UpstreamBody, signal?: AbortSignal): Promise<Buffer> {
+/**
+ * Reads a whole (success) body, at most `maxBytes` of it (beyond, the request
+ * is aborted and a retryable error thrown). One chunk is returned without a copy.
+ */
+export async function readBody(body: UpstreamBody, signal?: AbortSignal, maxBytes = DEFAULT_UPSTREAM_LIMITS.maxBodyBytes): Promise<Buffer> {
   const chunks: Buffer[] = [];
   try {
-    for await (const chunk of body) chunks.push(chunk as Buffer);
+    for await (const chunk of capBytes(body, maxBytes, 'the upstream answer')) chunks.push(chunk as Buffer);
   } catch (error) {
     throw toUpstreamError(error, signal);
   }
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 
-/** Reads and parses a whole JSON body; malformed JSON is the upstream's fault. */
-export async function readJsonBody<T>(body: UpstreamBody, signal?: AbortSignal): Promise<T> {
-  const bytes = await readBody(body, signal);
+/** Reads and parses a whole JSON body, bounded like `readBody`; malformed JSON is the upstream's fault. */
+export async function readJsonBody<T>(body: UpstreamBody, signal?: AbortSignal, maxBytes?: number): Promise<T> {
+  const bytes = await readBody(body, signal, maxBytes);
   try {
     return JSON.parse(bytes.toString('utf8')) as T;
   } catch {

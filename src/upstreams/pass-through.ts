@@ -1,64 +1,67 @@
 /**
- * The pass-through path's side channel: the upstream's bytes are yielded as
- * they arrive, untouched, while the adapter watches them for usage and ids.
- * Each adapter decides what to watch; the loops live here once.
+ * The pass-through path's side channel: the upstream's bytes go to the client
+ * untouched while the adapter's taps read usage and ids from them. The bytes
+ * are also checked, once, in the same reading: a plain answer must be the
+ * JSON it claims to be (read whole before delivery, so a bad one fails over),
+ * a stream's events must parse and end with the dialect's last event.
  */
 import type { Usage } from '../core/chat.js';
-import { firstHeader, requestExpectingSuccess, toUpstreamError, type StatusThrower } from './http.js';
-import { createSseFeeder, type SseEvent } from './sse.js';
+import { GatewayError } from '../core/errors.js';
+import { firstHeader, readBody, requestExpectingSuccess, toUpstreamError, type StatusThrower } from './http.js';
+import { capBytes, limitsOf, type UpstreamLimits } from './limits.js';
+import { forwardEvents, type StreamTap } from './pass-through-stream.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from './types.js';
 
-/** What an adapter watches in the bytes it forwards. */
-export interface UsageTap {
-  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array>;
+export type { StreamTap } from './pass-through-stream.js';
+
+/** What an adapter reads from a whole answer, given parsed (the one parse the gateway makes of it). */
+export interface AnswerTap {
+  read(answer: unknown): void;
   usage(): Usage | undefined;
   id(): string | undefined;
-}
-
-/** A tap that records what it read: the usage and the upstream's response id. */
-export abstract class RecordingTap implements UsageTap {
-  protected reported: Usage | undefined;
-  protected responseId: string | undefined;
-
-  abstract pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array>;
-
-  usage(): Usage | undefined {
-    return this.reported;
-  }
-
-  id(): string | undefined {
-    return this.responseId;
-  }
 }
 
 export interface ForwardOptions {
   url: string;
   headers: Record<string, string>;
   body: string | Buffer;
-  /** Whether the client asked for a stream (the content type decides when the upstream names one). */
+  /** Whether the client asked for a streamed answer. */
   stream: boolean;
-  /** The tap for an event stream and the tap for a whole body. */
-  taps: { sse: () => UsageTap; whole: () => UsageTap };
+  /** Whether to expect server-sent events when the upstream names no content type; `stream` when absent. */
+  sse?: boolean;
+  /** The tap for an event stream and the tap for a whole answer. */
+  taps: { sse: () => StreamTap; whole: () => AnswerTap };
   /** How a non-2xx answer becomes an error; the common one by default. */
   throwFor?: StatusThrower;
 }
 
 /**
  * Sends the client's body upstream and hands back the upstream's bytes
- * untouched. A non-2xx answer is thrown before anything reaches the client,
- * so the router can still fail over.
+ * untouched. A non-2xx answer, and a plain answer that is not JSON or over
+ * the body bound, are thrown before anything reaches the client, so the
+ * router can still fail over.
  */
 export async function forwardUntouched(options: ForwardOptions, call: UpstreamCall): Promise<PassThroughResult> {
   const res = await requestExpectingSuccess(options, call);
-  const contentType = firstHeader(res.headers, 'content-type') ?? (options.stream ? 'text/event-stream' : 'application/json');
-  const tap = contentType.startsWith('text/event-stream') ? options.taps.sse() : options.taps.whole();
-  return {
-    status: res.status,
-    contentType,
-    body: tap.pipe(res.body, call.signal),
-    usage: () => tap.usage(),
-    responseId: () => tap.id(),
-  };
+  const limits = limitsOf(call);
+  const sse = options.sse ?? options.stream;
+  const contentType = firstHeader(res.headers, 'content-type') ?? (sse ? 'text/event-stream' : 'application/json');
+  if (contentType.startsWith('text/event-stream')) {
+    const tap = options.taps.sse();
+    return { status: res.status, contentType, body: forwardEvents(res.body, tap, limits, call.signal), usage: () => tap.usage(), responseId: () => tap.id() };
+  }
+  const tap = options.taps.whole();
+  const result = { status: res.status, contentType, usage: () => tap.usage(), responseId: () => tap.id() };
+  // A streamed JSON answer (Gemini's JSON-array form) goes out as it comes and is checked once whole.
+  if (options.stream) return { ...result, body: forwardJsonStream(res.body, tap, limits, call.signal) };
+  const bytes = await readBody(res.body, call.signal, limits.maxBodyBytes);
+  const answer = parseAnswer(bytes, 'object');
+  tap.read(answer);
+  return { ...result, body: single(bytes), answer };
+}
+
+async function* single(bytes: Buffer): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }
 
 /** The client's bytes, or, when the channel maps the model to another name, the body re-serialised with it. */
@@ -66,48 +69,37 @@ export function bodyForUpstreamModel(request: PassThroughRequest, call: Upstream
   return request.body.model === call.upstreamModel ? request.rawBody : JSON.stringify({ ...request.body, model: call.upstreamModel });
 }
 
-/** Yields an SSE body untouched; `watch` sees its events as they complete. */
-export async function* tapSse(
+/** Yields a streamed JSON body untouched, within the stream bound; after its last byte, checks and reads it once. */
+async function* forwardJsonStream(
   body: AsyncIterable<Uint8Array>,
-  signal: AbortSignal | undefined,
-  watch: (events: SseEvent[]) => void,
-): AsyncGenerator<Uint8Array> {
-  const feeder = createSseFeeder();
-  try {
-    for await (const chunk of body) {
-      watch(feeder.feed(chunk));
-      yield chunk;
-    }
-    watch(feeder.drain());
-  } catch (error) {
-    throw toUpstreamError(error, signal);
-  }
-}
-
-/** Yields a body untouched; after its last byte went out, `read` gets the whole text, once. */
-export async function* tapWhole(
-  body: AsyncIterable<Uint8Array>,
-  signal: AbortSignal | undefined,
-  read: (text: string) => void,
+  tap: AnswerTap,
+  limits: UpstreamLimits,
+  signal: AbortSignal,
 ): AsyncGenerator<Uint8Array> {
   const chunks: Uint8Array[] = [];
   try {
-    for await (const chunk of body) {
+    for await (const chunk of capBytes(body, limits.maxStreamBytes, 'the upstream stream')) {
       chunks.push(chunk);
       yield chunk;
     }
   } catch (error) {
     throw toUpstreamError(error, signal);
   }
-  const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-  read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  tap.read(parseAnswer(Buffer.concat(chunks), 'array'));
 }
 
-/** The bytes already went to the client: a body we cannot read only costs us the usage, never the answer. */
-export function parseOrUndefined<T>(text: string): T | undefined {
+/**
+ * Parses an answer the upstream said is JSON. A 200 whose body is cut short,
+ * is not JSON, or not the shape the dialect answers with is the upstream's failure.
+ */
+function parseAnswer(bytes: Uint8Array, shape: 'object' | 'array'): unknown {
+  let answer: unknown;
   try {
-    return JSON.parse(text) as T;
+    answer = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   } catch {
-    return undefined;
+    throw new GatewayError('upstream_error', 'upstream answered with a body that is not valid JSON', { retryable: true });
   }
+  const fits = shape === 'array' ? Array.isArray(answer) : typeof answer === 'object' && answer !== null && !Array.isArray(answer);
+  if (!fits) throw new GatewayError('upstream_error', `upstream answered with JSON that is not an ${shape}`, { retryable: true });
+  return answer;
 }

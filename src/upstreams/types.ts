@@ -5,6 +5,7 @@
  */
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../core/chat.js';
 import type { TranslationPlan } from '../core/translation-plan.js';
+import type { UpstreamLimits } from './limits.js';
 import type { PlanOptions } from './plan.js';
 
 /** A channel as the router and adapters see it: decrypted, ready to call. */
@@ -37,6 +38,8 @@ export interface UpstreamCall {
   clientHeaders: Record<string, string | string[] | undefined>;
   /** Milliseconds to wait for the upstream's response headers before failing over. */
   timeoutMs: number;
+  /** Size bounds on the answer; the defaults when absent. */
+  limits?: UpstreamLimits;
 }
 
 export type ChatResult =
@@ -52,6 +55,8 @@ export interface PassThroughResult {
   status: number;
   contentType: string;
   body: AsyncIterable<Uint8Array>;
+  /** A plain answer, parsed: it was read whole and checked before delivery, and is parsed only once. */
+  answer?: unknown;
   usage(): Partial<Usage> | undefined;
   /** The upstream's own response id, when it could be read. */
   responseId?(): string | undefined;

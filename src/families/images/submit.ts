@@ -19,6 +19,7 @@ import {
   type ImageTaskUpstream,
 } from '../../tasks/image-contract.js';
 import type { SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
+import { upstreamLimits } from '../../upstreams/limits.js';
 import type { Channel } from '../../upstreams/types.js';
 import { CODE, type Envelope } from './errors.js';
 import type { AccountFilter } from './schema.js';
@@ -66,6 +67,7 @@ export function taskCall(ctx: AppContext, channel: Channel, accountId: string | 
     apiKey: ctx.health.nextKey(channel),
     signal: AbortSignal.timeout(ctx.settings.upstreamTimeoutMs + 1_000),
     timeoutMs: ctx.settings.upstreamTimeoutMs,
+    limits: upstreamLimits(ctx.settings),
     countOpen: () => ctx.tasks.tasks.countOpen(channel.id, accountId ?? undefined),
   };
 }

@@ -20,7 +20,7 @@ export function wrapNativeAnswer(exchange: ResponsesExchange, result: PassThroug
   const ids = new IdMap(exchange);
   const body = result.contentType.startsWith('text/event-stream')
     ? rewriteStream(result.body, exchange, ids, channel)
-    : rewriteJson(result.body, exchange, ids, channel);
+    : rewriteJson(result, exchange, ids, channel);
   return { ...result, body, responseId: () => exchange.id };
 }
 
@@ -47,11 +47,12 @@ async function record(exchange: ResponsesExchange, response: Record<string, unkn
   await exchange.record(response, { channelId: channel.id, native: true, upstreamResponseId: storedUpstream ? upstreamId : null });
 }
 
-async function* rewriteJson(body: AsyncIterable<Uint8Array>, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {
+/** The upstream read and checked a plain answer whole before delivery: its parse is reused, not repeated. */
+async function* rewriteJson(result: PassThroughResult, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of body) chunks.push(chunk);
+  for await (const chunk of result.body) chunks.push(chunk);
   const bytes = Buffer.concat(chunks);
-  const response = parseObject(bytes.toString('utf8'));
+  const response = isObject(result.answer) ? result.answer : parseObject(bytes.toString('utf8'));
   if (!response || typeof response.id !== 'string') {
     yield bytes;
     return;
@@ -100,8 +101,12 @@ function typeOf(data: string): string | undefined {
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(text) as unknown;
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

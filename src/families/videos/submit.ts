@@ -12,6 +12,7 @@ import type { ClientKey } from '../../server/auth.js';
 import { requestLogRow } from '../../billing/log-row.js';
 import type { AppContext } from '../../server/context.js';
 import type { SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
+import { upstreamLimits } from '../../upstreams/limits.js';
 import type { Channel } from '../../upstreams/types.js';
 import { VIDEO_FAMILY, type VideoAction, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from './contract.js';
 import { videoCost } from './pricing.js';
@@ -47,6 +48,7 @@ function taskCall(ctx: AppContext, channel: Channel): TaskCall {
     apiKey: ctx.health.nextKey(channel),
     signal: AbortSignal.timeout(ctx.settings.upstreamTimeoutMs + 1_000),
     timeoutMs: ctx.settings.upstreamTimeoutMs,
+    limits: upstreamLimits(ctx.settings),
     countOpen: () => ctx.tasks.tasks.countOpen(channel.id),
     outbound: ctx.tasks.guard,
   };

@@ -2,6 +2,7 @@
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
 import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { limitsOf } from '../limits.js';
 import { toMessagesRequest } from './convert-request.js';
 import { fromMessagesResponse } from './convert-response.js';
 import { messagesSseToEvents } from './convert-stream.js';
@@ -18,7 +19,7 @@ export async function messagesChat(request: ChatRequest, call: UpstreamCall): Pr
     timeoutMs: call.timeoutMs,
   });
   if (!isSuccess(res.status)) await throwForStatus(res.status, res.headers, res.body, [call.apiKey]);
-  if (request.stream) return { stream: true, events: messagesSseToEvents(res.body, call.signal) };
-  const json = await readJsonBody<MessagesResponse>(res.body, call.signal);
+  if (request.stream) return { stream: true, events: messagesSseToEvents(res.body, call.signal, limitsOf(call)) };
+  const json = await readJsonBody<MessagesResponse>(res.body, call.signal, limitsOf(call).maxBodyBytes);
   return { stream: false, response: fromMessagesResponse(json, call.upstreamModel) };
 }

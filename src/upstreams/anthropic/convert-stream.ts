@@ -8,16 +8,21 @@ import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
+import type { UpstreamLimits } from '../limits.js';
 import { errorFromStreamEvent } from './errors.js';
 import { mapStopReason } from './map-finish-reason.js';
 import { applyMessagesUsage, usageFromMessages } from './usage.js';
 import type { MessagesContentBlock, MessagesStreamEvent } from './wire.js';
 
-export async function* messagesSseToEvents(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<ChatEvent> {
+export async function* messagesSseToEvents(
+  body: AsyncIterable<Uint8Array>,
+  signal?: AbortSignal,
+  limits?: UpstreamLimits,
+): AsyncGenerator<ChatEvent> {
   const state = new MessagesStreamState();
   const out: ChatEvent[] = [];
   try {
-    for await (const sse of readSse(body)) {
+    for await (const sse of readSse(body, limits)) {
       if (sse.event === 'ping' || state.finished) continue;
       let event: MessagesStreamEvent;
       try {

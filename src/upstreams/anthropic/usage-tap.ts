@@ -1,46 +1,55 @@
 /**
- * Usage taps for the pass-through path: the upstream bytes are yielded as they
- * arrive, untouched, while the tap reads usage and the response id on the side.
- * Streams: only `message_start` and `message_delta` events are JSON-parsed.
- * Plain answers: the whole body is parsed once, after its last byte went out.
+ * Usage taps for the pass-through path: the upstream bytes go to the client
+ * untouched while the tap reads usage and the response id from the one parse
+ * the gateway makes of them (see pass-through.ts). A stream ends with
+ * `message_stop`, or with an `error` event the client sees as it is.
  */
-import { parseOrUndefined, RecordingTap, tapSse, tapWhole } from '../pass-through.js';
+import type { Usage } from '../../core/chat.js';
+import type { AnswerTap, StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
 import { applyMessagesUsage, usageFromMessages } from './usage.js';
 import type { MessagesResponse, MessagesUsage } from './wire.js';
 
+abstract class MessagesTap {
+  protected reported: Usage | undefined;
+  protected responseId: string | undefined;
 
-export class MessagesStreamUsageTap extends RecordingTap {
-  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    return tapSse(body, signal, (events) => this.watch(events));
+  usage(): Usage | undefined {
+    return this.reported;
   }
 
-  private watch(events: SseEvent[]): void {
-    for (let i = 0; i < events.length; i++) {
-      const { event, data } = events[i];
-      if (event === 'message_start') {
-        const message = parseOrUndefined<{ message?: { id?: string; usage?: MessagesUsage } }>(data)?.message;
-        if (!message) continue;
-        this.responseId = message.id;
-        this.reported = usageFromMessages(message.usage);
-      } else if (event === 'message_delta') {
-        const usage = parseOrUndefined<{ usage?: MessagesUsage }>(data)?.usage;
-        if (usage) this.reported = applyMessagesUsage(this.reported ?? usageFromMessages(undefined), usage);
-      }
-    }
+  id(): string | undefined {
+    return this.responseId;
   }
 }
 
-export class MessagesJsonUsageTap extends RecordingTap {
-  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    return tapWhole(body, signal, (text) => this.read(text));
+export class MessagesStreamUsageTap extends MessagesTap implements StreamTap {
+  private done = false;
+
+  see(sse: SseEvent, data: unknown): void {
+    const type = sse.event ?? (data as { type?: unknown } | null)?.type;
+    if (type === 'message_start') {
+      const message = (data as { message?: { id?: string; usage?: MessagesUsage } } | null)?.message;
+      if (!message) return;
+      this.responseId = message.id;
+      this.reported = usageFromMessages(message.usage);
+    } else if (type === 'message_delta') {
+      const usage = (data as { usage?: MessagesUsage } | null)?.usage;
+      if (usage) this.reported = applyMessagesUsage(this.reported ?? usageFromMessages(undefined), usage);
+    } else if (type === 'message_stop' || type === 'error') {
+      this.done = true;
+    }
   }
 
-  private read(text: string): void {
-    const json = parseOrUndefined<Partial<MessagesResponse>>(text);
-    if (!json) return;
+  ended(): boolean {
+    return this.done;
+  }
+}
+
+export class MessagesJsonUsageTap extends MessagesTap implements AnswerTap {
+  read(answer: unknown): void {
+    const json = answer as Partial<MessagesResponse>;
     this.responseId = json.id;
     if (json.usage) this.reported = usageFromMessages(json.usage);
   }
 }
-

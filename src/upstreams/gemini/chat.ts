@@ -2,6 +2,7 @@
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
 import { isSuccess, readJsonBody, upstreamRequest } from '../http.js';
+import { limitsOf } from '../limits.js';
 import { toGeminiRequest } from './convert-request.js';
 import { fromGeminiResponse } from './convert-response.js';
 import { geminiSseToEvents } from './convert-stream.js';
@@ -20,7 +21,7 @@ export async function geminiChat(request: ChatRequest, call: UpstreamCall): Prom
   });
   if (!isSuccess(res.status)) await throwGeminiStatus(res.status, res.headers, res.body, [call.apiKey]);
   const opts = { keepTextSignatures: request.thinking?.enabled === true };
-  if (request.stream) return { stream: true, events: geminiSseToEvents(res.body, opts, call.signal) };
-  const json = await readJsonBody<GeminiResponse>(res.body, call.signal);
+  if (request.stream) return { stream: true, events: geminiSseToEvents(res.body, opts, call.signal, limitsOf(call)) };
+  const json = await readJsonBody<GeminiResponse>(res.body, call.signal, limitsOf(call).maxBodyBytes);
   return { stream: false, response: fromGeminiResponse(json, call.upstreamModel, opts) };
 }

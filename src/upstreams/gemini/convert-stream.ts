@@ -12,6 +12,7 @@ import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
+import type { UpstreamLimits } from '../limits.js';
 import { newCallId, newResponseId, partText, type GeminiReadOptions } from './convert-response.js';
 import { geminiError } from './errors.js';
 import { isPromptBlocked, mapFinishReason } from './map-finish-reason.js';
@@ -23,11 +24,12 @@ export async function* geminiSseToEvents(
   body: AsyncIterable<Uint8Array>,
   opts: GeminiReadOptions,
   signal?: AbortSignal,
+  limits?: UpstreamLimits,
 ): AsyncGenerator<ChatEvent> {
   const state = new GeminiStreamState(opts);
   const out: ChatEvent[] = [];
   try {
-    for await (const sse of readSse(body)) {
+    for await (const sse of readSse(body, limits)) {
       state.handle(parseChunk(sse.data), out);
       for (let i = 0; i < out.length; i++) yield out[i];
       out.length = 0;

@@ -1,65 +1,49 @@
 /**
- * Usage taps for the pass-through path: the upstream bytes are yielded as they
- * arrive, untouched, while the tap notes where the usage is. Streams: each
- * chunk repeats the running usage, so only the data of the last event that
- * mentions `usageMetadata` is kept, and parsed once when usage is asked for.
- * Plain answers and the JSON-array stream form: the whole body is parsed once,
- * after its last byte went out.
+ * Usage taps for the pass-through path: the upstream bytes go to the client
+ * untouched while the tap reads usage and the response id from the one parse
+ * the gateway makes of them (see pass-through.ts). Streams: each chunk repeats
+ * the running usage, so the last chunk that carries `usageMetadata` is kept;
+ * the stream ends with a chunk that names a finishReason, a blocked prompt,
+ * or an error. Plain answers and the JSON-array stream form are read whole.
  */
 import type { Usage } from '../../core/chat.js';
-import { parseOrUndefined, tapSse, tapWhole, type UsageTap } from '../pass-through.js';
+import type { AnswerTap, StreamTap } from '../pass-through.js';
+import type { SseEvent } from '../sse.js';
 import { usageFromGemini } from './usage.js';
 import type { GeminiResponse } from './wire.js';
 
-
-export class GeminiSseUsageTap implements UsageTap {
-  private lastUsageData: string | undefined;
+export class GeminiSseUsageTap implements StreamTap {
+  private last: GeminiResponse | undefined;
   private responseId: string | undefined;
-  private parsed: GeminiResponse | undefined;
+  private done = false;
 
-  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    return tapSse(body, signal, (events) => this.watch(events));
+  see(_sse: SseEvent, data: unknown): void {
+    const chunk = data as GeminiResponse | null;
+    if (!chunk || typeof chunk !== 'object') return;
+    if (chunk.usageMetadata) this.last = chunk;
+    this.responseId ??= chunk.responseId ?? undefined;
+    if (isLast(chunk)) this.done = true;
+  }
+
+  ended(): boolean {
+    return this.done;
   }
 
   usage(): Usage | undefined {
-    const parsed = this.last();
-    return parsed?.usageMetadata ? usageFromGemini(parsed.usageMetadata) : undefined;
+    return this.last?.usageMetadata ? usageFromGemini(this.last.usageMetadata) : undefined;
   }
 
   id(): string | undefined {
-    return this.responseId ?? this.last()?.responseId ?? undefined;
-  }
-
-  private watch(events: Array<{ data: string }>): void {
-    for (let i = 0; i < events.length; i++) {
-      const { data } = events[i];
-      if (data.includes('"usageMetadata"')) {
-        this.lastUsageData = data;
-        this.parsed = undefined;
-      }
-    }
-  }
-
-  private last(): GeminiResponse | undefined {
-    if (this.parsed === undefined && this.lastUsageData !== undefined) {
-      this.parsed = parseOrUndefined<GeminiResponse>(this.lastUsageData);
-      this.responseId ??= this.parsed?.responseId ?? undefined;
-    }
-    return this.parsed;
+    return this.responseId;
   }
 }
 
-export class GeminiJsonUsageTap implements UsageTap {
+export class GeminiJsonUsageTap implements AnswerTap {
   private answer: GeminiResponse | undefined;
 
-  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    return tapWhole(body, signal, (text) => this.read(text));
-  }
-
-  private read(text: string): void {
-    const parsed = parseOrUndefined<GeminiResponse | GeminiResponse[]>(text);
+  read(answer: unknown): void {
     // The JSON-array stream form: the last chunk holds the final usage.
-    this.answer = Array.isArray(parsed) ? lastWithUsage(parsed) : parsed;
+    this.answer = Array.isArray(answer) ? lastWithUsage(answer as GeminiResponse[]) : (answer as GeminiResponse);
   }
 
   usage(): Usage | undefined {
@@ -71,8 +55,14 @@ export class GeminiJsonUsageTap implements UsageTap {
   }
 }
 
+/** The chunk the service ends a stream with, as the translated path reads it (convert-stream.ts). */
+function isLast(chunk: GeminiResponse): boolean {
+  if ((chunk as { error?: unknown }).error) return true;
+  if (chunk.promptFeedback?.blockReason) return true;
+  return chunk.candidates?.some((candidate) => Boolean(candidate?.finishReason)) ?? false;
+}
+
 function lastWithUsage(chunks: GeminiResponse[]): GeminiResponse | undefined {
   for (let i = chunks.length - 1; i >= 0; i--) if (chunks[i]?.usageMetadata) return chunks[i];
   return chunks.at(-1);
 }
-

@@ -7,6 +7,7 @@
 import { GatewayError } from '../../core/errors.js';
 import type { TaskCall } from '../../tasks/types.js';
 import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { limitsOf } from '../limits.js';
 import { readIgProxySettings } from './settings.js';
 
 export interface UpstreamEnvelope {
@@ -38,7 +39,7 @@ export async function exchange<T>(call: TaskCall, method: 'GET' | 'POST', path: 
   if (!isSuccess(response.status)) {
     await throwForStatus(response.status, response.headers, response.body, call.channel.apiKeys);
   }
-  return readJsonBody<T>(response.body, call.signal);
+  return readJsonBody<T>(response.body, call.signal, limitsOf(call).maxBodyBytes);
 }
 
 /**

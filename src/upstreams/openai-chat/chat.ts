@@ -2,6 +2,7 @@
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
 import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { limitsOf } from '../limits.js';
 import { toChatCompletionRequest } from './convert-request.js';
 import { fromChatCompletion } from './convert-response.js';
 import { chatSseToEvents } from './convert-stream.js';
@@ -17,7 +18,7 @@ export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCa
     timeoutMs: call.timeoutMs,
   });
   if (!isSuccess(res.status)) await throwForStatus(res.status, res.headers, res.body, [call.apiKey]);
-  if (request.stream) return { stream: true, events: chatSseToEvents(res.body, call.signal) };
-  const json = await readJsonBody<ChatCompletion>(res.body, call.signal);
+  if (request.stream) return { stream: true, events: chatSseToEvents(res.body, call.signal, limitsOf(call)) };
+  const json = await readJsonBody<ChatCompletion>(res.body, call.signal, limitsOf(call).maxBodyBytes);
   return { stream: false, response: fromChatCompletion(json, call.upstreamModel) };
 }

@@ -11,16 +11,21 @@ import type { BlockStart, ChatEvent, FinishReason, Usage } from '../../core/chat
 import { GatewayError, upstreamStatusError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
+import type { UpstreamLimits } from '../limits.js';
 import { newCompletionId, newToolCallId } from './ids.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { usageFromChatCompletion } from './usage.js';
 import type { ChatCompletionChunk, ChatCompletionMessage } from './wire.js';
 
-export async function* chatSseToEvents(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<ChatEvent> {
+export async function* chatSseToEvents(
+  body: AsyncIterable<Uint8Array>,
+  signal?: AbortSignal,
+  limits?: UpstreamLimits,
+): AsyncGenerator<ChatEvent> {
   const state = new ChatStreamState();
   const out: ChatEvent[] = [];
   try {
-    for await (const sse of readSse(body)) {
+    for await (const sse of readSse(body, limits)) {
       // After finish, keep reading (only [DONE] is left) so the connection can be reused.
       if (state.finished) continue;
       if (sse.data === '[DONE]') state.end(out);

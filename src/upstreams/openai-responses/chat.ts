@@ -2,6 +2,7 @@
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
 import { isSuccess, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { limitsOf } from '../limits.js';
 import { toResponsesRequest } from './convert-request.js';
 import { fromResponsesResponse } from './convert-response.js';
 import { responsesSseToEvents } from './convert-stream.js';
@@ -18,7 +19,7 @@ export async function responsesChat(request: ChatRequest, call: UpstreamCall): P
     timeoutMs: call.timeoutMs,
   });
   if (!isSuccess(res.status)) await throwForStatus(res.status, res.headers, res.body, [call.apiKey]);
-  if (request.stream) return { stream: true, events: responsesSseToEvents(res.body, call.signal) };
-  const json = await readJsonBody<WireResponse>(res.body, call.signal);
+  if (request.stream) return { stream: true, events: responsesSseToEvents(res.body, call.signal, limitsOf(call)) };
+  const json = await readJsonBody<WireResponse>(res.body, call.signal, limitsOf(call).maxBodyBytes);
   return { stream: false, response: fromResponsesResponse(json, call.upstreamModel) };
 }

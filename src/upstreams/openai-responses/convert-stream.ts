@@ -10,17 +10,22 @@ import type { ChatEvent, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
+import type { UpstreamLimits } from '../limits.js';
 import { errorFromFailedResponse, errorFromStreamEvent } from './errors.js';
 import { finishReasonOf } from './finish-reason.js';
 import { packReasoning } from './reasoning-proof.js';
 import { usageFromResponses } from './usage.js';
 import type { WireEvent, WireOutputItem } from './wire.js';
 
-export async function* responsesSseToEvents(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<ChatEvent> {
+export async function* responsesSseToEvents(
+  body: AsyncIterable<Uint8Array>,
+  signal?: AbortSignal,
+  limits?: UpstreamLimits,
+): AsyncGenerator<ChatEvent> {
   const state = new ResponsesStreamState();
   const out: ChatEvent[] = [];
   try {
-    for await (const sse of readSse(body)) {
+    for await (const sse of readSse(body, limits)) {
       if (state.finished || sse.data === '[DONE]') continue;
       let event: WireEvent;
       try {

@@ -1,46 +1,56 @@
 /**
- * Usage taps for the pass-through path: the upstream bytes are yielded as they
- * arrive, untouched, while the tap reads usage and the response id on the side.
- * Streams: only lifecycle events are JSON-parsed (the terminal one carries the
- * usage). Plain answers: the whole body is parsed once, after its last byte.
+ * Usage taps for the pass-through path: the upstream bytes go to the client
+ * untouched while the tap reads usage and the response id from the one parse
+ * the gateway makes of them (see pass-through.ts). Streams: lifecycle events
+ * carry the response object (the terminal one its usage); the stream ends with
+ * a terminal event, or an `error` event the client sees as it is.
  */
-import { parseOrUndefined, RecordingTap, tapSse, tapWhole } from '../pass-through.js';
+import type { Usage } from '../../core/chat.js';
+import type { AnswerTap, StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
 import { usageFromResponses } from './usage.js';
 import type { WireResponse } from './wire.js';
 
-
+const terminalEvents = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
 const lifecycleEvents = new Set(['response.created', 'response.completed', 'response.incomplete', 'response.failed']);
 
-export class ResponsesStreamUsageTap extends RecordingTap {
-  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    return tapSse(body, signal, (events) => this.watch(events));
+abstract class ResponsesTap {
+  protected reported: Usage | undefined;
+  protected responseId: string | undefined;
+
+  usage(): Usage | undefined {
+    return this.reported;
   }
 
-  private watch(events: SseEvent[]): void {
-    for (let i = 0; i < events.length; i++) {
-      const { event, data } = events[i];
-      // Without an `event:` line, the type is the first field the service writes.
-      const type = event ?? /^\{"type":"([^"]+)"/.exec(data)?.[1];
-      if (type === undefined || !lifecycleEvents.has(type)) continue;
-      const response = parseOrUndefined<{ response?: WireResponse }>(data)?.response;
-      if (!response) continue;
-      this.responseId ??= response.id;
-      if (response.usage) this.reported = usageFromResponses(response.usage);
-    }
+  id(): string | undefined {
+    return this.responseId;
   }
 }
 
-export class ResponsesJsonUsageTap extends RecordingTap {
-  pipe(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    return tapWhole(body, signal, (text) => this.read(text));
+export class ResponsesStreamUsageTap extends ResponsesTap implements StreamTap {
+  private done = false;
+
+  see(sse: SseEvent, data: unknown): void {
+    // Without an `event:` line, the type is in the data.
+    const type = sse.event ?? (data as { type?: unknown } | null)?.type;
+    if (typeof type !== 'string') return;
+    if (terminalEvents.has(type)) this.done = true;
+    if (!lifecycleEvents.has(type)) return;
+    const response = (data as { response?: WireResponse } | null)?.response;
+    if (!response) return;
+    this.responseId ??= response.id;
+    if (response.usage) this.reported = usageFromResponses(response.usage);
   }
 
-  private read(text: string): void {
-    const json = parseOrUndefined<WireResponse>(text);
-    if (!json) return;
+  ended(): boolean {
+    return this.done;
+  }
+}
+
+export class ResponsesJsonUsageTap extends ResponsesTap implements AnswerTap {
+  read(answer: unknown): void {
+    const json = answer as WireResponse;
     this.responseId = json.id;
     if (json.usage) this.reported = usageFromResponses(json.usage);
   }
 }
-

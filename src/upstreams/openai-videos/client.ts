@@ -7,6 +7,7 @@
 import { GatewayError } from '../../core/errors.js';
 import type { TaskCall } from '../../tasks/types.js';
 import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest, type UpstreamResponse } from '../http.js';
+import { limitsOf } from '../limits.js';
 
 export interface Exchange {
   method: 'GET' | 'POST';
@@ -35,7 +36,7 @@ export async function send(call: TaskCall, exchange: Exchange): Promise<Upstream
 
 export async function sendJson<T>(call: TaskCall, exchange: Exchange): Promise<T> {
   const response = await send(call, exchange);
-  const parsed = await readJsonBody<T>(response.body, call.signal);
+  const parsed = await readJsonBody<T>(response.body, call.signal, limitsOf(call).maxBodyBytes);
   if (typeof parsed !== 'object' || parsed === null) throw new GatewayError('upstream_error', 'the upstream answered something other than a JSON object', { retryable: true });
   return parsed;
 }

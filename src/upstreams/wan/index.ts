@@ -11,6 +11,7 @@ import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type Vide
 import { upstreamModelFor } from '../../routing/select.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { limitsOf } from '../limits.js';
 import { eachBounded } from '../openai-videos/transfer.js';
 import { downloadVideo } from './download.js';
 import { synthesisRequest } from './request.js';
@@ -37,7 +38,7 @@ async function exchange(call: TaskCall, method: 'GET' | 'POST', path: string, bo
     bodyTimeoutMs: call.timeoutMs,
   });
   if (!isSuccess(response.status)) await throwForStatus(response.status, response.headers, response.body, call.channel.apiKeys);
-  const answer = await readJsonBody<TaskAnswer>(response.body, call.signal);
+  const answer = await readJsonBody<TaskAnswer>(response.body, call.signal, limitsOf(call).maxBodyBytes);
   if (typeof answer !== 'object' || answer === null) throw new GatewayError('upstream_error', 'the upstream answered something other than a JSON object', { retryable: true });
   return answer;
 }
