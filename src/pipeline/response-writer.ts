@@ -3,7 +3,6 @@
  * chunk as it is produced, honouring back-pressure, and noticing when the
  * client goes away so the upstream call can be cancelled.
  */
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 
 export class StreamWriter {
@@ -36,13 +35,28 @@ export class StreamWriter {
   async write(chunk: string | Uint8Array): Promise<boolean> {
     if (!this.writable) return false;
     if (this.firstByteAt === undefined) this.firstByteAt = Date.now();
-    if (!this.res.write(chunk)) {
-      await Promise.race([once(this.res, 'drain'), once(this.res, 'close')]);
-    }
+    if (!this.res.write(chunk)) await drainedOrClosed(this.res);
     return this.writable;
   }
 
   end(chunk?: string): void {
     if (this.writable) this.res.end(chunk);
   }
+}
+
+/**
+ * Waits for the socket to drain or close, and removes both listeners after:
+ * racing two `once` promises would leave the loser's listeners on the
+ * response at every wait, growing without end over a long, slowly read stream.
+ */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }

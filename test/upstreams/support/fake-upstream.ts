@@ -30,6 +30,8 @@ export interface FakeReply {
   chunkDelayMs?: number;
   /** Destroy the socket after writing this many pieces of `chunks`. */
   cutAfterChunks?: number;
+  /** The body made piece by piece while it is written, with back-pressure; writing stops when the peer goes away. */
+  source?: () => AsyncIterable<string | Buffer>;
 }
 
 export type FakeHandler = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
@@ -98,6 +100,7 @@ async function send(reply: FakeReply, res: import('node:http').ServerResponse): 
   if (reply.chunks && !headers['content-type']) headers['content-type'] = 'text/event-stream';
   if (reply.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
   res.writeHead(reply.status ?? 200, headers);
+  if (reply.source) return pour(reply.source(), res);
   if (!reply.chunks) {
     res.end(reply.body);
     return;
@@ -117,4 +120,28 @@ async function send(reply: FakeReply, res: import('node:http').ServerResponse): 
     return;
   }
   res.end();
+}
+
+/** Writes a generated body as fast as the peer reads it, and leaves the generator as soon as the peer is gone. */
+async function pour(source: AsyncIterable<string | Buffer>, res: import('node:http').ServerResponse): Promise<void> {
+  res.flushHeaders();
+  for await (const piece of source) {
+    if (res.destroyed) break;
+    if (!res.write(piece)) await drainedOrClosed(res);
+    if (res.destroyed) break;
+  }
+  if (!res.destroyed) res.end();
+}
+
+/** One wait, its listeners removed after (a race of two `once` would leave one behind per wait). */
+function drainedOrClosed(res: import('node:http').ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
