@@ -5,33 +5,15 @@
  * what its errors look like, and runs these scenarios with it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startGateway, type TestGateway } from '../../support/gateway.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import type { TestGateway } from '../../support/gateway.js';
+import type { FakeUpstream } from '../support/fake-upstream.js';
 import { clientEvents, measureMemory, type ClientEvent } from './client.js';
-import { faultHandler, faults, healthy, oversized, type Fault, type Pour, type UpstreamType } from './upstreams.js';
-
-export interface FamilyUnderTest {
-  name: string;
-  nativeType: UpstreamType;
-  translatedType: UpstreamType;
-  clientKey: string;
-  /** Asks for a chat answer the way this family's clients do. */
-  send(gatewayUrl: string, key: string, model: string, stream: boolean): Promise<Response>;
-  /** A plain answer in the family's shape. */
-  isAnswer(body: any): boolean;
-  /** An error body in the family's shape. */
-  isErrorBody(body: any): boolean;
-  /** The family's error frame, as the last event of a stream. */
-  isErrorFrame(event: ClientEvent): boolean;
-}
+import { startFaultGateway, type FamilyUnderTest } from './setup.js';
+import { faultHandler, faults, healthy, oversized, type Fault, type Pour } from './upstreams.js';
 
 const MiB = 1024 * 1024;
 /** Small bounds keep the tests quick; the default bounds are measured in oversized-memory.test.ts. */
 export const TEST_BOUNDS = { maxUpstreamBodyBytes: 1 * MiB, maxUpstreamStreamBytes: 4 * MiB, maxUpstreamEventBytes: 256 * 1024 };
-
-function baseUrl(type: UpstreamType, origin: string): string {
-  return type === 'openai-chat' || type === 'openai-responses' ? `${origin}/v1` : origin;
-}
 
 export function describeUpstreamFaults(family: FamilyUnderTest): void {
   let bad: FakeUpstream;
@@ -39,31 +21,7 @@ export function describeUpstreamFaults(family: FamilyUnderTest): void {
   let gw: TestGateway;
 
   beforeAll(async () => {
-    bad = await startFakeUpstream(healthy);
-    good = await startFakeUpstream(healthy);
-    const channel = (name: string, type: UpstreamType, upstream: FakeUpstream, models: string[], priority: number) => ({
-      name,
-      type,
-      baseUrl: baseUrl(type, upstream.origin),
-      apiKey: `sk-upstream-${name}`,
-      models,
-      priority,
-    });
-    gw = await startGateway({
-      settings: { upstreamTimeoutMs: 500, cooldownSeconds: 60, ...TEST_BOUNDS },
-      config: {
-        channels: [
-          channel('native-bad', family.nativeType, bad, ['pt-*'], 10),
-          channel('native-good', family.nativeType, good, ['pt-*'], 5),
-          channel('native-solo', family.nativeType, bad, ['ptsolo-*'], 5),
-          channel('translated-bad', family.translatedType, bad, ['tr-*'], 10),
-          channel('translated-good', family.translatedType, good, ['tr-*'], 5),
-          channel('translated-solo', family.translatedType, bad, ['trsolo-*'], 5),
-        ],
-        keys: [{ name: 'client', key: family.clientKey }],
-        prices: { '*': { input: 1, output: 2 } },
-      },
-    });
+    ({ bad, good, gw } = await startFaultGateway(family, { upstreamTimeoutMs: 500, ...TEST_BOUNDS }));
   });
   afterEach(() => bad.reply(healthy));
   afterAll(async () => {
@@ -145,11 +103,11 @@ export function describeUpstreamFaults(family: FamilyUnderTest): void {
         await expectStillServing(model);
       });
 
-      it('an oversized plain answer on the only channel is a 502 in the family shape', async () => {
+      it('an oversized plain answer on the only channel is an upstream failure in the family shape', async () => {
         const pour: Pour = { sent: 0, stopped: false };
         bad.reply(faultHandler(oversized('body', pour)));
         const response = await send(solo, false);
-        expect(response.status).toBe(502);
+        expect(response.status).toBe(family.upstreamFailureStatus);
         const body = await response.json();
         expect(family.isErrorBody(body)).toBe(true);
         expect(JSON.stringify(body)).toContain('larger than');
