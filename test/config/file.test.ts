@@ -39,6 +39,9 @@ limits:
   upstreamTimeoutMs: 30000
   maxAttempts: 3
   cooldownSeconds: 30
+  maxUpstreamBodyBytes: 8388608
+  maxUpstreamStreamBytes: 67108864
+  maxUpstreamEventBytes: 4194304
 `;
 
 function problemsOf(text: string, format: 'yaml' | 'json' = 'yaml'): string[] {
@@ -84,6 +87,9 @@ describe('config file parsing', () => {
       upstreamTimeoutMs: 30000,
       maxAttempts: 3,
       cooldownSeconds: 30,
+      maxUpstreamBodyBytes: 8388608,
+      maxUpstreamStreamBytes: 67108864,
+      maxUpstreamEventBytes: 4194304,
     });
   });
 

@@ -94,4 +94,25 @@ describe('gemini pass-through', () => {
     expect(failure).toMatchObject({ kind: 'upstream_error' });
     expect(Buffer.concat(pieces).toString('utf8')).toBe(sseFrames(DIALECT, 'google-text.chunks.txt')[0]);
   });
+
+  it('a JSON-array stream cut short fails once its bytes went out, so the family can close the array with an error', async () => {
+    const array = `[${fixtureChunks(DIALECT, 'google-text.chunks.txt').join(',\r\n')}]`;
+    upstream.reply({ status: 200, headers: { 'content-type': 'application/json' }, chunks: [array.slice(0, 100), array.slice(100, 200)] });
+    const result = await passThrough('streamGenerateContent');
+    const pieces: Uint8Array[] = [];
+    const failure = await (async () => {
+      for await (const piece of result.body) pieces.push(piece);
+    })().catch((error) => error);
+    expect(failure).toMatchObject({ kind: 'upstream_error', retryable: true });
+    expect(failure.message).toContain('not valid JSON');
+    expect(Buffer.concat(pieces).toString('utf8')).toBe(array.slice(0, 200));
+  });
+
+  it('a plain answer that is cut short, or JSON of the wrong shape, fails before any byte', async () => {
+    const text = fixtureText(DIALECT, 'google-text.json');
+    upstream.reply({ status: 200, headers: { 'content-type': 'application/json' }, body: text.slice(0, 50) });
+    await expect(passThrough('generateContent')).rejects.toMatchObject({ kind: 'upstream_error', retryable: true });
+    upstream.reply({ status: 200, headers: { 'content-type': 'application/json' }, body: '[1, 2]' });
+    await expect(passThrough('generateContent')).rejects.toThrow('not an object');
+  });
 });

@@ -32,3 +32,16 @@ describe('readSse', () => {
     expect((await collect(readSse(pieces('data: a\n\ndata: b\n')))).map((event) => event.data)).toEqual(['a', 'b']);
   });
 });
+
+describe('readSse, untrusted bytes', () => {
+  it('fails on a line that is no SSE field, and ignores a bad retry value', async () => {
+    await expect(collect(readSse(pieces('data: 1\n\n', 'garbage\n\n')))).rejects.toThrow('not part of a server-sent event stream');
+    expect((await collect(readSse(pieces('retry: soon\ndata: 1\n\n')))).map((event) => event.data)).toEqual(['1']);
+  });
+
+  it('stops at the event and stream bounds', async () => {
+    const limits = { maxBodyBytes: 1000, maxStreamBytes: 40, maxEventBytes: 16 };
+    await expect(collect(readSse(pieces(`data: ${'x'.repeat(20)}`), limits))).rejects.toThrow('an upstream stream event is larger');
+    await expect(collect(readSse(pieces('data: 1\n\n'.repeat(3), 'data: 2\n\n'.repeat(3)), limits))).rejects.toThrow('the upstream stream is larger');
+  });
+});
