@@ -63,7 +63,8 @@ async function* rewriteJson(result: PassThroughResult, exchange: ResponsesExchan
 }
 
 async function* rewriteStream(body: AsyncIterable<Uint8Array>, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {
-  const feeder = createSseFeeder();
+  // The upstream's reading already bounded and checked these bytes; no second event bound applies.
+  const feeder = createSseFeeder(Number.POSITIVE_INFINITY);
   for await (const chunk of body) {
     const out = await reframe(feeder.feed(chunk), exchange, ids, channel);
     if (out) yield Buffer.from(out);
