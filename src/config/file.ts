@@ -39,7 +39,7 @@ const channelSchema = z.strictObject({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .transform((url) => url.replace(/\/+$/, ''))
     .optional()
-    .describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types. Unset: the provider\'s public address.'),
+    .describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types. Needed by every type but `gemini` and `openai-responses`, whose public address is the default.'),
   apiKey: z.union([z.string().min(1), z.array(z.string().min(1))], {
     error: 'must be a non-empty string or a list of them',
   }).optional().describe('The upstream credential, or a list rotated round-robin. Encrypted at rest, never shown.'),
