@@ -18,53 +18,52 @@ const cidrList = z.array(z.string().refine(isIpOrCidr, IP_OR_CIDR_MESSAGE));
 // Names end up in log lines and PostgreSQL text columns: no control characters (NUL included).
 const recordName = z.string().min(1).max(128).refine((text) => !hasControlCharacter(text), 'must not contain control characters');
 
+// Descriptions (`describe`) are rendered into docs/admin-api.md (npm run docs:reference).
 export const keyInputSchema = z
   .object({
-    name: recordName,
-    key: z.string().min(8).max(256).optional(),
-    status: z.enum(['active', 'disabled']).optional(),
-    quota: z.number().nonnegative().nullable().optional(),
-    models: z.array(z.string().min(1)).nullable().optional(),
-    allowIps: cidrList.nullable().optional(),
-    rpm: z.number().int().positive().nullable().optional(),
-    tpm: z.number().int().positive().nullable().optional(),
-    expiresAt: epochOrIso.nullable().optional(),
-    strictTranslation: z.boolean().optional(),
+    name: recordName.describe('Unique name (1-128 characters, no control characters).'),
+    key: z.string().min(8).max(256).optional().describe('The secret clients will send (8-256 characters); absent: one is generated. Shown once, in the answer to the create.'),
+    status: z.enum(['active', 'disabled']).optional().describe('`disabled` refuses the key (default `active`).'),
+    quota: z.number().nonnegative().nullable().optional().describe('Spending limit in USD; null or absent: unlimited.'),
+    models: z.array(z.string().min(1)).nullable().optional().describe('Allowed models and image actions: names, `*` or `prefix*`; null or absent: all.'),
+    allowIps: cidrList.nullable().optional().describe('Client addresses or CIDR ranges allowed to use the key; null or absent: any.'),
+    rpm: z.number().int().positive().nullable().optional().describe('Requests per minute; null or absent: no limit.'),
+    tpm: z.number().int().positive().nullable().optional().describe('Tokens per minute; null or absent: no limit.'),
+    expiresAt: epochOrIso.nullable().optional().describe('Expiry: epoch milliseconds or an ISO 8601 date-time with an offset; null or absent: never.'),
+    strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
   })
   .strict();
 
 export const keyPatchSchema = keyInputSchema.partial().strict();
 
+const channelFields = {
+  name: recordName.describe('Unique name (1-128 characters, no control characters).'),
+  type: z.string().min(1).describe('Upstream type: `simulator`, `anthropic`, `gemini`, `openai-responses`, `openai-chat`, `ig-proxy`, `openai-videos`, `wan` (see docs/providers.md).'),
+  baseUrl: z.string().describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types; needed by every type but `gemini` and `openai-responses`, whose public address is the default when empty.'),
+  apiKey: z.union([z.string(), z.array(z.string())]).describe('The upstream credential, or a list rotated round-robin. Encrypted at rest, never returned (answers show `apiKeyCount`).'),
+  models: z.array(z.string().min(1)).describe('Model names this channel serves: exact names, `*`, or `prefix*` (image actions: `ig_<action>`).'),
+  modelMapping: z.record(z.string(), z.string()).describe('Client model name to upstream model name; mapped names count as served.'),
+  priority: z.number().int().describe('Higher priorities are tried first.'),
+  weight: z.number().int().nonnegative().describe('Weighted random choice among channels of one priority.'),
+  enabled: z.boolean().describe('`false`: kept but not routed to.'),
+  settings: z.record(z.string(), z.unknown()).describe('Type-specific settings (see docs/providers.md).'),
+};
+
 export const channelInputSchema = z
   .object({
-    name: recordName,
-    type: z.string().min(1),
-    baseUrl: z.string().default(''),
-    apiKey: z.union([z.string(), z.array(z.string())]).optional(),
-    models: z.array(z.string().min(1)).default(['*']),
-    modelMapping: z.record(z.string(), z.string()).default({}),
-    priority: z.number().int().default(0),
-    weight: z.number().int().nonnegative().default(1),
-    enabled: z.boolean().default(true),
-    settings: z.record(z.string(), z.unknown()).default({}),
+    ...channelFields,
+    baseUrl: channelFields.baseUrl.default(''),
+    apiKey: channelFields.apiKey.optional(),
+    models: channelFields.models.default(['*']),
+    modelMapping: channelFields.modelMapping.default({}),
+    priority: channelFields.priority.default(0),
+    weight: channelFields.weight.default(1),
+    enabled: channelFields.enabled.default(true),
+    settings: channelFields.settings.default({}),
   })
   .strict();
 
-export const channelPatchSchema = z
-  .object({
-    name: recordName,
-    type: z.string().min(1),
-    baseUrl: z.string(),
-    apiKey: z.union([z.string(), z.array(z.string())]),
-    models: z.array(z.string().min(1)),
-    modelMapping: z.record(z.string(), z.string()),
-    priority: z.number().int(),
-    weight: z.number().int().nonnegative(),
-    enabled: z.boolean(),
-    settings: z.record(z.string(), z.unknown()),
-  })
-  .partial()
-  .strict();
+export const channelPatchSchema = z.object(channelFields).partial().strict();
 
 /** Refuses a channel that would fail when used: unknown type, a base URL that is not http(s), settings its type rejects. */
 function checkChannel(channel: { name: string; type: string; baseUrl: string; settings: Record<string, unknown> }): void {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The admin CLI: `npx switchyard <command>` or `npm run cli -- <command>`.
+ * The admin CLI, run through scripts/launch.mjs by `npm run cli -- <command>`
+ * and by the `switchyard` command (bin/switchyard.mjs, e.g. `npx switchyard`).
  * The commands live in run.ts; this file only turns a failure into a
  * message on stderr and exit code 1.
  */

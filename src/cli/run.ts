@@ -6,6 +6,7 @@
  * gateway picks changes up within SWITCHYARD_REFRESH_MS.
  */
 import { parseArgs } from 'node:util';
+import { rotateAdminKey } from '../admin/admin-key.js';
 import { AdminService, publicChannel, publicKey } from '../admin/service.js';
 import { settingsFromEnv } from '../config/env.js';
 import { GatewayError } from '../core/errors.js';
@@ -28,6 +29,8 @@ const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
   channels enable NAME|ID
   channels delete NAME|ID
   usage [--key NAME|ID] [--since ISO-8601]
+  admin-key rotate          a new generated admin key (the old one stops working
+                            when the gateway restarts); prints it once
 
 Storage: --data-dir, else SWITCHYARD_DATA_DIR, else ./data (as the gateway);
 PostgreSQL when SWITCHYARD_DATABASE_URL is set.
@@ -36,7 +39,7 @@ PostgreSQL when SWITCHYARD_DATABASE_URL is set.
 const COMMANDS = new Set([
   'keys create', 'keys list', 'keys disable', 'keys enable',
   'channels add', 'channels list', 'channels disable', 'channels enable', 'channels delete',
-  'usage',
+  'usage', 'admin-key rotate',
 ]);
 
 const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean));
@@ -175,6 +178,13 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
         const keyId = values.key ? await findKeyId(store, values.key) : undefined;
         const since = values.since ? Date.parse(values.since) : undefined;
         print(await store.logs.usage({ keyId, since }));
+        return;
+      }
+      case 'admin-key rotate': {
+        // The gateway ignores the stored hash when the variable is set: rotating would change nothing.
+        if (settings.adminKey) throw new GatewayError('invalid_request', 'SWITCHYARD_ADMIN_KEY is set, so the gateway uses that key: change the variable instead');
+        const adminKey = await rotateAdminKey(store);
+        print({ adminKey, note: 'shown once; restart the gateway for it to take effect (the old key stops working then)' });
         return;
       }
       default:

@@ -1,9 +1,11 @@
 /**
  * Gateway settings from the environment. The SWITCHYARD_* names are the
- * operator contract (see README); defaults give the embedded single-machine
- * setup (SQLite under ./data, the built-in simulator).
+ * operator contract; their kinds, defaults and meanings live in one table
+ * (`env-vars.ts`, rendered into docs/reference.md). Defaults give the
+ * embedded single-machine setup (SQLite under ./data, the built-in simulator).
  */
 import path from 'node:path';
+import { envReader, type EnvReader } from './env-reader.js';
 
 export interface GatewaySettings {
   host: string;
@@ -66,72 +68,43 @@ export interface TaskSettings {
   callbackRetryMs: number;
 }
 
-function taskSettingsFromEnv(env: NodeJS.ProcessEnv): TaskSettings {
+function taskSettingsFromEnv(read: EnvReader): TaskSettings {
   return {
-    outboundAllow: (optional(env.SWITCHYARD_OUTBOUND_ALLOW) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
-    notifyHook: optional(env.SWITCHYARD_NOTIFY_HOOK),
-    tickMs: Math.max(1, integer('SWITCHYARD_TASK_TICK_MS', env.SWITCHYARD_TASK_TICK_MS, 500)),
-    firstPollMs: integer('SWITCHYARD_TASK_FIRST_POLL_MS', env.SWITCHYARD_TASK_FIRST_POLL_MS, 2_000),
-    maxPollMs: integer('SWITCHYARD_TASK_MAX_POLL_MS', env.SWITCHYARD_TASK_MAX_POLL_MS, 30_000),
-    leaseMs: Math.max(100, integer('SWITCHYARD_TASK_LEASE_MS', env.SWITCHYARD_TASK_LEASE_MS, 30_000)),
-    timeoutSeconds: Math.max(1, integer('SWITCHYARD_TASK_TIMEOUT_SECONDS', env.SWITCHYARD_TASK_TIMEOUT_SECONDS, 3_600)),
-    callbackRetryMs: integer('SWITCHYARD_CALLBACK_RETRY_MS', env.SWITCHYARD_CALLBACK_RETRY_MS, 1_000),
+    outboundAllow: read.list('SWITCHYARD_OUTBOUND_ALLOW'),
+    notifyHook: read.text('SWITCHYARD_NOTIFY_HOOK'),
+    tickMs: read.integer('SWITCHYARD_TASK_TICK_MS'),
+    firstPollMs: read.integer('SWITCHYARD_TASK_FIRST_POLL_MS'),
+    maxPollMs: read.integer('SWITCHYARD_TASK_MAX_POLL_MS'),
+    leaseMs: read.integer('SWITCHYARD_TASK_LEASE_MS'),
+    timeoutSeconds: read.integer('SWITCHYARD_TASK_TIMEOUT_SECONDS'),
+    callbackRetryMs: read.integer('SWITCHYARD_CALLBACK_RETRY_MS'),
   };
 }
 
-function integer(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
-  return parsed;
-}
-
-/** A bound of 0 would refuse every answer. */
-function positive(name: string, value: string | undefined, fallback: number): number {
-  const parsed = integer(name, value, fallback);
-  if (parsed === 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
-  return parsed;
-}
-
-const MiB = 1024 * 1024;
-
-function onOff(name: string, value: string | undefined): boolean | undefined {
-  const word = optional(value)?.toLowerCase();
-  if (word === undefined) return undefined;
-  if (['on', 'true', '1', 'yes'].includes(word)) return true;
-  if (['off', 'false', '0', 'no'].includes(word)) return false;
-  throw new Error(`${name} must be on or off, got "${value}"`);
-}
-
-function optional(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {
-  const port = integer('SWITCHYARD_PORT', env.SWITCHYARD_PORT, 8080);
-  if (port > 65535) throw new Error(`SWITCHYARD_PORT must be at most 65535, got ${port}`);
+  const read = envReader(env);
   return {
-    host: optional(env.SWITCHYARD_HOST) ?? '127.0.0.1',
-    port,
-    dataDir: path.resolve(optional(env.SWITCHYARD_DATA_DIR) ?? './data'),
-    databaseUrl: optional(env.SWITCHYARD_DATABASE_URL),
-    databaseSchema: optional(env.SWITCHYARD_DATABASE_SCHEMA),
-    redisUrl: optional(env.SWITCHYARD_REDIS_URL),
-    adminKey: optional(env.SWITCHYARD_ADMIN_KEY),
-    configPath: optional(env.SWITCHYARD_CONFIG),
-    publicUrl: optional(env.SWITCHYARD_PUBLIC_URL)?.replace(/\/+$/, ''),
-    secretKey: optional(env.SWITCHYARD_SECRET_KEY),
-    logLevel: optional(env.SWITCHYARD_LOG_LEVEL) ?? 'info',
-    maxBodyBytes: integer('SWITCHYARD_MAX_BODY_BYTES', env.SWITCHYARD_MAX_BODY_BYTES, 32 * 1024 * 1024),
-    upstreamTimeoutMs: integer('SWITCHYARD_UPSTREAM_TIMEOUT_MS', env.SWITCHYARD_UPSTREAM_TIMEOUT_MS, 120_000),
-    maxUpstreamBodyBytes: positive('SWITCHYARD_MAX_UPSTREAM_BODY_BYTES', env.SWITCHYARD_MAX_UPSTREAM_BODY_BYTES, 32 * MiB),
-    maxUpstreamStreamBytes: positive('SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES', env.SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES, 256 * MiB),
-    maxUpstreamEventBytes: positive('SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES', env.SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES, 32 * MiB),
-    maxAttempts: Math.max(1, integer('SWITCHYARD_MAX_ATTEMPTS', env.SWITCHYARD_MAX_ATTEMPTS, 3)),
-    cooldownSeconds: integer('SWITCHYARD_COOLDOWN_SECONDS', env.SWITCHYARD_COOLDOWN_SECONDS, 60),
-    shutdownGraceMs: integer('SWITCHYARD_SHUTDOWN_GRACE_MS', env.SWITCHYARD_SHUTDOWN_GRACE_MS, 10_000),
-    refreshIntervalMs: integer('SWITCHYARD_REFRESH_MS', env.SWITCHYARD_REFRESH_MS, 5_000),
-    simulator: onOff('SWITCHYARD_SIMULATOR', env.SWITCHYARD_SIMULATOR),
-    tasks: taskSettingsFromEnv(env),
+    host: read.text('SWITCHYARD_HOST') as string,
+    port: read.integer('SWITCHYARD_PORT'),
+    dataDir: path.resolve(read.text('SWITCHYARD_DATA_DIR') as string),
+    databaseUrl: read.text('SWITCHYARD_DATABASE_URL'),
+    databaseSchema: read.text('SWITCHYARD_DATABASE_SCHEMA'),
+    redisUrl: read.text('SWITCHYARD_REDIS_URL'),
+    adminKey: read.text('SWITCHYARD_ADMIN_KEY'),
+    configPath: read.text('SWITCHYARD_CONFIG'),
+    publicUrl: read.text('SWITCHYARD_PUBLIC_URL')?.replace(/\/+$/, ''),
+    secretKey: read.text('SWITCHYARD_SECRET_KEY'),
+    logLevel: read.text('SWITCHYARD_LOG_LEVEL') as string,
+    maxBodyBytes: read.integer('SWITCHYARD_MAX_BODY_BYTES'),
+    upstreamTimeoutMs: read.integer('SWITCHYARD_UPSTREAM_TIMEOUT_MS'),
+    maxUpstreamBodyBytes: read.integer('SWITCHYARD_MAX_UPSTREAM_BODY_BYTES'),
+    maxUpstreamStreamBytes: read.integer('SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES'),
+    maxUpstreamEventBytes: read.integer('SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES'),
+    maxAttempts: read.integer('SWITCHYARD_MAX_ATTEMPTS'),
+    cooldownSeconds: read.integer('SWITCHYARD_COOLDOWN_SECONDS'),
+    shutdownGraceMs: read.integer('SWITCHYARD_SHUTDOWN_GRACE_MS'),
+    refreshIntervalMs: read.integer('SWITCHYARD_REFRESH_MS'),
+    simulator: read.onOff('SWITCHYARD_SIMULATOR'),
+    tasks: taskSettingsFromEnv(read),
   };
 }

@@ -31,90 +31,99 @@ const epochMs = z.union(
   { error: 'must be an ISO 8601 date or date-time with a zone (Z or ±hh:mm), or epoch milliseconds' },
 );
 
+// Descriptions (`describe`) are rendered into docs/reference.md (npm run docs:reference).
 const channelSchema = z.strictObject({
-  name,
-  type: name,
+  name: name.describe('Unique name; the file matches existing channels by it.'),
+  type: name.describe('Upstream type: `simulator`, `anthropic`, `gemini`, `openai-responses`, `openai-chat`, `ig-proxy`, `openai-videos`, `wan` (see docs/providers.md).'),
   baseUrl: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .transform((url) => url.replace(/\/+$/, ''))
-    .optional(),
+    .optional()
+    .describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types. Needed by every type but `gemini` and `openai-responses`, whose public address is the default.'),
   apiKey: z.union([z.string().min(1), z.array(z.string().min(1))], {
     error: 'must be a non-empty string or a list of them',
-  }).optional(),
-  models: modelList.default(['*']),
-  modelMapping: z.record(z.string(), z.string().min(1)).optional(),
-  priority: z.number().int().default(0),
-  weight: z.number().int().nonnegative().default(1),
-  enabled: z.boolean().default(true),
-  settings: z.record(z.string(), z.unknown()).optional(),
+  }).optional().describe('The upstream credential, or a list rotated round-robin. Encrypted at rest, never shown.'),
+  models: modelList.default(['*']).describe('Model names this channel serves: exact names, `*`, or `prefix*` (image actions: `ig_<action>`).'),
+  modelMapping: z.record(z.string(), z.string().min(1)).optional().describe('Client model name to upstream model name; mapped names count as served.'),
+  priority: z.number().int().default(0).describe('Higher priorities are tried first.'),
+  weight: z.number().int().nonnegative().default(1).describe('Weighted random choice among channels of one priority.'),
+  enabled: z.boolean().default(true).describe('`false`: declared but not routed to.'),
+  settings: z.record(z.string(), z.unknown()).optional().describe('Type-specific settings (simulator knobs, image accounts, paths; see docs/providers.md).'),
 });
 
 const keySchema = z.strictObject({
-  name,
-  key: z.string().min(1, { error: 'must not be empty' }),
-  quota: z.number().nonnegative().optional(),
-  models: modelList.optional(),
-  allowIps: z.array(ipOrCidr).optional(),
-  rpm: z.number().int().positive().optional(),
-  tpm: z.number().int().positive().optional(),
-  expiresAt: epochMs.optional(),
-  /** Refuse what an upstream would ignore on a translated path (see docs/translation.md). */
-  strictTranslation: z.boolean().optional(),
+  name: name.describe('Unique name; the file matches existing keys by it.'),
+  key: z.string().min(1, { error: 'must not be empty' }).describe('The secret clients send (stored hashed).'),
+  quota: z.number().nonnegative().optional().describe('Spending limit in USD; unset: unlimited.'),
+  models: modelList.optional().describe('Allowed models and image actions: names, `*` or `prefix*`; unset: all.'),
+  allowIps: z.array(ipOrCidr).optional().describe('Client addresses or CIDR ranges allowed to use the key; unset: any.'),
+  rpm: z.number().int().positive().optional().describe('Requests per minute.'),
+  tpm: z.number().int().positive().optional().describe('Tokens per minute.'),
+  expiresAt: epochMs.optional().describe('Expiry: an ISO 8601 date or date-time with a zone, or epoch milliseconds.'),
+  strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
 });
 
 /** USD per million tokens. */
 const priceSchema = z.strictObject({
-  input: z.number().nonnegative().optional(),
-  output: z.number().nonnegative().optional(),
-  cacheRead: z.number().nonnegative().optional(),
-  cacheWrite: z.number().nonnegative().optional(),
-  /** USD per call, for work priced per task (image actions: `ig_<action>`). */
-  perCall: z.number().nonnegative().optional(),
-  /**
-   * USD per second of video: one number, or by resolution tier
-   * (`{ "480P": 0.05, "720P": 0.1, "1080P": 0.15, "*": 0.1 }`).
-   */
+  input: z.number().nonnegative().optional().describe('USD per million input tokens.'),
+  output: z.number().nonnegative().optional().describe('USD per million output tokens.'),
+  cacheRead: z.number().nonnegative().optional().describe('USD per million tokens read from the prompt cache.'),
+  cacheWrite: z.number().nonnegative().optional().describe('USD per million tokens written to the prompt cache.'),
+  perCall: z.number().nonnegative().optional().describe('USD per call, for work priced per task (image actions: `ig_<action>`).'),
   perSecond: z
     .union([
       z.number().nonnegative(),
       z.record(z.string().regex(/^(\d{3,4}P|\*)$/, { error: 'must be a tier such as 720P, or *' }), z.number().nonnegative()),
     ])
-    .optional(),
+    .optional()
+    .describe('USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`).'),
 });
 
 /** Video generation (family B). */
 const videosSchema = z.strictObject({
-  /** The model used when a request names none. */
-  defaultModel: z.string().min(1).max(256).optional(),
-  /** How long a finished video stays downloadable (seconds); `expires_at` is its finish time plus this. */
-  retentionSeconds: z.number().int().positive().optional(),
+  defaultModel: z.string().min(1).max(256).optional().describe('The model used when a request names none (default `sora-2`).'),
+  retentionSeconds: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('How long a finished video stays downloadable, in seconds from when the gateway stored it (default 86400).'),
 });
 
+// Each wins over its environment variable.
 const limitsSchema = z.strictObject({
-  maxBodyBytes: z.number().int().positive().optional(),
-  upstreamTimeoutMs: z.number().int().positive().optional(),
-  maxUpstreamBodyBytes: z.number().int().positive().optional(),
-  maxUpstreamStreamBytes: z.number().int().positive().optional(),
-  maxUpstreamEventBytes: z.number().int().positive().optional(),
-  maxAttempts: z.number().int().positive().optional(),
-  cooldownSeconds: z.number().nonnegative().optional(),
+  maxBodyBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_BODY_BYTES`.'),
+  upstreamTimeoutMs: z.number().int().positive().optional().describe('As `SWITCHYARD_UPSTREAM_TIMEOUT_MS`.'),
+  maxUpstreamBodyBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_UPSTREAM_BODY_BYTES`.'),
+  maxUpstreamStreamBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES`.'),
+  maxUpstreamEventBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES`.'),
+  maxAttempts: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_ATTEMPTS`.'),
+  cooldownSeconds: z.number().nonnegative().optional().describe('As `SWITCHYARD_COOLDOWN_SECONDS`.'),
 });
 
-const configSchema = z
+export const configSchema = z
   .strictObject({
-    channels: z.array(channelSchema).default([]),
-    keys: z.array(keySchema).default([]),
-    prices: z.record(z.string(), priceSchema).default({}),
-    limits: limitsSchema.optional(),
-    /** Context window in tokens per model name or `prefix*` (Responses `truncation`); overrides the built-in table. */
-    contextWindows: z.record(z.string().min(1), z.number().int().positive()).optional(),
-    /** Callback address for tasks that name none (SWITCHYARD_NOTIFY_HOOK wins). */
-    notifyHook: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-    /** Seconds an unfinished task of a family (`images`, `videos`) may run before it fails and is refunded. */
-    taskTimeouts: z.record(z.string(), z.number().int().positive()).optional(),
-    videos: videosSchema.optional(),
-    /** `false`: the built-in simulator no longer serves models and actions no channel serves (SWITCHYARD_SIMULATOR wins). */
-    simulator: z.boolean().optional(),
+    channels: z.array(channelSchema).default([]).describe('Upstreams, created or updated by name at every start.'),
+    keys: z.array(keySchema).default([]).describe('Client keys, created or updated by name at every start (a key disabled elsewhere stays disabled).'),
+    prices: z.record(z.string(), priceSchema).default({}).describe('Prices by model name or `prefix*`; quotas are in USD.'),
+    limits: limitsSchema.optional().describe('Gateway limits; each wins over its environment variable.'),
+    contextWindows: z
+      .record(z.string().min(1), z.number().int().positive())
+      .optional()
+      .describe('Context window in tokens per model name or `prefix*` (Responses `truncation`); overrides the built-in table.'),
+    notifyHook: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .optional()
+      .describe('Callback address for tasks that name none (`SWITCHYARD_NOTIFY_HOOK` wins).'),
+    taskTimeouts: z
+      .record(z.string(), z.number().int().positive())
+      .optional()
+      .describe('Seconds an unfinished task of a family (`images`, `videos`) may run before it fails and is refunded.'),
+    videos: videosSchema.optional().describe('Video generation (family B).'),
+    simulator: z
+      .boolean()
+      .optional()
+      .describe('`false`: the built-in simulator no longer serves models and actions no channel serves (`SWITCHYARD_SIMULATOR` wins).'),
   })
   .superRefine((config, ctx) => {
     flagDuplicates(config.channels.map((c) => c.name), 'channels', 'name', ctx);

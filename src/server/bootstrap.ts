@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
+import { ADMIN_KEY_HASH_SETTING } from '../admin/admin-key.js';
 import { PriceTable } from '../billing/prices.js';
 import { UsageRecorder } from '../billing/usage-recorder.js';
 import type { GatewaySettings } from '../config/env.js';
@@ -52,11 +53,11 @@ export function createLogger(level: string): Logger {
 
 async function resolveAdminKeyHash(store: Store, settings: GatewaySettings): Promise<{ hash: string; generated?: string }> {
   if (settings.adminKey) return { hash: hashKey(settings.adminKey) };
-  const stored = await store.settings.get('admin_key_hash');
+  const stored = await store.settings.get(ADMIN_KEY_HASH_SETTING);
   if (stored) return { hash: stored };
   const generated = generateKeySecret('sk-admin-');
   const hash = hashKey(generated);
-  await store.settings.set('admin_key_hash', hash);
+  await store.settings.set(ADMIN_KEY_HASH_SETTING, hash);
   return { hash, generated };
 }
 

@@ -2,7 +2,8 @@
  * `npm start` and `npm run cli` as an operator runs them, on a scratch copy of
  * the launcher with a stand-in bundler: SIGTERM sent to the npm process
  * reaches the gateway (no shell or launcher process in between), and sources
- * newer than the bundle are bundled again before anything runs.
+ * newer than the bundle are bundled again before anything runs; the
+ * `switchyard` command (package.json `bin`) goes through the same launcher.
  */
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
@@ -33,6 +34,7 @@ beforeEach(async () => {
   await mkdir(path.join(root, 'scripts'));
   await mkdir(path.join(root, 'src'));
   await cp('scripts/launch.mjs', path.join(root, 'scripts', 'launch.mjs'));
+  await cp('bin', path.join(root, 'bin'), { recursive: true });
   await writeFile(path.join(root, 'scripts', 'bundle.mjs'), fakeBundler);
   await writeFile(path.join(root, 'src', 'version.txt'), 'one');
 });
@@ -107,4 +109,24 @@ it('refuses to run old code when the bundle cannot be built', async () => {
   const run = npm(['start']);
   expect(await run.exited).toBe(1);
   expect(run.output()).toContain('refusing to run old code');
+}, 30_000);
+
+it('runs the `switchyard` bin through the launcher, rebuilding a stale bundle', async () => {
+  const bin = JSON.parse(await readFile('package.json', 'utf8')).bin.switchyard;
+  const run = (args: string[]) => {
+    const child = spawn(process.execPath, [path.join(root, bin), ...args], { cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    return new Promise<string>((resolve) => child.once('exit', (code) => resolve(`exit ${code}\n${output}`)));
+  };
+  const first = await run(['keys', 'list']);
+  expect(first).toContain('exit 0');
+  expect(first).toContain('no build yet');
+  expect(first).toContain('cli one ["keys","list"]');
+  const source = path.join(root, 'src', 'version.txt');
+  await writeFile(source, 'two');
+  const later = new Date(Date.now() + 5_000);
+  await utimes(source, later, later);
+  expect(await run(['help'])).toContain('cli two ["help"]');
 }, 30_000);

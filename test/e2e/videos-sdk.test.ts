@@ -79,7 +79,8 @@ describe.each(ENGINES)('videos with the openai SDK on %s', (engine) => {
       remixed_from_video_id: null,
       error: null,
     });
-    expect(Math.abs(done.expires_at - done.completed_at - 24 * 3600)).toBeLessThanOrEqual(2);
+    // Retention counts from when the gateway stored the video, a moment after completion (longer on a busy machine).
+    expect(Math.abs(done.expires_at - done.completed_at - 24 * 3600)).toBeLessThanOrEqual(10);
     expect(done.url.startsWith(`${gw.url}/v1/videos/files/`)).toBe(true);
 
     const response = await client.videos.downloadContent(created.id);

@@ -1,0 +1,174 @@
+/**
+ * Every SWITCHYARD_* environment variable the gateway reads, in one table:
+ * its kind, default, bounds and meaning. `env.ts` parses through this table
+ * and `docs/reference.md` is generated from it (`npm run docs:reference`), so
+ * the parser and the reference cannot drift. A new variable is one entry
+ * here plus one line in `settingsFromEnv`.
+ */
+
+export type EnvKind = 'string' | 'integer' | 'on-off' | 'list' | 'url';
+
+export interface EnvVarSpec {
+  kind: EnvKind;
+  /** The value used when the variable is unset or blank; absent: unset means "none". */
+  default?: string | number;
+  /** What the reference shows when there is no fixed default (generated, derived). */
+  defaultText?: string;
+  /** Smaller integers are raised to this (a zero would spin or disable a safety). */
+  min?: number;
+  /** Smaller integers are refused instead of raised (a bound of 0 would refuse every answer). */
+  refuseBelowMin?: boolean;
+  /** Larger integers are refused. */
+  max?: number;
+  section: EnvSection;
+  description: string;
+}
+
+export type EnvSection = 'server' | 'storage' | 'routing' | 'tasks';
+
+export const ENV_SECTIONS: Record<EnvSection, string> = {
+  server: 'Server and access',
+  storage: 'Storage and scaling out',
+  routing: 'Routing and upstreams',
+  tasks: 'Image and video tasks',
+};
+
+export const ENV_VARS = {
+  SWITCHYARD_HOST: { kind: 'string', default: '127.0.0.1', section: 'server', description: 'Listen address.' },
+  SWITCHYARD_PORT: { kind: 'integer', default: 8080, max: 65535, section: 'server', description: 'Listen port (0: any free port).' },
+  SWITCHYARD_PUBLIC_URL: {
+    kind: 'url',
+    defaultText: 'the address the client used',
+    section: 'server',
+    description: 'Base URL for the absolute links the gateway hands out (image and video addresses); a trailing slash is dropped.',
+  },
+  SWITCHYARD_ADMIN_KEY: {
+    kind: 'string',
+    defaultText: 'generated at first start',
+    section: 'server',
+    description:
+      'The admin credential. When unset, one is generated at first start, printed once and only its hash stored (a lost one is replaced with `switchyard admin-key rotate`).',
+  },
+  SWITCHYARD_CONFIG: {
+    kind: 'string',
+    section: 'server',
+    description: 'A YAML or JSON config file (see "Config file" below), applied at every start, idempotently.',
+  },
+  SWITCHYARD_LOG_LEVEL: { kind: 'string', default: 'info', section: 'server', description: 'pino log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
+  SWITCHYARD_MAX_BODY_BYTES: {
+    kind: 'integer',
+    default: 32 * 1024 * 1024,
+    section: 'server',
+    description: 'Largest request body accepted, in bytes; larger bodies get 413. The config file\'s `limits.maxBodyBytes` wins.',
+  },
+  SWITCHYARD_SHUTDOWN_GRACE_MS: { kind: 'integer', default: 10_000, section: 'server', description: 'On SIGTERM, how long in-flight requests and streams may finish.' },
+
+  SWITCHYARD_DATA_DIR: {
+    kind: 'string',
+    default: './data',
+    section: 'storage',
+    description: 'The SQLite file, the generated secret key file and stored media (relative to the working directory).',
+  },
+  SWITCHYARD_DATABASE_URL: { kind: 'url', section: 'storage', description: 'A `postgres://` URL switches storage from SQLite to PostgreSQL.' },
+  SWITCHYARD_DATABASE_SCHEMA: { kind: 'string', section: 'storage', description: 'PostgreSQL schema to work in (created if missing); default: the connection\'s search path.' },
+  SWITCHYARD_REDIS_URL: { kind: 'url', section: 'storage', description: 'Redis for rate-limit counters shared by many instances; memory when unset.' },
+  SWITCHYARD_SECRET_KEY: {
+    kind: 'string',
+    defaultText: 'generated into the data directory',
+    section: 'storage',
+    description: 'Encrypts upstream credentials at rest (AES-256-GCM). Set the same value on every instance that shares a PostgreSQL database.',
+  },
+  SWITCHYARD_REFRESH_MS: { kind: 'integer', default: 5_000, section: 'storage', description: 'How often channel and key changes made elsewhere (the CLI, other instances) are picked up.' },
+
+  SWITCHYARD_UPSTREAM_TIMEOUT_MS: {
+    kind: 'integer',
+    default: 120_000,
+    section: 'routing',
+    description: 'How long to wait for an upstream\'s response headers before failing over. The config file\'s `limits.upstreamTimeoutMs` wins.',
+  },
+  SWITCHYARD_MAX_UPSTREAM_BODY_BYTES: {
+    kind: 'integer',
+    default: 32 * 1024 * 1024,
+    min: 1,
+    refuseBelowMin: true,
+    section: 'routing',
+    description: 'Largest non-streamed upstream answer read, in bytes; a larger one is an upstream failure (the next channel is tried). The config file\'s `limits.maxUpstreamBodyBytes` wins.',
+  },
+  SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES: {
+    kind: 'integer',
+    default: 256 * 1024 * 1024,
+    min: 1,
+    refuseBelowMin: true,
+    section: 'routing',
+    description: 'Largest streamed upstream answer, all events together; past it the stream ends with the family\'s error frame. The config file\'s `limits.maxUpstreamStreamBytes` wins.',
+  },
+  SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES: {
+    kind: 'integer',
+    default: 32 * 1024 * 1024,
+    min: 1,
+    refuseBelowMin: true,
+    section: 'routing',
+    description: 'Largest single event of an upstream stream (a Responses terminal event repeats the whole answer). The config file\'s `limits.maxUpstreamEventBytes` wins.',
+  },
+  SWITCHYARD_MAX_ATTEMPTS: {
+    kind: 'integer',
+    default: 3,
+    min: 1,
+    section: 'routing',
+    description: 'Channels tried for one request, the first included. The config file\'s `limits.maxAttempts` wins.',
+  },
+  SWITCHYARD_COOLDOWN_SECONDS: {
+    kind: 'integer',
+    default: 60,
+    section: 'routing',
+    description: 'How long a channel whose credentials were refused (401/403) sits out. The config file\'s `limits.cooldownSeconds` wins.',
+  },
+  SWITCHYARD_SIMULATOR: {
+    kind: 'on-off',
+    defaultText: 'the config file\'s `simulator`, else on',
+    section: 'routing',
+    description: '`off`: the built-in simulator no longer serves the models and actions no channel serves. Wins over the config file.',
+  },
+
+  SWITCHYARD_OUTBOUND_ALLOW: {
+    kind: 'list',
+    section: 'tasks',
+    description: 'Comma-separated hosts or CIDR ranges that callbacks and media fetches may reach although private (e.g. `127.0.0.1,10.0.0.0/8,hooks.internal`).',
+  },
+  SWITCHYARD_NOTIFY_HOOK: { kind: 'url', section: 'tasks', description: 'Callback address for tasks that name none; wins over the config file\'s `notifyHook`.' },
+  SWITCHYARD_TASK_TICK_MS: { kind: 'integer', default: 500, min: 1, section: 'tasks', description: 'Pause of the task loop when it has nothing to do.' },
+  SWITCHYARD_TASK_FIRST_POLL_MS: { kind: 'integer', default: 2_000, section: 'tasks', description: 'Wait before the first poll of a new or changed task; it grows by half per poll without news.' },
+  SWITCHYARD_TASK_MAX_POLL_MS: { kind: 'integer', default: 30_000, section: 'tasks', description: 'The longest wait between two polls of one task.' },
+  SWITCHYARD_TASK_LEASE_MS: {
+    kind: 'integer',
+    default: 30_000,
+    min: 100,
+    section: 'tasks',
+    description: 'How long an instance holds a task or callback it took; another instance takes over after.',
+  },
+  SWITCHYARD_TASK_TIMEOUT_SECONDS: {
+    kind: 'integer',
+    default: 3_600,
+    min: 1,
+    section: 'tasks',
+    description: 'An unfinished task fails and is refunded after this long (per family in the config file: `taskTimeouts`).',
+  },
+  SWITCHYARD_CALLBACK_RETRY_MS: { kind: 'integer', default: 1_000, section: 'tasks', description: 'First retry delay of a failed final callback; doubles per attempt, 6 attempts in all.' },
+} as const satisfies Record<string, EnvVarSpec>;
+
+export type EnvVarName = keyof typeof ENV_VARS;
+
+/**
+ * Variables only the test suite reads (test/), never the gateway. Listed so
+ * the reference names them; the test that checks the reference also checks
+ * that every SWITCHYARD_* name under test/ is here.
+ */
+export const TEST_ENV_VARS: Record<string, { default: string; description: string }> = {
+  SWITCHYARD_SKIP_PG: { default: '(unset)', description: '`1`: skip the PostgreSQL half of the storage and end-to-end tests (a machine without PostgreSQL).' },
+  SWITCHYARD_TEST_PG_URL: { default: '`postgres://127.0.0.1:5432/test`', description: 'The PostgreSQL database the tests create their schemas in.' },
+  SWITCHYARD_TEST_REDIS_URL: { default: '`redis://127.0.0.1:6379`', description: 'The Redis the shared rate-limit test uses.' },
+  SWITCHYARD_UPSTREAM_FIXTURES: { default: '`test/fixtures/upstream`', description: 'Another folder of recorded upstream answers for the adapter tests.' },
+  SWITCHYARD_OPENAPI_FILE: { default: '`test/fixtures/specs/openai-openapi.yaml`', description: 'Another copy of the OpenAI OpenAPI description the Responses tests validate against.' },
+  AGENTS_VERBOSE: { default: '(unset)', description: '`1`: the agent CLI suite (`bash test/agents/run.sh`) prints every step.' },
+  AGENTS_CLI: { default: '(unset)', description: 'Which agent CLI `test/agents/record.mjs` records requests from (same as its `--cli`).' },
+};
