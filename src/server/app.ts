@@ -19,6 +19,7 @@ import { clientErrorHandler, MAX_HEADER_BYTES } from './client-errors.js';
 import { pathOf, renderForPath } from './error-shapes.js';
 import { asGatewayError, MAX_PATH_PARAM_LENGTH } from './framework-errors.js';
 import { newRequestId } from './request-id.js';
+import { drainOversizedBody } from './oversized-body.js';
 import { RouteTable } from './route-table.js';
 
 declare module 'fastify' {
@@ -82,6 +83,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
     reply.header('x-request-id', request.id);
+  });
+  // Runs before every scope's error handler: a 413 reads the rest of the body before the connection goes.
+  app.addHook('onError', async (request, reply, error) => {
+    if (asGatewayError(error).kind === 'payload_too_large') drainOversizedBody(request, reply, ctx.settings.maxBodyBytes);
   });
 
   registerHealthRoutes(app, ctx);
