@@ -18,6 +18,8 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 
 type ParserError = Error & { code?: string };
 
+const answered = new WeakSet<Socket>();
+
 /** The request target from the first line the parser saw, or `/` when none arrived. */
 function requestTarget(rawPacket: unknown): string {
   // Node hands the bytes it could not parse to 'clientError' listeners as `rawPacket`.
@@ -36,8 +38,10 @@ function errorFor(code: string | undefined): GatewayError {
 
 export function clientErrorHandler(logger: FastifyBaseLogger) {
   return (error: ParserError, socket: Socket): void => {
-    // A reset connection has no one left to answer.
-    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    // A reset connection has no one left to answer; an answered one is closing
+    // (the parser reports every later chunk of the same bad request again).
+    if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
+    answered.add(socket);
     const requestId = newRequestId();
     const rendered = renderForPath(requestTarget((error as { rawPacket?: unknown }).rawPacket), errorFor(error.code), requestId);
     logger.info({ requestId, code: error.code }, 'refused a request the HTTP parser could not read');
