@@ -100,9 +100,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
     const allowed = routes.methodsFor(path);
-    if (allowed.length === 0) return sendError(request, reply, new GatewayError('not_found', `no route for ${request.method} ${path}`));
+    // Echo the path, but not kilobytes of it.
+    const named = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+    if (allowed.length === 0) return sendError(request, reply, new GatewayError('not_found', `no route for ${request.method} ${named}`));
     reply.header('allow', allowed.join(', '));
-    sendError(request, reply, new GatewayError('invalid_request', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`, { status: 405 }));
+    sendError(request, reply, new GatewayError('invalid_request', `${request.method} is not allowed on ${named}; use ${allowed.join(' or ')}`, { status: 405 }));
   });
   // Errors outside any family scope (health routes, unknown routes whose body failed to parse).
   app.setErrorHandler((error, request, reply) => sendError(request, reply, asGatewayError(error)));
