@@ -11,8 +11,9 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { exposedError, GatewayError } from '../core/errors.js';
-import { asGatewayError } from '../server/app.js';
+import { GatewayError } from '../core/errors.js';
+import { useFamilyErrors } from '../server/family-errors.js';
+import { renderAdminError } from './errors.js';
 import type { AppContext } from '../server/context.js';
 import { bearerToken, headerValue } from '../server/credentials.js';
 import { AdminService, publicChannel, publicKey } from './service.js';
@@ -42,12 +43,7 @@ function numberParam(value: unknown, name: string): number | undefined {
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
   const admin = new AdminService(ctx.store, ctx.secrets);
 
-  app.setErrorHandler((error, request, reply) => {
-    const gatewayError = asGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error, requestId: request.id }, 'admin request failed');
-    const shown = exposedError(gatewayError, request.id);
-    reply.code(shown.status).send({ error: { type: shown.kind, message: shown.message } });
-  });
+  useFamilyErrors(app, (error) => renderAdminError(error));
 
   app.addHook('onRequest', async (request) => {
     if (!isAdmin(request, ctx.adminKeyHash)) throw new GatewayError('authentication', 'admin key required');

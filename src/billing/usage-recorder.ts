@@ -1,9 +1,12 @@
 /**
  * Request logs and key spend are written in batches, off the request path:
  * a request only appends to memory; a timer (or a full batch) flushes them in
- * one transaction each. Shutdown flushes what is left.
+ * one transaction each. Shutdown flushes what is left. One row the database
+ * refuses never costs the others: a failed insert is split in halves until
+ * the refused rows stand alone, and only those are dropped (and logged).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { isDatabaseUnavailable } from '../storage/codec.js';
 import type { RequestLogRow, Store } from '../storage/types.js';
 
 /** Rows per insert: small enough that a synchronous SQLite write never stalls requests for long. */
@@ -13,6 +16,8 @@ export interface RecorderOptions {
   flushIntervalMs: number;
   maxBatch: number;
   onError: (error: unknown) => void;
+  /** A log row the database refused on its own (the rest of its batch was written). */
+  onRejectedRow?: (row: RequestLogRow, error: unknown) => void;
 }
 
 export class UsageRecorder {
@@ -71,15 +76,34 @@ export class UsageRecorder {
       }
     }
     for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      try {
-        await this.store.logs.insertMany(rows.slice(start, start + ROWS_PER_INSERT));
-      } catch (error) {
-        // Log rows are dropped rather than piling up in memory while the database is down.
-        this.options.onError(error);
-        return;
-      }
+      // Log rows are dropped rather than piling up in memory while the database is down.
+      if (!(await this.insertIsolated(rows.slice(start, start + ROWS_PER_INSERT)))) return;
       // Let requests waiting meanwhile run between two chunks.
       if (start + ROWS_PER_INSERT < rows.length) await nextTurn();
+    }
+  }
+
+  /**
+   * Inserts `rows`; when the database refuses them, inserts each half on its
+   * own, down to single rows, so only the rows it refuses alone are lost (at
+   * most 2n-1 statements). False when the database is unreachable: the
+   * caller stops there.
+   */
+  private async insertIsolated(rows: RequestLogRow[]): Promise<boolean> {
+    try {
+      await this.store.logs.insertMany(rows);
+      return true;
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) {
+        this.options.onError(error);
+        return false;
+      }
+      if (rows.length === 1) {
+        this.options.onRejectedRow?.(rows[0]!, error);
+        return true;
+      }
+      const half = Math.ceil(rows.length / 2);
+      return (await this.insertIsolated(rows.slice(0, half))) && (await this.insertIsolated(rows.slice(half)));
     }
   }
 }

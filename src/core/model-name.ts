@@ -13,3 +13,8 @@ export const MODEL_NAME_CONTROL_MESSAGE = 'must not contain control characters';
 export function hasControlCharacter(text: string): boolean {
   return CONTROL.test(text);
 }
+
+/** Model names longer than this are refused in every family (see README, "Limits"). */
+export const MAX_MODEL_NAME_LENGTH = 256;
+
+export const MODEL_NAME_LENGTH_MESSAGE = `must be at most ${MAX_MODEL_NAME_LENGTH} characters`;

@@ -4,10 +4,9 @@
  * Each family registers its routes in its own encapsulated scope with its own
  * error handler, so every error leaves in that family's shape.
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerAdminRoutes } from '../admin/routes.js';
-import { exposedError, GatewayError, toGatewayError } from '../core/errors.js';
-import { randomHex } from '../core/random.js';
+import { GatewayError } from '../core/errors.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerImageRoutes } from '../families/images/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
@@ -16,6 +15,12 @@ import { registerVideoRoutes } from '../families/videos/routes.js';
 import type { AppContext } from './context.js';
 import { registerHealthRoutes } from './health.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
+import { clientErrorHandler, MAX_HEADER_BYTES } from './client-errors.js';
+import { pathOf, renderForPath } from './error-shapes.js';
+import { asGatewayError, MAX_PATH_PARAM_LENGTH } from './framework-errors.js';
+import { newRequestId } from './request-id.js';
+import { drainOversizedBody } from './oversized-body.js';
+import { RouteTable } from './route-table.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,37 +29,29 @@ declare module 'fastify' {
   }
 }
 
-export function newRequestId(): string {
-  return `req_${randomHex(12)}`;
-}
+export { newRequestId } from './request-id.js';
 
-function parseJsonBody(_request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
-  _request.rawBody = body;
+/** Content types whose bodies the gateway reads as JSON; a body in any other that is not JSON is a 415. */
+const JSON_LIKE = /^(application\/([a-z0-9.+-]*\+)?json|text\/plain)\b/i;
+
+function parseJsonBody(request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
+  request.rawBody = body;
   if (body.length === 0) return done(null, undefined);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
+    const type = request.headers['content-type'];
+    if (type && !JSON_LIKE.test(type)) {
+      const named = type.split(';')[0]!.trim().slice(0, 100);
+      return done(new GatewayError('invalid_request', `unsupported content-type "${named}"; send application/json`, { status: 415 }));
+    }
     return done(new GatewayError('invalid_request', 'request body is not valid JSON'));
   }
   if (exceedsJsonDepth(parsed)) {
     return done(new GatewayError('invalid_request', `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`));
   }
   done(null, parsed);
-}
-
-/** Maps Fastify's own errors (body too large, bad content type…) onto gateway errors. */
-export function asGatewayError(error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
-  const code = (error as { code?: string }).code;
-  const message = error instanceof Error ? error.message : String(error);
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new GatewayError('payload_too_large', 'request body is too large');
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return new GatewayError('invalid_request', 'unsupported content-type; send application/json');
-  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new GatewayError('invalid_request', 'request body is empty');
-  const status = (error as { statusCode?: number }).statusCode;
-  if (status && status >= 400 && status < 500) return new GatewayError('invalid_request', message, { status });
-  return toGatewayError(error);
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -69,7 +66,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     keepAliveTimeout: 65_000,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler: clientErrorHandler(ctx.logger as FastifyBaseLogger),
+    // A malformed URL or an over-long path parameter, refused before routing: answered in the path's family shape.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, asGatewayError(error)),
   });
+  const routes = new RouteTable();
+  routes.watch(app);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer' }, parseJsonBody);
@@ -79,6 +83,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
     reply.header('x-request-id', request.id);
+  });
+  // Runs before every scope's error handler: a 413 reads the rest of the body before the connection goes.
+  app.addHook('onError', async (request, reply, error) => {
+    if (asGatewayError(error).kind === 'payload_too_large') drainOversizedBody(request, reply, ctx.settings.maxBodyBytes);
   });
 
   registerHealthRoutes(app, ctx);
@@ -90,13 +98,23 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ error: { type: 'not_found', message: `no route for ${request.method} ${request.url.split('?')[0]}` } });
+    const path = pathOf(request.url);
+    const allowed = routes.methodsFor(path);
+    // Echo the path, but not kilobytes of it.
+    const named = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+    if (allowed.length === 0) return sendError(request, reply, new GatewayError('not_found', `no route for ${request.method} ${named}`));
+    reply.header('allow', allowed.join(', '));
+    sendError(request, reply, new GatewayError('invalid_request', `${request.method} is not allowed on ${named}; use ${allowed.join(' or ')}`, { status: 405 }));
   });
-  app.setErrorHandler((error, request, reply) => {
-    const gatewayError = asGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error, requestId: request.id }, 'unhandled error');
-    const shown = exposedError(gatewayError, request.id);
-    reply.code(shown.status).send({ error: { type: shown.kind, message: shown.message } });
-  });
+  // Errors outside any family scope (health routes, unknown routes whose body failed to parse).
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, asGatewayError(error)));
   return app;
+}
+
+/** Answers `error` in the shape of the family `request`'s path belongs to, with the request id. */
+function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): void {
+  if (error.kind === 'internal') request.log.error({ err: error.cause ?? error, requestId: request.id }, 'unhandled error');
+  const rendered = renderForPath(request.url, error, request.id);
+  reply.headers({ ...rendered.headers, 'request-id': request.id, 'x-request-id': request.id });
+  reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
 }

@@ -108,6 +108,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       flushIntervalMs: 500,
       maxBatch: 500,
       onError: (error) => logger.error({ err: error }, 'usage flush failed'),
+      // Identifies the row without its text (which may hold what the database refused) or any credential.
+      onRejectedRow: (row, error) =>
+        logger.error(
+          { requestId: row.requestId, logId: row.id, keyId: row.keyId, family: row.family, reason: (error as Error)?.message?.slice(0, 300) },
+          'the database refused a request-log row; the rest of its batch was written',
+        ),
     });
     const ctx: AppContext = {
       settings: effective,

@@ -1,30 +1,22 @@
 /**
  * Every family answers errors in its own shape. This installs a family's
- * renderer as the error handler of its route scope (and, where a family owns
- * a whole path prefix, as its not-found handler), so no error leaves in
- * another family's shape.
+ * renderer as the error handler of its route scope, so no error leaves in
+ * another family's shape. Unknown routes are answered at the root, by path
+ * (see error-shapes.ts), since most families share the `/v1` prefix.
  */
 import type { FastifyInstance } from 'fastify';
-import { exposedError, GatewayError } from '../core/errors.js';
+import { exposedError, type GatewayError } from '../core/errors.js';
 import type { RenderedError } from '../pipeline/types.js';
-import { asGatewayError } from './app.js';
+import { asGatewayError } from './framework-errors.js';
 
 export type ErrorRenderer = (error: GatewayError, requestId: string) => RenderedError;
 
-export function useFamilyErrors(app: FastifyInstance, render: ErrorRenderer, options: { notFound?: boolean } = {}): void {
-  const send = (reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2], rendered: RenderedError) => {
-    if (rendered.headers) reply.headers(rendered.headers);
-    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
-  };
+export function useFamilyErrors(app: FastifyInstance, render: ErrorRenderer): void {
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = asGatewayError(error);
     if (gatewayError.kind === 'internal') request.log.error({ err: error, requestId: request.id }, 'unhandled error');
-    send(reply, render(exposedError(gatewayError, request.id), request.id));
+    const rendered = render(exposedError(gatewayError, request.id), request.id);
+    if (rendered.headers) reply.headers(rendered.headers);
+    reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
   });
-  if (options.notFound) {
-    app.setNotFoundHandler((request, reply) => {
-      const error = new GatewayError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`);
-      send(reply, render(error, request.id));
-    });
-  }
 }

@@ -33,3 +33,23 @@ export function isUniqueViolation(error: unknown): boolean {
 export function conflict(what: string, cause: unknown): GatewayError {
   return new GatewayError('invalid_request', `${what} already exists`, { status: 409, cause });
 }
+
+/**
+ * Whether an error says the database cannot be reached or cannot write at
+ * all (connection refused or lost, server shutting down, disk full, file
+ * locked), as opposed to refusing one statement's data. A batch that fails
+ * this way is not worth splitting: every part would fail the same way.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    // Node socket errors (ECONNREFUSED, ECONNRESET, ETIMEDOUT…).
+    if (/^E[A-Z]+$/.test(code)) return true;
+    // PostgreSQL: connection exception, insufficient resources, operator intervention, system error.
+    if (/^(08|53|57|58)[0-9A-Z]{3}$/.test(code)) return true;
+    return /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOTADB|CORRUPT)/.test(code);
+  }
+  const message = error instanceof Error ? error.message : '';
+  // node-postgres raises these without a code.
+  return /connection|terminated|not queryable|timeout/i.test(message);
+}

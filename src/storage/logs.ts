@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { fromFlag, fromJson, toFlag, toJson, toNullableNumber, toNumber } from './codec.js';
 import type { Database, RequestLogsTable } from './schema.js';
+import { storableNullable, storableText } from './text.js';
 import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSummaryRow } from './types.js';
 
 /** Rows per INSERT: 24 parameters each stays under SQLite's and PostgreSQL's parameter limits. */
@@ -8,19 +9,20 @@ const insertChunk = 500;
 const defaultLimit = 100;
 const maxLimit = 1000;
 
+/** Every text column goes through storableText: one NUL byte must not fail the batch on PostgreSQL. */
 function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
   return {
     id: row.id,
-    request_id: row.requestId,
-    key_id: row.keyId,
-    family: row.family,
-    model: row.model,
-    upstream_model: row.upstreamModel,
-    channel_id: row.channelId,
+    request_id: storableText(row.requestId),
+    key_id: storableNullable(row.keyId),
+    family: storableText(row.family),
+    model: storableText(row.model),
+    upstream_model: storableNullable(row.upstreamModel),
+    channel_id: storableNullable(row.channelId),
     tried_channels: toJson(row.triedChannels),
     http_status: row.httpStatus,
-    error_kind: row.errorKind,
-    error_message: row.errorMessage,
+    error_kind: storableNullable(row.errorKind),
+    error_message: storableNullable(row.errorMessage),
     stream: toFlag(row.stream),
     input_tokens: row.inputTokens,
     output_tokens: row.outputTokens,
@@ -31,8 +33,8 @@ function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
     cost: row.cost,
     latency_ms: Math.round(row.latencyMs),
     first_byte_ms: row.firstByteMs === null ? null : Math.round(row.firstByteMs),
-    client_ip: row.clientIp,
-    translation: row.translation,
+    client_ip: storableNullable(row.clientIp),
+    translation: storableNullable(row.translation),
     created_at: row.createdAt,
   };
 }

@@ -11,6 +11,7 @@
 import type { Kysely } from 'kysely';
 import { fromFlag, fromJson, toFlag, toJson, toNumber } from './codec.js';
 import { isWellFormedId } from './ids.js';
+import { storableNullable } from './text.js';
 
 export type StoredItem = Record<string, unknown>;
 
@@ -58,13 +59,13 @@ function toRow(record: StoredResponse): ResponseRow {
   return {
     id: record.id,
     key_id: record.keyId,
-    previous_response_id: record.previousResponseId,
+    previous_response_id: storableNullable(record.previousResponseId),
     chain: toJson(record.chain),
     response: toJson(record.response),
     input: toJson(record.input),
     channel_id: record.channelId,
     native: toFlag(record.native),
-    upstream_response_id: record.upstreamResponseId,
+    upstream_response_id: storableNullable(record.upstreamResponseId),
     created_at: record.createdAt,
   };
 }
@@ -84,11 +85,15 @@ function toRecord(row: ResponseRow): StoredResponse {
   };
 }
 
-/** The ids of a record's items, each once (a client may repeat an id in its input). */
+/**
+ * The ids of a record's items, each once (a client may repeat an id in its
+ * input). Only ids a lookup could ever match are indexed: a client's id with
+ * a NUL byte (which PostgreSQL cannot store) or kilobytes long is not.
+ */
 function itemIds(record: StoredResponse): string[] {
   const ids = new Set<string>();
-  for (const item of record.input) if (typeof item.id === 'string' && item.id !== '') ids.add(item.id);
-  for (const item of record.response.output ?? []) if (typeof item.id === 'string' && item.id !== '') ids.add(item.id);
+  for (const item of record.input) if (isWellFormedId(item.id)) ids.add(item.id);
+  for (const item of record.response.output ?? []) if (isWellFormedId(item.id)) ids.add(item.id);
   return [...ids];
 }
 

@@ -74,6 +74,35 @@ describe.each(ENGINES)('admin validation on %s', (engine) => {
     });
   });
 
+  describe('after the refused writes above', () => {
+    it('nothing poisoned was stored', async () => {
+      const keys = await gw.admin('GET', '/keys');
+      expect(keys.body.data.filter((key: { name: string }) => key.name.startsWith('bad-'))).toEqual([]);
+      const channels = await gw.admin('GET', '/channels');
+      const names = channels.body.data.map((channel: { name: string }) => channel.name);
+      expect(names.filter((name: string) => name.startsWith('c-'))).toEqual([]);
+      for (const channel of channels.body.data) expect(channel.baseUrl ?? '').not.toMatch(/^file:|not a url/);
+    });
+    it('every family still serves', async () => {
+      const key = 'sk-plain-key-0001';
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-goog-api-key': key };
+      expect((await ask(key)).status).toBe(200);
+      const responses = await fetch(`${gw.url}/v1/responses`, { method: 'POST', headers, body: JSON.stringify({ model: 'any-model', input: 'hi' }) });
+      expect(responses.status).toBe(200);
+      const generate = await fetch(`${gw.url}/v1beta/models/any-model:generateContent`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      });
+      expect(generate.status).toBe(200);
+      const images = await fetch(`${gw.url}/ig/submit/imagine`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'a cat' }) });
+      expect(images.status).toBe(200);
+      const videos = await fetch(`${gw.url}/v1/videos`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'a cat' }) });
+      expect(videos.status).toBe(201);
+      expect((await fetch(`${gw.url}/readyz`)).status).toBe(200);
+    });
+  });
+
   describe('a stored record that is invalid anyway', () => {
     it('a key with a bad allowIps is refused; every other key still works', async () => {
       const store = gw.gateway.ctx.store;

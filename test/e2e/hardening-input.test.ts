@@ -131,6 +131,15 @@ describe.each(ENGINES)('hostile client input on %s', (engine) => {
       expect(status).toBe(404);
       expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'not_found' });
     });
+    it('a client input item id with a NUL byte is stored with its response', async () => {
+      const input = '[{"type":"message","id":"msg_\\u0000","role":"user","content":"hi"}]';
+      const created = await call('POST', '/v1/responses', `{"model":"m","input":${input}}`);
+      expect(created.status).toBe(200);
+      const stored = await call('GET', `/v1/responses/${created.body.id}`);
+      expect(stored.status).toBe(200);
+      const items = await call('GET', `/v1/responses/${created.body.id}/input_items`);
+      expect(items.body.data[0].id).toBe('msg_\u0000');
+    });
     it('previous_response_id with a NUL byte is not found', async () => {
       const { status } = await call('POST', '/v1/responses', '{"model":"m","input":"hi","previous_response_id":"resp_\\u0000"}');
       expect(status).toBe(404);

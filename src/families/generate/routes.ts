@@ -18,7 +18,7 @@ import { generateToCore } from './to-core.js';
 import { promptMediaOf } from './usage.js';
 import { parseGenerateRequest } from './validate.js';
 import { useFamilyErrors } from '../../server/family-errors.js';
-import { hasControlCharacter, MODEL_NAME_CONTROL_MESSAGE } from '../../core/model-name.js';
+import { hasControlCharacter, MAX_MODEL_NAME_LENGTH, MODEL_NAME_CONTROL_MESSAGE, MODEL_NAME_LENGTH_MESSAGE } from '../../core/model-name.js';
 
 export type GenerateMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens';
 
@@ -36,6 +36,7 @@ export function parseModelPath(rest: string): { model: string; method: GenerateM
     throw new GatewayError('not_found', `${named}; use models/{model}:generateContent, :streamGenerateContent or :countTokens`);
   }
   if (model === '' || model.includes('/')) throw new GatewayError('not_found', `model path "${decoded}" is not of the form models/{model}`);
+  if (model.length > MAX_MODEL_NAME_LENGTH) throw new GatewayError('invalid_request', `model name ${MODEL_NAME_LENGTH_MESSAGE}`, { param: 'model' });
   if (hasControlCharacter(model)) throw new GatewayError('invalid_request', `model name ${MODEL_NAME_CONTROL_MESSAGE}`, { param: 'model' });
   return { model, method: method as GenerateMethod };
 }

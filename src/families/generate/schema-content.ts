@@ -4,6 +4,7 @@
  * (which role may hold which part) live in validate.ts.
  */
 import { z } from 'zod';
+import { base64Problem, imageTypeProblem } from '../../core/media.js';
 import { codeLanguages, codeOutcomes, contentRoles, mediaKind, mediaResolutions, protoEnum } from './schema-enums.js';
 
 const base64 = /^[A-Za-z0-9+/\-_]*={0,2}$/;
@@ -13,12 +14,18 @@ const base64String = (what: string) =>
 
 const mimeType = z.string({ error: 'must be a string' }).min(1, { error: 'mime_type is required' });
 
-export const blobSchema = z.object({
-  mimeType: mimeType.refine((type) => mediaKind(type) !== undefined, {
-    error: (issue) => `Unsupported MIME type: ${String(issue.input)}`,
-  }),
-  data: base64String('inline_data.data').min(1, { error: 'data is required' }),
-});
+export const blobSchema = z
+  .object({
+    mimeType: mimeType.refine((type) => mediaKind(type) !== undefined, {
+      error: (issue) => `Unsupported MIME type: ${String(issue.input)}`,
+    }),
+    data: base64String('inline_data.data').min(1, { error: 'data is required' }),
+  })
+  .superRefine((blob, ctx) => {
+    // The dialect takes standard and URL-safe base64; image types are checked against their bytes.
+    const problem = base64Problem(blob.data, { urlSafe: true }) ?? imageTypeProblem(blob.data, blob.mimeType);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['data'], message: `inline_data.data ${problem}` });
+  });
 
 export const fileDataSchema = z.object({
   mimeType,

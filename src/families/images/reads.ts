@@ -19,7 +19,7 @@ export async function fetchTask(sc: SubmitContext, id: string): Promise<ImageTas
 }
 
 export async function listByCondition(sc: SubmitContext, body: unknown): Promise<ImageTaskView[]> {
-  const { ids } = parseBody(listSchema, body ?? {});
+  const { ids } = parseBody(listSchema, body);
   const tasks = await sc.ctx.tasks.tasks.listOwned(ids, sc.key.record.id, IMAGE_FAMILY);
   return tasks.map((task) => renderTask(task, sc.publicBase));
 }

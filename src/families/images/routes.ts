@@ -20,7 +20,7 @@ type Handler = (sc: SubmitContext, request: FastifyRequest) => Promise<unknown>;
 export function registerImageRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerImageFamily(ctx.tasks);
 
-  useFamilyErrors(app, (error) => renderError(error), { notFound: true });
+  useFamilyErrors(app, (error) => renderError(error));
 
   const publicBase = (request: FastifyRequest) => ctx.settings.publicUrl ?? `${request.protocol}://${request.host}`;
   const authed = (handler: Handler) => async (request: FastifyRequest, reply: FastifyReply) => {

@@ -77,8 +77,9 @@ export const uploadSchema = z.object({
   ),
 });
 
+/** `ids` is required, as the spec marks it; an empty list answers an empty list. */
 export const listSchema = z.object({
-  ids: z.preprocess((value) => (value === null ? undefined : value), z.array(z.string()).max(1000, { error: 'at most 1000 ids' }).default([])),
+  ids: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of task ids' }).max(1000, { error: 'at most 1000 ids' }),
 });
 
 /** Parses a body with a schema; the first problem becomes a parameter error naming the field. */

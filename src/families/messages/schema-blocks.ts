@@ -10,6 +10,7 @@
  * to-core decides what translation does with it.
  */
 import { z } from 'zod';
+import { base64Problem, imageTypeProblem } from '../../core/media.js';
 
 const cacheControl = z.looseObject({ type: z.literal('ephemeral'), ttl: z.string().optional() }).nullish();
 
@@ -38,13 +39,18 @@ export const textBlockSchema = z.object({
 const imageSourceSchema = z.discriminatedUnion(
   'type',
   [
-    z.object({
-      type: z.literal('base64'),
-      media_type: z.enum(imageMediaTypes, {
-        error: `must be one of ${imageMediaTypes.join(', ')}`,
+    z
+      .object({
+        type: z.literal('base64'),
+        media_type: z.enum(imageMediaTypes, {
+          error: `must be one of ${imageMediaTypes.join(', ')}`,
+        }),
+        data: z.string().min(1, { error: 'image data must be non-empty base64' }),
+      })
+      .superRefine((source, ctx) => {
+        const problem = base64Problem(source.data) ?? imageTypeProblem(source.data, source.media_type);
+        if (problem) ctx.addIssue({ code: 'custom', path: ['data'], message: `image data ${problem}` });
       }),
-      data: z.string().min(1, { error: 'image data must be non-empty base64' }),
-    }),
     z.object({ type: z.literal('url'), url: httpUrl }),
   ],
   { error: unknownTypeMessage('image source', ['base64', 'url']) },
@@ -67,7 +73,13 @@ const documentSourceSchema = z.discriminatedUnion(
     z.object({
       type: z.literal('base64'),
       media_type: z.literal('application/pdf', { error: 'base64 documents must have media_type "application/pdf"' }),
-      data: z.string().min(1, { error: 'document data must be non-empty base64' }),
+      data: z
+        .string()
+        .min(1, { error: 'document data must be non-empty base64' })
+        .superRefine((data, ctx) => {
+          const problem = base64Problem(data);
+          if (problem) ctx.addIssue({ code: 'custom', message: `document data ${problem}` });
+        }),
     }),
     z.object({
       type: z.literal('text'),

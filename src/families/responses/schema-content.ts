@@ -4,15 +4,37 @@
  * sent back as input (`output_text`, `refusal`). Extra keys are kept.
  */
 import { z } from 'zod';
+import { base64Problem, imageTypeProblem, isSniffableImageType, parseBase64DataUrl } from '../../core/media.js';
 
-const dataUrl = /^data:([\w.+-]+\/[\w.+-]+)?(;[\w=.+-]+)*;base64,[A-Za-z0-9+/_=-]*$/;
 const httpUrl = /^https?:\/\/\S+$/i;
 
-export const imageUrlSchema = z
-  .string()
-  .refine((value) => httpUrl.test(value) || dataUrl.test(value), {
-    error: 'must be an http(s) URL or a base64 data URL',
+/** Why an `input_image.image_url` is not acceptable, or undefined: an http(s) URL, or a base64 data URL holding the image it names. */
+function imageUrlProblem(value: string): string | undefined {
+  if (httpUrl.test(value)) return undefined;
+  const parsed = parseBase64DataUrl(value);
+  if (!parsed) return 'must be an http(s) URL or a base64 data URL';
+  if (!isSniffableImageType(parsed.mediaType)) {
+    return `a data URL of type "${parsed.mediaType.slice(0, 100)}" is not an image; use image/png, image/jpeg, image/gif or image/webp`;
+  }
+  const problem = base64Problem(parsed.payload) ?? imageTypeProblem(parsed.payload, parsed.mediaType);
+  return problem && `the data URL ${problem}`;
+}
+
+/** Why `input_file.file_data` is not acceptable: base64, bare or as a data URL. */
+function fileDataProblem(value: string): string | undefined {
+  const parsed = value.startsWith('data:') ? parseBase64DataUrl(value) : { payload: value };
+  if (!parsed) return 'must be base64 or a base64 data URL';
+  const problem = base64Problem(parsed.payload);
+  return problem && `${value.startsWith('data:') ? 'the data URL ' : ''}${problem}`;
+}
+
+const checked = (problemOf: (value: string) => string | undefined) =>
+  z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
+    const problem = problemOf(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
+
+export const imageUrlSchema = checked(imageUrlProblem);
 
 export const inputTextSchema = z.looseObject({
   type: z.literal('input_text'),
@@ -33,7 +55,7 @@ export const inputImageSchema = z
 export const inputFileSchema = z
   .looseObject({
     type: z.literal('input_file'),
-    file_data: z.string().min(1, { error: 'must not be empty' }).nullish(),
+    file_data: checked(fileDataProblem).nullish(),
     file_id: z.string().min(1, { error: 'must not be empty' }).nullish(),
     file_url: z.string().regex(httpUrl, { error: 'must be an http(s) URL' }).nullish(),
     filename: z.string().nullish(),

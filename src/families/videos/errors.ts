@@ -36,14 +36,15 @@ export const generationsErrorBody = (rendered: RenderedError) => ({
   type: rendered.type,
 });
 
-/** Every error of a scope (thrown, unknown route, Fastify's own) leaves in the given shape. */
+/** An error in the shape `body` draws, with its status and headers. */
+export function videoErrorRenderer(body: (rendered: RenderedError) => unknown) {
+  return (error: GatewayError) => {
+    const rendered = describeError(error);
+    return { status: rendered.status, headers: rendered.headers, body: body(rendered) };
+  };
+}
+
+/** Every error of a scope (thrown, Fastify's own) leaves in the given shape; unknown routes get it by path (server/error-shapes.ts). */
 export function installErrorShape(app: FastifyInstance, body: (rendered: RenderedError) => unknown): void {
-  useFamilyErrors(
-    app,
-    (error) => {
-      const rendered = describeError(error);
-      return { status: rendered.status, headers: rendered.headers, body: body(rendered) };
-    },
-    { notFound: true },
-  );
+  useFamilyErrors(app, videoErrorRenderer(body));
 }

@@ -3,6 +3,7 @@ import { generateToCore } from '../../../src/families/generate/to-core.js';
 import { wrapThought } from '../../../src/families/generate/thought-token.js';
 import { toJsonSchema } from '../../../src/families/generate/json-schema.js';
 import { parseGenerateRequest } from '../../../src/families/generate/validate.js';
+import { PNG_HEAD } from '../../support/media-samples.js';
 
 const core = (body: unknown, stream = false) => generateToCore(parseGenerateRequest(structuredClone(body)), 'client-model', stream);
 const user = (text: string) => ({ role: 'user', parts: [{ text }] });
@@ -64,12 +65,12 @@ describe('generateToCore: contents', () => {
       contents: [
         user('go'),
         { role: 'model', parts: [{ functionCall: { name: 'shot' } }] },
-        { role: 'user', parts: [{ functionResponse: { name: 'shot', response: { width: 3, height: 4 }, parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }] } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'shot', response: { width: 3, height: 4 }, parts: [{ inlineData: { mimeType: 'image/png', data: PNG_HEAD } }] } }] },
       ],
     });
     expect((request.messages[2].content[0] as { content: unknown }).content).toEqual([
       { type: 'text', text: '{"width":3,"height":4}' },
-      { type: 'media', mediaType: 'image/png', data: 'AAAA' },
+      { type: 'media', mediaType: 'image/png', data: PNG_HEAD },
     ]);
   });
 

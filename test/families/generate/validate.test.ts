@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/core/errors.js';
 import { parseGenerateRequest } from '../../../src/families/generate/validate.js';
+import { IMAGE_HEADS, PNG_HEAD } from '../../support/media-samples.js';
 
 const text = (value: string) => ({ text: value });
 const base = { contents: [{ role: 'user', parts: [text('hi')] }] };
@@ -27,7 +28,7 @@ describe('parseGenerateRequest accepts', () => {
       { role: 'function', parts: [{ functionResponse: { name: 'f', response: { ok: true } } }] },
       { role: 'tool', parts: [{ functionResponse: { id: 'x', name: 'f', response: {} } }] },
     ] }],
-    ['inline media of the spec types', { contents: [{ parts: ['image/jpeg', 'image/heic', 'audio/wav', 'audio/flac', 'video/mp4', 'video/3gpp', 'application/pdf', 'text/plain'].map((mimeType) => ({ inlineData: { mimeType, data: 'AAAA' } })) }] }],
+    ['inline media of the spec types', { contents: [{ parts: ['image/jpeg', 'image/heic', 'audio/wav', 'audio/flac', 'video/mp4', 'video/3gpp', 'application/pdf', 'text/plain'].map((mimeType) => ({ inlineData: { mimeType, data: mimeType === 'image/jpeg' ? IMAGE_HEADS['image/jpeg'] : 'AAAA' } })) }] }],
     ['an image by file URI', { contents: [{ parts: [{ fileData: { mimeType: 'image/png', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc' } }] }] }],
     ['code execution parts', { contents: [
       { role: 'user', parts: [text('compute')] },
@@ -84,13 +85,13 @@ describe('parseGenerateRequest accepts', () => {
 
   it('renames proto (snake_case) names to lowerCamel, but never the client’s own property names', () => {
     const parsed = parseGenerateRequest({
-      contents: [{ role: 'user', parts: [{ inline_data: { mime_type: 'image/png', data: 'AAAA' } }, { text: 'x' }] }],
+      contents: [{ role: 'user', parts: [{ inline_data: { mime_type: 'image/png', data: PNG_HEAD } }, { text: 'x' }] }],
       system_instruction: { parts: [{ text: 'sys' }] },
       tools: [{ function_declarations: [{ name: 'f', parameters: { type: 'OBJECT', properties: { max_items: { type: 'STRING' } }, property_ordering: ['max_items'] }, parameters_json_schema: undefined }] }],
       tool_config: { function_calling_config: { mode: 'AUTO' } },
       generation_config: { max_output_tokens: 5, response_mime_type: 'application/json', response_json_schema: { my_key: { type: 'string' } }, thinking_config: { thinking_budget: 10 } },
     });
-    expect(parsed.contents[0].parts[0].inlineData).toEqual({ mimeType: 'image/png', data: 'AAAA' });
+    expect(parsed.contents[0].parts[0].inlineData).toEqual({ mimeType: 'image/png', data: PNG_HEAD });
     expect(parsed.systemInstruction?.parts[0].text).toBe('sys');
     expect(parsed.tools?.[0].functionDeclarations?.[0].parameters?.properties).toEqual({ max_items: { type: 'STRING' } });
     expect(parsed.tools?.[0].functionDeclarations?.[0].parameters?.propertyOrdering).toEqual(['max_items']);
@@ -111,7 +112,7 @@ describe('parseGenerateRequest refuses', () => {
     ['empty contents', { contents: [] }, 'contents is not specified'],
     ['empty parts', { contents: [{ role: 'user', parts: [] }] }, 'contents.parts must not be empty'],
     ['an empty part', { contents: [{ parts: [{}] }] }, "required oneof field 'data'"],
-    ['a part with two kinds of data', { contents: [{ parts: [{ text: 'a', inlineData: { mimeType: 'image/png', data: 'AA==' } }] }] }, 'sets text and inlineData'],
+    ['a part with two kinds of data', { contents: [{ parts: [{ text: 'a', inlineData: { mimeType: 'image/png', data: PNG_HEAD } }] }] }, 'sets text and inlineData'],
     ['an unknown role', { contents: [{ role: 'assistant', parts: [text('hi')] }] }, 'role'],
     ['inline data that is not base64', { contents: [{ parts: [{ inlineData: { mimeType: 'image/png', data: 'not base64!' } }] }] }, 'Base64 decoding failed'],
     ['an unsupported MIME type', { contents: [{ parts: [{ inlineData: { mimeType: 'image/gif', data: 'AAAA' } }] }] }, 'Unsupported MIME type: image/gif'],
@@ -121,7 +122,7 @@ describe('parseGenerateRequest refuses', () => {
     ['a function response in a model turn', { contents: [{ role: 'model', parts: [{ functionResponse: { name: 'f', response: {} } }] }] }, 'function_response'],
     ['a function response without response', { contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f' } }] }] }, 'response is required'],
     ['a bad code language', { contents: [{ role: 'model', parts: [{ executableCode: { language: 'RUBY', code: '' } }] }] }, 'LANGUAGE_UNSPECIFIED, PYTHON'],
-    ['a non-text system instruction', { ...base, systemInstruction: { parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }] } }, 'text parts only'],
+    ['a non-text system instruction', { ...base, systemInstruction: { parts: [{ inlineData: { mimeType: 'image/png', data: PNG_HEAD } }] } }, 'text parts only'],
     ['a bad function name', { ...base, tools: [{ functionDeclarations: [{ name: '1bad name' }] }] }, 'function names'],
     ['a duplicate function name', { ...base, tools: [{ functionDeclarations: [weatherDeclaration] }, { functionDeclarations: [weatherDeclaration] }] }, 'duplicate function name'],
     ['parameters in both forms', { ...base, tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'OBJECT' }, parametersJsonSchema: {} }] }] }, 'mutually exclusive'],
@@ -185,7 +186,7 @@ describe('parseGenerateRequest knows every field of the live service', () => {
             { functionCall: { id: 'c1', name: 'f', args: {} }, thoughtSignature: 'c2ln' },
           ],
         },
-        { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'f', response: { output: 'x' }, parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }], willContinue: false, scheduling: 'WHEN_IDLE' } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'f', response: { output: 'x' }, parts: [{ inlineData: { mimeType: 'image/png', data: PNG_HEAD } }], willContinue: false, scheduling: 'WHEN_IDLE' } }] },
       ],
       tools: [
         { functionDeclarations: [{ name: 'f', behavior: 'NON_BLOCKING', parametersJsonSchema: { type: 'object' }, responseJsonSchema: { type: 'object' } }] },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/core/errors.js';
 import { parseMessagesRequest } from '../../../src/families/messages/validate.js';
+import { IMAGE_HEADS } from '../../support/media-samples.js';
 
 const base = { model: 'claude-test', max_tokens: 2048, messages: [{ role: 'user', content: 'hi' }] };
 const user = (...content: unknown[]) => ({ ...base, messages: [{ role: 'user', content }] });
@@ -46,7 +47,7 @@ describe('parseMessagesRequest accepts', () => {
       { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
     ] }],
     ['text block with cache_control', user({ type: 'text', text: 'x', cache_control: { type: 'ephemeral' } })],
-    ['base64 images of every media type', user(...['image/jpeg', 'image/png', 'image/gif', 'image/webp'].map((media_type) => ({ type: 'image', source: { ...png, media_type } })))],
+    ['base64 images of every media type', user(...['image/jpeg', 'image/png', 'image/gif', 'image/webp'].map((media_type) => ({ type: 'image', source: { ...png, media_type, data: IMAGE_HEADS[media_type as keyof typeof IMAGE_HEADS] } })))],
     ['url image', user({ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } })],
     ['documents of every source', user(
       { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'a.pdf' },

@@ -11,6 +11,7 @@ import { inputAsItems } from '../../../src/families/responses/items.js';
 import { responsesToCore } from '../../../src/families/responses/to-core.js';
 import { parseResponsesRequest } from '../../../src/families/responses/validate.js';
 import type { StoredResponse } from '../../../src/storage/responses.js';
+import { PNG_HEAD } from '../../support/media-samples.js';
 
 function toCore(body: Record<string, unknown>, history: History = emptyHistory, contextWindow?: number): ChatRequest {
   const request = parseResponsesRequest({ model: 'm', ...body });
@@ -63,7 +64,7 @@ describe('responsesToCore', () => {
     const core = toCore({
       input: [
         { role: 'system', content: 'sys one' },
-        { role: 'user', content: [{ type: 'input_text', text: 'look' }, { type: 'input_image', image_url: 'data:image/png;base64,AAAA' }, { type: 'input_file', file_data: 'data:application/pdf;base64,JVBE', filename: 'a.pdf' }] },
+        { role: 'user', content: [{ type: 'input_text', text: 'look' }, { type: 'input_image', image_url: `data:image/png;base64,${PNG_HEAD}` }, { type: 'input_file', file_data: 'data:application/pdf;base64,JVBE', filename: 'a.pdf' }] },
         { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: proof },
         { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'calling' }] },
         { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{"a":1}' },
@@ -80,7 +81,7 @@ describe('responsesToCore', () => {
     expect(openRequestState(core, sealer).messages).toEqual([
       { role: 'user', content: [
         { type: 'text', text: 'look' },
-        { type: 'media', mediaType: 'image/png', data: 'AAAA' },
+        { type: 'media', mediaType: 'image/png', data: PNG_HEAD },
         { type: 'media', mediaType: 'application/pdf', data: 'JVBE', filename: 'a.pdf' },
       ] },
       { role: 'assistant', content: [
