@@ -3,6 +3,8 @@
  * plain and streamed completions, a tool round trip, structured output with
  * `chat.completions.parse`, usage, errors in the OpenAI shape.
  */
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,5 +133,38 @@ describe('records', () => {
     const logs = await gw.admin('GET', '/logs?model=log-probe-model');
     expect(logs.body.data[0]).toMatchObject({ family: 'chat-completions', httpStatus: 200 });
     expect(logs.body.data[0].outputTokens).toBeGreaterThan(0);
+  });
+});
+
+describe('the ai SDK with @ai-sdk/openai-compatible', () => {
+  const provider = () => createOpenAICompatible({ name: 'switchyard', baseURL: `${gw.url}/v1`, apiKey: gw.clientKey, includeUsage: true });
+
+  it('generates and streams text with usage', async () => {
+    const plain = await generateText({ model: provider()('gpt-4o-mini'), prompt: 'Say hello' });
+    expect(plain.text.length).toBeGreaterThan(0);
+    expect(plain.usage.outputTokens).toBeGreaterThan(0);
+    const streamed = streamText({ model: provider()('gpt-4o-mini'), prompt: 'Tell me a story' });
+    let text = '';
+    for await (const delta of streamed.textStream) text += delta;
+    expect(text.length).toBeGreaterThan(0);
+    expect((await streamed.usage).outputTokens).toBeGreaterThan(0);
+  });
+
+  it('runs a tool loop to a final answer', async () => {
+    const result = await generateText({
+      model: provider()('gpt-4o-mini'),
+      prompt: 'What is the weather in Paris?',
+      tools: {
+        get_weather: tool({
+          description: 'Weather for a city',
+          inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }),
+          execute: async ({ city }) => `18°C in ${city}`,
+        }),
+      },
+      toolChoice: 'auto',
+      stopWhen: stepCountIs(3),
+    });
+    expect(result.steps.length).toBeGreaterThanOrEqual(1);
+    expect(result.text.length + result.toolCalls.length).toBeGreaterThan(0);
   });
 });
