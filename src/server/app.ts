@@ -9,6 +9,7 @@ import { registerAdminRoutes } from '../admin/routes.js';
 import { exposedError, GatewayError, toGatewayError } from '../core/errors.js';
 import { randomHex } from '../core/random.js';
 import { registerChatCompletionsRoutes } from '../families/chat-completions/routes.js';
+import { registerGeminiModelRoutes, registerModelRoutes } from '../families/models/routes.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerImageRoutes } from '../families/images/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
@@ -87,6 +88,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerResponsesRoutes(scope, ctx));
   await app.register(async (scope) => registerGenerateRoutes(scope, ctx));
   await app.register(async (scope) => registerChatCompletionsRoutes(scope, ctx));
+  await app.register(async (scope) => registerModelRoutes(scope, ctx));
+  await app.register(async (scope) => registerGeminiModelRoutes(scope, ctx));
   await app.register(async (scope) => registerImageRoutes(scope, ctx), { prefix: '/ig' });
   await app.register(async (scope) => registerVideoRoutes(scope, ctx));
   await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });
