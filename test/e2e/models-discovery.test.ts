@@ -56,7 +56,7 @@ describe('OpenAI shape', () => {
   it('refuses a missing key with 401', async () => {
     const response = await fetch(`${gw.url}/v1/models`);
     expect(response.status).toBe(401);
-    expect((await response.json()).error.type).toBe('invalid_request_error');
+    expect(((await response.json()) as any).error.type).toBe('invalid_request_error');
   });
 });
 
@@ -99,7 +99,7 @@ describe('Gemini shape', () => {
   it('answers an unknown model in Google\'s error shape', async () => {
     const response = await fetch(`${gw.url}/v1beta/models/nope`, { headers: { 'x-goog-api-key': 'sk-client-all' } });
     expect(response.status).toBe(404);
-    expect((await response.json()).error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+    expect(((await response.json()) as any).error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
   });
 });
 

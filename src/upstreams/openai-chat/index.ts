@@ -8,6 +8,7 @@
 import type { UpstreamAdapter } from '../types.js';
 import { planOpenAiChat } from './capabilities.js';
 import { chatCompletionsChat } from './chat.js';
+import { openAiEmbeddings, openAiEmbeddingsPassThrough } from './embed.js';
 import { chatCompletionsPassThrough } from './pass-through.js';
 
 export const openAiChatAdapter: UpstreamAdapter = {
@@ -16,4 +17,6 @@ export const openAiChatAdapter: UpstreamAdapter = {
   plan: planOpenAiChat,
   chat: chatCompletionsChat,
   passThrough: chatCompletionsPassThrough,
+  embed: openAiEmbeddings,
+  embedPassThrough: openAiEmbeddingsPassThrough,
 };
