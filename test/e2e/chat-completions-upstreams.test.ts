@@ -134,6 +134,24 @@ describe('anthropic channel (translation)', () => {
     expect((completion.choices[0].message as { reasoning_content?: string }).reasoning_content).toBeTruthy();
   });
 
+  it('runs a thinking tool loop: the turn after the call goes with thinking off, and the header says so', async () => {
+    const { response } = await client.chat.completions
+      .create({
+        model: 'claude/anthropic-text.json',
+        reasoning_effort: 'high',
+        messages: [
+          { role: 'user', content: 'weather?' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+          { role: 'tool', tool_call_id: 'toolu_1', content: 'sunny' },
+        ],
+        tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      })
+      .withResponse();
+    const sent = anthropicUpstream.requests.at(-1)!.json<Record<string, unknown>>();
+    expect(sent.thinking).toBeUndefined();
+    expect(response.headers.get('x-switchyard-translation')).toContain('thinking');
+  });
+
   it('refuses an answer-changing field the channel cannot honour, naming it', async () => {
     const error = await client.chat.completions.create({ ...ask('claude/anthropic-text.json'), logprobs: true }).catch((e) => e);
     expect(error.status).toBe(400);
