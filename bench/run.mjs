@@ -1,14 +1,14 @@
 /**
  * One full benchmark run (`npm run bench`, after `npm run build`):
  * fake upstream, cold starts, serial latency, throughput and memory of the
- * built gateway, for the chat families C (Messages), D (content generation)
- * and E (Responses). Writes bench/results/latest.json (+ .md) and prints the
+ * built gateway, for the chat families C (Messages), D (content generation),
+ * E (Responses) and F (Chat Completions). Writes bench/results/latest.json (+ .md) and prints the
  * markdown report. See bench/README.md for the method.
  *
  * Pinning (when taskset exists): the gateway on core 0; this script (the
  * load generator), the fake upstream and wrk on core 1.
  *
- * Knobs (environment): BENCH_FAMILIES ("C,D,E": the families to measure),
+ * Knobs (environment): BENCH_FAMILIES ("C,D,E,F": the families to measure),
  * BENCH_PREWARM (2000 requests per target at c=10 before
  * anything is timed), BENCH_SERIAL_COUNT (3000), BENCH_WARMUP (200),
  * BENCH_AMOUNT (20000), BENCH_CONNECTIONS (50), BENCH_WRK_SECONDS (8, 0 = skip wrk),

@@ -20,9 +20,10 @@ export const FAMILIES = {
   C: { title: 'C, Messages (`POST /v1/messages`)', native: 'gateway-pass', translated: 'gateway-translated', nativeName: 'pass-through' },
   D: { title: 'D, content generation (`:generateContent`)', native: 'gateway-gem-native', translated: 'gateway-gem-translated', nativeName: 'native' },
   E: { title: 'E, Responses (`POST /v1/responses`)', native: 'gateway-resp-native', translated: 'gateway-resp-translated', nativeName: 'native' },
+  F: { title: 'F, Chat Completions (`POST /v1/chat/completions`)', native: 'gateway-chat-pass', translated: 'gateway-chat-translated', nativeName: 'pass-through' },
 };
 
-/** `BENCH_FAMILIES` ("C,D,E" by default) → the selected families, in C, D, E order. */
+/** `BENCH_FAMILIES` ("C,D,E,F" by default) → the selected families, in C, D, E order. */
 export function parseFamilies(text) {
   const wanted = new Set((text ?? '').toUpperCase().split(/[\s,]+/).filter(Boolean));
   if (wanted.size === 0) return Object.keys(FAMILIES);
@@ -76,6 +77,18 @@ export function defineTargets({ families, upstreamUrl, gatewayUrl, floorUrl }) {
           gateway('responses', { key: 'gateway-resp-native-store', label: 'gateway native (openai-responses), store: true', url: `${gatewayUrl}/v1/responses`, headers: RESPONSES_CLIENT_HEADERS, body: responsesBody('resp-native', false, true), baseline: direct, wrk: false });
         }
         gateway('responses', { key: `gateway-resp-translated${suffix}`, label: label('gateway translated (→ chat)'), url: `${gatewayUrl}/v1/responses`, headers: RESPONSES_CLIENT_HEADERS, body: responsesBody('resp-translated', stream), baseline: chatBaseline });
+      } else if (family === 'F') {
+        // The translated path goes to an anthropic channel, so its baseline is the direct /v1/messages call.
+        const directMessages = `direct-messages${suffix}`;
+        if (!families.includes('C'))
+          add('F', 'messages', { key: directMessages, label: label('direct upstream /v1/messages'), url: `${upstreamUrl}/v1/messages`, headers: {}, body: messagesBody('pass-model', stream) });
+        gateway('chat', { key: `gateway-chat-pass${suffix}`, label: label('gateway pass-through (openai-chat)'), url: `${gatewayUrl}/v1/chat/completions`, headers: RESPONSES_CLIENT_HEADERS, body: chatBody('translated-model', stream), baseline: chatBaseline });
+        if (stream) {
+          // The common stream: the client did not ask for usage, so the gateway asks for it and hides that chunk.
+          const body = { ...chatBody('translated-model', true), stream_options: undefined };
+          gateway('chat', { key: 'gateway-chat-pass-hidden-usage-stream', label: 'gateway pass-through (openai-chat), stream without include_usage', url: `${gatewayUrl}/v1/chat/completions`, headers: RESPONSES_CLIENT_HEADERS, body, baseline: chatBaseline });
+        }
+        gateway('chat', { key: `gateway-chat-translated${suffix}`, label: label('gateway translated (→ anthropic)'), url: `${gatewayUrl}/v1/chat/completions`, headers: RESPONSES_CLIENT_HEADERS, body: chatBody('pass-model', stream), baseline: directMessages });
       }
     });
   }

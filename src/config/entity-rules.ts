@@ -67,6 +67,9 @@ export function channelProblem(channel: ChannelShape): { field: string; message:
   const readers = Object.hasOwn(SETTINGS_READERS, channel.type) ? SETTINGS_READERS[channel.type] : undefined;
   if (!readers) return { field: 'type', message: `must be one of ${CHANNEL_TYPES.join(', ')}` };
   if (channel.baseUrl !== '' && !isHttpUrl(channel.baseUrl)) return { field: 'baseUrl', message: 'must be an http(s) URL' };
+  const listed = channel.settings.listedModels;
+  if (listed !== undefined && !(Array.isArray(listed) && listed.every((name) => typeof name === 'string' && name !== '' && !name.endsWith('*'))))
+    return { field: 'settings', message: 'listedModels must be a list of exact model names (the names /v1/models shows for pattern entries)' };
   // The readers see a fresh object each time, so none of their caches keeps a rejected value.
   const probe = { name: channel.name, type: channel.type, baseUrl: channel.baseUrl, settings: channel.settings } as Channel;
   for (const read of readers) {

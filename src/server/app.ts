@@ -7,6 +7,9 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerAdminRoutes } from '../admin/routes.js';
 import { GatewayError } from '../core/errors.js';
+import { registerChatCompletionsRoutes } from '../families/chat-completions/routes.js';
+import { registerGeminiModelRoutes, registerModelRoutes } from '../families/models/routes.js';
+import { registerEmbeddingsRoutes } from '../families/embeddings/routes.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerImageRoutes } from '../families/images/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
@@ -93,6 +96,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerMessagesRoutes(scope, ctx));
   await app.register(async (scope) => registerResponsesRoutes(scope, ctx));
   await app.register(async (scope) => registerGenerateRoutes(scope, ctx));
+  await app.register(async (scope) => registerChatCompletionsRoutes(scope, ctx));
+  await app.register(async (scope) => registerModelRoutes(scope, ctx));
+  await app.register(async (scope) => registerEmbeddingsRoutes(scope, ctx));
+  await app.register(async (scope) => registerGeminiModelRoutes(scope, ctx));
   await app.register(async (scope) => registerImageRoutes(scope, ctx), { prefix: '/ig' });
   await app.register(async (scope) => registerVideoRoutes(scope, ctx));
   await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });

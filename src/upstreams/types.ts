@@ -4,6 +4,7 @@
  * registry.ts.
  */
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../core/chat.js';
+import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
 import type { TranslationPlan } from '../core/translation-plan.js';
 import type { UpstreamLimits } from './limits.js';
 import type { PlanOptions } from './plan.js';
@@ -102,6 +103,24 @@ export interface UpstreamAdapter {
    * 404 (the upstream has no counting endpoint) leaves the count to the gateway.
    */
   countTokens?(request: PassThroughRequest, call: UpstreamCall): Promise<CountTokensResult>;
+
+  /** Compute embeddings; absent when the upstream type has none (its channels are then never asked). */
+  embed?(request: EmbeddingRequest, call: UpstreamCall): Promise<EmbeddingResponse>;
+
+  /**
+   * Forward an OpenAI `/v1/embeddings` body as it is (token-array inputs,
+   * base64 encoding and unknown fields included), for upstreams whose own
+   * endpoint is that one.
+   */
+  embedPassThrough?(request: PassThroughRequest, call: UpstreamCall): Promise<EmbeddingPassThroughResult>;
+}
+
+/** An upstream's embeddings answer kept byte for byte, with the usage read from it. */
+export interface EmbeddingPassThroughResult {
+  status: number;
+  contentType: string;
+  body: Buffer;
+  inputTokens?: number;
 }
 
 /** An upstream's answer to a count, kept byte for byte for a client of the same dialect. */

@@ -73,7 +73,7 @@ describe('unknown routes answer 404 in the shape of their prefix', () => {
     ['/v1/video/nope', generations],
     ['/ig/nope', images(21)],
     ['/admin/nope', admin('not_found')],
-    ['/v1/chat/completions', openai],
+    ['/v1/chat/nope', openai],
     ['/nope', openai],
   ])('%s', async (path, shape) => {
     const { status, headers, body } = await call('POST', path, '{}', { 'content-type': 'application/json' });

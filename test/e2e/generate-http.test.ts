@@ -63,10 +63,10 @@ describe('routes and credentials', () => {
   });
 
   it('answers 404 NOT_FOUND for another method', async () => {
-    const res = await post('/v1beta/models/sim-model:embedContent?key=AIza-main-http-key', hello);
+    const res = await post('/v1beta/models/sim-model:predictLongRunning?key=AIza-main-http-key', hello);
     expect(res.status).toBe(404);
     expect(res.json().error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
-    expect(res.json().error.message).toContain('embedContent');
+    expect(res.json().error.message).toContain('predictLongRunning');
   });
 });
 

@@ -2,7 +2,8 @@
  * Family D routes: `POST /v1beta/models/{model}:generateContent` and
  * `:streamGenerateContent` (`alt=sse` for server-sent events, else a JSON
  * array of chunks), and the same under `/v1/models/...`, where the current
- * official client posts by default. The model segment may be `name` or
+ * official client posts by default; `:countTokens`, `:embedContent` and
+ * `:batchEmbedContents` on the same paths. The model segment may be `name` or
  * `models/name`. Credential: the `x-goog-api-key` header (what the official
  * clients send) or the `key` query parameter (the spec's form).
  */
@@ -14,15 +15,16 @@ import type { AppContext } from '../../server/context.js';
 import { headerValue } from '../../server/credentials.js';
 import { generateCodec, plainGenerateCodec } from './codec.js';
 import { serveGenerateCountTokens } from './count-tokens.js';
+import { serveGenerateEmbeddings } from './embed.js';
 import { generateToCore } from './to-core.js';
 import { promptMediaOf } from './usage.js';
 import { parseGenerateRequest } from './validate.js';
 import { useFamilyErrors } from '../../server/family-errors.js';
 import { hasControlCharacter, MAX_MODEL_NAME_LENGTH, MODEL_NAME_CONTROL_MESSAGE, MODEL_NAME_LENGTH_MESSAGE } from '../../core/model-name.js';
 
-export type GenerateMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens';
+export type GenerateMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
 
-const methods = new Set<string>(['generateContent', 'streamGenerateContent', 'countTokens']);
+const methods = new Set<string>(['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents']);
 
 /** `gemini-x:generateContent`, `models/gemini-x:generateContent` → model and method; 404 for anything else. */
 export function parseModelPath(rest: string): { model: string; method: GenerateMethod } {
@@ -33,7 +35,7 @@ export function parseModelPath(rest: string): { model: string; method: GenerateM
   if (model.startsWith('models/')) model = model.slice('models/'.length);
   if (!methods.has(method)) {
     const named = method ? `method "${method}" is not supported` : 'the path names no method';
-    throw new GatewayError('not_found', `${named}; use models/{model}:generateContent, :streamGenerateContent or :countTokens`);
+    throw new GatewayError('not_found', `${named}; use models/{model}:generateContent, :streamGenerateContent, :countTokens, :embedContent or :batchEmbedContents`);
   }
   if (model === '' || model.includes('/')) throw new GatewayError('not_found', `model path "${decoded}" is not of the form models/{model}`);
   if (model.length > MAX_MODEL_NAME_LENGTH) throw new GatewayError('invalid_request', `model name ${MODEL_NAME_LENGTH_MESSAGE}`, { param: 'model' });
@@ -59,6 +61,8 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
     const secret = headerValue(request, 'x-goog-api-key') ?? firstValue(query.key);
     const key = await ctx.auth.authenticate(secret, request.ip);
     if (method === 'countTokens') return serveGenerateCountTokens(ctx, request, reply, { model, key, startedAt });
+    if (method === 'embedContent' || method === 'batchEmbedContents')
+      return serveGenerateEmbeddings(ctx, request, reply, { model, key, startedAt, batch: method === 'batchEmbedContents' });
     const parsed = parseGenerateRequest(request.body);
     const stream = method === 'streamGenerateContent';
     const sse = stream && firstValue(query.alt) === 'sse';

@@ -6,6 +6,7 @@ import type { ChatRequest } from '../../core/chat.js';
 import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
 import { planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
 import { anthropicBuiltinTools } from './builtin-tools.js';
+import { thinkingBreaksContinuity } from './thinking-continuity.js';
 
 export const anthropicCapabilities: TranslationCapabilities = {
   type: 'anthropic',
@@ -38,6 +39,8 @@ export function anthropicCapabilitiesFor(settings: Record<string, unknown>): Tra
 const mediaTypes = /^(image\/|application\/pdf$|text\/)/;
 
 function anthropicRules(request: ChatRequest, plan: PlanBuilder): void {
+  if (thinkingBreaksContinuity(request))
+    plan.mapped('thinking', 'off for this turn: the last assistant turn called tools without its signed thought, which Anthropic requires');
   if (request.responseFormat?.type === 'json_object') plan.refused('response_format json_object', 'needs a JSON schema for structured output');
   for (const message of request.messages) {
     for (const part of message.content) {

@@ -22,7 +22,8 @@
  * - Thinking goes back only when its state came from an `anthropic` upstream
  *   (its sealed origin): another provider's thinking, or thinking without a
  *   signature, cannot be verified by Anthropic and is left out; citations in
- *   the history are not sent.
+ *   the history are not sent. When that leaves the last tool-calling assistant
+ *   turn without its thought, thinking is off for the turn (thinking-continuity.ts).
  */
 import type {
   ChatMessage,
@@ -37,6 +38,7 @@ import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
 import { toolsToSend } from '../plan.js';
 import { adaptiveThinkingOn, anthropicCapabilitiesFor } from './capabilities.js';
 import { toTool, toToolChoice } from './convert-tools.js';
+import { thinkingBreaksContinuity } from './thinking-continuity.js';
 
 export const DEFAULT_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
@@ -67,7 +69,7 @@ export function toMessagesRequest(
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };
   const defaultMax = typeof settings.defaultMaxTokens === 'number' ? settings.defaultMaxTokens : DEFAULT_MAX_TOKENS;
-  const thinking = thinkingBlock(request.thinking, request.maxTokens, adaptiveThinkingOn(settings));
+  const thinking = thinkingBreaksContinuity(request) ? undefined : thinkingBlock(request.thinking, request.maxTokens, adaptiveThinkingOn(settings));
   const budget = typeof thinking?.budget_tokens === 'number' ? thinking.budget_tokens : 0;
   body.max_tokens = request.maxTokens ?? budget + defaultMax;
   const system = systemPrompt(request);

@@ -10,6 +10,7 @@ import { geminiCountTokens } from './count-tokens.js';
 import { planGemini } from './capabilities.js';
 import { geminiChat } from './chat.js';
 import { geminiPassThrough } from './pass-through.js';
+import { geminiEmbeddings } from './embed.js';
 
 export const geminiAdapter: UpstreamAdapter = {
   type: 'gemini',
@@ -18,4 +19,5 @@ export const geminiAdapter: UpstreamAdapter = {
   chat: geminiChat,
   passThrough: geminiPassThrough,
   countTokens: geminiCountTokens,
+  embed: geminiEmbeddings,
 };

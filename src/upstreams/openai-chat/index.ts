@@ -1,15 +1,22 @@
 /**
  * The `openai-chat` upstream: any OpenAI-compatible chat-completions server
- * (OpenAI, DeepSeek, Groq, vLLM, …). No client family speaks this dialect, so
- * every request is translated. It honours no optional features (the internal
- * answer has no place for logprobs or several candidates) and runs no builtin tools.
+ * (OpenAI, DeepSeek, Groq, vLLM, …). Chat Completions clients get the
+ * pass-through path; other families are translated, and then it honours no
+ * optional features (the internal answer has no place for logprobs or several
+ * candidates) and runs no builtin tools.
  */
 import type { UpstreamAdapter } from '../types.js';
 import { planOpenAiChat } from './capabilities.js';
 import { chatCompletionsChat } from './chat.js';
+import { openAiEmbeddings, openAiEmbeddingsPassThrough } from './embed.js';
+import { chatCompletionsPassThrough } from './pass-through.js';
 
 export const openAiChatAdapter: UpstreamAdapter = {
   type: 'openai-chat',
+  nativeDialect: 'chat-completions',
   plan: planOpenAiChat,
   chat: chatCompletionsChat,
+  passThrough: chatCompletionsPassThrough,
+  embed: openAiEmbeddings,
+  embedPassThrough: openAiEmbeddingsPassThrough,
 };

@@ -12,6 +12,7 @@ import { countDeltas } from './events.js';
 import { readSimulatorSettings } from './settings.js';
 import { brokenStreamError, streamAnswer } from './stream.js';
 import { throwIfAborted, waitForUpstream } from './timing.js';
+import { simulateEmbeddings } from './embed.js';
 
 async function chat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const settings = readSimulatorSettings(call.channel);
@@ -33,4 +34,5 @@ export const simulatorAdapter: UpstreamAdapter = {
   type: 'simulator',
   plan: planSimulator,
   chat,
+  embed: simulateEmbeddings,
 };

@@ -49,7 +49,7 @@ describe('parseModelPath', () => {
   });
 
   it('answers 404 for other methods and malformed paths', () => {
-    for (const path of ['gemini:embedContent', 'gemini', ':generateContent', 'a/b:generateContent']) {
+    for (const path of ['gemini:predict', 'gemini', ':generateContent', 'a/b:generateContent']) {
       expect(() => parseModelPath(path)).toThrow(expect.objectContaining({ kind: 'not_found' }));
     }
   });

@@ -191,12 +191,12 @@ describe('toChatCompletionRequest', () => {
     expect(plan({ messages: [toolImage] }).refusal).toBeUndefined();
   });
 
-  it('declares no features and no builtin tools', () => {
+  it('declares no features and no builtin tools on the translated path, and passes Chat Completions clients through', () => {
     const plan = openAiChatAdapter.plan({ model: 'm', messages: [], stream: false, features: { logprobs: true } }, { strict: false, settings: {} });
     expect(plan.refusal?.message).toMatch(/logprobs is not supported/);
     expect(openAiChatCapabilities.builtinTools).toBeUndefined();
-    expect(openAiChatAdapter.nativeDialect).toBeUndefined();
-    expect(openAiChatAdapter.passThrough).toBeUndefined();
+    expect(openAiChatAdapter.nativeDialect).toBe('chat-completions');
+    expect(openAiChatAdapter.passThrough).toBeTypeOf('function');
   });
 });
 

@@ -1,0 +1,41 @@
+/**
+ * Renders an internal ChatResponse as a `chat.completion` object. Thoughts
+ * surface as `reasoning_content`, where the popular OpenAI-compatible servers
+ * put them; a request made with the legacy `functions` gets its call as
+ * `function_call`.
+ */
+import type { ChatResponse } from '../../core/chat.js';
+import { nowSeconds, renderUsage, toCompletionId, toFinishReason } from './answer-fields.js';
+
+export interface RenderOptions {
+  clientModel: string;
+  legacyFunctions: boolean;
+}
+
+export function renderCompletion(res: ChatResponse, options: RenderOptions): Record<string, unknown> {
+  let text = '';
+  let reasoning = '';
+  const toolCalls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> = [];
+  for (const part of res.content) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type === 'thinking') reasoning += part.text;
+    else toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input) } });
+  }
+  const message: Record<string, unknown> = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, refusal: null };
+  if (reasoning !== '') message.reasoning_content = reasoning;
+  if (toolCalls.length > 0) {
+    if (options.legacyFunctions) message.function_call = toolCalls[0].function;
+    else message.tool_calls = toolCalls;
+  }
+  message.annotations = [];
+  return {
+    id: toCompletionId(res.id),
+    object: 'chat.completion',
+    created: nowSeconds(),
+    model: options.clientModel,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: toFinishReason(res.finishReason, options.legacyFunctions) }],
+    usage: renderUsage(res.usage),
+    service_tier: 'default',
+    system_fingerprint: null,
+  };
+}

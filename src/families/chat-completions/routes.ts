@@ -1,0 +1,43 @@
+/**
+ * Family F routes: `POST /v1/chat/completions` (and `/chat/completions`, for
+ * clients whose base URL already ends in /v1). Credential:
+ * `Authorization: Bearer`; errors in the OpenAI shape. An `openai-chat`
+ * channel gets the client's bytes (pass-through); every other upstream type
+ * is reached by translation.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { callBasics } from '../../pipeline/call-basics.js';
+import { serveChat } from '../../pipeline/chat-pipeline.js';
+import type { AppContext } from '../../server/context.js';
+import { bearerToken } from '../../server/credentials.js';
+import { useFamilyErrors } from '../../server/family-errors.js';
+import { renderResponsesError } from '../responses/errors.js';
+import { chatCompletionsCodec } from './codec.js';
+import { chatCompletionsToCore } from './to-core.js';
+import { parseChatCompletionsRequest } from './validate.js';
+
+export function registerChatCompletionsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  useFamilyErrors(app, (error) => renderResponsesError(error));
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const startedAt = Date.now();
+    const key = await ctx.auth.authenticate(bearerToken(request), request.ip);
+    const parsed = parseChatCompletionsRequest(request.body);
+    await serveChat(
+      ctx,
+      {
+        ...callBasics(request, key, parsed.model),
+        stream: parsed.stream === true,
+        rawBody: request.rawBody ?? Buffer.alloc(0),
+        body: request.body as Record<string, unknown>,
+        toCore: () => chatCompletionsToCore(parsed),
+        startedAt,
+      },
+      chatCompletionsCodec(parsed),
+      reply,
+    );
+  };
+
+  app.post('/v1/chat/completions', handler);
+  app.post('/chat/completions', handler);
+}

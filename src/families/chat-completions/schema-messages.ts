@@ -1,0 +1,73 @@
+/**
+ * Chat Completions messages, one schema per role, and their content parts.
+ * Known part types are checked; an unknown part type is kept (a native
+ * upstream may know it) and refused by name on a translated path.
+ */
+import { z } from 'zod';
+
+const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+
+export const textPartSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
+
+export const imagePartSchema = z.looseObject({
+  type: z.literal('image_url'),
+  image_url: z.looseObject({ url: z.string().min(1), detail: nullable(z.string()) }),
+});
+
+export const audioPartSchema = z.looseObject({
+  type: z.literal('input_audio'),
+  input_audio: z.looseObject({ data: z.string(), format: z.string().min(1) }),
+});
+
+export const filePartSchema = z.looseObject({
+  type: z.literal('file'),
+  file: z
+    .looseObject({ file_data: nullable(z.string()), file_id: nullable(z.string()), filename: nullable(z.string()) })
+    .refine((file) => file.file_data != null || file.file_id != null, 'file_data or file_id is required'),
+});
+
+export const refusalPartSchema = z.looseObject({ type: z.literal('refusal'), refusal: z.string() });
+
+/** Part schemas by type, per role. */
+export const userPartSchemas = { text: textPartSchema, image_url: imagePartSchema, input_audio: audioPartSchema, file: filePartSchema };
+export const textOnlyPartSchemas = { text: textPartSchema };
+export const assistantPartSchemas = { text: textPartSchema, refusal: refusalPartSchema };
+
+const anyParts = z.array(z.looseObject({ type: z.string().min(1) }));
+
+export const toolCallSchema = z.union([
+  z.looseObject({
+    id: z.string().min(1),
+    type: z.literal('function'),
+    function: z.looseObject({ name: z.string().min(1), arguments: z.string() }),
+  }),
+  z.looseObject({ id: z.string().min(1), type: z.literal('custom'), custom: z.looseObject({ name: z.string().min(1), input: z.string() }) }),
+]);
+
+export const messageSchemas = {
+  system: z.looseObject({ role: z.literal('system'), content: z.union([z.string(), anyParts]), name: nullable(z.string()) }),
+  developer: z.looseObject({ role: z.literal('developer'), content: z.union([z.string(), anyParts]), name: nullable(z.string()) }),
+  user: z.looseObject({ role: z.literal('user'), content: z.union([z.string(), anyParts]), name: nullable(z.string()) }),
+  assistant: z.looseObject({
+    role: z.literal('assistant'),
+    content: nullable(z.union([z.string(), anyParts])),
+    refusal: nullable(z.string()),
+    name: nullable(z.string()),
+    tool_calls: nullable(z.array(toolCallSchema)),
+    function_call: nullable(z.looseObject({ name: z.string().min(1), arguments: z.string() })),
+    /** The reasoning text compatible servers return (DeepSeek, vLLM); some clients send it back. */
+    reasoning_content: nullable(z.string()),
+  }),
+  tool: z.looseObject({ role: z.literal('tool'), content: z.union([z.string(), anyParts]), tool_call_id: z.string().min(1) }),
+  function: z.looseObject({ role: z.literal('function'), content: nullable(z.string()), name: z.string().min(1) }),
+};
+
+export type Role = keyof typeof messageSchemas;
+export type ContentPartParam = { type: string; [key: string]: unknown };
+export type SystemMessage = z.output<(typeof messageSchemas)['system']>;
+export type UserMessage = z.output<(typeof messageSchemas)['user']>;
+export type AssistantMessage = z.output<(typeof messageSchemas)['assistant']>;
+export type ToolMessage = z.output<(typeof messageSchemas)['tool']>;
+export type FunctionMessage = z.output<(typeof messageSchemas)['function']>;
+export type MessageParam = z.output<(typeof messageSchemas)[Role]>;
+export type ToolCallParam = z.output<typeof toolCallSchema>;

@@ -1,0 +1,100 @@
+/**
+ * Encodes internal ChatEvents as `chat.completion.chunk` server-sent events,
+ * the way the official clients read them: one id for every chunk, the role in
+ * the first delta, tool-call deltas numbered by `index` (the name and id in
+ * the first), `finish_reason` on the last choice chunk, the usage chunk with
+ * empty `choices` when the client asked for it, then `data: [DONE]`.
+ * Thoughts stream as `reasoning_content` deltas. The frame around each delta
+ * is built once per stream; only the delta is serialised per event.
+ */
+import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
+import type { GatewayError } from '../../core/errors.js';
+import { renderResponsesError } from '../responses/errors.js';
+import { nowSeconds, renderUsage, toCompletionId, toFinishReason } from './answer-fields.js';
+
+export interface ChunkEncoderOptions {
+  clientModel: string;
+  /** The client set `stream_options.include_usage`. */
+  includeUsage: boolean;
+  /** The request used the legacy `functions`: calls stream as `function_call`. */
+  legacyFunctions: boolean;
+}
+
+const done = 'data: [DONE]\n\n';
+
+export class ChatCompletionsStreamEncoder {
+  private head = '';
+  private readonly usageField: string;
+  private started = false;
+  private finished = false;
+  /** Block index → tool-call index, for the blocks that are tool calls. */
+  private readonly toolIndexes = new Map<number, number>();
+
+  constructor(private readonly opts: ChunkEncoderOptions) {
+    this.usageField = opts.includeUsage ? ',"usage":null' : '';
+  }
+
+  encode(event: ChatEvent): string {
+    if (this.finished) return '';
+    if (event.type === 'message_start') return this.started ? '' : this.start(event.id);
+    const prefix = this.started ? '' : this.start(undefined);
+    switch (event.type) {
+      case 'block_start':
+        if (event.block.type !== 'tool_call') return prefix;
+        return prefix + this.toolStart(event.index, event.block.id, event.block.name);
+      case 'text_delta':
+        return prefix + this.chunk(`{"content":${JSON.stringify(event.text)}}`);
+      case 'thinking_delta':
+        return prefix + this.chunk(`{"reasoning_content":${JSON.stringify(event.text)}}`);
+      case 'tool_input_delta':
+        return prefix + this.toolArguments(event.index, event.json);
+      case 'signature_delta':
+      case 'block_stop':
+        return prefix;
+      case 'finish':
+        return prefix + this.finish(event.reason, event.usage);
+    }
+  }
+
+  /** An error chunk, for a failure after the stream began; the official clients raise it. */
+  error(err: GatewayError): string {
+    this.finished = true;
+    return `data: ${JSON.stringify(renderResponsesError(err).body)}\n\n`;
+  }
+
+  private start(id: string | undefined): string {
+    this.started = true;
+    const model = JSON.stringify(this.opts.clientModel);
+    this.head = `data: {"id":${JSON.stringify(toCompletionId(id))},"object":"chat.completion.chunk","created":${nowSeconds()},"model":${model},"service_tier":"default","system_fingerprint":null,"choices":[{"index":0,"delta":`;
+    return this.chunk('{"role":"assistant","content":"","refusal":null}');
+  }
+
+  private chunk(delta: string, finishReason = 'null'): string {
+    return `${this.head}${delta},"logprobs":null,"finish_reason":${finishReason}}]${this.usageField}}\n\n`;
+  }
+
+  private toolStart(blockIndex: number, id: string, name: string): string {
+    const index = this.toolIndexes.size;
+    this.toolIndexes.set(blockIndex, index);
+    if (this.opts.legacyFunctions)
+      return index === 0 ? this.chunk(`{"function_call":{"name":${JSON.stringify(name)},"arguments":""}}`) : '';
+    return this.chunk(`{"tool_calls":[{"index":${index},"id":${JSON.stringify(id)},"type":"function","function":{"name":${JSON.stringify(name)},"arguments":""}}]}`);
+  }
+
+  private toolArguments(blockIndex: number, json: string): string {
+    const index = this.toolIndexes.get(blockIndex);
+    if (index === undefined || json === '') return '';
+    if (this.opts.legacyFunctions) return index === 0 ? this.chunk(`{"function_call":{"arguments":${JSON.stringify(json)}}}`) : '';
+    return this.chunk(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(json)}}}]}`);
+  }
+
+  private finish(reason: FinishReason, usage: Usage): string {
+    this.finished = true;
+    let out = this.chunk('{}', JSON.stringify(toFinishReason(reason, this.opts.legacyFunctions)));
+    if (this.opts.includeUsage) {
+      const head = this.head.slice(0, this.head.indexOf('"choices":'));
+      out += `${head}"choices":[],"usage":${JSON.stringify(renderUsage(usage))}}\n\n`;
+    }
+    return out + done;
+  }
+}

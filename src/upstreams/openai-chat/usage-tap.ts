@@ -1,0 +1,84 @@
+/**
+ * Usage taps for the Chat Completions pass-through path, reading from the one
+ * parse the gateway makes of the upstream's bytes (see pass-through.ts). A
+ * stream has ended once a choice carried its `finish_reason` (the usage chunk
+ * and `[DONE]` may follow) or an error chunk went by.
+ *
+ * When the gateway asked for the usage chunk on the client's behalf,
+ * `withoutUsageChunk` keeps that chunk (empty `choices`, a usage object) from
+ * the client: the forwarded regions hold whole events, and only a region
+ * that holds a usage object is decoded to drop it.
+ */
+import type { Usage } from '../../core/chat.js';
+import type { AnswerTap, StreamTap } from '../pass-through.js';
+import type { SseEvent } from '../sse.js';
+import { usageFromChatCompletion } from './usage.js';
+import type { ChatCompletion, ChatCompletionChunk } from './wire.js';
+
+abstract class ChatCompletionTap {
+  protected reported: Usage | undefined;
+  protected responseId: string | undefined;
+
+  usage(): Usage | undefined {
+    return this.reported;
+  }
+
+  id(): string | undefined {
+    return this.responseId;
+  }
+}
+
+export class ChatCompletionStreamUsageTap extends ChatCompletionTap implements StreamTap {
+  private done = false;
+
+  see(_event: SseEvent, data: unknown): void {
+    const chunk = data as ChatCompletionChunk | null;
+    if (!chunk || typeof chunk !== 'object') return;
+    if (this.responseId === undefined && typeof chunk.id === 'string') this.responseId = chunk.id;
+    if (chunk.usage) this.reported = usageFromChatCompletion(chunk.usage);
+    if (chunk.error !== undefined || chunk.choices?.some((choice) => choice.finish_reason)) this.done = true;
+  }
+
+  ended(): boolean {
+    return this.done;
+  }
+}
+
+export class ChatCompletionJsonUsageTap extends ChatCompletionTap implements AnswerTap {
+  read(answer: unknown): void {
+    const json = answer as Partial<ChatCompletion>;
+    this.responseId = json.id;
+    if (json.usage) this.reported = usageFromChatCompletion(json.usage);
+  }
+}
+
+const usageMarkers = ['"usage":{', '"usage": {'];
+
+/** Drops the usage-only chunk from regions of whole events. */
+export async function* withoutUsageChunk(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    const region = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (region.indexOf(usageMarkers[0]) < 0 && region.indexOf(usageMarkers[1]) < 0) {
+      yield region;
+      continue;
+    }
+    const events = region.toString('utf8').split(/(?<=\r?\n\r?\n)/);
+    const kept = events.filter((event) => !isUsageOnlyChunk(event)).join('');
+    if (kept !== '') yield Buffer.from(kept, 'utf8');
+  }
+}
+
+function isUsageOnlyChunk(event: string): boolean {
+  const data = event
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trimStart())
+    .join('\n');
+  if (!usageMarkers.some((marker) => data.includes(marker))) return false;
+  try {
+    const chunk = JSON.parse(data) as ChatCompletionChunk;
+    return Array.isArray(chunk.choices) && chunk.choices.length === 0;
+  } catch {
+    return false;
+  }
+}
