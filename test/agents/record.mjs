@@ -17,7 +17,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFake } from './fakes/index.mjs';
 import { startRecordProxy } from './record-proxy.mjs';
-import { CLIS, PLAIN_PROMPT, REPO_ROOT, TOOL_PROMPT, carriesToolResult, packageVersion, prepareHome, runProcess, tempDir } from './lib.mjs';
+import { CLIS, prepareHome } from './clis.mjs';
+import { PLAIN_PROMPT, REPO_ROOT, TOOL_PROMPT, carriesToolResult, packageVersion, runProcess, tempDir } from './lib.mjs';
 
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'agents');
 
