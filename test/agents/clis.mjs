@@ -82,7 +82,9 @@ function parseJson(text) {
 /**
  * Each CLI: its npm package, the models run by default (first = the newest
  * shape), and `command({ baseUrl, model, prompt, home, cwd })` giving
- * `{ command, args, env }`; `result(run, files)` extracts `{ text, error }`.
+ * `{ command, args, env }`; `result(run, files)` extracts `{ text, error }`;
+ * `sideRequest(body)`, where a CLI has them, names requests beside the
+ * conversation (recorded as `extra-<name>`).
  */
 export const CLIS = {
   claude: {
@@ -183,7 +185,8 @@ export const CLIS = {
   opencode: {
     package: 'opencode-linux-x64',
     fixtureName: 'opencode',
-    models: ['gpt-5.5'],
+    // gpt-5.5: opencode adds reasoning_effort; claude-sonnet-4-5: it adds cache_control marks.
+    models: ['gpt-5.5', 'claude-sonnet-4-5'],
     dialect: 'openai-chat',
     command({ baseUrl, model, prompt, home }) {
       return {
@@ -205,6 +208,11 @@ export const CLIS = {
           npm_config_offline: 'true',
         }),
       };
+    },
+    /** opencode asks for a session title in a request of its own (no tools) beside each first turn. */
+    sideRequest(body) {
+      const system = body?.messages?.find((m) => m.role === 'system');
+      return typeof system?.content === 'string' && system.content.startsWith('You are a title generator') ? 'title' : null;
     },
     result(run) {
       // --format json prints one event per line: text parts, tool uses, errors.
