@@ -1,10 +1,10 @@
 /**
- * Shared by run.mjs and record.mjs: where the CLIs live and how each runs
- * headless, starting the gateway from the repository, child processes with
- * timeouts (whole process groups killed), free ports, temp dirs.
+ * Shared by run.mjs and record.mjs: the keys and prompts, starting the
+ * gateway from the repository, child processes with timeouts (whole process
+ * groups killed), free ports, temp dirs. How each CLI runs is in clis.mjs.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 export const AGENTS_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(AGENTS_DIR, '..', '..');
-const MODULES = path.join(AGENTS_DIR, 'node_modules');
+export const MODULES = path.join(AGENTS_DIR, 'node_modules');
 
 export const CLIENT_KEY = 'sk-switchyard-agents-client-0123456789';
 export const ADMIN_KEY = 'sk-switchyard-agents-admin-0123456789';
@@ -24,7 +24,10 @@ export const PLAIN_PROMPT = 'Reply with a one-line greeting. This is a plain tur
 export const TOOL_PROMPT = 'echo SWITCHYARD_TOOL_OK # USE_SHELL: run this line with your shell tool (Bash, exec_command, exec, run_shell_command) and tell me what it printed.';
 
 export function packageVersion(name) {
-  return JSON.parse(readFileSync(path.join(MODULES, name, 'package.json'), 'utf8')).version;
+  const file = path.join(MODULES, name, 'package.json');
+  // opencode's package exists for one platform only; say so instead of failing the whole run.
+  if (!existsSync(file)) return 'not installed';
+  return JSON.parse(readFileSync(file, 'utf8')).version;
 }
 
 // ---------------------------------------------------------------- processes
@@ -183,171 +186,6 @@ export async function startGateway({ channel, dir, mode = 'source', log = 'info'
       logStream.end();
     },
   };
-}
-
-// ---------------------------------------------------------------- the CLIs
-
-function baseEnv(home, extra) {
-  return {
-    PATH: process.env.PATH,
-    HOME: home,
-    TMPDIR: path.join(home, 'tmp'),
-    LANG: 'C.UTF-8',
-    TERM: 'dumb',
-    NO_COLOR: '1',
-    CI: '1',
-    ...extra,
-  };
-}
-
-function claudeBinary() {
-  const native = path.join(MODULES, '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude');
-  if (existsSync(native)) return { command: native, prefix: [] };
-  return { command: path.join(MODULES, '.bin', 'claude'), prefix: [] };
-}
-
-function nodeBin(name) {
-  return { command: process.execPath, prefix: [realpathSync(path.join(MODULES, '.bin', name))] };
-}
-
-/** The JSON object a CLI printed: the whole text, else the last object that starts a line. */
-function parseJson(text) {
-  const starts = [text.indexOf('{'), text.lastIndexOf('\n{') + 1].filter((i) => i >= 0);
-  for (const start of starts) {
-    try {
-      return JSON.parse(text.slice(start));
-    } catch {
-      // try the next candidate
-    }
-  }
-  return null;
-}
-
-/**
- * Each CLI: its npm package, the models run by default (first = the newest
- * shape), and `command({ baseUrl, model, prompt, home, cwd })` giving
- * `{ command, args, env }`; `result(run, files)` extracts `{ text, error }`.
- */
-export const CLIS = {
-  claude: {
-    package: '@anthropic-ai/claude-code',
-    fixtureName: 'claude-code',
-    models: ['claude-opus-5', 'claude-sonnet-4-5'],
-    dialect: 'anthropic',
-    command({ baseUrl, model, prompt, home }) {
-      const { command, prefix } = claudeBinary();
-      return {
-        command,
-        args: [...prefix, '-p', prompt, '--output-format', 'json', '--model', model, '--allowedTools', 'Bash'],
-        env: baseEnv(home, {
-          ANTHROPIC_BASE_URL: baseUrl,
-          ANTHROPIC_API_KEY: CLIENT_KEY,
-          DISABLE_TELEMETRY: '1',
-          DISABLE_AUTOUPDATER: '1',
-          DISABLE_ERROR_REPORTING: '1',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
-        }),
-      };
-    },
-    result(run) {
-      const json = parseJson(run.stdout);
-      if (!json) return { text: '', error: lastLines(run.stderr || run.stdout) };
-      return { text: String(json.result ?? ''), error: json.is_error ? `${json.result ?? 'is_error'}` : null };
-    },
-  },
-  codex: {
-    package: '@openai/codex',
-    fixtureName: 'codex',
-    models: ['gpt-6.1-sol', 'gpt-5.5', 'gpt-5.1-codex'],
-    dialect: 'openai-responses',
-    command({ baseUrl, model, prompt, home, cwd }) {
-      const { command, prefix } = nodeBin('codex');
-      const provider = [
-        'model_providers.sy.name="switchyard"',
-        `model_providers.sy.base_url="${baseUrl}/v1"`,
-        'model_providers.sy.env_key="SWITCHYARD_KEY"',
-        'model_providers.sy.wire_api="responses"',
-        'model_providers.sy.request_max_retries=0',
-        'model_providers.sy.stream_max_retries=0',
-        'model_provider="sy"',
-      ].flatMap((entry) => ['-c', entry]);
-      return {
-        command,
-        args: [
-          ...prefix,
-          'exec',
-          '--skip-git-repo-check',
-          '--dangerously-bypass-approvals-and-sandbox',
-          '--ephemeral',
-          '--color',
-          'never',
-          '-C',
-          cwd,
-          '-o',
-          path.join(home, 'last-message.txt'),
-          ...provider,
-          '-m',
-          model,
-          prompt,
-        ],
-        env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex'), SWITCHYARD_KEY: CLIENT_KEY }),
-      };
-    },
-    result(run, { home }) {
-      let text = '';
-      try {
-        text = readFileSync(path.join(home, 'last-message.txt'), 'utf8');
-      } catch {
-        text = run.stdout;
-      }
-      const errors = run.stderr.split('\n').filter((line) => /^ERROR:/.test(line));
-      return { text, error: errors.length ? errors.at(-1).replace(/^ERROR:\s*/, '') : run.code === 0 ? null : lastLines(run.stderr) };
-    },
-  },
-  gemini: {
-    package: '@google/gemini-cli',
-    fixtureName: 'gemini-cli',
-    models: ['gemini-3.1-pro-preview'],
-    dialect: 'gemini',
-    command({ baseUrl, model, prompt, home }) {
-      const { command, prefix } = nodeBin('gemini');
-      return {
-        command,
-        args: [...prefix, '-p', prompt, '-m', model, '--yolo', '--output-format', 'json'],
-        env: baseEnv(home, { GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_API_KEY: CLIENT_KEY, GOOGLE_GEMINI_BASE_URL: baseUrl }),
-      };
-    },
-    result(run) {
-      const json = parseJson(run.stdout) ?? parseJson(run.stderr);
-      if (!json) return { text: '', error: lastLines(run.stderr || run.stdout) };
-      return { text: String(json.response ?? ''), error: json.error ? String(json.error.message ?? JSON.stringify(json.error)) : null };
-    },
-  },
-};
-
-function lastLines(text, n = 3) {
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .slice(-n)
-    .join(' | ')
-    .slice(0, 400);
-}
-
-/** Prepares an isolated HOME (with the CLI's config files) and a writable work dir. */
-export async function prepareHome(cli, root) {
-  const home = path.join(root, 'home');
-  const cwd = path.join(root, 'work');
-  for (const dir of [home, cwd, path.join(home, 'tmp')]) mkdirSync(dir, { recursive: true });
-  if (cli === 'gemini') {
-    mkdirSync(path.join(home, '.gemini'), { recursive: true });
-    writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-  }
-  if (cli === 'codex') mkdirSync(path.join(home, '.codex'), { recursive: true });
-  if (cli === 'claude') mkdirSync(path.join(home, '.claude'), { recursive: true });
-  return { home, cwd };
 }
 
 /** Does a request body carry a tool result (any of the three client dialects, or chat completions)? */

@@ -2,22 +2,24 @@
 /**
  * Records what each coding-agent CLI really sends, as replayable fixtures:
  *
- *   node test/agents/record.mjs [--cli claude,codex,gemini]
+ *   node test/agents/record.mjs [--cli claude,codex,gemini,opencode]
  *
  * Each CLI runs a plain turn and a tool loop with a recording proxy in front
  * of the scripted fake of its own dialect (Claude Code -> anthropic, Codex ->
- * openai-responses, Gemini CLI -> gemini), so every request succeeds whatever
- * the gateway currently accepts. Every request is written, credentials
- * redacted, to test/fixtures/agents/<cli>-<version>/NN-<model>-<case>-<turn>.json
+ * openai-responses, Gemini CLI -> gemini, opencode -> openai-chat), so every
+ * request succeeds whatever the gateway currently accepts. Every request is
+ * written, credentials redacted, to
+ * test/fixtures/agents/<cli>-<version>/NN-<model>-<case>-<turn>.json
  * as { method, path, headers, body } (the `host` and `content-length`
- * headers dropped), plus manifest.json listing them. The CLI's folder is
- * replaced on each run.
+ * headers dropped, the scratch directory written `<tmp>`), plus
+ * manifest.json listing them. The CLI's folder is replaced on each run.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFake } from './fakes/index.mjs';
 import { startRecordProxy } from './record-proxy.mjs';
-import { CLIS, PLAIN_PROMPT, REPO_ROOT, TOOL_PROMPT, carriesToolResult, packageVersion, prepareHome, runProcess, tempDir } from './lib.mjs';
+import { CLIS, prepareHome } from './clis.mjs';
+import { PLAIN_PROMPT, REPO_ROOT, TOOL_PROMPT, carriesToolResult, packageVersion, runProcess, tempDir } from './lib.mjs';
 
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'agents');
 
@@ -26,6 +28,7 @@ const RECORD_MODELS = {
   claude: ['claude-opus-5', 'claude-sonnet-4-5'],
   codex: ['gpt-6.1-sol', 'gpt-5.5', 'gpt-5.1-codex'],
   gemini: ['gemini-3.1-pro-preview'],
+  opencode: ['gpt-5.5', 'claude-sonnet-4-5'],
 };
 
 function args() {
@@ -71,14 +74,16 @@ async function recordCli(cli, timeoutMs, scratch) {
         let firstSeen = false;
         for (const record of proxy.records.sort((a, b) => a.seq - b.seq)) {
           let turn;
-          const main = record.method === 'POST' && !/count_?tokens/i.test(record.path);
+          const side = spec.sideRequest?.(record.body);
+          const main = record.method === 'POST' && !/count_?tokens/i.test(record.path) && !side;
           if (main && carriesToolResult(record.body)) turn = caseName === 'tool' ? 'result-turn' : 'tool-result';
           else if (main && !firstSeen) {
             turn = caseName === 'tool' ? 'first-turn' : 'turn';
             firstSeen = true;
-          } else turn = `extra-${slug(`${record.method} ${record.path.split('?')[0]}`)}`;
+          } else turn = `extra-${side ?? slug(`${record.method} ${record.path.split('?')[0]}`)}`;
           const name = `${String(++n).padStart(2, '0')}-${slug(model)}-${caseName}-${turn}.json`;
-          writeFileSync(path.join(dir, name), JSON.stringify(fixture(record), null, 2) + '\n');
+          // The scratch dir (in prompts that name the working directory) says nothing about the CLI.
+          writeFileSync(path.join(dir, name), JSON.stringify(fixture(record), null, 2).replaceAll(scratch, '<tmp>') + '\n');
           manifest.files.push({ file: name, model, case: caseName, turn, method: record.method, path: record.path, status: record.response?.status ?? null });
         }
       }

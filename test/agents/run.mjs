@@ -25,7 +25,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFake } from './fakes/index.mjs';
 import { startRecordProxy } from './record-proxy.mjs';
-import { AGENTS_DIR, CLIS, PLAIN_PROMPT, TOOL_PROMPT, carriesToolResult, channelFor, packageVersion, prepareHome, runProcess, startGateway, tempDir } from './lib.mjs';
+import { CLIS, prepareHome } from './clis.mjs';
+import { AGENTS_DIR, PLAIN_PROMPT, TOOL_PROMPT, carriesToolResult, channelFor, packageVersion, runProcess, startGateway, tempDir } from './lib.mjs';
 
 const UPSTREAMS = ['simulator', 'anthropic', 'openai-chat', 'gemini', 'openai-responses'];
 const CASES = ['plain', 'tool'];

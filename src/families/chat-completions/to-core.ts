@@ -13,7 +13,10 @@
  * - Fields that change the answer and only a native upstream honours are
  *   features, refused by name elsewhere: `logprobs`/`top_logprobs`, `n` > 1,
  *   `logit_bias`, audio output (`modalities`, `audio`), custom tools, stored
- *   files. Every other field the gateway does not read is a hint.
+ *   files. Every other field the gateway does not read is a hint, and so are
+ *   `cache_control` marks on messages or parts (an extension some clients
+ *   send, opencode for Claude models): the internal representation has no
+ *   cache breakpoints, so they are named, not carried.
  */
 import type { BuiltinTool, ChatRequest, FunctionTool, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import type { FunctionToolParam, ResponseFormatParam, ToolChoiceParam } from './schema.js';
@@ -50,6 +53,7 @@ export function chatCompletionsToCore(req: ValidatedChatRequest): ChatRequest {
   const thinking = req.reasoning_effort != null ? thinkingToCore(req.reasoning_effort) : undefined;
   if (thinking) out.thinking = thinking;
   const hints = classifyFields(req, features);
+  if (carriesCacheControl(req.messages)) hints.cache_control = true;
   if (Object.keys(features).length > 0) out.features = features;
   if (Object.keys(hints).length > 0) out.hints = hints;
   return out;
@@ -126,4 +130,9 @@ function classifyFields(req: ValidatedChatRequest, features: Record<string, unkn
     } else hints[key] = value;
   }
   return hints;
+}
+
+function carriesCacheControl(messages: ValidatedChatRequest['messages']): boolean {
+  const marked = (value: unknown) => typeof value === 'object' && value !== null && (value as { cache_control?: unknown }).cache_control != null;
+  return messages.some((message) => marked(message) || (Array.isArray(message.content) && (message.content as unknown[]).some(marked)));
 }

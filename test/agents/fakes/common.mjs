@@ -8,8 +8,8 @@
  *   2. the request text contains USE_SHELL and a shell tool is offered
  *      -> ONE call of that tool running `echo SWITCHYARD_TOOL_OK`;
  *   3. otherwise                                 -> text "SWITCHYARD_PLAIN_OK".
- * Shell tools, by name: Bash (Claude Code), exec_command / shell /
- * shell_command (Codex), run_shell_command (Gemini CLI); failing those, a
+ * Shell tools, by name: Bash (Claude Code), bash (opencode), exec_command /
+ * shell / shell_command (Codex), run_shell_command (Gemini CLI); failing those, a
  * code-mode `exec` tool (Codex's newest models) is given JavaScript that runs
  * exec_command.
  */
@@ -22,7 +22,7 @@ export const TOOL_OK = 'SWITCHYARD_TOOL_OK';
 export const PLAIN_OK = 'SWITCHYARD_PLAIN_OK';
 export const TRIGGER = 'USE_SHELL';
 export const SHELL_COMMAND = `echo ${TOOL_OK}`;
-export const SHELL_TOOL_NAMES = ['Bash', 'exec_command', 'shell', 'shell_command', 'run_shell_command', 'local_shell'];
+export const SHELL_TOOL_NAMES = ['Bash', 'bash', 'exec_command', 'shell', 'shell_command', 'run_shell_command', 'local_shell'];
 /** JavaScript for Codex's code-mode `exec` tool: run the shell command and hand back its output. */
 export const EXEC_JS = `const r = await tools.exec_command({ cmd: ${JSON.stringify(SHELL_COMMAND)} });\ntext(typeof r === "string" ? r : r.output);\n`;
 
