@@ -12,7 +12,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { exposedError, GatewayError } from '../core/errors.js';
-import { asGatewayError } from '../server/app.js';
+import { asGatewayError } from '../http/fastify-errors.js';
 import type { AppContext } from '../server/context.js';
 import { bearerToken, headerValue } from '../server/credentials.js';
 import { AdminService, publicChannel, publicKey } from './service.js';

@@ -6,13 +6,14 @@
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { registerAdminRoutes } from '../admin/routes.js';
-import { exposedError, GatewayError, toGatewayError } from '../core/errors.js';
+import { exposedError, GatewayError } from '../core/errors.js';
 import { randomHex } from '../core/random.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerImageRoutes } from '../families/images/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
 import { registerResponsesRoutes } from '../families/responses/routes.js';
 import { registerVideoRoutes } from '../families/videos/routes.js';
+import { asGatewayError } from '../http/fastify-errors.js';
 import type { AppContext } from './context.js';
 import { registerHealthRoutes } from './health.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
@@ -41,20 +42,6 @@ function parseJsonBody(_request: FastifyRequest, body: Buffer, done: (err: Error
     return done(new GatewayError('invalid_request', `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`));
   }
   done(null, parsed);
-}
-
-/** Maps Fastify's own errors (body too large, bad content type…) onto gateway errors. */
-export function asGatewayError(error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
-  const code = (error as { code?: string }).code;
-  const message = error instanceof Error ? error.message : String(error);
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new GatewayError('payload_too_large', 'request body is too large');
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return new GatewayError('invalid_request', 'unsupported content-type; send application/json');
-  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new GatewayError('invalid_request', 'request body is empty');
-  const status = (error as { statusCode?: number }).statusCode;
-  if (status && status >= 400 && status < 500) return new GatewayError('invalid_request', message, { status });
-  return toGatewayError(error);
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { exposedError, GatewayError } from '../core/errors.js';
 import type { RenderedError } from '../pipeline/types.js';
-import { asGatewayError } from './app.js';
+import { asGatewayError } from '../http/fastify-errors.js';
 
 export type ErrorRenderer = (error: GatewayError, requestId: string) => RenderedError;
 
