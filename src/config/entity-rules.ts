@@ -11,7 +11,7 @@ import { readOpenAiVideosSettings } from '../upstreams/openai-videos/settings.js
 import { readImageSimulatorSettings } from '../upstreams/simulator/images/settings.js';
 import { readSimulatorSettings } from '../upstreams/simulator/settings.js';
 import { readVideoSimulatorSettings } from '../upstreams/simulator/videos/settings.js';
-import type { Channel } from '../upstreams/types.js';
+import type { Channel } from '../core/channel.js';
 import { readWanSettings } from '../upstreams/wan/settings.js';
 
 /** An IPv4 or IPv6 address, or a CIDR range whose prefix length fits its family. */

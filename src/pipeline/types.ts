@@ -5,7 +5,8 @@
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect } from '../core/chat.js';
 import type { GatewayError } from '../core/errors.js';
 import type { ClientKey } from '../server/auth.js';
-import type { Channel, PassThroughRequest, PassThroughResult } from '../upstreams/types.js';
+import type { Channel } from '../core/channel.js';
+import type { PassThroughRequest, PassThroughResult } from '../upstreams/types.js';
 
 export interface RenderedError {
   status: number;

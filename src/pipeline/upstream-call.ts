@@ -6,7 +6,8 @@
 import type { AttemptTarget } from '../routing/failover.js';
 import { orderCandidates } from '../routing/select.js';
 import type { AppContext } from '../server/context.js';
-import type { Channel, UpstreamCall } from '../upstreams/types.js';
+import type { Channel } from '../core/channel.js';
+import type { UpstreamCall } from '../upstreams/types.js';
 
 export function chatCandidates(ctx: AppContext, model: string): Channel[] {
   return orderCandidates(ctx.channels.all(), model, {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Store } from '../storage/types.js';
-import type { Channel } from '../upstreams/types.js';
+import type { Channel } from '../core/channel.js';
 import { DeliveryRepository } from './deliveries.js';
 import { runDeliveryPass } from './delivery-pass.js';
 import type { MediaStore } from './media.js';

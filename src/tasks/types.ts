@@ -4,7 +4,7 @@
  * (an image task's request and result) live with their family; here the
  * request and result are opaque JSON.
  */
-import type { Channel } from '../upstreams/types.js';
+import type { Channel } from '../core/channel.js';
 import type { OutboundGuard } from './outbound-guard.js';
 
 /** One vocabulary for every family; a family renders it in its own words. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesAnyModelPattern, matchesModelPattern } from '../../src/routing/model-pattern.js';
+import { matchesAnyModelPattern, matchesModelPattern } from '../../src/core/model-pattern.js';
 import { KeyAuthenticator } from '../../src/server/auth.js';
 import type { KeyRecord, Store } from '../../src/storage/types.js';
 

@@ -13,7 +13,7 @@ import { OutboundGuard } from '../../src/tasks/outbound-guard.js';
 import type { NewTask } from '../../src/tasks/repository.js';
 import type { Observation, TaskCall, TaskRecord, TaskUpstream } from '../../src/tasks/types.js';
 import type { Store } from '../../src/storage/types.js';
-import type { Channel } from '../../src/upstreams/types.js';
+import type { Channel } from '../../src/core/channel.js';
 
 export const testChannel: Channel = {
   id: 'chan_test',

@@ -6,7 +6,7 @@
  * among them.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { Channel } from '../../upstreams/types.js';
+import type { Channel } from '../../core/channel.js';
 import type { AccountFilter } from './schema.js';
 
 export type AccountMode = 'RELAX' | 'FAST' | 'TURBO';

@@ -19,7 +19,7 @@ import {
   type ImageTaskUpstream,
 } from '../../tasks/image-contract.js';
 import type { SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
-import type { Channel } from '../../upstreams/types.js';
+import type { Channel } from '../../core/channel.js';
 import { CODE, type Envelope } from './errors.js';
 import type { AccountFilter } from './schema.js';
 import { accountJson, chooseTargets, type Target } from './targets.js';

@@ -7,12 +7,12 @@
  * the request. A submission no channel takes fails the task, which refunds it.
  */
 import { GatewayError, toGatewayError } from '../../core/errors.js';
-import { upstreamModelFor } from '../../routing/select.js';
+import { upstreamModelFor } from '../../core/channel.js';
 import type { ClientKey } from '../../server/auth.js';
 import { requestLogRow } from '../../billing/log-row.js';
 import type { AppContext } from '../../server/context.js';
 import type { SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
-import type { Channel } from '../../upstreams/types.js';
+import type { Channel } from '../../core/channel.js';
 import { VIDEO_FAMILY, type VideoAction, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from './contract.js';
 import { videoCost } from './pricing.js';
 import type { VideoSpec } from './validate.js';

@@ -5,9 +5,10 @@
  * differently are left out of the failover order.
  */
 import { GatewayError } from '../../core/errors.js';
-import { orderCandidates, upstreamModelFor } from '../../routing/select.js';
+import { upstreamModelFor } from '../../core/channel.js';
+import { orderCandidates } from '../../routing/select.js';
 import type { AppContext } from '../../server/context.js';
-import type { Channel } from '../../upstreams/types.js';
+import type { Channel } from '../../core/channel.js';
 import { VIDEO_FAMILY } from './contract.js';
 import { kindOf } from './models.js';
 import type { ModelChoice } from './validate.js';

@@ -9,7 +9,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../families/videos/contract.js';
-import { upstreamModelFor } from '../../routing/select.js';
+import { upstreamModelFor } from '../../core/channel.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import { readBodyLimited } from '../http.js';
 import { send, sendJson } from './client.js';

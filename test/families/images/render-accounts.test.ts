@@ -5,7 +5,7 @@ import { accountsOf, matchesFilter } from '../../../src/families/images/accounts
 import { renderError } from '../../../src/families/images/errors.js';
 import { renderTask } from '../../../src/families/images/render.js';
 import type { TaskRecord } from '../../../src/tasks/types.js';
-import type { Channel } from '../../../src/upstreams/types.js';
+import type { Channel } from '../../../src/core/channel.js';
 
 const task: TaskRecord = {
   id: '1700000000000123',
