@@ -7,7 +7,7 @@ import type { TaskEngine } from '../../tasks/engine.js';
 import { openAiVideosUpstream } from '../../upstreams/openai-videos/index.js';
 import { videoSimulator } from '../../upstreams/simulator/videos/index.js';
 import { wanUpstream } from '../../upstreams/wan/index.js';
-import { VIDEO_FAMILY } from './contract.js';
+import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import { renderVideo, requestOf } from './render.js';
 
 export function registerVideoFamily(engine: TaskEngine, retentionMs: number): void {

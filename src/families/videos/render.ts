@@ -5,7 +5,7 @@
  * are the spec's: processing, succeeded, failed. Times are Unix seconds.
  */
 import { isFinal, type MediaRef, type TaskRecord } from '../../tasks/types.js';
-import type { Variant, VideoTaskRequest, VideoTaskResult } from './contract.js';
+import type { Variant, VideoTaskRequest, VideoTaskResult } from '../../tasks/video-contract.js';
 import { sizeText } from './sizes.js';
 
 export type VideoStatus = 'processing' | 'succeeded' | 'failed';

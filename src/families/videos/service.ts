@@ -7,7 +7,7 @@ import { GatewayError } from '../../core/errors.js';
 import type { ClientKey } from '../../server/auth.js';
 import type { AppContext } from '../../server/context.js';
 import type { TaskRecord } from '../../tasks/types.js';
-import { VIDEO_FAMILY } from './contract.js';
+import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import type { ShapedInput } from './bodies.js';
 import { expiresAtMs, requestOf, resultOf } from './render.js';
 import type { VideoSettings } from './settings.js';

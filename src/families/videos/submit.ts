@@ -13,7 +13,7 @@ import { requestLogRow } from '../../billing/log-row.js';
 import type { AppContext } from '../../server/context.js';
 import type { SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import type { Channel } from '../../core/channel.js';
-import { VIDEO_FAMILY, type VideoAction, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from './contract.js';
+import { VIDEO_FAMILY, type VideoAction, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../tasks/video-contract.js';
 import { videoCost } from './pricing.js';
 import type { VideoSpec } from './validate.js';
 import { tryInOrder } from '../../routing/failover.js';

@@ -8,7 +8,7 @@
 import type { AppContext } from '../../server/context.js';
 import { toTaskRecord } from '../../tasks/rows.js';
 import { taskDb } from '../../tasks/schema.js';
-import { VIDEO_FAMILY } from './contract.js';
+import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import { requestOf, resultOf } from './render.js';
 
 const WATERMARK = 'videos_swept_until';

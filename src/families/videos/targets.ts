@@ -9,7 +9,7 @@ import { upstreamModelFor } from '../../core/channel.js';
 import { orderCandidates } from '../../routing/select.js';
 import type { AppContext } from '../../server/context.js';
 import type { Channel } from '../../core/channel.js';
-import { VIDEO_FAMILY } from './contract.js';
+import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import { kindOf } from './models.js';
 import type { ModelChoice } from './validate.js';
 

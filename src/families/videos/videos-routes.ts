@@ -13,7 +13,7 @@ import { isMediaKey } from '../../tasks/media.js';
 import type { AppContext } from '../../server/context.js';
 import { readCreateBody, readRemixBody } from './bodies.js';
 import { sendMedia } from './content.js';
-import { VARIANTS, type Variant } from './contract.js';
+import { VARIANTS, type Variant } from '../../tasks/video-contract.js';
 import { installErrorShape, videosErrorBody } from './errors.js';
 import { authed, json } from './handler.js';
 import { expiresAtMs, mediaOf, renderCreated, renderVideo, statusOf } from './render.js';

@@ -8,7 +8,7 @@
  * service's ids never reach clients.
  */
 import { GatewayError } from '../../core/errors.js';
-import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../families/videos/contract.js';
+import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../tasks/video-contract.js';
 import { upstreamModelFor } from '../../core/channel.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import { readBodyLimited } from '../http.js';

@@ -7,7 +7,7 @@
  * lifetime. The service makes no thumbnails and does not remix.
  */
 import { GatewayError } from '../../core/errors.js';
-import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../families/videos/contract.js';
+import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../tasks/video-contract.js';
 import { upstreamModelFor } from '../../core/channel.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';

@@ -4,7 +4,7 @@
  * requested duration and aspect ratio (scaled down), a PNG thumbnail and a
  * PNG sprite sheet. Settings and behaviour: README.md next to this file.
  */
-import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../../families/videos/contract.js';
+import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../../tasks/video-contract.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../../tasks/types.js';
 import { renderPlan, seedOf } from './plan.js';
 import { failsTask, readVideoSimulatorSettings } from './settings.js';

@@ -4,7 +4,7 @@
  * upstreams that run video tasks (the simulator, `openai-videos`, `wan`). The
  * engine never reads these shapes: to it, request and result are opaque JSON.
  */
-import type { MediaRef, TaskUpstream } from '../../tasks/types.js';
+import type { MediaRef, TaskUpstream } from './types.js';
 
 export const VIDEO_FAMILY = 'videos';
 
