@@ -13,8 +13,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { exposedError, GatewayError } from '../core/errors.js';
 import { asGatewayError } from '../http/fastify-errors.js';
-import type { AppContext } from '../server/context.js';
-import { bearerToken, headerValue } from '../server/credentials.js';
+import type { AppContext } from '../http/context.js';
+import { bearerToken, headerValue } from '../http/credentials.js';
 import { AdminService, publicChannel, publicKey } from './service.js';
 
 function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean {

@@ -13,7 +13,7 @@ import { foldStream, responseToEvents } from '../core/stream-fold.js';
 import { openRequestState, sealEvents, sealResponse, type SealOptions } from '../core/reasoning-seal.js';
 import { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
-import type { AppContext } from '../server/context.js';
+import type { AppContext } from '../http/context.js';
 import { chatCandidates, upstreamCallFor } from './upstream-call.js';
 import type { Channel } from '../core/channel.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';

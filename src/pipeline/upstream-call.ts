@@ -5,7 +5,7 @@
  */
 import type { AttemptTarget } from '../routing/failover.js';
 import { orderCandidates } from '../routing/select.js';
-import type { AppContext } from '../server/context.js';
+import type { AppContext } from '../http/context.js';
 import type { Channel } from '../core/channel.js';
 import type { UpstreamCall } from '../upstreams/types.js';
 

@@ -14,9 +14,9 @@ import { registerMessagesRoutes } from '../families/messages/routes.js';
 import { registerResponsesRoutes } from '../families/responses/routes.js';
 import { registerVideoRoutes } from '../families/videos/routes.js';
 import { asGatewayError } from '../http/fastify-errors.js';
-import type { AppContext } from './context.js';
+import type { AppContext } from '../http/context.js';
 import { registerHealthRoutes } from './health.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -17,9 +17,9 @@ import type { Store } from '../storage/types.js';
 import { createTaskEngine } from '../tasks/index.js';
 import { defaultAdapters } from '../upstreams/registry.js';
 import { buildApp } from './app.js';
-import { generateKeySecret, hashKey, KeyAuthenticator } from './auth.js';
-import type { AppContext } from './context.js';
-import { RateLimits } from './rate-limits.js';
+import { generateKeySecret, hashKey, KeyAuthenticator } from '../http/auth.js';
+import type { AppContext } from '../http/context.js';
+import { RateLimits } from '../http/rate-limits.js';
 
 export interface Gateway {
   app: FastifyInstance;

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { GatewaySettings } from '../config/env.js';
 import { DEFAULT_SIMULATOR_CHANNEL, type ChannelRegistry } from '../routing/channel-registry.js';
 import type { ChannelHealth } from '../routing/health.js';
-import type { KeyAuthenticator } from '../server/auth.js';
+import type { KeyAuthenticator } from '../http/auth.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import { newId } from '../storage/ids.js';
 import type { RequestLogRow, Store } from '../storage/types.js';

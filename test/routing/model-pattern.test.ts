@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchesAnyModelPattern, matchesModelPattern } from '../../src/core/model-pattern.js';
-import { KeyAuthenticator } from '../../src/server/auth.js';
+import { KeyAuthenticator } from '../../src/http/auth.js';
 import type { KeyRecord, Store } from '../../src/storage/types.js';
 
 describe('model patterns', () => {

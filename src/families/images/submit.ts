@@ -7,9 +7,9 @@
  * A submission the upstream refuses fails the task, which refunds it.
  */
 import { GatewayError, toGatewayError } from '../../core/errors.js';
-import type { ClientKey } from '../../server/auth.js';
+import type { ClientKey } from '../../http/auth.js';
 import { requestLogRow } from '../../billing/log-row.js';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import {
   IMAGE_FAMILY,
   routingName,

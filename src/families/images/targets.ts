@@ -6,7 +6,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import { orderCandidates } from '../../routing/select.js';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import { IMAGE_FAMILY } from '../../tasks/image-contract.js';
 import type { Channel } from '../../core/channel.js';
 import { accountsOf, matchesFilter, type ImageAccount } from './accounts.js';

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
-import { useFamilyErrors } from '../../server/family-errors.js';
+import { useFamilyErrors } from '../../http/family-errors.js';
 
 export interface RenderedError {
   status: number;

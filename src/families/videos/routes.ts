@@ -4,7 +4,7 @@
  * (ids work across both shapes), and the sweep of expired files.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import { registerVideoFamily } from './family.js';
 import { registerGenerationsApi } from './generations-routes.js';
 import { readVideoSettings } from './settings.js';

@@ -4,8 +4,8 @@
  * prompt, the same channel), plus reading a key's own video.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { ClientKey } from '../../server/auth.js';
-import type { AppContext } from '../../server/context.js';
+import type { ClientKey } from '../../http/auth.js';
+import type { AppContext } from '../../http/context.js';
 import type { TaskRecord } from '../../tasks/types.js';
 import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import type { ShapedInput } from './bodies.js';

@@ -4,7 +4,7 @@
  * finished video with its files. Everything else goes through the engine.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import { toTaskRecord } from '../../tasks/rows.js';
 import { taskDb } from '../../tasks/schema.js';
 import { isFinal, type TaskRecord } from '../../tasks/types.js';

@@ -8,9 +8,9 @@
  */
 import { GatewayError, toGatewayError } from '../../core/errors.js';
 import { upstreamModelFor } from '../../core/channel.js';
-import type { ClientKey } from '../../server/auth.js';
+import type { ClientKey } from '../../http/auth.js';
 import { requestLogRow } from '../../billing/log-row.js';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import type { SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import type { Channel } from '../../core/channel.js';
 import { VIDEO_FAMILY, type VideoAction, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../tasks/video-contract.js';

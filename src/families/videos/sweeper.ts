@@ -5,7 +5,7 @@
  * tasks; two instances sweeping the same range only remove the same files
  * twice, which is harmless.
  */
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import { toTaskRecord } from '../../tasks/rows.js';
 import { taskDb } from '../../tasks/schema.js';
 import { VIDEO_FAMILY } from '../../tasks/video-contract.js';

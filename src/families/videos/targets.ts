@@ -7,7 +7,7 @@
 import { GatewayError } from '../../core/errors.js';
 import { upstreamModelFor } from '../../core/channel.js';
 import { orderCandidates } from '../../routing/select.js';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import type { Channel } from '../../core/channel.js';
 import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import { kindOf } from './models.js';

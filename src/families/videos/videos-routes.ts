@@ -10,7 +10,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import { isMediaKey } from '../../tasks/media.js';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import { readCreateBody, readRemixBody } from './bodies.js';
 import { sendMedia } from './content.js';
 import { VARIANTS, type Variant } from '../../tasks/video-contract.js';
