@@ -5,7 +5,7 @@
  * is recognised and set aside rather than failing requests that use it.
  */
 import { isIP } from 'node:net';
-import { accountsOf } from '../families/images/accounts.js';
+import { accountsOf } from '../tasks/image-accounts.js';
 import { readIgProxySettings } from '../upstreams/ig-proxy/settings.js';
 import { readOpenAiVideosSettings } from '../upstreams/openai-videos/settings.js';
 import { readImageSimulatorSettings } from '../upstreams/simulator/images/settings.js';

@@ -9,7 +9,7 @@
 import { GatewayError, toGatewayError } from '../../core/errors.js';
 import { IMAGE_FAMILY, type ImageAction, type ImageTaskRequest, type ImageTaskResult, type ParentSummary } from '../../tasks/image-contract.js';
 import type { TaskRecord } from '../../tasks/types.js';
-import type { ImageAccount } from './accounts.js';
+import type { ImageAccount } from '../../tasks/image-accounts.js';
 import { actionOf, modalOf, normaliseCustomId, parseCustomId } from './custom-ids.js';
 import type { Envelope } from './errors.js';
 import { decodeImage } from './images-input.js';

@@ -5,7 +5,7 @@
 import { GatewayError } from '../../core/errors.js';
 import type { ImageTaskResult } from '../../tasks/image-contract.js';
 import { IMAGE_FAMILY } from '../../tasks/image-contract.js';
-import { accountsOf, matchesFilter } from './accounts.js';
+import { accountsOf, matchesFilter } from '../../tasks/image-accounts.js';
 import { success, type Envelope } from './errors.js';
 import { ownedTask } from './follow-ups.js';
 import { decodeImage } from './images-input.js';

@@ -9,7 +9,7 @@ import { orderCandidates } from '../../routing/select.js';
 import type { AppContext } from '../../http/context.js';
 import { IMAGE_FAMILY } from '../../tasks/image-contract.js';
 import type { Channel } from '../../core/channel.js';
-import { accountsOf, matchesFilter, type ImageAccount } from './accounts.js';
+import { accountsOf, matchesFilter, type ImageAccount } from '../../tasks/image-accounts.js';
 import type { AccountFilter } from './schema.js';
 
 export interface Target {

@@ -5,11 +5,20 @@
  * one account named after the channel. A request's `accountFilter` picks
  * among them.
  */
-import { GatewayError } from '../../core/errors.js';
-import type { Channel } from '../../core/channel.js';
-import type { AccountFilter } from './schema.js';
+import { GatewayError } from '../core/errors.js';
+import type { Channel } from '../core/channel.js';
 
 export type AccountMode = 'RELAX' | 'FAST' | 'TURBO';
+
+/** What a request may ask of the account that runs it (the family's `accountFilter`). */
+export interface AccountFilter {
+  channelId?: string;
+  instanceId?: string;
+  modes?: AccountMode[];
+  remark?: string;
+  remix?: boolean;
+  remixAutoConsidered?: boolean;
+}
 
 export interface ImageAccount {
   instanceId: string;
