@@ -91,6 +91,16 @@ export class TaskEngine {
     return this.abort.signal;
   }
 
+  /** A channel by id, decrypted, or undefined when it no longer exists. */
+  channelById(id: string): Channel | undefined {
+    return this.deps.channel(id);
+  }
+
+  /** The credential to use for the next call on a channel. */
+  nextKey(channel: Channel): string {
+    return this.deps.nextKey(channel);
+  }
+
   registerFamily(family: TaskFamily): void {
     this.families.set(family.name, family);
   }
