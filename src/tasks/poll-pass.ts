@@ -11,7 +11,7 @@ import type { MediaStore } from './media.js';
 import type { OutboundGuard } from './outbound-guard.js';
 import type { Reschedule, TaskChange, TaskRepository } from './repository.js';
 import { changeFromObservation, nextPollDelay, type PollSchedule } from './transitions.js';
-import type { MediaRef, Observation, TaskCall, TaskRecord, TaskUpstream } from './types.js';
+import type { AnyTaskUpstream, MediaRef, Observation, TaskCall, TaskRecord } from './types.js';
 
 /** What a polling pass needs from the engine that runs it (and nothing more, so it can be driven alone). */
 export interface PollHost {
@@ -24,7 +24,7 @@ export interface PollHost {
   readonly signal: AbortSignal;
   channelById(id: string): Channel | undefined;
   nextKey(channel: Channel): string;
-  upstream(family: string, channelType: string): TaskUpstream | undefined;
+  upstream(family: string, channelType: string): AnyTaskUpstream | undefined;
   change(task: TaskRecord, change: TaskChange): Promise<TaskRecord | undefined>;
   firstPollAt(now?: number, hintMs?: number): number;
 }
@@ -116,7 +116,7 @@ function backoff(host: PollHost, task: TaskRecord, hintMs?: number): Reschedule 
 /** Applies an observation. Returns false when it changed nothing (or could not be applied yet). */
 async function apply(
   host: PollHost,
-  upstream: TaskUpstream,
+  upstream: AnyTaskUpstream,
   task: TaskRecord,
   observation: Observation,
   call: TaskCall,
@@ -151,7 +151,7 @@ async function apply(
 
 async function storeMedia(
   host: PollHost,
-  upstream: TaskUpstream,
+  upstream: AnyTaskUpstream,
   task: TaskRecord,
   observation: Observation,
   call: TaskCall,
