@@ -7,6 +7,7 @@
  */
 import { GatewayError } from '../core/errors.js';
 import type { Channel } from '../core/channel.js';
+import type { TaskRecord } from './types.js';
 
 export type AccountMode = 'RELAX' | 'FAST' | 'TURBO';
 
@@ -53,6 +54,11 @@ function readAccount(channel: Channel, raw: unknown, index: number): ImageAccoun
     remixAutoConsidered: entry.remixAutoConsidered === true,
     enabled: entry.enabled !== false,
   };
+}
+
+/** The account a task was given (stored on the task as JSON by the submission). */
+export function imageAccountOf(task: TaskRecord): ImageAccount {
+  return task.account as unknown as ImageAccount;
 }
 
 export function accountsOf(channel: Channel): ImageAccount[] {
