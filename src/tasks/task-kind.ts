@@ -5,16 +5,9 @@
  * writes these columns, so the one unchecked step from JSON to the kind's
  * shapes happens here instead of at every read.
  */
-import type { JsonObject, TaskRecord } from './types.js';
+import type { JsonObject, TaskKind, TaskRecord } from './types.js';
 
-export interface TaskKind<Request extends object, Result extends object> {
-  /** The family name stored on its tasks (`images`, `videos`). */
-  readonly family: string;
-  request(task: TaskRecord): Request;
-  result(task: TaskRecord): Result | null;
-  /** The request as the engine stores it. */
-  requestJson(request: Request): JsonObject;
-}
+export type { TaskKind } from './types.js';
 
 export function defineTaskKind<Request extends object, Result extends object>(family: string): TaskKind<Request, Result> {
   return {

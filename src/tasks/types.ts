@@ -7,7 +7,6 @@
  */
 import type { Channel } from '../core/channel.js';
 import type { OutboundGuard } from './outbound-guard.js';
-import type { TaskKind } from './task-kind.js';
 
 /** One vocabulary for every family; a family renders it in its own words. */
 export type TaskStatus = 'NOT_START' | 'SUBMITTED' | 'MODAL' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILURE' | 'CANCEL';
@@ -127,6 +126,16 @@ export interface MediaRef {
   width?: number;
   height?: number;
   role?: string;
+}
+
+/** A task kind's typed view of its stored JSON (made by `defineTaskKind`, task-kind.ts). */
+export interface TaskKind<Request extends object, Result extends object> {
+  /** The family name stored on its tasks (`images`, `videos`). */
+  readonly family: string;
+  request(task: TaskRecord): Request;
+  result(task: TaskRecord): Result | null;
+  /** The request as the engine stores it. */
+  requestJson(request: Request): JsonObject;
 }
 
 /**

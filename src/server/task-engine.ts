@@ -12,10 +12,10 @@ import type { KeyAuthenticator } from '../http/auth.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import { newId } from '../storage/ids.js';
 import type { RequestLogRow, Store } from '../storage/types.js';
-import { TaskEngine } from './engine.js';
-import { LocalMediaStore } from './media.js';
-import { OutboundGuard } from './outbound-guard.js';
-import type { TaskRecord } from './types.js';
+import { TaskEngine } from '../tasks/engine.js';
+import { LocalMediaStore } from '../tasks/media.js';
+import { OutboundGuard } from '../tasks/outbound-guard.js';
+import type { TaskRecord } from '../tasks/types.js';
 
 export interface TaskEngineInput {
   settings: GatewaySettings;
@@ -101,5 +101,3 @@ function refundLogRow(task: TaskRecord, model: string): RequestLogRow {
     createdAt: now,
   };
 }
-
-export { TaskEngine } from './engine.js';
