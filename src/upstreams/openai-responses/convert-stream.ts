@@ -11,7 +11,7 @@ import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
 import { errorFromFailedResponse, errorFromStreamEvent } from './errors.js';
-import { finishReasonOf } from './finish-reason.js';
+import { finishReasonOf } from './map-finish-reason.js';
 import { packReasoning } from './reasoning-proof.js';
 import { usageFromResponses } from './usage.js';
 import type { WireEvent, WireOutputItem } from './wire.js';
