@@ -3,7 +3,7 @@
  * so a lost key cannot be shown again, only replaced. `rotateAdminKey` is what
  * `switchyard admin-key rotate` runs against the gateway's storage.
  */
-import { generateKeySecret, hashKey } from '../server/auth.js';
+import { generateKeySecret, hashKey } from '../http/auth.js';
 import type { Store } from '../storage/types.js';
 
 export const ADMIN_KEY_HASH_SETTING = 'admin_key_hash';

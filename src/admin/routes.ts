@@ -12,10 +12,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/errors.js';
-import { useFamilyErrors } from '../server/family-errors.js';
+import { useFamilyErrors } from '../http/family-errors.js';
 import { renderAdminError } from './errors.js';
-import type { AppContext } from '../server/context.js';
-import { bearerToken, headerValue } from '../server/credentials.js';
+import type { AppContext } from '../http/context.js';
+import { bearerToken, headerValue } from '../http/credentials.js';
 import { AdminService, publicChannel, publicKey } from './service.js';
 
 function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from '../config/entity-rules.js';
 import { GatewayError } from '../core/errors.js';
 import { hasControlCharacter } from '../core/model-name.js';
-import { generateKeySecret, hashKey } from '../server/auth.js';
+import { generateKeySecret, hashKey } from '../http/auth.js';
 import type { SecretBox } from '../storage/secrets.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
 

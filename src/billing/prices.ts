@@ -3,6 +3,7 @@
  * quota is in the same unit (USD). Lookup: the exact model, then the longest
  * matching `prefix*` pattern, then `*`; a model with no price costs nothing.
  */
+import { ModelPatternTable } from '../core/model-pattern.js';
 import type { Usage } from '../core/chat.js';
 
 export interface ModelPrice {
@@ -17,21 +18,14 @@ export interface ModelPrice {
 }
 
 export class PriceTable {
-  private readonly exact = new Map<string, ModelPrice>();
-  private readonly prefixes: Array<[string, ModelPrice]> = [];
-  private fallback?: ModelPrice;
+  private readonly table: ModelPatternTable<ModelPrice>;
 
   constructor(prices: Record<string, ModelPrice> = {}) {
-    for (const [pattern, price] of Object.entries(prices)) {
-      if (pattern === '*') this.fallback = price;
-      else if (pattern.endsWith('*')) this.prefixes.push([pattern.slice(0, -1), price]);
-      else this.exact.set(pattern, price);
-    }
-    this.prefixes.sort((a, b) => b[0].length - a[0].length);
+    this.table = new ModelPatternTable(prices);
   }
 
   priceOf(model: string): ModelPrice | undefined {
-    return this.exact.get(model) ?? this.prefixes.find(([prefix]) => model.startsWith(prefix))?.[1] ?? this.fallback;
+    return this.table.get(model);
   }
 
   /** Cost in USD. Cache reads and writes fall back to the input price when not set. */

@@ -5,14 +5,8 @@
  * is recognised and set aside rather than failing requests that use it.
  */
 import { isIP } from 'node:net';
-import { accountsOf } from '../families/images/accounts.js';
-import { readIgProxySettings } from '../upstreams/ig-proxy/settings.js';
-import { readOpenAiVideosSettings } from '../upstreams/openai-videos/settings.js';
-import { readImageSimulatorSettings } from '../upstreams/simulator/images/settings.js';
-import { readSimulatorSettings } from '../upstreams/simulator/settings.js';
-import { readVideoSimulatorSettings } from '../upstreams/simulator/videos/settings.js';
-import type { Channel } from '../upstreams/types.js';
-import { readWanSettings } from '../upstreams/wan/settings.js';
+import type { Channel } from '../core/channel.js';
+import { CHANNEL_TYPES, channelType } from '../upstreams/registry.js';
 
 /** An IPv4 or IPv6 address, or a CIDR range whose prefix length fits its family. */
 export function isIpOrCidr(text: string): boolean {
@@ -34,27 +28,6 @@ export function isHttpUrl(text: string): boolean {
   return protocol === 'http:' || protocol === 'https:';
 }
 
-type SettingsReader = (channel: Channel) => unknown;
-
-/**
- * Every channel type a chat adapter or a task upstream serves, with the
- * readers that check its `settings` (each throws a message naming the
- * setting). A simulator channel serves chat, images and video, so all three
- * simulator readers apply. Types needing a base URL say so in their readers.
- */
-const SETTINGS_READERS: Record<string, SettingsReader[]> = {
-  simulator: [readSimulatorSettings, readImageSimulatorSettings, readVideoSimulatorSettings, accountsOf],
-  anthropic: [],
-  gemini: [],
-  'openai-chat': [],
-  'openai-responses': [],
-  'ig-proxy': [readIgProxySettings, accountsOf],
-  'openai-videos': [readOpenAiVideosSettings],
-  wan: [readWanSettings],
-};
-
-export const CHANNEL_TYPES: readonly string[] = Object.keys(SETTINGS_READERS);
-
 export interface ChannelShape {
   name: string;
   type: string;
@@ -64,8 +37,9 @@ export interface ChannelShape {
 
 /** The first problem with a channel as it would be stored, or undefined when it is sound. */
 export function channelProblem(channel: ChannelShape): { field: string; message: string } | undefined {
-  const readers = Object.hasOwn(SETTINGS_READERS, channel.type) ? SETTINGS_READERS[channel.type] : undefined;
-  if (!readers) return { field: 'type', message: `must be one of ${CHANNEL_TYPES.join(', ')}` };
+  // The type list (with each type's settings readers) is the upstream registry's.
+  const readers = channelType(channel.type)?.settings;
+  if (!readers) return { field: 'type', message: `must be one of ${CHANNEL_TYPES.map((entry) => entry.type).join(', ')}` };
   if (channel.baseUrl !== '' && !isHttpUrl(channel.baseUrl)) return { field: 'baseUrl', message: 'must be an http(s) URL' };
   const listed = channel.settings.listedModels;
   if (listed !== undefined && !(Array.isArray(listed) && listed.every((name) => typeof name === 'string' && name !== '' && !name.endsWith('*'))))

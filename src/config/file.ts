@@ -9,7 +9,7 @@ import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { SecretBox } from '../storage/secrets.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../server/json-depth.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from './entity-rules.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
 

@@ -2,6 +2,7 @@
  * Errors raised anywhere in the gateway carry a dialect-neutral kind and an
  * HTTP status; each family renders them in its own error shape.
  */
+import type { Dialect } from './chat.js';
 
 export type ErrorKind =
   | 'invalid_request'
@@ -44,7 +45,20 @@ export interface GatewayErrorOptions {
   upstreamStatus?: number;
   /** Whether another channel may be tried (connect errors, timeouts, 429, 5xx). */
   retryable?: boolean;
+  /** The dialect's own word for the failure, when it has one. */
+  detail?: ErrorDetail;
   cause?: unknown;
+}
+
+/**
+ * A dialect's own word for a failure (an OpenAI `code` such as
+ * `previous_response_not_found`, a Google status such as
+ * `FAILED_PRECONDITION`). Only the family of that dialect shows it; every
+ * other family renders the error from its kind and status.
+ */
+export interface ErrorDetail {
+  dialect: Dialect;
+  code: string;
 }
 
 export class GatewayError extends Error {
@@ -54,6 +68,7 @@ export class GatewayError extends Error {
   readonly retryAfterSeconds?: number;
   readonly upstreamStatus?: number;
   readonly retryable: boolean;
+  readonly detail?: ErrorDetail;
 
   constructor(kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -64,7 +79,31 @@ export class GatewayError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.upstreamStatus = options.upstreamStatus;
     this.retryable = options.retryable ?? false;
+    this.detail = options.detail;
   }
+}
+
+/** The dialect's word for an error when it is `dialect`'s, else undefined. */
+export function detailFor(error: GatewayError, dialect: Dialect): string | undefined {
+  return error.detail?.dialect === dialect ? error.detail.code : undefined;
+}
+
+/** Statuses the official clients would retry unless told not to. */
+const RETRYABLE_CLIENT_STATUSES = new Set([408, 409, 429]);
+
+/**
+ * The retry headers of an error answer, one rule for every family:
+ * `retry-after` in whole seconds when the wait is known, and, where a
+ * dialect's clients read it (`shouldRetry`), `x-should-retry: false` on a
+ * client error they would otherwise retry.
+ */
+export function retryHeaders(error: GatewayError, options: { shouldRetry?: boolean } = {}): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (options.shouldRetry && error.status >= 400 && error.status < 500 && !RETRYABLE_CLIENT_STATUSES.has(error.status)) {
+    headers['x-should-retry'] = 'false';
+  }
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(0, Math.ceil(error.retryAfterSeconds)));
+  return headers;
 }
 
 export const invalidRequest = (message: string, param?: string) =>

@@ -17,10 +17,11 @@ import { GatewayError, toGatewayError } from '../core/errors.js';
 import { countRequestTokens } from '../core/tokens.js';
 import { requestLogRow } from '../billing/log-row.js';
 import { withFailover } from '../routing/failover.js';
-import type { AppContext } from '../server/context.js';
+import type { AppContext } from '../http/context.js';
 import { chatCandidates, upstreamCallFor } from './upstream-call.js';
-import type { ClientKey } from '../server/auth.js';
-import type { Channel, CountTokensResult, PassThroughRequest, UpstreamAdapter } from '../upstreams/types.js';
+import type { ClientKey } from '../http/auth.js';
+import type { Channel } from '../core/channel.js';
+import type { CountTokensResult, PassThroughRequest, UpstreamAdapter } from '../upstreams/types.js';
 import type { RenderedError } from './types.js';
 
 export const ESTIMATED_HEADER = 'x-switchyard-estimated';

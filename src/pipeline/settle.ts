@@ -6,8 +6,8 @@
 import type { Usage } from '../core/chat.js';
 import type { GatewayError } from '../core/errors.js';
 import { countTokens } from '../core/tokens.js';
-import type { AppContext } from '../server/context.js';
-import type { ClientKey } from '../server/auth.js';
+import type { AppContext } from '../http/context.js';
+import type { ClientKey } from '../http/auth.js';
 import { requestLogRow } from '../billing/log-row.js';
 
 export interface SettleInput {

@@ -4,14 +4,13 @@
  */
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect } from '../core/chat.js';
 import type { GatewayError } from '../core/errors.js';
-import type { ClientKey } from '../server/auth.js';
-import type { Channel, PassThroughRequest, PassThroughResult } from '../upstreams/types.js';
+import type { ClientKey } from '../http/auth.js';
+import type { Channel } from '../core/channel.js';
+import type { PassThroughRequest, PassThroughResult } from '../upstreams/types.js';
 
-export interface RenderedError {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+import type { RenderedError } from '../http/family-errors.js';
+
+export type { RenderedError };
 
 /** Turns the internal event stream into the family's SSE (or chunked) bytes. */
 export interface StreamEncoder {

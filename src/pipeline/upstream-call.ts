@@ -5,9 +5,10 @@
  */
 import type { AttemptTarget } from '../routing/failover.js';
 import { orderCandidates } from '../routing/select.js';
-import type { AppContext } from '../server/context.js';
-import { upstreamLimits } from '../upstreams/limits.js';
-import type { Channel, UpstreamCall } from '../upstreams/types.js';
+import type { AppContext } from '../http/context.js';
+import type { Channel } from '../core/channel.js';
+import type { UpstreamCall } from '../upstreams/types.js';
+import { upstreamLimits } from '../core/upstream-limits.js';
 
 export function chatCandidates(ctx: AppContext, model: string): Channel[] {
   return orderCandidates(ctx.channels.all(), model, {

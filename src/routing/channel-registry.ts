@@ -12,7 +12,7 @@
  */
 import { channelProblem } from '../config/entity-rules.js';
 import type { ChannelRecord, Store } from '../storage/types.js';
-import type { Channel } from '../upstreams/types.js';
+import type { Channel } from '../core/channel.js';
 
 export interface SecretOpener {
   open(sealed: string): string;

@@ -6,9 +6,9 @@
  * the channel in a cool-down.
  */
 import { GatewayError } from '../core/errors.js';
-import type { Channel } from '../upstreams/types.js';
+import type { Channel } from '../core/channel.js';
 import type { ChannelHealth } from './health.js';
-import { upstreamModelFor } from './select.js';
+import { upstreamModelFor } from '../core/channel.js';
 
 export interface AttemptTarget {
   channel: Channel;

@@ -3,7 +3,7 @@
  * refused (401/403) sits out a cool-down, and each channel's API keys are
  * rotated round-robin.
  */
-import type { Channel } from '../upstreams/types.js';
+import type { Channel } from '../core/channel.js';
 
 export class ChannelHealth {
   private readonly coolingUntil = new Map<string, number>();

@@ -4,18 +4,8 @@
  * the ordered list of channels to try; the first is the pick, the rest are the
  * failover order.
  */
-import type { Channel } from '../upstreams/types.js';
+import { servesModel, type Channel } from '../core/channel.js';
 import { isFallbackChannel } from './channel-registry.js';
-import { matchesAnyModelPattern } from './model-pattern.js';
-
-/** Whether a channel serves a client model name: matched by its `models` patterns, or a key of its model mapping. */
-export function servesModel(channel: Channel, model: string): boolean {
-  return channel.modelMapping[model] !== undefined || matchesAnyModelPattern(channel.models, model);
-}
-
-export function upstreamModelFor(channel: Channel, model: string): string {
-  return channel.modelMapping[model] ?? model;
-}
 
 /** Orders one tier by weighted random sampling without replacement. */
 function weightedOrder(tier: Channel[], random: () => number): Channel[] {

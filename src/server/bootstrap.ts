@@ -15,12 +15,13 @@ import { ChannelRegistry } from '../routing/channel-registry.js';
 import { openStore } from '../storage/open.js';
 import { SecretBox } from '../storage/secrets.js';
 import type { Store } from '../storage/types.js';
-import { createTaskEngine } from '../tasks/index.js';
-import { defaultAdapters } from '../upstreams/registry.js';
+import { loadUpstreams } from '../upstreams/registry.js';
 import { buildApp } from './app.js';
-import { generateKeySecret, hashKey, KeyAuthenticator } from './auth.js';
-import type { AppContext } from './context.js';
-import { RateLimits } from './rate-limits.js';
+import { composeTasks } from './compose.js';
+import { generateKeySecret, hashKey, KeyAuthenticator } from '../http/auth.js';
+import type { AppContext } from '../http/context.js';
+import { RateLimits } from '../http/rate-limits.js';
+import { createTaskEngine } from './task-engine.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -104,6 +105,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const redis = effective.redisUrl
       ? new (await import('ioredis')).Redis(effective.redisUrl, { maxRetriesPerRequest: 2 })
       : undefined;
+    const upstreams = await loadUpstreams();
     const recorder = new UsageRecorder(store, {
       flushIntervalMs: 500,
       maxBatch: 500,
@@ -128,7 +130,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       health: new ChannelHealth(effective.cooldownSeconds * 1000),
       prices: new PriceTable(fileConfig?.prices),
       recorder,
-      adapters: defaultAdapters(),
+      adapters: upstreams.adapters,
       fileConfig,
       contextWindows: fileConfig?.contextWindows,
       adminKeyHash: admin.hash,
@@ -142,6 +144,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         services: () => ctx,
       }),
     };
+    const stopTaskJobs = composeTasks(ctx, upstreams.tasks);
     const app = await buildApp(ctx);
 
     let closing: Promise<void> | undefined;
@@ -153,6 +156,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         // Keep-alive connections that go idle after their last response would otherwise hold the close open.
         const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
         await app.close();
+        stopTaskJobs();
         clearInterval(sweep);
         clearTimeout(force);
         // Before the store closes: the loop finishes its pass and hands its leases back.

@@ -13,7 +13,7 @@ import { messagesCodec } from '../families/messages/codec.js';
 import { renderResponsesError } from '../families/responses/errors.js';
 import { generationsErrorBody, videoErrorRenderer, videosErrorBody } from '../families/videos/errors.js';
 import type { RenderedError } from '../pipeline/types.js';
-import type { ErrorRenderer } from './family-errors.js';
+import type { ErrorRenderer } from '../http/family-errors.js';
 
 const openAiShape: ErrorRenderer = (error) => renderResponsesError(error);
 

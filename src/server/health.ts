@@ -1,6 +1,6 @@
 /** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database answers). */
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from './context.js';
+import type { AppContext } from '../http/context.js';
 
 export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/healthz', async () => ({ status: 'ok' }));

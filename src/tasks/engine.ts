@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Store } from '../storage/types.js';
-import type { UpstreamLimits } from '../upstreams/limits.js';
-import type { Channel } from '../upstreams/types.js';
+import type { UpstreamLimits } from '../core/upstream-limits.js';
+import type { Channel } from '../core/channel.js';
 import { DeliveryRepository } from './deliveries.js';
 import { runDeliveryPass } from './delivery-pass.js';
 import type { MediaStore } from './media.js';
@@ -19,7 +19,7 @@ import { runPollPass } from './poll-pass.js';
 import { TaskRepository, type NewDelivery, type TaskChange } from './repository.js';
 import { taskDb } from './schema.js';
 import { changesStatus, nextPollDelay, project, type PollSchedule } from './transitions.js';
-import { isFinal, type TaskFamily, type TaskRecord, type TaskUpstream } from './types.js';
+import { isFinal, type AnyTaskUpstream, type TaskFamily, type TaskRecord } from './types.js';
 
 export interface TaskEngineOptions extends PollSchedule {
   /** Pause between two passes of the loop when there was nothing to do. */
@@ -62,7 +62,7 @@ export class TaskEngine {
   readonly tasks: TaskRepository;
   readonly deliveries: DeliveryRepository;
   private readonly families = new Map<string, TaskFamily>();
-  private readonly upstreams = new Map<string, TaskUpstream<any>>();
+  private readonly upstreams = new Map<string, AnyTaskUpstream>();
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopping = false;
@@ -94,6 +94,16 @@ export class TaskEngine {
     return this.abort.signal;
   }
 
+  /** A channel by id, decrypted, or undefined when it no longer exists. */
+  channelById(id: string): Channel | undefined {
+    return this.deps.channel(id);
+  }
+
+  /** The credential to use for the next call on a channel. */
+  nextKey(channel: Channel): string {
+    return this.deps.nextKey(channel);
+  }
+
   registerFamily(family: TaskFamily): void {
     this.families.set(family.name, family);
   }
@@ -102,11 +112,11 @@ export class TaskEngine {
     return this.families.get(name);
   }
 
-  registerUpstream(upstream: TaskUpstream<any>): void {
-    this.upstreams.set(`${upstream.family}:${upstream.type}`, upstream);
+  registerUpstream(upstream: AnyTaskUpstream): void {
+    this.upstreams.set(`${upstream.kind.family}:${upstream.type}`, upstream);
   }
 
-  upstream<P = unknown>(family: string, channelType: string): TaskUpstream<P> | undefined {
+  upstream(family: string, channelType: string): AnyTaskUpstream | undefined {
     return this.upstreams.get(`${family}:${channelType}`);
   }
 
@@ -118,7 +128,7 @@ export class TaskEngine {
   /** Channel types that can run tasks of a family. */
   channelTypes(family: string): Set<string> {
     const types = new Set<string>();
-    for (const upstream of this.upstreams.values()) if (upstream.family === family) types.add(upstream.type);
+    for (const upstream of this.upstreams.values()) if (upstream.kind.family === family) types.add(upstream.type);
     return types;
   }
 

@@ -4,6 +4,7 @@
  * simulator's painter, the ig-proxy). The engine itself never reads these
  * shapes: to it, request and result are opaque JSON.
  */
+import { defineTaskKind } from './task-kind.js';
 import type { MediaRef, SubmitOutcome, TaskCall, TaskRecord, TaskUpstream } from './types.js';
 
 export const IMAGE_FAMILY = 'images';
@@ -148,11 +149,14 @@ export interface ImageModalPayload {
 }
 
 /** An upstream that runs image tasks: the engine's contract plus modal confirmation and seeds. */
-export interface ImageTaskUpstream extends TaskUpstream<ImageSubmitPayload> {
+export interface ImageTaskUpstream extends TaskUpstream<ImageTaskRequest, ImageTaskResult, ImageSubmitPayload> {
   /** Completes a task waiting in MODAL with its prompt (and mask). */
   confirmModal(task: TaskRecord, payload: ImageModalPayload, call: TaskCall): Promise<SubmitOutcome>;
   /** The seed of a finished image task, as digits. */
   imageSeed(task: TaskRecord, call: TaskCall): Promise<string>;
 }
+
+/** The typed view of image tasks' stored JSON. */
+export const IMAGE_TASKS = defineTaskKind<ImageTaskRequest, ImageTaskResult>(IMAGE_FAMILY);
 
 export const routingName = (action: ImageAction): string => `ig_${action.toLowerCase()}`;

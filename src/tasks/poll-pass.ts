@@ -4,21 +4,41 @@
  * channel's upstream about the rest in batches, and apply what changed.
  * Tasks without news are handed back with a longer wait.
  */
+import type { Logger } from 'pino';
+import type { Channel } from '../core/channel.js';
 import { GatewayError } from '../core/errors.js';
-import type { TaskEngine } from './engine.js';
-import type { Reschedule, TaskChange } from './repository.js';
-import { changeFromObservation, nextPollDelay } from './transitions.js';
-import type { MediaRef, Observation, TaskCall, TaskRecord, TaskUpstream } from './types.js';
+import type { MediaStore } from './media.js';
+import type { OutboundGuard } from './outbound-guard.js';
+import type { Reschedule, TaskChange, TaskRepository } from './repository.js';
+import { changeFromObservation, nextPollDelay, type PollSchedule } from './transitions.js';
+import type { AnyTaskUpstream, MediaRef, Observation, TaskCall, TaskRecord } from './types.js';
+import type { UpstreamLimits } from '../core/upstream-limits.js';
 
-export async function runPollPass(engine: TaskEngine): Promise<number> {
-  const { options } = engine;
-  const claimed = await engine.tasks.claimDue(engine.instanceId, options.leaseMs, options.batchSize);
+/** What a polling pass needs from the engine that runs it (and nothing more, so it can be driven alone). */
+export interface PollHost {
+  readonly instanceId: string;
+  readonly options: PollSchedule & { leaseMs: number; batchSize: number; upstreamTimeoutMs: number; upstreamLimits?: UpstreamLimits };
+  readonly tasks: Pick<TaskRepository, 'claimDue' | 'reschedule'>;
+  readonly media: MediaStore;
+  readonly guard: OutboundGuard;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  channelById(id: string): Channel | undefined;
+  nextKey(channel: Channel): string;
+  upstream(family: string, channelType: string): AnyTaskUpstream | undefined;
+  change(task: TaskRecord, change: TaskChange): Promise<TaskRecord | undefined>;
+  firstPollAt(now?: number, hintMs?: number): number;
+}
+
+export async function runPollPass(host: PollHost): Promise<number> {
+  const { options } = host;
+  const claimed = await host.tasks.claimDue(host.instanceId, options.leaseMs, options.batchSize);
   if (claimed.length === 0) return 0;
   const groups = new Map<string, TaskRecord[]>();
   const later: Reschedule[] = [];
   const now = Date.now();
   for (const task of claimed) {
-    if (await settleOverdue(engine, task, now)) continue;
+    if (await settleOverdue(host, task, now)) continue;
     if (task.status === 'MODAL') {
       // Waiting for the client, not the upstream: nothing to ask until it times out.
       later.push({ id: task.id, nextPollAt: task.timeoutAt });
@@ -29,13 +49,13 @@ export async function runPollPass(engine: TaskEngine): Promise<number> {
     if (group) group.push(task);
     else groups.set(key, [task]);
   }
-  await engine.tasks.reschedule(engine.instanceId, later);
-  await Promise.all([...groups.values()].map((tasks) => pollGroup(engine, tasks)));
+  await host.tasks.reschedule(host.instanceId, later);
+  await Promise.all([...groups.values()].map((tasks) => pollGroup(host, tasks)));
   return claimed.length;
 }
 
 /** Fails a task that can no longer finish normally. Returns whether it did. */
-async function settleOverdue(engine: TaskEngine, task: TaskRecord, now: number): Promise<boolean> {
+async function settleOverdue(host: PollHost, task: TaskRecord, now: number): Promise<boolean> {
   let reason: string | undefined;
   if (now >= task.timeoutAt) {
     const seconds = Math.round((task.timeoutAt - task.submitTime) / 1000);
@@ -47,17 +67,17 @@ async function settleOverdue(engine: TaskEngine, task: TaskRecord, now: number):
     reason = 'the gateway stopped before the upstream accepted the task';
   }
   if (reason === undefined) return false;
-  await engine.change(task, { status: 'FAILURE', failReason: reason });
+  await host.change(task, { status: 'FAILURE', failReason: reason });
   return true;
 }
 
-async function pollGroup(engine: TaskEngine, tasks: TaskRecord[]): Promise<void> {
+async function pollGroup(host: PollHost, tasks: TaskRecord[]): Promise<void> {
   const first = tasks[0];
-  const channel = engine.deps.channel(first.channelId);
-  const upstream = channel && engine.upstream(first.family, channel.type);
+  const channel = host.channelById(first.channelId);
+  const upstream = channel && host.upstream(first.family, channel.type);
   if (!channel || !upstream) {
     const reason = channel ? `channel type "${channel.type}" cannot run ${first.family} tasks` : 'the task\'s channel no longer exists';
-    for (const task of tasks) await engine.change(task, { status: 'FAILURE', failReason: reason });
+    for (const task of tasks) await host.change(task, { status: 'FAILURE', failReason: reason });
     return;
   }
   const batch = upstream.maxPollBatch ?? 100;
@@ -65,40 +85,40 @@ async function pollGroup(engine: TaskEngine, tasks: TaskRecord[]): Promise<void>
     const chunk = tasks.slice(start, start + batch);
     const call: TaskCall = {
       channel,
-      apiKey: engine.deps.nextKey(channel),
-      signal: engine.signal,
-      timeoutMs: engine.options.upstreamTimeoutMs,
-      limits: engine.options.upstreamLimits,
-      outbound: engine.guard,
+      apiKey: host.nextKey(channel),
+      signal: host.signal,
+      timeoutMs: host.options.upstreamTimeoutMs,
+      limits: host.options.upstreamLimits,
+      outbound: host.guard,
     };
     let observed: Map<string, Observation>;
     try {
       observed = await upstream.poll(chunk, call);
     } catch (error) {
-      engine.logger.warn({ err: error, channel: channel.name, tasks: chunk.length }, 'task poll failed');
-      await engine.tasks.reschedule(engine.instanceId, chunk.map((task) => backoff(engine, task)));
+      host.logger.warn({ err: error, channel: channel.name, tasks: chunk.length }, 'task poll failed');
+      await host.tasks.reschedule(host.instanceId, chunk.map((task) => backoff(host, task)));
       continue;
     }
     const unchanged: Reschedule[] = [];
     for (const task of chunk) {
       const observation = observed.get(task.id);
-      const applied = observation ? await apply(engine, upstream, task, observation, call) : false;
-      if (!applied) unchanged.push(backoff(engine, task, observation?.nextPollInMs));
+      const applied = observation ? await apply(host, upstream, task, observation, call) : false;
+      if (!applied) unchanged.push(backoff(host, task, observation?.nextPollInMs));
     }
-    await engine.tasks.reschedule(engine.instanceId, unchanged);
+    await host.tasks.reschedule(host.instanceId, unchanged);
   }
 }
 
-function backoff(engine: TaskEngine, task: TaskRecord, hintMs?: number): Reschedule {
-  const delay = nextPollDelay(task.pollCount + 1, engine.options, hintMs);
+function backoff(host: PollHost, task: TaskRecord, hintMs?: number): Reschedule {
+  const delay = nextPollDelay(task.pollCount + 1, host.options, hintMs);
   // Never past the timeout, so an overdue task is failed on time.
   return { id: task.id, nextPollAt: Math.min(Date.now() + delay, task.timeoutAt) };
 }
 
 /** Applies an observation. Returns false when it changed nothing (or could not be applied yet). */
 async function apply(
-  engine: TaskEngine,
-  upstream: TaskUpstream,
+  host: PollHost,
+  upstream: AnyTaskUpstream,
   task: TaskRecord,
   observation: Observation,
   call: TaskCall,
@@ -109,15 +129,15 @@ async function apply(
   let stored: MediaRef[] = [];
   if (change.status === 'SUCCESS' && upstream.fetchMedia) {
     try {
-      stored = await storeMedia(engine, upstream, task, observation, call);
+      stored = await storeMedia(host, upstream, task, observation, call);
     } catch (error) {
       if (error instanceof GatewayError && !error.retryable) {
         // Asking again cannot help (e.g. an address the gateway may not contact): fail it now.
-        await engine.change(task, { status: 'FAILURE', failReason: `the result could not be fetched: ${error.message}` });
+        await host.change(task, { status: 'FAILURE', failReason: `the result could not be fetched: ${error.message}` });
         return true;
       }
       // The result is not kept yet: try again at the next poll (the timeout still bounds it).
-      engine.logger.warn({ err: error, taskId: task.id }, 'task media could not be stored');
+      host.logger.warn({ err: error, taskId: task.id }, 'task media could not be stored');
       return false;
     }
     change.result = { ...(change.result ?? task.result ?? {}), media: stored };
@@ -125,21 +145,21 @@ async function apply(
   const final = change.status === 'SUCCESS' || change.status === 'FAILURE' || change.status === 'CANCEL';
   const next: TaskChange = final
     ? change
-    : { ...change, pollCount: 0, nextPollAt: Math.min(engine.firstPollAt(now, observation.nextPollInMs), task.timeoutAt) };
-  const updated = await engine.change(task, next);
-  if (!updated) for (const ref of stored) await engine.media.remove(ref.key).catch(() => undefined);
+    : { ...change, pollCount: 0, nextPollAt: Math.min(host.firstPollAt(now, observation.nextPollInMs), task.timeoutAt) };
+  const updated = await host.change(task, next);
+  if (!updated) for (const ref of stored) await host.media.remove(ref.key).catch(() => undefined);
   return true;
 }
 
 async function storeMedia(
-  engine: TaskEngine,
-  upstream: TaskUpstream,
+  host: PollHost,
+  upstream: AnyTaskUpstream,
   task: TaskRecord,
   observation: Observation,
   call: TaskCall,
 ): Promise<MediaRef[]> {
   const items = await upstream.fetchMedia!(task, observation, call);
   const refs: MediaRef[] = [];
-  for (const item of items) refs.push(await engine.media.put(item));
+  for (const item of items) refs.push(await host.media.put(item));
   return refs;
 }

@@ -1,11 +1,12 @@
 /**
  * The durable task engine's contracts: what a task is, what an upstream that
- * runs tasks must provide, and what a family plugs in. Family-specific shapes
- * (an image task's request and result) live with their family; here the
- * request and result are opaque JSON.
+ * runs tasks must provide, and what a family plugs in. Each kind's shapes
+ * (an image task's request and result) live in its contract
+ * (`image-contract.ts`, `video-contract.ts`); to the engine they are opaque
+ * JSON.
  */
-import type { UpstreamLimits } from '../upstreams/limits.js';
-import type { Channel } from '../upstreams/types.js';
+import type { UpstreamLimits } from '../core/upstream-limits.js';
+import type { Channel } from '../core/channel.js';
 import type { OutboundGuard } from './outbound-guard.js';
 
 /** One vocabulary for every family; a family renders it in its own words. */
@@ -95,15 +96,15 @@ export interface SubmitOutcome {
 }
 
 /** The state of one task as the upstream reports it. */
-export interface Observation {
+export interface Observation<Result extends object = JsonObject> {
   status: TaskStatus;
   progress: number;
   failReason?: string;
   startTime?: number;
   /** When the upstream says it finished (final states); default: when the gateway saw it. */
   finishTime?: number;
-  /** Family-shaped result fields (merged into the stored result). */
-  result?: JsonObject;
+  /** Result fields in the kind's shape (merged into the stored result). */
+  result?: Partial<Result>;
   /** Media addresses known to the upstream only; used by fetchMedia, never stored. */
   mediaUrls?: string[];
   /** The upstream suggests looking again this soon (ms), e.g. the simulator's next step. */
@@ -130,12 +131,26 @@ export interface MediaRef {
   role?: string;
 }
 
-/**
- * An upstream that runs tasks of one family, for one channel type. The image
- * simulator and the ig-proxy implement it; video upstreams will too.
- */
-export interface TaskUpstream<Payload = unknown> {
+/** A task kind's typed view of its stored JSON (made by `defineTaskKind`, task-kind.ts). */
+export interface TaskKind<Request extends object, Result extends object> {
+  /** The family name stored on its tasks (`images`, `videos`). */
   readonly family: string;
+  request(task: TaskRecord): Request;
+  result(task: TaskRecord): Result | null;
+  /** The request as the engine stores it. */
+  requestJson(request: Request): JsonObject;
+}
+
+/**
+ * An upstream that runs tasks of one kind, for one channel type: the image
+ * simulator and the ig-proxy for images; the video simulator, openai-videos
+ * and wan for videos. `Request` and `Result` are the kind's shapes, read
+ * through `kind`; `Payload` is what a submission carries beyond the stored
+ * request.
+ */
+export interface TaskUpstream<Request extends object = JsonObject, Result extends object = JsonObject, Payload = unknown> {
+  /** The kind run, with the typed view of its tasks. */
+  readonly kind: TaskKind<Request, Result>;
   /** The channel type served (`simulator`, `ig-proxy`, …). */
   readonly type: string;
   /** Most tasks one `poll` call takes (a list-by-ids request); default 100. */
@@ -147,10 +162,14 @@ export interface TaskUpstream<Payload = unknown> {
    */
   submit(task: TaskRecord, payload: Payload, call: TaskCall): Promise<SubmitOutcome>;
   /** Reads the state of many tasks of one channel at once; tasks without news are left out. */
-  poll(tasks: TaskRecord[], call: TaskCall): Promise<Map<string, Observation>>;
+  poll(tasks: TaskRecord[], call: TaskCall): Promise<Map<string, Observation<Result>>>;
   /** Produces the result media of a task that reached SUCCESS (painted, or fetched from the upstream). */
-  fetchMedia?(task: TaskRecord, observation: Observation, call: TaskCall): Promise<MediaItem[]>;
+  fetchMedia?(task: TaskRecord, observation: Observation<Result>, call: TaskCall): Promise<MediaItem[]>;
 }
+
+/** Any kind's upstream, as the engine holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTaskUpstream = TaskUpstream<any, any, any>;
 
 /** What a family plugs into the engine. */
 export interface TaskFamily {

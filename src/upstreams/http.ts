@@ -8,7 +8,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import { GatewayError, upstreamStatusError } from '../core/errors.js';
-import { capBytes, DEFAULT_UPSTREAM_LIMITS } from './limits.js';
+import { capBytes, DEFAULT_UPSTREAM_LIMITS } from '../core/upstream-limits.js';
 
 /** Failing to open a TCP/TLS connection this fast means the upstream is unreachable; try the next channel. */
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -10,7 +10,7 @@
 import type { Usage } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
 import { toUpstreamError } from './http.js';
-import { capBytes, type UpstreamLimits } from './limits.js';
+import { capBytes, type UpstreamLimits } from '../core/upstream-limits.js';
 import { createSseFeeder, type SseEvent } from './sse.js';
 
 /** What an adapter watches in the events it forwards. */

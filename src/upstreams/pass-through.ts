@@ -8,7 +8,7 @@
 import type { Usage } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
 import { firstHeader, readBody, requestExpectingSuccess, toUpstreamError, type StatusThrower } from './http.js';
-import { capBytes, limitsOf, type UpstreamLimits } from './limits.js';
+import { capBytes, limitsOf, type UpstreamLimits } from '../core/upstream-limits.js';
 import { forwardEvents, type StreamTap } from './pass-through-stream.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from './types.js';
 

@@ -1,15 +1,81 @@
 /**
- * Channel type → adapter. Adding an upstream dialect: a folder under
- * src/upstreams/ exporting an UpstreamAdapter, and one entry here.
+ * Every channel type the gateway knows, with what it can serve (chat, image
+ * tasks, video tasks) and the readers that check its `settings`. Adding an
+ * upstream is one folder under src/upstreams/ and one entry here: the config
+ * rules, the chat adapters and the task engine all read this list. The
+ * implementations are loaded when a gateway starts, so the admin CLI, which
+ * only checks settings, never loads tokenizers and converters.
  */
+import type { Channel } from '../core/channel.js';
 import { GatewayError } from '../core/errors.js';
-import { anthropicAdapter } from './anthropic/index.js';
-import { geminiAdapter } from './gemini/index.js';
-import { openAiChatAdapter } from './openai-chat/index.js';
-import { openAiResponsesAdapter } from './openai-responses/index.js';
-import { simulatorAdapter } from './simulator/index.js';
+import { accountsOf } from '../tasks/image-accounts.js';
+import type { ImageTaskUpstream } from '../tasks/image-contract.js';
+import type { AnyTaskUpstream } from '../tasks/types.js';
+import type { VideoTaskUpstream } from '../tasks/video-contract.js';
+import { readIgProxySettings } from './ig-proxy/settings.js';
+import { readOpenAiVideosSettings } from './openai-videos/settings.js';
+import { readImageSimulatorSettings } from './simulator/images/settings.js';
+import { readSimulatorSettings } from './simulator/settings.js';
+import { readVideoSimulatorSettings } from './simulator/videos/settings.js';
 import type { UpstreamAdapter } from './types.js';
+import { readWanSettings } from './wan/settings.js';
 
+/** Checks one part of a channel's settings; throws a message naming the setting. */
+export type SettingsReader = (channel: Channel) => unknown;
+
+/** What a channel type serves; absent members are work it cannot do. */
+export interface UpstreamSet {
+  chat?: UpstreamAdapter;
+  imageTasks?: ImageTaskUpstream;
+  videoTasks?: VideoTaskUpstream;
+}
+
+export interface ChannelType {
+  readonly type: string;
+  /** Every reader must accept a channel's settings before it is stored; types needing a base URL say so here. */
+  readonly settings: readonly SettingsReader[];
+  load(): Promise<UpstreamSet>;
+}
+
+export const CHANNEL_TYPES: readonly ChannelType[] = [
+  {
+    type: 'simulator',
+    settings: [readSimulatorSettings, readImageSimulatorSettings, readVideoSimulatorSettings, accountsOf],
+    load: async () => ({
+      chat: (await import('./simulator/index.js')).simulatorAdapter,
+      imageTasks: (await import('./simulator/images/index.js')).imageSimulator,
+      videoTasks: (await import('./simulator/videos/index.js')).videoSimulator,
+    }),
+  },
+  { type: 'anthropic', settings: [], load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }) },
+  { type: 'gemini', settings: [], load: async () => ({ chat: (await import('./gemini/index.js')).geminiAdapter }) },
+  { type: 'openai-chat', settings: [], load: async () => ({ chat: (await import('./openai-chat/index.js')).openAiChatAdapter }) },
+  { type: 'openai-responses', settings: [], load: async () => ({ chat: (await import('./openai-responses/index.js')).openAiResponsesAdapter }) },
+  { type: 'ig-proxy', settings: [readIgProxySettings, accountsOf], load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream }) },
+  { type: 'openai-videos', settings: [readOpenAiVideosSettings], load: async () => ({ videoTasks: (await import('./openai-videos/index.js')).openAiVideosUpstream }) },
+  { type: 'wan', settings: [readWanSettings], load: async () => ({ videoTasks: (await import('./wan/index.js')).wanUpstream }) },
+];
+
+export function channelType(type: string): ChannelType | undefined {
+  return CHANNEL_TYPES.find((entry) => entry.type === type);
+}
+
+export interface LoadedUpstreams {
+  adapters: AdapterRegistry;
+  /** Every task upstream of every type, for the task engine. */
+  tasks: AnyTaskUpstream[];
+}
+
+/** Loads every type's implementations. */
+export async function loadUpstreams(): Promise<LoadedUpstreams> {
+  const sets = await Promise.all(CHANNEL_TYPES.map((entry) => entry.load()));
+  return {
+    adapters: new AdapterRegistry(sets.flatMap((set) => (set.chat ? [set.chat] : []))),
+    tasks: sets.flatMap((set) => [set.imageTasks, set.videoTasks].filter((upstream) => upstream !== undefined)),
+  };
+}
+
+/** Channel type → chat adapter. */
 export class AdapterRegistry {
   private readonly adapters = new Map<string, UpstreamAdapter>();
 
@@ -32,6 +98,7 @@ export class AdapterRegistry {
   }
 }
 
-export function defaultAdapters(): AdapterRegistry {
-  return new AdapterRegistry([simulatorAdapter, anthropicAdapter, openAiChatAdapter, openAiResponsesAdapter, geminiAdapter]);
+/** The chat adapters of every channel type. */
+export async function defaultAdapters(): Promise<AdapterRegistry> {
+  return (await loadUpstreams()).adapters;
 }

@@ -7,7 +7,7 @@
  */
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { GatewayError } from '../core/errors.js';
-import { capBytes, DEFAULT_UPSTREAM_LIMITS, tooLarge, type UpstreamLimits } from './limits.js';
+import { capBytes, DEFAULT_UPSTREAM_LIMITS, tooLarge, type UpstreamLimits } from '../core/upstream-limits.js';
 
 export interface SseEvent {
   event?: string;

@@ -6,25 +6,9 @@
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../core/chat.js';
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
 import type { TranslationPlan } from '../core/translation-plan.js';
-import type { UpstreamLimits } from './limits.js';
+import type { UpstreamLimits } from '../core/upstream-limits.js';
+import type { Channel } from '../core/channel.js';
 import type { PlanOptions } from './plan.js';
-
-/** A channel as the router and adapters see it: decrypted, ready to call. */
-export interface Channel {
-  id: string;
-  name: string;
-  type: string;
-  /** Provider convention: the origin for anthropic/gemini, the `/v1` prefix for OpenAI-style types; no trailing slash. */
-  baseUrl: string;
-  /** Upstream credentials, rotated round-robin. Never logged, never returned by any API. */
-  apiKeys: string[];
-  models: string[];
-  modelMapping: Record<string, string>;
-  priority: number;
-  weight: number;
-  enabled: boolean;
-  settings: Record<string, unknown>;
-}
 
 export interface UpstreamCall {
   channel: Channel;

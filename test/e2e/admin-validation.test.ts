@@ -4,7 +4,7 @@
  * breaking requests that do not use it. On SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/server/auth.js';
+import { hashKey } from '../../src/http/auth.js';
 import type { TestGateway } from '../support/gateway.js';
 import { createPlace, ENGINES, type Place } from '../support/places.js';
 

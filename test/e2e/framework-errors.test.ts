@@ -8,7 +8,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HEADER_BYTES } from '../../src/server/client-errors.js';
-import { MAX_PATH_PARAM_LENGTH } from '../../src/server/framework-errors.js';
+import { MAX_PATH_PARAM_LENGTH } from '../../src/http/fastify-errors.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;

@@ -5,7 +5,7 @@
  * model names. Each gets a 4xx in the family's own error shape.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/server/json-depth.js';
+import { MAX_JSON_DEPTH } from '../../src/core/json-depth.js';
 import type { TestGateway } from '../support/gateway.js';
 import { createPlace, ENGINES, type Place } from '../support/places.js';
 

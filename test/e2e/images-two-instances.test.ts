@@ -54,7 +54,7 @@ describe.skipIf(skipPostgres)('two gateways on one PostgreSQL', () => {
         const upstream = engine.upstream('images', type)!;
         engine.registerUpstream({
           ...upstream,
-          family: upstream.family,
+          kind: upstream.kind,
           type: upstream.type,
           poll: (tasks, call) => {
             polls[name] += tasks.length;

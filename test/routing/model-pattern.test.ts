@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchesAnyModelPattern, matchesModelPattern } from '../../src/routing/model-pattern.js';
-import { KeyAuthenticator } from '../../src/server/auth.js';
+import { matchesAnyModelPattern, matchesModelPattern, ModelPatternTable } from '../../src/core/model-pattern.js';
+import { KeyAuthenticator } from '../../src/http/auth.js';
 import type { KeyRecord, Store } from '../../src/storage/types.js';
 
 describe('model patterns', () => {
@@ -24,5 +24,16 @@ describe('model patterns', () => {
     expect(() => auth.authorize({ record }, 'ig_upscale')).not.toThrow();
     expect(() => auth.authorize({ record }, 'ig_imagine')).toThrow('may not use model "ig_imagine"');
     expect(() => auth.authorize({ record: { ...record, models: null } }, 'anything')).not.toThrow();
+  });
+});
+
+describe('ModelPatternTable', () => {
+  it('takes the exact name, else the longest matching prefix, with * last', () => {
+    const table = new ModelPatternTable({ '*': 'any', 'claude-*': 'claude', 'claude-opus-*': 'opus', 'claude-opus-4': 'exact' });
+    expect(table.get('claude-opus-4')).toBe('exact');
+    expect(table.get('claude-opus-4-1')).toBe('opus');
+    expect(table.get('claude-haiku')).toBe('claude');
+    expect(table.get('gpt-4o')).toBe('any');
+    expect(new ModelPatternTable({ 'a*': 1 }).get('b')).toBeUndefined();
   });
 });

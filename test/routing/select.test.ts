@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { orderCandidates, servesModel, upstreamModelFor } from '../../src/routing/select.js';
-import type { Channel } from '../../src/upstreams/types.js';
+import { servesModel, upstreamModelFor } from '../../src/core/channel.js';
+import { orderCandidates } from '../../src/routing/select.js';
+import type { Channel } from '../../src/core/channel.js';
 
 function channel(name: string, overrides: Partial<Channel> = {}): Channel {
   return { id: name, name, type: 'simulator', baseUrl: '', apiKeys: [], models: ['*'], modelMapping: {}, priority: 0, weight: 1, enabled: true, settings: {}, ...overrides };

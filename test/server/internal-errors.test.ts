@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { exposedError, GatewayError, toGatewayError } from '../../src/core/errors.js';
 import { renderMessagesError } from '../../src/families/messages/errors.js';
 import { newRequestId } from '../../src/server/app.js';
-import { useFamilyErrors } from '../../src/server/family-errors.js';
+import { useFamilyErrors } from '../../src/http/family-errors.js';
 
 describe('internal errors', () => {
   it('toGatewayError keeps the runtime text in the cause only', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../src/server/json-depth.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../src/core/json-depth.js';
 
 const nested = (levels: number): unknown => {
   let value: unknown = {};

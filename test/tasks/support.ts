@@ -11,9 +11,10 @@ import { TaskEngine, type TaskEngineOptions } from '../../src/tasks/engine.js';
 import { LocalMediaStore } from '../../src/tasks/media.js';
 import { OutboundGuard } from '../../src/tasks/outbound-guard.js';
 import type { NewTask } from '../../src/tasks/repository.js';
-import type { Observation, TaskCall, TaskRecord, TaskUpstream } from '../../src/tasks/types.js';
+import { defineTaskKind } from '../../src/tasks/task-kind.js';
+import type { AnyTaskUpstream, JsonObject, Observation, TaskCall, TaskRecord, TaskUpstream } from '../../src/tasks/types.js';
 import type { Store } from '../../src/storage/types.js';
-import type { Channel } from '../../src/upstreams/types.js';
+import type { Channel } from '../../src/core/channel.js';
 
 export const testChannel: Channel = {
   id: 'chan_test',
@@ -44,8 +45,8 @@ export const quickOptions: TaskEngineOptions = {
 };
 
 /** An upstream whose tasks finish `steps` polls after submission; `fail` makes them fail. */
-export class ScriptedUpstream implements TaskUpstream<void> {
-  readonly family = 'test';
+export class ScriptedUpstream implements TaskUpstream<JsonObject, JsonObject, void> {
+  readonly kind = defineTaskKind<JsonObject, JsonObject>('test');
   readonly type = 'scripted';
   readonly maxPollBatch = 10;
   polls = new Map<string, number>();
@@ -98,7 +99,7 @@ export class ScriptedUpstream implements TaskUpstream<void> {
 
 export async function buildEngine(
   store: Store,
-  upstream: TaskUpstream<any>,
+  upstream: AnyTaskUpstream,
   options: Partial<TaskEngineOptions> = {},
   allow: string[] = ['127.0.0.1'],
 ): Promise<TaskEngine> {
@@ -141,7 +142,7 @@ export function newTask(keyId: string, overrides: Partial<NewTask> = {}): NewTas
 /** Creates a task and hands it to the upstream, as a family's submit does. */
 export async function submitTask(engine: TaskEngine, keyId: string, overrides: Partial<NewTask> = {}): Promise<TaskRecord> {
   const task = await engine.tasks.create(newTask(keyId, { leaseOwner: engine.instanceId, ...overrides }));
-  const upstream = engine.upstream<void>('test', 'scripted')!;
+  const upstream = engine.upstream('test', 'scripted')!;
   const outcome = await upstream.submit(task, undefined, {
     channel: testChannel,
     apiKey: 'secret',

@@ -8,9 +8,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callBasics } from '../../pipeline/call-basics.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
-import type { AppContext } from '../../server/context.js';
-import { bearerToken } from '../../server/credentials.js';
-import { useFamilyErrors } from '../../server/family-errors.js';
+import type { AppContext } from '../../http/context.js';
+import { bearerToken } from '../../http/credentials.js';
+import { useFamilyErrors } from '../../http/family-errors.js';
 import { renderResponsesError } from '../responses/errors.js';
 import { chatCompletionsCodec } from './codec.js';
 import { chatCompletionsToCore } from './to-core.js';

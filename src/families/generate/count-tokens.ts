@@ -7,8 +7,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.js';
-import type { ClientKey } from '../../server/auth.js';
-import type { AppContext } from '../../server/context.js';
+import type { ClientKey } from '../../http/auth.js';
+import type { AppContext } from '../../http/context.js';
 import { renderGenerateError } from './errors.js';
 import { invalidArgument } from './invalid.js';
 import type { GenerateRequest } from './schema.js';

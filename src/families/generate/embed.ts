@@ -12,8 +12,8 @@ import type { EmbeddingRequest } from '../../core/embedding.js';
 import { exposedError, GatewayError } from '../../core/errors.js';
 import { countTokens } from '../../core/tokens.js';
 import { serveEmbeddings } from '../../pipeline/embeddings.js';
-import type { ClientKey } from '../../server/auth.js';
-import type { AppContext } from '../../server/context.js';
+import type { ClientKey } from '../../http/auth.js';
+import type { AppContext } from '../../http/context.js';
 import { renderGenerateError } from './errors.js';
 
 const contentSchema = z.looseObject({ parts: z.array(z.looseObject({})).min(1), role: z.string().optional() });

@@ -5,7 +5,7 @@
  * INTERNAL, every upstream overloaded is UNAVAILABLE). A 429 carries the wait
  * both as `retry-after` and as the service's RetryInfo detail.
  */
-import type { GatewayError } from '../../core/errors.js';
+import { detailFor, retryHeaders, type GatewayError } from '../../core/errors.js';
 
 export type GoogleStatus =
   | 'INVALID_ARGUMENT'
@@ -46,8 +46,8 @@ export function googleCode(error: GatewayError): number {
 
 /** The status word: the one an upstream of this dialect reported when it fits, else the table's. */
 export function googleStatus(error: GatewayError, code: number): GoogleStatus {
-  const reported = (error.cause as { googleStatus?: unknown } | undefined)?.googleStatus;
-  if (typeof reported === 'string' && upstreamStatuses[reported] === code) return reported as GoogleStatus;
+  const reported = detailFor(error, 'generate');
+  if (reported !== undefined && upstreamStatuses[reported] === code) return reported as GoogleStatus;
   return statusByCode[code];
 }
 
@@ -66,7 +66,5 @@ export function googleErrorBody(error: GatewayError): GoogleErrorBody {
 
 export function renderGenerateError(error: GatewayError): { status: number; body: GoogleErrorBody; headers: Record<string, string> } {
   const body = googleErrorBody(error);
-  const headers: Record<string, string> = {};
-  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(0, Math.ceil(error.retryAfterSeconds)));
-  return { status: body.error.code, body, headers };
+  return { status: body.error.code, body, headers: retryHeaders(error) };
 }

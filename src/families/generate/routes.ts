@@ -11,15 +11,15 @@ import { withoutSealedSignatures } from './native-reasoning.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
-import type { AppContext } from '../../server/context.js';
-import { headerValue } from '../../server/credentials.js';
+import type { AppContext } from '../../http/context.js';
+import { headerValue } from '../../http/credentials.js';
 import { generateCodec, plainGenerateCodec } from './codec.js';
 import { serveGenerateCountTokens } from './count-tokens.js';
 import { serveGenerateEmbeddings } from './embed.js';
 import { generateToCore } from './to-core.js';
 import { promptMediaOf } from './usage.js';
 import { parseGenerateRequest } from './validate.js';
-import { useFamilyErrors } from '../../server/family-errors.js';
+import { useFamilyErrors } from '../../http/family-errors.js';
 import { hasControlCharacter, MAX_MODEL_NAME_LENGTH, MODEL_NAME_CONTROL_MESSAGE, MODEL_NAME_LENGTH_MESSAGE } from '../../core/model-name.js';
 
 export type GenerateMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';

@@ -15,7 +15,7 @@
  * | 429  | 23   | too many requests (with retry-after) |
  * | 500  | 23   | system error (gateway or upstream failure) |
  */
-import type { GatewayError } from '../../core/errors.js';
+import { retryHeaders, type GatewayError } from '../../core/errors.js';
 
 export const CODE = {
   submitted: 1,
@@ -45,7 +45,7 @@ export interface RenderedEnvelopeError {
 
 export function renderError(error: GatewayError): RenderedEnvelopeError {
   const { status, code } = statusAndCode(error);
-  const headers = error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+  const headers = error.retryAfterSeconds !== undefined ? retryHeaders(error) : undefined;
   return { status, body: { code, description: error.message, result: null }, headers };
 }
 

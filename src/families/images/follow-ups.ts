@@ -7,9 +7,9 @@
  * supplies the prompt (and mask).
  */
 import { GatewayError, toGatewayError } from '../../core/errors.js';
-import { IMAGE_FAMILY, type ImageAction, type ImageTaskRequest, type ImageTaskResult, type ParentSummary } from '../../tasks/image-contract.js';
+import { IMAGE_FAMILY, IMAGE_TASKS, type ImageAction, type ImageTaskResult, type ParentSummary } from '../../tasks/image-contract.js';
 import type { TaskRecord } from '../../tasks/types.js';
-import type { ImageAccount } from './accounts.js';
+import { imageAccountOf } from '../../tasks/image-accounts.js';
 import { actionOf, modalOf, normaliseCustomId, parseCustomId } from './custom-ids.js';
 import type { Envelope } from './errors.js';
 import { decodeImage } from './images-input.js';
@@ -30,11 +30,11 @@ function invalid(param: string, message: string): GatewayError {
 
 function summaryOf(parent: TaskRecord): ParentSummary {
   const view = renderTask(parent);
-  const result = parent.result as unknown as ImageTaskResult;
+  const result = IMAGE_TASKS.result(parent) ?? ({} as Partial<ImageTaskResult>);
   const summary: ParentSummary = {
     id: parent.id,
     action: parent.action as ImageAction,
-    prompt: (parent.request as unknown as ImageTaskRequest).prompt,
+    prompt: IMAGE_TASKS.request(parent).prompt,
     finalPrompt: result.finalPrompt ?? view.promptEn,
     layout: result.layout,
   };
@@ -52,13 +52,13 @@ export async function submitAction(sc: SubmitContext, body: unknown): Promise<En
   if (!operation) throw invalid('customId', `"${req.customId}" is not a valid customId (form IG::JOB::<operation>::<index>::<hash>)`);
   const parent = await ownedTask(sc, req.taskId);
   if (parent.status !== 'SUCCESS') throw invalid('taskId', `task ${parent.id} is not finished (status ${parent.status})`);
-  const parentResult = parent.result as unknown as ImageTaskResult;
-  const button = parentResult.buttons?.find((candidate) => candidate.customId === customId);
+  const parentResult = IMAGE_TASKS.result(parent);
+  const button = parentResult?.buttons?.find((candidate) => candidate.customId === customId);
   if (!button) throw invalid('customId', `"${req.customId}" is not a button of task ${parent.id}`);
-  const channel = sc.ctx.tasks.deps.channel(parent.channelId);
+  const channel = sc.ctx.tasks.channelById(parent.channelId);
   if (!channel || !channel.enabled) throw new GatewayError('permission', `the channel that ran task ${parent.id} is no longer available`);
-  const account = parent.account as unknown as ImageAccount;
-  const parentRequest = parent.request as unknown as ImageTaskRequest;
+  const account = imageAccountOf(parent);
+  const parentRequest = IMAGE_TASKS.request(parent);
   const summary = summaryOf(parent);
   const modal = modalOf(operation, account);
   const suggested = summary.prompts?.[operation.index - 1];
@@ -106,7 +106,7 @@ export async function submitModal(sc: SubmitContext, body: unknown): Promise<Env
   const req = parseBody(modalSchema, body);
   const task = await ownedTask(sc, req.taskId);
   if (task.status !== 'MODAL') throw invalid('taskId', `task ${task.id} is not waiting for a modal submission (status ${task.status})`);
-  const request = task.request as unknown as ImageTaskRequest;
+  const request = IMAGE_TASKS.request(task);
   const mask = req.maskBase64 === undefined ? undefined : decodeImage(req.maskBase64, 'maskBase64');
   if (request.modal === 'inpaint' && !mask) throw invalid('maskBase64', 'required for Vary (Region): a PNG mask, white where to repaint');
   let prompt = req.prompt?.trim() || request.prompt;
@@ -119,7 +119,7 @@ export async function submitModal(sc: SubmitContext, body: unknown): Promise<Env
   }
   const { ctx } = sc;
   const engine = ctx.tasks;
-  const channel = engine.deps.channel(task.channelId);
+  const channel = engine.channelById(task.channelId);
   if (!channel) throw new GatewayError('permission', `the channel of task ${task.id} is no longer available`);
   const now = Date.now();
   // Taken first (compare-and-set), so two modal submissions of one task cannot both go upstream.
@@ -144,7 +144,7 @@ export async function submitModal(sc: SubmitContext, body: unknown): Promise<Env
       nextPollAt: engine.firstPollAt(),
     });
     if (!updated) throw new GatewayError('internal', `task ${task.id} changed while its modal was being submitted`);
-    log(ctx, sc.key, sc.meta, { routeName, channelId: channel.id, tried: [channel.name], status: 200, cost: 0 });
+    log(ctx, sc.key, sc.meta, { routeName, channel, tried: [channel.name], status: 200, cost: 0 });
     const ahead = outcome.queuePosition ?? 0;
     if (status === 'NOT_START' && ahead > 0) {
       return { code: 22, description: `In queue, there are ${ahead} tasks ahead`, properties: { numberOfQueues: ahead }, result: task.id };
@@ -153,7 +153,7 @@ export async function submitModal(sc: SubmitContext, body: unknown): Promise<Env
   } catch (thrown) {
     const error = toGatewayError(thrown);
     await engine.change(claimed, { status: 'FAILURE', failReason: `the upstream refused the modal: ${error.message}` });
-    log(ctx, sc.key, sc.meta, { routeName, channelId: channel.id, tried: [channel.name], status: error.status, cost: 0, error });
+    log(ctx, sc.key, sc.meta, { routeName, channel, tried: [channel.name], status: error.status, cost: 0, error });
     throw error;
   }
 }

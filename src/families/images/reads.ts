@@ -3,9 +3,8 @@
  * A key only ever sees its own tasks; another key's task id reads as unknown.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { ImageTaskResult } from '../../tasks/image-contract.js';
-import { IMAGE_FAMILY } from '../../tasks/image-contract.js';
-import { accountsOf, matchesFilter } from './accounts.js';
+import { IMAGE_FAMILY, IMAGE_TASKS } from '../../tasks/image-contract.js';
+import { accountsOf, matchesFilter } from '../../tasks/image-accounts.js';
 import { success, type Envelope } from './errors.js';
 import { ownedTask } from './follow-ups.js';
 import { decodeImage } from './images-input.js';
@@ -26,11 +25,11 @@ export async function listByCondition(sc: SubmitContext, body: unknown): Promise
 
 export async function imageSeed(sc: SubmitContext, id: string): Promise<Envelope> {
   const task = await ownedTask(sc, id);
-  const layout = (task.result as unknown as ImageTaskResult | null)?.layout;
+  const layout = IMAGE_TASKS.result(task)?.layout;
   if (task.status !== 'SUCCESS' || layout === 'text') {
     throw new GatewayError('invalid_request', `task ${id} has no image seed (status ${task.status}${layout === 'text' ? ', no image' : ''})`, { param: 'id' });
   }
-  const channel = sc.ctx.tasks.deps.channel(task.channelId);
+  const channel = sc.ctx.tasks.channelById(task.channelId);
   if (!channel) throw new GatewayError('permission', `the channel that ran task ${id} is no longer available`);
   const seed = await imageUpstream(sc.ctx, channel).imageSeed(task, taskCall(sc.ctx, channel, task.accountId));
   return success(seed, 'Success');

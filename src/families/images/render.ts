@@ -5,7 +5,7 @@
  * gateway addresses with an unguessable token, buttons appear once the task
  * succeeded, and upstream ids and addresses never appear.
  */
-import type { ImageTaskRequest, ImageTaskResult } from '../../tasks/image-contract.js';
+import { IMAGE_TASKS, type ImageTaskRequest, type ImageTaskResult } from '../../tasks/image-contract.js';
 import { isFinal, type MediaRef, type TaskRecord } from '../../tasks/types.js';
 
 export interface ImageTaskView {
@@ -60,8 +60,8 @@ function imageOf(task: TaskRecord, request: ImageTaskRequest, result: ImageTaskR
  * the one recorded when the task was submitted.
  */
 export function renderTask(task: TaskRecord, base?: string): ImageTaskView {
-  const request = task.request as unknown as ImageTaskRequest;
-  const result = task.result as unknown as ImageTaskResult | null;
+  const request = IMAGE_TASKS.request(task);
+  const result = IMAGE_TASKS.result(task);
   const image = imageOf(task, request, result);
   const properties: Record<string, unknown> = {
     finalPrompt: result?.finalPrompt ?? '',

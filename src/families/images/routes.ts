@@ -6,20 +6,17 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
-import type { AppContext } from '../../server/context.js';
-import { bearerToken } from '../../server/credentials.js';
+import type { AppContext } from '../../http/context.js';
+import { bearerToken } from '../../http/credentials.js';
 import { renderError } from './errors.js';
-import { registerImageFamily } from './family.js';
 import { submitAction, submitModal } from './follow-ups.js';
 import { fetchTask, imageSeed, listByCondition, uploadImages } from './reads.js';
 import { submitBlend, submitDescribe, submitFaceSwap, submitImagine, submitShorten, type SubmitContext } from './submissions.js';
-import { useFamilyErrors } from '../../server/family-errors.js';
+import { useFamilyErrors } from '../../http/family-errors.js';
 
 type Handler = (sc: SubmitContext, request: FastifyRequest) => Promise<unknown>;
 
 export function registerImageRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerImageFamily(ctx.tasks);
-
   useFamilyErrors(app, (error) => renderError(error));
 
   const publicBase = (request: FastifyRequest) => ctx.settings.publicUrl ?? `${request.protocol}://${request.host}`;

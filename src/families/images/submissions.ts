@@ -4,8 +4,8 @@
  * hands it to the shared submission path.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { ClientKey } from '../../server/auth.js';
-import type { AppContext } from '../../server/context.js';
+import type { ClientKey } from '../../http/auth.js';
+import type { AppContext } from '../../http/context.js';
 import type { ImageAction, ImageTaskRequest, InputImage } from '../../tasks/image-contract.js';
 import type { MediaRef } from '../../tasks/types.js';
 import type { Envelope } from './errors.js';

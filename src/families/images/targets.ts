@@ -6,10 +6,10 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import { orderCandidates } from '../../routing/select.js';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import { IMAGE_FAMILY } from '../../tasks/image-contract.js';
-import type { Channel } from '../../upstreams/types.js';
-import { accountsOf, matchesFilter, type ImageAccount } from './accounts.js';
+import type { Channel } from '../../core/channel.js';
+import { accountsOf, matchesFilter, type ImageAccount } from '../../tasks/image-accounts.js';
 import type { AccountFilter } from './schema.js';
 
 export interface Target {
@@ -38,4 +38,3 @@ export function chooseTargets(ctx: AppContext, routeName: string, filter?: Accou
   return targets;
 }
 
-export const accountJson = (account: ImageAccount): Record<string, unknown> => ({ ...account });

@@ -3,7 +3,7 @@
  * The top-level `type` is what @ai-sdk/anthropic recognises; `code` is the
  * spec's field and carries the gateway's stable error kind.
  */
-import type { GatewayError } from '../../core/errors.js';
+import { retryHeaders, type GatewayError } from '../../core/errors.js';
 
 /**
  * The error types of the Messages API (its errors page, and the official
@@ -53,23 +53,13 @@ export function messagesErrorObject(err: GatewayError): MessagesErrorObject {
   return { type: messagesErrorType(err.status), message: err.message, code: err.kind };
 }
 
-/** Statuses the official clients would retry unless told not to. */
-const retryableClientStatuses = new Set([408, 409, 429]);
-
 export function renderMessagesError(
   err: GatewayError,
   requestId: string,
 ): { status: number; body: object; headers: Record<string, string> } {
-  const headers: Record<string, string> = {};
-  if (err.status >= 400 && err.status < 500 && !retryableClientStatuses.has(err.status)) {
-    headers['x-should-retry'] = 'false';
-  }
-  if (err.retryAfterSeconds !== undefined) {
-    headers['retry-after'] = String(Math.max(0, Math.ceil(err.retryAfterSeconds)));
-  }
   return {
     status: err.status,
     body: { type: 'error', error: messagesErrorObject(err), request_id: requestId },
-    headers,
+    headers: retryHeaders(err, { shouldRetry: true }),
   };
 }

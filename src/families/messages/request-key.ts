@@ -5,9 +5,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { invalidRequest } from '../../core/errors.js';
-import type { ClientKey } from '../../server/auth.js';
-import type { AppContext } from '../../server/context.js';
-import { bearerToken, headerValue } from '../../server/credentials.js';
+import type { ClientKey } from '../../http/auth.js';
+import type { AppContext } from '../../http/context.js';
+import { bearerToken, headerValue } from '../../http/credentials.js';
 
 export async function authenticateMessagesRequest(ctx: AppContext, request: FastifyRequest): Promise<ClientKey> {
   const secret = headerValue(request, 'x-api-key') ?? bearerToken(request);

@@ -7,13 +7,13 @@ import { withoutSealedThinking } from './native-reasoning.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
 import { callBasics } from '../../pipeline/call-basics.js';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import { messagesCodec } from './codec.js';
 import { registerMessagesCountTokens } from './count-tokens.js';
 import { authenticateMessagesRequest } from './request-key.js';
 import { messagesToCore } from './to-core.js';
 import { parseMessagesRequest } from './validate.js';
-import { useFamilyErrors } from '../../server/family-errors.js';
+import { useFamilyErrors } from '../../http/family-errors.js';
 
 export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): void {
   useFamilyErrors(app, (error, requestId) => messagesCodec.renderError(error, requestId));

@@ -6,9 +6,9 @@
  * Patterns themselves cannot be listed. The built-in simulator, which serves
  * every name, lists a few well-known ones so a fresh gateway shows something.
  */
-import { matchesAnyModelPattern } from '../../routing/model-pattern.js';
-import type { ClientKey } from '../../server/auth.js';
-import type { Channel } from '../../upstreams/types.js';
+import { matchesAnyModelPattern } from '../../core/model-pattern.js';
+import type { ClientKey } from '../../http/auth.js';
+import type { Channel } from '../../core/channel.js';
 
 export interface ListedModel {
   id: string;

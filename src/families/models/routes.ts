@@ -10,9 +10,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { exposedError, GatewayError, invalidRequest, toGatewayError } from '../../core/errors.js';
-import type { AppContext } from '../../server/context.js';
-import { bearerToken, headerValue } from '../../server/credentials.js';
-import { useFamilyErrors } from '../../server/family-errors.js';
+import type { AppContext } from '../../http/context.js';
+import { bearerToken, headerValue } from '../../http/credentials.js';
+import { useFamilyErrors } from '../../http/family-errors.js';
 import { plainGenerateCodec } from '../generate/codec.js';
 import { messagesCodec } from '../messages/codec.js';
 import { renderResponsesError } from '../responses/errors.js';

@@ -4,6 +4,7 @@
  * first; keys are exact names or prefixes ending in `*` (the longest prefix
  * wins). Models matched by neither the config nor the defaults are not checked.
  */
+import { ModelPatternTable } from '../../core/model-pattern.js';
 
 export type ContextWindowTable = Readonly<Record<string, number>>;
 
@@ -29,18 +30,16 @@ export const defaultContextWindows: ContextWindowTable = {
   'grok-*': 131_072,
 };
 
-function lookup(table: ContextWindowTable, model: string): number | undefined {
-  const exact = table[model];
-  if (exact !== undefined) return exact;
-  let best: { length: number; tokens: number } | undefined;
-  for (const [pattern, tokens] of Object.entries(table)) {
-    if (!pattern.endsWith('*')) continue;
-    const prefix = pattern.slice(0, -1);
-    if (model.startsWith(prefix) && (!best || prefix.length > best.length)) best = { length: prefix.length, tokens };
-  }
-  return best?.tokens;
+const defaults = new ModelPatternTable(defaultContextWindows);
+/** Built once per configured table (the config file's object lives as long as the gateway). */
+const configuredTables = new WeakMap<ContextWindowTable, ModelPatternTable<number>>();
+
+function tableOf(configured: ContextWindowTable): ModelPatternTable<number> {
+  let table = configuredTables.get(configured);
+  if (!table) configuredTables.set(configured, (table = new ModelPatternTable(configured)));
+  return table;
 }
 
 export function contextWindowFor(model: string, configured: ContextWindowTable | undefined): number | undefined {
-  return (configured && lookup(configured, model)) ?? lookup(defaultContextWindows, model);
+  return (configured && tableOf(configured).get(model)) ?? defaults.get(model);
 }

@@ -10,8 +10,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.js';
 import { callBasics } from '../../pipeline/call-basics.js';
-import type { AppContext } from '../../server/context.js';
-import { bearerToken } from '../../server/credentials.js';
+import type { AppContext } from '../../http/context.js';
+import { bearerToken } from '../../http/credentials.js';
 import type { ResponseRepository } from '../../storage/responses.js';
 import { priorItems } from './conversation.js';
 import { openExchange } from './open-exchange.js';

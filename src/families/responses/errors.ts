@@ -5,17 +5,12 @@
  * when the failure has one (`previous_response_not_found`,
  * `context_length_exceeded`…), else one derived from the error kind.
  */
-import { GatewayError, type ErrorKind, type GatewayErrorOptions } from '../../core/errors.js';
+import { detailFor, GatewayError, retryHeaders, type ErrorKind, type GatewayErrorOptions } from '../../core/errors.js';
 
-/** A gateway error that carries its own OpenAI `code`. */
+/** A gateway error that carries its own OpenAI `code` (as the error's Responses detail). */
 export class ResponsesError extends GatewayError {
-  constructor(
-    kind: ErrorKind,
-    message: string,
-    readonly code: string,
-    options: GatewayErrorOptions = {},
-  ) {
-    super(kind, message, options);
+  constructor(kind: ErrorKind, message: string, code: string, options: GatewayErrorOptions = {}) {
+    super(kind, message, { ...options, detail: { dialect: 'responses', code } });
   }
 }
 
@@ -54,18 +49,12 @@ export function responsesErrorObject(err: GatewayError): ResponsesErrorObject {
     message: err.message,
     type: errorType(err.status, err.kind),
     param: err.param ?? null,
-    code: err instanceof ResponsesError ? err.code : codeByKind[err.kind],
+    code: detailFor(err, 'responses') ?? codeByKind[err.kind],
   };
 }
 
-/** Statuses the official clients would retry unless told not to. */
-const retryableClientStatuses = new Set([408, 409, 429]);
-
 export function renderResponsesError(err: GatewayError): { status: number; body: object; headers: Record<string, string> } {
-  const headers: Record<string, string> = {};
-  if (err.status >= 400 && err.status < 500 && !retryableClientStatuses.has(err.status)) headers['x-should-retry'] = 'false';
-  if (err.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(0, Math.ceil(err.retryAfterSeconds)));
-  return { status: err.status, body: { error: responsesErrorObject(err) }, headers };
+  return { status: err.status, body: { error: responsesErrorObject(err) }, headers: retryHeaders(err, { shouldRetry: true }) };
 }
 
 export function previousResponseNotFound(id: string): ResponsesError {

@@ -9,7 +9,8 @@
  * Streams are re-framed event by event: only lifecycle events (which carry the
  * response object) are parsed and rewritten; the terminal one is also recorded.
  */
-import type { Channel, PassThroughResult } from '../../upstreams/types.js';
+import type { Channel } from '../../core/channel.js';
+import type { PassThroughResult } from '../../upstreams/types.js';
 import { createSseFeeder, type SseEvent } from '../../upstreams/sse.js';
 import type { ResponsesExchange } from './exchange.js';
 

@@ -15,7 +15,8 @@
  * provider's) is left out too.
  */
 import type { StoredResponse } from '../../storage/responses.js';
-import type { Channel, PassThroughRequest } from '../../upstreams/types.js';
+import type { Channel } from '../../core/channel.js';
+import type { PassThroughRequest } from '../../upstreams/types.js';
 import { priorItems, type SourcedItem } from './conversation.js';
 import { isGatewayProof } from './encrypted.js';
 import type { ResponsesExchange } from './exchange.js';

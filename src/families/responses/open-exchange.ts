@@ -4,7 +4,7 @@
  * items this request adds, and the exchange that maps ids and records the
  * answer.
  */
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import type { ResponseRepository } from '../../storage/responses.js';
 import { currentItems, type SourcedItem } from './conversation.js';
 import { ResponsesExchange } from './exchange.js';

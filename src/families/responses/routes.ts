@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
 import { callBasics } from '../../pipeline/call-basics.js';
-import type { AppContext } from '../../server/context.js';
-import { bearerToken } from '../../server/credentials.js';
+import type { AppContext } from '../../http/context.js';
+import { bearerToken } from '../../http/credentials.js';
 import { ResponseRepository } from '../../storage/responses.js';
 import { responsesCodec } from './codec.js';
 import { contextWindowFor } from './context-windows.js';
@@ -20,7 +20,7 @@ import { nativeRequest } from './native-request.js';
 import { registerStoredRoutes } from './stored-routes.js';
 import { responsesToCore } from './to-core.js';
 import { parseResponsesRequest } from './validate.js';
-import { useFamilyErrors } from '../../server/family-errors.js';
+import { useFamilyErrors } from '../../http/family-errors.js';
 
 export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): void {
   const repository = new ResponseRepository(ctx.store.db);

@@ -1,6 +1,6 @@
 /** Whether a request for this model may be translated (some channel serving it does not speak the dialect natively). */
-import { servesModel } from '../../routing/select.js';
-import type { AppContext } from '../../server/context.js';
+import { servesModel } from '../../core/channel.js';
+import type { AppContext } from '../../http/context.js';
 
 export function mayTranslate(ctx: AppContext, model: string): boolean {
   return ctx.channels.all().some((channel) => {

@@ -9,9 +9,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../../core/errors.js';
-import type { AppContext } from '../../server/context.js';
-import type { ClientKey } from '../../server/auth.js';
-import { bearerToken } from '../../server/credentials.js';
+import type { AppContext } from '../../http/context.js';
+import type { ClientKey } from '../../http/auth.js';
+import { bearerToken } from '../../http/credentials.js';
 import type { ResponseRepository, StoredItem } from '../../storage/responses.js';
 import { responseNotFound } from './errors.js';
 import { includeOptions, visibleItem, visibleItems } from './items.js';

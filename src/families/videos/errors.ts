@@ -6,8 +6,8 @@
  * spec lists; 429 keeps its status and `retry-after`.
  */
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../../core/errors.js';
-import { useFamilyErrors } from '../../server/family-errors.js';
+import { GatewayError, retryHeaders } from '../../core/errors.js';
+import { useFamilyErrors } from '../../http/family-errors.js';
 
 export interface RenderedError {
   status: number;
@@ -18,7 +18,7 @@ export interface RenderedError {
 }
 
 export function describeError(error: GatewayError): RenderedError {
-  const headers = error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+  const headers = error.retryAfterSeconds !== undefined ? retryHeaders(error) : undefined;
   const param = error.param ?? null;
   if (error.status >= 500) return { status: 500, type: 'server_error', message: error.message, param, headers };
   if (error.status === 429) return { status: 429, type: 'rate_limit_error', message: error.message, param, headers };

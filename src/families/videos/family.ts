@@ -1,22 +1,17 @@
 /**
- * Plugs family B into the task engine: how its tasks render (callbacks send
- * the video object), the model name they are logged and priced under, and
- * the upstreams that run them.
+ * What family B is to the task engine: how its tasks render (callbacks send
+ * the video object) and the model name they are logged and priced under.
+ * The composition root registers it; the upstreams that run video tasks come
+ * from the upstream registry.
  */
-import type { TaskEngine } from '../../tasks/engine.js';
-import { openAiVideosUpstream } from '../../upstreams/openai-videos/index.js';
-import { videoSimulator } from '../../upstreams/simulator/videos/index.js';
-import { wanUpstream } from '../../upstreams/wan/index.js';
-import { VIDEO_FAMILY } from './contract.js';
+import type { TaskFamily } from '../../tasks/types.js';
+import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import { renderVideo, requestOf } from './render.js';
 
-export function registerVideoFamily(engine: TaskEngine, retentionMs: number): void {
-  engine.registerFamily({
+export function videoTaskFamily(retentionMs: number): TaskFamily {
+  return {
     name: VIDEO_FAMILY,
     render: (task) => renderVideo(task, { retentionMs }),
     modelOf: (task) => requestOf(task).model,
-  });
-  engine.registerUpstream(videoSimulator);
-  engine.registerUpstream(openAiVideosUpstream);
-  engine.registerUpstream(wanUpstream);
+  };
 }

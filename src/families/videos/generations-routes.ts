@@ -4,7 +4,7 @@
  * `/v1/videos`. Errors leave as `{code: null, message, param, type}`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import { readGenerationBody } from './bodies.js';
 import { generationsErrorBody, installErrorShape } from './errors.js';
 import { authed, json } from './handler.js';

@@ -4,8 +4,8 @@
  * handed to the operation as one context.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../server/context.js';
-import { bearerToken } from '../../server/credentials.js';
+import type { AppContext } from '../../http/context.js';
+import { bearerToken } from '../../http/credentials.js';
 import type { VideoContext } from './service.js';
 import type { VideoSettings } from './settings.js';
 

@@ -5,7 +5,7 @@
  * unknown keys are refused, each with a 400 that names the key.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { ModelKind, Tier, TieredOptions } from './contract.js';
+import type { ModelKind, Tier, TieredOptions } from '../../tasks/video-contract.js';
 import { generatesAudio } from './models.js';
 import { parseTier } from './sizes.js';
 

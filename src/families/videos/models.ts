@@ -3,7 +3,7 @@
  * read (see contract.ts `ModelKind`). Wan models (`wan…`, `wanx…`) and any
  * model served by a `wan` channel are tiered; every other model is standard.
  */
-import type { ModelKind } from './contract.js';
+import type { ModelKind } from '../../tasks/video-contract.js';
 
 const TIERED = /^wanx?\d|^wan-/i;
 /** Wan 2.5 and later generate sound with the picture. */

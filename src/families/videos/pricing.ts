@@ -5,7 +5,7 @@
  * model or tier without a price costs nothing.
  */
 import type { PriceTable } from '../../billing/prices.js';
-import type { Tier } from './contract.js';
+import type { Tier } from '../../tasks/video-contract.js';
 
 export function pricePerSecond(prices: PriceTable, model: string, tier: Tier): number {
   const perSecond = prices.priceOf(model)?.perSecond;

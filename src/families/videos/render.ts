@@ -5,7 +5,7 @@
  * are the spec's: processing, succeeded, failed. Times are Unix seconds.
  */
 import { isFinal, type MediaRef, type TaskRecord } from '../../tasks/types.js';
-import type { Variant, VideoTaskRequest, VideoTaskResult } from './contract.js';
+import { VIDEO_TASKS, type Variant, type VideoTaskRequest, type VideoTaskResult } from '../../tasks/video-contract.js';
 import { sizeText } from './sizes.js';
 
 export type VideoStatus = 'processing' | 'succeeded' | 'failed';
@@ -44,8 +44,8 @@ export interface GenerationResult {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-export const requestOf = (task: TaskRecord) => task.request as unknown as VideoTaskRequest;
-export const resultOf = (task: TaskRecord) => task.result as unknown as VideoTaskResult | null;
+export const requestOf = (task: TaskRecord): VideoTaskRequest => VIDEO_TASKS.request(task);
+export const resultOf = (task: TaskRecord): VideoTaskResult | null => VIDEO_TASKS.result(task);
 
 export function statusOf(task: TaskRecord): VideoStatus {
   if (task.status === 'SUCCESS') return 'succeeded';

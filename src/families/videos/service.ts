@@ -4,10 +4,10 @@
  * prompt, the same channel), plus reading a key's own video.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { ClientKey } from '../../server/auth.js';
-import type { AppContext } from '../../server/context.js';
+import type { ClientKey } from '../../http/auth.js';
+import type { AppContext } from '../../http/context.js';
 import type { TaskRecord } from '../../tasks/types.js';
-import { VIDEO_FAMILY } from './contract.js';
+import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import type { ShapedInput } from './bodies.js';
 import { expiresAtMs, requestOf, resultOf } from './render.js';
 import type { VideoSettings } from './settings.js';
@@ -43,7 +43,7 @@ export async function remixVideo(vc: VideoContext, parent: TaskRecord, rawPrompt
     throw new GatewayError('invalid_request', `video ${parent.id} cannot be remixed: only a completed video can (status ${parent.status === 'SUCCESS' ? 'succeeded' : parent.status === 'FAILURE' ? 'failed' : 'processing'})`);
   }
   if (expires <= Date.now()) throw new GatewayError('invalid_request', `video ${parent.id} cannot be remixed: it expired`);
-  const channel = vc.ctx.tasks.deps.channel(parent.channelId);
+  const channel = vc.ctx.tasks.channelById(parent.channelId);
   if (!channel) throw new GatewayError('permission', `the channel that made video ${parent.id} is no longer available`);
   if (!videoUpstream(vc.ctx, channel).remixes) {
     throw new GatewayError('unsupported_feature', `remix is not supported by the ${channel.type} upstream that made video ${parent.id}`);

@@ -5,7 +5,7 @@
  * form the client used.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { ModelKind, Tier } from './contract.js';
+import type { ModelKind, Tier } from '../../tasks/video-contract.js';
 
 export const TIERS: Record<Tier, Array<[number, number]>> = {
   '480P': [

@@ -4,11 +4,11 @@
  * finished video with its files. Everything else goes through the engine.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import { toTaskRecord } from '../../tasks/rows.js';
 import { taskDb } from '../../tasks/schema.js';
 import { isFinal, type TaskRecord } from '../../tasks/types.js';
-import { VIDEO_FAMILY } from './contract.js';
+import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import { requestOf, resultOf } from './render.js';
 
 export interface ListQuery {

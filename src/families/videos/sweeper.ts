@@ -5,10 +5,10 @@
  * tasks; two instances sweeping the same range only remove the same files
  * twice, which is harmless.
  */
-import type { AppContext } from '../../server/context.js';
+import type { AppContext } from '../../http/context.js';
 import { toTaskRecord } from '../../tasks/rows.js';
 import { taskDb } from '../../tasks/schema.js';
-import { VIDEO_FAMILY } from './contract.js';
+import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import { requestOf, resultOf } from './render.js';
 
 const WATERMARK = 'videos_swept_until';

@@ -5,10 +5,11 @@
  * differently are left out of the failover order.
  */
 import { GatewayError } from '../../core/errors.js';
-import { orderCandidates, upstreamModelFor } from '../../routing/select.js';
-import type { AppContext } from '../../server/context.js';
-import type { Channel } from '../../upstreams/types.js';
-import { VIDEO_FAMILY } from './contract.js';
+import { upstreamModelFor } from '../../core/channel.js';
+import { orderCandidates } from '../../routing/select.js';
+import type { AppContext } from '../../http/context.js';
+import type { Channel } from '../../core/channel.js';
+import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import { kindOf } from './models.js';
 import type { ModelChoice } from './validate.js';
 

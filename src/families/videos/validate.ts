@@ -5,7 +5,7 @@
  * returns the normalised request. Every refusal is a 400 naming its field.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { ModelKind, Tier, TieredOptions, VideoTaskRequest } from './contract.js';
+import type { ModelKind, Tier, TieredOptions, VideoTaskRequest } from '../../tasks/video-contract.js';
 import { checkResourceUrl, checkSeed, parseMetadata } from './metadata.js';
 import { defaultSeconds } from './models.js';
 import { referenceFromDataUrl, type ReferenceImage } from './reference-image.js';

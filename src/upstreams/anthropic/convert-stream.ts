@@ -8,7 +8,7 @@ import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
-import type { UpstreamLimits } from '../limits.js';
+import type { UpstreamLimits } from '../../core/upstream-limits.js';
 import { errorFromStreamEvent } from './errors.js';
 import { mapStopReason } from './map-finish-reason.js';
 import { applyMessagesUsage, usageFromMessages } from './usage.js';

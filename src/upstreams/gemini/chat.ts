@@ -2,7 +2,7 @@
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
 import { isSuccess, readJsonBody, upstreamRequest } from '../http.js';
-import { limitsOf } from '../limits.js';
+import { limitsOf } from '../../core/upstream-limits.js';
 import { toGeminiRequest } from './convert-request.js';
 import { fromGeminiResponse } from './convert-response.js';
 import { geminiSseToEvents } from './convert-stream.js';

@@ -12,7 +12,7 @@ import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
-import type { UpstreamLimits } from '../limits.js';
+import type { UpstreamLimits } from '../../core/upstream-limits.js';
 import { newCallId, newResponseId, partText, type GeminiReadOptions } from './convert-response.js';
 import { geminiError } from './errors.js';
 import { isPromptBlocked, mapFinishReason } from './map-finish-reason.js';

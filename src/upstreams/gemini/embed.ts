@@ -6,7 +6,7 @@
 import type { EmbeddingRequest, EmbeddingResponse } from '../../core/embedding.js';
 import { GatewayError } from '../../core/errors.js';
 import { readJsonBody, requestExpectingSuccess } from '../http.js';
-import { limitsOf } from '../limits.js';
+import { limitsOf } from '../../core/upstream-limits.js';
 import type { UpstreamCall } from '../types.js';
 import { geminiHeaders, geminiUrl } from './endpoint.js';
 import { throwGeminiStatus } from './errors.js';

@@ -1,7 +1,7 @@
 /**
  * Gemini error bodies → gateway errors. The service's status word (e.g.
- * FAILED_PRECONDITION) is kept in the error's `cause` as `{ googleStatus }`,
- * so a client of the same dialect gets the word the service chose. A refused
+ * FAILED_PRECONDITION) is kept as the error's `generate` detail, so a client
+ * of the same dialect gets the word the service chose. A refused
  * channel key comes back from Gemini as a 400 (API_KEY_INVALID): it is the
  * channel's credential, not the client's request, so it is treated as a 401.
  */
@@ -20,7 +20,7 @@ export function geminiError(status: number, error: GeminiError | undefined, fall
     upstreamStatus: mapped.upstreamStatus,
     retryAfterSeconds: mapped.retryAfterSeconds,
     retryable: mapped.retryable,
-    cause: { googleStatus: error.status },
+    detail: { dialect: 'generate', code: error.status },
   });
 }
 

@@ -7,7 +7,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import {
-  IMAGE_FAMILY,
+  IMAGE_TASKS,
   type ImageModalPayload,
   type ImageSubmitPayload,
   type ImageTaskRequest,
@@ -19,7 +19,7 @@ import { downloadImage } from './media.js';
 import { observationOf, type UpstreamTaskRecord } from './records.js';
 import { readIgProxySettings } from './settings.js';
 
-const requestOf = (task: TaskRecord) => task.request as unknown as ImageTaskRequest;
+const requestOf = (task: TaskRecord): ImageTaskRequest => IMAGE_TASKS.request(task);
 
 /** The account filter sent upstream: the declared account the gateway chose, else the client's own filter. */
 function accountFilterFor(task: TaskRecord, payload: ImageSubmitPayload, call: TaskCall): Record<string, unknown> | undefined {
@@ -108,7 +108,7 @@ async function imageSeed(task: TaskRecord, call: TaskCall): Promise<string> {
 }
 
 export const igProxyUpstream: ImageTaskUpstream = {
-  family: IMAGE_FAMILY,
+  kind: IMAGE_TASKS,
   type: 'ig-proxy',
   maxPollBatch: 100,
   submit,

@@ -6,7 +6,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { BotType } from '../../tasks/image-contract.js';
-import type { Channel } from '../types.js';
+import type { Channel } from '../../core/channel.js';
 
 export interface IgProxySettings {
   /** e.g. `/ig` (default) or the vendor's own prefix. */

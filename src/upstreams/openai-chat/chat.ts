@@ -2,7 +2,7 @@
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
 import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
-import { limitsOf } from '../limits.js';
+import { limitsOf } from '../../core/upstream-limits.js';
 import { toChatCompletionRequest } from './convert-request.js';
 import { fromChatCompletion } from './convert-response.js';
 import { chatSseToEvents } from './convert-stream.js';

@@ -11,7 +11,7 @@ import type { BlockStart, ChatEvent, FinishReason, Usage } from '../../core/chat
 import { GatewayError, upstreamStatusError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
-import type { UpstreamLimits } from '../limits.js';
+import type { UpstreamLimits } from '../../core/upstream-limits.js';
 import { newCompletionId, newToolCallId } from './ids.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { usageFromChatCompletion } from './usage.js';

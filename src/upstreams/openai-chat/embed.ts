@@ -6,7 +6,7 @@
 import type { EmbeddingRequest, EmbeddingResponse } from '../../core/embedding.js';
 import { GatewayError } from '../../core/errors.js';
 import { firstHeader, joinUrl, readBody, readJsonBody, requestExpectingSuccess } from '../http.js';
-import { limitsOf } from '../limits.js';
+import { limitsOf } from '../../core/upstream-limits.js';
 import { bodyForUpstreamModel } from '../pass-through.js';
 import type { EmbeddingPassThroughResult, PassThroughRequest, UpstreamCall } from '../types.js';
 

@@ -2,7 +2,7 @@
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
 import { isSuccess, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
-import { limitsOf } from '../limits.js';
+import { limitsOf } from '../../core/upstream-limits.js';
 import { toResponsesRequest } from './convert-request.js';
 import { fromResponsesResponse } from './convert-response.js';
 import { responsesSseToEvents } from './convert-stream.js';

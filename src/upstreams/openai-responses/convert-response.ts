@@ -8,7 +8,7 @@
 import type { ChatResponse, ThinkingPart, ToolCallPart } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { errorFromFailedResponse } from './errors.js';
-import { finishReasonOf } from './finish-reason.js';
+import { finishReasonOf } from './map-finish-reason.js';
 import { parseToolArguments } from '../tool-arguments.js';
 import { packReasoning } from './reasoning-proof.js';
 import { usageFromResponses } from './usage.js';

@@ -7,7 +7,7 @@
 import { GatewayError } from '../../core/errors.js';
 import type { TaskCall } from '../../tasks/types.js';
 import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest, type UpstreamResponse } from '../http.js';
-import { limitsOf } from '../limits.js';
+import { limitsOf } from '../../core/upstream-limits.js';
 
 export interface Exchange {
   method: 'GET' | 'POST';

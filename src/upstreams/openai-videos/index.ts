@@ -8,8 +8,8 @@
  * service's ids never reach clients.
  */
 import { GatewayError } from '../../core/errors.js';
-import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../families/videos/contract.js';
-import { upstreamModelFor } from '../../routing/select.js';
+import { VIDEO_TASKS, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../tasks/video-contract.js';
+import { upstreamModelFor } from '../../core/channel.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import { readBodyLimited } from '../http.js';
 import { send, sendJson } from './client.js';
@@ -18,7 +18,7 @@ import { observationOf, statusOfWord, type UpstreamVideo } from './status.js';
 import { eachBounded, multipartBody } from './transfer.js';
 
 const POLL_CONCURRENCY = 8;
-const requestOf = (task: TaskRecord) => task.request as unknown as VideoTaskRequest;
+const requestOf = (task: TaskRecord): VideoTaskRequest => VIDEO_TASKS.request(task);
 
 function outcomeOf(video: UpstreamVideo): SubmitOutcome {
   if (typeof video.id !== 'string' || video.id === '') throw new GatewayError('upstream_error', 'the upstream accepted the video but named no id', { retryable: true });
@@ -94,7 +94,7 @@ async function fetchMedia(task: TaskRecord, _observation: Observation, call: Tas
 }
 
 export const openAiVideosUpstream: VideoTaskUpstream = {
-  family: VIDEO_FAMILY,
+  kind: VIDEO_TASKS,
   type: 'openai-videos',
   maxPollBatch: 50,
   remixes: true,

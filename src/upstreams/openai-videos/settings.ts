@@ -5,7 +5,7 @@
  * thumbnail and sprite sheet.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { Channel } from '../types.js';
+import type { Channel } from '../../core/channel.js';
 
 export interface OpenAiVideosSettings {
   maxVideoBytes: number;

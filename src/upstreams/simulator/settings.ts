@@ -1,6 +1,6 @@
 /** The simulator's knobs, read from `channel.settings`; all optional. */
 import { GatewayError } from '../../core/errors.js';
-import type { Channel } from '../types.js';
+import type { Channel } from '../../core/channel.js';
 
 export interface SimulatorSettings {
   /** Wait before the answer starts (ms). */

@@ -7,11 +7,11 @@
  * lifetime. The service makes no thumbnails and does not remix.
  */
 import { GatewayError } from '../../core/errors.js';
-import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../families/videos/contract.js';
-import { upstreamModelFor } from '../../routing/select.js';
+import { VIDEO_TASKS, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../tasks/video-contract.js';
+import { upstreamModelFor } from '../../core/channel.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
-import { limitsOf } from '../limits.js';
+import { limitsOf } from '../../core/upstream-limits.js';
 import { eachBounded } from '../openai-videos/transfer.js';
 import { downloadVideo } from './download.js';
 import { synthesisRequest } from './request.js';
@@ -19,7 +19,7 @@ import { readWanSettings } from './settings.js';
 import { observationOf, type TaskAnswer } from './status.js';
 
 const POLL_CONCURRENCY = 8;
-const requestOf = (task: TaskRecord) => task.request as unknown as VideoTaskRequest;
+const requestOf = (task: TaskRecord): VideoTaskRequest => VIDEO_TASKS.request(task);
 
 async function exchange(call: TaskCall, method: 'GET' | 'POST', path: string, body?: unknown): Promise<TaskAnswer> {
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -82,7 +82,7 @@ async function fetchMedia(_task: TaskRecord, observation: Observation, call: Tas
 }
 
 export const wanUpstream: VideoTaskUpstream = {
-  family: VIDEO_FAMILY,
+  kind: VIDEO_TASKS,
   type: 'wan',
   maxPollBatch: 50,
   remixes: false,

@@ -4,7 +4,7 @@
  * video name the resolution tier (the service's image models take no size).
  * Resources travel by URL, as the client gave them in `metadata`.
  */
-import type { VideoTaskRequest } from '../../families/videos/contract.js';
+import type { VideoTaskRequest } from '../../tasks/video-contract.js';
 
 export interface SynthesisRequest {
   model: string;

@@ -6,7 +6,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import { readMaxVideoBytes } from '../openai-videos/settings.js';
-import type { Channel } from '../types.js';
+import type { Channel } from '../../core/channel.js';
 
 export interface WanSettings {
   submitPath: string;

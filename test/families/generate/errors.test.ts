@@ -27,9 +27,9 @@ describe('renderGenerateError', () => {
   });
 
   it('keeps a status word an upstream of this dialect reported, when it fits the code', () => {
-    const precondition = new GatewayError('invalid_request', 'location', { status: 400, cause: { googleStatus: 'FAILED_PRECONDITION' } });
+    const precondition = new GatewayError('invalid_request', 'location', { status: 400, detail: { dialect: 'generate', code: 'FAILED_PRECONDITION' } });
     expect(renderGenerateError(precondition).body.error.status).toBe('FAILED_PRECONDITION');
-    const misfit = new GatewayError('upstream_error', 'x', { cause: { googleStatus: 'FAILED_PRECONDITION' } });
+    const misfit = new GatewayError('upstream_error', 'x', { detail: { dialect: 'generate', code: 'FAILED_PRECONDITION' } });
     expect(renderGenerateError(misfit).body.error.status).toBe('INTERNAL');
   });
 

@@ -78,8 +78,8 @@ describe('Gemini CLI 0.61.0 requests', () => {
     expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('SWITCHYARD_TOOL_OK') });
   });
 
-  it('every upstream type plans them without a refusal (top_k a hint where missing, adaptive thinking mapped) and converts them', () => {
-    const adapters = defaultAdapters();
+  it('every upstream type plans them without a refusal (top_k a hint where missing, adaptive thinking mapped) and converts them', async () => {
+    const adapters = await defaultAdapters();
     expect(adapters.types().sort()).toEqual(Object.keys(converters).sort());
     for (const file of Object.values(files)) {
       const request = toCore(file);

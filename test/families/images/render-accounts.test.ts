@@ -1,11 +1,11 @@
 /** The task record as clients see it, the envelope's status and code pairs, and account filters. */
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/core/errors.js';
-import { accountsOf, matchesFilter } from '../../../src/families/images/accounts.js';
+import { accountsOf, matchesFilter } from '../../../src/tasks/image-accounts.js';
 import { renderError } from '../../../src/families/images/errors.js';
 import { renderTask } from '../../../src/families/images/render.js';
 import type { TaskRecord } from '../../../src/tasks/types.js';
-import type { Channel } from '../../../src/upstreams/types.js';
+import type { Channel } from '../../../src/core/channel.js';
 
 const task: TaskRecord = {
   id: '1700000000000123',

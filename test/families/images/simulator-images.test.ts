@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ImageTaskRequest } from '../../../src/tasks/image-contract.js';
-import type { Channel } from '../../../src/upstreams/types.js';
+import type { Channel } from '../../../src/core/channel.js';
 import { imageSize, paint } from '../../../src/upstreams/simulator/images/painter.js';
 import { planJob } from '../../../src/upstreams/simulator/images/plan.js';
 import { resultFor } from '../../../src/upstreams/simulator/images/results.js';

@@ -67,8 +67,10 @@ const converters: Record<string, (req: ChatRequest) => unknown> = {
   'openai-responses': (req) => toResponsesRequest(req, 'gpt-x'),
 };
 
+const adapters = await defaultAdapters();
+
 describe.each(Object.keys(expectedPlans))('the %s upstream', (type) => {
-  const adapter = defaultAdapters().get(type);
+  const adapter = adapters.get(type);
 
   it.each(Object.entries(files))('plans and converts %s without refusal', (name, file) => {
     const req = core(file);

@@ -66,12 +66,12 @@ function withReasoning(body: Body): Body {
 
 describe('Codex 0.169.0 requests on every upstream type', () => {
   for (const file of files) {
-    it(`${file}: validates, converts and is planned and converted without refusal`, () => {
+    it(`${file}: validates, converts and is planned and converted without refusal`, async () => {
       const body = file.includes('result-turn') ? withReasoning(fixture(file)) : fixture(file);
       const { core } = translate(body);
       expect(core.features).toBeUndefined();
       expect(core.hints).toMatchObject({ client_metadata: expect.any(Object), prompt_cache_key: expect.any(String) });
-      const adapters = defaultAdapters();
+      const adapters = await defaultAdapters();
       for (const [type, convert] of Object.entries(converters)) {
         const plan = adapters.get(type).plan(core, { strict: false, settings: {} });
         expect(plan.refusal, `${type}: ${plan.refusal?.message}`).toBeUndefined();

@@ -171,7 +171,7 @@ describe('truncation', () => {
       }
     })();
     expect(error).toBeInstanceOf(GatewayError);
-    expect(error).toMatchObject({ status: 400, param: 'input', code: 'context_length_exceeded' });
+    expect(error).toMatchObject({ status: 400, param: 'input', detail: { dialect: 'responses', code: 'context_length_exceeded' } });
   });
 
   it('drops the oldest turns to fit when auto, keeping the last user turn and tool pairs whole', () => {

@@ -160,7 +160,7 @@ describe('errors', () => {
     expect(failure).toBeInstanceOf(GatewayError);
     expect(failure).toMatchObject({ kind: 'rate_limited', status: 429, retryable: true, retryAfterSeconds: 35, upstreamStatus: 429 });
     expect(failure.message).toBe('You exceeded your current quota, please check your plan.');
-    expect(failure.cause).toEqual({ googleStatus: 'RESOURCE_EXHAUSTED' });
+    expect(failure.detail).toEqual({ dialect: 'generate', code: 'RESOURCE_EXHAUSTED' });
   });
 
   it('treats a refused channel key (400 API_KEY_INVALID) as the channel credential failing', async () => {
@@ -182,7 +182,7 @@ describe('errors', () => {
   it('keeps the status word of a precondition failure and never retries it', async () => {
     upstream.reply({ status: 400, body: JSON.stringify({ error: { code: 400, message: 'User location is not supported', status: 'FAILED_PRECONDITION' } }) });
     const failure = await geminiAdapter.chat(ask(), call()).catch((error) => error);
-    expect(failure).toMatchObject({ kind: 'invalid_request', status: 400, retryable: false, cause: { googleStatus: 'FAILED_PRECONDITION' } });
+    expect(failure).toMatchObject({ kind: 'invalid_request', status: 400, retryable: false, detail: { dialect: 'generate', code: 'FAILED_PRECONDITION' } });
   });
 
   it('masks the channel key if an error echoes it', async () => {

@@ -81,7 +81,7 @@ describe('gemini pass-through', () => {
   it('fails before any byte on an upstream error, keeping the status word and the retry delay', async () => {
     upstream.reply(jsonReply(DIALECT, 'google-429-retry-info.json', 429));
     const failure = await passThrough('generateContent').catch((error) => error);
-    expect(failure).toMatchObject({ kind: 'rate_limited', retryable: true, retryAfterSeconds: 35, cause: { googleStatus: 'RESOURCE_EXHAUSTED' } });
+    expect(failure).toMatchObject({ kind: 'rate_limited', retryable: true, retryAfterSeconds: 35, detail: { dialect: 'generate', code: 'RESOURCE_EXHAUSTED' } });
   });
 
   it('a stream cut half way fails the body iteration after the bytes that arrived', async () => {

@@ -10,7 +10,7 @@ import type { ImageTaskRequest } from '../../../src/tasks/image-contract.js';
 import { OutboundGuard } from '../../../src/tasks/outbound-guard.js';
 import type { TaskCall, TaskRecord } from '../../../src/tasks/types.js';
 import { igProxyUpstream } from '../../../src/upstreams/ig-proxy/index.js';
-import type { Channel } from '../../../src/upstreams/types.js';
+import type { Channel } from '../../../src/core/channel.js';
 import { startFakeImageService, type FakeImageService } from './fake-service.js';
 
 let service: FakeImageService;

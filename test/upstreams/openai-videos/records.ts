@@ -1,8 +1,8 @@
 /** Task records and calls for testing video upstreams without a gateway. */
 import { OutboundGuard } from '../../../src/tasks/outbound-guard.js';
 import type { TaskCall, TaskRecord } from '../../../src/tasks/types.js';
-import type { VideoTaskRequest } from '../../../src/families/videos/contract.js';
-import type { Channel } from '../../../src/upstreams/types.js';
+import type { VideoTaskRequest } from '../../../src/tasks/video-contract.js';
+import type { Channel } from '../../../src/core/channel.js';
 
 export function videoChannel(type: string, baseUrl: string, apiKey: string, extra: Partial<Channel> = {}): Channel {
   return { id: `chan_${type}`, name: `${type}-test`, type, baseUrl, apiKeys: [apiKey], models: ['*'], modelMapping: {}, priority: 0, weight: 1, enabled: true, settings: {}, ...extra };

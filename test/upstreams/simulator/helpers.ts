@@ -1,6 +1,7 @@
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../../src/core/chat.js';
 import { simulatorAdapter } from '../../../src/upstreams/simulator/index.js';
-import type { Channel, UpstreamCall } from '../../../src/upstreams/types.js';
+import type { Channel } from '../../../src/core/channel.js';
+import type { UpstreamCall } from '../../../src/upstreams/types.js';
 
 export function makeCall(settings: Record<string, unknown> = {}, overrides: Partial<UpstreamCall> = {}): UpstreamCall {
   const channel: Channel = {

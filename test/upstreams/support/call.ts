@@ -1,5 +1,6 @@
 /** Builds the UpstreamCall an adapter receives from the router, pointed at a fake upstream. */
-import type { Channel, UpstreamCall } from '../../../src/upstreams/types.js';
+import type { Channel } from '../../../src/core/channel.js';
+import type { UpstreamCall } from '../../../src/upstreams/types.js';
 
 export const TEST_API_KEY = 'sk-test-0123456789abcdef';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/core/errors.js';
-import { DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from '../../../src/upstreams/limits.js';
+import { DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from '../../../src/core/upstream-limits.js';
 import { forwardEvents, type StreamTap } from '../../../src/upstreams/pass-through-stream.js';
 import type { SseEvent } from '../../../src/upstreams/sse.js';
 

@@ -6,7 +6,7 @@
  */
 import { GatewayError } from '../../../core/errors.js';
 import {
-  IMAGE_FAMILY,
+  IMAGE_TASKS,
   type ImageModalPayload,
   type ImageSubmitPayload,
   type ImageTaskRequest,
@@ -19,7 +19,7 @@ import { resultFor } from './results.js';
 import { failsAction, readImageSimulatorSettings } from './settings.js';
 import { observe, type Schedule } from './timeline.js';
 
-const requestOf = (task: TaskRecord) => task.request as unknown as ImageTaskRequest;
+const requestOf = (task: TaskRecord): ImageTaskRequest => IMAGE_TASKS.request(task);
 
 function scheduleOf(task: TaskRecord): Schedule | undefined {
   const data = task.upstreamData as { schedule?: Schedule } | null;
@@ -91,7 +91,7 @@ async function imageSeed(task: TaskRecord): Promise<string> {
 }
 
 export const imageSimulator: ImageTaskUpstream = {
-  family: IMAGE_FAMILY,
+  kind: IMAGE_TASKS,
   type: 'simulator',
   maxPollBatch: 500,
   submit,

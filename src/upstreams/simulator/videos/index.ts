@@ -4,7 +4,8 @@
  * requested duration and aspect ratio (scaled down), a PNG thumbnail and a
  * PNG sprite sheet. Settings and behaviour: README.md next to this file.
  */
-import { VIDEO_FAMILY, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../../families/videos/contract.js';
+import { VIDEO_TASKS, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../../tasks/video-contract.js';
+import { upstreamDataJson, upstreamDataOf } from '../../../tasks/task-kind.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../../tasks/types.js';
 import { renderPlan, seedOf } from './plan.js';
 import { failsTask, readVideoSimulatorSettings } from './settings.js';
@@ -17,8 +18,8 @@ interface SimulatorData {
   backdrop?: number[];
 }
 
-const requestOf = (task: TaskRecord) => task.request as unknown as VideoTaskRequest;
-const dataOf = (task: TaskRecord) => task.upstreamData as unknown as SimulatorData | null;
+const requestOf = (task: TaskRecord): VideoTaskRequest => VIDEO_TASKS.request(task);
+const dataOf = (task: TaskRecord) => upstreamDataOf<SimulatorData>(task);
 
 async function submit(task: TaskRecord, payload: VideoSubmitPayload, call: TaskCall): Promise<SubmitOutcome> {
   call.signal.throwIfAborted();
@@ -33,7 +34,7 @@ async function submit(task: TaskRecord, payload: VideoSubmitPayload, call: TaskC
   // The reference image's colours become the picture's backdrop (PNG; other formats keep the pattern).
   const backdrop = payload.image?.contentType === 'image/png' ? await backdropOf(payload.image.bytes) : null;
   if (backdrop) data.backdrop = backdrop;
-  return { upstreamId: `simv-${task.id}`, status: 'SUBMITTED', upstreamData: data as unknown as Record<string, unknown>, startTime: now };
+  return { upstreamId: `simv-${task.id}`, status: 'SUBMITTED', upstreamData: upstreamDataJson(data), startTime: now };
 }
 
 async function poll(tasks: TaskRecord[], call: TaskCall): Promise<Map<string, Observation>> {
@@ -66,7 +67,7 @@ async function fetchMedia(task: TaskRecord, _observation: Observation, call: Tas
 }
 
 export const videoSimulator: VideoTaskUpstream = {
-  family: VIDEO_FAMILY,
+  kind: VIDEO_TASKS,
   type: 'simulator',
   maxPollBatch: 500,
   remixes: true,

@@ -4,7 +4,7 @@
  * requested duration and frame rate, and a seed that fixes the picture: the
  * request's seed, else a hash of what was asked.
  */
-import type { VideoTaskRequest } from '../../../families/videos/contract.js';
+import type { VideoTaskRequest } from '../../../tasks/video-contract.js';
 import { hashNumber } from '../hash.js';
 import type { RenderPlan } from './render-job.js';
 

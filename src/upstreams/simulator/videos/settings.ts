@@ -1,6 +1,6 @@
 /** The video simulator's knobs, read from `channel.settings`; all optional. */
 import { GatewayError } from '../../../core/errors.js';
-import type { Channel } from '../../types.js';
+import type { Channel } from '../../../core/channel.js';
 
 export interface VideoSimulatorSettings {
   /** How long a task takes from start to finish (seconds; fractions allowed). */

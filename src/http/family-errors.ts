@@ -6,8 +6,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { exposedError, type GatewayError } from '../core/errors.js';
-import type { RenderedError } from '../pipeline/types.js';
-import { asGatewayError } from './framework-errors.js';
+import { asGatewayError } from './fastify-errors.js';
+
+/** A family's error answer: status, body in its own shape, extra headers. */
+export interface RenderedError {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
 
 export type ErrorRenderer = (error: GatewayError, requestId: string) => RenderedError;
 

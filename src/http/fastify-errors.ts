@@ -1,8 +1,9 @@
 /**
  * Maps the HTTP framework's own errors (body too large, bad content type, a
  * malformed URL, an over-long path parameter…) onto gateway errors, so each
- * family renders them in its own shape. Kept apart from app assembly so
- * family scopes can use it without importing the app (no import cycle).
+ * family renders them in its own shape. Shared by the app's last-resort
+ * handler and every family's scope, so it lives apart from the app assembly
+ * they are registered from.
  */
 import { GatewayError, toGatewayError } from '../core/errors.js';
 

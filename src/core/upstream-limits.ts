@@ -4,8 +4,7 @@
  * without end. Reading stops at the bound, the upstream request is aborted
  * (its socket destroyed) and the attempt fails like any upstream failure.
  */
-import type { GatewaySettings } from '../config/env.js';
-import { GatewayError } from '../core/errors.js';
+import { GatewayError } from './errors.js';
 
 export interface UpstreamLimits {
   /** Largest non-streamed answer (a JSON body, a task upstream's answer), in bytes. */
@@ -26,7 +25,7 @@ export const DEFAULT_UPSTREAM_LIMITS: UpstreamLimits = {
 };
 
 /** The gateway's settings as the bounds adapters read. */
-export function upstreamLimits(settings: Pick<GatewaySettings, 'maxUpstreamBodyBytes' | 'maxUpstreamStreamBytes' | 'maxUpstreamEventBytes'>): UpstreamLimits {
+export function upstreamLimits(settings: { maxUpstreamBodyBytes: number; maxUpstreamStreamBytes: number; maxUpstreamEventBytes: number }): UpstreamLimits {
   return {
     maxBodyBytes: settings.maxUpstreamBodyBytes,
     maxStreamBytes: settings.maxUpstreamStreamBytes,

@@ -5,11 +5,21 @@
  * one account named after the channel. A request's `accountFilter` picks
  * among them.
  */
-import { GatewayError } from '../../core/errors.js';
-import type { Channel } from '../../upstreams/types.js';
-import type { AccountFilter } from './schema.js';
+import { GatewayError } from '../core/errors.js';
+import type { Channel } from '../core/channel.js';
+import type { TaskRecord } from './types.js';
 
 export type AccountMode = 'RELAX' | 'FAST' | 'TURBO';
+
+/** What a request may ask of the account that runs it (the family's `accountFilter`). */
+export interface AccountFilter {
+  channelId?: string;
+  instanceId?: string;
+  modes?: AccountMode[];
+  remark?: string;
+  remix?: boolean;
+  remixAutoConsidered?: boolean;
+}
 
 export interface ImageAccount {
   instanceId: string;
@@ -44,6 +54,11 @@ function readAccount(channel: Channel, raw: unknown, index: number): ImageAccoun
     remixAutoConsidered: entry.remixAutoConsidered === true,
     enabled: entry.enabled !== false,
   };
+}
+
+/** The account a task was given (stored on the task as JSON by the submission). */
+export function imageAccountOf(task: TaskRecord): ImageAccount {
+  return task.account as unknown as ImageAccount;
 }
 
 export function accountsOf(channel: Channel): ImageAccount[] {

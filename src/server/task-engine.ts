@@ -8,15 +8,15 @@ import type { Logger } from 'pino';
 import type { GatewaySettings } from '../config/env.js';
 import { DEFAULT_SIMULATOR_CHANNEL, type ChannelRegistry } from '../routing/channel-registry.js';
 import type { ChannelHealth } from '../routing/health.js';
-import type { KeyAuthenticator } from '../server/auth.js';
+import type { KeyAuthenticator } from '../http/auth.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import { newId } from '../storage/ids.js';
 import type { RequestLogRow, Store } from '../storage/types.js';
-import { upstreamLimits } from '../upstreams/limits.js';
-import { TaskEngine } from './engine.js';
-import { LocalMediaStore } from './media.js';
-import { OutboundGuard } from './outbound-guard.js';
-import type { TaskRecord } from './types.js';
+import { upstreamLimits } from '../core/upstream-limits.js';
+import { TaskEngine } from '../tasks/engine.js';
+import { LocalMediaStore } from '../tasks/media.js';
+import { OutboundGuard } from '../tasks/outbound-guard.js';
+import type { TaskRecord } from '../tasks/types.js';
 
 export interface TaskEngineInput {
   settings: GatewaySettings;
@@ -103,5 +103,3 @@ function refundLogRow(task: TaskRecord, model: string): RequestLogRow {
     createdAt: now,
   };
 }
-
-export { TaskEngine } from './engine.js';

@@ -4,7 +4,8 @@
  * upstreams that run video tasks (the simulator, `openai-videos`, `wan`). The
  * engine never reads these shapes: to it, request and result are opaque JSON.
  */
-import type { MediaRef, TaskUpstream } from '../../tasks/types.js';
+import { defineTaskKind } from './task-kind.js';
+import type { MediaRef, TaskUpstream } from './types.js';
 
 export const VIDEO_FAMILY = 'videos';
 
@@ -83,7 +84,10 @@ export interface VideoSubmitPayload {
 }
 
 /** An upstream that runs video tasks: the engine's contract plus what it can do. */
-export interface VideoTaskUpstream extends TaskUpstream<VideoSubmitPayload> {
+export interface VideoTaskUpstream extends TaskUpstream<VideoTaskRequest, VideoTaskResult, VideoSubmitPayload> {
   /** Whether `submit` takes remix tasks. */
   readonly remixes: boolean;
 }
+
+/** The typed view of video tasks' stored JSON. */
+export const VIDEO_TASKS = defineTaskKind<VideoTaskRequest, VideoTaskResult>(VIDEO_FAMILY);

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { isIpOrCidr } from '../config/entity-rules.js';
 import { GatewayError } from '../core/errors.js';
-import { matchesAnyModelPattern } from '../routing/model-pattern.js';
+import { matchesAnyModelPattern } from '../core/model-pattern.js';
 import type { KeyRecord, Store } from '../storage/types.js';
 
 export function hashKey(secret: string): string {

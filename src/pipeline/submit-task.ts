@@ -1,0 +1,171 @@
+/**
+ * Submitting a task, the path every asynchronous family shares (the task
+ * side's `serveChat`): admit the key (model allowed, limits) and price the
+ * task, store it and its charge in one transaction, hand it to the first
+ * target that takes it (another one on a retryable refusal), record the
+ * upstream's answer, log the request. A submission no target takes fails the
+ * task, which refunds it. Families keep validation, pricing and rendering;
+ * they hand this a submission and render what it returns.
+ */
+import type { Channel } from '../core/channel.js';
+import { GatewayError, toGatewayError } from '../core/errors.js';
+import type { ClientKey } from '../http/auth.js';
+import type { AppContext } from '../http/context.js';
+import { tryInOrder } from '../routing/failover.js';
+import type { TaskKind } from '../tasks/task-kind.js';
+import type { JsonObject, SubmitOutcome, TaskCall, TaskRecord, TaskUpstream } from '../tasks/types.js';
+import { logTaskRequest, type TaskRequestMeta } from './task-log.js';
+import { upstreamLimits } from '../core/upstream-limits.js';
+
+export type { TaskRequestMeta } from './task-log.js';
+
+/** Where a task may go: a channel, and the upstream account on it when the kind has accounts. */
+export interface TaskTarget {
+  channel: Channel;
+  account?: { id: string; json: JsonObject };
+}
+
+export interface TaskSubmission<Request extends object, Result extends object, Payload> {
+  kind: TaskKind<Request, Result>;
+  /** Names the kind in messages (`image`, `video`). */
+  noun: string;
+  action: string;
+  /** What the key must be allowed and the request is logged under (a model, or a routing name such as `ig_imagine`). */
+  model: string;
+  /** The task's price, asked once the key is admitted. */
+  price(): number;
+  /** The channels to try, in order, asked once the key is admitted (follow-ups: their parent's only). */
+  targets(): TaskTarget[];
+  /** The stored request, built once the key is admitted (it may keep media). */
+  request(): Promise<Request> | Request;
+  /** What the submission carries beyond the stored request (built after `request`). */
+  payload(request: Request): Payload;
+  parent?: TaskRecord;
+  notifyHook?: string;
+  /** The HTTP status logged on success. */
+  status: number;
+  /** The model name sent upstream, for the log; none when the kind routes by action. */
+  upstreamModel?(channel: Channel): string;
+}
+
+export interface Submitted {
+  task: TaskRecord;
+  outcome: SubmitOutcome;
+}
+
+/** The upstream that runs a kind on a channel's type; a type that cannot is the caller's mistake (403). */
+export function taskUpstreamFor<Request extends object, Result extends object, Payload>(
+  ctx: AppContext,
+  kind: TaskKind<Request, Result>,
+  noun: string,
+  channel: Channel,
+): TaskUpstream<Request, Result, Payload> {
+  const upstream = ctx.tasks.upstream(kind.family, channel.type);
+  if (!upstream) throw new GatewayError('permission', `channel ${channel.name} (type ${channel.type}) cannot run ${noun} tasks`);
+  return upstream;
+}
+
+/** How a request handler calls a task upstream: one credential, a deadline, the outbound guard. */
+export function taskCall(ctx: AppContext, channel: Channel, accountId?: string | null): TaskCall {
+  return {
+    channel,
+    apiKey: ctx.health.nextKey(channel),
+    signal: AbortSignal.timeout(ctx.settings.upstreamTimeoutMs + 1_000),
+    timeoutMs: ctx.settings.upstreamTimeoutMs,
+    limits: upstreamLimits(ctx.settings),
+    countOpen: () => ctx.tasks.tasks.countOpen(channel.id, accountId ?? undefined),
+    // Every upstream that names media addresses is held to the same allow list, whatever the kind.
+    outbound: ctx.tasks.guard,
+  };
+}
+
+/**
+ * How long the submitting instance holds a new task: past every attempt it may
+ * make, so no other instance mistakes a slow submission for an interrupted one.
+ */
+export function submissionLeaseMs(ctx: AppContext): number {
+  return Math.max(ctx.tasks.options.leaseMs, (ctx.settings.upstreamTimeoutMs + 1_000) * ctx.settings.maxAttempts + 5_000);
+}
+
+export async function submitTask<Request extends object, Result extends object, Payload>(
+  ctx: AppContext,
+  key: ClientKey,
+  submission: TaskSubmission<Request, Result, Payload>,
+  meta: TaskRequestMeta,
+): Promise<Submitted> {
+  const { kind } = submission;
+  const engine = ctx.tasks;
+  const tried: string[] = [];
+  let cost = 0;
+  let channel: Channel | undefined;
+  const logFields = () => ({ family: kind.family, model: submission.model, channel, upstreamModel: submission.upstreamModel, tried });
+  try {
+    ctx.auth.authorize(key, submission.model);
+    await ctx.limits.admit(key.record);
+    cost = submission.price();
+    const targets = submission.targets();
+    const request = await submission.request();
+    const first = targets[0];
+    const task = await engine.tasks.create({
+      family: kind.family,
+      action: submission.action,
+      keyId: key.record.id,
+      channelId: first.channel.id,
+      accountId: first.account?.id ?? null,
+      account: first.account?.json ?? null,
+      parentId: submission.parent?.id ?? null,
+      request: kind.requestJson(request),
+      notifyHook: submission.notifyHook ?? null,
+      cost,
+      timeoutMs: engine.timeoutFor(kind.family),
+      leaseOwner: engine.instanceId,
+      leaseMs: submissionLeaseMs(ctx),
+    });
+    if (cost > 0) ctx.auth.noteSpend(key.record.keyHash, cost);
+    const payload = submission.payload(request);
+    const { value: outcome, item: target } = await tryInOrder(
+      targets,
+      (target) => target.channel,
+      { maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, label: `${submission.noun} task ${task.id}` },
+      (target) =>
+        taskUpstreamFor<Request, Result, Payload>(ctx, kind, submission.noun, target.channel).submit(
+          task,
+          payload,
+          taskCall(ctx, target.channel, target.account?.id),
+        ),
+    ).catch(async (error: unknown) => {
+      // The client never learns this task's id, so no callback reports it.
+      const failReason = `the upstream refused the task: ${toGatewayError(error).message}`;
+      await engine.change(task, { status: 'FAILURE', failReason }, { notify: false });
+      throw error;
+    });
+    channel = target.channel;
+    const updated = await engine.change(task, acceptedChange(engine.firstPollAt(), task, target, outcome));
+    if (!updated) throw new GatewayError('internal', `task ${task.id} changed while it was being submitted`);
+    // The charge was written with the task; the log row only reports it.
+    logTaskRequest(ctx, key, meta, { ...logFields(), status: submission.status, cost });
+    return { task: updated, outcome };
+  } catch (thrown) {
+    const error = toGatewayError(thrown);
+    logTaskRequest(ctx, key, meta, { ...logFields(), status: error.status, cost: 0, error });
+    throw error;
+  }
+}
+
+/** What the upstream's acceptance changes on the task. */
+function acceptedChange(firstPollAt: number, task: TaskRecord, target: TaskTarget, outcome: SubmitOutcome) {
+  const status = outcome.status ?? 'SUBMITTED';
+  const waiting = status === 'NOT_START' || status === 'MODAL';
+  return {
+    status,
+    progress: outcome.progress ?? 0,
+    channelId: target.channel.id,
+    ...(target.account ? { accountId: target.account.id, account: target.account.json } : {}),
+    upstreamId: outcome.upstreamId,
+    upstreamData: outcome.upstreamData ?? null,
+    // Queued work and a modal waiting for the client have not started.
+    startTime: waiting ? null : (outcome.startTime ?? Date.now()),
+    // A task waiting for its modal has nothing to poll until it times out.
+    nextPollAt: status === 'MODAL' ? task.timeoutAt : firstPollAt,
+  };
+}

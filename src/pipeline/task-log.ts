@@ -1,0 +1,52 @@
+/**
+ * The request log row of an asynchronous family's request (a submission, a
+ * follow-up, a read that costs). A task's charge is written with the task, so
+ * its row only reports the cost; work without a task asks for `spend`.
+ */
+import { requestLogRow } from '../billing/log-row.js';
+import type { Channel } from '../core/channel.js';
+import type { GatewayError } from '../core/errors.js';
+import type { ClientKey } from '../http/auth.js';
+import type { AppContext } from '../http/context.js';
+
+export interface TaskRequestMeta {
+  requestId: string;
+  clientIp: string;
+  startedAt: number;
+}
+
+export interface TaskLogFields {
+  family: string;
+  /** The model or routing name the request was admitted under. */
+  model: string;
+  channel?: Channel;
+  /** The model name sent upstream; none when the kind routes by action. */
+  upstreamModel?: (channel: Channel) => string;
+  tried: string[];
+  status: number;
+  cost: number;
+  error?: GatewayError;
+  /** Write the cost as spend too (work without a task). */
+  spend?: boolean;
+}
+
+export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskRequestMeta, fields: TaskLogFields): void {
+  const spend = fields.spend && fields.cost > 0 ? { keyId: key.record.id, amount: fields.cost } : undefined;
+  const row = requestLogRow({
+    requestId: meta.requestId,
+    keyId: key.record.id,
+    family: fields.family,
+    model: fields.model,
+    upstreamModel: fields.channel && fields.upstreamModel ? fields.upstreamModel(fields.channel) : null,
+    channelId: fields.channel?.id ?? null,
+    triedChannels: fields.tried,
+    httpStatus: fields.status,
+    errorKind: fields.error?.kind ?? null,
+    errorMessage: fields.error?.message ?? null,
+    stream: false,
+    cost: fields.cost,
+    clientIp: meta.clientIp,
+    startedAt: meta.startedAt,
+  });
+  ctx.recorder.record(row, spend);
+}
