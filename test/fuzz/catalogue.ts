@@ -43,11 +43,14 @@ export interface RouteEntry {
   media?: string[];
   /** The body goes as multipart/form-data (string fields), not JSON. */
   multipart?: boolean;
+  /** Served by the same handler as another entry: random inputs only, no field-by-field sweep (which would repeat that entry's). */
+  alias?: boolean;
   /** The status a fresh gateway answers the base request with (default 200). */
   baseStatus?: number;
 }
 
 const generate = (prefix: string, method: string, query: Record<string, string> = {}): RouteEntry => ({
+  alias: prefix === '/v1',
   family: 'generate',
   shape: 'google',
   method: 'POST',
@@ -88,9 +91,9 @@ export const CATALOGUE: RouteEntry[] = [
   { family: 'health', shape: 'admin', method: 'GET', path: '/readyz', auth: 'none' },
 
   { family: 'messages', shape: 'messages', method: 'POST', path: '/v1/messages', auth: 'messages', body: base.messagesBody, media: base.MESSAGES_MEDIA },
-  { family: 'messages', shape: 'messages', method: 'POST', path: '/messages', auth: 'messages', body: base.messagesBody, media: base.MESSAGES_MEDIA },
+  { family: 'messages', shape: 'messages', method: 'POST', path: '/messages', alias: true, auth: 'messages', body: base.messagesBody, media: base.MESSAGES_MEDIA },
   { family: 'messages', shape: 'messages', method: 'POST', path: '/v1/messages/count_tokens', auth: 'messages', body: base.messagesCountBody, media: base.MESSAGES_MEDIA },
-  { family: 'messages', shape: 'messages', method: 'POST', path: '/messages/count_tokens', auth: 'messages', body: base.messagesCountBody, media: base.MESSAGES_MEDIA },
+  { family: 'messages', shape: 'messages', method: 'POST', path: '/messages/count_tokens', alias: true, auth: 'messages', body: base.messagesCountBody, media: base.MESSAGES_MEDIA },
 
   { family: 'responses', shape: 'openai', method: 'POST', path: '/v1/responses', auth: 'bearer', body: base.responsesBody, media: base.RESPONSES_MEDIA },
   { family: 'responses', shape: 'openai', method: 'POST', path: '/v1/responses/input_tokens', auth: 'bearer', body: base.responsesCountBody, media: base.RESPONSES_MEDIA },

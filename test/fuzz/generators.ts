@@ -102,7 +102,7 @@ export function recipeArbitrary(route: RouteEntry, off: ReadonlySet<GeneratorNam
  */
 export function sweepRecipes(route: RouteEntry, fixtures: Fixtures, off: ReadonlySet<GeneratorName>, seed: number): Recipe[] {
   const out: Recipe[] = [{ gen: 'base' }];
-  if (route.body && !route.multipart && !off.has('field.replace')) {
+  if (route.body && !route.multipart && !route.alias && !off.has('field.replace')) {
     const paths = m.pathsOf(route.body(fixtures));
     const values = fc.sample(hostileValue, { seed, numRuns: paths.length });
     paths.forEach((_, path) => out.push({ gen: 'field.replace', path, value: values[path] }));

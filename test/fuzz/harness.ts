@@ -6,7 +6,7 @@
  * serving, and no prototype polluted. Counts inputs and 5xx per family and
  * prints a summary line.
  *
- * Knobs: SWITCHYARD_FUZZ_RUNS (random inputs per route, default 12),
+ * Knobs: SWITCHYARD_FUZZ_RUNS (random inputs per route, default 10),
  * SWITCHYARD_FUZZ_SEED (default fixed), SWITCHYARD_FUZZ_ALL=1 (also run the
  * generators on the pendingFix list), SWITCHYARD_FUZZ_COLLECT=1 (record every
  * finding instead of stopping at the first; SWITCHYARD_FUZZ_REPORT=file
@@ -24,7 +24,7 @@ import { describeRequest, Hang, send, Unsendable, type FuzzRequest } from './htt
 import { pendingFor } from './pending.js';
 import { answerProblems } from './shapes.js';
 
-const RUNS = Number(process.env.SWITCHYARD_FUZZ_RUNS ?? 12);
+const RUNS = Number(process.env.SWITCHYARD_FUZZ_RUNS ?? 10);
 const SEED = Number(process.env.SWITCHYARD_FUZZ_SEED ?? 20261124);
 const ALL = process.env.SWITCHYARD_FUZZ_ALL === '1';
 const COLLECT = process.env.SWITCHYARD_FUZZ_COLLECT === '1';
