@@ -1,10 +1,13 @@
 /**
- * Runs the fuzz generators against one family's routes on every storage
+ * Runs the fuzz generators against some families' routes on every storage
  * engine: a fresh gateway per engine, fixtures, then per route a seeded
  * fast-check property (sweep recipes first, then random ones) asserting each
  * answer's properties; afterwards the gateway must still be healthy and
  * serving, and no prototype polluted. Counts inputs and 5xx per family and
- * prints a summary line.
+ * prints a summary line. A slow answer fails on its deadline; a handler that
+ * blocks the event loop outright stalls this process too (the gateway runs
+ * in-process): SWITCHYARD_FUZZ_TRACE=file logs each input as it is sent,
+ * so an unfinished last line names the culprit.
  *
  * Knobs: SWITCHYARD_FUZZ_RUNS (random inputs per route, default 10),
  * SWITCHYARD_FUZZ_SEED (default fixed), SWITCHYARD_FUZZ_ALL=1 (also run the
@@ -29,6 +32,7 @@ const SEED = Number(process.env.SWITCHYARD_FUZZ_SEED ?? 20261124);
 const ALL = process.env.SWITCHYARD_FUZZ_ALL === '1';
 const COLLECT = process.env.SWITCHYARD_FUZZ_COLLECT === '1';
 const REPORT = process.env.SWITCHYARD_FUZZ_REPORT;
+const TRACE = process.env.SWITCHYARD_FUZZ_TRACE;
 const REQUEST_TIMEOUT_MS = 15_000;
 
 /** Generators whose inputs are clearly not media: the answer must refuse them (4xx), not just survive them. */
@@ -69,8 +73,9 @@ async function fuzzRoute(gw: TestGateway, route: RouteEntry, context: BuildConte
   const property = fc.asyncProperty(recipeArbitrary(route, off), async (recipe) => {
     const request = buildRequest(route, recipe, context);
     const started = Date.now();
+    if (TRACE) appendFileSync(TRACE, `${label} ${JSON.stringify(recipe).slice(0, 200)}`);
     const result = await probe(gw.url, request, route, recipe);
-    if (process.env.SWITCHYARD_FUZZ_TRACE) appendFileSync(process.env.SWITCHYARD_FUZZ_TRACE, `${Date.now() - started}ms ${result?.status} ${label} ${JSON.stringify(recipe).slice(0, 200)}\n`);
+    if (TRACE) appendFileSync(TRACE, ` → ${result?.status} in ${Date.now() - started} ms\n`);
     if (!result) return;
     stats.inputs++;
     if (result.status !== undefined && result.status >= 500) stats.fiveXx++;
