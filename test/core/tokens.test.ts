@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../src/core/chat.js';
+import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { countRequestTokens, countTokens, MEDIA_PART_TOKENS, truncateToTokens } from '../../src/core/tokens.js';
 
 describe('countTokens', () => {
@@ -7,6 +8,22 @@ describe('countTokens', () => {
     expect(countTokens('')).toBe(0);
     expect(countTokens('hello')).toBe(1);
     expect(countTokens('hello world')).toBe(2);
+  });
+
+  it('counts a megabyte-long word in linear time (byte-pair merging is quadratic in one word)', () => {
+    const started = Date.now();
+    expect(countTokens('x'.repeat(1_000_000))).toBeGreaterThan(100_000);
+    expect(countTokens(' '.repeat(1_000_000))).toBeGreaterThan(0);
+    expect(countTokens('日本語'.repeat(300_000))).toBeGreaterThan(100_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(truncateToTokens('y'.repeat(500_000), 3).length).toBeGreaterThan(0);
+  });
+
+  it('counts text without long runs exactly as the encoding does', () => {
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(200) + 'a'.repeat(255);
+    expect(countTokens(text)).toBe(o200k.countTokens(text));
+    // A run at the limit is one piece; one past it is cut, costing at most a token or two.
+    expect(countTokens('z'.repeat(255))).toBeLessThanOrEqual(countTokens('z'.repeat(256)));
   });
 
   it('treats special-token text as plain text instead of throwing', () => {

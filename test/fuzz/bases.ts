@@ -1,0 +1,176 @@
+/**
+ * A valid base request body per route, each filling in most of the fields
+ * its dialect has, so that mutating one field at a time reaches deep into
+ * every family's validation. Each is answered with a 2xx by a fresh gateway
+ * (checked by catalogue.test.ts), so a 4xx after a mutation is the mutation's
+ * doing.
+ */
+
+/** A 1×1 PNG: real image bytes for the fields that take base64 or a data URL. */
+export const PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4AWM4ISf3HwAEugIEzCecNQAAAABJRU5ErkJggg==';
+export const PNG_DATA_URL = `data:image/png;base64,${PNG_BASE64}`;
+/** Another colour, where two images must differ (face swap). */
+export const OTHER_PNG_DATA_URL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4AWOQkzvxHwADZgIEQbrbuAAAAABJRU5ErkJggg==';
+
+const SCHEMA = {
+  type: 'object',
+  properties: { city: { type: 'string', description: 'a city' }, days: { type: 'integer', minimum: 1, maximum: 7 } },
+  required: ['city'],
+};
+
+export const messagesBody = () => ({
+  model: 'fuzz-model',
+  max_tokens: 64,
+  system: [{ type: 'text', text: 'be brief', cache_control: { type: 'ephemeral' } }],
+  messages: [
+    { role: 'user', content: 'weather?' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'checking' },
+        { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Oslo' } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_01', content: [{ type: 'text', text: 'sunny' }], is_error: false },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } },
+        { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'a note' }, title: 'note' },
+        { type: 'text', text: 'and tomorrow?' },
+      ],
+    },
+  ],
+  metadata: { user_id: 'u-1' },
+  stop_sequences: ['STOP'],
+  stream: false,
+  temperature: 0.5,
+  top_k: 5,
+  tools: [{ name: 'get_weather', description: 'weather by city', input_schema: SCHEMA }],
+  tool_choice: { type: 'auto', disable_parallel_tool_use: true },
+  output_config: { effort: 'low' },
+  context_management: { edits: [] },
+});
+
+export const messagesCountBody = () => {
+  const { max_tokens: _omit, stream: _stream, ...rest } = messagesBody();
+  return rest;
+};
+
+export const MESSAGES_MEDIA = ['messages.2.content.1.source.data'];
+
+export const responsesBody = () => ({
+  model: 'fuzz-model',
+  instructions: 'be brief',
+  input: [
+    { role: 'developer', content: 'answer in English' },
+    {
+      type: 'message',
+      role: 'user',
+      content: [
+        { type: 'input_text', text: 'weather?' },
+        { type: 'input_image', image_url: PNG_DATA_URL, detail: 'low' },
+        { type: 'input_file', filename: 'note.txt', file_data: 'data:text/plain;base64,YSBub3Rl' },
+      ],
+    },
+    { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+    { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+  ],
+  tools: [{ type: 'function', name: 'get_weather', description: 'weather by city', parameters: SCHEMA, strict: false }],
+  tool_choice: 'auto',
+  parallel_tool_calls: true,
+  max_output_tokens: 64,
+  temperature: 0.5,
+  top_p: 0.9,
+  metadata: { run: 'fuzz' },
+  store: true,
+  stream: false,
+  truncation: 'disabled',
+  text: { format: { type: 'text' }, verbosity: 'low' },
+  reasoning: { effort: 'low', summary: 'auto' },
+  include: ['reasoning.encrypted_content'],
+  user: 'u-1',
+});
+
+export const responsesCountBody = () => {
+  const { stream: _stream, store: _store, ...rest } = responsesBody();
+  return rest;
+};
+
+export const RESPONSES_MEDIA = ['input.1.content.1.image_url', 'input.1.content.2.file_data'];
+
+export const generateBody = () => ({
+  contents: [
+    { role: 'user', parts: [{ text: 'weather?' }, { inlineData: { mimeType: 'image/png', data: PNG_BASE64 } }] },
+    { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }] },
+    { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { forecast: 'sunny' } } }, { text: 'tomorrow?' }] },
+  ],
+  systemInstruction: { parts: [{ text: 'be brief' }] },
+  tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'weather by city', parameters: SCHEMA }] }],
+  toolConfig: { functionCallingConfig: { mode: 'AUTO' } },
+  generationConfig: {
+    stopSequences: ['STOP'],
+    temperature: 0.5,
+    topP: 0.9,
+    topK: 5,
+    maxOutputTokens: 64,
+    candidateCount: 1,
+    seed: 7,
+    thinkingConfig: { includeThoughts: false, thinkingBudget: 0 },
+  },
+  labels: { run: 'fuzz' },
+});
+
+export const GENERATE_MEDIA = ['contents.0.parts.1.inlineData.data'];
+
+export const videoBody = () => ({ model: 'sora-2', prompt: 'a cat on a wall', seconds: '4', size: '720x1280', metadata: {} });
+
+export const remixBody = () => ({ prompt: 'the cat at night' });
+
+export const generationBody = () => ({
+  model: 'sora-2',
+  prompt: 'a cat on a wall',
+  duration: 4,
+  width: 720,
+  height: 1280,
+  fps: 24,
+  seed: 3,
+  user: 'u-1',
+  n: 1,
+  metadata: {},
+});
+
+const accountFilter = { channelId: '', instanceId: '', modes: ['FAST'], remark: '' };
+
+export const imagineBody = () => ({ prompt: 'a lighthouse at dawn --ar 3:2', botType: 'MID_GEN', state: 'fuzz', accountFilter, base64Array: [PNG_DATA_URL] });
+export const blendBody = () => ({ base64Array: [PNG_DATA_URL, PNG_DATA_URL], dimensions: 'SQUARE', botType: 'MID_GEN', state: 'fuzz' });
+export const describeBody = () => ({ base64: PNG_DATA_URL, botType: 'MID_GEN', state: 'fuzz' });
+export const shortenBody = () => ({ prompt: 'a very long prompt about a lighthouse at dawn', botType: 'MID_GEN' });
+export const faceSwapBody = () => ({ sourceBase64: PNG_DATA_URL, targetBase64: OTHER_PNG_DATA_URL, state: 'fuzz' });
+export const uploadBody = () => ({ base64Array: [PNG_DATA_URL] });
+
+export const keyBody = () => ({
+  name: 'fuzz key',
+  quota: 10,
+  models: ['fuzz-*'],
+  allowIps: ['127.0.0.1', '10.0.0.0/8'],
+  rpm: 1000,
+  tpm: 100000,
+  expiresAt: '2099-01-01T00:00:00Z',
+  strictTranslation: false,
+  status: 'active',
+});
+
+export const channelBody = () => ({
+  name: 'fuzz channel',
+  type: 'simulator',
+  baseUrl: 'http://127.0.0.1:9/',
+  apiKey: ['sk-upstream-fuzz'],
+  models: ['fuzz-only-*'],
+  modelMapping: { 'fuzz-only-a': 'fuzz-only-b' },
+  priority: 0,
+  weight: 1,
+  enabled: false,
+  settings: { latencyMs: 0, taskSeconds: 3600 },
+});

@@ -1,0 +1,183 @@
+/**
+ * Every route the gateway registers, with what the fuzz suite needs to attack
+ * it: the error shape its family answers in, where its credential goes, a
+ * valid base body, the query parameters it reads, and which body fields hold
+ * media. catalogue.test.ts fails when a registered route is missing here (or
+ * an entry names a route that no longer exists).
+ */
+import * as base from './bases.js';
+import type { ErrorShape } from './shapes.js';
+
+/** Counted separately in the summary. */
+export type Family = 'messages' | 'responses' | 'generate' | 'images' | 'videos' | 'admin' | 'health';
+
+/** Where the credential goes: each family's own header, the admin key, or none (public links, health). */
+export type AuthStyle = 'messages' | 'bearer' | 'google' | 'admin' | 'none';
+
+/** Ids the harness creates before fuzzing, so base requests address real records. */
+export interface Fixtures {
+  responseId: string;
+  imageTaskId: string;
+  imageCustomId: string;
+  imageKey: string;
+  videoId: string;
+  videoKey: string;
+  keyId: string;
+  channelId: string;
+}
+
+export interface RouteEntry {
+  family: Family;
+  shape: ErrorShape;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** The path with `{name}` placeholders filled from `params`. */
+  path: string;
+  /** The route as Fastify registered it, when it differs from `path` with `{x}` → `:x`. */
+  registered?: string;
+  params?: Record<string, (fixtures: Fixtures) => string>;
+  /** Query parameters the handler reads, with base values ('' = absent from the base request). */
+  query?: Record<string, string>;
+  auth: AuthStyle;
+  body?: (fixtures: Fixtures) => unknown;
+  /** Dotted paths of body fields that hold base64 or data URLs. */
+  media?: string[];
+  /** The body goes as multipart/form-data (string fields), not JSON. */
+  multipart?: boolean;
+  /** Served by the same handler as another entry: random inputs only, no field-by-field sweep (which would repeat that entry's). */
+  alias?: boolean;
+  /** The status a fresh gateway answers the base request with (default 200). */
+  baseStatus?: number;
+}
+
+const generate = (prefix: string, method: string, query: Record<string, string> = {}): RouteEntry => ({
+  alias: prefix === '/v1',
+  family: 'generate',
+  shape: 'google',
+  method: 'POST',
+  path: `${prefix}/models/{model}:${method}`,
+  registered: `${prefix}/models/*`,
+  params: { model: () => 'fuzz-model' },
+  query: { key: '', alt: '', ...query },
+  auth: 'google',
+  body: base.generateBody,
+  media: base.GENERATE_MEDIA,
+});
+
+const image = (path: string, body: (fixtures: Fixtures) => unknown, baseStatus = 200): RouteEntry => ({
+  family: 'images',
+  shape: 'images',
+  method: 'POST',
+  path: `/ig${path}`,
+  auth: 'bearer',
+  body,
+  baseStatus,
+});
+
+const admin = (method: RouteEntry['method'], path: string, extra: Partial<RouteEntry> = {}): RouteEntry => ({
+  family: 'admin',
+  shape: 'admin',
+  method,
+  path: `/admin${path}`,
+  auth: 'admin',
+  ...extra,
+});
+
+const responseId = (fixtures: Fixtures) => fixtures.responseId;
+const videoId = (fixtures: Fixtures) => fixtures.videoId;
+const imageTaskId = (fixtures: Fixtures) => fixtures.imageTaskId;
+
+export const CATALOGUE: RouteEntry[] = [
+  { family: 'health', shape: 'admin', method: 'GET', path: '/healthz', auth: 'none' },
+  { family: 'health', shape: 'admin', method: 'GET', path: '/readyz', auth: 'none' },
+
+  { family: 'messages', shape: 'messages', method: 'POST', path: '/v1/messages', auth: 'messages', body: base.messagesBody, media: base.MESSAGES_MEDIA },
+  { family: 'messages', shape: 'messages', method: 'POST', path: '/messages', alias: true, auth: 'messages', body: base.messagesBody, media: base.MESSAGES_MEDIA },
+  { family: 'messages', shape: 'messages', method: 'POST', path: '/v1/messages/count_tokens', auth: 'messages', body: base.messagesCountBody, media: base.MESSAGES_MEDIA },
+  { family: 'messages', shape: 'messages', method: 'POST', path: '/messages/count_tokens', alias: true, auth: 'messages', body: base.messagesCountBody, media: base.MESSAGES_MEDIA },
+
+  { family: 'responses', shape: 'openai', method: 'POST', path: '/v1/responses', auth: 'bearer', body: base.responsesBody, media: base.RESPONSES_MEDIA },
+  { family: 'responses', shape: 'openai', method: 'POST', path: '/v1/responses/input_tokens', auth: 'bearer', body: base.responsesCountBody, media: base.RESPONSES_MEDIA },
+  {
+    family: 'responses',
+    shape: 'openai',
+    method: 'GET',
+    path: '/v1/responses/{id}',
+    params: { id: responseId },
+    query: { include: 'reasoning.encrypted_content', 'include[]': '' },
+    auth: 'bearer',
+  },
+  {
+    family: 'responses',
+    shape: 'openai',
+    method: 'GET',
+    path: '/v1/responses/{id}/input_items',
+    params: { id: responseId },
+    query: { limit: '5', order: 'asc', after: '', before: '', include: '' },
+    auth: 'bearer',
+  },
+  { family: 'responses', shape: 'openai', method: 'DELETE', path: '/v1/responses/{id}', params: { id: responseId }, auth: 'bearer' },
+
+  generate('/v1beta', 'generateContent'),
+  generate('/v1beta', 'streamGenerateContent', { alt: 'sse' }),
+  generate('/v1beta', 'countTokens'),
+  generate('/v1', 'generateContent'),
+  generate('/v1', 'streamGenerateContent'),
+  generate('/v1', 'countTokens'),
+
+  image('/submit/imagine', base.imagineBody),
+  image('/submit/blend', base.blendBody),
+  image('/submit/describe', base.describeBody),
+  image('/submit/shorten', base.shortenBody),
+  image('/submit/action', (fixtures) => ({ taskId: fixtures.imageTaskId, customId: fixtures.imageCustomId, chooseSameChannel: true, state: 'fuzz' })),
+  // The fixture task is finished, not waiting in MODAL: the base request is a well-formed 400.
+  image('/submit/modal', (fixtures) => ({ taskId: fixtures.imageTaskId, prompt: 'zoom out', maskBase64: base.PNG_DATA_URL }), 400),
+  image('/submit/upload-discord-images', base.uploadBody),
+  image('/face/swap', base.faceSwapBody),
+  image('/insight-face/swap', base.faceSwapBody),
+  image('/task/list-by-condition', (fixtures) => ({ ids: [fixtures.imageTaskId] })),
+  image('/task/list-by-ids', (fixtures) => ({ ids: [fixtures.imageTaskId] })),
+  { family: 'images', shape: 'images', method: 'GET', path: '/ig/task/{id}/fetch', params: { id: imageTaskId }, auth: 'bearer' },
+  { family: 'images', shape: 'images', method: 'GET', path: '/ig/task/{id}/image-seed', params: { id: imageTaskId }, auth: 'bearer' },
+  { family: 'images', shape: 'images', method: 'GET', path: '/ig/image/{key}', params: { key: (fixtures) => fixtures.imageKey }, auth: 'none' },
+
+  { family: 'videos', shape: 'videos', method: 'POST', path: '/v1/videos', auth: 'bearer', body: base.videoBody, media: [], baseStatus: 201 },
+  { family: 'videos', shape: 'videos', method: 'POST', path: '/v1/videos', auth: 'bearer', body: base.videoBody, multipart: true, baseStatus: 201 },
+  { family: 'videos', shape: 'videos', method: 'GET', path: '/v1/videos', query: { limit: '5', order: 'desc', after: '' }, auth: 'bearer' },
+  { family: 'videos', shape: 'videos', method: 'GET', path: '/v1/videos/{id}', params: { id: videoId }, auth: 'bearer' },
+  { family: 'videos', shape: 'videos', method: 'POST', path: '/v1/videos/{id}/remix', params: { id: videoId }, auth: 'bearer', body: base.remixBody, baseStatus: 201 },
+  { family: 'videos', shape: 'videos', method: 'POST', path: '/v1/videos/{id}/remix', params: { id: videoId }, auth: 'bearer', body: base.remixBody, multipart: true, baseStatus: 201 },
+  { family: 'videos', shape: 'videos', method: 'GET', path: '/v1/videos/{id}/content', params: { id: videoId }, query: { variant: 'video' }, auth: 'bearer' },
+  { family: 'videos', shape: 'videos', method: 'GET', path: '/v1/videos/files/{key}', params: { key: (fixtures) => fixtures.videoKey }, auth: 'none' },
+  { family: 'videos', shape: 'generations', method: 'POST', path: '/v1/video/generations', auth: 'bearer', body: base.generationBody, baseStatus: 201 },
+  { family: 'videos', shape: 'generations', method: 'GET', path: '/v1/video/generations/{id}', params: { id: videoId }, auth: 'bearer' },
+  { family: 'videos', shape: 'videos', method: 'DELETE', path: '/v1/videos/{id}', params: { id: videoId }, auth: 'bearer' },
+
+  admin('GET', '/keys'),
+  admin('POST', '/keys', { body: base.keyBody, baseStatus: 201 }),
+  admin('GET', '/keys/{id}', { params: { id: (fixtures) => fixtures.keyId } }),
+  admin('PATCH', '/keys/{id}', { params: { id: (fixtures) => fixtures.keyId }, body: () => ({ ...base.keyBody(), name: 'patched key' }) }),
+  admin('DELETE', '/keys/{id}', { params: { id: (fixtures) => fixtures.keyId } }),
+  admin('GET', '/channels'),
+  admin('POST', '/channels', { body: base.channelBody, baseStatus: 201 }),
+  admin('GET', '/channels/{id}', { params: { id: (fixtures) => fixtures.channelId } }),
+  admin('PATCH', '/channels/{id}', { params: { id: (fixtures) => fixtures.channelId }, body: () => ({ ...base.channelBody(), name: 'patched channel' }) }),
+  admin('DELETE', '/channels/{id}', { params: { id: (fixtures) => fixtures.channelId } }),
+  admin('GET', '/logs', { query: { keyId: '', model: 'fuzz-model', before: '', since: '0', limit: '10' } }),
+  admin('GET', '/usage', { query: { keyId: '', since: '0', until: String(4_000_000_000_000) } }),
+];
+
+/** A catalogue entry's label in reports. */
+export function routeLabel(route: RouteEntry): string {
+  return `${route.method} ${route.path}${route.multipart ? ' (multipart)' : ''}`;
+}
+
+/** The route as Fastify lists it. */
+export function registeredPath(route: RouteEntry): string {
+  return route.registered ?? route.path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+export function routesOf(family: Family): RouteEntry[] {
+  // Deleting the fixture record goes last, so the routes before it address a live one.
+  const routes = CATALOGUE.filter((route) => route.family === family);
+  return [...routes.filter((route) => route.method !== 'DELETE'), ...routes.filter((route) => route.method === 'DELETE')];
+}
