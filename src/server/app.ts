@@ -121,7 +121,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 /** Answers `error` in the shape of the family `request`'s path belongs to, with the request id. */
 function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): void {
   if (error.kind === 'internal') request.log.error({ err: error.cause ?? error, requestId: request.id }, 'unhandled error');
-  const rendered = renderForPath(request.url, error, request.id);
+  const rendered = renderForPath(request.url, error, request.id, request.method);
   reply.headers({ ...rendered.headers, 'request-id': request.id, 'x-request-id': request.id });
   reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
 }

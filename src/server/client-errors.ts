@@ -21,12 +21,12 @@ type ParserError = Error & { code?: string };
 const answered = new WeakSet<Socket>();
 
 /** The request target from the first line the parser saw, or `/` when none arrived. */
-function requestTarget(rawPacket: unknown): string {
+function requestLine(rawPacket: unknown): { target: string; method?: string } {
   // Node hands the bytes it could not parse to 'clientError' listeners as `rawPacket`.
-  if (!Buffer.isBuffer(rawPacket)) return '/';
+  if (!Buffer.isBuffer(rawPacket)) return { target: '/' };
   const line = rawPacket.subarray(0, Math.min(rawPacket.length, 8192)).toString('latin1').split('\r\n', 1)[0] ?? '';
-  const target = line.split(' ')[1];
-  return target?.startsWith('/') ? target : '/';
+  const [method, target] = line.split(' ');
+  return { target: target?.startsWith('/') ? target : '/', method };
 }
 
 function errorFor(code: string | undefined): GatewayError {
@@ -43,7 +43,8 @@ export function clientErrorHandler(logger: FastifyBaseLogger) {
     if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
     answered.add(socket);
     const requestId = newRequestId();
-    const rendered = renderForPath(requestTarget((error as { rawPacket?: unknown }).rawPacket), errorFor(error.code), requestId);
+    const { target, method } = requestLine((error as { rawPacket?: unknown }).rawPacket);
+    const rendered = renderForPath(target, errorFor(error.code), requestId, method);
     logger.info({ requestId, code: error.code }, 'refused a request the HTTP parser could not read');
     const body = JSON.stringify(rendered.body);
     const headers: Record<string, string> = {

@@ -23,6 +23,8 @@ const shapes: Array<[prefix: string, render: ErrorRenderer]> = [
   ['/v1/responses', openAiShape],
   ['/v1beta', (error, requestId) => plainGenerateCodec.renderError(error, requestId)],
   ['/v1/models', (error, requestId) => plainGenerateCodec.renderError(error, requestId)],
+  ['/v1/chat', openAiShape],
+  ['/v1/embeddings', openAiShape],
   ['/v1/videos', videoErrorRenderer(videosErrorBody)],
   ['/v1/video', videoErrorRenderer(generationsErrorBody)],
   ['/ig', (error) => renderImagesError(error)],
@@ -35,9 +37,16 @@ export function pathOf(url: string): string {
   return end < 0 ? url : url.slice(0, end);
 }
 
-/** The renderer for errors on `url` (a raw request target). */
-export function errorShapeFor(url: string): ErrorRenderer {
-  const path = pathOf(url);
+/**
+ * The renderer for errors on `url` (a raw request target). Prefixes match
+ * whatever the letter case (`/IG/…` is still an image-task path). Under
+ * `/v1/models` and `/models`, reads (`GET`: model discovery, the OpenAI
+ * shape) differ from posts (content generation, Google's).
+ */
+export function errorShapeFor(url: string, method = 'POST'): ErrorRenderer {
+  const path = pathOf(url).toLowerCase();
+  if (method.toUpperCase() === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/') || path === '/models' || path.startsWith('/models/')))
+    return openAiShape;
   for (const [prefix, render] of shapes) {
     if (path === prefix || path.startsWith(`${prefix}/`)) return render;
   }
@@ -45,6 +54,6 @@ export function errorShapeFor(url: string): ErrorRenderer {
 }
 
 /** The error as `url`'s family shows it, with internal details replaced by the request id. */
-export function renderForPath(url: string, error: GatewayError, requestId: string): RenderedError {
-  return errorShapeFor(url)(exposedError(error, requestId), requestId);
+export function renderForPath(url: string, error: GatewayError, requestId: string, method?: string): RenderedError {
+  return errorShapeFor(url, method)(exposedError(error, requestId), requestId);
 }

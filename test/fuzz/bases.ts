@@ -174,3 +174,30 @@ export const channelBody = () => ({
   enabled: false,
   settings: { latencyMs: 0, taskSeconds: 3600 },
 });
+
+export const chatCompletionsBody = () => ({
+  model: 'fuzz-model',
+  max_completion_tokens: 64,
+  temperature: 0.5,
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: [{ type: 'text', text: 'What is in this image?' }, { type: 'image_url', image_url: { url: PNG_DATA_URL } }] },
+  ],
+  tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }],
+  tool_choice: 'auto',
+  response_format: { type: 'text' },
+  stop: ['END'],
+});
+
+export const CHAT_COMPLETIONS_MEDIA = ['messages.1.content.1.image_url.url'];
+
+export const embeddingsBody = () => ({ model: 'fuzz-embed', input: ['the cat', 'a dog'], encoding_format: 'float', dimensions: 8 });
+
+export const embedContentBody = () => ({ content: { parts: [{ text: 'the cat' }] }, taskType: 'RETRIEVAL_DOCUMENT', outputDimensionality: 8 });
+
+export const batchEmbedContentsBody = () => ({
+  requests: [
+    { model: 'models/fuzz-embed', content: { parts: [{ text: 'the cat' }] } },
+    { model: 'models/fuzz-embed', content: { parts: [{ text: 'a dog' }] } },
+  ],
+});

@@ -9,7 +9,7 @@ import * as base from './bases.js';
 import type { ErrorShape } from './shapes.js';
 
 /** Counted separately in the summary. */
-export type Family = 'messages' | 'responses' | 'generate' | 'images' | 'videos' | 'admin' | 'health';
+export type Family = 'messages' | 'responses' | 'generate' | 'chat-completions' | 'models' | 'embeddings' | 'images' | 'videos' | 'admin' | 'health';
 
 /** Where the credential goes: each family's own header, the admin key, or none (public links, health). */
 export type AuthStyle = 'messages' | 'bearer' | 'google' | 'admin' | 'none';
@@ -61,6 +61,18 @@ const generate = (prefix: string, method: string, query: Record<string, string> 
   auth: 'google',
   body: base.generateBody,
   media: base.GENERATE_MEDIA,
+});
+
+const generateEmbed = (prefix: string, method: string, body: () => unknown): RouteEntry => ({
+  family: 'embeddings',
+  shape: 'google',
+  method: 'POST',
+  path: `${prefix}/models/{model}:${method}`,
+  registered: `${prefix}/models/*`,
+  params: { model: () => 'fuzz-embed' },
+  query: { key: '' },
+  auth: 'google',
+  body,
 });
 
 const image = (path: string, body: (fixtures: Fixtures) => unknown, baseStatus = 200): RouteEntry => ({
@@ -123,6 +135,20 @@ export const CATALOGUE: RouteEntry[] = [
   generate('/v1', 'generateContent'),
   generate('/v1', 'streamGenerateContent'),
   generate('/v1', 'countTokens'),
+
+  generateEmbed('/v1beta', 'embedContent', base.embedContentBody),
+  generateEmbed('/v1beta', 'batchEmbedContents', base.batchEmbedContentsBody),
+
+  { family: 'chat-completions', shape: 'openai', method: 'POST', path: '/v1/chat/completions', auth: 'bearer', body: base.chatCompletionsBody, media: base.CHAT_COMPLETIONS_MEDIA },
+  { family: 'chat-completions', shape: 'openai', method: 'POST', path: '/chat/completions', alias: true, auth: 'bearer', body: base.chatCompletionsBody, media: base.CHAT_COMPLETIONS_MEDIA },
+  { family: 'embeddings', shape: 'openai', method: 'POST', path: '/v1/embeddings', auth: 'bearer', body: base.embeddingsBody },
+  { family: 'embeddings', shape: 'openai', method: 'POST', path: '/embeddings', alias: true, auth: 'bearer', body: base.embeddingsBody },
+  { family: 'models', shape: 'openai', method: 'GET', path: '/v1/models', auth: 'bearer' },
+  { family: 'models', shape: 'openai', method: 'GET', path: '/models', alias: true, auth: 'bearer' },
+  { family: 'models', shape: 'openai', method: 'GET', path: '/v1/models/{model}', registered: '/v1/models/*', params: { model: () => 'gpt-4o-mini' }, auth: 'bearer' },
+  { family: 'models', shape: 'openai', method: 'GET', path: '/models/{model}', registered: '/models/*', alias: true, params: { model: () => 'gpt-4o-mini' }, auth: 'bearer' },
+  { family: 'models', shape: 'google', method: 'GET', path: '/v1beta/models', query: { key: '', pageSize: '2', pageToken: '' }, auth: 'google' },
+  { family: 'models', shape: 'google', method: 'GET', path: '/v1beta/models/{model}', registered: '/v1beta/models/*', params: { model: () => 'gemini-2.5-flash' }, query: { key: '' }, auth: 'google' },
 
   image('/submit/imagine', base.imagineBody),
   image('/submit/blend', base.blendBody),

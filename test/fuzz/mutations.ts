@@ -93,7 +93,12 @@ export const POLLUTION = [
   '"__defineGetter__":"yes"',
 ];
 
-/** Values that cannot be media: broken base64, data URLs of the wrong type or none at all. */
+/**
+ * Values that cannot be media: broken base64, data URLs of the wrong type or
+ * none at all. (A truncated image of the declared type is not here: the
+ * gateway checks base64 and the leading bytes, not the whole image; the
+ * upstream refuses a broken one.)
+ */
 export const BAD_MEDIA = [
   '!!!not base64!!!',
   'data:image/png;base64,@@@@',
@@ -104,7 +109,6 @@ export const BAD_MEDIA = [
   'data:image/png;base64,' + 'A'.repeat(5),
   `data:image/jpeg;base64,${PNG_BASE64}`,
   Buffer.from('not an image at all').toString('base64'),
-  PNG_BASE64.slice(0, 20),
   PNG_BASE64 + '====',
   '\u0000' + PNG_BASE64,
   'data:image/png;base64,' + '\ud800',

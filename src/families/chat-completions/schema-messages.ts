@@ -1,9 +1,18 @@
 /**
  * Chat Completions messages, one schema per role, and their content parts.
- * Known part types are checked; an unknown part type is kept (a native
- * upstream may know it) and refused by name on a translated path.
+ * Known part types are checked, inline media included (base64 that decodes,
+ * image bytes of the declared type, as in the Responses family); an unknown
+ * part type is kept (a native upstream may know it) and refused by name on a
+ * translated path.
  */
 import { z } from 'zod';
+import { base64Problem } from '../../core/media.js';
+import { fileDataSchema, imageUrlSchema } from '../responses/schema-content.js';
+
+const base64Schema = z.string().superRefine((value, ctx) => {
+  const problem = base64Problem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
@@ -11,18 +20,18 @@ export const textPartSchema = z.looseObject({ type: z.literal('text'), text: z.s
 
 export const imagePartSchema = z.looseObject({
   type: z.literal('image_url'),
-  image_url: z.looseObject({ url: z.string().min(1), detail: nullable(z.string()) }),
+  image_url: z.looseObject({ url: imageUrlSchema, detail: nullable(z.string()) }),
 });
 
 export const audioPartSchema = z.looseObject({
   type: z.literal('input_audio'),
-  input_audio: z.looseObject({ data: z.string(), format: z.string().min(1) }),
+  input_audio: z.looseObject({ data: base64Schema, format: z.string().min(1) }),
 });
 
 export const filePartSchema = z.looseObject({
   type: z.literal('file'),
   file: z
-    .looseObject({ file_data: nullable(z.string()), file_id: nullable(z.string()), filename: nullable(z.string()) })
+    .looseObject({ file_data: nullable(fileDataSchema), file_id: nullable(z.string()), filename: nullable(z.string()) })
     .refine((file) => file.file_data != null || file.file_id != null, 'file_data or file_id is required'),
 });
 

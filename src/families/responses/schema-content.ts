@@ -35,6 +35,7 @@ const checked = (problemOf: (value: string) => string | undefined) =>
   });
 
 export const imageUrlSchema = checked(imageUrlProblem);
+export const fileDataSchema = checked(fileDataProblem);
 
 export const inputTextSchema = z.looseObject({
   type: z.literal('input_text'),
@@ -55,7 +56,7 @@ export const inputImageSchema = z
 export const inputFileSchema = z
   .looseObject({
     type: z.literal('input_file'),
-    file_data: checked(fileDataProblem).nullish(),
+    file_data: fileDataSchema.nullish(),
     file_id: z.string().min(1, { error: 'must not be empty' }).nullish(),
     file_url: z.string().regex(httpUrl, { error: 'must be an http(s) URL' }).nullish(),
     filename: z.string().nullish(),
