@@ -21,6 +21,20 @@ export interface AnswerTap {
   id(): string | undefined;
 }
 
+/** What every tap keeps: the usage and the upstream's response id it read. */
+export abstract class ReadingTap {
+  protected reported: Usage | undefined;
+  protected responseId: string | undefined;
+
+  usage(): Usage | undefined {
+    return this.reported;
+  }
+
+  id(): string | undefined {
+    return this.responseId;
+  }
+}
+
 export interface ForwardOptions {
   url: string;
   headers: Record<string, string>;

@@ -5,25 +5,12 @@
  * `message_stop`, or with an `error` event the client sees as it is.
  */
 import type { Usage } from '../../core/chat.js';
-import type { AnswerTap, StreamTap } from '../pass-through.js';
+import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
 import { applyMessagesUsage, usageFromMessages } from './usage.js';
 import type { MessagesResponse, MessagesUsage } from './wire.js';
 
-abstract class MessagesTap {
-  protected reported: Usage | undefined;
-  protected responseId: string | undefined;
-
-  usage(): Usage | undefined {
-    return this.reported;
-  }
-
-  id(): string | undefined {
-    return this.responseId;
-  }
-}
-
-export class MessagesStreamUsageTap extends MessagesTap implements StreamTap {
+export class MessagesStreamUsageTap extends ReadingTap implements StreamTap {
   private done = false;
 
   see(sse: SseEvent, data: unknown): void {
@@ -46,7 +33,7 @@ export class MessagesStreamUsageTap extends MessagesTap implements StreamTap {
   }
 }
 
-export class MessagesJsonUsageTap extends MessagesTap implements AnswerTap {
+export class MessagesJsonUsageTap extends ReadingTap implements AnswerTap {
   read(answer: unknown): void {
     const json = answer as Partial<MessagesResponse>;
     this.responseId = json.id;

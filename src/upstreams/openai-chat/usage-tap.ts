@@ -10,25 +10,12 @@
  * that holds a usage object is decoded to drop it.
  */
 import type { Usage } from '../../core/chat.js';
-import type { AnswerTap, StreamTap } from '../pass-through.js';
+import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
 import { usageFromChatCompletion } from './usage.js';
 import type { ChatCompletion, ChatCompletionChunk } from './wire.js';
 
-abstract class ChatCompletionTap {
-  protected reported: Usage | undefined;
-  protected responseId: string | undefined;
-
-  usage(): Usage | undefined {
-    return this.reported;
-  }
-
-  id(): string | undefined {
-    return this.responseId;
-  }
-}
-
-export class ChatCompletionStreamUsageTap extends ChatCompletionTap implements StreamTap {
+export class ChatCompletionStreamUsageTap extends ReadingTap implements StreamTap {
   private done = false;
 
   see(_event: SseEvent, data: unknown): void {
@@ -44,7 +31,7 @@ export class ChatCompletionStreamUsageTap extends ChatCompletionTap implements S
   }
 }
 
-export class ChatCompletionJsonUsageTap extends ChatCompletionTap implements AnswerTap {
+export class ChatCompletionJsonUsageTap extends ReadingTap implements AnswerTap {
   read(answer: unknown): void {
     const json = answer as Partial<ChatCompletion>;
     this.responseId = json.id;

@@ -6,7 +6,7 @@
  * a terminal event, or an `error` event the client sees as it is.
  */
 import type { Usage } from '../../core/chat.js';
-import type { AnswerTap, StreamTap } from '../pass-through.js';
+import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
 import { usageFromResponses } from './usage.js';
 import type { WireResponse } from './wire.js';
@@ -14,20 +14,7 @@ import type { WireResponse } from './wire.js';
 const terminalEvents = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
 const lifecycleEvents = new Set(['response.created', 'response.completed', 'response.incomplete', 'response.failed']);
 
-abstract class ResponsesTap {
-  protected reported: Usage | undefined;
-  protected responseId: string | undefined;
-
-  usage(): Usage | undefined {
-    return this.reported;
-  }
-
-  id(): string | undefined {
-    return this.responseId;
-  }
-}
-
-export class ResponsesStreamUsageTap extends ResponsesTap implements StreamTap {
+export class ResponsesStreamUsageTap extends ReadingTap implements StreamTap {
   private done = false;
 
   see(sse: SseEvent, data: unknown): void {
@@ -47,7 +34,7 @@ export class ResponsesStreamUsageTap extends ResponsesTap implements StreamTap {
   }
 }
 
-export class ResponsesJsonUsageTap extends ResponsesTap implements AnswerTap {
+export class ResponsesJsonUsageTap extends ReadingTap implements AnswerTap {
   read(answer: unknown): void {
     const json = answer as WireResponse;
     this.responseId = json.id;
