@@ -12,12 +12,12 @@ import type { Envelope } from './errors.js';
 import { decodeImage } from './images-input.js';
 import { mediaUrl } from './render.js';
 import { blendSchema, describeSchema, faceSwapSchema, imagineSchema, parseBody, shortenSchema, type AccountFilter } from './schema.js';
-import { submitImageTask, type RequestMeta } from './submit.js';
+import { submitImageTask, type ImageRequestMeta } from './submit.js';
 
 export interface SubmitContext {
   ctx: AppContext;
   key: ClientKey;
-  meta: RequestMeta;
+  meta: ImageRequestMeta;
   /** Base of the absolute URLs handed out (SWITCHYARD_PUBLIC_URL, or the address the client used). */
   publicBase: string;
 }

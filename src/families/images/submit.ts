@@ -26,7 +26,7 @@ import { chooseTargets, type Target } from './targets.js';
 
 export { submissionLeaseMs, taskCall } from '../../pipeline/submit-task.js';
 
-export type RequestMeta = TaskRequestMeta;
+export type ImageRequestMeta = TaskRequestMeta;
 
 export interface SubmitPlan {
   action: ImageAction;
@@ -59,7 +59,7 @@ const asTaskTarget = (target: Target): TaskTarget => ({
   account: { id: target.account.instanceId, json: { ...target.account } },
 });
 
-export async function submitImageTask(ctx: AppContext, key: ClientKey, plan: SubmitPlan, meta: RequestMeta): Promise<Envelope> {
+export async function submitImageTask(ctx: AppContext, key: ClientKey, plan: SubmitPlan, meta: ImageRequestMeta): Promise<Envelope> {
   const routeName = routingName(plan.action);
   const { task, outcome } = await submitTask(
     ctx,
@@ -98,7 +98,7 @@ interface LogFields {
 }
 
 /** Logs an image request that is not a submission (a modal, an upload) under its routing name. */
-export function log(ctx: AppContext, key: ClientKey, meta: RequestMeta, fields: LogFields): void {
+export function log(ctx: AppContext, key: ClientKey, meta: ImageRequestMeta, fields: LogFields): void {
   logTaskRequest(ctx, key, meta, {
     family: IMAGE_FAMILY,
     model: fields.routeName,

@@ -156,10 +156,12 @@ export { inputPartSchemas, outputPartSchemas };
 
 export type MessageItem = z.output<typeof messageItemSchema>;
 export type FunctionCallItem = z.output<typeof functionCallSchema>;
-export type FunctionCallOutputItem = z.output<typeof functionCallOutputSchema>;
+/** A `function_call_output` input item: the result the client sends back (wire.ts's `FunctionCallOutputItem` is the call itself, as an output item). */
+export type FunctionCallResultItem = z.output<typeof functionCallOutputSchema>;
 export type ReasoningItem = z.output<typeof reasoningItemSchema>;
 export type CustomToolCallItem = z.output<typeof customToolCallSchema>;
-export type CustomToolCallOutputItem = z.output<typeof customToolCallOutputSchema>;
+/** A `custom_tool_call_output` input item. */
+export type CustomToolCallResultItem = z.output<typeof customToolCallOutputSchema>;
 export type ComputerCallItem = z.output<typeof computerCallSchema>;
 export type ComputerCallOutputItem = z.output<typeof computerCallOutputSchema>;
 export type ItemReference = z.output<typeof itemReferenceSchema>;

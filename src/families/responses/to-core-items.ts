@@ -26,9 +26,9 @@ import { parseDataUrl, type MessagePart } from './schema-content.js';
 import {
   itemKind,
   type CustomToolCallItem,
-  type CustomToolCallOutputItem,
+  type CustomToolCallResultItem,
   type FunctionCallItem,
-  type FunctionCallOutputItem,
+  type FunctionCallResultItem,
   type MessageItem,
   type ReasoningItem,
 } from './schema-items.js';
@@ -74,7 +74,7 @@ function convertItem(sourced: SourcedItem, out: CoreConversation): void {
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {
-      const result = item as FunctionCallOutputItem | CustomToolCallOutputItem;
+      const result = item as FunctionCallResultItem | CustomToolCallResultItem;
       const content = typeof result.output === 'string' ? textParts(result.output) : result.output.map((part) => partToCore(part as MessagePart, out));
       return push(out, 'user', { type: 'tool_result', callId: result.call_id, content: content as Array<TextPart | MediaPart> });
     }

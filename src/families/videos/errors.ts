@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError, retryHeaders } from '../../core/errors.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
 
-export interface RenderedError {
+/** What a video error says, before either video shape wraps it. */
+export interface VideoErrorParts {
   status: number;
   type: string;
   message: string;
@@ -17,7 +18,7 @@ export interface RenderedError {
   headers?: Record<string, string>;
 }
 
-export function describeError(error: GatewayError): RenderedError {
+export function describeError(error: GatewayError): VideoErrorParts {
   const headers = error.retryAfterSeconds !== undefined ? retryHeaders(error) : undefined;
   const param = error.param ?? null;
   if (error.status >= 500) return { status: 500, type: 'server_error', message: error.message, param, headers };
@@ -25,11 +26,11 @@ export function describeError(error: GatewayError): RenderedError {
   return { status: error.status, type: 'invalid_request_error', message: error.message, param, headers };
 }
 
-export const videosErrorBody = (rendered: RenderedError) => ({
+export const videosErrorBody = (rendered: VideoErrorParts) => ({
   error: { message: rendered.message, type: rendered.type, param: rendered.param, code: null },
 });
 
-export const generationsErrorBody = (rendered: RenderedError) => ({
+export const generationsErrorBody = (rendered: VideoErrorParts) => ({
   code: null,
   message: rendered.message,
   param: rendered.param ?? '',
@@ -37,7 +38,7 @@ export const generationsErrorBody = (rendered: RenderedError) => ({
 });
 
 /** An error in the shape `body` draws, with its status and headers. */
-export function videoErrorRenderer(body: (rendered: RenderedError) => unknown) {
+export function videoErrorRenderer(body: (rendered: VideoErrorParts) => unknown) {
   return (error: GatewayError) => {
     const rendered = describeError(error);
     return { status: rendered.status, headers: rendered.headers, body: body(rendered) };
@@ -45,6 +46,6 @@ export function videoErrorRenderer(body: (rendered: RenderedError) => unknown) {
 }
 
 /** Every error of a scope (thrown, Fastify's own) leaves in the given shape; unknown routes get it by path (server/error-shapes.ts). */
-export function installErrorShape(app: FastifyInstance, body: (rendered: RenderedError) => unknown): void {
+export function installErrorShape(app: FastifyInstance, body: (rendered: VideoErrorParts) => unknown): void {
   useFamilyErrors(app, videoErrorRenderer(body));
 }

@@ -11,14 +11,14 @@ import { VIDEO_FAMILY } from '../../tasks/video-contract.js';
 import type { ShapedInput } from './bodies.js';
 import { expiresAtMs, requestOf, resultOf } from './render.js';
 import type { VideoSettings } from './settings.js';
-import { submitVideoTask, videoUpstream, type RequestMeta } from './submit.js';
+import { submitVideoTask, videoUpstream, type VideoRequestMeta } from './submit.js';
 import { routeModel } from './targets.js';
 import { checkPrompt, validateVideoInput, type VideoSpec } from './validate.js';
 
 export interface VideoContext {
   ctx: AppContext;
   key: ClientKey;
-  meta: RequestMeta;
+  meta: VideoRequestMeta;
   settings: VideoSettings;
 }
 

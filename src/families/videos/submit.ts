@@ -13,7 +13,7 @@ import { VIDEO_TASKS, type VideoAction, type VideoSubmitPayload, type VideoTaskR
 import { videoCost } from './pricing.js';
 import type { VideoSpec } from './validate.js';
 
-export interface RequestMeta extends TaskRequestMeta {
+export interface VideoRequestMeta extends TaskRequestMeta {
   /** Base of the absolute URLs handed out (SWITCHYARD_PUBLIC_URL, or the address the client used). */
   publicBase: string;
 }
@@ -31,7 +31,7 @@ export function videoUpstream(ctx: AppContext, channel: Channel): VideoTaskUpstr
   return taskUpstreamFor(ctx, VIDEO_TASKS, 'video', channel) as VideoTaskUpstream;
 }
 
-export async function submitVideoTask(ctx: AppContext, key: ClientKey, plan: VideoPlan, meta: RequestMeta): Promise<TaskRecord> {
+export async function submitVideoTask(ctx: AppContext, key: ClientKey, plan: VideoPlan, meta: VideoRequestMeta): Promise<TaskRecord> {
   const { image, ...fields } = plan.spec;
   const { task } = await submitTask(
     ctx,
