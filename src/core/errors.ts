@@ -59,6 +59,8 @@ export interface GatewayErrorOptions {
 export interface ErrorDetail {
   dialect: Dialect;
   code: string;
+  /** The request field the dialect's own error named, shown with the code. */
+  param?: string;
 }
 
 export class GatewayError extends Error {

@@ -93,10 +93,10 @@ describe('openai-chat channel (pass-through)', () => {
     expect(chunks.at(-1)!.usage).toMatchObject({ prompt_tokens: 16, completion_tokens: 300 });
   });
 
-  it('answers an upstream refusal with its status and message, in the OpenAI shape', async () => {
+  it('answers an upstream refusal with its status, message, code and param, in the OpenAI shape', async () => {
     const error = await client.chat.completions.create(ask('chat/reasoning-model-legacy-parameter-error.json')).catch((e) => e);
     expect(error.status).toBe(400);
-    expect(error.error).toMatchObject({ type: 'invalid_request_error' });
+    expect(error.error).toMatchObject({ type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' });
     expect(error.message).toContain("Use 'max_completion_tokens' instead");
   });
 

@@ -19,6 +19,6 @@ export function chatCompletionsCodec(request: ValidatedChatRequest): ChatCodec {
     renderResponse: (response, clientModel) => renderCompletion(response, { clientModel, legacyFunctions }),
     createStreamEncoder: (clientModel) =>
       new ChatCompletionsStreamEncoder({ clientModel, includeUsage: request.stream_options?.include_usage === true, legacyFunctions }),
-    renderError: (error, requestId) => renderResponsesError(exposedError(error, requestId)),
+    renderError: (error, requestId) => renderResponsesError(exposedError(error, requestId), 'chat-completions'),
   };
 }

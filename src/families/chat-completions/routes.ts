@@ -17,7 +17,7 @@ import { chatCompletionsToCore } from './to-core.js';
 import { parseChatCompletionsRequest } from './validate.js';
 
 export function registerChatCompletionsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  useFamilyErrors(app, (error) => renderResponsesError(error));
+  useFamilyErrors(app, (error) => renderResponsesError(error, 'chat-completions'));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();

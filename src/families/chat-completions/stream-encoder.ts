@@ -59,7 +59,7 @@ export class ChatCompletionsStreamEncoder {
   /** An error chunk, for a failure after the stream began; the official clients raise it. */
   error(err: GatewayError): string {
     this.finished = true;
-    return `data: ${JSON.stringify(renderResponsesError(err).body)}\n\n`;
+    return `data: ${JSON.stringify(renderResponsesError(err, 'chat-completions').body)}\n\n`;
   }
 
   private start(id: string | undefined): string {

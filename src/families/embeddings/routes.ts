@@ -16,7 +16,7 @@ import { renderEmbeddings } from './render.js';
 import { parseEmbeddingsRequest, textInputs, tokenInputCount } from './validate.js';
 
 export function registerEmbeddingsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  useFamilyErrors(app, (error) => renderResponsesError(error));
+  useFamilyErrors(app, (error) => renderResponsesError(error, 'chat-completions'));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();
@@ -37,7 +37,7 @@ export function registerEmbeddingsRoutes(app: FastifyInstance, ctx: AppContext):
       {
         family: 'embeddings',
         render: (response, inputTokens) => renderEmbeddings(response, { model: parsed.model, base64, inputTokens }),
-        renderError: (error, requestId) => renderResponsesError(exposedError(error, requestId)),
+        renderError: (error, requestId) => renderResponsesError(exposedError(error, requestId), 'chat-completions'),
       },
       reply,
     );

@@ -5,6 +5,7 @@
  * when the failure has one (`previous_response_not_found`,
  * `context_length_exceeded`…), else one derived from the error kind.
  */
+import type { Dialect } from '../../core/chat.js';
 import { detailFor, GatewayError, retryHeaders, type ErrorKind, type GatewayErrorOptions } from '../../core/errors.js';
 
 /** A gateway error that carries its own OpenAI `code` (as the error's Responses detail). */
@@ -44,17 +45,23 @@ export interface ResponsesErrorObject {
   code: string;
 }
 
-export function responsesErrorObject(err: GatewayError): ResponsesErrorObject {
+/**
+ * The OpenAI error object. `dialect` is the OpenAI dialect the client speaks
+ * (Responses, or Chat Completions, which shares the shape): an upstream
+ * error of that very dialect keeps its own `code` and `param`.
+ */
+export function responsesErrorObject(err: GatewayError, dialect: Dialect = 'responses'): ResponsesErrorObject {
+  const own = err.detail?.dialect === dialect ? err.detail : undefined;
   return {
     message: err.message,
     type: errorType(err.status, err.kind),
-    param: err.param ?? null,
-    code: detailFor(err, 'responses') ?? codeByKind[err.kind],
+    param: err.param ?? own?.param ?? null,
+    code: detailFor(err, dialect) ?? codeByKind[err.kind],
   };
 }
 
-export function renderResponsesError(err: GatewayError): { status: number; body: object; headers: Record<string, string> } {
-  return { status: err.status, body: { error: responsesErrorObject(err) }, headers: retryHeaders(err, { shouldRetry: true }) };
+export function renderResponsesError(err: GatewayError, dialect: Dialect = 'responses'): { status: number; body: object; headers: Record<string, string> } {
+  return { status: err.status, body: { error: responsesErrorObject(err, dialect) }, headers: retryHeaders(err, { shouldRetry: true }) };
 }
 
 export function previousResponseNotFound(id: string): ResponsesError {

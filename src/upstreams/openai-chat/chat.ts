@@ -1,7 +1,8 @@
 /** A ChatRequest served by an OpenAI-compatible chat-completions upstream (base URL includes `/v1`). */
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
-import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { isSuccess, joinUrl, readJsonBody, upstreamRequest } from '../http.js';
+import { throwChatCompletionsStatus } from './errors.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { toChatCompletionRequest } from './convert-request.js';
 import { fromChatCompletion } from './convert-response.js';
@@ -17,7 +18,7 @@ export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCa
     signal: call.signal,
     timeoutMs: call.timeoutMs,
   });
-  if (!isSuccess(res.status)) await throwForStatus(res.status, res.headers, res.body, [call.apiKey]);
+  if (!isSuccess(res.status)) await throwChatCompletionsStatus(res.status, res.headers, res.body, [call.apiKey]);
   if (request.stream) return { stream: true, events: chatSseToEvents(res.body, call.signal, limitsOf(call)) };
   const json = await readJsonBody<ChatCompletion>(res.body, call.signal, limitsOf(call).maxBodyBytes);
   return { stream: false, response: fromChatCompletion(json, call.upstreamModel) };

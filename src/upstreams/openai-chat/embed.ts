@@ -8,6 +8,7 @@ import { GatewayError } from '../../core/errors.js';
 import { firstHeader, joinUrl, readBody, readJsonBody, requestExpectingSuccess } from '../http.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { bodyForUpstreamModel } from '../pass-through.js';
+import { throwChatCompletionsStatus } from './errors.js';
 import type { EmbeddingPassThroughResult, PassThroughRequest, UpstreamCall } from '../types.js';
 
 interface EmbeddingList {
@@ -17,7 +18,7 @@ interface EmbeddingList {
 
 function send(call: UpstreamCall, body: string | Buffer) {
   return requestExpectingSuccess(
-    { url: joinUrl(call.channel.baseUrl, '/embeddings'), headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` }, body },
+    { url: joinUrl(call.channel.baseUrl, '/embeddings'), headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` }, body, throwFor: throwChatCompletionsStatus },
     call,
   );
 }

@@ -9,6 +9,7 @@
  * bytes as they are; usage is then estimated.
  */
 import { joinUrl } from '../http.js';
+import { throwChatCompletionsStatus } from './errors.js';
 import { forwardUntouched } from '../pass-through.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from '../types.js';
 import { ChatCompletionJsonUsageTap, ChatCompletionStreamUsageTap, withoutUsageChunk } from './usage-tap.js';
@@ -22,6 +23,7 @@ export async function chatCompletionsPassThrough(request: PassThroughRequest, ca
       body: upstreamBody(request, call, askUsage),
       stream: request.stream,
       taps: { sse: () => new ChatCompletionStreamUsageTap(), whole: () => new ChatCompletionJsonUsageTap() },
+      throwFor: throwChatCompletionsStatus,
     },
     call,
   );
