@@ -20,6 +20,7 @@ import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstream
 import { StreamWriter } from './response-writer.js';
 import { settle } from './settle.js';
 import type { ChatCall, ChatCodec } from './types.js';
+import { sendRenderedError } from './error-reply.js';
 
 type AttemptValue = { kind: 'pass'; result: PassThroughResult } | { kind: 'chat'; result: ChatResult };
 
@@ -170,9 +171,7 @@ function servableCandidates(
 }
 
 function sendError(reply: FastifyReply, codec: ChatCodec, error: GatewayError, requestId: string): void {
-  const rendered = codec.renderError(error, requestId);
-  if (rendered.headers) reply.headers(rendered.headers);
-  reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
+  sendRenderedError(reply, codec.renderError(error, requestId));
 }
 
 async function deliverPassThrough(

@@ -23,6 +23,7 @@ import type { ClientKey } from '../http/auth.js';
 import type { Channel } from '../core/channel.js';
 import type { CountTokensResult, PassThroughRequest, UpstreamAdapter } from '../upstreams/types.js';
 import type { RenderedError } from './types.js';
+import { sendRenderedError } from './error-reply.js';
 
 export const ESTIMATED_HEADER = 'x-switchyard-estimated';
 
@@ -109,9 +110,7 @@ function countsNatively(adapter: UpstreamAdapter, codec: CountCodec): boolean {
 }
 
 function sendError(reply: FastifyReply, codec: CountCodec, error: GatewayError, requestId: string): void {
-  const rendered = codec.renderError(error, requestId);
-  if (rendered.headers) reply.headers(rendered.headers);
-  reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
+  sendRenderedError(reply, codec.renderError(error, requestId));
 }
 
 interface CountOutcome {

@@ -16,6 +16,7 @@ import { orderCandidates } from '../routing/select.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import type { EmbeddingPassThroughResult, PassThroughRequest, UpstreamAdapter } from '../upstreams/types.js';
+import { sendRenderedError } from './error-reply.js';
 import { settle } from './settle.js';
 import type { RenderedError } from './types.js';
 import { upstreamCallFor } from './upstream-call.js';
@@ -93,11 +94,7 @@ export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, code
   } catch (thrown) {
     error = toGatewayError(thrown);
     if (error.kind === 'internal') ctx.logger.error({ err: thrown, requestId: call.requestId }, 'embeddings request failed');
-    if (!reply.raw.destroyed) {
-      const rendered = codec.renderError(error, call.requestId);
-      if (rendered.headers) reply.headers(rendered.headers);
-      reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
-    }
+    if (!reply.raw.destroyed) sendRenderedError(reply, codec.renderError(error, call.requestId));
     httpStatus = error.status;
   }
   settle(ctx, {

@@ -262,10 +262,15 @@ export async function throwForStatus(
   body: AsyncIterable<Uint8Array>,
   secrets: readonly string[] = [],
 ): Promise<never> {
-  const parsed = await readErrorBody(body);
+  throw statusErrorFromText(status, headers, await readErrorText(body), secrets);
+}
+
+/** The gateway error an upstream's non-2xx answer describes, from its (already read) body text; the channel keys are masked. */
+export function statusErrorFromText(status: number, headers: UpstreamHeaders, text: string, secrets: readonly string[] = []): GatewayError {
+  const parsed = parseErrorText(text);
   let message = parsed.message || `upstream answered HTTP ${status}`;
   for (const secret of secrets) if (secret.length >= 8) message = message.split(secret).join('[redacted]');
-  throw upstreamStatusError(status, message, retryAfterFromHeaders(headers) ?? parsed.retryAfterSeconds);
+  return upstreamStatusError(status, message, retryAfterFromHeaders(headers) ?? parsed.retryAfterSeconds);
 }
 
 /** Joins a channel base URL and a path, tolerant of a trailing slash on the base and a missing one on the path. */

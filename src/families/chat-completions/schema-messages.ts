@@ -7,12 +7,9 @@
  */
 import { z } from 'zod';
 import { base64Problem } from '../../core/media.js';
-import { fileDataSchema, imageUrlSchema } from '../responses/schema-content.js';
+import { checked, fileDataSchema, imageUrlSchema } from '../responses/schema-content.js';
 
-const base64Schema = z.string().superRefine((value, ctx) => {
-  const problem = base64Problem(value);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+const base64Schema = checked((value) => base64Problem(value));
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 

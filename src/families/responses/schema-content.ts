@@ -28,7 +28,8 @@ function fileDataProblem(value: string): string | undefined {
   return problem && `${value.startsWith('data:') ? 'the data URL ' : ''}${problem}`;
 }
 
-const checked = (problemOf: (value: string) => string | undefined) =>
+/** A string refused, with the reason, when `problemOf` finds a problem. */
+export const checked = (problemOf: (value: string) => string | undefined) =>
   z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
     const problem = problemOf(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });

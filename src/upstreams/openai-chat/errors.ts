@@ -6,7 +6,7 @@
  * see the error in their own terms.
  */
 import { GatewayError } from '../../core/errors.js';
-import { readErrorText, throwForStatus, type UpstreamHeaders } from '../http.js';
+import { readErrorText, statusErrorFromText, type UpstreamHeaders } from '../http.js';
 
 export async function throwChatCompletionsStatus(
   status: number,
@@ -15,24 +15,16 @@ export async function throwChatCompletionsStatus(
   secrets: readonly string[] = [],
 ): Promise<never> {
   const text = await readErrorText(body);
-  try {
-    await throwForStatus(status, headers, single(text), secrets);
-  } catch (thrown) {
-    const own = ownWords(text);
-    if (!(thrown instanceof GatewayError) || !own) throw thrown;
-    throw new GatewayError(thrown.kind, thrown.message, {
-      status: thrown.status,
-      upstreamStatus: thrown.upstreamStatus,
-      retryAfterSeconds: thrown.retryAfterSeconds,
-      retryable: thrown.retryable,
-      detail: { dialect: 'chat-completions', ...own },
-    });
-  }
-  throw new GatewayError('upstream_error', `upstream answered HTTP ${status}`);
-}
-
-async function* single(text: string): AsyncGenerator<Uint8Array> {
-  yield Buffer.from(text, 'utf8');
+  const mapped = statusErrorFromText(status, headers, text, secrets);
+  const own = ownWords(text);
+  if (!own) throw mapped;
+  throw new GatewayError(mapped.kind, mapped.message, {
+    status: mapped.status,
+    upstreamStatus: mapped.upstreamStatus,
+    retryAfterSeconds: mapped.retryAfterSeconds,
+    retryable: mapped.retryable,
+    detail: { dialect: 'chat-completions', ...own },
+  });
 }
 
 /** The body's `error.code` (and `error.param`), when it is OpenAI's shape. */
