@@ -17,6 +17,7 @@ import { SecretBox } from '../storage/secrets.js';
 import type { Store } from '../storage/types.js';
 import { loadUpstreams } from '../upstreams/registry.js';
 import { buildApp } from './app.js';
+import { openRedis } from './redis-client.js';
 import { composeTasks } from './compose.js';
 import { generateKeySecret, hashKey, KeyAuthenticator } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
@@ -103,7 +104,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
 
     // The Redis client is loaded only when shared rate-limit counters are configured.
     const redis = effective.redisUrl
-      ? new (await import('ioredis')).Redis(effective.redisUrl, { maxRetriesPerRequest: 2 })
+      ? await openRedis(effective.redisUrl, { maxRetriesPerRequest: 2 })
       : undefined;
     const upstreams = await loadUpstreams();
     const recorder = new UsageRecorder(store, {
