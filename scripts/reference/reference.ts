@@ -63,8 +63,15 @@ ${envTables()}
 
 ## Config file
 
-Applied at every start, idempotently: channels and keys are created or
-updated by name; records the file does not name are left alone. \`<name>\`
+Applied at every start, under a cluster-wide lock (replicas starting
+together all start): channels and keys are created or updated by name;
+records the file does not name are left alone. The file owns only what it
+changes: each declared field is applied when its value in the file differs
+from the value the file declared when it was last applied, so an unchanged
+file changes nothing, and a channel an operator disabled, tuned or deleted
+through the admin API stays so across restarts until the file changes that
+field (a fingerprint per field, never a secret, is kept in the
+\`config.applied\` setting). \`<name>\`
 stands for a model name or \`prefix*\` pattern (\`prices\`, \`contextWindows\`)
 or a task family (\`taskTimeouts\`: \`images\`, \`videos\`).
 

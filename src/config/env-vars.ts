@@ -52,7 +52,7 @@ export const ENV_VARS = {
   SWITCHYARD_CONFIG: {
     kind: 'string',
     section: 'server',
-    description: 'A YAML or JSON config file (see "Config file" below), applied at every start, idempotently.',
+    description: 'A YAML or JSON config file (see "Config file" below), applied at every start; it owns only the fields it changes (see "Config file" below).',
   },
   SWITCHYARD_LOG_LEVEL: { kind: 'string', default: 'info', section: 'server', description: 'pino log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
   SWITCHYARD_MAX_BODY_BYTES: {

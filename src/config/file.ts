@@ -1,17 +1,14 @@
 /**
  * The declarative config file (YAML or JSON): channels, keys, prices, limits.
  * Unknown fields are errors, so a typo in operator config fails loudly and
- * names the field. `applyConfigFile` writes channels and keys to the store,
- * matched by name, and changes nothing when run twice on the same file.
+ * names the field. Writing it to the store is `apply.ts`.
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import type { SecretBox } from '../storage/secrets.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from './entity-rules.js';
-import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
 
 const name = z.string().trim().min(1, { error: 'must not be empty' });
 const modelList = z.array(z.string().min(1, { error: 'must not be empty' }));
@@ -103,8 +100,8 @@ const limitsSchema = z.strictObject({
 
 export const configSchema = z
   .strictObject({
-    channels: z.array(channelSchema).default([]).describe('Upstreams, created or updated by name at every start.'),
-    keys: z.array(keySchema).default([]).describe('Client keys, created or updated by name at every start (a key disabled elsewhere stays disabled).'),
+    channels: z.array(channelSchema).default([]).describe('Upstreams, created by name; later starts apply only the fields the file changed since it was last applied.'),
+    keys: z.array(keySchema).default([]).describe('Client keys, created by name; later starts apply only the fields the file changed (a key disabled elsewhere stays disabled).'),
     prices: z.record(z.string(), priceSchema).default({}).describe('Prices by model name or `prefix*`; quotas are in USD.'),
     limits: limitsSchema.optional().describe('Gateway limits; each wins over its environment variable.'),
     contextWindows: z
@@ -201,122 +198,4 @@ function flagDuplicates(values: string[], list: string, field: string, ctx: z.Re
     }
     seen.add(value);
   });
-}
-
-/**
- * Creates or updates the declared channels and keys, matched by name. Records
- * the file does not name are left alone. Returns how many of each were created
- * or changed (0 and 0 when the store already matches the file).
- */
-export async function applyConfigFile(
-  store: Store,
-  secrets: SecretBox,
-  config: ConfigFile,
-  hashKey: (secret: string) => string,
-): Promise<{ channels: number; keys: number }> {
-  let channels = 0;
-  for (const [index, channel] of config.channels.entries()) {
-    const label = `channels[${index}] "${channel.name}"`;
-    if (await applyEntry(label, () => applyChannel(store, secrets, channel))) channels++;
-  }
-  let keys = 0;
-  for (const [index, key] of config.keys.entries()) {
-    if (await applyEntry(`keys[${index}] "${key.name}"`, () => applyKey(store, key, hashKey))) keys++;
-  }
-  return { channels, keys };
-}
-
-async function applyEntry(label: string, apply: () => Promise<boolean>): Promise<boolean> {
-  try {
-    return await apply();
-  } catch (error) {
-    throw new Error(`config ${label}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-async function applyChannel(store: Store, secrets: SecretBox, channel: ConfigChannel): Promise<boolean> {
-  const apiKeys = typeof channel.apiKey === 'string' ? [channel.apiKey] : (channel.apiKey ?? []);
-  const declared: Omit<NewChannel, 'apiKeysEncrypted'> = {
-    name: channel.name,
-    type: channel.type,
-    // Empty: the provider's default address, chosen by the upstream adapter.
-    baseUrl: channel.baseUrl ?? '',
-    models: channel.models,
-    modelMapping: channel.modelMapping ?? {},
-    priority: channel.priority,
-    weight: channel.weight,
-    status: channel.enabled ? 'enabled' : 'disabled',
-    settings: channel.settings ?? {},
-  };
-  const existing = await store.channels.getByName(channel.name);
-  if (!existing) {
-    await store.channels.create({ ...declared, apiKeysEncrypted: apiKeys.map((key) => secrets.seal(key)) });
-    return true;
-  }
-  const patch = changedFields(existing, declared) as ChannelPatch;
-  // Sealing is randomised, so compare the plain credentials and re-seal only when they differ.
-  if (!sameJson(openAll(secrets, existing.apiKeysEncrypted), apiKeys)) {
-    patch.apiKeysEncrypted = apiKeys.map((key) => secrets.seal(key));
-  }
-  if (Object.keys(patch).length === 0) return false;
-  await store.channels.update(existing.id, patch);
-  return true;
-}
-
-/** Credentials sealed under a key that is no longer available count as different. */
-function openAll(secrets: SecretBox, sealed: string[]): string[] | undefined {
-  try {
-    return sealed.map((value) => secrets.open(value));
-  } catch {
-    return undefined;
-  }
-}
-
-async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) => string): Promise<boolean> {
-  const declared: Required<Omit<NewKey, 'status'>> = {
-    name: key.name,
-    keyHash: hashKey(key.key),
-    keyPrefix: key.key.slice(0, 8),
-    expiresAt: key.expiresAt ?? null,
-    quota: key.quota ?? null,
-    models: key.models ?? null,
-    allowIps: key.allowIps ?? null,
-    rpm: key.rpm ?? null,
-    tpm: key.tpm ?? null,
-    strictTranslation: key.strictTranslation ?? false,
-  };
-  const existing = await store.keys.getByName(key.name);
-  if (!existing) {
-    await store.keys.create(declared);
-    return true;
-  }
-  // Status is not declared in the file: a key an operator disabled stays disabled.
-  const patch = changedFields(existing, declared) as KeyPatch;
-  if (Object.keys(patch).length === 0) return false;
-  await store.keys.update(existing.id, patch);
-  return true;
-}
-
-function changedFields<T extends object>(existing: ChannelRecord | KeyRecord, declared: T): Partial<T> {
-  const patch: Partial<T> = {};
-  for (const field of Object.keys(declared) as (keyof T)[]) {
-    const wanted = declared[field];
-    if (!sameJson((existing as unknown as T)[field], wanted)) patch[field] = wanted;
-  }
-  return patch;
-}
-
-/** Structural equality for JSON-like values, independent of object key order. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, i) => sameJson(item, other[i]));
-  }
-  const aKeys = Object.keys(a);
-  const bRecord = b as Record<string, unknown>;
-  if (aKeys.length !== Object.keys(bRecord).length) return false;
-  return aKeys.every((k) => Object.hasOwn(bRecord, k) && sameJson((a as Record<string, unknown>)[k], bRecord[k]));
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applyConfigFile, parseConfigText } from '../../src/config/file.js';
+import { applyConfigFile } from '../../src/config/apply.js';
+import { parseConfigText } from '../../src/config/file.js';
 import { SecretBox } from '../../src/storage/secrets.js';
 import type { Store } from '../../src/storage/types.js';
 import { engines, useTestStore } from '../storage/engines.js';

@@ -1,0 +1,200 @@
+/**
+ * Writes the config file's channels and keys to the store, respecting the
+ * operator: each field the file declares is applied only when the file's
+ * value changed since it was last applied (a fingerprint per field is kept in
+ * the `config.applied` setting, never a secret). So re-applying an unchanged
+ * file changes nothing, and a restart or a new replica never undoes what an
+ * operator changed through the admin API (a channel disabled, a weight tuned,
+ * a record deleted). A field the file changes is applied, whatever its stored
+ * value. Instances starting together apply under one cluster-wide lock.
+ */
+import { createHash } from 'node:crypto';
+import type { SecretBox } from '../storage/secrets.js';
+import { withExclusiveLock } from '../storage/exclusive-lock.js';
+import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
+import type { ConfigChannel, ConfigFile, ConfigKey } from './file.js';
+
+export const APPLIED_SETTING = 'config.applied';
+
+/** Per entity name, per declared field, the fingerprint of the value the file last declared. */
+type Fingerprints = Record<string, string>;
+interface AppliedRecord {
+  channels: Record<string, Fingerprints>;
+  keys: Record<string, Fingerprints>;
+}
+
+export async function applyConfigFile(
+  store: Store,
+  secrets: SecretBox,
+  config: ConfigFile,
+  hashKey: (secret: string) => string,
+): Promise<{ channels: number; keys: number }> {
+  return withExclusiveLock(store, APPLIED_SETTING, async () => {
+    const last = await readApplied(store);
+    const next: AppliedRecord = { channels: {}, keys: {} };
+    let channels = 0;
+    for (const [index, channel] of config.channels.entries()) {
+      const label = `channels[${index}] "${channel.name}"`;
+      const applied = await applyEntry(label, () => applyChannel(store, secrets, channel, last.channels[channel.name]));
+      next.channels[channel.name] = applied.fingerprints;
+      if (applied.changed) channels++;
+    }
+    let keys = 0;
+    for (const [index, key] of config.keys.entries()) {
+      const applied = await applyEntry(`keys[${index}] "${key.name}"`, () => applyKey(store, key, hashKey, last.keys[key.name]));
+      next.keys[key.name] = applied.fingerprints;
+      if (applied.changed) keys++;
+    }
+    if (JSON.stringify(next) !== JSON.stringify(last)) await store.settings.set(APPLIED_SETTING, JSON.stringify(next));
+    return { channels, keys };
+  });
+}
+
+interface Applied {
+  changed: boolean;
+  fingerprints: Fingerprints;
+}
+
+async function readApplied(store: Store): Promise<AppliedRecord> {
+  const text = await store.settings.get(APPLIED_SETTING);
+  try {
+    const parsed = text === undefined ? undefined : (JSON.parse(text) as Partial<AppliedRecord>);
+    return { channels: parsed?.channels ?? {}, keys: parsed?.keys ?? {} };
+  } catch {
+    return { channels: {}, keys: {} };
+  }
+}
+
+async function applyEntry(label: string, apply: () => Promise<Applied>): Promise<Applied> {
+  try {
+    return await apply();
+  } catch (error) {
+    throw new Error(`config ${label}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+async function applyChannel(store: Store, secrets: SecretBox, channel: ConfigChannel, last: Fingerprints | undefined): Promise<Applied> {
+  const apiKeys = typeof channel.apiKey === 'string' ? [channel.apiKey] : (channel.apiKey ?? []);
+  const declared: Omit<NewChannel, 'apiKeysEncrypted'> = {
+    name: channel.name,
+    type: channel.type,
+    baseUrl: channel.baseUrl ?? '',
+    models: channel.models,
+    modelMapping: channel.modelMapping ?? {},
+    priority: channel.priority,
+    weight: channel.weight,
+    status: channel.enabled ? 'enabled' : 'disabled',
+    settings: channel.settings ?? {},
+  };
+  const fingerprints = { ...fingerprintAll(declared), apiKeys: fingerprint(apiKeys) };
+  let existing = await store.channels.getByName(channel.name);
+  if (!existing) {
+    // Deleted by the operator after the file created it: stays deleted until the file changes it.
+    if (last && sameFingerprints(last, fingerprints)) return { changed: false, fingerprints };
+    const created = await createTolerating(() => store.channels.create({ ...declared, apiKeysEncrypted: apiKeys.map((key) => secrets.seal(key)) }));
+    if (created) return { changed: true, fingerprints };
+    existing = await store.channels.getByName(channel.name);
+    if (!existing) throw new Error('the channel was created and deleted by another instance meanwhile');
+  }
+  const patch = changedFields(existing, declared, fingerprints, last) as ChannelPatch;
+  const stored = openAll(secrets, existing.apiKeysEncrypted);
+  // Credentials sealed under a key no longer available are useless: the file's are sealed again.
+  const keysChanged = stored === undefined || (last?.apiKeys !== fingerprints.apiKeys && !sameJson(stored, apiKeys));
+  if (keysChanged) patch.apiKeysEncrypted = apiKeys.map((key) => secrets.seal(key));
+  if (Object.keys(patch).length === 0) return { changed: false, fingerprints };
+  await store.channels.update(existing.id, patch);
+  return { changed: true, fingerprints };
+}
+
+async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) => string, last: Fingerprints | undefined): Promise<Applied> {
+  const declared: Required<Omit<NewKey, 'status'>> = {
+    name: key.name,
+    keyHash: hashKey(key.key),
+    keyPrefix: key.key.slice(0, 8),
+    expiresAt: key.expiresAt ?? null,
+    quota: key.quota ?? null,
+    models: key.models ?? null,
+    allowIps: key.allowIps ?? null,
+    rpm: key.rpm ?? null,
+    tpm: key.tpm ?? null,
+    strictTranslation: key.strictTranslation ?? false,
+  };
+  const fingerprints = fingerprintAll(declared);
+  let existing = await store.keys.getByName(key.name);
+  if (!existing) {
+    if (last && sameFingerprints(last, fingerprints)) return { changed: false, fingerprints };
+    if (await createTolerating(() => store.keys.create(declared), () => store.keys.getByName(key.name))) return { changed: true, fingerprints };
+    existing = await store.keys.getByName(key.name);
+    if (!existing) throw new Error('the key was created and deleted by another instance meanwhile');
+  }
+  const patch = changedFields(existing, declared, fingerprints, last) as KeyPatch;
+  if (Object.keys(patch).length === 0) return { changed: false, fingerprints };
+  await store.keys.update(existing.id, patch);
+  return { changed: true, fingerprints };
+}
+
+/**
+ * Creates a record; false when another instance created the same name first
+ * (SQLite has no cross-process lock here). Any other refusal is thrown.
+ */
+async function createTolerating(create: () => Promise<unknown>, byName?: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await create();
+    return true;
+  } catch (error) {
+    if (!/already exists/.test((error as Error).message)) throw error;
+    // A key refused for its secret (not its name) is the operator's clash, not a race.
+    if (byName && (await byName()) === undefined) throw error;
+    return false;
+  }
+}
+
+/** Fields whose declared value differs from the stored one and changed in the file since it was last applied. */
+function changedFields<T extends object>(existing: ChannelRecord | KeyRecord, declared: T, fingerprints: Fingerprints, last: Fingerprints | undefined): Partial<T> {
+  const patch: Partial<T> = {};
+  for (const field of Object.keys(declared) as (keyof T & string)[]) {
+    if (last && last[field] === fingerprints[field]) continue;
+    const wanted = declared[field];
+    if (!sameJson((existing as unknown as T)[field], wanted)) patch[field] = wanted;
+  }
+  return patch;
+}
+
+function fingerprintAll(declared: object): Fingerprints {
+  const out: Fingerprints = {};
+  for (const [field, value] of Object.entries(declared)) out[field] = fingerprint(value);
+  return out;
+}
+
+/** A short hash of the canonical JSON: identifies a declared value without keeping it (credentials among them). */
+function fingerprint(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('base64url').slice(0, 16);
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function sameFingerprints(a: Fingerprints, b: Fingerprints): boolean {
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((key) => a[key] === b[key]);
+}
+
+/** Credentials sealed under a key that is no longer available count as different. */
+function openAll(secrets: SecretBox, sealed: string[]): string[] | undefined {
+  try {
+    return sealed.map((value) => secrets.open(value));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Structural equality for JSON-like values, independent of object key order. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || canonicalJson(a) === canonicalJson(b);
+}
