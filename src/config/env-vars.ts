@@ -52,7 +52,7 @@ export const ENV_VARS = {
   SWITCHYARD_CONFIG: {
     kind: 'string',
     section: 'server',
-    description: 'A YAML or JSON config file (see "Config file" below), applied at every start; it owns only the fields it changes (see "Config file" below).',
+    description: 'A YAML or JSON config file, applied at every start; it owns only the fields it changes (see "Config file" below).',
   },
   SWITCHYARD_LOG_LEVEL: { kind: 'string', default: 'info', section: 'server', description: 'pino log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
   SWITCHYARD_MAX_BODY_BYTES: {
@@ -72,6 +72,13 @@ export const ENV_VARS = {
   SWITCHYARD_DATABASE_URL: { kind: 'url', section: 'storage', description: 'A `postgres://` URL switches storage from SQLite to PostgreSQL.' },
   SWITCHYARD_DATABASE_SCHEMA: { kind: 'string', section: 'storage', description: 'PostgreSQL schema to work in (created if missing); default: the connection\'s search path.' },
   SWITCHYARD_REDIS_URL: { kind: 'url', section: 'storage', description: 'Redis for rate-limit counters shared by many instances; memory when unset.' },
+  SWITCHYARD_REDIS_OUTAGE: {
+    kind: 'string',
+    default: 'closed',
+    section: 'storage',
+    description:
+      'What keys with limits get while Redis cannot be reached: `closed` refuses them with a 503 (shared limits are never exceeded); `open` falls back to each instance\'s own counters (a limit then holds per instance) and logs a warning. Keys without limits never touch Redis.',
+  },
   SWITCHYARD_SECRET_KEY: {
     kind: 'string',
     defaultText: 'generated into the data directory',

@@ -17,6 +17,8 @@ export interface GatewaySettings {
   databaseSchema?: string;
   /** Redis for rate-limit counters shared by many instances; memory when unset. */
   redisUrl?: string;
+  /** While Redis cannot be reached: refuse limited keys (`closed`) or count per instance (`open`). */
+  redisOutage: RedisOutagePolicy;
   adminKey?: string;
   configPath?: string;
   publicUrl?: string;
@@ -90,6 +92,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     databaseUrl: read.text('SWITCHYARD_DATABASE_URL'),
     databaseSchema: read.text('SWITCHYARD_DATABASE_SCHEMA'),
     redisUrl: read.text('SWITCHYARD_REDIS_URL'),
+    redisOutage: redisOutagePolicy(read.text('SWITCHYARD_REDIS_OUTAGE')),
     adminKey: read.text('SWITCHYARD_ADMIN_KEY'),
     configPath: read.text('SWITCHYARD_CONFIG'),
     publicUrl: read.text('SWITCHYARD_PUBLIC_URL')?.replace(/\/+$/, ''),
@@ -107,4 +110,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     simulator: read.onOff('SWITCHYARD_SIMULATOR'),
     tasks: taskSettingsFromEnv(read),
   };
+}
+
+export type RedisOutagePolicy = 'closed' | 'open';
+
+function redisOutagePolicy(value: string | undefined): RedisOutagePolicy {
+  if (value === undefined || value === 'closed' || value === 'open') return value ?? 'closed';
+  throw new Error(`SWITCHYARD_REDIS_OUTAGE must be "closed" or "open", not "${value}"`);
 }

@@ -127,7 +127,10 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       auth: new KeyAuthenticator(store, effective.refreshIntervalMs, (keyId) => recorder.pending(keyId), (record, problem) =>
         logger.error({ key: record.name, keyId: record.id, problem }, 'stored key is invalid; it is refused until fixed'),
       ),
-      limits: new RateLimits(redis),
+      limits: new RateLimits(redis, {
+        outage: effective.redisOutage,
+        onOutage: (error) => logger.warn({ err: error }, 'Redis unreachable: rate limits count on this instance alone (SWITCHYARD_REDIS_OUTAGE=open)'),
+      }),
       channels,
       health: new ChannelHealth(effective.cooldownSeconds * 1000),
       prices: new PriceTable(fileConfig?.prices),
