@@ -40,6 +40,11 @@ export class UsageRecorder {
     if (this.rows.length >= this.options.maxBatch) void this.flush();
   }
 
+  /** Spend with no log row of its own (a quota release that could not be written at once). */
+  addSpend(keyId: string, amount: number): void {
+    if (amount !== 0) this.spend.set(keyId, (this.spend.get(keyId) ?? 0) + amount);
+  }
+
   /** Spend recorded for a key and not yet written. */
   pending(keyId: string): number {
     return this.spend.get(keyId) ?? 0;

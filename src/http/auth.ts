@@ -108,6 +108,11 @@ export class KeyAuthenticator {
       throw new GatewayError('quota_exhausted', 'API key quota is exhausted');
   }
 
+  /** The key's spend as this instance knows it: stored, plus settled here since it was read. */
+  spent(key: ClientKey): number {
+    return this.used(key.record.keyHash, key.record);
+  }
+
   /** Records spend settled by this instance so quota checks see it before the next read. */
   noteSpend(keyHash: string, amount: number): void {
     const entry = this.cache.get(keyHash);

@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { PriceTable } from '../billing/prices.js';
+import type { QuotaLedger } from '../billing/quota/ledger.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import type { GatewaySettings } from '../config/env.js';
 import type { ConfigFile } from '../config/file.js';
@@ -27,6 +28,8 @@ export interface AppContext {
   health: ChannelHealth;
   prices: PriceTable;
   recorder: UsageRecorder;
+  /** Holds against key quotas, shared by the instances (Redis, else PostgreSQL) or local. */
+  quota: QuotaLedger;
   adapters: AdapterRegistry;
   /** The declarative config file as applied at start, for families that read their own section. */
   fileConfig?: ConfigFile;

@@ -21,6 +21,8 @@ import { StreamWriter } from './response-writer.js';
 import { settle } from './settle.js';
 import type { ChatCall, ChatCodec } from './types.js';
 import { sendRenderedError } from './error-reply.js';
+import { holdQuota } from './quota-hold.js';
+import type { QuotaHold } from '../billing/quota/ledger.js';
 
 type AttemptValue = { kind: 'pass'; result: PassThroughResult } | { kind: 'chat'; result: ChatResult };
 
@@ -46,10 +48,12 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
   let target: { channel: Channel; upstreamModel: string } | undefined;
   let outcome: Outcome;
   let translation: string | undefined;
+  let hold: QuotaHold | undefined;
 
   try {
     ctx.auth.authorize(call.key, call.model);
     await ctx.limits.admit(call.key.record);
+    hold = await holdQuota(ctx, call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body });
     const { candidates, plans } = servableCandidates(ctx, call, codec, coreRequest);
     const attempt = await withFailover(
       candidates,
@@ -108,6 +112,7 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
     firstByteAt: writer.firstByteAt,
     clientIp: call.clientIp,
     translation,
+    hold,
   });
 }
 

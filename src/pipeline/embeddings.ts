@@ -18,6 +18,8 @@ import type { AppContext } from '../http/context.js';
 import type { EmbeddingPassThroughResult, PassThroughRequest, UpstreamAdapter } from '../upstreams/types.js';
 import { sendRenderedError } from './error-reply.js';
 import { settle } from './settle.js';
+import { holdQuota } from './quota-hold.js';
+import type { QuotaHold } from '../billing/quota/ledger.js';
 import type { RenderedError } from './types.js';
 import { upstreamCallFor } from './upstream-call.js';
 
@@ -57,9 +59,11 @@ export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, code
   let reported: number | undefined;
   let httpStatus: number;
   let error: GatewayError | undefined;
+  let hold: QuotaHold | undefined;
   try {
     ctx.auth.authorize(call.key, call.model);
     await ctx.limits.admit(call.key.record);
+    hold = await holdQuota(ctx, call.key, call.model, { inputBytes: call.openAiBody?.rawBody.byteLength ?? 0, outputTokens: 0 });
     const candidates = orderCandidates(ctx.channels.all(), call.model, {
       isHealthy: ctx.health.isHealthy,
       accepts: (channel) => {
@@ -114,6 +118,7 @@ export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, code
     deliveredText: () => '',
     startedAt: call.startedAt,
     clientIp: call.clientIp,
+    hold,
   });
 }
 

@@ -9,6 +9,7 @@ import { countTokens } from '../core/tokens.js';
 import type { AppContext } from '../http/context.js';
 import type { ClientKey } from '../http/auth.js';
 import { requestLogRow } from '../billing/log-row.js';
+import type { QuotaHold } from '../billing/quota/ledger.js';
 
 export interface SettleInput {
   requestId: string;
@@ -34,6 +35,8 @@ export interface SettleInput {
   clientIp: string;
   /** What translation mapped or ignored (see core/translation-plan.ts), when anything. */
   translation?: string;
+  /** The quota hold taken before routing, released here with the actual cost. */
+  hold?: QuotaHold;
 }
 
 export function completeUsage(input: SettleInput): Usage {
@@ -97,8 +100,10 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
       },
       now,
     ),
-    key && cost > 0 ? { keyId: key.id, amount: cost } : undefined,
+    key && cost > 0 && !input.hold?.recordsSpend ? { keyId: key.id, amount: cost } : undefined,
   );
+  // Never throws: a release that fails is logged by the ledger and its hold expires.
+  void input.hold?.release(cost);
   if (key) {
     if (cost > 0) ctx.auth.noteSpend(key.keyHash, cost);
     const tokens = usage.inputTokens + usage.outputTokens;

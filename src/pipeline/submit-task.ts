@@ -121,7 +121,10 @@ export async function submitTask<Request extends object, Result extends object, 
       leaseOwner: engine.instanceId,
       leaseMs: submissionLeaseMs(ctx),
     });
-    if (cost > 0) ctx.auth.noteSpend(key.record.keyHash, cost);
+    if (cost > 0) {
+      ctx.auth.noteSpend(key.record.keyHash, cost);
+      void ctx.quota.adjust(key.record.id, cost);
+    }
     const payload = submission.payload(request);
     const { value: outcome, item: target } = await tryInOrder(
       targets,

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { ADMIN_KEY_HASH_SETTING } from '../admin/admin-key.js';
 import { PriceTable } from '../billing/prices.js';
+import { selectQuotaLedger } from '../billing/quota/select.js';
 import { UsageRecorder } from '../billing/usage-recorder.js';
 import type { GatewaySettings } from '../config/env.js';
 import { applyConfigFile } from '../config/apply.js';
@@ -135,6 +136,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       health: new ChannelHealth(effective.cooldownSeconds * 1000),
       prices: new PriceTable(fileConfig?.prices),
       recorder,
+      quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger }),
       adapters: upstreams.adapters,
       fileConfig,
       contextWindows: fileConfig?.contextWindows,

@@ -9,6 +9,7 @@ import type { GatewaySettings } from '../config/env.js';
 import { DEFAULT_SIMULATOR_CHANNEL, type ChannelRegistry } from '../routing/channel-registry.js';
 import type { ChannelHealth } from '../routing/health.js';
 import type { KeyAuthenticator } from '../http/auth.js';
+import type { QuotaLedger } from '../billing/quota/ledger.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import { newId } from '../storage/ids.js';
 import type { RequestLogRow, Store } from '../storage/types.js';
@@ -24,7 +25,7 @@ export interface TaskEngineInput {
   channels: ChannelRegistry;
   logger: Logger;
   /** Read lazily: these are built beside the engine. */
-  services: () => { auth: KeyAuthenticator; health: ChannelHealth; recorder: UsageRecorder };
+  services: () => { auth: KeyAuthenticator; health: ChannelHealth; recorder: UsageRecorder; quota: QuotaLedger };
   /** From the config file; the environment's hook wins. */
   notifyHook?: string;
   /** Seconds per family, from the config file. */
@@ -61,6 +62,7 @@ export function createTaskEngine(input: TaskEngineInput): TaskEngine {
       onRefund: (task, model) => {
         const services = input.services();
         services.recorder.record(refundLogRow(task, model));
+        void services.quota.adjust(task.keyId, -task.cost);
         store.keys
           .get(task.keyId)
           .then((key) => key && services.auth.noteSpend(key.keyHash, -task.cost))

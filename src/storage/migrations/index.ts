@@ -7,12 +7,14 @@ import { initial } from './0001_initial.js';
 import { responses } from './0002_responses.js';
 import { tasks } from './0003_tasks.js';
 import { translation } from './0004_translation.js';
+import { quotaHolds } from './0005_quota_holds.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_responses': responses,
   '0003_tasks': tasks,
   '0004_translation': translation,
+  '0005_quota_holds': quotaHolds,
 };
 
 export const migrationProvider: MigrationProvider = {

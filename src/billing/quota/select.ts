@@ -1,0 +1,36 @@
+/**
+ * Picks where quota holds live: Redis when configured (shared, fast), else
+ * PostgreSQL (shared by the instances on one database), else memory (SQLite
+ * serves one instance).
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { RedisOutagePolicy } from '../../config/env.js';
+import type { Store } from '../../storage/types.js';
+import type { UsageRecorder } from '../usage-recorder.js';
+import { LocalQuotaLedger, type QuotaLedger } from './ledger.js';
+import { PostgresQuotaLedger } from './postgres-ledger.js';
+import { RedisQuotaLedger } from './redis-ledger.js';
+
+export function selectQuotaLedger(input: {
+  store: Store;
+  redis?: Redis;
+  outage: RedisOutagePolicy;
+  recorder: UsageRecorder;
+  logger: Logger;
+}): QuotaLedger {
+  const { store, redis, logger, recorder } = input;
+  if (redis) {
+    return new RedisQuotaLedger(redis, {
+      fallback: input.outage === 'open' ? new LocalQuotaLedger() : undefined,
+      onError: (error) => logger.warn({ err: error }, 'quota ledger: Redis unreachable'),
+    });
+  }
+  if (store.engine === 'postgres') {
+    return new PostgresQuotaLedger(store.db, (keyId, cost, error) => {
+      logger.warn({ err: error, keyId }, 'quota release not written; its cost goes with the batched spend');
+      recorder.addSpend(keyId, cost);
+    });
+  }
+  return new LocalQuotaLedger();
+}
