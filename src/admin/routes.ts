@@ -49,8 +49,14 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     if (!isAdmin(request, ctx.adminKeyHash)) throw new GatewayError('authentication', 'admin key required');
   });
 
-  const keysChanged = () => ctx.auth.invalidate();
-  const channelsChanged = () => ctx.channels.refresh();
+  const keysChanged = () => {
+    ctx.auth.invalidate();
+    void ctx.changes.publish('keys');
+  };
+  const channelsChanged = async () => {
+    await ctx.channels.refresh();
+    void ctx.changes.publish('channels');
+  };
 
   // Reads show settled spend: flush what this instance still holds in memory first.
   app.get('/keys', async () => {

@@ -10,6 +10,7 @@ import type { GatewaySettings } from '../config/env.js';
 import type { ConfigFile } from '../config/file.js';
 import type { ChannelHealth } from '../routing/health.js';
 import type { ChannelRegistry } from '../routing/channel-registry.js';
+import type { ChangeFeed } from '../storage/change-feed.js';
 import type { SecretBox } from '../storage/secrets.js';
 import type { Store } from '../storage/types.js';
 import type { TaskEngine } from '../tasks/engine.js';
@@ -28,6 +29,8 @@ export interface AppContext {
   health: ChannelHealth;
   prices: PriceTable;
   recorder: UsageRecorder;
+  /** Tells the other instances that keys or channels changed. */
+  changes: ChangeFeed;
   /** Holds against key quotas, shared by the instances (Redis, else PostgreSQL) or local. */
   quota: QuotaLedger;
   adapters: AdapterRegistry;

@@ -14,6 +14,7 @@ import { applyConfigFile } from '../config/apply.js';
 import { loadConfigFile } from '../config/file.js';
 import { ChannelHealth } from '../routing/health.js';
 import { ChannelRegistry } from '../routing/channel-registry.js';
+import { openChangeFeed } from '../storage/change-feed.js';
 import { openStore } from '../storage/open.js';
 import { SecretBox } from '../storage/secrets.js';
 import type { Store } from '../storage/types.js';
@@ -120,14 +121,23 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           'the database refused a request-log row; the rest of its batch was written',
         ),
     });
+    const auth = new KeyAuthenticator(store, effective.refreshIntervalMs, (keyId) => recorder.pending(keyId), (record, problem) =>
+      logger.error({ key: record.name, keyId: record.id, problem }, 'stored key is invalid; it is refused until fixed'),
+    );
+    // Admin changes made on another instance arrive here at once (the refresh interval stays the fallback).
+    const changes = await openChangeFeed({
+      namespace: effective.databaseSchema ?? 'default',
+      redis,
+      databaseUrl: store.engine === 'postgres' ? effective.databaseUrl : undefined,
+      onChange: (topic) => (topic === 'keys' ? auth.invalidate() : void channels.refresh().catch(() => undefined)),
+      onError: (error) => logger.warn({ err: error }, 'change notifications unavailable; changes arrive with the periodic refresh'),
+    });
     const ctx: AppContext = {
       settings: effective,
       store,
       secrets,
       logger,
-      auth: new KeyAuthenticator(store, effective.refreshIntervalMs, (keyId) => recorder.pending(keyId), (record, problem) =>
-        logger.error({ key: record.name, keyId: record.id, problem }, 'stored key is invalid; it is refused until fixed'),
-      ),
+      auth,
       limits: new RateLimits(redis, {
         outage: effective.redisOutage,
         onOutage: (error) => logger.warn({ err: error }, 'Redis unreachable: rate limits count on this instance alone (SWITCHYARD_REDIS_OUTAGE=open)'),
@@ -136,6 +146,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       health: new ChannelHealth(effective.cooldownSeconds * 1000),
       prices: new PriceTable(fileConfig?.prices),
       recorder,
+      changes,
       quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger }),
       adapters: upstreams.adapters,
       fileConfig,
@@ -170,6 +181,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         await ctx.tasks.stop();
         channels.stop();
         await recorder.close();
+        await changes.close();
         await redis?.quit().catch(() => undefined);
         await store.close();
       })());
