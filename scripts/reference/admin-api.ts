@@ -34,6 +34,7 @@ export const ADMIN_EXAMPLES = {
   listChannels: { method: 'GET', path: '/admin/channels', status: 200 },
   getChannel: { method: 'GET', path: '/admin/channels/{channel}', status: 200 },
   patchChannel: { method: 'PATCH', path: '/admin/channels/{channel}', body: { enabled: false, weight: 2 }, status: 200 },
+  resetChannelHealth: { method: 'POST', path: '/admin/channels/{channel}/health/reset', status: 200 },
   deleteChannel: { method: 'DELETE', path: '/admin/channels/{channel}', status: 200 },
   logs: { method: 'GET', path: '/admin/logs?model=claude-sonnet-4-5&limit=20', status: 200 },
   usage: { method: 'GET', path: '/admin/usage?since=1767225600000', status: 200 },
@@ -41,7 +42,7 @@ export const ADMIN_EXAMPLES = {
 
 /** What a key and a channel look like in answers (checked against real answers by the test). */
 export const KEY_FIELDS = ['id', 'name', 'keyPrefix', 'status', 'quota', 'used', 'remaining', 'models', 'allowIps', 'rpm', 'tpm', 'expiresAt', 'strictTranslation', 'createdAt', 'updatedAt'];
-export const CHANNEL_FIELDS = ['id', 'name', 'type', 'baseUrl', 'models', 'modelMapping', 'priority', 'weight', 'status', 'enabled', 'settings', 'apiKeyCount', 'createdAt', 'updatedAt'];
+export const CHANNEL_FIELDS = ['id', 'name', 'type', 'baseUrl', 'models', 'modelMapping', 'priority', 'weight', 'status', 'enabled', 'settings', 'apiKeyCount', 'createdAt', 'updatedAt', 'health'];
 
 const codeList = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
 
@@ -128,6 +129,21 @@ ${curl(e.createChannel)}
 ${curl(e.listChannels)}
 
 ${curl(e.getChannel)}
+
+\`health\` is the channel's circuit breaker as this instance sees it
+(openings made by other instances included, with Redis): \`state\`
+(\`closed\`, \`open\`, \`half_open\`), \`openUntil\`, \`reason\`,
+\`consecutiveFailures\`, \`recentOutcomes\`, \`recentFailures\`,
+\`recentErrors\` (\`at\`, \`message\`), and \`keys\`: per upstream key, its
+\`index\`, a \`fingerprint\` (never the key), \`state\`, \`openUntil\`,
+\`reason\`.
+
+### \`POST /admin/channels/{id}/health/reset\`: close a channel's breakers
+
+Closes the channel's breaker and its keys' (on every instance, with Redis);
+answers the channel record.
+
+${curl(e.resetChannelHealth)}
 
 ### \`PATCH /admin/channels/{id}\`: change a channel
 

@@ -5,7 +5,8 @@
  *   GET/POST          /admin/keys             list / create (the secret is shown once)
  *   GET/PATCH/DELETE  /admin/keys/:id         read / update / disable
  *   GET/POST          /admin/channels         list / create
- *   GET/PATCH/DELETE  /admin/channels/:id     read / update / delete
+ *   GET/PATCH/DELETE  /admin/channels/:id     read / update / delete (reads carry `health`, the breaker)
+ *   POST              /admin/channels/:id/health/reset   closes the channel's breakers (on every instance, with Redis)
  *   GET               /admin/logs             request logs, newest first (?keyId&model&before&limit)
  *   GET               /admin/usage            usage and cost per key and model (?keyId&since&until)
  */
@@ -17,6 +18,8 @@ import { renderAdminError } from './errors.js';
 import type { AppContext } from '../http/context.js';
 import { bearerToken, headerValue } from '../http/credentials.js';
 import { AdminService, publicChannel, publicKey } from './service.js';
+import type { Channel } from '../core/channel.js';
+import type { ChannelRecord } from '../storage/types.js';
 
 function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean {
   const presented = headerValue(request, 'x-admin-key') ?? bearerToken(request);
@@ -48,6 +51,12 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   app.addHook('onRequest', async (request) => {
     if (!isAdmin(request, ctx.adminKeyHash)) throw new GatewayError('authentication', 'admin key required');
   });
+
+  // A channel's circuit breaker as this instance sees it (shared openings included).
+  const withHealth = (record: ChannelRecord) => {
+    const live = ctx.channels.all().find((channel) => channel.id === record.id);
+    return { ...publicChannel(record), health: ctx.health.snapshot(live ?? { id: record.id, apiKeys: [] as string[] } as Channel) };
+  };
 
   const keysChanged = () => {
     ctx.auth.invalidate();
@@ -84,26 +93,32 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return publicKey(record);
   });
 
-  app.get('/channels', async () => ({ data: (await ctx.store.channels.list()).map(publicChannel) }));
+  app.get('/channels', async () => ({ data: (await ctx.store.channels.list()).map(withHealth) }));
   app.post('/channels', async (request, reply) => {
     const record = await admin.createChannel(request.body ?? {});
     await channelsChanged();
     reply.code(201);
-    return publicChannel(record);
+    return withHealth(record);
   });
   app.get<{ Params: { id: string } }>('/channels/:id', async (request) =>
-    publicChannel(await admin.getChannel(request.params.id)),
+    withHealth(await admin.getChannel(request.params.id)),
   );
   app.patch<{ Params: { id: string } }>('/channels/:id', async (request) => {
     const record = await admin.updateChannel(request.params.id, request.body ?? {});
     await channelsChanged();
-    return publicChannel(record);
+    return withHealth(record);
   });
   app.delete<{ Params: { id: string } }>('/channels/:id', async (request) => {
     if (!(await ctx.store.channels.delete(request.params.id)))
       throw new GatewayError('not_found', `no channel with id "${request.params.id}"`);
     await channelsChanged();
     return { id: request.params.id, deleted: true };
+  });
+
+  app.post<{ Params: { id: string } }>('/channels/:id/health/reset', async (request) => {
+    const record = await admin.getChannel(request.params.id);
+    ctx.health.reset(record.id);
+    return withHealth(record);
   });
 
   app.get('/logs', async (request) => {

@@ -2,8 +2,8 @@
  * Runs one upstream call with failover: on a connect error, timeout, 429 or
  * 5xx (anything the adapter marks retryable), before any byte has reached the
  * client, the next candidate channel is tried, up to a bounded number of
- * attempts. A 400 is never retried. Credentials refused by the upstream put
- * the channel in a cool-down.
+ * attempts. A 400 is never retried. Each outcome feeds the channel's circuit
+ * breaker (routing/health.ts).
  */
 import { GatewayError } from '../core/errors.js';
 import type { Channel } from '../core/channel.js';
@@ -42,7 +42,8 @@ export async function withFailover<T>(
   }
   // Attempts run one after another: the last target built is the one that answered.
   let target: AttemptTarget | undefined;
-  const { value } = await tryInOrder(candidates, (channel) => channel, { ...options, label: `"${options.model}"` }, (channel) => {
+  const keyOf = () => target?.apiKey;
+  const { value } = await tryInOrder(candidates, (channel) => channel, { ...options, label: `"${options.model}"`, keyOf }, (channel) => {
     target = { channel, upstreamModel: upstreamModelFor(channel, options.model), apiKey: options.health.nextKey(channel) };
     return attempt(target);
   });
@@ -57,6 +58,8 @@ export interface OrderedAttemptOptions {
   signal?: AbortSignal;
   /** What is being served, for the message when every attempt failed. */
   label?: string;
+  /** The upstream key the last attempt used, when known (per-key breakers). */
+  keyOf?: () => string | undefined;
 }
 
 /**
@@ -77,13 +80,17 @@ export async function tryInOrder<T, R>(
     const item = items[index];
     const channel = channelOf(item);
     options.tried.push(channel.name);
+    let value: R;
     try {
-      return { value: await attempt(item), item };
+      value = await attempt(item);
     } catch (error) {
       if (!(error instanceof GatewayError) || !error.retryable) throw error;
-      if (error.upstreamStatus === 401 || error.upstreamStatus === 403) options.health.coolDown(channel);
+      options.health.failed(channel, error, options.keyOf?.());
       errors.push(error);
+      continue;
     }
+    options.health.succeeded(channel, options.keyOf?.());
+    return { value, item };
   }
   throw exhausted(errors, options.label ?? 'the request');
 }

@@ -13,6 +13,7 @@ import type { GatewaySettings } from '../config/env.js';
 import { applyConfigFile } from '../config/apply.js';
 import { loadConfigFile } from '../config/file.js';
 import { ChannelHealth } from '../routing/health.js';
+import { shareBreakers } from '../routing/breaker-share.js';
 import { ChannelRegistry } from '../routing/channel-registry.js';
 import { openChangeFeed } from '../storage/change-feed.js';
 import { openStore } from '../storage/open.js';
@@ -132,6 +133,11 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       onChange: (topic) => (topic === 'keys' ? auth.invalidate() : void channels.refresh().catch(() => undefined)),
       onError: (error) => logger.warn({ err: error }, 'change notifications unavailable; changes arrive with the periodic refresh'),
     });
+    const health = new ChannelHealth(effective.cooldownSeconds * 1000);
+    // With Redis, one instance's breaker openings spare the others their failed attempts.
+    const breakers = redis
+      ? await shareBreakers(health, redis, effective.databaseSchema ?? 'default', (error) => logger.warn({ err: error }, 'breaker sharing unavailable'))
+      : undefined;
     const ctx: AppContext = {
       settings: effective,
       store,
@@ -143,7 +149,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         onOutage: (error) => logger.warn({ err: error }, 'Redis unreachable: rate limits count on this instance alone (SWITCHYARD_REDIS_OUTAGE=open)'),
       }),
       channels,
-      health: new ChannelHealth(effective.cooldownSeconds * 1000),
+      health,
       prices: new PriceTable(fileConfig?.prices),
       recorder,
       changes,
@@ -182,6 +188,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         channels.stop();
         await recorder.close();
         await changes.close();
+        breakers?.close();
         await redis?.quit().catch(() => undefined);
         await store.close();
       })());

@@ -46,6 +46,8 @@ beforeAll(async () => {
   client = new Anthropic({ baseURL: gw.url, apiKey: 'sk-client-failover', maxRetries: 0 });
 });
 afterEach(() => {
+  // Each case starts with closed breakers: failures of one must not bench a channel for the next.
+  gw.gateway.ctx.health.reset();
   primary.reply(okReply());
   secondary.reply(okReply());
 });
@@ -99,7 +101,7 @@ describe('failover', () => {
     await client.messages.create(ask());
     // The cooling channel comes last now, even though its priority is higher.
     expect((await lastLog()).triedChannels).toEqual(['secondary']);
-    gw.gateway.ctx.health['coolingUntil'].clear();
+    gw.gateway.ctx.health.reset();
   });
 
   it('ends a stream that breaks half way with an error frame, charging what was delivered', async () => {

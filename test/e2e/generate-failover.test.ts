@@ -48,6 +48,8 @@ beforeAll(async () => {
   });
 });
 afterEach(() => {
+  // Each case starts with closed breakers: failures of one must not bench a channel for the next.
+  gw.gateway.ctx.health.reset();
   primary.reply(okReply());
   secondary.reply(okReply());
 });
@@ -126,7 +128,7 @@ describe('gemini failover', () => {
     primary.reply(okReply());
     await ask();
     expect((await lastLog()).triedChannels).toEqual(['secondary']);
-    (gw.gateway.ctx.health as any)['coolingUntil'].clear();
+    gw.gateway.ctx.health.reset();
   });
 
   it('ends a pass-through stream that breaks half way with an error chunk, charging what was delivered', async () => {

@@ -187,6 +187,7 @@ export const CATALOGUE: RouteEntry[] = [
   admin('POST', '/channels', { body: base.channelBody, baseStatus: 201 }),
   admin('GET', '/channels/{id}', { params: { id: (fixtures) => fixtures.channelId } }),
   admin('PATCH', '/channels/{id}', { params: { id: (fixtures) => fixtures.channelId }, body: () => ({ ...base.channelBody(), name: 'patched channel' }) }),
+  admin('POST', '/channels/{id}/health/reset', { params: { id: (fixtures) => fixtures.channelId } }),
   admin('DELETE', '/channels/{id}', { params: { id: (fixtures) => fixtures.channelId } }),
   admin('GET', '/logs', { query: { keyId: '', model: 'fuzz-model', before: '', since: '0', limit: '10' } }),
   admin('GET', '/usage', { query: { keyId: '', since: '0', until: String(4_000_000_000_000) } }),

@@ -23,7 +23,11 @@ export function describeUpstreamFaults(family: FamilyUnderTest): void {
   beforeAll(async () => {
     ({ bad, good, gw } = await startFaultGateway(family, { upstreamTimeoutMs: 500, ...TEST_BOUNDS }));
   });
-  afterEach(() => bad.reply(healthy));
+  afterEach(() => {
+    bad.reply(healthy);
+    // Each fault is its own case: the breaker the earlier ones opened must not bench the bad channel for the next.
+    gw.gateway.ctx.health.reset();
+  });
   afterAll(async () => {
     await gw?.close();
     await bad?.close();
