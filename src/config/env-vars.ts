@@ -71,7 +71,7 @@ export const ENV_VARS = {
   },
   SWITCHYARD_DATABASE_URL: { kind: 'url', section: 'storage', description: 'A `postgres://` URL switches storage from SQLite to PostgreSQL.' },
   SWITCHYARD_DATABASE_SCHEMA: { kind: 'string', section: 'storage', description: 'PostgreSQL schema to work in (created if missing); default: the connection\'s search path.' },
-  SWITCHYARD_REDIS_URL: { kind: 'url', section: 'storage', description: 'Redis for rate-limit counters shared by many instances; memory when unset.' },
+  SWITCHYARD_REDIS_URL: { kind: 'url', section: 'storage', description: 'Redis shared by the instances: rate-limit counters, quota holds, circuit-breaker openings, change notifications; each instance on its own when unset.' },
   SWITCHYARD_REDIS_OUTAGE: {
     kind: 'string',
     default: 'closed',
@@ -85,7 +85,7 @@ export const ENV_VARS = {
     section: 'storage',
     description: 'Encrypts upstream credentials at rest (AES-256-GCM). Set the same value on every instance that shares a PostgreSQL database.',
   },
-  SWITCHYARD_REFRESH_MS: { kind: 'integer', default: 5_000, section: 'storage', description: 'How often channel and key changes made elsewhere (the CLI, other instances) are picked up.' },
+  SWITCHYARD_REFRESH_MS: { kind: 'integer', default: 5_000, section: 'storage', description: 'How often channel and key changes made elsewhere are picked up; other instances\' admin changes also arrive at once by notification (Redis, or PostgreSQL without it), the CLI\'s with this refresh.' },
 
   SWITCHYARD_UPSTREAM_TIMEOUT_MS: {
     kind: 'integer',

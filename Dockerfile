@@ -1,0 +1,32 @@
+# Switchyard gateway image: the same bundle `npm start` runs, as a non-root
+# user, with the data directory (SQLite, the generated secret key, stored
+# media) on a volume. Scale-out setups point SWITCHYARD_DATABASE_URL and
+# SWITCHYARD_REDIS_URL at shared services (see deploy/ and the README).
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 downloads a prebuilt binding; the compilers are the fallback.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+# Lifecycle scripts run after the sources are in (the build needs them).
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3 esbuild
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY src ./src
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    SWITCHYARD_HOST=0.0.0.0 \
+    SWITCHYARD_PORT=8080 \
+    SWITCHYARD_DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist/bundle ./dist/bundle
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.SWITCHYARD_PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/bundle/main.js"]
