@@ -142,6 +142,18 @@ export interface ThinkingConfig {
 /** The wire dialects: four client-facing chat families and the OpenAI chat-completions upstream dialect. */
 export type Dialect = 'messages' | 'generate' | 'responses' | 'chat-completions';
 
+/** Answer-changing options, by the dialect whose client sent them. */
+export type DialectFeatures = Partial<Record<Dialect, Record<string, unknown>>>;
+
+/** Every feature a request carries, with its dialect. */
+export function featureEntries(features: DialectFeatures | undefined): Array<[Dialect, string, unknown]> {
+  const out: Array<[Dialect, string, unknown]> = [];
+  for (const [dialect, bag] of Object.entries(features ?? {}) as Array<[Dialect, Record<string, unknown>]>) {
+    for (const [name, value] of Object.entries(bag)) out.push([dialect, name, value]);
+  }
+  return out;
+}
+
 export interface ChatRequest {
   /** The model name as the client sent it (before channel model mapping). */
   model: string;
@@ -164,11 +176,13 @@ export interface ChatRequest {
   stream: boolean;
   /**
    * Options that change the answer and only some upstreams can honour (e.g.
-   * `logprobs`, `candidateCount`), keyed by the client's field name. A
-   * channel whose translation plan cannot honour one is skipped; the client
-   * gets a 400 naming it only when no candidate can.
+   * `logprobs`, `candidateCount`), by the dialect that sent them, keyed by
+   * the client's field name (each dialect declares its keys in
+   * dialects/<dialect>/). Only an upstream of the same dialect can honour
+   * one; a channel whose translation plan cannot is skipped; the client gets
+   * a 400 naming it only when no candidate can.
    */
-  features?: Record<string, unknown>;
+  features?: DialectFeatures;
   /**
    * Client fields that cannot change the answer (cache keys, client metadata,
    * context-management edits, service tiers…), keyed by the client's field

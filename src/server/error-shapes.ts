@@ -10,7 +10,7 @@ import { exposedError, type GatewayError } from '../core/errors.js';
 import { plainGenerateCodec } from '../families/generate/codec.js';
 import { renderError as renderImagesError } from '../families/images/errors.js';
 import { messagesCodec } from '../families/messages/codec.js';
-import { renderResponsesError } from '../families/responses/errors.js';
+import { renderResponsesError } from '../dialects/openai/errors.js';
 import { generationsErrorBody, videoErrorRenderer, videosErrorBody } from '../families/videos/errors.js';
 import type { RenderedError } from '../pipeline/types.js';
 import type { ErrorRenderer } from '../http/family-errors.js';

@@ -6,7 +6,7 @@
  * `capabilities.ts`) and may add rules of its own; converters then follow the
  * plan (they drop what it ignores and never refuse on their own).
  */
-import type { BuiltinCapability, BuiltinTool, ChatRequest, Dialect, ToolDefinition } from '../core/chat.js';
+import { featureEntries, type BuiltinCapability, type BuiltinTool, type ChatRequest, type Dialect, type ToolDefinition } from '../core/chat.js';
 import { PlanBuilder, type TranslationPlan } from '../core/translation-plan.js';
 
 /** Sampling parameters some dialects lack: ignored as hints where missing (they tune, they do not change what is asked). */
@@ -24,7 +24,7 @@ export interface TranslationCapabilities {
   type: string;
   /** The upstream's own dialect, whose provider-run tools it forwards as they are. */
   dialect?: Dialect;
-  /** Keys of `ChatRequest.features` it honours. */
+  /** Keys of `ChatRequest.features` of its own dialect it honours. */
   features?: ReadonlySet<string>;
   /** Keys of `ChatRequest.hints` it forwards (it has a field of the same meaning); others are ignored. */
   hints?: ReadonlySet<string>;
@@ -68,8 +68,8 @@ export function planTranslation(request: ChatRequest, caps: TranslationCapabilit
   }
   if (request.tools?.some((tool) => tool.type === 'function' && tool.deferLoading))
     plan.mapped('defer_loading', 'deferred tools are sent loaded');
-  for (const feature of Object.keys(request.features ?? {})) {
-    if (caps.features?.has(feature)) plan.native(feature);
+  for (const [dialect, feature] of featureEntries(request.features)) {
+    if (dialect === caps.dialect && caps.features?.has(feature)) plan.native(feature);
     else plan.refused(feature, 'cannot honour it');
   }
   for (const hint of Object.keys(request.hints ?? {})) {

@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /** Bottom first: a folder may import its own files and the folders before it, never those after it. */
-const LAYERS = ['core', 'storage', 'tasks', 'upstreams', 'config', 'routing', 'billing', 'http', 'pipeline', 'families', 'admin', 'server', 'cli', 'main.ts'];
+const LAYERS = ['core', 'dialects', 'storage', 'tasks', 'upstreams', 'config', 'routing', 'billing', 'http', 'pipeline', 'families', 'admin', 'server', 'cli', 'main.ts'];
 /** Declarations for untyped packages; nothing imports them. */
 const IGNORED = ['types'];
 
@@ -91,6 +91,21 @@ describe('the source layers', () => {
 
   it('has no import cycle', () => {
     expect(cycles(graph)).toEqual([]);
+  });
+
+  it('keeps each family and each upstream to itself: none imports another (shared vocabulary lives in dialects/)', () => {
+    const sideways = [...graph].flatMap(([file, targets]) => {
+      const [top, own] = file.split('/');
+      if (top !== 'families' && top !== 'upstreams') return [];
+      return targets
+        .filter((target) => {
+          const [targetTop, targetOwn] = target.split('/');
+          // Files directly under upstreams/ (types, http, the registry) are shared by every upstream.
+          return targetTop === top && targetOwn !== own && target.split('/').length > 2 && file.split('/').length > 2;
+        })
+        .map((target) => `${file} -> ${target}`);
+    });
+    expect(sideways).toEqual([]);
   });
 
   it('has no import that runs upward', () => {

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { exposedError, GatewayError, toGatewayError } from '../../src/core/errors.js';
-import { renderMessagesError } from '../../src/families/messages/errors.js';
+import { renderMessagesError } from '../../src/dialects/messages/errors.js';
 import { newRequestId } from '../../src/server/app.js';
 import { useFamilyErrors } from '../../src/http/family-errors.js';
 

@@ -5,7 +5,7 @@
  */
 import { exposedError } from '../../core/errors.js';
 import type { ChatCodec } from '../../pipeline/types.js';
-import { renderResponsesError } from '../responses/errors.js';
+import { renderResponsesError } from '../../dialects/openai/errors.js';
 import { renderCompletion } from './from-core.js';
 import { ChatCompletionsStreamEncoder } from './stream-encoder.js';
 import type { ValidatedChatRequest } from './validate.js';

@@ -5,7 +5,9 @@
  * `function_call`.
  */
 import type { ChatResponse } from '../../core/chat.js';
-import { nowSeconds, renderUsage, toCompletionId, toFinishReason } from './answer-fields.js';
+import { toFinishReason } from '../../dialects/chat-completions/finish-reason.js';
+import { renderUsage } from '../../dialects/chat-completions/usage.js';
+import { nowSeconds, toCompletionId } from './answer-fields.js';
 
 export interface RenderOptions {
   clientModel: string;

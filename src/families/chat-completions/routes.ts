@@ -11,7 +11,7 @@ import { serveChat } from '../../pipeline/chat-pipeline.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
-import { renderResponsesError } from '../responses/errors.js';
+import { renderResponsesError } from '../../dialects/openai/errors.js';
 import { chatCompletionsCodec } from './codec.js';
 import { chatCompletionsToCore } from './to-core.js';
 import { parseChatCompletionsRequest } from './validate.js';

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { base64Problem } from '../../core/media.js';
-import { checked, fileDataSchema, imageUrlSchema } from '../responses/schema-content.js';
+import { checked, fileDataSchema, imageUrlSchema } from '../../dialects/openai/media-fields.js';
 
 const base64Schema = checked((value) => base64Problem(value));
 

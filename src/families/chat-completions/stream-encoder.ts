@@ -9,8 +9,10 @@
  */
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import type { GatewayError } from '../../core/errors.js';
-import { renderResponsesError } from '../responses/errors.js';
-import { nowSeconds, renderUsage, toCompletionId, toFinishReason } from './answer-fields.js';
+import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { toFinishReason } from '../../dialects/chat-completions/finish-reason.js';
+import { renderUsage } from '../../dialects/chat-completions/usage.js';
+import { nowSeconds, toCompletionId } from './answer-fields.js';
 
 export interface ChunkEncoderOptions {
   clientModel: string;

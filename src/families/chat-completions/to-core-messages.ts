@@ -14,8 +14,8 @@
  */
 import type { ChatMessage, ContentPart, MediaPart, TextPart } from '../../core/chat.js';
 import { parseToolArguments } from '../../upstreams/tool-arguments.js';
-import { invalidParam } from '../responses/validate-issue.js';
-import { parseDataUrl } from '../responses/schema-content.js';
+import { invalidParam } from '../../dialects/openai/validate-issue.js';
+import { parseDataUrl } from '../../dialects/openai/media-fields.js';
 import type { AssistantMessage, ContentPartParam, MessageParam } from './schema-messages.js';
 
 export interface CoreConversation {

@@ -54,7 +54,7 @@ export function chatCompletionsToCore(req: ValidatedChatRequest): ChatRequest {
   if (thinking) out.thinking = thinking;
   const hints = classifyFields(req, features);
   if (carriesCacheControl(req.messages)) hints.cache_control = true;
-  if (Object.keys(features).length > 0) out.features = features;
+  if (Object.keys(features).length > 0) out.features = { 'chat-completions': features };
   if (Object.keys(hints).length > 0) out.hints = hints;
   return out;
 }

@@ -6,7 +6,7 @@
  * (`messages[2].content[0].image_url`).
  */
 import { GatewayError } from '../../core/errors.js';
-import { invalidParam, issueError } from '../responses/validate-issue.js';
+import { invalidParam, issueError } from '../../dialects/openai/validate-issue.js';
 import { chatCompletionsRequestSchema, functionToolSchema, otherToolSchema, type ChatCompletionsRequest } from './schema.js';
 import {
   assistantPartSchemas,

@@ -11,7 +11,7 @@ import { serveEmbeddings } from '../../pipeline/embeddings.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
-import { renderResponsesError } from '../responses/errors.js';
+import { renderResponsesError } from '../../dialects/openai/errors.js';
 import { renderEmbeddings } from './render.js';
 import { parseEmbeddingsRequest, textInputs, tokenInputCount } from './validate.js';
 

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
-import { issueError } from '../responses/validate-issue.js';
+import { issueError } from '../../dialects/openai/validate-issue.js';
 
 const MAX_INPUTS = 2048;
 const tokens = z.array(z.number().int().min(0)).min(1);

@@ -4,7 +4,7 @@
  * or JSON-array streaming), so each request gets its own small codec.
  */
 import type { ChatCodec } from '../../pipeline/types.js';
-import { renderGenerateError } from './errors.js';
+import { renderGenerateError } from '../../dialects/generate/errors.js';
 import { renderGenerateResponse, type RenderOptions } from './from-core.js';
 import { GenerateStreamEncoder } from './stream-encoder.js';
 import { exposedError } from '../../core/errors.js';

@@ -9,11 +9,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.js';
 import type { ClientKey } from '../../http/auth.js';
 import type { AppContext } from '../../http/context.js';
-import { renderGenerateError } from './errors.js';
+import { renderGenerateError } from '../../dialects/generate/errors.js';
 import { invalidArgument } from './invalid.js';
 import type { GenerateRequest } from './schema.js';
 import { generateToCore } from './to-core.js';
-import { promptMediaOf, renderUsageMetadata, type PromptMedia } from './usage.js';
+import { renderUsageMetadata, type PromptMedia } from '../../dialects/generate/usage.js';
+import { promptMediaOf } from './prompt-media.js';
 import { parseGenerateRequest } from './validate.js';
 
 export function generateCountCodec(media: PromptMedia): CountCodec {

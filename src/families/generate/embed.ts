@@ -14,7 +14,7 @@ import { countTokens } from '../../core/tokens.js';
 import { serveEmbeddings } from '../../pipeline/embeddings.js';
 import type { ClientKey } from '../../http/auth.js';
 import type { AppContext } from '../../http/context.js';
-import { renderGenerateError } from './errors.js';
+import { renderGenerateError } from '../../dialects/generate/errors.js';
 
 const contentSchema = z.looseObject({ parts: z.array(z.looseObject({})).min(1), role: z.string().optional() });
 const embedSchema = z.looseObject({

@@ -7,9 +7,9 @@
 import type { GenerateRequest } from './schema.js';
 import { permissiveThresholds } from './schema-enums.js';
 
-import type { GenerateFeature } from '../../core/generate-features.js';
+import type { GenerateFeature } from '../../dialects/generate/features.js';
 
-export { generateFeatureKeys, type GenerateFeature } from '../../core/generate-features.js';
+export { generateFeatureKeys, type GenerateFeature } from '../../dialects/generate/features.js';
 
 export function requestFeatures(req: GenerateRequest): Partial<Record<GenerateFeature, unknown>> | undefined {
   const features: Partial<Record<GenerateFeature, unknown>> = {};

@@ -6,9 +6,9 @@
  */
 import type { ChatResponse, TextPart } from '../../core/chat.js';
 import { unwrapEnumText } from './enum-output.js';
-import { isBlocked, toGenerateFinishReason, type GenerateFinishReason } from './finish-reason.js';
+import { isBlocked, toGenerateFinishReason, type GenerateFinishReason } from '../../dialects/generate/finish-reason.js';
 import { SignatureCarrier, thoughtToken, type GeneratePart } from './parts.js';
-import { renderUsageMetadata, type PromptMedia, type UsageMetadata } from './usage.js';
+import { renderUsageMetadata, type PromptMedia, type UsageMetadata } from '../../dialects/generate/usage.js';
 
 export interface RenderOptions {
   /** `thinkingConfig.includeThoughts`: thoughts come back as parts marked `thought: true`. */

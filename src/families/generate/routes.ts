@@ -17,7 +17,7 @@ import { generateCodec, plainGenerateCodec } from './codec.js';
 import { serveGenerateCountTokens } from './count-tokens.js';
 import { serveGenerateEmbeddings } from './embed.js';
 import { generateToCore } from './to-core.js';
-import { promptMediaOf } from './usage.js';
+import { promptMediaOf } from './prompt-media.js';
 import { parseGenerateRequest } from './validate.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
 import { hasControlCharacter, MAX_MODEL_NAME_LENGTH, MODEL_NAME_CONTROL_MESSAGE, MODEL_NAME_LENGTH_MESSAGE } from '../../core/model-name.js';

@@ -12,11 +12,11 @@
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { unwrapEnumText } from './enum-output.js';
-import { googleErrorBody } from './errors.js';
-import { isBlocked, toGenerateFinishReason } from './finish-reason.js';
+import { googleErrorBody } from '../../dialects/generate/errors.js';
+import { isBlocked, toGenerateFinishReason } from '../../dialects/generate/finish-reason.js';
 import type { RenderOptions } from './from-core.js';
 import { SignatureCarrier, thoughtToken, type GeneratePart } from './parts.js';
-import { renderUsageMetadata } from './usage.js';
+import { renderUsageMetadata } from '../../dialects/generate/usage.js';
 
 export interface GenerateStreamOptions extends RenderOptions {
   clientModel: string;

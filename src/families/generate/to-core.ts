@@ -31,7 +31,7 @@ export function generateToCore(req: GenerateRequest, model: string, stream: bool
   if (config) applyGenerationConfig(out, config);
   applyTools(out, req);
   const features = requestFeatures(req);
-  if (features) out.features = features;
+  if (features) out.features = { generate: features };
   const hints = requestHints(req, dropped);
   if (hints) out.hints = hints;
   return out;

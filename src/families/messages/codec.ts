@@ -1,6 +1,6 @@
 /** How the shared chat pipeline speaks the Messages dialect. */
 import type { ChatCodec } from '../../pipeline/types.js';
-import { renderMessagesError } from './errors.js';
+import { renderMessagesError } from '../../dialects/messages/errors.js';
 import { renderMessage } from './from-core.js';
 import { MessagesStreamEncoder } from './stream-encoder.js';
 import { exposedError } from '../../core/errors.js';

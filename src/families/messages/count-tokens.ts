@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.js';
 import { callBasics } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../http/context.js';
-import { renderMessagesError } from './errors.js';
+import { renderMessagesError } from '../../dialects/messages/errors.js';
 import { withoutSealedThinking } from './native-reasoning.js';
 import { authenticateMessagesRequest } from './request-key.js';
 import { messagesToCore } from './to-core.js';

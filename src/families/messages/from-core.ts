@@ -3,8 +3,8 @@
  */
 import type { ChatResponse, TextPart, ThinkingPart, ToolCallPart } from '../../core/chat.js';
 import { toMessageId } from './message-id.js';
-import { toStopReason, toStopSequence, type StopReason } from './stop-reason.js';
-import { renderUsage, type MessagesUsage } from './usage.js';
+import { toStopReason, toStopSequence, type StopReason } from '../../dialects/messages/finish-reason.js';
+import { renderUsage, type RenderedMessagesUsage } from '../../dialects/messages/usage.js';
 
 export type MessagesResponseBlock =
   | { type: 'text'; text: string; citations?: unknown[] }
@@ -20,7 +20,7 @@ export interface MessagesMessage {
   content: MessagesResponseBlock[];
   stop_reason: StopReason;
   stop_sequence: string | null;
-  usage: MessagesUsage;
+  usage: RenderedMessagesUsage;
 }
 
 export function renderMessage(res: ChatResponse, clientModel: string): MessagesMessage {

@@ -9,10 +9,10 @@
  */
 import type { BlockStart, ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import type { GatewayError } from '../../core/errors.js';
-import { messagesErrorObject } from './errors.js';
+import { messagesErrorObject } from '../../dialects/messages/errors.js';
 import { toMessageId } from './message-id.js';
-import { toStopReason, toStopSequence } from './stop-reason.js';
-import { renderUsage } from './usage.js';
+import { toStopReason, toStopSequence } from '../../dialects/messages/finish-reason.js';
+import { renderUsage } from '../../dialects/messages/usage.js';
 
 export interface MessagesStreamEncoderOptions {
   /** The model name the client asked for; echoed in `message_start`. */

@@ -50,7 +50,7 @@ export function messagesToCore(req: MessagesRequest): ChatRequest {
   if (req.metadata?.user_id) out.user = req.metadata.user_id;
   noteRequestFields(req, notes);
   if (Object.keys(notes.hints).length > 0) out.hints = notes.hints;
-  if (Object.keys(notes.features).length > 0) out.features = notes.features;
+  if (Object.keys(notes.features).length > 0) out.features = { messages: notes.features };
   return out;
 }
 

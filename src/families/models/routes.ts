@@ -13,9 +13,9 @@ import { exposedError, GatewayError, invalidRequest, toGatewayError } from '../.
 import type { AppContext } from '../../http/context.js';
 import { bearerToken, headerValue } from '../../http/credentials.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
-import { plainGenerateCodec } from '../generate/codec.js';
-import { messagesCodec } from '../messages/codec.js';
-import { renderResponsesError } from '../responses/errors.js';
+import { renderGenerateError } from '../../dialects/generate/errors.js';
+import { renderMessagesError } from '../../dialects/messages/errors.js';
+import { renderResponsesError } from '../../dialects/openai/errors.js';
 import { modelsForKey, type ListedModel } from './catalogue.js';
 import { anthropicList, anthropicModel, geminiModel, openAiList, openAiModel } from './shapes.js';
 
@@ -27,7 +27,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: AppContext): void
     const thrown = toGatewayError(error);
     if (thrown.kind === 'internal') request.log.error({ err: error, requestId: request.id }, 'unhandled error');
     const gatewayError = exposedError(thrown, request.id);
-    const rendered = isAnthropic(request) ? messagesCodec.renderError(gatewayError, request.id) : renderResponsesError(gatewayError);
+    const rendered = isAnthropic(request) ? renderMessagesError(exposedError(gatewayError, request.id), request.id) : renderResponsesError(gatewayError);
     if (rendered.headers) reply.headers(rendered.headers);
     reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
   });
@@ -58,7 +58,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: AppContext): void
 }
 
 export function registerGeminiModelRoutes(app: FastifyInstance, ctx: AppContext): void {
-  useFamilyErrors(app, (error, requestId) => plainGenerateCodec.renderError(error, requestId));
+  useFamilyErrors(app, (error, requestId) => renderGenerateError(exposedError(error, requestId)));
 
   const visible = async (request: FastifyRequest): Promise<ListedModel[]> => {
     const query = request.query as Query;

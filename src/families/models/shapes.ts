@@ -5,7 +5,7 @@
  * `created` is when this gateway instance started: the gateway does not know
  * when a provider published a model.
  */
-import { contextWindowFor } from '../responses/context-windows.js';
+import { contextWindowFor } from '../../core/context-windows.js';
 import type { ListedModel } from './catalogue.js';
 
 const startedAt = new Date();

@@ -4,7 +4,7 @@
  * echo, the recording of the answer), so it is built per request.
  */
 import type { ChatCodec } from '../../pipeline/types.js';
-import { renderResponsesError } from './errors.js';
+import { renderResponsesError } from '../../dialects/openai/errors.js';
 import type { ResponsesExchange } from './exchange.js';
 import { ResponsesStreamEncoder } from './stream-encoder.js';
 import { exposedError } from '../../core/errors.js';

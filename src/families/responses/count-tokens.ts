@@ -15,7 +15,7 @@ import { bearerToken } from '../../http/credentials.js';
 import type { ResponseRepository } from '../../storage/responses.js';
 import { priorItems } from './conversation.js';
 import { openExchange } from './open-exchange.js';
-import { renderResponsesError } from './errors.js';
+import { renderResponsesError } from '../../dialects/openai/errors.js';
 import { completeHistory } from './history.js';
 import { nativeRequest } from './native-request.js';
 import { responsesToCore } from './to-core.js';

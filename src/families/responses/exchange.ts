@@ -14,7 +14,7 @@ import { includeOptions, visibleItems, withIds, type IncludeOptions } from './it
 import { baseResponse, finishResponse } from './response-object.js';
 import { ToolNames } from './tool-names.js';
 import type { ValidatedRequest } from './validate.js';
-import type { ResponseObject } from './wire.js';
+import type { ResponseObject } from '../../dialects/responses/wire.js';
 
 export interface ExchangeOptions {
   request: ValidatedRequest;

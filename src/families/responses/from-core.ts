@@ -15,7 +15,7 @@ import type { ChatResponse, FinishReason, ThinkingPart, ToolCallPart } from '../
 import { thinkingProof } from './encrypted.js';
 import { newResponsesId } from './ids.js';
 import { customInputField, ToolNames } from './tool-names.js';
-import type { CustomToolCallOutputItem, FunctionCallOutputItem, MessageOutputItem, OutputItem, OutputTextContent, ReasoningOutputItem } from './wire.js';
+import type { CustomToolCallOutputItem, FunctionCallOutputItem, MessageOutputItem, OutputItem, OutputTextContent, ReasoningOutputItem } from '../../dialects/responses/wire.js';
 
 export interface RenderOptions {
   /** Whether reasoning items carry the thought as a summary. */

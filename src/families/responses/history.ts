@@ -10,7 +10,7 @@
  * every turn on each request.
  */
 import type { FoundItem, ResponseRepository, StoredItem, StoredResponse } from '../../storage/responses.js';
-import { previousResponseNotFound } from './errors.js';
+import { previousResponseNotFound } from '../../dialects/openai/errors.js';
 import { itemKind, type InputItem } from './schema-items.js';
 
 export interface History {

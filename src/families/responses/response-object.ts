@@ -7,7 +7,7 @@
 import type { FinishReason, Usage } from '../../core/chat.js';
 import type { ToolParam } from './schema-tools.js';
 import type { ValidatedRequest } from './validate.js';
-import type { ResponseObject, ResponseStatus, ResponsesUsage } from './wire.js';
+import type { ResponseObject, ResponseStatus, RenderedResponsesUsage } from '../../dialects/responses/wire.js';
 
 export interface ResponseIdentity {
   id: string;
@@ -83,7 +83,7 @@ function dropNulls(value: unknown): Record<string, unknown> {
  * `input_tokens` include them, with the cached share broken out. Its
  * `output_tokens` include the reasoning tokens, so they are never fewer.
  */
-export function renderUsage(usage: Usage): ResponsesUsage {
+export function renderUsage(usage: Usage): RenderedResponsesUsage {
   const input = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
   const reasoning = usage.reasoningTokens ?? 0;
   const output = Math.max(usage.outputTokens, reasoning);

@@ -13,7 +13,7 @@ import type { AppContext } from '../../http/context.js';
 import type { ClientKey } from '../../http/auth.js';
 import { bearerToken } from '../../http/credentials.js';
 import type { ResponseRepository, StoredItem } from '../../storage/responses.js';
-import { responseNotFound } from './errors.js';
+import { responseNotFound } from '../../dialects/openai/errors.js';
 import { includeOptions, visibleItem, visibleItems } from './items.js';
 
 type Query = Record<string, string | string[] | undefined>;

@@ -17,7 +17,7 @@
 import type { BlockStart, ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { thinkingProof } from './encrypted.js';
-import { responseErrorCode, responsesErrorObject } from './errors.js';
+import { responseErrorCode, responsesErrorObject } from '../../dialects/openai/errors.js';
 import type { ResponsesExchange } from './exchange.js';
 import { customInput, customToolCallItem, functionCallItem, newMessageItem, outputText, reasoningItem } from './from-core.js';
 import { visibleItem } from './items.js';
@@ -30,7 +30,7 @@ import type {
   OutputTextContent,
   ReasoningOutputItem,
   ResponseObject,
-} from './wire.js';
+} from '../../dialects/responses/wire.js';
 
 type Block =
   | { kind: 'text'; item: MessageOutputItem; outputIndex: number; contentIndex: number; part: OutputTextContent; open: boolean }

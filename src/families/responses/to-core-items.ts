@@ -22,7 +22,8 @@ import type { ChatMessage, ContentPart, MediaPart, TextPart } from '../../core/c
 import { invalidRequest } from '../../core/errors.js';
 import type { SourcedItem } from './conversation.js';
 import { thinkingProof } from './encrypted.js';
-import { parseDataUrl, type MessagePart } from './schema-content.js';
+import { parseDataUrl } from '../../dialects/openai/media-fields.js';
+import type { MessagePart } from './schema-content.js';
 import {
   itemKind,
   type CustomToolCallItem,

@@ -55,7 +55,7 @@ export function responsesToCore(req: ValidatedRequest, items: readonly SourcedIt
   const fields = classifyFields(req);
   const features = { ...conversation.features, ...fields.features };
   const hints = { ...conversation.hints, ...fields.hints };
-  if (Object.keys(features).length > 0) out.features = features;
+  if (Object.keys(features).length > 0) out.features = { responses: features };
   if (Object.keys(hints).length > 0) out.hints = hints;
   applyTruncation(out, options.contextWindow, req.truncation ?? 'disabled');
   return out;

@@ -10,7 +10,7 @@
  */
 import type { ChatMessage, ChatRequest, ContentPart } from '../../core/chat.js';
 import { countRequestTokens } from '../../core/tokens.js';
-import { ResponsesError } from './errors.js';
+import { ResponsesError } from '../../dialects/openai/errors.js';
 
 export function applyTruncation(request: ChatRequest, window: number | undefined, mode: 'auto' | 'disabled'): void {
   if (window === undefined) return;

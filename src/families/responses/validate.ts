@@ -10,7 +10,7 @@ import { inputPartSchemas, outputPartSchemas } from './schema-content.js';
 import { itemKind, itemSchemas, otherItemSchema, type InputItem } from './schema-items.js';
 import { namespaceMemberSchemas, otherToolSchema, toolSchemas, type ToolParam } from './schema-tools.js';
 import { responsesRequestSchema, type ResponsesRequest } from './schema.js';
-import { invalidParam, issueError } from './validate-issue.js';
+import { invalidParam, issueError } from '../../dialects/openai/validate-issue.js';
 
 export type ValidatedRequest = ResponsesRequest & {
   input: string | InputItem[];

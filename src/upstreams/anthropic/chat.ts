@@ -7,7 +7,7 @@ import { toMessagesRequest } from './convert-request.js';
 import { fromMessagesResponse } from './convert-response.js';
 import { messagesSseToEvents } from './convert-stream.js';
 import { messagesHeaders } from './headers.js';
-import type { MessagesResponse } from './wire.js';
+import type { MessagesResponse } from '../../dialects/messages/wire.js';
 
 export async function messagesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const { body, betas } = toMessagesRequest(request, call.upstreamModel, call.channel.settings);

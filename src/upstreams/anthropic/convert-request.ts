@@ -91,8 +91,8 @@ export function toMessagesRequest(
     if (choice) body.tool_choice = choice;
   }
   if (request.responseFormat) applyResponseFormat(body, betas, request.responseFormat, settings.outputFormatField);
-  if (request.features?.mcp_servers !== undefined) {
-    body.mcp_servers = request.features.mcp_servers;
+  if (request.features?.messages?.mcp_servers !== undefined) {
+    body.mcp_servers = request.features.messages.mcp_servers;
     betas.push(MCP_CLIENT_BETA);
   }
   if (request.user) body.metadata = { user_id: request.user };

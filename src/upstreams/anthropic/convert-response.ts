@@ -6,9 +6,9 @@
  */
 import type { ChatResponse, TextPart, ThinkingPart, ToolCallPart } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
-import { mapStopReason } from './map-finish-reason.js';
-import { usageFromMessages } from './usage.js';
-import type { MessagesContentBlock, MessagesResponse } from './wire.js';
+import { mapStopReason } from '../../dialects/messages/finish-reason.js';
+import { usageFromMessages } from '../../dialects/messages/usage.js';
+import type { MessagesContentBlock, MessagesResponse } from '../../dialects/messages/wire.js';
 
 export function fromMessagesResponse(json: MessagesResponse, fallbackModel: string): ChatResponse {
   if (!json || !Array.isArray(json.content))

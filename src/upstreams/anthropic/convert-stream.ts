@@ -9,10 +9,10 @@ import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
 import type { UpstreamLimits } from '../../core/upstream-limits.js';
-import { errorFromStreamEvent } from './errors.js';
-import { mapStopReason } from './map-finish-reason.js';
-import { applyMessagesUsage, usageFromMessages } from './usage.js';
-import type { MessagesContentBlock, MessagesStreamEvent } from './wire.js';
+import { errorFromStreamEvent } from '../../dialects/messages/errors.js';
+import { mapStopReason } from '../../dialects/messages/finish-reason.js';
+import { applyMessagesUsage, usageFromMessages } from '../../dialects/messages/usage.js';
+import type { MessagesContentBlock, MessagesStreamEvent } from '../../dialects/messages/wire.js';
 
 export async function* messagesSseToEvents(
   body: AsyncIterable<Uint8Array>,

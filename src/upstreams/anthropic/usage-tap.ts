@@ -7,8 +7,8 @@
 import type { Usage } from '../../core/chat.js';
 import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
-import { applyMessagesUsage, usageFromMessages } from './usage.js';
-import type { MessagesResponse, MessagesUsage } from './wire.js';
+import { applyMessagesUsage, usageFromMessages } from '../../dialects/messages/usage.js';
+import type { MessagesResponse, MessagesUsage } from '../../dialects/messages/wire.js';
 
 export class MessagesStreamUsageTap extends ReadingTap implements StreamTap {
   private done = false;

@@ -3,7 +3,7 @@
  * translation plan (see upstreams/plan.ts).
  */
 import type { ChatRequest } from '../../core/chat.js';
-import { generateFeatureKeys } from '../../core/generate-features.js';
+import { generateFeatureKeys } from '../../dialects/generate/features.js';
 import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
 import { planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
 import { geminiBuiltinTools } from './builtin-tools.js';
@@ -31,7 +31,7 @@ export const geminiCapabilities: TranslationCapabilities = {
 };
 
 function geminiRules(request: ChatRequest, plan: PlanBuilder): void {
-  for (const name of Object.keys(request.features ?? {})) {
+  for (const name of Object.keys(request.features?.generate ?? {})) {
     const reason = answerShapingFeatures[name];
     if (reason) plan.refused(name, `cannot honour it by translation: ${reason}`);
   }

@@ -8,7 +8,7 @@ import { fromGeminiResponse } from './convert-response.js';
 import { geminiSseToEvents } from './convert-stream.js';
 import { geminiHeaders, geminiUrl } from './endpoint.js';
 import { throwGeminiStatus } from './errors.js';
-import type { GeminiResponse } from './wire.js';
+import type { GeminiResponse } from '../../dialects/generate/wire.js';
 
 export async function geminiChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const body = toGeminiRequest(request, call.upstreamModel);

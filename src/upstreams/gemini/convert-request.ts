@@ -44,7 +44,7 @@ export function toGeminiRequest(request: ChatRequest, upstreamModel: string): Js
     const toolConfig = toToolConfig(request.toolChoice, tools);
     if (toolConfig) body.toolConfig = toolConfig;
   }
-  applyFeatures(body, generationConfig, request.features);
+  applyFeatures(body, generationConfig, request.features?.generate);
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   return body;
 }

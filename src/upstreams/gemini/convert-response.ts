@@ -14,9 +14,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatResponse } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
-import { isPromptBlocked, mapFinishReason } from './map-finish-reason.js';
-import { usageFromGemini } from './usage.js';
-import type { GeminiPart, GeminiResponse } from './wire.js';
+import { isPromptBlocked, mapFinishReason } from '../../dialects/generate/finish-reason.js';
+import { usageFromGemini } from '../../dialects/generate/usage.js';
+import type { GeminiPart, GeminiResponse } from '../../dialects/generate/wire.js';
 
 export interface GeminiReadOptions {
   /** Keep signatures found on text parts (the client asked for thinking). */

@@ -15,10 +15,10 @@ import { readSse } from '../sse.js';
 import type { UpstreamLimits } from '../../core/upstream-limits.js';
 import { newCallId, newResponseId, partText, type GeminiReadOptions } from './convert-response.js';
 import { geminiError } from './errors.js';
-import { isPromptBlocked, mapFinishReason } from './map-finish-reason.js';
+import { isPromptBlocked, mapFinishReason } from '../../dialects/generate/finish-reason.js';
 import { PartialArgs } from './partial-args.js';
-import { hasCounts, usageFromGemini } from './usage.js';
-import type { GeminiFunctionCall, GeminiPart, GeminiResponse } from './wire.js';
+import { hasCounts, usageFromGemini } from '../../dialects/generate/usage.js';
+import type { GeminiFunctionCall, GeminiPart, GeminiResponse } from '../../dialects/generate/wire.js';
 
 export async function* geminiSseToEvents(
   body: AsyncIterable<Uint8Array>,

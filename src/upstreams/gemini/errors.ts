@@ -7,7 +7,7 @@
  */
 import { GatewayError, upstreamStatusError } from '../../core/errors.js';
 import { readErrorText, retryAfterFromHeaders, type UpstreamHeaders } from '../http.js';
-import type { GeminiError } from './wire.js';
+import type { GeminiError } from '../../dialects/generate/wire.js';
 
 
 export function geminiError(status: number, error: GeminiError | undefined, fallback: string, retryAfterHeader?: number): GatewayError {

@@ -7,7 +7,7 @@
  * tiny chunk cannot make a huge sparse array.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { GeminiPartialArg } from './wire.js';
+import type { GeminiPartialArg } from '../../dialects/generate/wire.js';
 
 type Container = Record<string | number, unknown>;
 

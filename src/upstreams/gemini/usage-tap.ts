@@ -9,8 +9,8 @@
 import type { Usage } from '../../core/chat.js';
 import type { AnswerTap, StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
-import { usageFromGemini } from './usage.js';
-import type { GeminiResponse } from './wire.js';
+import { usageFromGemini } from '../../dialects/generate/usage.js';
+import type { GeminiResponse } from '../../dialects/generate/wire.js';
 
 export class GeminiSseUsageTap implements StreamTap {
   private last: GeminiResponse | undefined;

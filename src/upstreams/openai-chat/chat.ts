@@ -7,7 +7,7 @@ import { limitsOf } from '../../core/upstream-limits.js';
 import { toChatCompletionRequest } from './convert-request.js';
 import { fromChatCompletion } from './convert-response.js';
 import { chatSseToEvents } from './convert-stream.js';
-import type { ChatCompletion } from './wire.js';
+import type { ChatCompletion } from '../../dialects/chat-completions/wire.js';
 
 export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const body = toChatCompletionRequest(request, call.upstreamModel, call.channel.settings);

@@ -13,7 +13,7 @@
  * - top_k is not part of chat completions: ignored (a hint in the translation
  *   plan, see capabilities.ts), as are provider-run tools.
  */
-import type { ChatRequest, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
+import { featureEntries, type ChatRequest, type ResponseFormat, type ThinkingConfig, type ToolChoice, type ToolDefinition } from '../../core/chat.js';
 import { unsupportedFeature } from '../../core/errors.js';
 import { toolsToSend } from '../plan.js';
 import { openAiChatCapabilities } from './capabilities.js';
@@ -23,10 +23,8 @@ type Json = Record<string, unknown>;
 
 export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}): Json {
   // The plan refuses every feature before routing (this upstream honours none); a safety net.
-  if (request.features && Object.keys(request.features).length > 0) {
-    const name = Object.keys(request.features)[0];
-    throw unsupportedFeature(name, 'the openai-chat upstream honours no optional features');
-  }
+  const [feature] = featureEntries(request.features);
+  if (feature) throw unsupportedFeature(feature[1], 'the openai-chat upstream honours no optional features');
 
   const body: Json = { model: upstreamModel, messages: toChatMessages(request, settings) };
   if (request.maxTokens !== undefined) body[settings.maxTokensField === 'max_tokens' ? 'max_tokens' : 'max_completion_tokens'] = request.maxTokens;

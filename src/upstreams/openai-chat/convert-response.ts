@@ -6,11 +6,11 @@
  */
 import type { ChatResponse } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
-import { mapFinishReason } from './map-finish-reason.js';
+import { mapFinishReason } from '../../dialects/chat-completions/finish-reason.js';
 import { parseToolArguments } from '../tool-arguments.js';
 import { newCompletionId, newToolCallId } from './ids.js';
-import { usageFromChatCompletion } from './usage.js';
-import type { ChatCompletion } from './wire.js';
+import { usageFromChatCompletion } from '../../dialects/chat-completions/usage.js';
+import type { ChatCompletion } from '../../dialects/chat-completions/wire.js';
 
 export function fromChatCompletion(json: ChatCompletion, fallbackModel: string): ChatResponse {
   const choice = json?.choices?.[0];

@@ -13,9 +13,9 @@ import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
 import type { UpstreamLimits } from '../../core/upstream-limits.js';
 import { newCompletionId, newToolCallId } from './ids.js';
-import { mapFinishReason } from './map-finish-reason.js';
-import { usageFromChatCompletion } from './usage.js';
-import type { ChatCompletionChunk, ChatCompletionMessage } from './wire.js';
+import { mapFinishReason } from '../../dialects/chat-completions/finish-reason.js';
+import { usageFromChatCompletion } from '../../dialects/chat-completions/usage.js';
+import type { ChatCompletionChunk, ChatCompletionMessage } from '../../dialects/chat-completions/wire.js';
 
 export async function* chatSseToEvents(
   body: AsyncIterable<Uint8Array>,

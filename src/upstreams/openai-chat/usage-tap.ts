@@ -12,8 +12,8 @@
 import type { Usage } from '../../core/chat.js';
 import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
-import { usageFromChatCompletion } from './usage.js';
-import type { ChatCompletion, ChatCompletionChunk } from './wire.js';
+import { usageFromChatCompletion } from '../../dialects/chat-completions/usage.js';
+import type { ChatCompletion, ChatCompletionChunk } from '../../dialects/chat-completions/wire.js';
 
 export class ChatCompletionStreamUsageTap extends ReadingTap implements StreamTap {
   private done = false;

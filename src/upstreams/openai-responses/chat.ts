@@ -7,7 +7,7 @@ import { toResponsesRequest } from './convert-request.js';
 import { fromResponsesResponse } from './convert-response.js';
 import { responsesSseToEvents } from './convert-stream.js';
 import { responsesHeaders, responsesUrl } from './headers.js';
-import type { WireResponse } from './wire.js';
+import type { WireResponse } from '../../dialects/responses/wire.js';
 
 export async function responsesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const body = toResponsesRequest(request, call.upstreamModel);

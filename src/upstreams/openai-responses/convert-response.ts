@@ -7,12 +7,12 @@
  */
 import type { ChatResponse, ThinkingPart, ToolCallPart } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
-import { errorFromFailedResponse } from './errors.js';
-import { finishReasonOf } from './map-finish-reason.js';
+import { errorFromFailedResponse } from '../../dialects/responses/errors.js';
+import { finishReasonOf } from '../../dialects/responses/finish-reason.js';
 import { parseToolArguments } from '../tool-arguments.js';
 import { packReasoning } from './reasoning-proof.js';
-import { usageFromResponses } from './usage.js';
-import type { WireOutputItem, WireResponse } from './wire.js';
+import { usageFromResponses } from '../../dialects/responses/usage.js';
+import type { WireOutputItem, WireResponse } from '../../dialects/responses/wire.js';
 
 export function fromResponsesResponse(json: WireResponse, fallbackModel: string): ChatResponse {
   if (!json || !Array.isArray(json.output))

@@ -11,11 +11,11 @@ import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
 import { readSse } from '../sse.js';
 import type { UpstreamLimits } from '../../core/upstream-limits.js';
-import { errorFromFailedResponse, errorFromStreamEvent } from './errors.js';
-import { finishReasonOf } from './map-finish-reason.js';
+import { errorFromFailedResponse, errorFromStreamEvent } from '../../dialects/responses/errors.js';
+import { finishReasonOf } from '../../dialects/responses/finish-reason.js';
 import { packReasoning } from './reasoning-proof.js';
-import { usageFromResponses } from './usage.js';
-import type { WireEvent, WireOutputItem } from './wire.js';
+import { usageFromResponses } from '../../dialects/responses/usage.js';
+import type { WireEvent, WireOutputItem } from '../../dialects/responses/wire.js';
 
 export async function* responsesSseToEvents(
   body: AsyncIterable<Uint8Array>,

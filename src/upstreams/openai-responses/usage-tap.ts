@@ -8,8 +8,8 @@
 import type { Usage } from '../../core/chat.js';
 import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
-import { usageFromResponses } from './usage.js';
-import type { WireResponse } from './wire.js';
+import { usageFromResponses } from '../../dialects/responses/usage.js';
+import type { WireResponse } from '../../dialects/responses/wire.js';
 
 const terminalEvents = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
 const lifecycleEvents = new Set(['response.created', 'response.completed', 'response.incomplete', 'response.failed']);

@@ -15,7 +15,7 @@ import { readBodyLimited } from '../http.js';
 import { send, sendJson } from './client.js';
 import { readOpenAiVideosSettings } from './settings.js';
 import { observationOf, statusOfWord, type UpstreamVideo } from './status.js';
-import { eachBounded, multipartBody } from './transfer.js';
+import { eachBounded, multipartBody } from '../transfer.js';
 
 const POLL_CONCURRENCY = 8;
 const requestOf = (task: TaskRecord): VideoTaskRequest => VIDEO_TASKS.request(task);

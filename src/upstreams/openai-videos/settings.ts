@@ -6,20 +6,11 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { Channel } from '../../core/channel.js';
+import { readMaxVideoBytes } from '../video-limits.js';
 
 export interface OpenAiVideosSettings {
   maxVideoBytes: number;
   variants: boolean;
-}
-
-export const DEFAULT_MAX_VIDEO_BYTES = 512 * 1024 * 1024;
-
-export function readMaxVideoBytes(channel: Channel): number {
-  const value = channel.settings.maxVideoBytes ?? DEFAULT_MAX_VIDEO_BYTES;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new GatewayError('internal', `${channel.type} channel ${channel.name}: setting maxVideoBytes must be a positive integer`);
-  }
-  return value;
 }
 
 export function readOpenAiVideosSettings(channel: Channel): OpenAiVideosSettings {

@@ -12,7 +12,7 @@ import { upstreamModelFor } from '../../core/channel.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
 import { limitsOf } from '../../core/upstream-limits.js';
-import { eachBounded } from '../openai-videos/transfer.js';
+import { eachBounded } from '../transfer.js';
 import { downloadVideo } from './download.js';
 import { synthesisRequest } from './request.js';
 import { readWanSettings } from './settings.js';

@@ -5,7 +5,7 @@
  * task id) and `maxVideoBytes` (bound on a download).
  */
 import { GatewayError } from '../../core/errors.js';
-import { readMaxVideoBytes } from '../openai-videos/settings.js';
+import { readMaxVideoBytes } from '../video-limits.js';
 import type { Channel } from '../../core/channel.js';
 
 export interface WanSettings {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError, type ErrorKind } from '../../../src/core/errors.js';
-import { renderGenerateError } from '../../../src/families/generate/errors.js';
+import { renderGenerateError } from '../../../src/dialects/generate/errors.js';
 import { parseModelPath } from '../../../src/families/generate/routes.js';
 
 describe('renderGenerateError', () => {

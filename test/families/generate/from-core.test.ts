@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatResponse, Usage } from '../../../src/core/chat.js';
 import { renderGenerateResponse, type RenderOptions } from '../../../src/families/generate/from-core.js';
 import { unwrapThought } from '../../../src/families/generate/thought-token.js';
-import { renderUsageMetadata } from '../../../src/families/generate/usage.js';
+import { renderUsageMetadata } from '../../../src/dialects/generate/usage.js';
 
 const usage: Usage = { inputTokens: 10, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 };
 const shown: RenderOptions = { includeThoughts: true, enumOutput: false };

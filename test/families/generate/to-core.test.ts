@@ -281,7 +281,7 @@ describe('generateToCore: configuration', () => {
         mediaResolution: 'MEDIA_RESOLUTION_HIGH',
       },
     });
-    expect(request.features).toEqual({
+    expect(request.features?.generate).toEqual({
       candidateCount: 3,
       logprobs: { responseLogprobs: true, logprobs: 2 },
       responseModalities: ['TEXT', 'AUDIO'],

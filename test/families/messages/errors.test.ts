@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { APICallError, generateText } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError, type ErrorKind } from '../../../src/core/errors.js';
-import { renderMessagesError } from '../../../src/families/messages/errors.js';
+import { renderMessagesError } from '../../../src/dialects/messages/errors.js';
 import { startCannedServer, type CannedServer } from './canned-server.js';
 
 describe('renderMessagesError', () => {

@@ -103,7 +103,7 @@ describe('fields that cannot change the answer, and features', () => {
 
   it('makes mcp_servers a feature', () => {
     const servers = [{ type: 'url', url: 'https://mcp.example.com', name: 'ex' }];
-    expect(toCore({ messages: hi, mcp_servers: servers }).features).toEqual({ mcp_servers: servers });
+    expect(toCore({ messages: hi, mcp_servers: servers }).features).toEqual({ messages: { mcp_servers: servers } });
   });
 });
 
@@ -159,7 +159,7 @@ describe('blocks the gateway does not convert', () => {
 
   it('refuses on translation an unknown block in a user turn (a feature no upstream honours)', () => {
     const req = toCore({ messages: [{ role: 'user', content: [{ type: 'container_upload', file_id: 'file_1' }, { type: 'text', text: 'run it' }] }] });
-    expect(req.features).toEqual({ 'content block container_upload': true });
+    expect(req.features).toEqual({ messages: { 'content block container_upload': true } });
     expect(req.messages[0].content).toEqual([{ type: 'text', text: 'run it' }]);
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
-import { contextWindowFor } from '../../../src/families/responses/context-windows.js';
+import { contextWindowFor } from '../../../src/core/context-windows.js';
 import { currentItems, priorItems } from '../../../src/families/responses/conversation.js';
 import { openRequestState } from '../../../src/core/reasoning-seal.js';
 import { ReasoningSealer } from '../../../src/core/reasoning-state.js';
@@ -111,7 +111,7 @@ describe('responsesToCore', () => {
       include: ['message.output_text.logprobs'],
       tools: [{ type: 'web_search_preview' }],
     });
-    expect(Object.keys(core.features ?? {}).sort()).toEqual([
+    expect(Object.keys(core.features?.responses ?? {}).sort()).toEqual([
       'background',
       'conversation',
       'include message.output_text.logprobs',

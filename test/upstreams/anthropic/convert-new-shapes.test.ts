@@ -106,10 +106,10 @@ describe('other new shapes', () => {
 
   it('forwards mcp_servers with the MCP client beta', () => {
     const servers = [{ type: 'url', url: 'https://mcp.example.com', name: 'ex' }];
-    const { body, betas } = build({ features: { mcp_servers: servers } });
+    const { body, betas } = build({ features: { messages: { mcp_servers: servers } } });
     expect(body.mcp_servers).toEqual(servers);
     expect(betas).toEqual(['mcp-client-2025-11-20']);
-    expect(plan({ features: { mcp_servers: servers } }).refusal).toBeUndefined();
+    expect(plan({ features: { messages: { mcp_servers: servers } } }).refusal).toBeUndefined();
   });
 
   it('ignores hints it has no field for, and names them', () => {

@@ -166,7 +166,7 @@ describe('toMessagesRequest', () => {
   it('plans what Anthropic cannot honour: refused by name, or ignored as a hint', () => {
     const plan = (overrides: Partial<ChatRequest>, strict = false) => anthropicAdapter.plan({ ...base, ...overrides }, { strict, settings: {} });
     expect(plan({ responseFormat: { type: 'json_object' } }).refusal?.message).toMatch(/json_object/);
-    expect(plan({ features: { logprobs: true } }).refusal?.param).toBe('logprobs');
+    expect(plan({ features: { generate: { logprobs: true } } }).refusal?.param).toBe('logprobs');
     expect(plan({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'audio/wav', data: 'x' }] }] }).refusal?.message).toMatch(/audio\/wav/);
     // Sampling knobs Anthropic lacks cannot change what was asked: ignored, and not sent.
     expect(plan({ seed: 1, presencePenalty: 1 }).refusal).toBeUndefined();
@@ -187,7 +187,7 @@ describe('anthropic adapter declarations', () => {
     for (const kind of ['web_search_20250305', 'computer_20250124', 'bash_20250124', 'text_editor_20250728', 'code_execution_20260120', 'computer_20991231'])
       expect(tools.has(kind)).toBe(true);
     for (const kind of ['web_search_preview', 'codeExecution', 'computer', 'get_weather']) expect(tools.has(kind)).toBe(false);
-    const plan = anthropicAdapter.plan({ model: 'm', messages: [], stream: false, features: { logprobs: true } }, { strict: false, settings: {} });
+    const plan = anthropicAdapter.plan({ model: 'm', messages: [], stream: false, features: { generate: { logprobs: true } } }, { strict: false, settings: {} });
     expect(plan.refusal?.message).toMatch(/logprobs is not supported/);
     expect(anthropicAdapter.nativeDialect).toBe('messages');
   });

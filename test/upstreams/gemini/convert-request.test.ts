@@ -179,7 +179,7 @@ describe('toGeminiRequest', () => {
 
   it('forwards request-shaping features and refuses those whose answer cannot be carried', () => {
     const body = toGeminiRequest(
-      base({ features: { cachedContent: 'cachedContents/x', mediaResolution: 'MEDIA_RESOLUTION_LOW', safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }] } }),
+      base({ features: { generate: { cachedContent: 'cachedContents/x', mediaResolution: 'MEDIA_RESOLUTION_LOW', safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }] } } }),
       'm',
     );
     expect(body.cachedContent).toBe('cachedContents/x');
@@ -188,7 +188,7 @@ describe('toGeminiRequest', () => {
     for (const feature of ['candidateCount', 'logprobs', 'responseModalities', 'speechConfig']) {
       const failure = (() => {
         try {
-          toGeminiRequest(base({ features: { [feature]: 2 } }), 'm');
+          toGeminiRequest(base({ features: { generate: { [feature]: 2 } } }), 'm');
         } catch (error) {
           return error;
         }
@@ -203,7 +203,7 @@ describe('toGeminiRequest', () => {
 describe('geminiAdapter', () => {
   it('declares every feature key the content-generation family may set, and the built-in tools', () => {
     for (const key of generateFeatureKeys) {
-      const plan = geminiAdapter.plan({ model: 'm', messages: [], stream: false, features: { [key]: true } }, { strict: false, settings: {} });
+      const plan = geminiAdapter.plan({ model: 'm', messages: [], stream: false, features: { generate: { [key]: true } } }, { strict: false, settings: {} });
       expect(plan.refusal === undefined).toBe(!(key in answerShapingFeatures));
     }
     for (const kind of ['codeExecution', 'googleSearch', 'googleSearchRetrieval', 'urlContext']) expect(geminiCapabilities.builtinTools!.has(kind)).toBe(true);

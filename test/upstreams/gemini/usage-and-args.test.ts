@@ -1,7 +1,7 @@
 /** Gemini usage counters and streamed function-call arguments. */
 import { describe, expect, it } from 'vitest';
 import { PartialArgs } from '../../../src/upstreams/gemini/partial-args.js';
-import { usageFromGemini } from '../../../src/upstreams/gemini/usage.js';
+import { usageFromGemini } from '../../../src/dialects/generate/usage.js';
 
 describe('usageFromGemini', () => {
   it('takes cached tokens out of the prompt, adds the tool-use prompt, and counts thoughts as output', () => {

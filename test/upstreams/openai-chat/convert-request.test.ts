@@ -172,7 +172,7 @@ describe('toChatCompletionRequest', () => {
     const plan = (overrides: Partial<ChatRequest>) => openAiChatAdapter.plan({ ...base, ...overrides }, { strict: false, settings: {} });
     expect(plan({ topK: 5 }).decisions).toEqual([{ field: 'top_k', treatment: 'hint', note: 'the openai-chat upstream has no top_k' }]);
     expect(build({ topK: 5 })).not.toHaveProperty('top_k');
-    expect(plan({ features: { candidateCount: 2 } }).refusal).toMatchObject({ param: 'candidateCount' });
+    expect(plan({ features: { generate: { candidateCount: 2 } } }).refusal).toMatchObject({ param: 'candidateCount' });
     const search = { type: 'builtin' as const, dialect: 'messages' as const, kind: 'web_search_20250305', raw: {} };
     expect(plan({ tools: [search] }).decisions).toContainEqual(expect.objectContaining({ field: 'tool web_search_20250305', treatment: 'hint' }));
     expect(build({ tools: [search] })).not.toHaveProperty('tools');
@@ -192,7 +192,7 @@ describe('toChatCompletionRequest', () => {
   });
 
   it('declares no features and no builtin tools on the translated path, and passes Chat Completions clients through', () => {
-    const plan = openAiChatAdapter.plan({ model: 'm', messages: [], stream: false, features: { logprobs: true } }, { strict: false, settings: {} });
+    const plan = openAiChatAdapter.plan({ model: 'm', messages: [], stream: false, features: { generate: { logprobs: true } } }, { strict: false, settings: {} });
     expect(plan.refusal?.message).toMatch(/logprobs is not supported/);
     expect(openAiChatCapabilities.builtinTools).toBeUndefined();
     expect(openAiChatAdapter.nativeDialect).toBe('chat-completions');

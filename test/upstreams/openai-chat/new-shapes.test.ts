@@ -9,7 +9,7 @@ import { toChatCompletionRequest } from '../../../src/upstreams/openai-chat/conv
 import { fromChatCompletion } from '../../../src/upstreams/openai-chat/convert-response.js';
 import { chatSseToEvents } from '../../../src/upstreams/openai-chat/convert-stream.js';
 import { openAiChatAdapter } from '../../../src/upstreams/openai-chat/index.js';
-import { usageFromChatCompletion } from '../../../src/upstreams/openai-chat/usage.js';
+import { usageFromChatCompletion } from '../../../src/dialects/chat-completions/usage.js';
 import { collect, foldEvents } from '../support/fold-events.js';
 
 const base: ChatRequest = { model: 'alias', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };

@@ -82,7 +82,7 @@ describe('toResponsesRequest', () => {
 
   it('plans what the dialect cannot express: refused by name, or ignored as a hint', () => {
     const plan = (request: ChatRequest, settings: Record<string, unknown> = {}) => openAiResponsesAdapter.plan(request, { strict: false, settings });
-    for (const request of [{ ...base, stopSequences: ['x'] }, { ...base, features: { candidateCount: 2 } }]) {
+    for (const request of [{ ...base, stopSequences: ['x'] }, { ...base, features: { generate: { candidateCount: 2 } } }]) {
       expect(plan(request).refusal).toBeInstanceOf(GatewayError);
     }
     for (const request of [

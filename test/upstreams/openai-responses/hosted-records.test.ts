@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { openAiResponsesAdapter } from '../../../src/upstreams/openai-responses/index.js';
-import { usageFromResponses } from '../../../src/upstreams/openai-responses/usage.js';
+import { usageFromResponses } from '../../../src/dialects/responses/usage.js';
 import { testCall } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { asFolded, collect, foldEvents } from '../support/fold-events.js';

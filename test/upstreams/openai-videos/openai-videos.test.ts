@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/core/errors.js';
 import { openAiVideosUpstream } from '../../../src/upstreams/openai-videos/index.js';
 import { observationOf, statusOfWord } from '../../../src/upstreams/openai-videos/status.js';
-import { eachBounded, multipartBody } from '../../../src/upstreams/openai-videos/transfer.js';
+import { eachBounded, multipartBody } from '../../../src/upstreams/transfer.js';
 import { inspectMp4 } from '../../families/videos/mp4.js';
 import { pngBytes } from '../../families/videos/support.js';
 import { startFakeVideoService, THUMBNAIL, type FakeVideoService } from './fake-service.js';

@@ -8,7 +8,7 @@ describe('simulator adapter', () => {
   it('declares itself as a plain translating upstream', () => {
     expect(simulatorAdapter.type).toBe('simulator');
     expect(simulatorAdapter.nativeDialect).toBeUndefined();
-    const plan = simulatorAdapter.plan({ model: 'm', messages: [], stream: false, topK: 5, features: { logprobs: true } }, { strict: false, settings: {} });
+    const plan = simulatorAdapter.plan({ model: 'm', messages: [], stream: false, topK: 5, features: { generate: { logprobs: true } } }, { strict: false, settings: {} });
     expect(plan.decisions).toContainEqual({ field: 'top_k', treatment: 'hint', note: 'the simulator upstream has no top_k' });
     expect(plan.refusal?.message).toMatch(/logprobs is not supported/);
     expect(simulatorAdapter.passThrough).toBeUndefined();

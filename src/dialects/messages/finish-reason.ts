@@ -1,8 +1,24 @@
 /**
- * Maps the internal finish reason to the Messages `stop_reason`, which is
- * always one of the vendor's words.
+ * Stop reasons of the Messages dialect, both ways: an upstream's
+ * `stop_reason` to the gateway's finish reason, and back to the word a client
+ * reads, which is always one of the vendor's.
  */
 import type { FinishReason } from '../../core/chat.js';
+
+const byStopReason: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  stop_sequence: 'stop_sequence',
+  tool_use: 'tool_use',
+  pause_turn: 'pause',
+  refusal: 'refusal',
+};
+
+/** Anthropic `stop_reason` → gateway finish reason; unknown or missing values become `other`. */
+export function mapStopReason(stopReason: string | null | undefined): FinishReason {
+  return (stopReason && byStopReason[stopReason]) || 'other';
+}
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal' | 'pause_turn';
 

@@ -1,3 +1,8 @@
+/**
+ * Finish reasons of the content-generation dialect, both ways: an upstream's
+ * `finishReason` (and prompt block) to the gateway's finish reason, and back
+ * to the word a client reads.
+ */
 import type { FinishReason } from '../../core/chat.js';
 
 const byFinishReason: Record<string, FinishReason> = {
@@ -28,4 +33,38 @@ export function mapFinishReason(reason: string | null | undefined, hasToolCalls:
 /** A prompt blocked before any candidate: the answer was filtered. */
 export function isPromptBlocked(blockReason: string | null | undefined): boolean {
   return !!blockReason && blockReason !== 'BLOCK_REASON_UNSPECIFIED';
+}
+
+export type GenerateFinishReason =
+  | 'STOP'
+  | 'MAX_TOKENS'
+  | 'SAFETY'
+  | 'RECITATION'
+  | 'LANGUAGE'
+  | 'OTHER'
+  | 'BLOCKLIST'
+  | 'PROHIBITED_CONTENT'
+  | 'SPII'
+  | 'MALFORMED_FUNCTION_CALL'
+  | 'IMAGE_SAFETY';
+
+const byReason: Record<FinishReason, GenerateFinishReason> = {
+  stop: 'STOP',
+  stop_sequence: 'STOP',
+  tool_use: 'STOP',
+  length: 'MAX_TOKENS',
+  content_filter: 'SAFETY',
+  refusal: 'SAFETY',
+  pause: 'OTHER',
+  error: 'OTHER',
+  other: 'OTHER',
+};
+
+export function toGenerateFinishReason(reason: FinishReason): GenerateFinishReason {
+  return byReason[reason] ?? 'OTHER';
+}
+
+/** A filtered answer with nothing in it is reported as a blocked prompt, as the service does. */
+export function isBlocked(reason: FinishReason, hasContent: boolean): boolean {
+  return !hasContent && (reason === 'content_filter' || reason === 'refusal');
 }

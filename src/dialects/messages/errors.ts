@@ -1,9 +1,11 @@
 /**
- * The Messages error shape: `{"type":"error","error":{type,message,code},"request_id"}`.
- * The top-level `type` is what @ai-sdk/anthropic recognises; `code` is the
- * spec's field and carries the gateway's stable error kind.
+ * Errors of the Messages dialect, both ways, from one table of error types
+ * by status: the error a client gets (`{"type":"error","error":{type,message,
+ * code},"request_id"}`; the top-level `type` is what @ai-sdk/anthropic
+ * recognises, `code` is the spec's field and carries the gateway's stable
+ * error kind), and the status an upstream's in-stream `event: error` means.
  */
-import { retryHeaders, type GatewayError } from '../../core/errors.js';
+import { retryHeaders, upstreamStatusError, type GatewayError } from '../../core/errors.js';
 
 /**
  * The error types of the Messages API (its errors page, and the official
@@ -62,4 +64,13 @@ export function renderMessagesError(
     body: { type: 'error', error: messagesErrorObject(err), request_id: requestId },
     headers: retryHeaders(err, { shouldRetry: true }),
   };
+}
+
+const statusByErrorType = new Map(Object.entries(typeByStatus).map(([status, type]) => [type as string, Number(status)]));
+
+/** Errors the Messages API reports inside a stream (`event: error`), mapped like HTTP errors. */
+export function errorFromStreamEvent(data: { error?: { type?: string; message?: string } }): GatewayError {
+  const type = data.error?.type ?? 'api_error';
+  const message = data.error?.message || `upstream stream failed (${type})`;
+  return upstreamStatusError(statusByErrorType.get(type) ?? 500, message);
 }

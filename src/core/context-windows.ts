@@ -4,7 +4,7 @@
  * first; keys are exact names or prefixes ending in `*` (the longest prefix
  * wins). Models matched by neither the config nor the defaults are not checked.
  */
-import { ModelPatternTable } from '../../core/model-pattern.js';
+import { ModelPatternTable } from './model-pattern.js';
 
 export type ContextWindowTable = Readonly<Record<string, number>>;
 

@@ -1,5 +1,6 @@
 /**
- * Chat-completions usage → gateway Usage. OpenAI's prompt_tokens include the
+ * Chat Completions usage, both ways (read from an upstream, rendered for a
+ * client). OpenAI's prompt_tokens include the
  * cached prompt tokens; the gateway follows the Anthropic convention where
  * input tokens exclude cache reads, so inputTokens = prompt_tokens - cached.
  * Chat completions report no cache writes.
@@ -33,4 +34,24 @@ function reasoningReportedApart(prompt: number, completion: number, reasoning: n
   if (reasoning <= 0) return false;
   if (reasoning > completion) return true;
   return typeof total === 'number' && total === prompt + completion + reasoning && total !== prompt + completion;
+}
+
+export interface CompletionUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number; audio_tokens: number };
+  completion_tokens_details: { reasoning_tokens: number; audio_tokens: number; accepted_prediction_tokens: number; rejected_prediction_tokens: number };
+}
+
+/** OpenAI's prompt tokens include the cached ones (the gateway's input tokens exclude them). */
+export function renderUsage(usage: Usage): CompletionUsage {
+  const prompt = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: usage.outputTokens,
+    total_tokens: prompt + usage.outputTokens,
+    prompt_tokens_details: { cached_tokens: usage.cacheReadTokens, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
 }

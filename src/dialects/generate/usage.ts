@@ -1,14 +1,35 @@
 /**
- * The internal Usage → `usageMetadata`. The dialect counts cached prompt
- * tokens inside `promptTokenCount` and thoughts apart from
- * `candidatesTokenCount`; internally input excludes cache reads and output
- * includes thoughts. Per-modality prompt counts of a translated answer are an
- * estimate: each media part at the gateway's fixed media figure, the rest text.
+ * Usage in the content-generation dialect, both ways. Reading an upstream's
+ * usageMetadata: Gemini's promptTokenCount includes
+ * the cached prompt tokens, and the tool-use prompt (e.g. search results) is
+ * counted apart; the gateway's inputTokens excludes cache reads (as in the
+ * other adapters), so inputTokens = prompt + tool-use prompt - cached.
+ * Thoughts are counted apart from candidates; the gateway's outputTokens
+ * includes them (reasoningTokens is the breakdown). Rendering for a client
+ * (`renderUsageMetadata`) undoes the same conventions; per-modality prompt
+ * counts of a translated answer are an estimate: each media part at the
+ * gateway's fixed media figure, the rest text.
  */
-import type { Usage } from '../../core/chat.js';
+import { emptyUsage, type Usage } from '../../core/chat.js';
+import type { GeminiUsageMetadata } from './wire.js';
 import { MEDIA_PART_TOKENS } from '../../core/tokens.js';
-import type { GenerateRequest } from './schema.js';
-import { mediaKind } from './schema-enums.js';
+
+export function usageFromGemini(usage: GeminiUsageMetadata | null | undefined): Usage {
+  const result = emptyUsage();
+  if (!usage) return result;
+  const cached = usage.cachedContentTokenCount ?? 0;
+  result.inputTokens = Math.max(0, (usage.promptTokenCount ?? 0) + (usage.toolUsePromptTokenCount ?? 0) - cached);
+  result.cacheReadTokens = cached;
+  const thoughts = usage.thoughtsTokenCount;
+  result.outputTokens = (usage.candidatesTokenCount ?? 0) + (thoughts ?? 0);
+  if (typeof thoughts === 'number') result.reasoningTokens = thoughts;
+  return result;
+}
+
+/** Whether a chunk's usage carries the prompt count (early chunks of some streams carry only metadata). */
+export function hasCounts(usage: GeminiUsageMetadata | null | undefined): usage is GeminiUsageMetadata {
+  return !!usage && (typeof usage.promptTokenCount === 'number' || typeof usage.candidatesTokenCount === 'number');
+}
 
 export type Modality = 'TEXT' | 'IMAGE' | 'AUDIO' | 'VIDEO' | 'DOCUMENT';
 
@@ -31,29 +52,6 @@ export interface UsageMetadata {
 
 /** How many media parts of each modality the prompt holds. */
 export type PromptMedia = Partial<Record<Exclude<Modality, 'TEXT'>, number>>;
-
-const modalityByKind = { image: 'IMAGE', audio: 'AUDIO', video: 'VIDEO', document: 'DOCUMENT' } as const;
-
-export function promptMediaOf(req: GenerateRequest): PromptMedia {
-  const media: PromptMedia = {};
-  const count = (mimeType: string) => {
-    const kind = mediaKind(mimeType);
-    if (kind === undefined || kind === 'text') return;
-    const modality = modalityByKind[kind];
-    media[modality] = (media[modality] ?? 0) + 1;
-  };
-  for (const content of req.contents) {
-    for (const part of content.parts) {
-      const file = part.inlineData ?? part.fileData;
-      if (file) count(file.mimeType);
-      for (const inner of part.functionResponse?.parts ?? []) {
-        const innerFile = inner.inlineData ?? inner.fileData;
-        if (innerFile) count(innerFile.mimeType);
-      }
-    }
-  }
-  return media;
-}
 
 export function renderUsageMetadata(usage: Partial<Usage> | undefined, media: PromptMedia = {}): UsageMetadata {
   const cached = usage?.cacheReadTokens ?? 0;
