@@ -4,24 +4,19 @@
  * pass-through path when the upstream speaks the client's dialect, the
  * translation path otherwise), write the answer plain or streamed, settle.
  */
-import type { FastifyReply } from 'fastify';
 import type { ChatEvent, ChatRequest, ChatResponse, Usage } from '../core/chat.js';
 import { type GatewayError, toGatewayError } from '../core/errors.js';
 import { describePlan, type TranslationPlan } from '../core/translation-plan.js';
 import { countRequestTokens } from '../core/tokens.js';
 import { foldStream, responseToEvents } from '../core/stream-fold.js';
 import { openRequestState, sealEvents, sealResponse, type SealOptions } from '../core/reasoning-seal.js';
-import { ReasoningSealer } from '../core/reasoning-state.js';
+import type { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
-import type { AppContext } from '../http/context.js';
-import { chatCandidates, upstreamCallFor } from './upstream-call.js';
 import type { Channel } from '../core/channel.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
-import { StreamWriter } from './response-writer.js';
-import { settle } from './settle.js';
+import type { ChatOutput, StreamSink } from './chat-output.js';
+import type { ChatServices } from './chat-services.js';
 import type { ChatCall, ChatCodec } from './types.js';
-import { sendRenderedError } from './error-reply.js';
-import { holdQuota } from './quota-hold.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 
 type AttemptValue = { kind: 'pass'; result: PassThroughResult } | { kind: 'chat'; result: ChatResult };
@@ -34,33 +29,31 @@ interface Outcome {
   error?: GatewayError;
 }
 
-export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCodec, reply: FastifyReply): Promise<void> {
+export async function serveChat(services: ChatServices, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<void> {
   const tried: string[] = [];
   const abort = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableEnded) abort.abort();
-  });
+  output.watchClient(() => abort.abort());
   let core: ChatRequest | undefined;
-  const sealer = ReasoningSealer.of(ctx.secrets);
+  const sealer = services.sealer;
   // Reasoning state the gateway sealed on an earlier translated turn is opened once, before any plan.
   const coreRequest = () => (core ??= openRequestState(call.toCore(), sealer));
-  const writer = new StreamWriter(reply.raw, () => reply.getHeaders());
+  const writer = output.stream;
   let target: { channel: Channel; upstreamModel: string } | undefined;
   let outcome: Outcome;
   let translation: string | undefined;
   let hold: QuotaHold | undefined;
 
   try {
-    ctx.auth.authorize(call.key, call.model);
-    await ctx.limits.admit(call.key.record);
-    hold = await holdQuota(ctx, call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body });
-    const { candidates, plans } = servableCandidates(ctx, call, codec, coreRequest);
+    services.authorize(call.key, call.model);
+    await services.admit(call.key.record);
+    hold = await services.holdQuota(call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body });
+    const { candidates, plans } = servableCandidates(services, call, codec, coreRequest);
     const attempt = await withFailover(
       candidates,
-      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, signal: abort.signal },
+      { model: call.model, maxAttempts: services.maxAttempts, health: services.health, tried, signal: abort.signal },
       async (next): Promise<AttemptValue> => {
-        const adapter = ctx.adapters.get(next.channel.type);
-        const upstreamCall = upstreamCallFor(ctx, next, call, abort.signal);
+        const adapter = services.adapter(next.channel.type);
+        const upstreamCall = services.upstreamCall(next, call, abort.signal);
         if (isNative(adapter, codec)) {
           const request = (await call.passThroughRequest?.(next.channel)) ?? {
             rawBody: call.rawBody,
@@ -76,24 +69,24 @@ export async function serveChat(ctx: AppContext, call: ChatCall, codec: ChatCode
       },
     );
     target = attempt.target;
-    translation = noteTranslation(ctx, call, plans.get(attempt.target.channel.id), reply);
+    translation = noteTranslation(services, call, plans.get(attempt.target.channel.id), output);
     outcome =
       attempt.value.kind === 'pass'
-        ? await deliverPassThrough(attempt.value.result, call, codec, reply, writer)
-        : await deliverTranslated(attempt.value.result, call, codec, reply, writer);
+        ? await deliverPassThrough(attempt.value.result, call, codec, output)
+        : await deliverTranslated(attempt.value.result, call, codec, output);
   } catch (thrown) {
     const error = toGatewayError(thrown);
-    if (error.kind === 'internal') ctx.logger.error({ err: thrown, requestId: call.requestId }, 'request failed');
+    if (error.kind === 'internal') services.logger.error({ err: thrown, requestId: call.requestId }, 'request failed');
     if (writer.hasStarted) {
       await writer.write(codec.createStreamEncoder(call.model).error(error));
       writer.end();
-    } else if (!reply.raw.destroyed) {
-      sendError(reply, codec, error, call.requestId);
+    } else if (!output.gone) {
+      output.sendError(codec.renderError(error, call.requestId));
     }
     outcome = { httpStatus: error.status, answered: false, deliveredText: () => '', error };
   }
 
-  settle(ctx, {
+  services.settle({
     requestId: call.requestId,
     family: codec.family,
     key: call.key,
@@ -124,11 +117,11 @@ function sealResult(result: ChatResult, sealer: ReasoningSealer, options: SealOp
 }
 
 /** Names what the serving channel's plan mapped or ignored: a response header, a log line, and the request log (via settle). */
-function noteTranslation(ctx: AppContext, call: ChatCall, plan: TranslationPlan | undefined, reply: FastifyReply): string | undefined {
+function noteTranslation(services: ChatServices, call: ChatCall, plan: TranslationPlan | undefined, output: ChatOutput): string | undefined {
   const described = plan && describePlan(plan);
   if (described === undefined) return undefined;
-  reply.header(TRANSLATION_HEADER, described);
-  ctx.logger.info({ requestId: call.requestId, upstream: plan!.upstream, translation: described }, 'translated request');
+  output.header(TRANSLATION_HEADER, described);
+  services.logger.info({ requestId: call.requestId, upstream: plan!.upstream, translation: described }, 'translated request');
   return described;
 }
 
@@ -154,16 +147,16 @@ function isNative(adapter: UpstreamAdapter, codec: ChatCodec): boolean {
  * When none can serve, the client gets the first refusal (a 400 naming the field).
  */
 function servableCandidates(
-  ctx: AppContext,
+  services: ChatServices,
   call: ChatCall,
   codec: ChatCodec,
   coreRequest: () => ChatRequest,
 ): { candidates: Channel[]; plans: Map<string, TranslationPlan> } {
-  const ordered = chatCandidates(ctx, call.model);
+  const ordered = services.candidates(call.model);
   const plans = new Map<string, TranslationPlan>();
   let firstRefusal: GatewayError | undefined;
   const candidates = ordered.filter((channel) => {
-    const adapter = ctx.adapters.get(channel.type);
+    const adapter = services.adapter(channel.type);
     if (isNative(adapter, codec)) return true;
     const strict = call.key.record.strictTranslation === true || channel.settings.strictTranslation === true;
     const plan = adapter.plan(coreRequest(), { strict, settings: channel.settings });
@@ -175,25 +168,15 @@ function servableCandidates(
   return { candidates, plans };
 }
 
-function sendError(reply: FastifyReply, codec: ChatCodec, error: GatewayError, requestId: string): void {
-  sendRenderedError(reply, codec.renderError(error, requestId));
-}
-
-async function deliverPassThrough(
-  result: PassThroughResult,
-  call: ChatCall,
-  codec: ChatCodec,
-  reply: FastifyReply,
-  writer: StreamWriter,
-): Promise<Outcome> {
+async function deliverPassThrough(result: PassThroughResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<Outcome> {
+  const writer: StreamSink = output.stream;
   let bytes = 0;
   if (!call.stream) {
     const chunks: Uint8Array[] = [];
     for await (const chunk of result.body) chunks.push(chunk);
-    reply.code(result.status).type(result.contentType).send(Buffer.concat(chunks));
+    output.send(result.status, result.contentType, Buffer.concat(chunks));
     return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: () => '' };
   }
-  reply.hijack();
   writer.start(result.status, result.contentType);
   try {
     for await (const chunk of result.body) {
@@ -213,17 +196,12 @@ async function deliverPassThrough(
   }
 }
 
-async function deliverTranslated(
-  result: ChatResult,
-  call: ChatCall,
-  codec: ChatCodec,
-  reply: FastifyReply,
-  writer: StreamWriter,
-): Promise<Outcome> {
+async function deliverTranslated(result: ChatResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<Outcome> {
+  const writer: StreamSink = output.stream;
   if (!call.stream) {
     const response: ChatResponse = result.stream ? await foldStream(result.events) : result.response;
     const rendered = await codec.renderResponse(response, call.model);
-    reply.code(200).type('application/json').send(JSON.stringify(rendered));
+    output.send(200, 'application/json', JSON.stringify(rendered));
     return { httpStatus: 200, answered: true, reported: response.usage, deliveredText: () => '' };
   }
   const events: AsyncIterable<ChatEvent> | Iterable<ChatEvent> = result.stream ? result.events : responseToEvents(result.response);
@@ -231,7 +209,6 @@ async function deliverTranslated(
   const delivered: string[] = [];
   let reported: Partial<Usage> | undefined;
   let answered = false;
-  reply.hijack();
   writer.start(200, codec.streamContentType);
   try {
     if (encoder.open) await writer.write(encoder.open());

@@ -8,6 +8,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callBasics } from '../../pipeline/call-basics.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
+import { fastifyOutput } from '../../pipeline/chat-output.js';
+import { chatServices } from '../../pipeline/chat-services.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
@@ -24,7 +26,7 @@ export function registerChatCompletionsRoutes(app: FastifyInstance, ctx: AppCont
     const key = await ctx.auth.authenticate(bearerToken(request), request.ip);
     const parsed = parseChatCompletionsRequest(request.body);
     await serveChat(
-      ctx,
+      chatServices(ctx),
       {
         ...callBasics(request, key, parsed.model),
         stream: parsed.stream === true,
@@ -34,7 +36,7 @@ export function registerChatCompletionsRoutes(app: FastifyInstance, ctx: AppCont
         startedAt,
       },
       chatCompletionsCodec(parsed),
-      reply,
+      fastifyOutput(reply),
     );
   };
 

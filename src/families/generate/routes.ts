@@ -11,6 +11,8 @@ import { withoutSealedSignatures } from './native-reasoning.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
+import { fastifyOutput } from '../../pipeline/chat-output.js';
+import { chatServices } from '../../pipeline/chat-services.js';
 import type { AppContext } from '../../http/context.js';
 import { headerValue } from '../../http/credentials.js';
 import { generateCodec, plainGenerateCodec } from './codec.js';
@@ -73,7 +75,7 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
       sse,
     });
     await serveChat(
-      ctx,
+      chatServices(ctx),
       {
         requestId: request.id,
         key,
@@ -89,7 +91,7 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
         startedAt,
       },
       codec,
-      reply,
+      fastifyOutput(reply),
     );
   };
 

@@ -6,6 +6,8 @@
 import { withoutSealedThinking } from './native-reasoning.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
+import { fastifyOutput } from '../../pipeline/chat-output.js';
+import { chatServices } from '../../pipeline/chat-services.js';
 import { callBasics } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../http/context.js';
 import { messagesCodec } from './codec.js';
@@ -23,7 +25,7 @@ export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): v
     const key = await authenticateMessagesRequest(ctx, request);
     const parsed = parseMessagesRequest(request.body);
     await serveChat(
-      ctx,
+      chatServices(ctx),
       {
         ...callBasics(request, key, parsed.model),
         stream: parsed.stream === true,
@@ -34,7 +36,7 @@ export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): v
         startedAt,
       },
       messagesCodec,
-      reply,
+      fastifyOutput(reply),
     );
   };
 

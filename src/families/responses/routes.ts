@@ -5,6 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
+import { fastifyOutput } from '../../pipeline/chat-output.js';
+import { chatServices } from '../../pipeline/chat-services.js';
 import { callBasics } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
@@ -40,7 +42,7 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
       stream: parsed.stream === true,
     };
     await serveChat(
-      ctx,
+      chatServices(ctx),
       {
         ...callBasics(request, key, parsed.model),
         stream: client.stream,
@@ -56,7 +58,7 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
         startedAt,
       },
       responsesCodec(exchange),
-      reply,
+      fastifyOutput(reply),
     );
   };
 

@@ -1,0 +1,65 @@
+/**
+ * The services the chat pipeline uses, and nothing else of the gateway:
+ * authorization and limits, the quota hold, candidate channels and their
+ * adapters, failover settings and channel health, the upstream call for one
+ * attempt, the reasoning sealer, the logger and the settlement. Built once
+ * per gateway from its context; tests build their own with fake adapters.
+ */
+import type { Logger } from 'pino';
+import type { QuotaHold } from '../billing/quota/ledger.js';
+import type { Channel } from '../core/channel.js';
+import { ReasoningSealer } from '../core/reasoning-state.js';
+import type { ClientKey } from '../http/auth.js';
+import type { AppContext } from '../http/context.js';
+import type { AttemptTarget } from '../routing/failover.js';
+import type { ChannelHealth } from '../routing/health.js';
+import type { KeyRecord } from '../storage/types.js';
+import type { UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
+import { holdQuota } from './quota-hold.js';
+import { settle, type SettleInput } from './settle.js';
+import { chatCandidates, upstreamCallFor } from './upstream-call.js';
+
+export interface ChatServices {
+  /** Throws when the key may not use the model (or has spent its quota). */
+  authorize(key: ClientKey, model: string): void;
+  /** Counts the request against the key's rate limits; throws when over. */
+  admit(key: KeyRecord): Promise<void>;
+  /** Holds the request's possible cost against the key's quota (undefined without a quota). */
+  holdQuota(key: ClientKey, model: string, request: { inputBytes: number; body?: Record<string, unknown> }): Promise<QuotaHold | undefined>;
+  /** Channels that may serve the model, in the order to try them. */
+  candidates(model: string): Channel[];
+  adapter(type: string): UpstreamAdapter;
+  readonly maxAttempts: number;
+  readonly health: ChannelHealth;
+  upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders'] }, signal: AbortSignal): UpstreamCall;
+  readonly sealer: ReasoningSealer;
+  readonly logger: Logger;
+  /** Settles the request: usage completed and priced, the log row and spend recorded, the hold released. */
+  settle(input: SettleInput): void;
+}
+
+const built = new WeakMap<AppContext, ChatServices>();
+
+/** The gateway's own services, built once per context (no allocation per request). */
+export function chatServices(ctx: AppContext): ChatServices {
+  let services = built.get(ctx);
+  if (!services) {
+    services = {
+      authorize: (key, model) => ctx.auth.authorize(key, model),
+      admit: (key) => ctx.limits.admit(key),
+      holdQuota: (key, model, request) => holdQuota(ctx, key, model, request),
+      candidates: (model) => chatCandidates(ctx, model),
+      adapter: (type) => ctx.adapters.get(type),
+      get maxAttempts() {
+        return ctx.settings.maxAttempts;
+      },
+      health: ctx.health,
+      upstreamCall: (target, request, signal) => upstreamCallFor(ctx, target, request, signal),
+      sealer: ReasoningSealer.of(ctx.secrets),
+      logger: ctx.logger,
+      settle: (input) => void settle(ctx, input),
+    };
+    built.set(ctx, services);
+  }
+  return services;
+}
