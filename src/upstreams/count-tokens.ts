@@ -5,7 +5,7 @@
  * headers, error mapping and where the count sits in its answer.
  */
 import { GatewayError } from '../core/errors.js';
-import { firstHeader, readBodyLimited, requestExpectingSuccess, type StatusThrower } from './http.js';
+import { firstHeader, readBodyLimited, requestOk, type StatusThrower } from './http.js';
 import type { CountTokensResult, UpstreamCall } from './types.js';
 
 /** A count answer is a few dozen bytes; anything this large is not one. */
@@ -22,7 +22,7 @@ export interface CountRequestOptions {
 }
 
 export async function requestCount(options: CountRequestOptions, call: UpstreamCall): Promise<CountTokensResult> {
-  const res = await requestExpectingSuccess(options, call);
+  const res = await requestOk({ url: options.url, headers: options.headers, body: options.body, signal: call.signal, timeoutMs: call.timeoutMs, secrets: [call.apiKey], throwStatus: options.throwFor });
   const body = await readBodyLimited(res.body, MAX_COUNT_BODY_BYTES, 'the count answer', call.signal);
   const inputTokens = countIn(body, options.readCount);
   if (inputTokens === undefined) {

@@ -62,6 +62,20 @@ function splitUrl(url: string): { origin: string; path: string } {
   return split;
 }
 
+/**
+ * One upstream exchange that must succeed, as every adapter and task client
+ * makes it: sent, then a non-2xx answer turned into the gateway error it
+ * describes (by the upstream's own error reader when it has one), with the
+ * credentials masked out of any text kept.
+ */
+export async function requestOk(
+  opts: UpstreamRequestOptions & { secrets: readonly string[]; throwStatus?: StatusThrower },
+): Promise<UpstreamResponse> {
+  const response = await upstreamRequest(opts);
+  if (!isSuccess(response.status)) await (opts.throwStatus ?? throwForStatus)(response.status, response.headers, response.body, opts.secrets);
+  return response;
+}
+
 export async function upstreamRequest(opts: UpstreamRequestOptions): Promise<UpstreamResponse> {
   try {
     const { origin, path } = splitUrl(opts.url);
@@ -290,17 +304,3 @@ export function firstHeader(headers: UpstreamHeaders, name: string): string | un
 
 /** Turns a non-2xx answer into a thrown gateway error (the default is `throwForStatus`). */
 export type StatusThrower = (status: number, headers: UpstreamHeaders, body: AsyncIterable<Uint8Array>, secrets: readonly string[]) => Promise<never>;
-
-/**
- * POSTs to an upstream and returns its answer only when it succeeded; any
- * other status is thrown before a byte reaches the client, so the router can
- * still fail over. The channel's key is named so no error text can carry it.
- */
-export async function requestExpectingSuccess(
-  send: { url: string; headers: Record<string, string>; body: string | Buffer; throwFor?: StatusThrower },
-  call: { signal: AbortSignal; timeoutMs: number; apiKey: string },
-): Promise<UpstreamResponse> {
-  const res = await upstreamRequest({ url: send.url, headers: send.headers, body: send.body, signal: call.signal, timeoutMs: call.timeoutMs });
-  if (!isSuccess(res.status)) await (send.throwFor ?? throwForStatus)(res.status, res.headers, res.body, [call.apiKey]);
-  return res;
-}

@@ -7,7 +7,7 @@
  */
 import type { Usage } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
-import { firstHeader, readBody, requestExpectingSuccess, toUpstreamError, type StatusThrower } from './http.js';
+import { firstHeader, readBody, requestOk, toUpstreamError, type StatusThrower } from './http.js';
 import { capBytes, limitsOf, type UpstreamLimits } from '../core/upstream-limits.js';
 import { forwardEvents, type StreamTap } from './pass-through-stream.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from './types.js';
@@ -56,7 +56,7 @@ export interface ForwardOptions {
  * router can still fail over.
  */
 export async function forwardUntouched(options: ForwardOptions, call: UpstreamCall): Promise<PassThroughResult> {
-  const res = await requestExpectingSuccess(options, call);
+  const res = await requestOk({ url: options.url, headers: options.headers, body: options.body, signal: call.signal, timeoutMs: call.timeoutMs, secrets: [call.apiKey], throwStatus: options.throwFor });
   const limits = limitsOf(call);
   const sse = options.sse ?? options.stream;
   const contentType = firstHeader(res.headers, 'content-type') ?? (sse ? 'text/event-stream' : 'application/json');

@@ -1,7 +1,7 @@
 /** Translation path: a ChatRequest served by a Gemini upstream (streams always use `alt=sse`). */
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
-import { isSuccess, readJsonBody, upstreamRequest } from '../http.js';
+import { readJsonBody, requestOk } from '../http.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { toGeminiRequest } from './convert-request.js';
 import { fromGeminiResponse } from './convert-response.js';
@@ -12,14 +12,15 @@ import type { GeminiResponse } from '../../dialects/generate/wire.js';
 
 export async function geminiChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const body = toGeminiRequest(request, call.upstreamModel);
-  const res = await upstreamRequest({
+  const res = await requestOk({
     url: geminiUrl(call, request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'),
     headers: geminiHeaders(call),
     body: JSON.stringify(body),
     signal: call.signal,
     timeoutMs: call.timeoutMs,
+    secrets: [call.apiKey],
+    throwStatus: throwGeminiStatus,
   });
-  if (!isSuccess(res.status)) await throwGeminiStatus(res.status, res.headers, res.body, [call.apiKey]);
   const opts = { keepTextSignatures: request.thinking?.enabled === true };
   if (request.stream) return { stream: true, events: geminiSseToEvents(res.body, opts, call.signal, limitsOf(call)) };
   const json = await readJsonBody<GeminiResponse>(res.body, call.signal, limitsOf(call).maxBodyBytes);

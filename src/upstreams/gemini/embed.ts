@@ -5,7 +5,7 @@
  */
 import type { EmbeddingRequest, EmbeddingResponse } from '../../core/embedding.js';
 import { GatewayError } from '../../core/errors.js';
-import { readJsonBody, requestExpectingSuccess } from '../http.js';
+import { readJsonBody, requestOk } from '../http.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import type { UpstreamCall } from '../types.js';
 import { geminiHeaders, geminiUrl } from './endpoint.js';
@@ -20,10 +20,15 @@ export async function geminiEmbeddings(request: EmbeddingRequest, call: Upstream
     if (request.dimensions !== undefined) one.outputDimensionality = request.dimensions;
     return one;
   });
-  const res = await requestExpectingSuccess(
-    { url: geminiUrl(call, 'batchEmbedContents'), headers: geminiHeaders(call), body: JSON.stringify({ requests }), throwFor: throwGeminiStatus },
-    call,
-  );
+  const res = await requestOk({
+    url: geminiUrl(call, 'batchEmbedContents'),
+    headers: geminiHeaders(call),
+    body: JSON.stringify({ requests }),
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+    secrets: [call.apiKey],
+    throwStatus: throwGeminiStatus,
+  });
   const json = await readJsonBody<{ embeddings?: Array<{ values?: number[] }> }>(res.body, call.signal, limitsOf(call).maxBodyBytes);
   const vectors = (json.embeddings ?? []).map((embedding) => embedding.values);
   if (vectors.length !== request.inputs.length || !vectors.every(Array.isArray))

@@ -6,7 +6,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { TaskCall } from '../../tasks/types.js';
-import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { joinUrl, readJsonBody, requestOk } from '../http.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { readIgProxySettings } from './settings.js';
 
@@ -27,7 +27,7 @@ function headers(call: TaskCall): Record<string, string> {
 /** Calls `<baseUrl><pathPrefix><path>` and returns the parsed JSON answer. */
 export async function exchange<T>(call: TaskCall, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const { pathPrefix } = readIgProxySettings(call.channel);
-  const response = await upstreamRequest({
+  const response = await requestOk({
     url: joinUrl(call.channel.baseUrl, `${pathPrefix}${path}`),
     method,
     headers: headers(call),
@@ -35,10 +35,8 @@ export async function exchange<T>(call: TaskCall, method: 'GET' | 'POST', path: 
     signal: call.signal,
     timeoutMs: call.timeoutMs,
     bodyTimeoutMs: call.timeoutMs,
+    secrets: call.channel.apiKeys,
   });
-  if (!isSuccess(response.status)) {
-    await throwForStatus(response.status, response.headers, response.body, call.channel.apiKeys);
-  }
   return readJsonBody<T>(response.body, call.signal, limitsOf(call).maxBodyBytes);
 }
 

@@ -5,7 +5,7 @@
  */
 import type { EmbeddingRequest, EmbeddingResponse } from '../../core/embedding.js';
 import { GatewayError } from '../../core/errors.js';
-import { firstHeader, joinUrl, readBody, readJsonBody, requestExpectingSuccess } from '../http.js';
+import { firstHeader, joinUrl, readBody, readJsonBody, requestOk } from '../http.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { bodyForUpstreamModel } from '../pass-through.js';
 import { throwChatCompletionsStatus } from './errors.js';
@@ -17,10 +17,15 @@ interface EmbeddingList {
 }
 
 function send(call: UpstreamCall, body: string | Buffer) {
-  return requestExpectingSuccess(
-    { url: joinUrl(call.channel.baseUrl, '/embeddings'), headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` }, body, throwFor: throwChatCompletionsStatus },
-    call,
-  );
+  return requestOk({
+    url: joinUrl(call.channel.baseUrl, '/embeddings'),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` },
+    body,
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+    secrets: [call.apiKey],
+    throwStatus: throwChatCompletionsStatus,
+  });
 }
 
 export async function openAiEmbeddings(request: EmbeddingRequest, call: UpstreamCall): Promise<EmbeddingResponse> {

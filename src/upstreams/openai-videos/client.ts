@@ -6,7 +6,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { TaskCall } from '../../tasks/types.js';
-import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest, type UpstreamResponse } from '../http.js';
+import { joinUrl, readJsonBody, requestOk, type UpstreamResponse } from '../http.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 
 export interface Exchange {
@@ -21,7 +21,7 @@ export async function send(call: TaskCall, exchange: Exchange): Promise<Upstream
   const headers: Record<string, string> = { accept: exchange.accept ?? 'application/json' };
   if (call.apiKey) headers.authorization = `Bearer ${call.apiKey}`;
   if (exchange.contentType) headers['content-type'] = exchange.contentType;
-  const response = await upstreamRequest({
+  const response = await requestOk({
     url: joinUrl(call.channel.baseUrl, exchange.path),
     method: exchange.method,
     headers,
@@ -29,8 +29,8 @@ export async function send(call: TaskCall, exchange: Exchange): Promise<Upstream
     signal: call.signal,
     timeoutMs: call.timeoutMs,
     bodyTimeoutMs: Math.max(call.timeoutMs, 60_000),
+    secrets: call.channel.apiKeys,
   });
-  if (!isSuccess(response.status)) await throwForStatus(response.status, response.headers, response.body, call.channel.apiKeys);
   return response;
 }
 

@@ -10,7 +10,7 @@ import { GatewayError } from '../../core/errors.js';
 import { VIDEO_TASKS, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../tasks/video-contract.js';
 import { upstreamModelFor } from '../../core/channel.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
-import { isSuccess, joinUrl, readJsonBody, throwForStatus, upstreamRequest } from '../http.js';
+import { joinUrl, readJsonBody, requestOk } from '../http.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { eachBounded } from '../transfer.js';
 import { downloadVideo } from './download.js';
@@ -28,7 +28,7 @@ async function exchange(call: TaskCall, method: 'GET' | 'POST', path: string, bo
     headers['content-type'] = 'application/json';
     headers['x-dashscope-async'] = 'enable';
   }
-  const response = await upstreamRequest({
+  const response = await requestOk({
     url: joinUrl(call.channel.baseUrl, path),
     method,
     headers,
@@ -36,8 +36,8 @@ async function exchange(call: TaskCall, method: 'GET' | 'POST', path: string, bo
     signal: call.signal,
     timeoutMs: call.timeoutMs,
     bodyTimeoutMs: call.timeoutMs,
+    secrets: call.channel.apiKeys,
   });
-  if (!isSuccess(response.status)) await throwForStatus(response.status, response.headers, response.body, call.channel.apiKeys);
   const answer = await readJsonBody<TaskAnswer>(response.body, call.signal, limitsOf(call).maxBodyBytes);
   if (typeof answer !== 'object' || answer === null) throw new GatewayError('upstream_error', 'the upstream answered something other than a JSON object', { retryable: true });
   return answer;
