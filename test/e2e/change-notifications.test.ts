@@ -5,22 +5,12 @@
  * Redis, PostgreSQL LISTEN/NOTIFY.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { postgresConnection } from '../../src/storage/postgres-connection.js';
-import { postgresUrl, skipPostgres } from '../storage/engines.js';
+import { describe, expect, it } from 'vitest';
+import { freshSchemas, postgresUrl, skipPostgres } from '../storage/engines.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 
 const redisUrl = process.env.SWITCHYARD_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const schemas: string[] = [];
-
-afterAll(async () => {
-  if (schemas.length === 0) return;
-  const client = new pg.Client(postgresConnection(postgresUrl));
-  await client.connect();
-  for (const schema of schemas) await client.query(`drop schema if exists "${schema}" cascade`);
-  await client.end();
-});
+const freshSchema = freshSchemas('notify');
 
 async function eventually(check: () => Promise<boolean>, withinMs: number): Promise<number> {
   const started = Date.now();
@@ -34,8 +24,7 @@ async function eventually(check: () => Promise<boolean>, withinMs: number): Prom
 describe.skipIf(skipPostgres)('admin changes reach the other instances at once', () => {
   for (const withRedis of [true, false]) {
     it(`through ${withRedis ? 'Redis pub/sub' : 'PostgreSQL LISTEN/NOTIFY'}`, async () => {
-      const schema = `notify_${randomBytes(6).toString('hex')}`;
-      schemas.push(schema);
+      const schema = freshSchema();
       const secret = `sk-notify-${randomBytes(8).toString('hex')}`;
       const config = { keys: [{ name: 'watched', key: secret }], channels: [{ name: 'sim', type: 'simulator', models: ['notify-*'] }] };
       const settings = { databaseUrl: postgresUrl, databaseSchema: schema, refreshIntervalMs: 60_000, simulator: false, ...(withRedis ? { redisUrl } : {}) };

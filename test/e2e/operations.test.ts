@@ -3,35 +3,18 @@
  * through Redis, graceful shutdown with a stream in flight, and the CLI.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Anthropic from '@anthropic-ai/sdk';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { postgresConnection } from '../../src/storage/postgres-connection.js';
-import { postgresUrl, skipPostgres } from '../storage/engines.js';
+import { describe, expect, it } from 'vitest';
+import { freshSchemas, postgresUrl, skipPostgres } from '../storage/engines.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 
 const run = promisify(execFile);
 const redisUrl = process.env.SWITCHYARD_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const schemas: string[] = [];
-
-function freshSchema(): string {
-  const schema = `e2e_${randomBytes(6).toString('hex')}`;
-  schemas.push(schema);
-  return schema;
-}
-
-afterAll(async () => {
-  if (schemas.length === 0) return;
-  const client = new pg.Client(postgresConnection(postgresUrl));
-  await client.connect();
-  for (const schema of schemas) await client.query(`drop schema if exists "${schema}" cascade`);
-  await client.end();
-});
+const freshSchema = freshSchemas('e2e');
 
 function messagesRequest(key: string) {
   return {

@@ -6,28 +6,17 @@
  * (it once spent three times the quota).
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { postgresConnection } from '../../src/storage/postgres-connection.js';
-import { postgresUrl, skipPostgres } from '../storage/engines.js';
+import { describe, expect, it } from 'vitest';
+import { freshSchemas, postgresUrl, skipPostgres } from '../storage/engines.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 
 const redisUrl = process.env.SWITCHYARD_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const schemas: string[] = [];
-
-afterAll(async () => {
-  if (schemas.length === 0) return;
-  const client = new pg.Client(postgresConnection(postgresUrl));
-  await client.connect();
-  for (const schema of schemas) await client.query(`drop schema if exists "${schema}" cascade`);
-  await client.end();
-});
+const freshSchema = freshSchemas('quota');
 
 const QUOTA = 0.6;
 
 async function spendConcurrently(withRedis: boolean): Promise<{ used: number; costs: number[]; statuses: number[] }> {
-  const schema = `quota_${randomBytes(6).toString('hex')}`;
-  schemas.push(schema);
+  const schema = freshSchema();
   const secret = `sk-quota-${randomBytes(8).toString('hex')}`;
   const config = {
     keys: [{ name: 'capped', key: secret, quota: QUOTA }],

@@ -102,3 +102,26 @@ export function useTestStore(engine: 'sqlite' | 'postgres', skip: boolean): Open
     },
   };
 }
+
+/**
+ * Fresh PostgreSQL schema names for a test file, each dropped after the
+ * file's tests (gateways started on them create their tables there).
+ */
+export function freshSchemas(prefix: string): () => string {
+  const names: string[] = [];
+  afterAll(async () => {
+    if (names.length === 0) return;
+    const client = new pg.Client(postgresConnection(postgresUrl));
+    await client.connect();
+    try {
+      for (const name of names) await client.query(`drop schema if exists "${name}" cascade`);
+    } finally {
+      await client.end();
+    }
+  });
+  return () => {
+    const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+    names.push(name);
+    return name;
+  };
+}
