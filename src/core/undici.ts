@@ -10,6 +10,8 @@ type Undici = typeof import('undici');
 let loading: Promise<Undici> | undefined;
 
 export function loadUndici(): Promise<Undici> {
-  loading ??= import('undici');
+  // undici is CommonJS: its exports object is the namespace's default (in the
+  // bundle, the only thing a dynamic import of it yields).
+  loading ??= import('undici').then((namespace) => (namespace as unknown as { default?: Undici }).default ?? namespace);
   return loading;
 }
