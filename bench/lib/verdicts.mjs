@@ -18,6 +18,7 @@ function throughputOf(results, key) {
 }
 
 const round2 = (n) => Math.round(n * 100) / 100;
+const signed = (n) => (n >= 0 ? `+${round2(n)}` : `−${round2(-n)}`);
 
 /**
  * Per family, native and main translated route: throughput ≥ 0.6 × floor,
@@ -44,9 +45,9 @@ export function evaluateTargets(results) {
       const ratio = rate.rps / floorRate;
       push(`${family}: throughput c=50, ${route}`, '≥ 0.6 × floor', Number.isFinite(floorRate) ? `${rate.rps} req/s = ${round2(ratio)} × floor (${floorRate})${rate.note}` : noFloor, ratio >= 0.6);
       const p50 = added[key]?.p50Us;
-      push(`${family}: added p50, ${route}`, '≤ floor + 60 µs', floorPlain ? `${p50} µs (floor ${floorPlain.p50Us} µs, +${p50 - floorPlain.p50Us})` : noFloor, p50 - floorPlain?.p50Us <= 60);
+      push(`${family}: added p50, ${route}`, '≤ floor + 60 µs', floorPlain ? `${p50} µs (floor ${floorPlain.p50Us} µs, ${signed(p50 - floorPlain.p50Us)})` : noFloor, p50 - floorPlain?.p50Us <= 60);
       const ttfb = added[`${key}-stream`]?.ttfbP50Us;
-      push(`${family}: added stream first byte p50, ${route}`, '≤ floor + 150 µs', floorStream ? `${ttfb} µs (floor ${floorStream.ttfbP50Us} µs, +${ttfb - floorStream.ttfbP50Us})` : noFloor, ttfb - floorStream?.ttfbP50Us <= 150);
+      push(`${family}: added stream first byte p50, ${route}`, '≤ floor + 150 µs', floorStream ? `${ttfb} µs (floor ${floorStream.ttfbP50Us} µs, ${signed(ttfb - floorStream.ttfbP50Us)})` : noFloor, ttfb - floorStream?.ttfbP50Us <= 150);
     }
   }
   const stored = results.throughput.autocannon['gateway-resp-native-store'];
@@ -57,7 +58,7 @@ export function evaluateTargets(results) {
   }
   const rss = memory.after20k?.rssMb;
   const floorRss = memory.floor?.rssMb;
-  push('RSS after a 20k-request c=50 load run', '≤ floor + 30 MB', floorRss ? `${rss} MB (floor ${floorRss} MB, +${round2(rss - floorRss)})` : `${rss} MB; ${noFloor}`, rss - floorRss <= 30);
+  push('RSS after a 20k-request c=50 load run', '≤ floor + 30 MB', floorRss ? `${rss} MB (floor ${floorRss} MB, ${signed(rss - floorRss)})` : `${rss} MB; ${noFloor}`, rss - floorRss <= 30);
   push('cold start (spawn → /healthz 200), median', '≤ 250 ms', `${coldStart.medianHealthzMs} ms`, coldStart.medianHealthzMs <= 250);
   return rows;
 }
