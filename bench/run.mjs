@@ -203,6 +203,8 @@ async function main() {
         return run;
       });
       throughput.autocannon[target.key] = result;
+      // The floor's own RSS after its load run: the memory target is relative to it.
+      if (target.server === 'floor') memory.floor ??= memoryOf(floor.pid);
       if (!target.gateway) continue;
       result.rssMbAfter = memoryOf(pid).rssMb;
       memory.after20k ??= { ...memoryOf(pid), requestsServed: memory.gatewayRequests };

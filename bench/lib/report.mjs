@@ -115,7 +115,8 @@ export function renderMarkdown(results, verdicts) {
       (memory.past20kRequests ? `, first reading past 20k requests ${memory.past20kRequests.rssMb} MB (${fmt(memory.past20kRequests.requestsServed)} served)` : '') +
       `, after the first 20k-request c=${meta.settings.connections} load run ${memory.after20k?.rssMb} MB ` +
       `(${fmt(memory.after20k?.requestsServed)} requests served by then), at the end ${memory.final.rssMb} MB, peak ${memory.final.peakRssMb} MB ` +
-      `(${fmt(memory.gatewayRequests)} requests served).`,
+      `(${fmt(memory.gatewayRequests)} requests served)` +
+      (memory.floor ? `; the floor proxy after its load run ${memory.floor.rssMb} MB.` : '.'),
   );
   out.push(
     `Cold start, median of ${coldStart.runs.length}: spawn → /healthz 200 ${coldStart.medianHealthzMs} ms, ` +

@@ -9,6 +9,7 @@
  * record is "not found", never "forbidden".
  */
 import type { Kysely } from 'kysely';
+import { GroupCommit } from './group-commit.js';
 import { fromFlag, fromJson, toFlag, toJson, toNumber } from './codec.js';
 import { isWellFormedId } from './ids.js';
 import { storableNullable } from './text.js';
@@ -97,23 +98,31 @@ function itemIds(record: StoredResponse): string[] {
   return [...ids];
 }
 
-export class ResponseRepository {
-  constructor(private readonly db: Kysely<any>) {}
+/** Inserts the records and their item index rows (inside the caller's transaction). */
+async function insertRecords(trx: Kysely<any>, records: readonly StoredResponse[]): Promise<void> {
+  await trx.insertInto('responses').values(records.map(toRow)).execute();
+  const itemRows = records.flatMap((record) =>
+    itemIds(record).map((itemId) => ({ response_id: record.id, item_id: itemId, key_id: record.keyId, created_at: record.createdAt })),
+  );
+  for (let i = 0; i < itemRows.length; i += idChunk) {
+    await trx.insertInto('response_items').values(itemRows.slice(i, i + idChunk)).execute();
+  }
+}
 
-  async save(record: StoredResponse): Promise<void> {
-    const ids = itemIds(record);
-    await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('responses').values(toRow(record)).execute();
-      for (let i = 0; i < ids.length; i += idChunk) {
-        const rows = ids.slice(i, i + idChunk).map((itemId) => ({
-          response_id: record.id,
-          item_id: itemId,
-          key_id: record.keyId,
-          created_at: record.createdAt,
-        }));
-        await trx.insertInto('response_items').values(rows).execute();
-      }
+export class ResponseRepository {
+  /** Saves finishing in the same tick share one transaction (see group-commit.ts). */
+  private readonly commits: GroupCommit<StoredResponse>;
+
+  constructor(private readonly db: Kysely<any>) {
+    this.commits = new GroupCommit<StoredResponse>({
+      writeGroup: (records) => this.db.transaction().execute((trx) => insertRecords(trx, records)),
+      writeOne: (record) => this.db.transaction().execute((trx) => insertRecords(trx, [record])),
     });
+  }
+
+  /** Resolves only once the record is committed: an answer released after it survives a crash. */
+  save(record: StoredResponse): Promise<void> {
+    return this.commits.add(record);
   }
 
   async get(id: string, keyId: string): Promise<StoredResponse | undefined> {

@@ -3,7 +3,7 @@
  * outbound guard's agent (private addresses refused at connect time), with a
  * bounded wait and no redirects. Any 2xx counts as delivered.
  */
-import { request } from 'undici';
+import { loadUndici } from '../core/undici.js';
 import type { AttemptOutcome } from './deliveries.js';
 import type { OutboundGuard } from './outbound-guard.js';
 
@@ -19,9 +19,10 @@ export async function sendCallback(guard: OutboundGuard, url: string, payload: s
   }
   const signal = AbortSignal.timeout(options.timeoutMs);
   try {
+    const { request } = await loadUndici();
     const response = await request(url, {
       method: 'POST',
-      dispatcher: guard.agent,
+      dispatcher: await guard.agent(),
       headers: { 'content-type': 'application/json', 'user-agent': 'switchyard-callbacks' },
       body: payload,
       signal,

@@ -10,7 +10,8 @@
  */
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { loadUndici } from '../core/undici.js';
 import { GatewayError } from '../core/errors.js';
 
 /** Ranges that are never public (RFC 6890 and friends). */
@@ -61,8 +62,8 @@ function normalise(ip: string): { address: string; family: 'ipv4' | 'ipv6' } {
 export class OutboundGuard {
   private readonly allowedRanges = new net.BlockList();
   private readonly allowedHosts = new Set<string>();
-  /** Use this agent for every guarded request: its lookups refuse blocked addresses. */
-  readonly agent: Agent;
+  private guardedAgent: Agent | undefined;
+  private closed = false;
 
   /** `allow`: host names (exact, case-insensitive), addresses or CIDR ranges. */
   constructor(allow: readonly string[] = []) {
@@ -79,11 +80,23 @@ export class OutboundGuard {
       if (bits === undefined) this.allowedRanges.addAddress(address, kind);
       else this.allowedRanges.addSubnet(address, Number(bits), kind);
     }
-    this.agent = new Agent({
+  }
+
+  /**
+   * Use this agent for every guarded request: its lookups refuse blocked
+   * addresses. Made on first use (undici is not loaded at start-up).
+   */
+  async agent(): Promise<Agent> {
+    if (this.guardedAgent) return this.guardedAgent;
+    const { Agent } = await loadUndici();
+    this.guardedAgent ??= new Agent({
       connections: 64,
       keepAliveTimeout: 4_000,
       connect: { timeout: 10_000, lookup: this.lookup },
     });
+    // Closed while undici was loading: the agent refuses requests like a closed one.
+    if (this.closed) await this.guardedAgent.close();
+    return this.guardedAgent;
   }
 
   /** Whether the gateway may connect to this address. */
@@ -149,6 +162,7 @@ export class OutboundGuard {
   };
 
   async close(): Promise<void> {
-    await this.agent.close();
+    this.closed = true;
+    await this.guardedAgent?.close();
   }
 }

@@ -4,7 +4,7 @@
  * address, and bounded in size and time, so the gateway can keep and serve
  * them under its own URLs whatever the upstream's link lifetime.
  */
-import { request } from 'undici';
+import { loadUndici } from '../core/undici.js';
 import { GatewayError } from '../core/errors.js';
 import type { TaskCall } from '../tasks/types.js';
 import { readBodyLimited } from './http.js';
@@ -26,9 +26,10 @@ export async function downloadThroughGuard(
   if (!guard) throw new GatewayError('internal', `${options.what} download needs the outbound guard`);
   // Relative addresses are on the service itself.
   const url = guard.checkUrl(new URL(address, `${call.channel.baseUrl}/`).href, `the upstream ${options.what} address`);
+  const { request } = await loadUndici();
   const response = await request(url, {
     method: 'GET',
-    dispatcher: guard.agent,
+    dispatcher: await guard.agent(),
     signal: call.signal,
     headersTimeout: call.timeoutMs,
     bodyTimeout: options.bodyTimeoutMs,

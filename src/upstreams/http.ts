@@ -6,8 +6,9 @@
  * undici's dispatcher API is used rather than global fetch: fetch costs several
  * times more per request on Node 20 (see the performance research notes).
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { GatewayError, upstreamStatusError } from '../core/errors.js';
+import { loadUndici } from '../core/undici.js';
 import { capBytes, DEFAULT_UPSTREAM_LIMITS } from '../core/upstream-limits.js';
 
 /** Failing to open a TCP/TLS connection this fast means the upstream is unreachable; try the next channel. */
@@ -17,12 +18,19 @@ const BODY_TIMEOUT_MS = 5 * 60_000;
 /** Error bodies are read up to this size; anything beyond is not worth keeping. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-export const upstreamAgent = new Agent({
-  connections: 512,
-  pipelining: 1,
-  keepAliveTimeout: 4_000,
-  connect: { timeout: CONNECT_TIMEOUT_MS },
-});
+/** The shared keep-alive agent, made on the first upstream call (undici loads then, not at start-up). */
+let upstreamAgent: Agent | undefined;
+
+async function createUpstreamAgent(): Promise<Agent> {
+  const { Agent } = await loadUndici();
+  upstreamAgent ??= new Agent({
+    connections: 512,
+    pipelining: 1,
+    keepAliveTimeout: 4_000,
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+  });
+  return upstreamAgent;
+}
 
 export type UpstreamBody = Dispatcher.ResponseData['body'];
 export type UpstreamHeaders = Record<string, string | string[] | undefined>;
@@ -79,7 +87,8 @@ export async function requestOk(
 export async function upstreamRequest(opts: UpstreamRequestOptions): Promise<UpstreamResponse> {
   try {
     const { origin, path } = splitUrl(opts.url);
-    const res = await upstreamAgent.request({
+    const agent = upstreamAgent ?? (await createUpstreamAgent());
+    const res = await agent.request({
       origin,
       path,
       method: opts.method ?? 'POST',

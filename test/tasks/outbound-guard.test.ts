@@ -69,7 +69,7 @@ describe('outbound guard', () => {
 
     it('refuses a name that resolves to a private address', async () => {
       const port = new URL(receiver.url).port;
-      const failure = await request(`http://localhost:${port}/`, { dispatcher: closed.agent, method: 'POST', body: '{}' }).catch((error) => error);
+      const failure = await request(`http://localhost:${port}/`, { dispatcher: await closed.agent(), method: 'POST', body: '{}' }).catch((error) => error);
       expect(String(failure?.code ?? failure?.cause?.code ?? failure)).toMatch(/EADDRNOTALLOWED/);
       expect(receiver.received).toHaveLength(0);
     });
@@ -77,7 +77,7 @@ describe('outbound guard', () => {
     it('connects to a name whose addresses are allowed', async () => {
       const guard = new OutboundGuard(['127.0.0.1', '::1']);
       const port = new URL(receiver.url).port;
-      const response = await request(`http://localhost:${port}/ok`, { dispatcher: guard.agent, method: 'POST', body: '{}' });
+      const response = await request(`http://localhost:${port}/ok`, { dispatcher: await guard.agent(), method: 'POST', body: '{}' });
       await response.body.dump();
       expect(response.statusCode).toBe(200);
       await guard.close();
