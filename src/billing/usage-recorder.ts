@@ -6,7 +6,7 @@
  * the refused rows stand alone, and only those are dropped (and logged).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { isDatabaseUnavailable } from '../storage/codec.js';
+import { isDatabaseUnavailable } from '../storage/columns.js';
 import type { RequestLogRow, Store } from '../storage/types.js';
 
 /** Rows per insert: small enough that a synchronous SQLite write never stalls requests for long. */

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import { conflict, fromJson, isUniqueViolation, toJson, toNumber } from './codec.js';
+import { conflict, fromJson, isUniqueViolation, toJson, toNumber } from './columns.js';
 import { isWellFormedId, newId } from './ids.js';
 import type { ChannelsTable, Database } from './schema.js';
 import type { ChannelPatch, ChannelRecord, ChannelRepository, ChannelStatus, NewChannel } from './types.js';

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
-import { conflict, fromJson, isUniqueViolation, toJson, toNullableNumber, toNumber } from './codec.js';
+import { conflict, fromJson, isUniqueViolation, toJson, toNullableNumber, toNumber } from './columns.js';
 import { isWellFormedId, newId } from './ids.js';
 import type { Database, KeysTable } from './schema.js';
 import type { KeyPatch, KeyRecord, KeyRepository, KeyStatus, NewKey } from './types.js';

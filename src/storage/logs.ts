@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { fromFlag, fromJson, toFlag, toJson, toNullableNumber, toNumber } from './codec.js';
+import { fromFlag, fromJson, toFlag, toJson, toNullableNumber, toNumber } from './columns.js';
 import type { Database, RequestLogsTable } from './schema.js';
 import { storableNullable, storableText } from './text.js';
 import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSummaryRow } from './types.js';

@@ -10,7 +10,7 @@
  */
 import type { Kysely } from 'kysely';
 import { GroupCommit } from './group-commit.js';
-import { fromFlag, fromJson, toFlag, toJson, toNumber } from './codec.js';
+import { fromFlag, fromJson, toFlag, toJson, toNumber } from './columns.js';
 import { isWellFormedId } from './ids.js';
 import { storableNullable } from './text.js';
 

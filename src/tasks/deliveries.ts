@@ -4,7 +4,7 @@
  * every attempt (count, last HTTP status or error, when delivered).
  */
 import type { Selectable } from 'kysely';
-import { toNullableNumber, toNumber } from '../storage/codec.js';
+import { toNullableNumber, toNumber } from '../storage/columns.js';
 import type { TaskDeliveriesTable, TaskDb } from './schema.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'superseded';

@@ -7,7 +7,7 @@
  */
 import { sql, type Transaction, type Updateable } from 'kysely';
 import { GatewayError } from '../core/errors.js';
-import { isUniqueViolation } from '../storage/codec.js';
+import { isUniqueViolation } from '../storage/columns.js';
 import { isWellFormedId, newId } from '../storage/ids.js';
 import { newTaskId } from './ids.js';
 import { jsonOrNull, toTaskRecord } from './rows.js';

@@ -1,6 +1,6 @@
 /** Conversions between task rows and records. */
 import type { Selectable } from 'kysely';
-import { fromJson, toNullableNumber, toNumber } from '../storage/codec.js';
+import { fromJson, toNullableNumber, toNumber } from '../storage/columns.js';
 import type { TasksTable } from './schema.js';
 import type { BillingState, JsonObject, TaskRecord, TaskStatus } from './types.js';
 
