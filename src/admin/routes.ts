@@ -21,7 +21,7 @@ import { AdminService, publicChannel, publicKey } from './service.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelRecord } from '../storage/types.js';
 
-function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean {
+export function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean {
   const presented = headerValue(request, 'x-admin-key') ?? bearerToken(request);
   if (!presented) return false;
   const hash = createHash('sha256').update(presented).digest();

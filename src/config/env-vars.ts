@@ -54,6 +54,12 @@ export const ENV_VARS = {
     section: 'server',
     description: 'A YAML or JSON config file, applied at every start; it owns only the fields it changes (see "Config file" below).',
   },
+  SWITCHYARD_ACCESS_LOG: {
+    kind: 'on-off',
+    defaultText: 'on',
+    section: 'server',
+    description: 'One structured access-log line per request on stdout (method, path, status, duration, request id, key name, model, channel, attempts), at level `info`; `off` writes none.',
+  },
   SWITCHYARD_LOG_LEVEL: { kind: 'string', default: 'info', section: 'server', description: 'pino log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
   SWITCHYARD_MAX_BODY_BYTES: {
     kind: 'integer',

@@ -25,6 +25,8 @@ export interface GatewaySettings {
   /** Encrypts upstream credentials at rest; generated into the data dir when unset. */
   secretKey?: string;
   logLevel: string;
+  /** One structured access-log line per request on stdout (SWITCHYARD_ACCESS_LOG=on|off). */
+  accessLog: boolean;
   /** Largest request body accepted, in bytes (413 beyond). */
   maxBodyBytes: number;
   /** Time to wait for an upstream's response headers before failing over. */
@@ -108,6 +110,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     shutdownGraceMs: read.integer('SWITCHYARD_SHUTDOWN_GRACE_MS'),
     refreshIntervalMs: read.integer('SWITCHYARD_REFRESH_MS'),
     simulator: read.onOff('SWITCHYARD_SIMULATOR'),
+    accessLog: read.onOff('SWITCHYARD_ACCESS_LOG') ?? true,
     tasks: taskSettingsFromEnv(read),
   };
 }

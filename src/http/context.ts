@@ -10,6 +10,8 @@ import type { GatewaySettings } from '../config/env.js';
 import type { ConfigFile } from '../config/file.js';
 import type { ChannelHealth } from '../routing/health.js';
 import type { ChannelRegistry } from '../routing/channel-registry.js';
+import type { AccessNotes } from '../observe/access-log.js';
+import type { GatewayMetrics } from '../observe/metrics.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { SecretBox } from '../storage/secrets.js';
 import type { Store } from '../storage/types.js';
@@ -29,6 +31,10 @@ export interface AppContext {
   health: ChannelHealth;
   prices: PriceTable;
   recorder: UsageRecorder;
+  /** Prometheus metrics of this instance (GET /metrics). */
+  metrics: GatewayMetrics;
+  /** What the access-log line of a routed request names (key, model, channel, attempts). */
+  accessNotes: AccessNotes;
   /** Tells the other instances that keys or channels changed. */
   changes: ChangeFeed;
   /** Holds against key quotas, shared by the instances (Redis, else PostgreSQL) or local. */

@@ -67,6 +67,29 @@ export function completeUsage(input: SettleInput): Usage {
   };
 }
 
+const LIMIT_KINDS = new Set(['rate_limited', 'quota_exhausted']);
+
+/** The request's metrics and its access-log note, from what settled it. */
+function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost: number, now: number): void {
+  const channel = input.channelId ?? 'none';
+  ctx.metrics.observe({
+    family: input.family,
+    operation: input.family === 'embeddings' ? 'embeddings' : 'chat',
+    model: input.model,
+    channel,
+    status: input.httpStatus,
+    durationMs: now - input.startedAt,
+    firstByteMs: input.stream && input.firstByteAt !== undefined ? input.firstByteAt - input.startedAt : undefined,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cost,
+    keyName: input.key?.record.name ?? 'none',
+    failovers: Math.max(0, input.tried.length - 1),
+    limitKind: input.error && LIMIT_KINDS.has(input.error.kind) ? input.error.kind : undefined,
+  });
+  ctx.accessNotes.note(input.requestId, { key: input.key?.record.name, model: input.model, channel: input.channelId, attempts: input.tried.length });
+}
+
 export function settle(ctx: AppContext, input: SettleInput): Usage {
   const usage = completeUsage(input);
   const cost = input.answered ? ctx.prices.cost(input.model, usage) : 0;
@@ -104,6 +127,7 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
   );
   // Never throws: a release that fails is logged by the ledger and its hold expires.
   void input.hold?.release(cost);
+  observeSettled(ctx, input, usage, cost, now);
   if (key) {
     if (cost > 0) ctx.auth.noteSpend(key.keyHash, cost);
     const tokens = usage.inputTokens + usage.outputTokens;

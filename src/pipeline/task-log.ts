@@ -49,4 +49,19 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
     startedAt: meta.startedAt,
   });
   ctx.recorder.record(row, spend);
+  ctx.metrics.observe({
+    family: fields.family,
+    operation: 'task',
+    model: fields.model,
+    channel: fields.channel?.id ?? 'none',
+    status: fields.status,
+    durationMs: Date.now() - meta.startedAt,
+    inputTokens: 0,
+    outputTokens: 0,
+    cost: fields.cost,
+    keyName: key.record.name,
+    failovers: Math.max(0, fields.tried.length - 1),
+    limitKind: fields.error && (fields.error.kind === 'rate_limited' || fields.error.kind === 'quota_exhausted') ? fields.error.kind : undefined,
+  });
+  ctx.accessNotes.note(meta.requestId, { key: key.record.name, model: fields.model, channel: fields.channel?.id, attempts: fields.tried.length });
 }

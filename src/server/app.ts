@@ -17,6 +17,7 @@ import { registerResponsesRoutes } from '../families/responses/routes.js';
 import { registerVideoRoutes } from '../families/videos/routes.js';
 import type { AppContext } from '../http/context.js';
 import { registerHealthRoutes } from './health.js';
+import { registerObservability } from './observability.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { clientErrorHandler, MAX_HEADER_BYTES } from './client-errors.js';
 import { pathOf, renderForPath } from './error-shapes.js';
@@ -93,6 +94,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   registerHealthRoutes(app, ctx);
+  await registerObservability(app, ctx);
   await app.register(async (scope) => registerMessagesRoutes(scope, ctx));
   await app.register(async (scope) => registerResponsesRoutes(scope, ctx));
   await app.register(async (scope) => registerGenerateRoutes(scope, ctx));

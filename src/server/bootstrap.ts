@@ -15,6 +15,9 @@ import { loadConfigFile } from '../config/file.js';
 import { ChannelHealth } from '../routing/health.js';
 import { shareBreakers } from '../routing/breaker-share.js';
 import { ChannelRegistry } from '../routing/channel-registry.js';
+import { AccessNotes } from '../observe/access-log.js';
+import { GatewayMetrics } from '../observe/metrics.js';
+import { metricsSources } from '../observe/sources.js';
 import { openChangeFeed } from '../storage/change-feed.js';
 import { openStore } from '../storage/open.js';
 import { SecretBox } from '../storage/secrets.js';
@@ -153,6 +156,8 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       prices: new PriceTable(fileConfig?.prices),
       recorder,
       changes,
+      metrics: new GatewayMetrics(metricsSources(store, channels, health)),
+      accessNotes: new AccessNotes(effective.accessLog),
       quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger }),
       adapters: upstreams.adapters,
       fileConfig,

@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /** Bottom first: a folder may import its own files and the folders before it, never those after it. */
-const LAYERS = ['core', 'dialects', 'storage', 'tasks', 'upstreams', 'config', 'routing', 'billing', 'http', 'pipeline', 'families', 'admin', 'server', 'cli', 'main.ts'];
+const LAYERS = ['core', 'dialects', 'storage', 'tasks', 'upstreams', 'config', 'routing', 'billing', 'observe', 'http', 'pipeline', 'families', 'admin', 'server', 'cli', 'main.ts'];
 /** Declarations for untyped packages; nothing imports them. */
 const IGNORED = ['types'];
 

@@ -101,6 +101,7 @@ const imageTaskId = (fixtures: Fixtures) => fixtures.imageTaskId;
 export const CATALOGUE: RouteEntry[] = [
   { family: 'health', shape: 'admin', method: 'GET', path: '/healthz', auth: 'none' },
   { family: 'health', shape: 'admin', method: 'GET', path: '/readyz', auth: 'none' },
+  { family: 'health', shape: 'admin', method: 'GET', path: '/metrics', auth: 'admin' },
 
   { family: 'messages', shape: 'messages', method: 'POST', path: '/v1/messages', auth: 'messages', body: base.messagesBody, media: base.MESSAGES_MEDIA },
   { family: 'messages', shape: 'messages', method: 'POST', path: '/messages', alias: true, auth: 'messages', body: base.messagesBody, media: base.MESSAGES_MEDIA },

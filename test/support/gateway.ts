@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { settingsFromEnv, type GatewaySettings } from '../../src/config/env.js';
 import { createGateway, type Gateway } from '../../src/server/bootstrap.js';
 
@@ -28,6 +28,8 @@ export interface StartOptions {
   settings?: Partial<GatewaySettings>;
   /** Reuse a data directory (restart tests). */
   dataDir?: string;
+  /** The gateway's logger (default: silent). */
+  logger?: Logger;
 }
 
 export const TEST_ADMIN_KEY = 'sk-admin-test-0123456789';
@@ -50,7 +52,7 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     refreshIntervalMs: 0,
     ...options.settings,
   };
-  const gateway = await createGateway(settings, { logger: pino({ level: 'silent' }) });
+  const gateway = await createGateway(settings, { logger: options.logger ?? pino({ level: 'silent' }) });
   const url = (await gateway.listen()).replace('[::1]', '127.0.0.1');
   const admin = async (method: string, pathname: string, body?: unknown) => {
     const response = await fetch(`${url}/admin${pathname}`, {

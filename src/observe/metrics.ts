@@ -1,0 +1,133 @@
+/**
+ * Prometheus metrics of one gateway instance, named after the OpenTelemetry
+ * GenAI semantic conventions where one applies (`gen_ai_client_operation_
+ * duration_seconds`, `gen_ai_client_token_usage`, `gen_ai_server_time_to_
+ * first_token_seconds`, with `gen_ai_operation_name` and
+ * `gen_ai_request_model` labels) and `switchyard_*` for the rest. A request
+ * is observed once, when it settles; state (breakers, task queues,
+ * callback deliveries) is read when the metrics are scraped.
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export interface RequestObservation {
+  family: string;
+  operation: 'chat' | 'embeddings' | 'task';
+  model: string;
+  channel: string;
+  status: number;
+  durationMs: number;
+  firstByteMs?: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  keyName: string;
+  /** Channels tried after the first (failovers). */
+  failovers: number;
+  /** `rate_limited` or `quota_exhausted` when the request was refused for a limit. */
+  limitKind?: string;
+}
+
+/** Read at scrape time. */
+export interface MetricsSources {
+  breakers(): Array<{ channel: string; state: string }>;
+  tasks(): Promise<Array<{ family: string; status: string; count: number }>>;
+  deliveries(): Promise<Array<{ status: string; count: number }>>;
+}
+
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576];
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter;
+  private readonly duration: Histogram;
+  private readonly firstToken: Histogram;
+  private readonly tokens: Histogram;
+  private readonly spend: Counter;
+  private readonly failovers: Counter;
+  private readonly limited: Counter;
+
+  constructor(sources: MetricsSources) {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: 'switchyard_requests_total',
+      help: 'Requests served, by family, model, channel and HTTP status.',
+      labelNames: ['family', 'gen_ai_request_model', 'channel', 'status'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'gen_ai_client_operation_duration_seconds',
+      help: 'Duration of a request from its arrival to its settlement.',
+      labelNames: ['gen_ai_operation_name', 'family', 'gen_ai_request_model', 'channel', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.firstToken = new Histogram({
+      name: 'gen_ai_server_time_to_first_token_seconds',
+      help: 'Time from a streamed request’s arrival to its first byte sent to the client.',
+      labelNames: ['family', 'gen_ai_request_model', 'channel'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.tokens = new Histogram({
+      name: 'gen_ai_client_token_usage',
+      help: 'Tokens per request, by type (input, output).',
+      labelNames: ['gen_ai_token_type', 'family', 'gen_ai_request_model'],
+      buckets: TOKEN_BUCKETS,
+      registers,
+    });
+    this.spend = new Counter({ name: 'switchyard_spend_usd_total', help: 'Spend charged to keys, in USD.', labelNames: ['family', 'gen_ai_request_model', 'key'], registers });
+    this.failovers = new Counter({ name: 'switchyard_failovers_total', help: 'Channels tried after the first one.', labelNames: ['family', 'gen_ai_request_model'], registers });
+    this.limited = new Counter({ name: 'switchyard_limit_rejections_total', help: 'Requests refused for a rate limit or an exhausted quota.', labelNames: ['family', 'reason'], registers });
+    new Gauge({
+      name: 'switchyard_channel_breaker_state',
+      help: 'Circuit breaker per channel: 1 for its current state (closed, open, half_open).',
+      labelNames: ['channel', 'state'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { channel, state } of sources.breakers()) this.set({ channel, state }, 1);
+      },
+    });
+    new Gauge({
+      name: 'switchyard_tasks',
+      help: 'Image and video tasks by family and status (queued ones are the queue depth; finished ones the outcomes).',
+      labelNames: ['family', 'status'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const row of await sources.tasks()) this.set({ family: row.family, status: row.status }, row.count);
+      },
+    });
+    new Gauge({
+      name: 'switchyard_callback_deliveries',
+      help: 'Task callback deliveries by status.',
+      labelNames: ['status'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const row of await sources.deliveries()) this.set({ status: row.status }, row.count);
+      },
+    });
+  }
+
+  observe(o: RequestObservation): void {
+    const status = String(o.status);
+    this.requests.inc({ family: o.family, gen_ai_request_model: o.model, channel: o.channel, status });
+    this.duration.observe({ gen_ai_operation_name: o.operation, family: o.family, gen_ai_request_model: o.model, channel: o.channel, status }, o.durationMs / 1000);
+    if (o.firstByteMs !== undefined) this.firstToken.observe({ family: o.family, gen_ai_request_model: o.model, channel: o.channel }, o.firstByteMs / 1000);
+    if (o.inputTokens > 0) this.tokens.observe({ gen_ai_token_type: 'input', family: o.family, gen_ai_request_model: o.model }, o.inputTokens);
+    if (o.outputTokens > 0) this.tokens.observe({ gen_ai_token_type: 'output', family: o.family, gen_ai_request_model: o.model }, o.outputTokens);
+    if (o.cost !== 0) this.spend.inc({ family: o.family, gen_ai_request_model: o.model, key: o.keyName }, o.cost);
+    if (o.failovers > 0) this.failovers.inc({ family: o.family, gen_ai_request_model: o.model }, o.failovers);
+    if (o.limitKind) this.limited.inc({ family: o.family, reason: o.limitKind });
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
