@@ -157,7 +157,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       recorder,
       changes,
       metrics: new GatewayMetrics(metricsSources(store, channels, health)),
-      accessNotes: new AccessNotes(effective.accessLog),
+      accessNotes: new AccessNotes(effective.accessLog && logger.isLevelEnabled('info')),
       quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger }),
       adapters: upstreams.adapters,
       fileConfig,

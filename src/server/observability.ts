@@ -25,7 +25,8 @@ export async function registerObservability(app: FastifyInstance, ctx: AppContex
       reply.type(ctx.metrics.contentType).send(await ctx.metrics.text());
     });
   });
-  if (!ctx.settings.accessLog) return;
+  // Off, or below the logger's level: no hook at all, so the request path pays nothing.
+  if (!ctx.accessNotes.enabled) return;
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request.url);
     if (UNLOGGED.has(path)) return;
