@@ -25,6 +25,10 @@ export interface GatewaySettings {
   /** Encrypts upstream credentials at rest; generated into the data dir when unset. */
   secretKey?: string;
   logLevel: string;
+  /** Request-log retention: rows older than this many days go (0: every age kept). */
+  logRetentionDays: number;
+  /** Request-log retention: at most about this many rows (0: any number). */
+  logMaxRows: number;
   /** One structured access-log line per request on stdout (SWITCHYARD_ACCESS_LOG=on|off). */
   accessLog: boolean;
   /** Largest request body accepted, in bytes (413 beyond). */
@@ -111,6 +115,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     refreshIntervalMs: read.integer('SWITCHYARD_REFRESH_MS'),
     simulator: read.onOff('SWITCHYARD_SIMULATOR'),
     accessLog: read.onOff('SWITCHYARD_ACCESS_LOG') ?? true,
+    logRetentionDays: read.integer('SWITCHYARD_LOG_RETENTION_DAYS'),
+    logMaxRows: read.integer('SWITCHYARD_LOG_MAX_ROWS'),
     tasks: taskSettingsFromEnv(read),
   };
 }

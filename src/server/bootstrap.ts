@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { ADMIN_KEY_HASH_SETTING } from '../admin/admin-key.js';
 import { PriceTable } from '../billing/prices.js';
+import { startLogRetention } from '../billing/log-retention.js';
 import { selectQuotaLedger } from '../billing/quota/select.js';
 import { UsageRecorder } from '../billing/usage-recorder.js';
 import type { GatewaySettings } from '../config/env.js';
@@ -174,6 +175,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       }),
     };
     const stopTaskJobs = composeTasks(ctx, upstreams.tasks);
+    const stopRetention = startLogRetention(store, {
+      retentionDays: effective.logRetentionDays,
+      maxRows: effective.logMaxRows,
+      intervalMs: 3_600_000,
+      onError: (error) => logger.warn({ err: error }, 'request-log retention pass failed'),
+    });
     const app = await buildApp(ctx);
 
     let closing: Promise<void> | undefined;
@@ -186,6 +193,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
         await app.close();
         stopTaskJobs();
+        stopRetention();
         clearInterval(sweep);
         clearTimeout(force);
         // Before the store closes: the loop finishes its pass and hands its leases back.

@@ -92,6 +92,25 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
   }
 
   /** Newest first; page back by passing the last row's `createdAt` as `before`. */
+  async prune(options: { before?: number; keepRows?: number; batch: number }): Promise<number> {
+    let cutoff = options.before;
+    if (options.keepRows !== undefined) {
+      // The oldest row within the cap: everything older goes (rows sharing its time stay, so the cap may be exceeded by a few).
+      const edge = await this.db
+        .selectFrom('request_logs')
+        .select('created_at')
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .offset(Math.max(0, options.keepRows - 1))
+        .executeTakeFirst();
+      if (edge) cutoff = Math.max(cutoff ?? 0, toNumber(edge.created_at));
+    }
+    if (cutoff === undefined) return 0;
+    const oldest = this.db.selectFrom('request_logs').select('id').where('created_at', '<', cutoff).orderBy('created_at').limit(options.batch);
+    const result = await this.db.deleteFrom('request_logs').where('id', 'in', oldest).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async query(query: LogQuery): Promise<RequestLogRow[]> {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? defaultLimit), 1), maxLimit);
     let select = this.db.selectFrom('request_logs').selectAll();

@@ -165,6 +165,11 @@ export interface RequestLogRepository {
   insertMany(rows: RequestLogRow[]): Promise<void>;
   query(query: LogQuery): Promise<RequestLogRow[]>;
   usage(query: UsageQuery): Promise<UsageSummaryRow[]>;
+  /**
+   * Deletes up to `batch` of the oldest rows created before `before`, or
+   * beyond the newest `keepRows`; returns how many went.
+   */
+  prune(options: { before?: number; keepRows?: number; batch: number }): Promise<number>;
 }
 
 export interface SettingsRepository {

@@ -8,6 +8,7 @@ import { responses } from './0002_responses.js';
 import { tasks } from './0003_tasks.js';
 import { translation } from './0004_translation.js';
 import { quotaHolds } from './0005_quota_holds.js';
+import { logIndexes } from './0006_log_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   '0003_tasks': tasks,
   '0004_translation': translation,
   '0005_quota_holds': quotaHolds,
+  '0006_log_indexes': logIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {
