@@ -120,6 +120,8 @@ describe.each(engines)('keys and channels on $engine', ({ engine, skip }) => {
       status: 'enabled',
       settings: {},
     });
+    // The list is in creation order by time; two creates within one millisecond would fall back to id order.
+    await new Promise((resolve) => setTimeout(resolve, 2));
     const second = await store.channels.create({
       name: 'backup',
       type: 'openai-chat',
