@@ -4,10 +4,13 @@
  * (`env-vars.ts`, rendered into docs/reference.md). Defaults give the
  * embedded single-machine setup (SQLite under ./data, the built-in simulator).
  */
+import { ENV_VARS } from './env-vars.js';
 import path from 'node:path';
 import { envReader, type EnvReader } from './env-reader.js';
 
 export interface GatewaySettings {
+  /** The gateway's variables as they were set (raw text), for the settings the admin API shows. */
+  environment?: Record<string, string>;
   host: string;
   port: number;
   dataDir: string;
@@ -118,6 +121,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     logRetentionDays: read.integer('SWITCHYARD_LOG_RETENTION_DAYS'),
     logMaxRows: read.integer('SWITCHYARD_LOG_MAX_ROWS'),
     tasks: taskSettingsFromEnv(read),
+    environment: Object.fromEntries(Object.keys(ENV_VARS).flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]]))),
   };
 }
 
