@@ -71,7 +71,7 @@ export const ENV_VARS = {
   SWITCHYARD_OTLP_HEADERS: {
     kind: 'list',
     section: 'observability',
-    description: 'Headers sent with every trace export, as `name=value` pairs separated by commas (values may be percent-encoded), e.g. `authorization=Bearer%20abc`.',
+    description: 'Headers sent with every trace export, as `name=value` pairs separated by commas (values may be percent-encoded), e.g. `authorization=Bearer%20abc`; added to the standard `OTEL_EXPORTER_OTLP_HEADERS`, winning on the same name.',
   },
   SWITCHYARD_TRACE_SAMPLE: {
     kind: 'fraction',

@@ -89,6 +89,18 @@ describe('traces on', () => {
     expect(span.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
   });
 
+  it('counts the tokens of a streamed answer', async () => {
+    const response = await fetch(`${gw.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': gw.clientKey, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'traced-model', max_tokens: 30, stream: true, messages: [{ role: 'user', content: PROMPT }] }),
+    });
+    expect(await response.text()).toContain('message_stop');
+    const span = await spanOf(response.headers.get('x-request-id')!);
+    expect(span.attributes).toMatchObject({ 'http.response.status_code': 200, 'gen_ai.operation.name': 'chat', 'gen_ai.response.model': 'sim-upstream-model' });
+    expect(span.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+  });
+
   it('starts a new trace without a traceparent', async () => {
     const { requestId } = await messages('traced-model');
     const span = await spanOf(requestId);
