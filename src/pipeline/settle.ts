@@ -70,12 +70,13 @@ export function completeUsage(input: SettleInput): Usage {
 
 const LIMIT_KINDS = new Set(['rate_limited', 'quota_exhausted']);
 
-/** The request's metrics and its access-log note, from what settled it. */
+/** The request's metrics and its note for the access log and the trace span, from what settled it. */
 function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost: number, now: number): void {
   const channel = input.channelId ?? 'none';
+  const operation = input.family === 'embeddings' ? 'embeddings' : 'chat';
   ctx.metrics.observe({
     family: input.family,
-    operation: input.family === 'embeddings' ? 'embeddings' : 'chat',
+    operation,
     model: input.model,
     channel,
     status: input.httpStatus,
@@ -88,7 +89,16 @@ function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost:
     failovers: Math.max(0, input.attempts.length - 1),
     limitKind: input.error && LIMIT_KINDS.has(input.error.kind) ? input.error.kind : undefined,
   });
-  ctx.accessNotes.note(input.requestId, { key: input.key?.record.name, model: input.model, channel: input.channelId, attempts: input.attempts.length });
+  ctx.accessNotes.note(input.requestId, {
+    key: input.key?.record.name,
+    model: input.model,
+    channel: input.channelId,
+    attempts: input.attempts.length,
+    family: input.family,
+    operation,
+    upstreamModel: input.upstreamModel,
+    ...(input.answered ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : {}),
+  });
 }
 
 export function settle(ctx: AppContext, input: SettleInput): Usage {
