@@ -5,7 +5,7 @@ import { storableNullable, storableText } from './text.js';
 import { isWellFormedId } from './ids.js';
 import type { Attempt } from '../core/attempt.js';
 import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSeriesQuery, UsageSummaryRow } from './types.js';
-import { addMinuteSums, minuteSums, readSeries } from './usage-minutes.js';
+import { addToSums, readSeries } from './usage-sums.js';
 
 /** Rows per INSERT: 24 parameters each stays under SQLite's and PostgreSQL's parameter limits. */
 const insertChunk = 500;
@@ -90,7 +90,7 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
           .values(rows.slice(i, i + insertChunk).map(toColumns))
           .execute();
       }
-      await addMinuteSums(trx, minuteSums(rows));
+      await addToSums(trx, rows);
     });
   }
 
