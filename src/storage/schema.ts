@@ -85,6 +85,8 @@ export interface UsageSumsTable {
   failovers: number;
   input_tokens: number;
   output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
   cost: number;
   latency_ms_sum: number;
 }

@@ -106,7 +106,7 @@ describe('metrics turned off', () => {
       expect(off.gateway.ctx.metrics.enabled).toBe(false);
       const response = await fetch(`${off.url}/metrics`, { headers: { authorization: `Bearer ${off.adminKey}` } });
       expect(response.status).toBe(404);
-      expect((await response.json()).error.message).toContain('SWITCHYARD_METRICS=off');
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain('SWITCHYARD_METRICS=off');
       expect((await fetch(`${off.url}/metrics`)).status).toBe(401);
     } finally {
       await off.close();

@@ -99,6 +99,22 @@ describe.each(engines)('usage sums on $engine', ({ engine, skip }) => {
     expect(byModel.series.map((series) => series.group)).toEqual(['m-2']);
     expect(byModel.totals.p50Ms).toBeGreaterThan(2_500);
     expect(byModel.totals.ttftP50Ms).toBeNull();
+
+    // Totals per key and model: whole hours from the sums, partial hours from the log, exact either way.
+    const totals = (rows: Awaited<ReturnType<typeof store.logs.usage>>) => rows.map((row) => [row.model, row.requests, Math.round(row.cost * 100) / 100]);
+    expect(totals(await store.logs.usage({ since: base + 60_000, until: base + 61 * 60_000 + 500 }))).toEqual([
+      ['m-1', 1, 0.25],
+      ['m-2', 1, 0.5],
+    ]);
+    expect(totals(await store.logs.usage({ since: base + 60_000, until: base + 3 * HOUR }))).toEqual([
+      ['m-1', 2, 0.75],
+      ['m-2', 1, 0.5],
+    ]);
+    expect(totals(await store.logs.usage({}))).toEqual([
+      ['m-1', 4, 1.25],
+      ['m-2', 1, 0.5],
+    ]);
+    expect(await store.logs.usage({ keyId: 'key_b' })).toEqual([]);
     await store.close();
   });
 

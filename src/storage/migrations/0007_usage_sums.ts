@@ -43,6 +43,8 @@ async function createSums(db: Kysely<any>, name: string, width: number): Promise
     .addColumn('failovers', 'bigint', (c) => c.notNull())
     .addColumn('input_tokens', 'bigint', (c) => c.notNull())
     .addColumn('output_tokens', 'bigint', (c) => c.notNull())
+    .addColumn('cache_read_tokens', 'bigint', (c) => c.notNull())
+    .addColumn('cache_write_tokens', 'bigint', (c) => c.notNull())
     .addColumn('cost', 'double precision', (c) => c.notNull())
     .addColumn('latency_ms_sum', 'bigint', (c) => c.notNull());
   for (const column of [...latencyColumns, ...firstByteColumns]) table = table.addColumn(column, 'bigint', (c) => c.notNull().defaultTo(0));
@@ -52,12 +54,12 @@ async function createSums(db: Kysely<any>, name: string, width: number): Promise
   const histograms = [...histogramSums('latency_ms'), ...histogramSums('first_byte_ms')];
   const bucket = sql.raw(`(created_at / ${width}) * ${width}`);
   await sql`
-    INSERT INTO ${sql.table(name)} (${sql.raw([...groupColumns, 'requests', 'errors', 'rate_limited', 'failovers', 'input_tokens', 'output_tokens', 'cost', 'latency_ms_sum', ...latencyColumns, ...firstByteColumns].join(', '))})
+    INSERT INTO ${sql.table(name)} (${sql.raw([...groupColumns, 'requests', 'errors', 'rate_limited', 'failovers', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost', 'latency_ms_sum', ...latencyColumns, ...firstByteColumns].join(', '))})
     SELECT ${bucket}, family, model, COALESCE(channel_id, ''), COALESCE(key_id, ''),
       SUM(CASE WHEN request_id LIKE 'refund:%' THEN 0 ELSE 1 END),
       SUM(CASE WHEN http_status >= 400 THEN 1 ELSE 0 END),
       SUM(CASE WHEN error_kind IN ('rate_limited', 'quota_exhausted') THEN 1 ELSE 0 END),
-      0, SUM(input_tokens), SUM(output_tokens), SUM(cost), SUM(latency_ms),
+      0, SUM(input_tokens), SUM(output_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), SUM(cost), SUM(latency_ms),
       ${sql.join(histograms)}
     FROM request_logs
     GROUP BY ${bucket}, family, model, COALESCE(channel_id, ''), COALESCE(key_id, '')
@@ -69,6 +71,8 @@ export const usageSums: Migration = {
     await db.schema.alterTable('request_logs').addColumn('attempts', 'text').execute();
     await db.schema.createIndex('request_logs_family_created').ifNotExists().on('request_logs').columns(['family', 'created_at']).execute();
     await db.schema.createIndex('request_logs_status_created').ifNotExists().on('request_logs').columns(['http_status', 'created_at']).execute();
+    // The console's "errors only" filter: a few rows among many, newest first, without sorting them all.
+    await db.schema.createIndex('request_logs_errors_created').ifNotExists().on('request_logs').column('created_at').where(sql.ref('http_status'), '>=', 400).execute();
     await db.schema.createIndex('tasks_family_created').ifNotExists().on('tasks').columns(['family', 'created_at']).execute();
 
     for (const [name, width] of SUM_TABLES) await createSums(db, name, width);
@@ -77,6 +81,7 @@ export const usageSums: Migration = {
   async down(db: Kysely<any>): Promise<void> {
     for (const [name] of SUM_TABLES) await db.schema.dropTable(name).execute();
     await db.schema.dropIndex('tasks_family_created').ifExists().execute();
+    await db.schema.dropIndex('request_logs_errors_created').ifExists().execute();
     await db.schema.dropIndex('request_logs_status_created').ifExists().execute();
     await db.schema.dropIndex('request_logs_family_created').ifExists().execute();
     await db.schema.alterTable('request_logs').dropColumn('attempts').execute();
