@@ -8,7 +8,6 @@ import { configOwnedFields } from '../config/apply.js';
 import { settingsView } from '../config/settings-view.js';
 import type { AppContext } from '../http/context.js';
 import { CHANNEL_TYPES } from '../upstreams/registry.js';
-import { adminOpenApi } from './openapi.js';
 
 const VERSION = '0.1.0';
 
@@ -32,5 +31,6 @@ export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): 
     })),
   }));
 
-  app.get('/openapi.json', async () => adminOpenApi(VERSION));
+  // Built on first request, from schemas loaded then: a start that never serves it never compiles them.
+  app.get('/openapi.json', async () => (await import('./openapi.js')).adminOpenApi(VERSION));
 }
