@@ -43,7 +43,8 @@ export interface ChannelView {
 export interface ChannelType {
   type: string;
   serves: string[];
-  settings: { properties?: Record<string, { description?: string; type?: string | string[] }>; [key: string]: unknown };
+  /** The settings' JSON Schema, where the gateway publishes it. */
+  settings?: { properties?: Record<string, { description?: string; type?: string | string[] }>; [key: string]: unknown };
 }
 
 export interface LogRow {
@@ -75,7 +76,8 @@ export interface LogRow {
 
 export interface LogDetail extends LogRow {
   attempts: Array<{ channel: string; channelId: string | null; status: number | null; errorKind: string | null; message: string | null; durationMs: number | null }>;
-  timings: { totalMs: number | null; firstByteMs: number | null; queueMs: number | null };
+  timings: { totalMs: number | null; firstByteMs: number | null; queueMs: number | null; upstreamMs?: number | null };
+  translationPlan?: { mapped: string[]; ignored: string[] };
   keyName: string | null;
   channelName: string | null;
 }
@@ -106,7 +108,8 @@ export interface UsageSeries {
   step: number;
   by: string;
   totals: Omit<SeriesPoint, 't'>;
-  series: Array<{ group: string; points: SeriesPoint[] }>;
+  /** `label`: the group's name (a key's or channel's, where `group` is its id). */
+  series: Array<{ group: string; label?: string; points: SeriesPoint[] }>;
 }
 
 export interface TaskView {
@@ -124,7 +127,8 @@ export interface TaskView {
   startTime: number | null;
   finishTime: number | null;
   pollCount: number;
-  media: Array<{ url: string; contentType: string | null }>;
+  model?: string | null;
+  media: Array<{ url: string; contentType: string | null; width?: number | null; height?: number | null }>;
   buttons: Array<{ customId: string; label: string }>;
 }
 

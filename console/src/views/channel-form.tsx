@@ -22,7 +22,7 @@ function parseJsonField(text: string, param: string): Record<string, unknown> {
 }
 
 function SettingsHint({ type }: { type: ChannelType | undefined }) {
-  const properties = Object.entries(type?.settings.properties ?? {});
+  const properties = Object.entries(type?.settings?.properties ?? {});
   if (properties.length === 0) return null;
   return (
     <ul class="hint-list">

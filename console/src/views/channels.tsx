@@ -4,6 +4,7 @@ import { admin, get } from '../api.js';
 import { Badge, Dialog, ErrorNote } from '../components.js';
 import { formatList, formatTime } from '../format.js';
 import { useLoad } from '../hooks.js';
+import { ConfigMark, useConfigOwned } from '../config-owned.js';
 import type { ChannelType, ChannelView } from '../types.js';
 import { ChannelForm } from './channel-form.js';
 import { ChannelTest } from './channel-test.js';
@@ -23,6 +24,7 @@ function Health({ channel }: { channel: ChannelView }) {
 
 export function Channels() {
   const channels = useLoad(() => get<{ data: ChannelView[] }>('channels'), []);
+  const owned = useConfigOwned('channels');
   // Older gateways lack the type list: the form then takes the type as text.
   const types = useLoad(() => get<{ data: ChannelType[] }>('channel-types').catch(() => undefined), []);
   const [editing, setEditing] = useState<ChannelView | 'new'>();
@@ -65,7 +67,9 @@ export function Channels() {
         <tbody>
           {channels.data?.data.map((channel) => (
             <tr key={channel.id} data-channel-id={channel.id}>
-              <td>{channel.name}</td>
+              <td>
+                {channel.name} <ConfigMark fields={owned[channel.name]} />
+              </td>
               <td>{channel.type}</td>
               <td class="clip">{formatList(channel.models)}</td>
               <td class="num">{channel.priority}</td>

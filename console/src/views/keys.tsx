@@ -4,6 +4,7 @@ import { admin, get } from '../api.js';
 import { Badge, Dialog, ErrorNote } from '../components.js';
 import { formatList, formatMoney, formatTime } from '../format.js';
 import { useLoad } from '../hooks.js';
+import { ConfigMark, useConfigOwned } from '../config-owned.js';
 import type { KeyView } from '../types.js';
 import { KeyForm } from './key-form.js';
 
@@ -25,21 +26,29 @@ function Limits({ row }: { row: KeyView }) {
 
 /** The secret, once: the gateway keeps only its hash. */
 export function SecretDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<boolean | 'failed'>(false);
   const copy = async () => {
-    await navigator.clipboard.writeText(secret);
-    setCopied(true);
+    try {
+      // Absent outside secure contexts (plain HTTP to another host): then the operator selects the text.
+      await navigator.clipboard.writeText(secret);
+      setCopied(true);
+    } catch {
+      setCopied('failed');
+    }
   };
   return (
     <Dialog title="The new key's secret" onClose={onClose}>
       <p>Copy it now: it is shown this once and cannot be read back.</p>
       <p class="secret">
-        <code data-testid="secret">{secret}</code>
+        <code data-testid="secret" onClick={(e) => getSelection()?.selectAllChildren(e.currentTarget)}>
+          {secret}
+        </code>
       </p>
       <div class="actions">
         <button type="button" onClick={copy}>
-          {copied ? 'Copied' : 'Copy'}
+          {copied === true ? 'Copied' : 'Copy'}
         </button>
+        {copied === 'failed' ? <small class="error">The browser refused the clipboard: select the secret and copy it.</small> : null}
         <button type="button" class="secondary" onClick={onClose}>
           Done
         </button>
@@ -50,6 +59,7 @@ export function SecretDialog({ secret, onClose }: { secret: string; onClose: () 
 
 export function Keys() {
   const keys = useLoad(() => get<{ data: KeyView[] }>('keys'), []);
+  const owned = useConfigOwned('keys');
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<KeyView>();
   const [secret, setSecret] = useState<string>();
@@ -90,7 +100,9 @@ export function Keys() {
         <tbody>
           {keys.data?.data.map((row) => (
             <tr key={row.id} data-key-id={row.id}>
-              <td>{row.name}</td>
+              <td>
+                {row.name} <ConfigMark fields={owned[row.name]} />
+              </td>
               <td>
                 <code>{row.keyPrefix}…</code>
               </td>

@@ -126,13 +126,32 @@ export function LogDetailView({ id }: { id: string }) {
                 <dd>{formatMs(full.timings.queueMs)}</dd>
               </>
             ) : null}
+            {full?.timings.upstreamMs !== undefined ? (
+              <>
+                <dt>Upstream (all attempts)</dt>
+                <dd>{formatMs(full.timings.upstreamMs)}</dd>
+              </>
+            ) : null}
             <dt>Upstream first byte</dt>
             <dd>{formatMs(full ? full.timings.firstByteMs : row.firstByteMs)}</dd>
             <dt>Total</dt>
             <dd>{formatMs(full ? full.timings.totalMs : row.latencyMs)}</dd>
           </dl>
           <h2>Translation</h2>
-          {row.translation ? (
+          {full?.translationPlan && (full.translationPlan.mapped.length > 0 || full.translationPlan.ignored.length > 0) ? (
+            <ul class="plan" data-testid="translation">
+              {full.translationPlan.mapped.length > 0 ? (
+                <li>
+                  <Badge text="mapped" /> {full.translationPlan.mapped.join(', ')}
+                </li>
+              ) : null}
+              {full.translationPlan.ignored.length > 0 ? (
+                <li>
+                  <Badge text="ignored" tone="warn" /> {full.translationPlan.ignored.join(', ')}
+                </li>
+              ) : null}
+            </ul>
+          ) : row.translation ? (
             <ul class="plan">
               {translationParts(row.translation).map(([kind, fields], index) => (
                 <li key={index}>

@@ -18,16 +18,16 @@ const BY = ['none', 'family', 'model', 'channel', 'key'];
 type Measure = (point: SeriesPoint) => number | null;
 
 /** One line per group, on the time grid all groups share. */
-function linesOf(answer: UsageSeries, measure: Measure, name: (group: string) => string): { times: number[]; lines: Line[] } {
+function linesOf(answer: UsageSeries, measure: Measure, name: (group: string, label?: string) => string): { times: number[]; lines: Line[] } {
   const times = [...new Set(answer.series.flatMap((group) => group.points.map((point) => point.t)))].sort((a, b) => a - b);
   const lines = answer.series.map((group) => {
     const byTime = new Map(group.points.map((point) => [point.t, point]));
-    return { label: name(group.group), values: times.map((t) => (byTime.has(t) ? measure(byTime.get(t)!) : null)) };
+    return { label: name(group.group, group.label), values: times.map((t) => (byTime.has(t) ? measure(byTime.get(t)!) : null)) };
   });
   return { times, lines };
 }
 
-function Charts({ answer, name }: { answer: UsageSeries; name: (group: string) => string }) {
+function Charts({ answer, name }: { answer: UsageSeries; name: (group: string, label?: string) => string }) {
   const charts = useMemo(() => {
     const split = (measure: Measure) => linesOf(answer, measure, name);
     const single = answer.series.length <= 1;
@@ -69,10 +69,12 @@ export function Overview() {
   const keys = useLoad(() => (by === 'key' ? get<{ data: KeyView[] }>('keys') : Promise.resolve(undefined)), [by]);
   const channels = useLoad(() => (by === 'channel' ? get<{ data: ChannelView[] }>('channels') : Promise.resolve(undefined)), [by]);
   const name = useCallback(
-    (group: string) => {
+    (group: string, label?: string) => {
+      if (by === 'none') return 'all';
+      if (label) return label;
       if (by === 'key') return keys.data?.data.find((key) => key.id === group)?.name ?? group;
       if (by === 'channel') return channels.data?.data.find((channel) => channel.id === group)?.name ?? group;
-      return by === 'none' ? 'all' : group;
+      return group;
     },
     [by, keys.data, channels.data],
   );

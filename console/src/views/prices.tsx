@@ -1,31 +1,40 @@
 /** The price table the gateway charges by (`GET /admin/prices`), read-only. */
 import { get } from '../api.js';
-import { Badge, ErrorNote } from '../components.js';
+import { ErrorNote } from '../components.js';
 import { useLoad } from '../hooks.js';
+
+type Amount = number | Record<string, number> | null | undefined;
 
 interface PriceRow {
   model: string;
-  input: number | null;
-  output: number | null;
-  cacheRead: number | null;
-  cacheWrite: number | null;
-  perCall: number | null;
-  perSecond: number | null;
-  source?: string;
+  input?: Amount;
+  output?: Amount;
+  cacheRead?: Amount;
+  cacheWrite?: Amount;
+  perCall?: Amount;
+  perSecond?: Amount;
 }
 
-const usd = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `$${value}`);
+/** A price, or per-variant prices (`720p: $0.1, 1080p: $0.3`). */
+function usd(value: Amount): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'number') return `$${value}`;
+  return Object.entries(value)
+    .map(([variant, price]) => `${variant}: $${price}`)
+    .join(', ');
+}
 
 export function Prices() {
-  const prices = useLoad(() => get<{ data: PriceRow[] }>('prices'), []);
-  const rows = prices.data?.data ?? [];
-  const sourced = rows.some((row) => row.source);
+  const prices = useLoad(() => get<{ data: PriceRow[]; source?: string }>('prices'), []);
   return (
     <section>
       <header class="view-head">
         <h1>Prices</h1>
       </header>
-      <p class="muted">USD per million tokens, per call, or per second of output.</p>
+      <p class="muted">
+        USD per million tokens, per call, or per second of output; model patterns match as channels' do (exact name, else the longest <code>prefix*</code>).
+        {prices.data?.source ? ` Set in the ${prices.data.source}: change them there.` : null}
+      </p>
       <ErrorNote error={prices.error} />
       {prices.data ? (
         <table class="grid">
@@ -38,11 +47,10 @@ export function Prices() {
               <th class="num">Cache write</th>
               <th class="num">Per call</th>
               <th class="num">Per second</th>
-              {sourced ? <th>Source</th> : null}
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
+            {prices.data.data.map((row) => (
               <tr key={row.model}>
                 <td>
                   <code>{row.model}</code>
@@ -53,12 +61,12 @@ export function Prices() {
                 <td class="num">{usd(row.cacheWrite)}</td>
                 <td class="num">{usd(row.perCall)}</td>
                 <td class="num">{usd(row.perSecond)}</td>
-                {sourced ? <td>{row.source ? <Badge text={row.source} tone={row.source === 'config' ? 'info' : ''} /> : null}</td> : null}
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
+      {prices.data?.data.length === 0 ? <p class="note">No prices: every request costs nothing.</p> : null}
     </section>
   );
 }
