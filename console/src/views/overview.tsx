@@ -17,12 +17,17 @@ const BY = ['none', 'family', 'model', 'channel', 'key'];
 
 type Measure = (point: SeriesPoint) => number | null;
 
-/** One line per group, on the time grid all groups share. */
+/** Measures that are sums read 0 in a bucket without requests; percentiles have no value there. */
+const EMPTY: Omit<SeriesPoint, 't'> = { requests: 0, errors: 0, rateLimited: 0, failovers: 0, inputTokens: 0, outputTokens: 0, cost: 0, p50Ms: null, p95Ms: null, ttftP50Ms: null };
+
+/** One line per group over every bucket of the range (the answer may leave out buckets without requests). */
 function linesOf(answer: UsageSeries, measure: Measure, name: (group: string, label?: string) => string): { times: number[]; lines: Line[] } {
-  const times = [...new Set(answer.series.flatMap((group) => group.points.map((point) => point.t)))].sort((a, b) => a - b);
+  const times: number[] = [];
+  // Buckets start at multiples of the step from the epoch.
+  for (let t = Math.floor(answer.since / answer.step) * answer.step; t < answer.until; t += answer.step) times.push(t);
   const lines = answer.series.map((group) => {
     const byTime = new Map(group.points.map((point) => [point.t, point]));
-    return { label: name(group.group, group.label), values: times.map((t) => (byTime.has(t) ? measure(byTime.get(t)!) : null)) };
+    return { label: name(group.group, group.label), values: times.map((t) => measure(byTime.get(t) ?? { t, ...EMPTY })) };
   });
   return { times, lines };
 }

@@ -3,7 +3,7 @@ import { get } from '../api.js';
 import { Badge, ErrorNote } from '../components.js';
 import { formatMoney, formatTime } from '../format.js';
 import { useBlobUrl, useLoad } from '../hooks.js';
-import type { TaskDetail } from '../types.js';
+import type { ChannelView, KeyView, TaskDetail } from '../types.js';
 
 export function MediaView({ url, contentType, label }: { url: string; contentType: string | null; label: string }) {
   const blob = useBlobUrl(url);
@@ -21,7 +21,11 @@ export function MediaView({ url, contentType, label }: { url: string; contentTyp
 
 export function TaskDetailView({ id }: { id: string }) {
   const task = useLoad(() => get<TaskDetail>(`tasks/${encodeURIComponent(id)}`), [id]);
+  const keys = useLoad(() => get<{ data: KeyView[] }>('keys'), []);
+  const channels = useLoad(() => get<{ data: ChannelView[] }>('channels'), []);
   const data = task.data;
+  const keyName = keys.data?.data.find((key) => key.id === data?.keyId)?.name ?? data?.keyId ?? '—';
+  const channelName = channels.data?.data.find((channel) => channel.id === data?.channelId)?.name ?? data?.channelId ?? '—';
   return (
     <section>
       <header class="view-head">
@@ -50,7 +54,7 @@ export function TaskDetailView({ id }: { id: string }) {
             <dd>{data.prompt ?? '—'}</dd>
             <dt>Key / channel</dt>
             <dd>
-              {data.keyId ?? '—'} / {data.channelId ?? '—'}
+              {keyName} / {channelName}
             </dd>
             <dt>Cost</dt>
             <dd>{formatMoney(data.cost)}</dd>
