@@ -71,9 +71,14 @@ export function Tasks({ params }: { params: string[] }) {
   const [status, setStatus] = useState('');
   const [cursors, setCursors] = useState<Cursor[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
-  const page = useLoad(() => get<Page<TaskView>>(`tasks${query({ family, status, limit: PAGE, cursor })}`), [family, status, cursor]);
+  const detail = params[0];
+  // No list behind an open task: it loads again, current, on the way back.
+  const page = useLoad(
+    () => (detail ? Promise.resolve(undefined) : get<Page<TaskView>>(`tasks${query({ family, status, limit: PAGE, cursor })}`)),
+    [family, status, cursor, detail],
+  );
 
-  if (params[0]) return <TaskDetailView id={params[0]} />;
+  if (detail) return <TaskDetailView id={detail} />;
   const choose = (nextFamily: TaskView['family'], nextStatus: string) => {
     setFamily(nextFamily);
     setStatus(nextStatus);
