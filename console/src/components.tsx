@@ -73,9 +73,9 @@ export function formError(error: Error | undefined, fields: string[]): Error | u
 }
 
 const TONES: Record<string, string> = {
-  active: 'good', closed: 'good', succeeded: 'good', success: 'good', SUCCESS: 'good', completed: 'good', ok: 'good',
-  disabled: 'bad', open: 'bad', failed: 'bad', FAILURE: 'bad', expired: 'bad',
-  half_open: 'warn', queued: 'warn', in_progress: 'warn', IN_PROGRESS: 'warn', SUBMITTED: 'warn', NOT_START: 'warn',
+  active: 'good', closed: 'good', succeeded: 'good', delivered: 'good', SUCCESS: 'good', ok: 'good',
+  disabled: 'bad', open: 'bad', failed: 'bad', FAILURE: 'bad', CANCEL: 'bad',
+  half_open: 'warn', pending: 'warn', IN_PROGRESS: 'warn', SUBMITTED: 'warn', NOT_START: 'warn', MODAL: 'warn',
 };
 
 export function Badge({ text, tone }: { text: string; tone?: string }) {

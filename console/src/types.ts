@@ -128,7 +128,7 @@ export interface TaskView {
   finishTime: number | null;
   pollCount: number;
   model?: string | null;
-  media: Array<{ url: string; contentType: string | null; width?: number | null; height?: number | null }>;
+  media: Array<{ url: string; contentType: string | null; width?: number | null; height?: number | null; role?: string | null }>;
   buttons: Array<{ customId: string; label: string }>;
 }
 

@@ -6,9 +6,10 @@
  * Walks what an operator does: a wrong admin key is refused, the right one
  * logs in; a key is created and its secret shown once; a chat request made
  * with it appears in the request logs with its detail; the overview charts
- * have data; an image task's picture shows in Tasks; the playground streams
- * an answer. Throughout, the page logs no error and requests nothing from
- * another origin. Screenshots go to test/browser/screenshots/. Code run in
+ * have data; an image task's picture shows and a video plays in Tasks; a
+ * channel test answers and a refused channel shows why; the playground
+ * streams an answer. Throughout, the page logs no error and requests nothing
+ * from another origin. Screenshots go to test/browser/screenshots/. Code run in
  * the page reaches the DOM through `globalThis`: this file is type-checked
  * without the DOM types.
  */
@@ -22,7 +23,7 @@ const SHOTS = path.join('test', 'browser', 'screenshots');
 const MODEL = 'console-sim-chat';
 
 const config = {
-  channels: [{ name: 'sim', type: 'simulator', priority: 10, models: ['*'], settings: { taskSeconds: 0.3, imageSize: 256 } }],
+  channels: [{ name: 'sim', type: 'simulator', priority: 10, models: ['*'], settings: { taskSeconds: 0.3, imageSize: 256, videoSize: 96 } }],
 };
 
 /** Chromium on PATH (Debian's package), else its usual place. */
@@ -61,16 +62,23 @@ function imageShown(selector: string): boolean {
   return !!image && image.complete && image.naturalWidth > 0 && String(image.src).startsWith('blob:');
 }
 
-async function waitForImageTask(gw: TestGateway, key: string, id: string): Promise<void> {
+/** Polls `done` until it says so (it may throw to stop early). */
+async function waitFor(done: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const response = await fetch(`${gw.url}/ig/task/${id}/fetch`, { headers: { authorization: `Bearer ${key}` } });
-    const task = (await response.json()) as { status: string; failReason?: string };
-    if (task.status === 'SUCCESS') return;
-    assert.notEqual(task.status, 'FAILURE', `image task failed: ${task.failReason}`);
+    if (await done()) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`image task ${id} did not finish`);
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function waitForImageTask(gw: TestGateway, key: string, id: string): Promise<void> {
+  await waitFor(async () => {
+    const response = await fetch(`${gw.url}/ig/task/${id}/fetch`, { headers: { authorization: `Bearer ${key}` } });
+    const task = (await response.json()) as { status: string; failReason?: string };
+    assert.notEqual(task.status, 'FAILURE', `image task failed: ${task.failReason}`);
+    return task.status === 'SUCCESS';
+  }, `image task ${id}`);
 }
 
 async function main(): Promise<void> {
@@ -147,6 +155,11 @@ async function main(): Promise<void> {
       assert.match(await row.innerText(), /200/);
       assert.match(await row.innerText(), /browser-team/);
       await shot(page, 'logs');
+      // A filter the request does not match empties the page; clearing it brings the row back.
+      await page.selectOption('select[name=status]', '5xx');
+      await page.locator('text=No requests match.').waitFor();
+      await page.selectOption('select[name=status]', '');
+      await row.waitFor();
       await row.click();
       const detail = page.locator('[data-testid=log-detail]');
       await detail.waitFor();
@@ -166,6 +179,9 @@ async function main(): Promise<void> {
       const charts = await page.locator('.chart').count();
       assert.ok(charts >= 6, `${charts} charts`);
       await shot(page, 'overview');
+      await page.selectOption('select[name=by]', 'key');
+      await page.locator('.chart[data-chart=Requests] .u-legend', { hasText: 'browser-team' }).waitFor();
+      await shot(page, 'overview-by-key');
     });
 
     await step('an image task shows its picture in Tasks', async () => {
@@ -187,6 +203,32 @@ async function main(): Promise<void> {
       await page.waitForFunction(imageShown, '[data-testid=task-detail] img.media');
       assert.match(await page.locator('[data-testid=task-detail]').innerText(), /lighthouse/);
       await shot(page, 'task-detail');
+    });
+
+    await step('a video task plays in Tasks', async () => {
+      const response = await fetch(`${gw.url}/v1/videos`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'sora-2', prompt: 'waves on a pier', seconds: '2', size: '720x1280' }),
+      });
+      const created = (await response.json()) as { id: string };
+      assert.equal(response.status, 201, JSON.stringify(created));
+      await waitFor(async () => {
+        const video = (await (await fetch(`${gw.url}/v1/videos/${created.id}`, { headers: { authorization: `Bearer ${secret}` } })).json()) as { status: string };
+        assert.notEqual(video.status, 'failed');
+        return video.status === 'succeeded';
+      }, `video ${created.id} to finish`);
+      await page.click('nav >> text=Tasks');
+      await page.getByRole('tab', { name: 'videos' }).click();
+      await page.locator('[data-task-id]').first().click();
+      await page.locator('[data-testid=task-detail]').waitFor();
+      // Metadata read from the blob: the MP4 the gateway stored is playable.
+      await page.waitForFunction(() => {
+        const video = (globalThis as any).document.querySelector('[data-testid=task-detail] video');
+        return !!video && String(video.src).startsWith('blob:') && video.readyState >= 1 && video.duration > 1;
+      });
+      assert.match(await page.locator('[data-testid=task-detail]').innerText(), /waves on a pier/);
+      await shot(page, 'video-detail');
     });
 
     await step('the playground streams an answer with a new playground key', async () => {

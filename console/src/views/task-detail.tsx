@@ -37,7 +37,12 @@ export function TaskDetailView({ id }: { id: string }) {
         <div class="detail" data-testid="task-detail">
           <div class="media-row">
             {data.media.map((media, index) => (
-              <MediaView key={media.url} url={media.url} contentType={media.contentType} label={`${data.action} result ${index + 1}`} />
+              <figure key={media.url}>
+                <MediaView url={media.url} contentType={media.contentType} label={`${data.action} result ${index + 1}`} />
+                <figcaption class="muted">
+                  {[media.role, media.contentType, media.width && media.height ? `${media.width}×${media.height}` : null].filter(Boolean).join(' · ')}
+                </figcaption>
+              </figure>
             ))}
           </div>
           <dl class="facts">

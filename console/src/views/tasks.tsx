@@ -13,10 +13,8 @@ import type { Page, TaskView } from '../types.js';
 import { TaskDetailView } from './task-detail.js';
 
 const PAGE = 24;
-const STATUSES: Record<TaskView['family'], string[]> = {
-  images: ['NOT_START', 'SUBMITTED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE'],
-  videos: ['queued', 'in_progress', 'completed', 'failed'],
-};
+/** The task engine's states, the same for both families (a video's client sees them as processing, succeeded, failed). */
+const STATUSES = ['NOT_START', 'SUBMITTED', 'MODAL', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'CANCEL'];
 
 export function progressShare(progress: TaskView['progress']): number | undefined {
   if (progress === null || progress === undefined) return undefined;
@@ -24,12 +22,14 @@ export function progressShare(progress: TaskView['progress']): number | undefine
   return Number.isFinite(value) ? Math.max(0, Math.min(100, value)) / 100 : undefined;
 }
 
+/** The task's first picture (a video's thumbnail or sprite sheet, where it has one). */
 function Thumbnail({ task }: { task: TaskView }) {
-  const first = task.media[0];
-  const isImage = !!first && (first.contentType ?? '').startsWith('image/');
-  const blob = useBlobUrl(isImage ? first.url : null);
-  if (!first) return <div class="thumb empty">{task.status === 'FAILURE' || task.status === 'failed' ? 'failed' : 'no media yet'}</div>;
-  if (!isImage) return <div class="thumb empty">▶ {first.contentType ?? 'media'}</div>;
+  const picture = task.media.find((media) => (media.contentType ?? '').startsWith('image/'));
+  const blob = useBlobUrl(picture?.url);
+  if (!picture) {
+    const other = task.media[0];
+    return <div class="thumb empty">{other ? `▶ ${other.contentType ?? 'media'}` : task.status === 'FAILURE' ? 'failed' : 'no media yet'}</div>;
+  }
   return <div class="thumb">{blob.url ? <img src={blob.url} alt={task.prompt ?? task.id} /> : blob.error ? <small class="error">{blob.error.message}</small> : null}</div>;
 }
 
@@ -100,7 +100,7 @@ export function Tasks({ params }: { params: string[] }) {
             <span>Status</span>
             <select name="status" value={status} onChange={(e) => choose(family, valueOf(e))}>
               <option value="">any</option>
-              {STATUSES[family].map((entry) => (
+              {STATUSES.map((entry) => (
                 <option key={entry} value={entry}>
                   {entry.replace(/_/g, ' ')}
                 </option>
