@@ -36,8 +36,14 @@ export const ADMIN_EXAMPLES = {
   patchChannel: { method: 'PATCH', path: '/admin/channels/{channel}', body: { enabled: false, weight: 2 }, status: 200 },
   resetChannelHealth: { method: 'POST', path: '/admin/channels/{channel}/health/reset', status: 200 },
   deleteChannel: { method: 'DELETE', path: '/admin/channels/{channel}', status: 200 },
-  logs: { method: 'GET', path: '/admin/logs?model=claude-sonnet-4-5&limit=20', status: 200 },
+  logs: { method: 'GET', path: '/admin/logs?model=claude-sonnet-4-5&status=error&since=2026-01-01T00:00:00Z&limit=20', status: 200 },
   usage: { method: 'GET', path: '/admin/usage?since=1767225600000', status: 200 },
+  usageSeries: { method: 'GET', path: '/admin/usage/series?by=model&step=3600000&since=1767225600000&until=1767312000000', status: 200 },
+  tasks: { method: 'GET', path: '/admin/tasks?family=images&status=SUCCESS&limit=20', status: 200 },
+  channelTypes: { method: 'GET', path: '/admin/channel-types', status: 200 },
+  prices: { method: 'GET', path: '/admin/prices', status: 200 },
+  settings: { method: 'GET', path: '/admin/settings', status: 200 },
+  openApi: { method: 'GET', path: '/admin/openapi.json', status: 200 },
 } satisfies Record<string, AdminExample>;
 
 /** What a key and a channel look like in answers (checked against real answers by the test). */
@@ -68,7 +74,7 @@ export function renderAdminApi(): string {
 
 Under \`/admin\`, with the admin key in \`Authorization: Bearer <admin key>\`
 (or \`x-admin-key\`). Bodies are JSON; unknown fields are refused with a 400
-naming them. Errors: \`{"error": {"type", "message"}}\` (400 invalid, 401 no
+naming them. Errors: \`{"error": {"type", "message", "param"?}}\` (400 invalid, 401 no
 or wrong admin key, 404 unknown id, 409 a name already taken). The CLI
 (\`npm run cli -- help\`) runs the same operations on the same storage. A lost
 admin key: \`npm run cli -- admin-key rotate\` (see the README, "Admin").
@@ -158,22 +164,97 @@ Answers \`{"id", "deleted": true}\`.
 
 ${curl(e.deleteChannel)}
 
+### \`POST /admin/channels/{id}/test\`: test a channel
+
+Sends one small chat request (\`{"model"?}\`; default: the channel's first
+exact model name) to this channel only, enabled or not, outside routing,
+failover and the breakers; nothing is logged or charged. Answers
+\`{"ok", "status", "latencyMs", "model", "upstreamModel", "error", "sample"}\`.
+A channel type that serves only tasks answers 400.
+
+### \`GET /admin/channel-types\`
+
+\`{"data": [{"type", "serves"}]}\`: every channel type and what it serves
+(\`chat\`, \`images\`, \`videos\`).
+
+${curl(e.channelTypes)}
+
 ## Logs and usage
+
+Query parameters are given at most once; an unknown one is a 400 naming it.
+Times are epoch milliseconds or ISO 8601 date-times.
 
 ### \`GET /admin/logs\`
 
-Request logs, newest first: \`{"data": [row, ...], "hasMore"}\`. Query
-parameters, each at most once: \`keyId\`, \`model\`, \`before\` and \`since\`
-(epoch milliseconds), \`limit\` (default 100, at most 1000).
+Request logs, newest first: \`{"data": [row, ...], "hasMore", "nextCursor"}\`;
+pass \`nextCursor\` back as \`cursor\` for the next page. Filters:
+\`since\`, \`until\`, \`keyId\`, \`model\`, \`channelId\`, \`family\`,
+\`status\` (one status such as \`429\`, a class such as \`5xx\`, or
+\`error\` for 400-599), \`limit\` (default 100, at most 1000). Each row
+carries \`attempts\`: every channel tried, in order, with \`status\`,
+\`errorKind\`, \`message\` (why it failed), \`at\` and \`durationMs\`.
 
 ${curl(e.logs)}
+
+### \`GET /admin/logs/{id}\`
+
+One request: the row, plus \`keyName\`, \`channelName\`,
+\`translationPlan\` (\`mapped\` and \`ignored\` fields) and \`timings\`
+(\`totalMs\`, \`firstByteMs\`, \`queueMs\`: before the first channel was
+tried, \`upstreamMs\`: the attempts together). Never a secret or a prompt.
 
 ### \`GET /admin/usage\`
 
 Requests, tokens and cost per key and model: \`{"data": [row, ...]}\`. Query
-parameters, each at most once: \`keyId\`, \`since\`, \`until\` (epoch
-milliseconds).
+parameters: \`keyId\`, \`since\`, \`until\`.
 
 ${curl(e.usage)}
+
+### \`GET /admin/usage/series\`
+
+Usage over time, read from per-minute sums kept beside the log (so a week's
+chart reads thousands of rows, not millions): \`{"since", "until", "step",
+"by", "totals", "series": [{"group", "label", "points": [...]}]}\`. Each point
+and the totals: \`requests\`, \`errors\`, \`rateLimited\`, \`failovers\`,
+\`inputTokens\`, \`outputTokens\`, \`cost\`, \`p50Ms\`, \`p95Ms\`,
+\`ttftP50Ms\` (quantiles from latency histograms, interpolated within their
+bucket). Parameters: \`since\` (default 24 hours before \`until\`),
+\`until\` (default now), \`step\` (ms, whole minutes; default about 100
+points), \`by\` (\`none\`, \`family\`, \`model\`, \`channel\`, \`key\`), and
+the filters \`family\`, \`model\`, \`channelId\`, \`keyId\`.
+
+${curl(e.usageSeries)}
+
+## Tasks
+
+### \`GET /admin/tasks\`, \`GET /admin/tasks/{id}\`
+
+Image and video tasks, newest first (\`family\`, \`status\`, \`keyId\`,
+\`limit\`, \`cursor\`), each with \`status\`, \`progress\`, \`prompt\`,
+\`cost\`, times, \`pollCount\`, \`buttons\` and \`media\` (links to
+\`GET /admin/tasks/{id}/media/{index}\`, which needs the admin key). One task
+adds \`clientView\` (what its client sees), \`history\` and \`deliveries\`
+(callbacks with their attempts; addresses without their query string).
+
+${curl(e.tasks)}
+
+## Configuration, read-only
+
+\`GET /admin/prices\` (set in the config file), \`GET /admin/settings\` (each
+variable's value in effect and whether it came from the environment;
+credentials show only \`(set)\`, addresses lose user, password and query; and
+\`configOwned\`, the fields the config file declares per channel and key).
+
+${curl(e.prices)}
+
+${curl(e.settings)}
+
+## OpenAPI
+
+\`GET /admin/openapi.json\`: this API as an OpenAPI 3.1 document, generated
+from the schemas it validates with and answers by (\`src/admin/openapi.ts\`);
+\`test/admin/openapi.test.ts\` checks real answers against it.
+
+${curl(e.openApi)}
 `;
 }

@@ -27,6 +27,8 @@ function envKind(spec: EnvVarSpec): string {
       const bounds = [spec.min !== undefined ? `at least ${spec.min}` : '', spec.max !== undefined ? `at most ${spec.max}` : ''].filter(Boolean);
       return bounds.length ? `integer (${bounds.join(', ')})` : 'integer';
     }
+    case 'fraction':
+      return 'number from 0 to 1';
     case 'on-off':
       return '`on` or `off`';
     case 'list':

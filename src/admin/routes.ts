@@ -7,8 +7,11 @@
  *   GET/POST          /admin/channels         list / create
  *   GET/PATCH/DELETE  /admin/channels/:id     read / update / delete (reads carry `health`, the breaker)
  *   POST              /admin/channels/:id/health/reset   closes the channel's breakers (on every instance, with Redis)
- *   GET               /admin/logs             request logs, newest first (?keyId&model&before&limit)
- *   GET               /admin/usage            usage and cost per key and model (?keyId&since&until)
+ *   POST              /admin/channels/:id/test           one small request through this channel only
+ *   GET               /admin/logs, /admin/logs/:id       request logs (log-routes.ts)
+ *   GET               /admin/usage, /admin/usage/series  usage totals and series
+ *   GET               /admin/tasks, /admin/tasks/:id     image and video tasks (task-routes.ts)
+ *   GET               /admin/prices, settings, channel-types, openapi.json   (catalogue-routes.ts)
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -17,7 +20,12 @@ import { useFamilyErrors } from '../http/family-errors.js';
 import { renderAdminError } from './errors.js';
 import type { AppContext } from '../http/context.js';
 import { bearerToken, headerValue } from '../http/credentials.js';
-import { AdminService, publicChannel, publicKey } from './service.js';
+import { AdminService, parseInput, publicChannel, publicKey } from './service.js';
+import { testChannel } from './channel-test.js';
+import { channelTestBody } from './queries.js';
+import { registerLogRoutes } from './log-routes.js';
+import { registerTaskRoutes } from './task-routes.js';
+import { registerCatalogueRoutes } from './catalogue-routes.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelRecord } from '../storage/types.js';
 
@@ -26,21 +34,6 @@ export function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean 
   if (!presented) return false;
   const hash = createHash('sha256').update(presented).digest();
   return timingSafeEqual(hash, Buffer.from(adminKeyHash, 'hex'));
-}
-
-/** Each filter takes one value: `?keyId=a&keyId=b` is a 400, not an array handed to the database. */
-function singleValues(query: Record<string, unknown>): Record<string, string | undefined> {
-  for (const [name, value] of Object.entries(query)) {
-    if (typeof value !== 'string') throw new GatewayError('invalid_request', `${name}: give this query parameter once`, { param: name });
-  }
-  return query as Record<string, string | undefined>;
-}
-
-function numberParam(value: unknown, name: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed)) throw new GatewayError('invalid_request', `${name} must be a number`, { param: name });
-  return parsed;
 }
 
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -121,29 +114,12 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return withHealth(record);
   });
 
-  app.get('/logs', async (request) => {
-    const query = singleValues(request.query as Record<string, unknown>);
-    await ctx.recorder.flush();
-    const limit = Math.min(numberParam(query.limit, 'limit') ?? 100, 1000);
-    const rows = await ctx.store.logs.query({
-      keyId: query.keyId,
-      model: query.model,
-      before: numberParam(query.before, 'before'),
-      since: numberParam(query.since, 'since'),
-      limit,
-    });
-    return { data: rows, hasMore: rows.length === limit };
+  app.post<{ Params: { id: string } }>('/channels/:id/test', async (request) => {
+    const { model } = parseInput(channelTestBody, request.body ?? {});
+    return testChannel(ctx, await admin.getChannel(request.params.id), model);
   });
 
-  app.get('/usage', async (request) => {
-    const query = singleValues(request.query as Record<string, unknown>);
-    await ctx.recorder.flush();
-    return {
-      data: await ctx.store.logs.usage({
-        keyId: query.keyId,
-        since: numberParam(query.since, 'since'),
-        until: numberParam(query.until, 'until'),
-      }),
-    };
-  });
+  registerLogRoutes(app, ctx);
+  registerTaskRoutes(app, ctx);
+  registerCatalogueRoutes(app, ctx);
 }

@@ -2,8 +2,8 @@
 import type { RequestLogRow } from '../storage/types.js';
 import { newId } from '../storage/ids.js';
 
-export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'translation' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs' | 'latencyMs'> &
-  Partial<Pick<RequestLogRow, 'translation' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs'>> & {
+export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs' | 'latencyMs'> &
+  Partial<Pick<RequestLogRow, 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs'>> & {
     startedAt: number;
   };
 
@@ -18,6 +18,7 @@ export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLo
     estimated: false,
     firstByteMs: null,
     translation: null,
+    attempts: [],
     ...rest,
     id: newId('log'),
     latencyMs: now - startedAt,

@@ -20,8 +20,13 @@ export interface ModelPrice {
 export class PriceTable {
   private readonly table: ModelPatternTable<ModelPrice>;
 
-  constructor(prices: Record<string, ModelPrice> = {}) {
+  constructor(private readonly prices: Record<string, ModelPrice> = {}) {
     this.table = new ModelPatternTable(prices);
+  }
+
+  /** Every price as configured, by model name or pattern. */
+  entries(): Array<[string, ModelPrice]> {
+    return Object.entries(this.prices);
   }
 
   priceOf(model: string): ModelPrice | undefined {

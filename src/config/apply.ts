@@ -50,6 +50,13 @@ export async function applyConfigFile(
   });
 }
 
+/** Which fields of which keys and channels the config file owns (it last declared them), by entity name. */
+export async function configOwnedFields(store: Store): Promise<{ channels: Record<string, string[]>; keys: Record<string, string[]> }> {
+  const applied = await readApplied(store);
+  const fields = (entities: Record<string, Fingerprints>) => Object.fromEntries(Object.entries(entities).map(([name, prints]) => [name, Object.keys(prints)]));
+  return { channels: fields(applied.channels), keys: fields(applied.keys) };
+}
+
 interface Applied {
   changed: boolean;
   fingerprints: Fingerprints;

@@ -9,6 +9,8 @@ export interface EnvReader {
   /** A string or URL variable; its default when unset, else undefined. */
   text(name: EnvVarName): string | undefined;
   integer(name: EnvVarName): number;
+  /** A number from 0 to 1. */
+  fraction(name: EnvVarName): number;
   onOff(name: EnvVarName): boolean | undefined;
   list(name: EnvVarName): string[];
 }
@@ -44,6 +46,14 @@ export function envReader(env: NodeJS.ProcessEnv): EnvReader {
         throw new Error(`${name} must be a positive integer, got "${env[name]}"`);
       if (declared.max !== undefined && parsed > declared.max) throw new Error(`${name} must be at most ${declared.max}, got ${parsed}`);
       return declared.min === undefined ? parsed : Math.max(declared.min, parsed);
+    },
+    fraction(name) {
+      const declared = spec(name, ['fraction']);
+      const value = raw(name);
+      if (value === undefined) return Number(declared.default ?? 0);
+      const parsed = Number(value);
+      if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new Error(`${name} must be a number from 0 to 1, got "${env[name]}"`);
+      return parsed;
     },
     onOff(name) {
       spec(name, ['on-off']);

@@ -6,7 +6,7 @@
  * here plus one line in `settingsFromEnv`.
  */
 
-export type EnvKind = 'string' | 'integer' | 'on-off' | 'list' | 'url';
+export type EnvKind = 'string' | 'integer' | 'fraction' | 'on-off' | 'list' | 'url';
 
 export interface EnvVarSpec {
   kind: EnvKind;
@@ -24,10 +24,11 @@ export interface EnvVarSpec {
   description: string;
 }
 
-export type EnvSection = 'server' | 'storage' | 'routing' | 'tasks';
+export type EnvSection = 'server' | 'observability' | 'storage' | 'routing' | 'tasks';
 
 export const ENV_SECTIONS: Record<EnvSection, string> = {
   server: 'Server and access',
+  observability: 'Access log and traces',
   storage: 'Storage and scaling out',
   routing: 'Routing and upstreams',
   tasks: 'Image and video tasks',
@@ -57,8 +58,26 @@ export const ENV_VARS = {
   SWITCHYARD_ACCESS_LOG: {
     kind: 'on-off',
     defaultText: 'on',
-    section: 'server',
+    section: 'observability',
     description: 'One structured access-log line per request on stdout (method, path, status, duration, request id, key name, model, channel, attempts), at level `info`; `off` writes none.',
+  },
+  SWITCHYARD_OTLP_TRACES_ENDPOINT: {
+    kind: 'url',
+    defaultText: '`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`, else off',
+    section: 'observability',
+    description:
+      'Turns OpenTelemetry traces on: one span per request, sent as OTLP/HTTP JSON to this full URL (e.g. `http://collector:4318/v1/traces`). The service is named `switchyard`, or `OTEL_SERVICE_NAME`. Unset: the OpenTelemetry SDK is not even loaded.',
+  },
+  SWITCHYARD_OTLP_HEADERS: {
+    kind: 'list',
+    section: 'observability',
+    description: 'Headers sent with every trace export, as `name=value` pairs separated by commas (values may be percent-encoded), e.g. `authorization=Bearer%20abc`; added to the standard `OTEL_EXPORTER_OTLP_HEADERS`, winning on the same name.',
+  },
+  SWITCHYARD_TRACE_SAMPLE: {
+    kind: 'fraction',
+    default: 1,
+    section: 'observability',
+    description: 'The share of traces started here that are recorded (`0.1`: one in ten); a request that arrives with a `traceparent` follows its caller\'s sampling decision.',
   },
   SWITCHYARD_LOG_LEVEL: { kind: 'string', default: 'info', section: 'server', description: 'pino log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
   SWITCHYARD_MAX_BODY_BYTES: {

@@ -4,10 +4,13 @@
  * (`env-vars.ts`, rendered into docs/reference.md). Defaults give the
  * embedded single-machine setup (SQLite under ./data, the built-in simulator).
  */
+import { ENV_VARS } from './env-vars.js';
 import path from 'node:path';
 import { envReader, type EnvReader } from './env-reader.js';
 
 export interface GatewaySettings {
+  /** The gateway's variables as they were set (raw text), for the settings the admin API shows. */
+  environment?: Record<string, string>;
   host: string;
   port: number;
   dataDir: string;
@@ -31,6 +34,8 @@ export interface GatewaySettings {
   logMaxRows: number;
   /** One structured access-log line per request on stdout (SWITCHYARD_ACCESS_LOG=on|off). */
   accessLog: boolean;
+  /** OpenTelemetry traces over OTLP/HTTP; absent: off, and the SDK is never loaded. */
+  traces?: TraceSettings;
   /** Largest request body accepted, in bytes (413 beyond). */
   maxBodyBytes: number;
   /** Time to wait for an upstream's response headers before failing over. */
@@ -56,6 +61,16 @@ export interface GatewaySettings {
   simulator?: boolean;
   /** The durable task engine (image and video tasks) and its callbacks. */
   tasks: TaskSettings;
+}
+
+export interface TraceSettings {
+  /** The full OTLP/HTTP traces URL (`…/v1/traces`). */
+  endpoint: string;
+  /** Sent with every export (an authorization token, a tenant). */
+  headers: Record<string, string>;
+  /** The share of new traces recorded, 0 to 1 (a caller's decision is followed). */
+  sampleRatio: number;
+  serviceName: string;
 }
 
 export interface TaskSettings {
@@ -89,6 +104,46 @@ function taskSettingsFromEnv(read: EnvReader): TaskSettings {
   };
 }
 
+/**
+ * Traces are on when an endpoint is named: ours, else the standard
+ * OpenTelemetry variables (the exporter itself also reads the standard
+ * headers, timeout and TLS variables).
+ */
+function traceSettingsFromEnv(read: EnvReader, env: NodeJS.ProcessEnv): TraceSettings | undefined {
+  const standard = (name: string) => env[name]?.trim() || undefined;
+  const base = standard('OTEL_EXPORTER_OTLP_ENDPOINT');
+  const endpoint =
+    read.text('SWITCHYARD_OTLP_TRACES_ENDPOINT') ?? standard('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? (base && `${base.replace(/\/+$/, '')}/v1/traces`);
+  if (!endpoint) return undefined;
+  if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) {
+    throw new Error('SWITCHYARD_OTLP_TRACES_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT) must be an http(s) URL');
+  }
+  return {
+    endpoint,
+    headers: headerPairs(read.list('SWITCHYARD_OTLP_HEADERS')),
+    sampleRatio: read.fraction('SWITCHYARD_TRACE_SAMPLE'),
+    serviceName: standard('OTEL_SERVICE_NAME') ?? 'switchyard',
+  };
+}
+
+/** `name=value` pairs, values percent-decoded as in OTEL_EXPORTER_OTLP_HEADERS. */
+function headerPairs(entries: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const entry of entries) {
+    const at = entry.indexOf('=');
+    const name = at > 0 ? entry.slice(0, at).trim() : '';
+    // The entry is not quoted back: it may hold a token.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new Error('SWITCHYARD_OTLP_HEADERS must be name=value pairs separated by commas');
+    const value = entry.slice(at + 1).trim();
+    try {
+      headers[name] = decodeURIComponent(value);
+    } catch {
+      headers[name] = value;
+    }
+  }
+  return headers;
+}
+
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {
   const read = envReader(env);
   return {
@@ -115,9 +170,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     refreshIntervalMs: read.integer('SWITCHYARD_REFRESH_MS'),
     simulator: read.onOff('SWITCHYARD_SIMULATOR'),
     accessLog: read.onOff('SWITCHYARD_ACCESS_LOG') ?? true,
+    traces: traceSettingsFromEnv(read, env),
     logRetentionDays: read.integer('SWITCHYARD_LOG_RETENTION_DAYS'),
     logMaxRows: read.integer('SWITCHYARD_LOG_MAX_ROWS'),
     tasks: taskSettingsFromEnv(read),
+    environment: Object.fromEntries(Object.keys(ENV_VARS).flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]]))),
   };
 }
 

@@ -103,3 +103,13 @@ export function describePlan(plan: TranslationPlan): string | undefined {
 function unique(values: string[]): string[] {
   return [...new Set(values.map((value) => value.replace(/[^\x21-\x7e ]|[,;=]/g, '?').slice(0, 80)))];
 }
+
+/** `describePlan`'s text read back into its lists (for the admin API's log detail). */
+export function readPlanDescription(text: string | null): { mapped: string[]; ignored: string[] } {
+  const read = { mapped: [] as string[], ignored: [] as string[] };
+  for (const part of (text ?? '').split('; ')) {
+    const [name, list] = part.split('=', 2);
+    if ((name === 'mapped' || name === 'ignored') && list) read[name] = list.split(',');
+  }
+  return read;
+}

@@ -12,6 +12,7 @@ import type { ChannelHealth } from '../routing/health.js';
 import type { ChannelRegistry } from '../routing/channel-registry.js';
 import type { AccessNotes } from '../observe/access-log.js';
 import type { GatewayMetrics } from '../observe/metrics.js';
+import type { RequestTracer } from '../observe/request-trace.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { SecretBox } from '../storage/secrets.js';
 import type { Store } from '../storage/types.js';
@@ -33,8 +34,10 @@ export interface AppContext {
   recorder: UsageRecorder;
   /** Prometheus metrics of this instance (GET /metrics). */
   metrics: GatewayMetrics;
-  /** What the access-log line of a routed request names (key, model, channel, attempts). */
+  /** What the access-log line and the trace span of a routed request name (key, model, channel, attempts, tokens). */
   accessNotes: AccessNotes;
+  /** One trace span per request, when traces are configured (the SDK is not loaded otherwise). */
+  tracer?: RequestTracer;
   /** Tells the other instances that keys or channels changed. */
   changes: ChangeFeed;
   /** Holds against key quotas, shared by the instances (Redis, else PostgreSQL) or local. */

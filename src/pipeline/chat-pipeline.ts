@@ -4,6 +4,7 @@
  * pass-through path when the upstream speaks the client's dialect, the
  * translation path otherwise), write the answer plain or streamed, settle.
  */
+import type { Attempt } from '../core/attempt.js';
 import type { ChatEvent, ChatRequest, ChatResponse, Usage } from '../core/chat.js';
 import { type GatewayError, toGatewayError } from '../core/errors.js';
 import { describePlan, type TranslationPlan } from '../core/translation-plan.js';
@@ -30,7 +31,7 @@ interface Outcome {
 }
 
 export async function serveChat(services: ChatServices, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<void> {
-  const tried: string[] = [];
+  const attempts: Attempt[] = [];
   const abort = new AbortController();
   output.watchClient(() => abort.abort());
   let core: ChatRequest | undefined;
@@ -50,7 +51,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     const { candidates, plans } = servableCandidates(services, call, codec, coreRequest);
     const attempt = await withFailover(
       candidates,
-      { model: call.model, maxAttempts: services.maxAttempts, health: services.health, tried, signal: abort.signal },
+      { model: call.model, maxAttempts: services.maxAttempts, health: services.health, attempts, signal: abort.signal },
       async (next): Promise<AttemptValue> => {
         const adapter = services.adapter(next.channel.type);
         const upstreamCall = services.upstreamCall(next, call, abort.signal);
@@ -93,7 +94,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     model: call.model,
     upstreamModel: target?.upstreamModel,
     channelId: target?.channel.id,
-    tried,
+    attempts,
     stream: call.stream,
     httpStatus: outcome.httpStatus,
     error: outcome.error,

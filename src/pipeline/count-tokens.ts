@@ -11,6 +11,7 @@
  * A count costs nothing and consumes no tokens-per-minute: its request-log
  * row has no tokens and no cost, only whether the count was estimated.
  */
+import type { Attempt } from '../core/attempt.js';
 import type { FastifyReply } from 'fastify';
 import type { ChatRequest, Dialect } from '../core/chat.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
@@ -54,7 +55,7 @@ export interface CountCall {
 type Counted = { kind: 'forwarded'; result: CountTokensResult } | { kind: 'estimate' };
 
 export async function serveCountTokens(ctx: AppContext, call: CountCall, codec: CountCodec, reply: FastifyReply): Promise<void> {
-  const tried: string[] = [];
+  const attempts: Attempt[] = [];
   const abort = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableEnded) abort.abort();
@@ -70,7 +71,7 @@ export async function serveCountTokens(ctx: AppContext, call: CountCall, codec: 
     const candidates = chatCandidates(ctx, call.model);
     const attempt = await withFailover(
       candidates,
-      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, signal: abort.signal },
+      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, signal: abort.signal },
       async (next): Promise<Counted> => {
         const adapter = ctx.adapters.get(next.channel.type);
         if (!countsNatively(adapter, codec)) return { kind: 'estimate' };
@@ -102,7 +103,7 @@ export async function serveCountTokens(ctx: AppContext, call: CountCall, codec: 
     httpStatus = error.status;
   }
 
-  recordCount(ctx, call, codec, { target, tried, httpStatus, estimated, error });
+  recordCount(ctx, call, codec, { target, attempts, httpStatus, estimated, error });
 }
 
 function countsNatively(adapter: UpstreamAdapter, codec: CountCodec): boolean {
@@ -115,7 +116,7 @@ function sendError(reply: FastifyReply, codec: CountCodec, error: GatewayError, 
 
 interface CountOutcome {
   target?: { channel: Channel; upstreamModel: string };
-  tried: string[];
+  attempts: Attempt[];
   httpStatus: number;
   estimated: boolean;
   error?: GatewayError;
@@ -131,7 +132,8 @@ function recordCount(ctx: AppContext, call: CountCall, codec: CountCodec, outcom
       model: call.model,
       upstreamModel: outcome.target?.upstreamModel ?? null,
       channelId: outcome.target?.channel.id ?? null,
-      triedChannels: outcome.tried,
+      triedChannels: outcome.attempts.map((attempt) => attempt.channel),
+      attempts: outcome.attempts,
       httpStatus: outcome.httpStatus,
       errorKind: outcome.error?.kind ?? null,
       errorMessage: outcome.error?.message ?? null,

@@ -8,6 +8,7 @@
  * Requests only pass-through can serve (token-array inputs) are routed to
  * such channels only, decided before routing. Billed per input token.
  */
+import type { Attempt } from '../core/attempt.js';
 import type { FastifyReply } from 'fastify';
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
 import { type GatewayError, invalidRequest, toGatewayError } from '../core/errors.js';
@@ -49,7 +50,7 @@ export interface EmbeddingCall {
 type Answer = { kind: 'pass'; result: EmbeddingPassThroughResult } | { kind: 'embedded'; response: EmbeddingResponse };
 
 export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, codec: EmbeddingCodec, reply: FastifyReply): Promise<void> {
-  const tried: string[] = [];
+  const attempts: Attempt[] = [];
   const abort = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableEnded) abort.abort();
@@ -75,7 +76,7 @@ export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, code
     if (call.needsPassThrough && candidates.length === 0) throw tokenInputRefused(call.model);
     const attempt = await withFailover(
       candidates,
-      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, signal: abort.signal },
+      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, signal: abort.signal },
       async (next): Promise<Answer> => {
         const adapter = ctx.adapters.get(next.channel.type);
         const upstreamCall = upstreamCallFor(ctx, next, call, abort.signal);
@@ -108,7 +109,7 @@ export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, code
     model: call.model,
     upstreamModel: target?.upstreamModel,
     channelId: target?.channel.id,
-    tried,
+    attempts,
     stream: false,
     httpStatus,
     error,

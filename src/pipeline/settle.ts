@@ -3,6 +3,7 @@
  * or counted by the tokenizer when it reported nothing), prices it, and hands
  * the log row and the spend to the batched recorder.
  */
+import type { Attempt } from '../core/attempt.js';
 import type { Usage } from '../core/chat.js';
 import type { GatewayError } from '../core/errors.js';
 import { countTokens } from '../core/tokens.js';
@@ -18,7 +19,7 @@ export interface SettleInput {
   model: string;
   upstreamModel?: string;
   channelId?: string;
-  tried: string[];
+  attempts: Attempt[];
   stream: boolean;
   httpStatus: number;
   error?: GatewayError;
@@ -69,12 +70,13 @@ export function completeUsage(input: SettleInput): Usage {
 
 const LIMIT_KINDS = new Set(['rate_limited', 'quota_exhausted']);
 
-/** The request's metrics and its access-log note, from what settled it. */
+/** The request's metrics and its note for the access log and the trace span, from what settled it. */
 function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost: number, now: number): void {
   const channel = input.channelId ?? 'none';
+  const operation = input.family === 'embeddings' ? 'embeddings' : 'chat';
   ctx.metrics.observe({
     family: input.family,
-    operation: input.family === 'embeddings' ? 'embeddings' : 'chat',
+    operation,
     model: input.model,
     channel,
     status: input.httpStatus,
@@ -84,10 +86,19 @@ function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost:
     outputTokens: usage.outputTokens,
     cost,
     keyName: input.key?.record.name ?? 'none',
-    failovers: Math.max(0, input.tried.length - 1),
+    failovers: Math.max(0, input.attempts.length - 1),
     limitKind: input.error && LIMIT_KINDS.has(input.error.kind) ? input.error.kind : undefined,
   });
-  ctx.accessNotes.note(input.requestId, { key: input.key?.record.name, model: input.model, channel: input.channelId, attempts: input.tried.length });
+  ctx.accessNotes.note(input.requestId, {
+    key: input.key?.record.name,
+    model: input.model,
+    channel: input.channelId,
+    attempts: input.attempts.length,
+    family: input.family,
+    operation,
+    upstreamModel: input.upstreamModel,
+    ...(input.answered ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : {}),
+  });
 }
 
 export function settle(ctx: AppContext, input: SettleInput): Usage {
@@ -104,7 +115,8 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
         model: input.model,
         upstreamModel: input.upstreamModel ?? null,
         channelId: input.channelId ?? null,
-        triedChannels: input.tried,
+        triedChannels: input.attempts.map((attempt) => attempt.channel),
+        attempts: input.attempts,
         httpStatus: input.httpStatus,
         errorKind: input.error?.kind ?? null,
         errorMessage: input.error?.message ?? null,

@@ -7,6 +7,7 @@
  * task, which refunds it. Families keep validation, pricing and rendering;
  * they hand this a submission and render what it returns.
  */
+import type { Attempt } from '../core/attempt.js';
 import type { Channel } from '../core/channel.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import type { ClientKey } from '../http/auth.js';
@@ -95,10 +96,10 @@ export async function submitTask<Request extends object, Result extends object, 
 ): Promise<Submitted> {
   const { kind } = submission;
   const engine = ctx.tasks;
-  const tried: string[] = [];
+  const attempts: Attempt[] = [];
   let cost = 0;
   let channel: Channel | undefined;
-  const logFields = () => ({ family: kind.family, model: submission.model, channel, upstreamModel: submission.upstreamModel, tried });
+  const logFields = () => ({ family: kind.family, model: submission.model, channel, upstreamModel: submission.upstreamModel, attempts });
   try {
     ctx.auth.authorize(key, submission.model);
     await ctx.limits.admit(key.record);
@@ -129,7 +130,7 @@ export async function submitTask<Request extends object, Result extends object, 
     const { value: outcome, item: target } = await tryInOrder(
       targets,
       (target) => target.channel,
-      { maxAttempts: ctx.settings.maxAttempts, health: ctx.health, tried, label: `${submission.noun} task ${task.id}` },
+      { maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, label: `${submission.noun} task ${task.id}` },
       (target) =>
         taskUpstreamFor<Request, Result, Payload>(ctx, kind, submission.noun, target.channel).submit(
           task,

@@ -3,6 +3,7 @@
  * follow-up, a read that costs). A task's charge is written with the task, so
  * its row only reports the cost; work without a task asks for `spend`.
  */
+import type { Attempt } from '../core/attempt.js';
 import { requestLogRow } from '../billing/log-row.js';
 import type { Channel } from '../core/channel.js';
 import type { GatewayError } from '../core/errors.js';
@@ -22,7 +23,7 @@ export interface TaskLogFields {
   channel?: Channel;
   /** The model name sent upstream; none when the kind routes by action. */
   upstreamModel?: (channel: Channel) => string;
-  tried: string[];
+  attempts: Attempt[];
   status: number;
   cost: number;
   error?: GatewayError;
@@ -39,7 +40,8 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
     model: fields.model,
     upstreamModel: fields.channel && fields.upstreamModel ? fields.upstreamModel(fields.channel) : null,
     channelId: fields.channel?.id ?? null,
-    triedChannels: fields.tried,
+    triedChannels: fields.attempts.map((attempt) => attempt.channel),
+    attempts: fields.attempts,
     httpStatus: fields.status,
     errorKind: fields.error?.kind ?? null,
     errorMessage: fields.error?.message ?? null,
@@ -60,8 +62,8 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
     outputTokens: 0,
     cost: fields.cost,
     keyName: key.record.name,
-    failovers: Math.max(0, fields.tried.length - 1),
+    failovers: Math.max(0, fields.attempts.length - 1),
     limitKind: fields.error && (fields.error.kind === 'rate_limited' || fields.error.kind === 'quota_exhausted') ? fields.error.kind : undefined,
   });
-  ctx.accessNotes.note(meta.requestId, { key: key.record.name, model: fields.model, channel: fields.channel?.id, attempts: fields.tried.length });
+  ctx.accessNotes.note(meta.requestId, { key: key.record.name, model: fields.model, channel: fields.channel?.id, attempts: fields.attempts.length });
 }

@@ -9,6 +9,7 @@ import { GatewayError } from '../core/errors.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelHealth } from './health.js';
 import { upstreamModelFor } from '../core/channel.js';
+import { endedAttempt, type Attempt } from '../core/attempt.js';
 
 export interface AttemptTarget {
   channel: Channel;
@@ -25,8 +26,8 @@ export interface FailoverOptions {
   model: string;
   maxAttempts: number;
   health: ChannelHealth;
-  /** Filled with the name of every channel tried, in order, for the request log. */
-  tried: string[];
+  /** Filled with every attempt, in order, with its outcome and timing (the request log's detail). */
+  attempts: Attempt[];
   signal?: AbortSignal;
 }
 
@@ -53,8 +54,8 @@ export async function withFailover<T>(
 export interface OrderedAttemptOptions {
   maxAttempts: number;
   health: ChannelHealth;
-  /** Filled with the name of every channel tried, in order. */
-  tried: string[];
+  /** Filled with every attempt, in order, with its outcome and timing. */
+  attempts: Attempt[];
   signal?: AbortSignal;
   /** What is being served, for the message when every attempt failed. */
   label?: string;
@@ -79,16 +80,18 @@ export async function tryInOrder<T, R>(
     if (options.signal?.aborted) break;
     const item = items[index];
     const channel = channelOf(item);
-    options.tried.push(channel.name);
+    const startedAt = Date.now();
     let value: R;
     try {
       value = await attempt(item);
     } catch (error) {
+      options.attempts.push(endedAttempt(channel, startedAt, error));
       if (!(error instanceof GatewayError) || !error.retryable) throw error;
       options.health.failed(channel, error, options.keyOf?.());
       errors.push(error);
       continue;
     }
+    options.attempts.push(endedAttempt(channel, startedAt));
     options.health.succeeded(channel, options.keyOf?.());
     return { value, item };
   }

@@ -142,6 +142,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const breakers = redis
       ? await shareBreakers(health, redis, effective.databaseSchema ?? 'default', (error) => logger.warn({ err: error }, 'breaker sharing unavailable'))
       : undefined;
+    // The OpenTelemetry SDK is loaded only when traces are configured.
+    const tracer = effective.traces
+      ? (await import('../observe/tracing.js')).startTracing(effective.traces, {
+          onExportFailure: (message) => logger.warn({ endpoint: new URL(effective.traces!.endpoint).origin }, `trace export failed: ${message}`),
+        })
+      : undefined;
     const ctx: AppContext = {
       settings: effective,
       store,
@@ -158,7 +164,8 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       recorder,
       changes,
       metrics: new GatewayMetrics(metricsSources(store, channels, health)),
-      accessNotes: new AccessNotes(effective.accessLog && logger.isLevelEnabled('info')),
+      accessNotes: new AccessNotes(effective.accessLog && logger.isLevelEnabled('info'), tracer !== undefined),
+      tracer,
       quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger }),
       adapters: upstreams.adapters,
       fileConfig,
@@ -200,6 +207,8 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         await ctx.tasks.stop();
         channels.stop();
         await recorder.close();
+        // Every request has ended, and its span with it: send what is buffered.
+        await tracer?.shutdown().catch(() => undefined);
         await changes.close();
         breakers?.close();
         await redis?.quit().catch(() => undefined);

@@ -88,6 +88,7 @@ function refundLogRow(task: TaskRecord, model: string): RequestLogRow {
     upstreamModel: null,
     channelId: task.channelId,
     triedChannels: [],
+    attempts: [],
     httpStatus: 200,
     errorKind: null,
     errorMessage: `refund of task ${task.id}: ${task.failReason ?? task.status}`,

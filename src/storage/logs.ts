@@ -2,7 +2,10 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import { fromFlag, fromJson, toFlag, toJson, toNullableNumber, toNumber } from './columns.js';
 import type { Database, RequestLogsTable } from './schema.js';
 import { storableNullable, storableText } from './text.js';
-import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSummaryRow } from './types.js';
+import { isWellFormedId } from './ids.js';
+import type { Attempt } from '../core/attempt.js';
+import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSeriesQuery, UsageSummaryRow } from './types.js';
+import { addMinuteSums, minuteSums, readSeries } from './usage-minutes.js';
 
 /** Rows per INSERT: 24 parameters each stays under SQLite's and PostgreSQL's parameter limits. */
 const insertChunk = 500;
@@ -35,6 +38,7 @@ function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
     first_byte_ms: row.firstByteMs === null ? null : Math.round(row.firstByteMs),
     client_ip: storableNullable(row.clientIp),
     translation: storableNullable(row.translation),
+    attempts: row.attempts.length === 0 ? null : storableText(toJson(row.attempts)),
     created_at: row.createdAt,
   };
 }
@@ -64,6 +68,7 @@ function toRow(row: Selectable<RequestLogsTable>): RequestLogRow {
     firstByteMs: toNullableNumber(row.first_byte_ms),
     clientIp: row.client_ip,
     translation: row.translation,
+    attempts: fromJson<Attempt[]>(row.attempts) ?? [],
     createdAt: toNumber(row.created_at),
   };
 }
@@ -77,10 +82,7 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
 
   async insertMany(rows: RequestLogRow[]): Promise<void> {
     if (rows.length === 0) return;
-    if (rows.length <= insertChunk) {
-      await this.db.insertInto('request_logs').values(rows.map(toColumns)).execute();
-      return;
-    }
+    // The usage sums move with the rows: a batch the database refuses adds nothing to them.
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += insertChunk) {
         await trx
@@ -88,7 +90,19 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
           .values(rows.slice(i, i + insertChunk).map(toColumns))
           .execute();
       }
+      await addMinuteSums(trx, minuteSums(rows));
     });
+  }
+
+  async get(id: string): Promise<RequestLogRow | undefined> {
+    // Ids come from URLs: one PostgreSQL cannot compare (a NUL byte) is simply not found.
+    if (!isWellFormedId(id)) return undefined;
+    const row = await this.db.selectFrom('request_logs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toRow(row);
+  }
+
+  series(query: UsageSeriesQuery) {
+    return readSeries(this.db, query);
   }
 
   /** Newest first; page back by passing the last row's `createdAt` as `before`. */
@@ -116,8 +130,19 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     let select = this.db.selectFrom('request_logs').selectAll();
     if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
     if (query.model !== undefined) select = select.where('model', '=', query.model);
+    if (query.channelId !== undefined) select = select.where('channel_id', '=', query.channelId);
+    if (query.family !== undefined) select = select.where('family', '=', query.family);
+    if (query.status !== undefined) {
+      const { from, to } = query.status;
+      select = from === to ? select.where('http_status', '=', from) : select.where('http_status', '>=', from).where('http_status', '<=', to);
+    }
     if (query.before !== undefined) select = select.where('created_at', '<', query.before);
+    if (query.until !== undefined) select = select.where('created_at', '<', query.until);
     if (query.since !== undefined) select = select.where('created_at', '>=', query.since);
+    const after = query.after;
+    if (after !== undefined) {
+      select = select.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+    }
     const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map(toRow);
   }

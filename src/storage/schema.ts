@@ -63,7 +63,30 @@ export interface RequestLogsTable {
   first_byte_ms: number | null;
   client_ip: string | null;
   translation: string | null;
+  /** JSON list of core/attempt.ts `Attempt`; null in rows older than the column. */
+  attempts: string | null;
   created_at: number;
+}
+
+/**
+ * Per-minute sums of the request log (see migrations/0007_usage_minutes.ts).
+ * The histogram columns (lat_0…, ttft_0…, latency-buckets.ts) are named by
+ * position, so usage-minutes.ts queries this table untyped.
+ */
+export interface UsageMinutesTable {
+  bucket: number;
+  family: string;
+  model: string;
+  channel_id: string;
+  key_id: string;
+  requests: number;
+  errors: number;
+  rate_limited: number;
+  failovers: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost: number;
+  latency_ms_sum: number;
 }
 
 export interface SettingsTable {
@@ -76,5 +99,6 @@ export interface Database {
   keys: KeysTable;
   channels: ChannelsTable;
   request_logs: RequestLogsTable;
+  usage_minutes: UsageMinutesTable;
   settings: SettingsTable;
 }

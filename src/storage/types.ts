@@ -4,6 +4,7 @@
  * migrations. Times are epoch milliseconds; money is in quota units (USD).
  */
 import type { Kysely } from 'kysely';
+import type { Attempt } from '../core/attempt.js';
 
 export type KeyStatus = 'active' | 'disabled';
 
@@ -110,16 +111,66 @@ export interface RequestLogRow {
   clientIp: string | null;
   /** What translation mapped or ignored, e.g. `mapped=system messages; ignored=top_k`; null when nothing. */
   translation: string | null;
+  /** Each channel tried, how it ended and how long it took (empty in rows older than the record). */
+  attempts: Attempt[];
   createdAt: number;
 }
 
 export interface LogQuery {
   keyId?: string;
   model?: string;
+  channelId?: string;
+  family?: string;
+  /** HTTP statuses from `from` to `to`, both included (one code: the same twice). */
+  status?: { from: number; to: number };
   /** Only rows created strictly before this time (for paging back). */
   before?: number;
   since?: number;
+  /** Only rows created strictly before this time. */
+  until?: number;
+  /** The last row of the previous page: the page continues strictly after it (newest first). */
+  after?: { createdAt: number; id: string };
   limit?: number;
+}
+
+export type UsageGrouping = 'none' | 'family' | 'model' | 'channel' | 'key';
+
+export interface UsageSeriesQuery {
+  since: number;
+  until: number;
+  /** Bucket width in ms, a whole number of minutes. */
+  step: number;
+  by: UsageGrouping;
+  family?: string;
+  model?: string;
+  channelId?: string;
+  keyId?: string;
+}
+
+export interface UsageTotals {
+  requests: number;
+  errors: number;
+  rateLimited: number;
+  failovers: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  /** Latency quantiles read off per-minute histograms (bucket-interpolated); null without requests. */
+  p50Ms: number | null;
+  p95Ms: number | null;
+  /** Median time to the first byte, of the requests that recorded one. */
+  ttftP50Ms: number | null;
+}
+
+export interface UsagePoint extends UsageTotals {
+  /** Bucket start, epoch ms. */
+  t: number;
+}
+
+export interface UsageSeries {
+  /** The group's value: a family, model, channel id or key id ('' for none); 'all' when not grouped. */
+  group: string;
+  points: UsagePoint[];
 }
 
 export interface UsageQuery {
@@ -162,8 +213,12 @@ export interface ChannelRepository {
 }
 
 export interface RequestLogRepository {
+  /** Writes the rows and adds them to the per-minute usage sums, in one transaction. */
   insertMany(rows: RequestLogRow[]): Promise<void>;
   query(query: LogQuery): Promise<RequestLogRow[]>;
+  get(id: string): Promise<RequestLogRow | undefined>;
+  /** Usage over time from the per-minute sums, one series per group, plus the totals. */
+  series(query: UsageSeriesQuery): Promise<{ totals: UsageTotals; series: UsageSeries[] }>;
   usage(query: UsageQuery): Promise<UsageSummaryRow[]>;
   /**
    * Deletes up to `batch` of the oldest rows created before `before`, or

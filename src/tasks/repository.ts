@@ -72,6 +72,14 @@ export interface Reschedule {
   nextPollAt: number;
 }
 
+export interface TaskListQuery {
+  family?: string;
+  status?: string;
+  keyId?: string;
+  after?: { createdAt: number; id: string };
+  limit: number;
+}
+
 export class TaskRepository {
   constructor(
     private readonly db: TaskDb,
@@ -163,6 +171,20 @@ export class TaskRepository {
       seen.add(id);
     }
     return out;
+  }
+
+  /** Tasks newest first, for operators (the admin API); page on with the last task of a page as `after`. */
+  async list(query: TaskListQuery): Promise<TaskRecord[]> {
+    let select = this.db.selectFrom('tasks').selectAll();
+    if (query.family !== undefined) select = select.where('family', '=', query.family);
+    if (query.status !== undefined) select = select.where('status', '=', query.status);
+    if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+    const after = query.after;
+    if (after !== undefined) {
+      select = select.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+    }
+    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
+    return rows.map(toTaskRecord);
   }
 
   /** Unfinished tasks on one channel (and account), e.g. to queue behind them. */

@@ -35,6 +35,7 @@ function logRow(keyId: string, overrides: Partial<RequestLogRow> = {}): RequestL
     firstByteMs: null,
     clientIp: '127.0.0.1',
     translation: null,
+    attempts: [],
     createdAt: Date.now(),
     ...overrides,
   };

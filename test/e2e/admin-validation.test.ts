@@ -55,10 +55,10 @@ describe.each(ENGINES)('admin validation on %s', (engine) => {
       [{ type: 'simulator', settings: { accounts: 'one' } }, 'settings', /accounts/],
       [{ type: 'wan' }, 'settings', /baseUrl must be set/],
       [{ type: 'ig-proxy', baseUrl: 'http://127.0.0.1:9', settings: { botTypes: { MID_GEN: '' } } }, 'settings', /botTypes/],
-    ])('%j is refused naming %s', async (fields, _field, message) => {
+    ])('%j is refused naming %s', async (fields, field, message) => {
       const created = await gw.admin('POST', '/channels', { name: `c-${JSON.stringify(fields)}`, ...fields });
       expect(created.status).toBe(400);
-      expect(created.body.error).toEqual({ type: 'invalid_request', message: expect.stringMatching(message) });
+      expect(created.body.error).toEqual({ type: 'invalid_request', message: expect.stringMatching(message), param: field });
     });
     it('an empty base URL is taken where the type has a default', async () => {
       const created = await gw.admin('POST', '/channels', { name: 'default-origin', type: 'anthropic', models: ['claude-never'], baseUrl: '' });

@@ -107,7 +107,7 @@ describe.each(ENGINES)('hostile client input on %s', (engine) => {
     it.each(['/logs', '/usage'])('%s?keyId=a&keyId=b is a 400 naming the parameter', async (path) => {
       const { status, body } = await admin('GET', `${path}?keyId=a&keyId=b`);
       expect(status).toBe(400);
-      expect(body).toEqual({ error: { type: 'invalid_request', message: 'keyId: give this query parameter once' } });
+      expect(body).toEqual({ error: { type: 'invalid_request', message: 'keyId: give this query parameter once', param: 'keyId' } });
     });
   });
 

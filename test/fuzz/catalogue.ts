@@ -197,8 +197,18 @@ export const CATALOGUE: RouteEntry[] = [
   admin('PATCH', '/channels/{id}', { params: { id: (fixtures) => fixtures.channelId }, body: () => ({ ...base.channelBody(), name: 'patched channel' }) }),
   admin('POST', '/channels/{id}/health/reset', { params: { id: (fixtures) => fixtures.channelId } }),
   admin('DELETE', '/channels/{id}', { params: { id: (fixtures) => fixtures.channelId } }),
-  admin('GET', '/logs', { query: { keyId: '', model: 'fuzz-model', before: '', since: '0', limit: '10' } }),
-  admin('GET', '/usage', { query: { keyId: '', since: '0', until: String(4_000_000_000_000) } }),
+  admin('POST', '/channels/{id}/test', { params: { id: (fixtures) => fixtures.channelId }, body: () => ({ model: 'fuzz-model' }) }),
+  admin('GET', '/channel-types'),
+  admin('GET', '/logs', { query: { keyId: 'key_x', model: 'fuzz-model', since: '0', until: '2030-01-01T00:00:00Z', family: 'messages', status: '2xx', limit: '10' } }),
+  admin('GET', '/logs/{id}', { params: { id: () => 'log_unknown' }, baseStatus: 404 }),
+  admin('GET', '/usage', { query: { keyId: 'key_x', since: '0', until: String(4_000_000_000_000) } }),
+  admin('GET', '/usage/series', { query: { by: 'model', step: '60000', model: 'fuzz-model' } }),
+  admin('GET', '/tasks', { query: { family: 'images', status: 'SUCCESS', limit: '5' } }),
+  admin('GET', '/tasks/{id}', { params: { id: imageTaskId } }),
+  admin('GET', '/tasks/{id}/media/{index}', { params: { id: imageTaskId, index: () => '7' }, baseStatus: 404 }),
+  admin('GET', '/prices'),
+  admin('GET', '/settings'),
+  admin('GET', '/openapi.json'),
 ];
 
 /** A catalogue entry's label in reports. */

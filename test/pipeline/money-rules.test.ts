@@ -25,7 +25,7 @@ describe('the chat pipeline', () => {
     expect(output.status).toBe(200);
     expect(JSON.parse(output.body!)).toEqual({ text: 'hi' });
     expect(run.settled).toHaveLength(1);
-    expect(run.settled[0]).toMatchObject({ answered: true, reported: usage, httpStatus: 200, channelId: 'ch_a', tried: ['a'] });
+    expect(run.settled[0]).toMatchObject({ answered: true, reported: usage, httpStatus: 200, channelId: 'ch_a', attempts: [expect.objectContaining({ channel: 'a', channelId: 'ch_a', status: 200, errorKind: null })] });
     expect(run.released).toEqual([usage.outputTokens]);
   });
 
@@ -65,7 +65,7 @@ describe('the chat pipeline', () => {
     expect([a.calls, b.calls]).toEqual([1, 1]);
     expect(output.chunks.join('')).toContain('"text":"lo"');
     expect(run.settled).toHaveLength(1);
-    expect(run.settled[0]).toMatchObject({ tried: ['a', 'b'], channelId: 'ch_b', answered: true, reported: usage });
+    expect(run.settled[0]).toMatchObject({ attempts: [expect.objectContaining({ channel: 'a', errorKind: expect.any(String) }), expect.objectContaining({ channel: 'b', status: 200 })], channelId: 'ch_b', answered: true, reported: usage });
   });
 
   it('never fails over once a byte was sent: a translated stream cut half way ends with an error frame and is charged for what was delivered', async () => {
@@ -132,7 +132,7 @@ describe('the chat pipeline', () => {
     await serveChat(run.services, chatCall(false), codec, output);
     expect(output.status).toBeGreaterThanOrEqual(500);
     expect(run.settled).toHaveLength(1);
-    expect(run.settled[0]).toMatchObject({ answered: false, tried: ['a', 'b'] });
+    expect(run.settled[0]).toMatchObject({ answered: false, attempts: [expect.objectContaining({ channel: 'a' }), expect.objectContaining({ channel: 'b' })] });
     expect(run.released).toEqual([0]);
   });
 });

@@ -29,6 +29,7 @@ function logRow(overrides: Partial<RequestLogRow>): RequestLogRow {
     firstByteMs: null,
     clientIp: '127.0.0.1',
     translation: null,
+    attempts: [],
     createdAt: 1_000,
     ...overrides,
   };

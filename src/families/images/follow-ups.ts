@@ -6,6 +6,7 @@
  * MODAL, answered with code 1 and the task id, until `/ig/submit/modal`
  * supplies the prompt (and mask).
  */
+import { endedAttempt } from '../../core/attempt.js';
 import { GatewayError, toGatewayError } from '../../core/errors.js';
 import { IMAGE_FAMILY, IMAGE_TASKS, type ImageAction, type ImageTaskResult, type ParentSummary } from '../../tasks/image-contract.js';
 import type { TaskRecord } from '../../tasks/types.js';
@@ -133,6 +134,7 @@ export async function submitModal(sc: SubmitContext, body: unknown): Promise<Env
   });
   if (!claimed) throw invalid('taskId', `task ${task.id} was already submitted`);
   const routeName = `ig_${task.action.toLowerCase()}`;
+  const startedAt = Date.now();
   try {
     const outcome = await imageUpstream(ctx, channel).confirmModal(claimed, { prompt, mask }, taskCall(ctx, channel, task.accountId));
     const status = outcome.status ?? 'SUBMITTED';
@@ -144,7 +146,7 @@ export async function submitModal(sc: SubmitContext, body: unknown): Promise<Env
       nextPollAt: engine.firstPollAt(),
     });
     if (!updated) throw new GatewayError('internal', `task ${task.id} changed while its modal was being submitted`);
-    log(ctx, sc.key, sc.meta, { routeName, channel, tried: [channel.name], status: 200, cost: 0 });
+    log(ctx, sc.key, sc.meta, { routeName, channel, attempts: [endedAttempt(channel, startedAt)], status: 200, cost: 0 });
     const ahead = outcome.queuePosition ?? 0;
     if (status === 'NOT_START' && ahead > 0) {
       return { code: 22, description: `In queue, there are ${ahead} tasks ahead`, properties: { numberOfQueues: ahead }, result: task.id };
@@ -153,7 +155,7 @@ export async function submitModal(sc: SubmitContext, body: unknown): Promise<Env
   } catch (thrown) {
     const error = toGatewayError(thrown);
     await engine.change(claimed, { status: 'FAILURE', failReason: `the upstream refused the modal: ${error.message}` });
-    log(ctx, sc.key, sc.meta, { routeName, channel, tried: [channel.name], status: error.status, cost: 0, error });
+    log(ctx, sc.key, sc.meta, { routeName, channel, attempts: [endedAttempt(channel, startedAt, error)], status: error.status, cost: 0, error });
     throw error;
   }
 }

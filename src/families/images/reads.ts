@@ -54,7 +54,7 @@ export async function uploadImages(sc: SubmitContext, body: unknown): Promise<En
   }
   const refs = await Promise.all(images.map((image) => sc.ctx.tasks.media.put({ bytes: image.bytes, contentType: image.contentType })));
   // No task carries this charge, so it goes the way chat spend goes: batched with the log row.
-  log(sc.ctx, sc.key, sc.meta, { routeName, tried: [], status: 200, cost, spend: true });
+  log(sc.ctx, sc.key, sc.meta, { routeName, attempts: [], status: 200, cost, spend: true });
   if (cost > 0) {
     sc.ctx.auth.noteSpend(sc.key.record.keyHash, cost);
     void sc.ctx.quota.adjust(sc.key.record.id, cost);

@@ -5,6 +5,7 @@
  * went: no routing, no failover), and the family's answer envelope with the
  * queue position when the upstream queued the task.
  */
+import type { Attempt } from '../../core/attempt.js';
 import type { Channel } from '../../core/channel.js';
 import type { ClientKey } from '../../http/auth.js';
 import type { AppContext } from '../../http/context.js';
@@ -89,7 +90,7 @@ export async function submitImageTask(ctx: AppContext, key: ClientKey, plan: Sub
 interface LogFields {
   routeName: string;
   channel?: Channel;
-  tried: string[];
+  attempts: Attempt[];
   status: number;
   cost: number;
   error?: TaskLogFields['error'];
@@ -103,7 +104,7 @@ export function log(ctx: AppContext, key: ClientKey, meta: ImageRequestMeta, fie
     family: IMAGE_FAMILY,
     model: fields.routeName,
     channel: fields.channel,
-    tried: fields.tried,
+    attempts: fields.attempts,
     status: fields.status,
     cost: fields.cost,
     error: fields.error,

@@ -1,0 +1,36 @@
+/**
+ * What the gateway is configured with, read-only: prices, settings (and what
+ * the config file owns), the channel types it knows, and the admin API's own
+ * OpenAPI document.
+ */
+import type { FastifyInstance } from 'fastify';
+import { configOwnedFields } from '../config/apply.js';
+import { settingsView } from '../config/settings-view.js';
+import type { AppContext } from '../http/context.js';
+import { CHANNEL_TYPES } from '../upstreams/registry.js';
+import { adminOpenApi } from './openapi.js';
+
+const VERSION = '0.1.0';
+
+export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/prices', async () => ({ data: ctx.prices.entries().map(([model, price]) => ({ model, ...price })), source: 'config file' }));
+
+  app.get('/settings', async () => ({
+    data: settingsView(ctx.settings.environment ?? {}),
+    configFile: ctx.settings.configPath ?? null,
+    configOwned: await configOwnedFields(ctx.store),
+  }));
+
+  app.get('/channel-types', async () => ({
+    data: CHANNEL_TYPES.map(({ type }) => ({
+      type,
+      serves: [
+        ...(ctx.adapters.has(type) ? ['chat' as const] : []),
+        ...(ctx.tasks.channelTypes('images').has(type) ? ['images' as const] : []),
+        ...(ctx.tasks.channelTypes('videos').has(type) ? ['videos' as const] : []),
+      ],
+    })),
+  }));
+
+  app.get('/openapi.json', async () => adminOpenApi(VERSION));
+}

@@ -1,0 +1,85 @@
+/**
+ * The admin API's reading of traffic: request logs (filtered pages and one
+ * request's detail) and usage (totals per key and model, and series over
+ * time from the per-minute sums). Reads flush what this instance still holds
+ * in memory first, so a request just answered is there.
+ */
+import type { FastifyInstance } from 'fastify';
+import { GatewayError } from '../core/errors.js';
+import { readPlanDescription } from '../core/translation-plan.js';
+import type { AppContext } from '../http/context.js';
+import type { RequestLogRow } from '../storage/types.js';
+import { logListQuery, page, parseQuery, seriesQuery, usageQuery } from './queries.js';
+
+export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/logs', async (request) => {
+    const query = parseQuery(logListQuery, request.query);
+    await ctx.recorder.flush();
+    const limit = query.limit ?? 100;
+    const { cursor, limit: _limit, ...filters } = query;
+    const rows = await ctx.store.logs.query({ ...filters, after: cursor, limit: limit + 1 });
+    return page(rows, limit);
+  });
+
+  app.get<{ Params: { id: string } }>('/logs/:id', async (request) => {
+    await ctx.recorder.flush();
+    const row = await ctx.store.logs.get(request.params.id);
+    if (!row) throw new GatewayError('not_found', `no request log with id "${request.params.id}"`);
+    return logDetail(ctx, row);
+  });
+
+  app.get('/usage', async (request) => {
+    const query = parseQuery(usageQuery, request.query);
+    await ctx.recorder.flush();
+    return { data: await ctx.store.logs.usage(query) };
+  });
+
+  app.get('/usage/series', async (request) => {
+    const query = parseQuery(seriesQuery, request.query);
+    await ctx.recorder.flush();
+    const { totals, series } = await ctx.store.logs.series(query);
+    const labels = await groupLabels(ctx, query.by, series.map((entry) => entry.group));
+    return {
+      since: query.since,
+      until: query.until,
+      step: query.step,
+      by: query.by,
+      totals,
+      series: series.map((entry) => ({ group: entry.group, label: labels.get(entry.group) ?? entry.group, points: entry.points })),
+    };
+  });
+}
+
+/** One request as the console shows it: who, where it went, each attempt, what translation did, and its timings. */
+async function logDetail(ctx: AppContext, row: RequestLogRow) {
+  const [key, channel] = await Promise.all([
+    row.keyId ? ctx.store.keys.get(row.keyId) : undefined,
+    row.channelId ? ctx.store.channels.get(row.channelId) : undefined,
+  ]);
+  const startedAt = row.createdAt - row.latencyMs;
+  const first = row.attempts[0];
+  return {
+    ...row,
+    keyName: key?.name ?? null,
+    channelName: channel?.name ?? null,
+    translationPlan: readPlanDescription(row.translation),
+    timings: {
+      totalMs: row.latencyMs,
+      firstByteMs: row.firstByteMs,
+      // Authentication, limits and the quota hold: the time before the first channel was tried.
+      queueMs: first ? Math.max(0, first.at - startedAt) : null,
+      upstreamMs: row.attempts.length > 0 ? row.attempts.reduce((sum, attempt) => sum + attempt.durationMs, 0) : null,
+    },
+  };
+}
+
+/** Names for the series of keys and channels (ids are what the sums keep). */
+async function groupLabels(ctx: AppContext, by: string, groups: string[]): Promise<Map<string, string>> {
+  const labels = new Map<string, string>([['', 'none']]);
+  if (by === 'key') {
+    for (const key of await ctx.store.keys.list()) if (groups.includes(key.id)) labels.set(key.id, key.name);
+  } else if (by === 'channel') {
+    for (const channel of await ctx.store.channels.list()) if (groups.includes(channel.id)) labels.set(channel.id, channel.name);
+  }
+  return labels;
+}

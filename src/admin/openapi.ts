@@ -1,0 +1,107 @@
+/**
+ * The admin API as an OpenAPI 3.1 document, built from the schemas the API
+ * validates its input with (service.ts, queries.ts) and describes its answers
+ * with (response-schemas.ts). Served at GET /admin/openapi.json; the console
+ * is written against it. test/admin/openapi.test.ts checks that every admin
+ * route is here and that real answers match.
+ */
+import { z } from 'zod';
+import { channelInputSchema, channelPatchSchema, keyInputSchema, keyPatchSchema } from './service.js';
+import { channelTestBody, logListQuery, seriesQuery, taskListQuery, usageQuery } from './queries.js';
+import * as answers from './response-schemas.js';
+
+interface Operation {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** OpenAPI path, `{id}` style, under /admin. */
+  path: string;
+  tag: string;
+  summary: string;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  status?: number;
+  answer?: z.ZodType;
+  /** An answer that is not JSON. */
+  answerType?: string;
+}
+
+const data = <T extends z.ZodType>(row: T) => z.object({ data: z.array(row) });
+
+export const ADMIN_OPERATIONS: readonly Operation[] = [
+  { method: 'get', path: '/keys', tag: 'keys', summary: 'List keys (spend included, never secrets).', answer: data(answers.keyViewSchema) },
+  { method: 'post', path: '/keys', tag: 'keys', summary: 'Create a key; the answer carries its secret, once.', body: keyInputSchema, status: 201, answer: answers.createdKeySchema },
+  { method: 'get', path: '/keys/{id}', tag: 'keys', summary: 'Read a key.', answer: answers.keyViewSchema },
+  { method: 'patch', path: '/keys/{id}', tag: 'keys', summary: 'Change a key’s limits, models, addresses, expiry or status.', body: keyPatchSchema, answer: answers.keyViewSchema },
+  { method: 'delete', path: '/keys/{id}', tag: 'keys', summary: 'Disable a key (kept for its logs).', answer: answers.keyViewSchema },
+  { method: 'get', path: '/channels', tag: 'channels', summary: 'List channels with their breaker state.', answer: data(answers.channelViewSchema) },
+  { method: 'post', path: '/channels', tag: 'channels', summary: 'Create a channel; its type’s settings are checked.', body: channelInputSchema, status: 201, answer: answers.channelViewSchema },
+  { method: 'get', path: '/channels/{id}', tag: 'channels', summary: 'Read a channel.', answer: answers.channelViewSchema },
+  { method: 'patch', path: '/channels/{id}', tag: 'channels', summary: 'Change a channel (the result must pass its type’s checks).', body: channelPatchSchema, answer: answers.channelViewSchema },
+  { method: 'delete', path: '/channels/{id}', tag: 'channels', summary: 'Delete a channel.', answer: z.object({ id: z.string(), deleted: z.literal(true) }) },
+  { method: 'post', path: '/channels/{id}/health/reset', tag: 'channels', summary: 'Close the channel’s breakers (on every instance, with Redis).', answer: answers.channelViewSchema },
+  { method: 'post', path: '/channels/{id}/test', tag: 'channels', summary: 'Send one small chat request to this channel only (not logged, not charged).', body: channelTestBody, answer: answers.channelTestSchema },
+  { method: 'get', path: '/channel-types', tag: 'channels', summary: 'The channel types this gateway knows and what each serves.', answer: answers.channelTypesSchema },
+  { method: 'get', path: '/logs', tag: 'logs', summary: 'Request logs, newest first, filtered, a page at a time.', query: logListQuery, answer: answers.logPageSchema },
+  { method: 'get', path: '/logs/{id}', tag: 'logs', summary: 'One request: its attempts, translation plan and timings.', answer: answers.logDetailSchema },
+  { method: 'get', path: '/usage', tag: 'usage', summary: 'Requests, tokens and cost per key and model.', query: usageQuery, answer: answers.usageSummarySchema },
+  { method: 'get', path: '/usage/series', tag: 'usage', summary: 'Requests, errors, latency quantiles, tokens and cost over time, optionally one series per family, model, channel or key.', query: seriesQuery, answer: answers.usageSeriesSchema },
+  { method: 'get', path: '/tasks', tag: 'tasks', summary: 'Image and video tasks, newest first.', query: taskListQuery, answer: answers.taskPageSchema },
+  { method: 'get', path: '/tasks/{id}', tag: 'tasks', summary: 'One task: what its client sees, its history and its callback deliveries.', answer: answers.taskDetailSchema },
+  { method: 'get', path: '/tasks/{id}/media/{index}', tag: 'tasks', summary: 'A task’s stored image or video.', answerType: 'application/octet-stream' },
+  { method: 'get', path: '/prices', tag: 'settings', summary: 'Prices in effect (set in the config file).', answer: answers.pricesSchema },
+  { method: 'get', path: '/settings', tag: 'settings', summary: 'Settings in effect and where each came from; what the config file owns.', answer: answers.settingsSchema },
+  { method: 'get', path: '/openapi.json', tag: 'settings', summary: 'This document.', answerType: 'application/json' },
+];
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+
+function queryParameters(schema: z.ZodType) {
+  const object = jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>> };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return { name, in: 'query', required: false, description, schema: rest };
+  });
+}
+
+function pathParameters(path: string) {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+}
+
+function operationObject(operation: Operation) {
+  const error = { description: 'Refused: the admin error shape.', content: { 'application/json': { schema: jsonSchema(answers.adminErrorSchema, 'output') } } };
+  const success = operation.answer
+    ? { description: 'OK', content: { 'application/json': { schema: jsonSchema(operation.answer, 'output') } } }
+    : { description: 'OK', content: { [operation.answerType ?? 'application/json']: {} } };
+  return {
+    tags: [operation.tag],
+    summary: operation.summary,
+    operationId: `${operation.method}${operation.path.replace(/[{}]/g, '').replace(/[/.-](\w)/g, (_, letter: string) => letter.toUpperCase())}`,
+    parameters: [...pathParameters(operation.path), ...(operation.query ? queryParameters(operation.query) : [])],
+    ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } } } } : {}),
+    responses: { [String(operation.status ?? 200)]: success, '400': error, '401': error, '404': error },
+  };
+}
+
+let built: Record<string, unknown> | undefined;
+
+export function adminOpenApi(version: string): Record<string, unknown> {
+  if (built) return built;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of ADMIN_OPERATIONS) {
+    const path = `/admin${operation.path}`;
+    paths[path] = { ...paths[path], [operation.method]: operationObject(operation) };
+  }
+  built = {
+    openapi: '3.1.0',
+    info: { title: 'Switchyard admin API', version, description: 'Keys, channels, request logs, usage, tasks and settings. Every operation takes the admin key as `Authorization: Bearer <key>` or `x-admin-key`.' },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }, { adminKey: [] }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        adminKey: { type: 'apiKey', in: 'header', name: 'x-admin-key' },
+      },
+    },
+    paths,
+  };
+  return built;
+}

@@ -1,0 +1,182 @@
+/**
+ * The admin API's query strings as schemas: parsed (and refused with a 400
+ * naming the parameter) before any database work, and rendered into the
+ * OpenAPI document from the same definitions. Times are epoch milliseconds or
+ * ISO 8601 date-times; list endpoints page with an opaque cursor.
+ */
+import { z } from 'zod';
+import { GatewayError } from '../core/errors.js';
+import { hasControlCharacter } from '../core/model-name.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** Chart widths the default step picks from, so a range gets at most about 150 points. */
+const STEPS = [MINUTE, 5 * MINUTE, 15 * MINUTE, HOUR, 6 * HOUR, DAY];
+const MAX_POINTS = 2000;
+
+const time = z
+  .string()
+  .describe('Epoch milliseconds or an ISO 8601 date-time.')
+  .transform((text, context) => {
+    const value = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+    if (!Number.isFinite(value)) {
+      context.addIssue({ code: 'custom', message: 'must be epoch milliseconds or an ISO 8601 date-time' });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+const limit = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number')
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(1000))
+  .describe('Rows per page, 1-1000 (default 100).');
+
+const cursor = z
+  .string()
+  .describe('The `nextCursor` of the previous page.')
+  .transform((text, context) => {
+    const position = decodeCursor(text);
+    if (!position) {
+      context.addIssue({ code: 'custom', message: 'is not a cursor this API gave out' });
+      return z.NEVER;
+    }
+    return position;
+  });
+
+/** `429`, a class such as `5xx`, or `error` (400-599). */
+const status = z
+  .string()
+  .describe('One status (`429`), a class (`2xx`, `4xx`, `5xx`) or `error` (400-599).')
+  .transform((text, context) => {
+    if (/^[1-5]\d\d$/.test(text)) return { from: Number(text), to: Number(text) };
+    if (/^[1-5]xx$/.test(text)) return { from: Number(text[0]) * 100, to: Number(text[0]) * 100 + 99 };
+    if (text === 'error') return { from: 400, to: 599 };
+    context.addIssue({ code: 'custom', message: 'must be a status (429), a class (4xx) or error' });
+    return z.NEVER;
+  });
+
+// Names and ids never hold control characters (and PostgreSQL cannot compare a NUL byte).
+const text = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(256)
+    .refine((value) => !hasControlCharacter(value), 'must not contain control characters')
+    .describe(what);
+
+export const logListQuery = z
+  .object({
+    since: time.optional().describe('Rows created at or after this time.'),
+    until: time.optional().describe('Rows created before this time.'),
+    before: time.optional().describe('Rows created before this time (older paging; `cursor` is exact).'),
+    keyId: text('Only this key’s requests.').optional(),
+    model: text('Only this client model name.').optional(),
+    channelId: text('Only requests this channel answered.').optional(),
+    family: text('Only this family: messages, generate, responses, chat-completions, embeddings, images, videos, count-tokens….').optional(),
+    status: status.optional(),
+    limit: limit.optional(),
+    cursor: cursor.optional(),
+  })
+  .strict();
+
+export const usageQuery = z
+  .object({
+    keyId: text('Only this key.').optional(),
+    since: time.optional(),
+    until: time.optional(),
+  })
+  .strict();
+
+export const seriesQuery = z
+  .object({
+    since: time.optional().describe('Start (default: 24 hours before `until`).'),
+    until: time.optional().describe('End, exclusive (default: now).'),
+    step: z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number of milliseconds')
+      .transform(Number)
+      .pipe(z.number().int().min(MINUTE).multipleOf(MINUTE, 'must be a whole number of minutes'))
+      .optional()
+      .describe('Bucket width in ms, whole minutes (default: about 100 points over the range).'),
+    by: z.enum(['none', 'family', 'model', 'channel', 'key']).optional().describe('One series per family, model, channel or key (default: `none`, one series).'),
+    family: text('Only this family.').optional(),
+    model: text('Only this client model name.').optional(),
+    channelId: text('Only this channel.').optional(),
+    keyId: text('Only this key.').optional(),
+  })
+  .strict()
+  .transform((query, context) => {
+    const until = query.until ?? Date.now();
+    const since = query.since ?? until - DAY;
+    if (since >= until) {
+      context.addIssue({ code: 'custom', path: ['since'], message: 'must be before until' });
+      return z.NEVER;
+    }
+    const step = query.step ?? STEPS.find((width) => (until - since) / width <= 150) ?? DAY;
+    if ((until - since) / step > MAX_POINTS) {
+      context.addIssue({ code: 'custom', path: ['step'], message: `gives more than ${MAX_POINTS} points over the range; widen it` });
+      return z.NEVER;
+    }
+    return { ...query, since, until, step, by: query.by ?? 'none' };
+  });
+
+export const taskListQuery = z
+  .object({
+    family: z.enum(['images', 'videos']).optional().describe('Only image or video tasks.'),
+    status: text('Only tasks in this state (images: NOT_START, SUBMITTED, IN_PROGRESS, MODAL, SUCCESS, FAILURE; videos: queued, in_progress, completed, failed…).').optional(),
+    keyId: text('Only this key’s tasks.').optional(),
+    limit: limit.optional(),
+    cursor: cursor.optional(),
+  })
+  .strict();
+
+export const channelTestBody = z
+  .object({
+    model: z.string().min(1).optional().describe('The model to ask (default: the channel’s first exact model name, or its first mapped one).'),
+  })
+  .strict();
+
+/** Each parameter once: `?keyId=a&keyId=b` is a 400, not an array handed to the database. */
+export function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.output<T> {
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (typeof value !== 'string') throw new GatewayError('invalid_request', `${name}: give this query parameter once`, { param: name });
+  }
+  const result = schema.safeParse(query ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue.path.join('.');
+  const message = issue.code === 'unrecognized_keys' ? `unknown query parameter: ${issue.keys.join(', ')}` : `${where}: ${issue.message}`;
+  throw new GatewayError('invalid_request', message, { param: where || undefined });
+}
+
+/** A page's position: the last row's time and id (ids break ties within one millisecond). */
+export interface Position {
+  createdAt: number;
+  id: string;
+}
+
+export function encodeCursor(position: Position): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
+}
+
+function decodeCursor(text: string): Position | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // Not base64 JSON: answered as a bad cursor below.
+  }
+  return undefined;
+}
+
+/** A page and where the next one starts (null on the last page). */
+export function page<T extends Position>(rows: T[], limit: number): { data: T[]; hasMore: boolean; nextCursor: string | null } {
+  const hasMore = rows.length > limit;
+  const data = hasMore ? rows.slice(0, limit) : rows;
+  return { data, hasMore, nextCursor: hasMore ? encodeCursor(data[data.length - 1]) : null };
+}
