@@ -1,6 +1,6 @@
 /** The admin key, checked against the admin API before it is kept (in sessionStorage, for this tab only). */
 import { useState } from 'preact/hooks';
-import { checkAdminKey, setAdminKey } from './api.js';
+import { ApiError, checkAdminKey, setAdminKey } from './api.js';
 import { ErrorNote, valueOf } from './components.js';
 
 export function Login() {
@@ -15,7 +15,8 @@ export function Login() {
       await checkAdminKey(key.trim());
       setAdminKey(key.trim());
     } catch (failure) {
-      setError(failure as Error);
+      const refused = failure instanceof ApiError && failure.status === 401;
+      setError(refused ? new Error('Wrong admin key: the gateway refused it.') : (failure as Error));
     } finally {
       setBusy(false);
     }

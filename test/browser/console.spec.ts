@@ -24,6 +24,7 @@ const MODEL = 'console-sim-chat';
 
 const config = {
   channels: [{ name: 'sim', type: 'simulator', priority: 10, models: ['*'], settings: { taskSeconds: 0.3, imageSize: 256, videoSize: 96 } }],
+  prices: { 'console-*': { input: 3, output: 15 }, 'ig_*': { perCall: 0.04 } },
 };
 
 /** Chromium on PATH (Debian's package), else its usual place. */
@@ -284,9 +285,11 @@ async function main(): Promise<void> {
       for (const view of ['Channels', 'Prices', 'Settings']) {
         await page.click(`nav >> text=${view}`);
         await page.locator('main h1', { hasText: view }).waitFor();
-        await page.locator('main table, main .unavailable').first().waitFor();
+        await page.locator('main table').first().waitFor();
         await shot(page, view.toLowerCase());
       }
+      await page.click('nav >> text=Prices');
+      assert.match(await page.locator('main table').innerText(), /console-\*\s+\$3\s+\$15/);
     });
 
     await step('logging out forgets the admin key', async () => {

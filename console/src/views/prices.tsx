@@ -36,7 +36,7 @@ export function Prices() {
         {prices.data?.source ? ` Set in the ${prices.data.source}: change them there.` : null}
       </p>
       <ErrorNote error={prices.error} />
-      {prices.data ? (
+      {prices.data && prices.data.data.length > 0 ? (
         <table class="grid">
           <thead>
             <tr>

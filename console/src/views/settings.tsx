@@ -60,10 +60,10 @@ export function Settings() {
       {sections.map((section) => (
         <div key={section}>
           {section ? <h2>{section}</h2> : null}
-          <table class="grid">
+          <table class="grid fixed">
             <thead>
               <tr>
-                <th>Setting</th>
+                <th class="wide">Setting</th>
                 <th>Value</th>
                 <th>Source</th>
               </tr>
