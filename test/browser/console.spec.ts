@@ -172,6 +172,31 @@ async function main(): Promise<void> {
       await shot(page, 'log-detail');
     });
 
+    await step('the logs page a hundred rows at a time, by the server\'s cursor', async () => {
+      const send = () =>
+        fetch(`${gw.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${gw.clientKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'console-paging', messages: [{ role: 'user', content: 'one of many' }] }),
+        }).then((response) => response.text());
+      for (let batch = 0; batch < 5; batch++) await Promise.all(Array.from({ length: 30 }, send));
+      await page.click('a[href="#/logs"]');
+      await page.fill('input[name=model]', 'console-paging');
+      await page.click('text=Apply');
+      const rows = page.locator('tr[data-log-id]');
+      await page.locator('tr[data-log-id]:nth-child(100)').waitFor();
+      assert.equal(await rows.count(), 100);
+      const firstPage = await rows.first().getAttribute('data-log-id');
+      await page.click('text=Older →');
+      await page.locator('text=page 2').waitFor();
+      await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('tr[data-log-id]').length === 50);
+      assert.notEqual(await rows.first().getAttribute('data-log-id'), firstPage);
+      assert.equal(await page.isDisabled('text=Older →'), true);
+      await page.click('text=← Newer');
+      await page.locator('text=page 1').waitFor();
+      await page.waitForFunction((id) => (globalThis as any).document.querySelector('tr[data-log-id]')?.getAttribute('data-log-id') === id, firstPage);
+    });
+
     await step('the overview charts the request', async () => {
       await page.click('nav >> text=Overview');
       await page.locator('.uplot canvas').first().waitFor();
