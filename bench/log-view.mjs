@@ -1,7 +1,8 @@
 /**
  * The console's reads at scale (`node bench/log-view.mjs`): BENCH_LOG_ROWS
- * request-log rows (default 1,000,000, over 30 days, 40 keys, 24 models,
- * 6 channels, 7 families, about 4 % errors) are written through the storage
+ * request-log rows (default 1,000,000, over 30 days; 40 keys, a few busy and
+ * many quiet, each using one or two of 24 models; a model belongs to one
+ * family and one of 6 channels; about 4 % errors) are written through the storage
  * layer (so the per-minute usage sums are written as the gateway writes
  * them), then a gateway on that database answers the admin API's log pages,
  * filters, cursor pages, one request's detail and the usage series, each
@@ -35,14 +36,18 @@ function rowsFrom(start, count, now) {
     const createdAt = now - 30 * DAY + Math.floor((i * 30 * DAY) / ROWS);
     const failed = i % 25 === 0;
     const tried = i % 40 === 0 ? ['ch-1', 'ch-2'] : [`ch-${i % 6}`];
+    // A skewed key (a few keys carry most traffic), and models that follow the key.
+    const spread = ((i * 2654435761) % 4294967296) / 4294967296;
+    const key = Math.floor(40 * spread * spread);
+    const model = (key * 7 + (i % 3 === 0 ? 1 : 0)) % 24;
     rows.push({
       id: `log_${String(i).padStart(9, '0')}`,
       requestId: `req_${i}`,
-      keyId: `key_${i % 40}`,
-      family: pick(families, i),
-      model: `model-${i % 24}`,
-      upstreamModel: `upstream-${i % 24}`,
-      channelId: failed ? null : `chn_${i % 6}`,
+      keyId: `key_${key}`,
+      family: pick(families, model),
+      model: `model-${model}`,
+      upstreamModel: `upstream-${model}`,
+      channelId: failed ? null : `chn_${model % 6}`,
       triedChannels: tried,
       httpStatus: failed ? pick([429, 500, 502, 400], i) : 200,
       errorKind: failed ? 'rate_limited' : null,
@@ -107,13 +112,14 @@ async function measure(label, entry, env) {
     return result.body;
   };
   const first = await run('logs: newest page (100)', '/logs');
-  await run('logs: by key', '/logs?keyId=key_7');
-  await run('logs: by model', '/logs?model=model-3');
+  await run('logs: by a busy key', '/logs?keyId=key_0');
+  await run('logs: by a quiet key', '/logs?keyId=key_39');
+  await run('logs: by model', '/logs?model=model-8');
   await run('logs: by channel', '/logs?channelId=chn_2');
   await run('logs: by family', '/logs?family=embeddings');
   await run('logs: errors only', '/logs?status=error');
   await run('logs: one status (502)', '/logs?status=502');
-  await run('logs: key and model', '/logs?keyId=key_8&model=model-8');
+  await run('logs: key and model', '/logs?keyId=key_5&model=model-12');
   await run('logs: last hour', `/logs?since=${now - 3_600_000}`);
   await run('logs: a day, 10 days ago', `/logs?since=${now - 11 * DAY}&until=${now - 10 * DAY}`);
   let cursor = first.nextCursor;
@@ -122,6 +128,7 @@ async function measure(label, entry, env) {
   await run('logs: one request’s detail', `/logs/${first.data[0].id}`);
   await run('series: 24 h, one series', '/usage/series');
   await run('series: 24 h by model', '/usage/series?by=model');
+  await run('series: 24 h of one key, per minute', `/usage/series?keyId=key_3&step=60000&since=${now - DAY}`);
   await run('series: 7 days by channel', `/usage/series?by=channel&since=${now - 7 * DAY}`);
   await run('series: 30 days by key', `/usage/series?by=key&since=${now - 30 * DAY}`);
   await run('usage: totals per key and model, 30 days', `/usage?since=${now - 30 * DAY}`);

@@ -212,7 +212,7 @@ ${curl(e.usage)}
 
 ### \`GET /admin/usage/series\`
 
-Usage over time, read from per-minute sums kept beside the log (so a week's
+Usage over time, read from per-minute and per-hour sums kept beside the log (a step of whole hours reads the hours; so a week's
 chart reads thousands of rows, not millions): \`{"since", "until", "step",
 "by", "totals", "series": [{"group", "label", "points": [...]}]}\`. Each point
 and the totals: \`requests\`, \`errors\`, \`rateLimited\`, \`failovers\`,

@@ -1,7 +1,7 @@
 /**
  * The admin API's reading of traffic: request logs (filtered pages and one
  * request's detail) and usage (totals per key and model, and series over
- * time from the per-minute sums). Reads flush what this instance still holds
+ * time from the per-minute and per-hour sums). Reads flush what this instance still holds
  * in memory first, so a request just answered is there.
  */
 import type { FastifyInstance } from 'fastify';

@@ -61,6 +61,12 @@ export const ENV_VARS = {
     section: 'observability',
     description: 'One structured access-log line per request on stdout (method, path, status, duration, request id, key name, model, channel, attempts), at level `info`; `off` writes none.',
   },
+  SWITCHYARD_METRICS: {
+    kind: 'on-off',
+    defaultText: 'on',
+    section: 'observability',
+    description: 'Prometheus metrics at `GET /metrics` (admin key); `off` records none and answers that path 404.',
+  },
   SWITCHYARD_OTLP_TRACES_ENDPOINT: {
     kind: 'url',
     defaultText: '`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`, else off',

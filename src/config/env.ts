@@ -34,6 +34,8 @@ export interface GatewaySettings {
   logMaxRows: number;
   /** One structured access-log line per request on stdout (SWITCHYARD_ACCESS_LOG=on|off). */
   accessLog: boolean;
+  /** Prometheus metrics recorded and served at /metrics. */
+  metrics: boolean;
   /** OpenTelemetry traces over OTLP/HTTP; absent: off, and the SDK is never loaded. */
   traces?: TraceSettings;
   /** Largest request body accepted, in bytes (413 beyond). */
@@ -170,6 +172,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     refreshIntervalMs: read.integer('SWITCHYARD_REFRESH_MS'),
     simulator: read.onOff('SWITCHYARD_SIMULATOR'),
     accessLog: read.onOff('SWITCHYARD_ACCESS_LOG') ?? true,
+    metrics: read.onOff('SWITCHYARD_METRICS') ?? true,
     traces: traceSettingsFromEnv(read, env),
     logRetentionDays: read.integer('SWITCHYARD_LOG_RETENTION_DAYS'),
     logMaxRows: read.integer('SWITCHYARD_LOG_MAX_ROWS'),

@@ -47,7 +47,11 @@ export class GatewayMetrics {
   private readonly failovers: Counter;
   private readonly limited: Counter;
 
-  constructor(sources: MetricsSources) {
+  /** Off (SWITCHYARD_METRICS=off): nothing is recorded and /metrics is not served. */
+  readonly enabled: boolean;
+
+  constructor(sources: MetricsSources, options: { enabled?: boolean } = {}) {
+    this.enabled = options.enabled ?? true;
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'switchyard_requests_total',
@@ -112,6 +116,7 @@ export class GatewayMetrics {
   }
 
   observe(o: RequestObservation): void {
+    if (!this.enabled) return;
     const status = String(o.status);
     this.requests.inc({ family: o.family, gen_ai_request_model: o.model, channel: o.channel, status });
     this.duration.observe({ gen_ai_operation_name: o.operation, family: o.family, gen_ai_request_model: o.model, channel: o.channel, status }, o.durationMs / 1000);

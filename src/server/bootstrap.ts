@@ -163,7 +163,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       prices: new PriceTable(fileConfig?.prices),
       recorder,
       changes,
-      metrics: new GatewayMetrics(metricsSources(store, channels, health)),
+      metrics: new GatewayMetrics(metricsSources(store, channels, health), { enabled: settings.metrics }),
       accessNotes: new AccessNotes(effective.accessLog && logger.isLevelEnabled('info'), tracer !== undefined),
       tracer,
       quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger }),

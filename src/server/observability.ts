@@ -23,6 +23,7 @@ export async function registerObservability(app: FastifyInstance, ctx: AppContex
     useFamilyErrors(scope, (error) => renderAdminError(error));
     scope.get('/metrics', async (request, reply) => {
       if (!isAdmin(request, ctx.adminKeyHash)) throw new GatewayError('authentication', 'admin key required');
+      if (!ctx.metrics.enabled) throw new GatewayError('not_found', 'metrics are turned off on this gateway (SWITCHYARD_METRICS=off)');
       reply.type(ctx.metrics.contentType).send(await ctx.metrics.text());
     });
   });

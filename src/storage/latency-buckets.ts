@@ -1,6 +1,6 @@
 /**
  * Upper bounds (ms) of the latency histograms kept per minute in
- * `usage_minutes` (lat_0… for the whole request, ttft_0… for the first byte);
+ * `usage_minutes` and `usage_hours` (lat_0… for the whole request, ttft_0… for the first byte);
  * the last bucket is unbounded. The columns are named by position, so changing
  * this list needs a migration.
  */

@@ -1,16 +1,17 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { fromFlag, fromJson, toFlag, toJson, toNullableNumber, toNumber } from './columns.js';
 import type { Database, RequestLogsTable } from './schema.js';
 import { storableNullable, storableText } from './text.js';
 import { isWellFormedId } from './ids.js';
 import type { Attempt } from '../core/attempt.js';
 import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSeriesQuery, UsageSummaryRow } from './types.js';
-import { addMinuteSums, minuteSums, readSeries } from './usage-minutes.js';
+import { addToSums, hourlyUsage, readSeries } from './usage-sums.js';
 
 /** Rows per INSERT: 24 parameters each stays under SQLite's and PostgreSQL's parameter limits. */
 const insertChunk = 500;
 const defaultLimit = 100;
 const maxLimit = 1000;
+const HOUR = 3_600_000;
 
 /** Every text column goes through storableText: one NUL byte must not fail the batch on PostgreSQL. */
 function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
@@ -90,7 +91,7 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
           .values(rows.slice(i, i + insertChunk).map(toColumns))
           .execute();
       }
-      await addMinuteSums(trx, minuteSums(rows));
+      await addToSums(trx, rows);
     });
   }
 
@@ -134,7 +135,10 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     if (query.family !== undefined) select = select.where('family', '=', query.family);
     if (query.status !== undefined) {
       const { from, to } = query.status;
-      select = from === to ? select.where('http_status', '=', from) : select.where('http_status', '>=', from).where('http_status', '<=', to);
+      // Every error (400 and up) is said exactly as the partial index says it, so the planner takes that index.
+      if (from === to) select = select.where('http_status', '=', from);
+      else if (from === 400 && to >= 599) select = select.where('http_status', '>=', 400);
+      else select = select.where('http_status', '>=', from).where('http_status', '<=', to);
     }
     if (query.before !== undefined) select = select.where('created_at', '<', query.before);
     if (query.until !== undefined) select = select.where('created_at', '<', query.until);
@@ -147,14 +151,30 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     return rows.map(toRow);
   }
 
-  /** Sums per key and model over [since, until). */
+  /**
+   * Sums per key and model over [since, until), exact: whole hours from the
+   * hourly sums, the partial hours at either end from the log itself (so a
+   * month's totals read a few thousand rows, not the month's log).
+   */
   async usage(query: UsageQuery): Promise<UsageSummaryRow[]> {
+    const { since, until } = query;
+    const firstHour = since === undefined ? undefined : Math.ceil(since / HOUR) * HOUR;
+    const lastHour = until === undefined ? undefined : Math.floor(until / HOUR) * HOUR;
+    if (firstHour !== undefined && lastHour !== undefined && firstHour >= lastHour) return merge([await this.logUsage(query)]);
+    const parts = [await hourlyUsage(this.db, { keyId: query.keyId, since: firstHour, until: lastHour })];
+    if (since !== undefined && since < firstHour!) parts.push(await this.logUsage({ keyId: query.keyId, since, until: firstHour }));
+    if (until !== undefined && lastHour! < until) parts.push(await this.logUsage({ keyId: query.keyId, since: lastHour, until }));
+    return merge(parts);
+  }
+
+  private async logUsage(query: UsageQuery): Promise<UsageSummaryRow[]> {
     let select = this.db
       .selectFrom('request_logs')
       .select((eb) => [
         'key_id',
         'model',
-        eb.fn.countAll().as('requests'),
+        // A refund row moves money, not a request (as in the sums).
+        sql<number>`SUM(CASE WHEN request_id LIKE 'refund:%' THEN 0 ELSE 1 END)`.as('requests'),
         eb.fn.sum('input_tokens').as('input_tokens'),
         eb.fn.sum('output_tokens').as('output_tokens'),
         eb.fn.sum('cache_read_tokens').as('cache_read_tokens'),
@@ -165,8 +185,28 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     if (query.since !== undefined) select = select.where('created_at', '>=', query.since);
     if (query.until !== undefined) select = select.where('created_at', '<', query.until);
     const rows = await select.groupBy(['key_id', 'model']).execute();
-    return rows.map(toSummary).sort(bySummaryOrder);
+    return rows.map(toSummary);
   }
+}
+
+/** One row per key and model, the parts added together, in a stable order. */
+function merge(parts: UsageSummaryRow[][]): UsageSummaryRow[] {
+  const merged = new Map<string, UsageSummaryRow>();
+  for (const row of parts.flat()) {
+    const id = `${row.keyId ?? ''}\u0000${row.model}`;
+    const into = merged.get(id);
+    if (!into) {
+      merged.set(id, { ...row });
+      continue;
+    }
+    into.requests += row.requests;
+    into.inputTokens += row.inputTokens;
+    into.outputTokens += row.outputTokens;
+    into.cacheReadTokens += row.cacheReadTokens;
+    into.cacheWriteTokens += row.cacheWriteTokens;
+    into.cost += row.cost;
+  }
+  return [...merged.values()].sort(bySummaryOrder);
 }
 
 /** Engines disagree on where NULL sorts and on collation; sort the (small) result here. */
@@ -179,7 +219,7 @@ function bySummaryOrder(a: UsageSummaryRow, b: UsageSummaryRow): number {
   return a.model < b.model ? -1 : a.model > b.model ? 1 : 0;
 }
 
-function toSummary(row: {
+export function toSummary(row: {
   key_id: string | null;
   model: string;
   requests: unknown;

@@ -69,11 +69,11 @@ export interface RequestLogsTable {
 }
 
 /**
- * Per-minute sums of the request log (see migrations/0007_usage_minutes.ts).
+ * Per-minute and per-hour sums of the request log (see migrations/0007_usage_sums.ts).
  * The histogram columns (lat_0…, ttft_0…, latency-buckets.ts) are named by
- * position, so usage-minutes.ts queries this table untyped.
+ * position, so usage-sums.ts queries these tables untyped.
  */
-export interface UsageMinutesTable {
+export interface UsageSumsTable {
   bucket: number;
   family: string;
   model: string;
@@ -85,6 +85,8 @@ export interface UsageMinutesTable {
   failovers: number;
   input_tokens: number;
   output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
   cost: number;
   latency_ms_sum: number;
 }
@@ -99,6 +101,7 @@ export interface Database {
   keys: KeysTable;
   channels: ChannelsTable;
   request_logs: RequestLogsTable;
-  usage_minutes: UsageMinutesTable;
+  usage_minutes: UsageSumsTable;
+  usage_hours: UsageSumsTable;
   settings: SettingsTable;
 }

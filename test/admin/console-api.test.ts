@@ -1,7 +1,7 @@
 /**
  * The admin API the console is built on, on SQLite and PostgreSQL: request
  * logs filtered and paged with a cursor, one request's detail (each attempt,
- * why it failed, the timings), usage series from the per-minute sums, the
+ * why it failed, the timings), usage series from the per-minute and per-hour sums, the
  * channel test, tasks with their media and history, prices and settings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,7 +121,7 @@ describe.each(ENGINES)('the console’s admin API on %s', (engine) => {
     expect((await gw.admin('GET', '/logs/log_nothing')).status).toBe(404);
   });
 
-  it('charts usage over time from the per-minute sums', async () => {
+  it('charts usage over time from the per-minute and per-hour sums', async () => {
     const all = await gw.admin('GET', '/usage/series');
     expect(all.status).toBe(200);
     expect(all.body.by).toBe('none');
@@ -143,6 +143,10 @@ describe.each(ENGINES)('the console’s admin API on %s', (engine) => {
     const byKey = await gw.admin('GET', `/usage/series?by=key&channelId=${channelId.steady}`);
     expect(byKey.body.series.map((series: { label: string }) => series.label)).toEqual(['console']);
     expect(byKey.body.totals.requests).toBe(3);
+
+    // A step of whole hours reads the hourly sums: the same totals.
+    const hourly = await gw.admin('GET', `/usage/series?step=3600000&since=${Date.now() - 2 * 3_600_000}`);
+    expect(hourly.body.totals).toEqual(all.body.totals);
 
     expect((await gw.admin('GET', '/usage/series?step=1000')).status).toBe(400);
     expect((await gw.admin('GET', '/usage/series?since=0&step=60000')).status).toBe(400);

@@ -98,3 +98,18 @@ describe('the access log', () => {
     expect(JSON.stringify(lines)).not.toContain('secret-in-query');
   });
 });
+
+describe('metrics turned off', () => {
+  it('records nothing and says so at /metrics', async () => {
+    const off = await startGateway({ env: { SWITCHYARD_METRICS: 'off' } });
+    try {
+      expect(off.gateway.ctx.metrics.enabled).toBe(false);
+      const response = await fetch(`${off.url}/metrics`, { headers: { authorization: `Bearer ${off.adminKey}` } });
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain('SWITCHYARD_METRICS=off');
+      expect((await fetch(`${off.url}/metrics`)).status).toBe(401);
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { tasks } from './0003_tasks.js';
 import { translation } from './0004_translation.js';
 import { quotaHolds } from './0005_quota_holds.js';
 import { logIndexes } from './0006_log_indexes.js';
-import { usageMinutes } from './0007_usage_minutes.js';
+import { usageSums } from './0007_usage_sums.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -18,7 +18,7 @@ export const migrations: Record<string, Migration> = {
   '0004_translation': translation,
   '0005_quota_holds': quotaHolds,
   '0006_log_indexes': logIndexes,
-  '0007_usage_minutes': usageMinutes,
+  '0007_usage_sums': usageSums,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,28 +1,35 @@
 /**
- * Per-minute usage sums (`usage_minutes`): written with each batch of request
- * log rows (aggregated here first, then added to the stored sums with one
- * upsert, which is safe with several instances on one database), and read as
- * series for the console's charts. Latency quantiles come from the stored
- * histograms, so a chart over a week reads a few thousand rows, never the log.
+ * Usage sums per minute (`usage_minutes`) and per hour (`usage_hours`):
+ * written with each batch of request log rows (aggregated here first, then
+ * added to the stored sums with one upsert per table, which is safe with
+ * several instances on one database), and read as series for the console's
+ * charts: a step of whole hours reads the hours, any other the minutes.
+ * Latency quantiles come from the stored histograms, so a chart reads sums,
+ * never the log.
  */
 import { sql, type Kysely } from 'kysely';
 import { toNumber } from './columns.js';
 import { storableText } from './text.js';
 import { bucketOf, firstByteColumns, latencyColumns, quantileOf } from './latency-buckets.js';
 import type { Database } from './schema.js';
-import type { RequestLogRow, UsagePoint, UsageSeries, UsageSeriesQuery, UsageTotals } from './types.js';
+import type { RequestLogRow, UsagePoint, UsageSeries, UsageSeriesQuery, UsageSummaryRow, UsageTotals } from './types.js';
 
 const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const TABLES = [
+  ['usage_minutes', MINUTE],
+  ['usage_hours', HOUR],
+] as const;
 const LIMIT_KINDS = new Set(['rate_limited', 'quota_exhausted']);
-const SUM_COLUMNS = ['requests', 'errors', 'rate_limited', 'failovers', 'input_tokens', 'output_tokens', 'cost', 'latency_ms_sum', ...latencyColumns, ...firstByteColumns] as const;
+const SUM_COLUMNS = ['requests', 'errors', 'rate_limited', 'failovers', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost', 'latency_ms_sum', ...latencyColumns, ...firstByteColumns] as const;
 type SumColumn = (typeof SUM_COLUMNS)[number];
-type MinuteSum = Record<'family' | 'model' | 'channel_id' | 'key_id', string> & { bucket: number } & Record<SumColumn, number>;
+type BucketSum = Record<'family' | 'model' | 'channel_id' | 'key_id', string> & { bucket: number } & Record<SumColumn, number>;
 
-/** The batch's rows summed per minute, family, model, channel and key. */
-export function minuteSums(rows: readonly RequestLogRow[]): MinuteSum[] {
-  const sums = new Map<string, MinuteSum>();
+/** The batch's rows summed per bucket of `width` ms, family, model, channel and key. */
+export function bucketSums(rows: readonly RequestLogRow[], width: number): BucketSum[] {
+  const sums = new Map<string, BucketSum>();
   for (const row of rows) {
-    const bucket = row.createdAt - (row.createdAt % MINUTE);
+    const bucket = row.createdAt - (row.createdAt % width);
     // The same text rules as the log row (a NUL byte must not fail the batch on PostgreSQL), applied
     // before grouping so that two rows the rules make equal share one sum.
     const family = storableText(row.family);
@@ -32,7 +39,7 @@ export function minuteSums(rows: readonly RequestLogRow[]): MinuteSum[] {
     const id = `${bucket}\u0000${family}\u0000${model}\u0000${channelId}\u0000${keyId}`;
     let sum = sums.get(id);
     if (!sum) {
-      sum = { bucket, family, model, channel_id: channelId, key_id: keyId } as MinuteSum;
+      sum = { bucket, family, model, channel_id: channelId, key_id: keyId } as BucketSum;
       for (const column of SUM_COLUMNS) sum[column] = 0;
       sums.set(id, sum);
     }
@@ -43,6 +50,8 @@ export function minuteSums(rows: readonly RequestLogRow[]): MinuteSum[] {
     sum.failovers += Math.max(0, row.triedChannels.length - 1);
     sum.input_tokens += row.inputTokens;
     sum.output_tokens += row.outputTokens;
+    sum.cache_read_tokens += row.cacheReadTokens;
+    sum.cache_write_tokens += row.cacheWriteTokens;
     sum.cost += row.cost;
     sum.latency_ms_sum += row.latencyMs;
     sum[latencyColumns[bucketOf(row.latencyMs)] as SumColumn] += 1;
@@ -51,20 +60,23 @@ export function minuteSums(rows: readonly RequestLogRow[]): MinuteSum[] {
   return [...sums.values()];
 }
 
-/** Adds the sums to the stored ones (insert, or add on conflict). */
-export async function addMinuteSums(typed: Kysely<Database>, sums: readonly MinuteSum[]): Promise<void> {
+/** Adds the rows to the stored sums of every table (insert, or add on conflict). */
+export async function addToSums(typed: Kysely<Database>, rows: readonly RequestLogRow[]): Promise<void> {
   const db = typed as Kysely<any>;
-  // 40 parameters a row: 200 rows stay under both engines' parameter limits.
-  for (let index = 0; index < sums.length; index += 200) {
-    await db
-      .insertInto('usage_minutes')
-      .values(sums.slice(index, index + 200))
-      .onConflict((conflict) =>
-        conflict.columns(['bucket', 'family', 'model', 'channel_id', 'key_id']).doUpdateSet(
-          Object.fromEntries(SUM_COLUMNS.map((column) => [column, sql`usage_minutes.${sql.ref(column)} + excluded.${sql.ref(column)}`])),
-        ),
-      )
-      .execute();
+  for (const [table, width] of TABLES) {
+    const sums = bucketSums(rows, width);
+    // 42 parameters a row: 200 rows stay under both engines' parameter limits.
+    for (let index = 0; index < sums.length; index += 200) {
+      await db
+        .insertInto(table)
+        .values(sums.slice(index, index + 200))
+        .onConflict((conflict) =>
+          conflict.columns(['bucket', 'family', 'model', 'channel_id', 'key_id']).doUpdateSet(
+            Object.fromEntries(SUM_COLUMNS.map((column) => [column, sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`])),
+          ),
+        )
+        .execute();
+    }
   }
 }
 
@@ -73,11 +85,12 @@ const GROUP_COLUMN = { none: null, family: 'family', model: 'model', channel: 'c
 export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuery): Promise<{ totals: UsageTotals; series: UsageSeries[] }> {
   const db = typed as Kysely<any>;
   const groupColumn = GROUP_COLUMN[query.by];
-  const since = query.since - (query.since % MINUTE);
+  const [table, width] = query.step % HOUR === 0 ? TABLES[1] : TABLES[0];
+  const since = query.since - (query.since % width);
   // Integer division on both engines (bigint / bigint), so buckets align to `step` from the epoch.
   const slot = sql<number>`(bucket / ${sql.lit(query.step)}) * ${sql.lit(query.step)}`;
   let select = db
-    .selectFrom('usage_minutes')
+    .selectFrom(table)
     .select(slot.as('t'))
     .select(groupColumn === null ? sql<string>`'all'`.as('grp') : sql<string>`${sql.ref(groupColumn)}`.as('grp'))
     .select(SUM_COLUMNS.map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column)))
@@ -104,6 +117,29 @@ export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuer
     .map(([group, points]) => ({ group, points: points.sort((a, b) => a.t - b.t) }))
     .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
   return { totals: pointOf(total), series };
+}
+
+/** Totals per key and model from the hourly sums, over whole hours [since, until). */
+export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: string; since?: number; until?: number }): Promise<UsageSummaryRow[]> {
+  const db = typed as Kysely<any>;
+  let select = db
+    .selectFrom('usage_hours')
+    .select(['key_id', 'model'])
+    .select(['requests', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost'].map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column)));
+  if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+  if (query.since !== undefined) select = select.where('bucket', '>=', query.since);
+  if (query.until !== undefined) select = select.where('bucket', '<', query.until);
+  const rows = (await select.groupBy(['key_id', 'model']).execute()) as Array<Record<string, unknown>>;
+  return rows.map((row) => ({
+    keyId: row.key_id === '' ? null : String(row.key_id),
+    model: String(row.model),
+    requests: toNumber(row.requests),
+    inputTokens: toNumber(row.input_tokens),
+    outputTokens: toNumber(row.output_tokens),
+    cacheReadTokens: toNumber(row.cache_read_tokens),
+    cacheWriteTokens: toNumber(row.cache_write_tokens),
+    cost: toNumber(row.cost),
+  }));
 }
 
 type Sum = Record<SumColumn, number>;

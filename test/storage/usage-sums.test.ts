@@ -1,0 +1,133 @@
+/**
+ * Usage sums: the latency quantiles read off bucket counts, the sums written
+ * with each batch of log rows (minutes and hours agree with the rows), and
+ * the migration's one-time roll-up of rows written before the sums existed.
+ */
+import { Migrator } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LATENCY_BUCKETS, bucketOf, quantileOf } from '../../src/storage/latency-buckets.js';
+import { migrationProvider } from '../../src/storage/migrations/index.js';
+import { newId } from '../../src/storage/ids.js';
+import type { RequestLogRow } from '../../src/storage/types.js';
+import { createTestDatabase, engines, type TestDatabase } from './engines.js';
+
+describe('latency quantiles from bucket counts', () => {
+  it('interpolates inside the bucket and answers null when empty', () => {
+    const counts = new Array(LATENCY_BUCKETS).fill(0);
+    expect(quantileOf(counts, 0.5)).toBeNull();
+    counts[bucketOf(75)] = 10; // ten requests in (50, 100]
+    expect(quantileOf(counts, 0.5)).toBe(75);
+    expect(quantileOf(counts, 1)).toBe(100);
+    counts[bucketOf(1_000_000)] = 90; // the unbounded bucket answers its lower edge
+    expect(quantileOf(counts, 0.95)).toBe(80_000);
+  });
+});
+
+const HOUR = 3_600_000;
+const base = Math.floor(Date.UTC(2026, 0, 5, 10) / HOUR) * HOUR;
+
+function row(minute: number, fields: Partial<RequestLogRow> = {}): RequestLogRow {
+  return {
+    id: newId('log'),
+    requestId: newId('req'),
+    keyId: 'key_a',
+    family: 'messages',
+    model: 'm-1',
+    upstreamModel: null,
+    channelId: 'ch_1',
+    triedChannels: ['one'],
+    httpStatus: 200,
+    errorKind: null,
+    errorMessage: null,
+    stream: true,
+    inputTokens: 10,
+    outputTokens: 5,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    estimated: false,
+    cost: 0.5,
+    latencyMs: 120,
+    firstByteMs: 30,
+    clientIp: null,
+    translation: null,
+    attempts: [],
+    createdAt: base + minute * 60_000 + 1_000,
+    ...fields,
+  };
+}
+
+describe.each(engines)('usage sums on $engine', ({ engine, skip }) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    if (!skip) database = await createTestDatabase(engine);
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  const rows = [
+    row(0),
+    row(0, { httpStatus: 429, errorKind: 'rate_limited', triedChannels: ['one', 'two'], cost: 0 }),
+    row(1, { model: 'm-2', latencyMs: 4_000, firstByteMs: null }),
+    row(59),
+    row(61),
+    row(1, { requestId: 'refund:123', cost: -0.25 }),
+  ];
+
+  it.skipIf(skip)('adds each batch to the minute and hour sums', async () => {
+    const store = await database.open();
+    await store.logs.insertMany(rows.slice(0, 3));
+    await store.logs.insertMany(rows.slice(3));
+    const query = { since: base, until: base + 2 * HOUR, by: 'none' as const };
+    const minutes = await store.logs.series({ ...query, step: 60_000 });
+    const hours = await store.logs.series({ ...query, step: HOUR });
+    // A refund row moves money, not the request count.
+    expect(minutes.totals).toMatchObject({ requests: 5, errors: 1, rateLimited: 1, failovers: 1, inputTokens: 60, outputTokens: 30, cost: 1.75 });
+    expect(hours.totals).toEqual(minutes.totals);
+    expect(minutes.series[0]!.points.map((point) => [point.t - base, point.requests])).toEqual([
+      [0, 2],
+      [60_000, 1],
+      [59 * 60_000, 1],
+      [61 * 60_000, 1],
+    ]);
+    expect(hours.series[0]!.points.map((point) => [point.t - base, point.requests])).toEqual([
+      [0, 4],
+      [HOUR, 1],
+    ]);
+    const byModel = await store.logs.series({ ...query, step: HOUR, by: 'model', model: 'm-2' });
+    expect(byModel.series.map((series) => series.group)).toEqual(['m-2']);
+    expect(byModel.totals.p50Ms).toBeGreaterThan(2_500);
+    expect(byModel.totals.ttftP50Ms).toBeNull();
+
+    // Totals per key and model: whole hours from the sums, partial hours from the log, exact either way.
+    const totals = (rows: Awaited<ReturnType<typeof store.logs.usage>>) => rows.map((row) => [row.model, row.requests, Math.round(row.cost * 100) / 100]);
+    expect(totals(await store.logs.usage({ since: base + 60_000, until: base + 61 * 60_000 + 500 }))).toEqual([
+      ['m-1', 1, 0.25],
+      ['m-2', 1, 0.5],
+    ]);
+    expect(totals(await store.logs.usage({ since: base + 60_000, until: base + 3 * HOUR }))).toEqual([
+      ['m-1', 2, 0.75],
+      ['m-2', 1, 0.5],
+    ]);
+    expect(totals(await store.logs.usage({}))).toEqual([
+      ['m-1', 4, 1.25],
+      ['m-2', 1, 0.5],
+    ]);
+    expect(await store.logs.usage({ keyId: 'key_b' })).toEqual([]);
+    await store.close();
+  });
+
+  it.skipIf(skip)('the migration rolls up rows written before the sums existed', async () => {
+    const store = await database.open();
+    const migrator = new Migrator({ db: store.db, provider: migrationProvider });
+    const down = await migrator.migrateTo('0006_log_indexes');
+    expect(down.error).toBeUndefined();
+    const up = await migrator.migrateToLatest();
+    expect(up.error).toBeUndefined();
+    const rolled = await store.logs.series({ since: base, until: base + 2 * HOUR, by: 'none', step: 60_000 });
+    // The same sums as written live, but failovers: rows older than the attempts column count none.
+    expect(rolled.totals).toMatchObject({ requests: 5, errors: 1, rateLimited: 1, failovers: 0, inputTokens: 60, cost: 1.75 });
+    await store.close();
+  });
+});
