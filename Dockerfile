@@ -13,6 +13,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3 e
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
+COPY console ./console
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
@@ -24,6 +25,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/bundle ./dist/bundle
+COPY --from=build /app/dist/console ./dist/console
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

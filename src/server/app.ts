@@ -1,6 +1,7 @@
 /**
  * Assembles the HTTP application: body parsing (once, keeping the raw bytes
- * for pass-through), request ids, health, the API families and the admin API.
+ * for pass-through), request ids, health, the API families, the admin API and
+ * the web console.
  * Each family registers its routes in its own encapsulated scope with its own
  * error handler, so every error leaves in that family's shape.
  */
@@ -18,6 +19,7 @@ import { registerVideoRoutes } from '../families/videos/routes.js';
 import type { AppContext } from '../http/context.js';
 import { registerHealthRoutes } from './health.js';
 import { registerObservability } from './observability.js';
+import { registerConsole } from './console.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { clientErrorHandler, MAX_HEADER_BYTES } from './client-errors.js';
 import { pathOf, renderForPath } from './error-shapes.js';
@@ -105,6 +107,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerImageRoutes(scope, ctx), { prefix: '/ig' });
   await app.register(async (scope) => registerVideoRoutes(scope, ctx));
   await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });
+  await registerConsole(app);
 
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);

@@ -29,6 +29,7 @@ const shapes: Array<[prefix: string, render: ErrorRenderer]> = [
   ['/v1/video', videoErrorRenderer(generationsErrorBody)],
   ['/ig', (error) => renderImagesError(error)],
   ['/admin', (error) => renderAdminError(error)],
+  ['/console', (error) => renderAdminError(error)],
 ];
 
 /** The path part of a request target, without its query; never decoded (it may be malformed). */

@@ -1,4 +1,4 @@
-/** The fuzz suite on the admin API and the health routes (see harness.ts). */
+/** The fuzz suite on the admin API, the health routes and the console's pages (see harness.ts). */
 import { fuzzFamilies } from './harness.js';
 
-fuzzFamilies('admin', 'health');
+fuzzFamilies('admin', 'health', 'console');

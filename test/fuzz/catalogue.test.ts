@@ -57,7 +57,7 @@ describe('the fuzz catalogue', () => {
     expect(catalogued.filter((route) => !registered.includes(route)), 'in the catalogue but not registered').toEqual([]);
   });
 
-  const families: Family[] = ['health', 'messages', 'responses', 'generate', 'images', 'videos', 'admin'];
+  const families: Family[] = ['health', 'messages', 'responses', 'generate', 'images', 'videos', 'admin', 'console'];
   it('answers every base request with the expected status', async () => {
     const context = () => ({ fixtures, clientKey: gw.clientKey, adminKey: gw.adminKey });
     const unexpected: string[] = [];

@@ -5,11 +5,12 @@
  * media. catalogue.test.ts fails when a registered route is missing here (or
  * an entry names a route that no longer exists).
  */
+import { existsSync } from 'node:fs';
 import * as base from './bases.js';
 import type { ErrorShape } from './shapes.js';
 
 /** Counted separately in the summary. */
-export type Family = 'messages' | 'responses' | 'generate' | 'chat-completions' | 'models' | 'embeddings' | 'images' | 'videos' | 'admin' | 'health';
+export type Family = 'messages' | 'responses' | 'generate' | 'chat-completions' | 'models' | 'embeddings' | 'images' | 'videos' | 'admin' | 'health' | 'console';
 
 /** Where the credential goes: each family's own header, the admin key, or none (public links, health). */
 export type AuthStyle = 'messages' | 'bearer' | 'google' | 'admin' | 'none';
@@ -94,6 +95,9 @@ const admin = (method: RouteEntry['method'], path: string, extra: Partial<RouteE
   ...extra,
 });
 
+/** The console's pages exist once `npm run build` (which `npm ci` runs) has built them; before that its routes answer 404. */
+const consoleStatus = existsSync('dist/console/index.html') ? 200 : 404;
+
 const responseId = (fixtures: Fixtures) => fixtures.responseId;
 const videoId = (fixtures: Fixtures) => fixtures.videoId;
 const imageTaskId = (fixtures: Fixtures) => fixtures.imageTaskId;
@@ -102,6 +106,9 @@ export const CATALOGUE: RouteEntry[] = [
   { family: 'health', shape: 'admin', method: 'GET', path: '/healthz', auth: 'none' },
   { family: 'health', shape: 'admin', method: 'GET', path: '/readyz', auth: 'none' },
   { family: 'health', shape: 'admin', method: 'GET', path: '/metrics', auth: 'admin' },
+
+  { family: 'console', shape: 'admin', method: 'GET', path: '/console', auth: 'none', baseStatus: consoleStatus },
+  { family: 'console', shape: 'admin', method: 'GET', path: '/console/{file}', registered: '/console/*', params: { file: () => 'index.html' }, auth: 'none', baseStatus: consoleStatus },
 
   { family: 'messages', shape: 'messages', method: 'POST', path: '/v1/messages', auth: 'messages', body: base.messagesBody, media: base.MESSAGES_MEDIA },
   { family: 'messages', shape: 'messages', method: 'POST', path: '/messages', alias: true, auth: 'messages', body: base.messagesBody, media: base.MESSAGES_MEDIA },

@@ -1,0 +1,71 @@
+/** Hooks the views share: loading admin data, the hash route, media as blob: URLs. */
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { adminBlob } from './api.js';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: Error | undefined;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Runs `load` when `deps` change (and on `reload`); a stale answer never overwrites a newer one. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: true });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setState((previous) => ({ ...previous, loading: true }));
+    load().then(
+      (data) => current && setState({ data, loading: false }),
+      (error: Error) => current && setState({ error, loading: false }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [...deps, round]);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  return { data: state.data, error: state.error, loading: state.loading, reload };
+}
+
+/** The hash route as path segments: `#/logs/abc` → `['logs', 'abc']`. */
+export function useRoute(): string[] {
+  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [route, setRoute] = useState(read);
+  useEffect(() => {
+    const changed = () => setRoute(read());
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return route;
+}
+
+export function navigate(...segments: string[]): void {
+  location.hash = `#/${segments.map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * Media behind the admin key: fetched with the Bearer header, shown through a
+ * blob: URL that is released when the component goes.
+ */
+export function useBlobUrl(path: string | null | undefined): { url?: string; type?: string; error?: Error } {
+  const [state, setState] = useState<{ url?: string; type?: string; error?: Error }>({});
+  useEffect(() => {
+    if (!path) return;
+    let url: string | undefined;
+    let current = true;
+    adminBlob(path).then(
+      (blob) => {
+        if (!current) return;
+        url = URL.createObjectURL(blob);
+        setState({ url, type: blob.type });
+      },
+      (error: Error) => current && setState({ error }),
+    );
+    return () => {
+      current = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [path]);
+  return state;
+}

@@ -1,0 +1,40 @@
+/** The admin key, checked against the admin API before it is kept (in sessionStorage, for this tab only). */
+import { useState } from 'preact/hooks';
+import { ApiError, checkAdminKey, setAdminKey } from './api.js';
+import { ErrorNote, valueOf } from './components.js';
+
+export function Login() {
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<Error>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await checkAdminKey(key.trim());
+      setAdminKey(key.trim());
+    } catch (failure) {
+      const refused = failure instanceof ApiError && failure.status === 401;
+      setError(refused ? new Error('Wrong admin key: the gateway refused it.') : (failure as Error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="login">
+      <form onSubmit={submit}>
+        <h1>Switchyard console</h1>
+        <label class="field">
+          <span>Admin key</span>
+          <input type="password" name="adminKey" autocomplete="current-password" required value={key} onInput={(e) => setKey(valueOf(e))} />
+        </label>
+        <ErrorNote error={error} />
+        <button type="submit" disabled={busy || !key.trim()}>
+          Log in
+        </button>
+        <small>The key stays in this tab's session storage and goes only to this gateway's admin API.</small>
+      </form>
+    </div>
+  );
+}

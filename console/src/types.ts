@@ -1,0 +1,138 @@
+/** The admin API's records as the console reads them (see docs/admin-api.md). */
+
+export interface KeyView {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  status: 'active' | 'disabled';
+  quota: number | null;
+  used: number;
+  remaining: number | null;
+  models: string[] | null;
+  allowIps: string[] | null;
+  rpm: number | null;
+  tpm: number | null;
+  expiresAt: number | null;
+  strictTranslation: boolean;
+  createdAt: number;
+}
+
+export interface Breaker {
+  state: 'closed' | 'open' | 'half_open';
+  openUntil: number | null;
+  reason: string | null;
+  consecutiveFailures: number;
+  recentErrors?: Array<{ at: number; message: string }>;
+}
+
+export interface ChannelView {
+  id: string;
+  name: string;
+  type: string;
+  baseUrl: string;
+  models: string[];
+  modelMapping: Record<string, string>;
+  priority: number;
+  weight: number;
+  enabled: boolean;
+  settings: Record<string, unknown>;
+  apiKeyCount: number;
+  health?: Breaker;
+}
+
+export interface ChannelType {
+  type: string;
+  serves: string[];
+  /** The settings' JSON Schema, where the gateway publishes it. */
+  settings?: { properties?: Record<string, { description?: string; type?: string | string[] }>; [key: string]: unknown };
+}
+
+export interface LogRow {
+  id: string;
+  requestId: string;
+  keyId: string | null;
+  family: string;
+  model: string;
+  upstreamModel: string | null;
+  channelId: string | null;
+  triedChannels: string[];
+  httpStatus: number;
+  errorKind: string | null;
+  errorMessage: string | null;
+  stream: boolean;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  estimated: boolean;
+  cost: number;
+  latencyMs: number;
+  firstByteMs: number | null;
+  clientIp: string | null;
+  translation: string | null;
+  createdAt: number;
+}
+
+export interface LogDetail extends LogRow {
+  attempts: Array<{ channel: string; channelId: string | null; status: number | null; errorKind: string | null; message: string | null; durationMs: number | null }>;
+  timings: { totalMs: number | null; firstByteMs: number | null; queueMs: number | null; upstreamMs?: number | null };
+  translationPlan?: { mapped: string[]; ignored: string[] };
+  keyName: string | null;
+  channelName: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor?: string | null;
+}
+
+export interface SeriesPoint {
+  t: number;
+  requests: number;
+  errors: number;
+  rateLimited: number;
+  failovers: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  ttftP50Ms: number | null;
+}
+
+export interface UsageSeries {
+  since: number;
+  until: number;
+  step: number;
+  by: string;
+  totals: Omit<SeriesPoint, 't'>;
+  /** `label`: the group's name (a key's or channel's, where `group` is its id). */
+  series: Array<{ group: string; label?: string; points: SeriesPoint[] }>;
+}
+
+export interface TaskView {
+  id: string;
+  family: 'images' | 'videos';
+  action: string;
+  status: string;
+  progress: string | number | null;
+  keyId: string | null;
+  channelId: string | null;
+  prompt: string | null;
+  cost: number;
+  failReason: string | null;
+  submitTime: number;
+  startTime: number | null;
+  finishTime: number | null;
+  pollCount: number;
+  model?: string | null;
+  media: Array<{ url: string; contentType: string | null; width?: number | null; height?: number | null; role?: string | null }>;
+  buttons: Array<{ customId: string; label: string }>;
+}
+
+export interface TaskDetail extends TaskView {
+  history: Array<{ at: number; event: string; detail: string | null }>;
+  deliveries: Array<{ id: string; url: string; event: string; status: string; attempts: number; lastStatus: number | null; lastError: string | null; deliveredAt: number | null }>;
+}

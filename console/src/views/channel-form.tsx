@@ -1,0 +1,137 @@
+/**
+ * Creates or changes a channel. The type's settings are edited as JSON, with
+ * the settings its schema names listed beside; the server validates and its
+ * 400 shows next to the field `error.param` names.
+ */
+import { useState } from 'preact/hooks';
+import { admin, ApiError } from '../api.js';
+import { checkedOf, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
+import { parseList } from '../format.js';
+import type { ChannelType, ChannelView } from '../types.js';
+
+const FIELDS = ['name', 'type', 'baseUrl', 'apiKey', 'models', 'modelMapping', 'priority', 'weight', 'enabled', 'settings'];
+
+function parseJsonField(text: string, param: string): Record<string, unknown> {
+  try {
+    const value = text.trim() === '' ? {} : JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
+  } catch {
+    // Reported below, at the field.
+  }
+  throw new ApiError('must be a JSON object', 400, 'invalid_request', param);
+}
+
+function SettingsHint({ type }: { type: ChannelType | undefined }) {
+  const properties = Object.entries(type?.settings?.properties ?? {});
+  if (properties.length === 0) return null;
+  return (
+    <ul class="hint-list">
+      {properties.map(([name, schema]) => (
+        <li key={name}>
+          <code>{name}</code> {schema.description ?? (Array.isArray(schema.type) ? schema.type.join(' or ') : schema.type)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ChannelForm({ existing, types, onDone }: { existing?: ChannelView; types: ChannelType[] | undefined; onDone: () => void }) {
+  const [name, setName] = useState(existing?.name ?? '');
+  const [type, setType] = useState(existing?.type ?? types?.[0]?.type ?? '');
+  const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? '');
+  const [apiKeys, setApiKeys] = useState('');
+  const [models, setModels] = useState((existing?.models ?? ['*']).join(', '));
+  const [mapping, setMapping] = useState(JSON.stringify(existing?.modelMapping ?? {}, null, 2));
+  const [priority, setPriority] = useState(String(existing?.priority ?? 0));
+  const [weight, setWeight] = useState(String(existing?.weight ?? 1));
+  const [enabled, setEnabled] = useState(existing?.enabled ?? true);
+  const [settings, setSettings] = useState(JSON.stringify(existing?.settings ?? {}, null, 2));
+  const [error, setError] = useState<Error>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const keys = parseList(apiKeys);
+      const body: Record<string, unknown> = {
+        name: name.trim(),
+        type,
+        baseUrl: baseUrl.trim(),
+        models: parseList(models) ?? ['*'],
+        modelMapping: parseJsonField(mapping, 'modelMapping'),
+        priority: Number(priority),
+        weight: Number(weight),
+        enabled,
+        settings: parseJsonField(settings, 'settings'),
+      };
+      // On an edit, no key typed keeps the stored credentials.
+      if (keys) body.apiKey = keys.length === 1 ? keys[0] : keys;
+      if (existing) await admin('PATCH', `channels/${encodeURIComponent(existing.id)}`, body);
+      else await admin('POST', 'channels', body);
+      onDone();
+    } catch (failure) {
+      setError(failure as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const known = types?.find((entry) => entry.type === type);
+  return (
+    <form class="form" onSubmit={submit}>
+      <div class="row">
+        <Field label="Name" error={fieldError(error, 'name')}>
+          <input name="name" required value={name} onInput={(e) => setName(valueOf(e))} />
+        </Field>
+        <Field label="Type" hint={known ? `serves ${known.serves.join(', ')}` : undefined} error={fieldError(error, 'type')}>
+          {types ? (
+            <select name="type" value={type} onChange={(e) => setType(valueOf(e))}>
+              {types.map((entry) => (
+                <option key={entry.type} value={entry.type}>
+                  {entry.type}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input name="type" required value={type} onInput={(e) => setType(valueOf(e))} />
+          )}
+        </Field>
+      </div>
+      <Field label="Base URL" error={fieldError(error, 'baseUrl')}>
+        <input name="baseUrl" value={baseUrl} onInput={(e) => setBaseUrl(valueOf(e))} />
+      </Field>
+      <Field label="Upstream API keys" hint={existing ? `${existing.apiKeyCount} stored; leave empty to keep them` : 'one per line; several rotate round-robin'} error={fieldError(error, 'apiKey')}>
+        <textarea name="apiKey" rows={2} value={apiKeys} onInput={(e) => setApiKeys(valueOf(e))} />
+      </Field>
+      <Field label="Models" hint="comma-separated names, * or prefix*" error={fieldError(error, 'models')}>
+        <input name="models" value={models} onInput={(e) => setModels(valueOf(e))} />
+      </Field>
+      <div class="row">
+        <Field label="Priority" error={fieldError(error, 'priority')}>
+          <input name="priority" type="number" step="1" value={priority} onInput={(e) => setPriority(valueOf(e))} />
+        </Field>
+        <Field label="Weight" error={fieldError(error, 'weight')}>
+          <input name="weight" type="number" min="0" step="1" value={weight} onInput={(e) => setWeight(valueOf(e))} />
+        </Field>
+        <label class="check">
+          <input name="enabled" type="checkbox" checked={enabled} onChange={(e) => setEnabled(checkedOf(e))} /> Enabled
+        </label>
+      </div>
+      <Field label="Model mapping (JSON)" hint="client model name → upstream model name" error={fieldError(error, 'modelMapping')}>
+        <textarea name="modelMapping" rows={3} class="mono" value={mapping} onInput={(e) => setMapping(valueOf(e))} />
+      </Field>
+      <Field label="Settings (JSON)" error={fieldError(error, 'settings')}>
+        <textarea name="settings" rows={4} class="mono" value={settings} onInput={(e) => setSettings(valueOf(e))} />
+      </Field>
+      <SettingsHint type={known} />
+      <ErrorNote error={formError(error, FIELDS)} />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {existing ? 'Save' : 'Create channel'}
+        </button>
+      </div>
+    </form>
+  );
+}

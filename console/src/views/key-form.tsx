@@ -1,0 +1,83 @@
+/** The form that creates a key or changes its limits; the server validates, its complaint shows at the field it names. */
+import { useState } from 'preact/hooks';
+import { admin } from '../api.js';
+import { checkedOf, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
+import { formatList, fromLocalInput, parseList, parseNumber, toLocalInput } from '../format.js';
+import type { KeyView } from '../types.js';
+
+const FIELDS = ['name', 'quota', 'rpm', 'tpm', 'models', 'allowIps', 'expiresAt', 'strictTranslation'];
+
+/** `existing` absent: create (answers the record with its secret); present: PATCH. */
+export function KeyForm({ existing, onDone }: { existing?: KeyView; onDone: (saved: KeyView & { key?: string }) => void }) {
+  const [name, setName] = useState(existing?.name ?? '');
+  const [quota, setQuota] = useState(existing?.quota?.toString() ?? '');
+  const [rpm, setRpm] = useState(existing?.rpm?.toString() ?? '');
+  const [tpm, setTpm] = useState(existing?.tpm?.toString() ?? '');
+  const [models, setModels] = useState(existing?.models ? formatList(existing.models) : '');
+  const [allowIps, setAllowIps] = useState(existing?.allowIps ? formatList(existing.allowIps) : '');
+  const [expiresAt, setExpiresAt] = useState(toLocalInput(existing?.expiresAt));
+  const [strict, setStrict] = useState(existing?.strictTranslation ?? false);
+  const [error, setError] = useState<Error>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const body = {
+      name: name.trim(),
+      quota: parseNumber(quota),
+      rpm: parseNumber(rpm),
+      tpm: parseNumber(tpm),
+      models: parseList(models),
+      allowIps: parseList(allowIps),
+      expiresAt: fromLocalInput(expiresAt),
+      strictTranslation: strict,
+    };
+    try {
+      onDone(existing ? await admin<KeyView>('PATCH', `keys/${encodeURIComponent(existing.id)}`, body) : await admin<KeyView & { key: string }>('POST', 'keys', body));
+    } catch (failure) {
+      setError(failure as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="form" onSubmit={submit}>
+      <Field label="Name" error={fieldError(error, 'name')}>
+        <input name="name" required value={name} onInput={(e) => setName(valueOf(e))} />
+      </Field>
+      <div class="row">
+        <Field label="Quota (USD)" hint="empty: unlimited" error={fieldError(error, 'quota')}>
+          <input name="quota" type="number" min="0" step="any" value={quota} onInput={(e) => setQuota(valueOf(e))} />
+        </Field>
+        <Field label="Requests / minute" hint="empty: no limit" error={fieldError(error, 'rpm')}>
+          <input name="rpm" type="number" min="1" step="1" value={rpm} onInput={(e) => setRpm(valueOf(e))} />
+        </Field>
+        <Field label="Tokens / minute" hint="empty: no limit" error={fieldError(error, 'tpm')}>
+          <input name="tpm" type="number" min="1" step="1" value={tpm} onInput={(e) => setTpm(valueOf(e))} />
+        </Field>
+      </div>
+      <Field label="Models" hint="comma-separated names, * or prefix*; empty: all" error={fieldError(error, 'models')}>
+        <input name="models" value={models} onInput={(e) => setModels(valueOf(e))} />
+      </Field>
+      <Field label="Allowed client addresses" hint="comma-separated addresses or CIDR ranges; empty: any" error={fieldError(error, 'allowIps')}>
+        <input name="allowIps" value={allowIps} onInput={(e) => setAllowIps(valueOf(e))} />
+      </Field>
+      <Field label="Expires" hint="empty: never" error={fieldError(error, 'expiresAt')}>
+        <input name="expiresAt" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(valueOf(e))} />
+      </Field>
+      <label class="check">
+        <input name="strictTranslation" type="checkbox" checked={strict} onChange={(e) => setStrict(checkedOf(e))} />
+        Strict translation: refuse what an upstream would ignore
+      </label>
+      <ErrorNote error={formError(error, FIELDS)} />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {existing ? 'Save' : 'Create key'}
+        </button>
+      </div>
+    </form>
+  );
+}

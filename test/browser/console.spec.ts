@@ -1,0 +1,335 @@
+/**
+ * The web console in a real browser (Chromium through playwright-core),
+ * against a gateway started here on a scratch data directory with the
+ * simulator upstream. Not part of `npm test`: `bash test/browser/run.sh`.
+ *
+ * Walks what an operator does: a wrong admin key is refused, the right one
+ * logs in; a key is created and its secret shown once; a chat request made
+ * with it appears in the request logs with its detail; the overview charts
+ * have data; an image task's picture shows and a video plays in Tasks; a
+ * channel test answers and a refused channel shows why; the playground
+ * streams an answer. Throughout, the page logs no error and requests nothing
+ * from another origin. Screenshots go to test/browser/screenshots/. Code run in
+ * the page reaches the DOM through `globalThis`: this file is type-checked
+ * without the DOM types.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { startGateway, TEST_ADMIN_KEY, type TestGateway } from '../support/gateway.js';
+
+const SHOTS = path.join('test', 'browser', 'screenshots');
+const MODEL = 'console-sim-chat';
+
+const config = {
+  channels: [{ name: 'sim', type: 'simulator', priority: 10, models: ['*'], settings: { taskSeconds: 0.3, imageSize: 256, videoSize: 96 } }],
+  prices: { 'console-*': { input: 3, output: 15 }, 'ig_*': { perCall: 0.04 } },
+};
+
+/** Chromium on PATH (Debian's package), else its usual place. */
+function chromiumPath(): string {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    for (const name of ['chromium', 'chromium-browser']) {
+      const candidate = path.join(dir, name);
+      if (dir && existsSync(candidate)) return candidate;
+    }
+  }
+  return '/usr/bin/chromium';
+}
+
+const steps: Array<[string, number]> = [];
+const problems: string[] = [];
+async function step(name: string, run: () => Promise<void>): Promise<void> {
+  const started = Date.now();
+  try {
+    await run();
+  } catch (error) {
+    console.error(`✗ ${name}`);
+    if (problems.length > 0) console.error(problems.join('\n'));
+    throw error;
+  }
+  steps.push([name, Date.now() - started]);
+  console.log(`✓ ${name} (${Date.now() - started} ms)`);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** In the page: the image `selector` names has loaded, from a blob: URL (media behind the admin key). */
+function imageShown(selector: string): boolean {
+  const image = (globalThis as any).document.querySelector(selector);
+  return !!image && image.complete && image.naturalWidth > 0 && String(image.src).startsWith('blob:');
+}
+
+/** Polls `done` until it says so (it may throw to stop early). */
+async function waitFor(done: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function waitForImageTask(gw: TestGateway, key: string, id: string): Promise<void> {
+  await waitFor(async () => {
+    const response = await fetch(`${gw.url}/ig/task/${id}/fetch`, { headers: { authorization: `Bearer ${key}` } });
+    const task = (await response.json()) as { status: string; failReason?: string };
+    assert.notEqual(task.status, 'FAILURE', `image task failed: ${task.failReason}`);
+    return task.status === 'SUCCESS';
+  }, `image task ${id}`);
+}
+
+async function main(): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  const gw = await startGateway({ config });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+  const origin = new URL(gw.url).origin;
+  try {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith('blob:') && !url.startsWith('data:') && new URL(url).origin !== origin) problems.push(`off-origin request: ${url}`);
+    });
+    page.setDefaultTimeout(10_000);
+
+    await step('a wrong admin key is refused with a visible error', async () => {
+      await page.goto(`${gw.url}/console`);
+      await page.fill('input[name=adminKey]', 'sk-admin-not-this-one');
+      await page.click('button[type=submit]');
+      const error = page.locator('.login [role=alert]');
+      await error.waitFor();
+      assert.match(await error.innerText(), /admin key/i);
+      await shot(page, 'login-refused');
+      // 401s the login provokes are expected; the browser reports them as console errors.
+      problems.splice(0, problems.length, ...problems.filter((problem) => !problem.includes('401')));
+    });
+
+    await step('the right admin key logs in', async () => {
+      await page.fill('input[name=adminKey]', TEST_ADMIN_KEY);
+      await page.click('button[type=submit]');
+      await page.locator('nav').waitFor();
+      assert.equal(await page.evaluate("sessionStorage.getItem('switchyard.adminKey')"), TEST_ADMIN_KEY);
+    });
+
+    let secret = '';
+    await step('a new key is listed and its secret shown once', async () => {
+      await page.click('nav >> text=Keys');
+      await page.click('text=New key');
+      await page.fill('dialog input[name=name]', 'browser-team');
+      await page.fill('dialog input[name=quota]', '5');
+      await page.fill('dialog input[name=rpm]', '600');
+      await page.click('dialog button[type=submit]');
+      secret = (await page.locator('[data-testid=secret]').innerText()).trim();
+      assert.ok(secret.length >= 8, 'a secret is shown');
+      await page.getByRole('button', { name: 'Copy', exact: true }).click();
+      await page.getByRole('button', { name: 'Copied', exact: true }).waitFor();
+      assert.equal(await page.evaluate('navigator.clipboard.readText()'), secret);
+      await shot(page, 'key-secret');
+      await page.getByRole('button', { name: 'Done', exact: true }).click();
+      const row = page.locator('tr', { hasText: 'browser-team' });
+      await row.waitFor();
+      assert.match(await row.innerText(), /active/);
+      assert.equal(await page.locator('[data-testid=secret]').count(), 0, 'the secret is gone once the dialog closes');
+      assert.ok(!(await page.content()).includes(secret), 'the secret is nowhere on the page');
+      await shot(page, 'keys');
+    });
+
+    await step('a chat request made with the key shows in the logs, with its detail', async () => {
+      const response = await fetch(`${gw.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hello from the browser test' }] }),
+      });
+      assert.equal(response.status, 200, await response.text());
+      await page.click('nav >> text=Request logs');
+      const row = page.locator('tr[data-log-id]', { hasText: MODEL });
+      await row.waitFor();
+      assert.match(await row.innerText(), /200/);
+      assert.match(await row.innerText(), /browser-team/);
+      await shot(page, 'logs');
+      // A filter the request does not match empties the page; clearing it brings the row back.
+      await page.selectOption('select[name=status]', '5xx');
+      await page.locator('text=No requests match.').waitFor();
+      await page.selectOption('select[name=status]', '');
+      await row.waitFor();
+      await row.click();
+      const detail = page.locator('[data-testid=log-detail]');
+      await detail.waitFor();
+      const text = await detail.innerText();
+      assert.match(text, new RegExp(MODEL));
+      assert.match(text, /chat-completions/);
+      await page.locator('[data-testid=attempts]').waitFor();
+      assert.match(await page.locator('[data-testid=attempts]').innerText(), /sim/);
+      await shot(page, 'log-detail');
+    });
+
+    await step('the logs page a hundred rows at a time, by the server\'s cursor', async () => {
+      const send = () =>
+        fetch(`${gw.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${gw.clientKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'console-paging', messages: [{ role: 'user', content: 'one of many' }] }),
+        }).then((response) => response.text());
+      for (let batch = 0; batch < 5; batch++) await Promise.all(Array.from({ length: 30 }, send));
+      await page.click('a[href="#/logs"]');
+      await page.fill('input[name=model]', 'console-paging');
+      await page.click('text=Apply');
+      const rows = page.locator('tr[data-log-id]');
+      await page.locator('tr[data-log-id]:nth-child(100)').waitFor();
+      assert.equal(await rows.count(), 100);
+      const firstPage = await rows.first().getAttribute('data-log-id');
+      await page.click('text=Older →');
+      await page.locator('text=page 2').waitFor();
+      await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('tr[data-log-id]').length === 50);
+      assert.notEqual(await rows.first().getAttribute('data-log-id'), firstPage);
+      assert.equal(await page.isDisabled('text=Older →'), true);
+      await page.click('text=← Newer');
+      await page.locator('text=page 1').waitFor();
+      await page.waitForFunction((id) => (globalThis as any).document.querySelector('tr[data-log-id]')?.getAttribute('data-log-id') === id, firstPage);
+    });
+
+    await step('the overview charts the request', async () => {
+      await page.click('nav >> text=Overview');
+      await page.locator('.uplot canvas').first().waitFor();
+      const tiles = await page.locator('[data-testid=totals]').innerText();
+      assert.match(tiles, /Requests\s*\n?\s*[1-9]/);
+      const charts = await page.locator('.chart').count();
+      assert.ok(charts >= 6, `${charts} charts`);
+      await shot(page, 'overview');
+      await page.selectOption('select[name=by]', 'key');
+      await page.locator('.chart[data-chart=Requests] .u-legend', { hasText: 'browser-team' }).waitFor();
+      await shot(page, 'overview-by-key');
+    });
+
+    await step('an image task shows its picture in Tasks', async () => {
+      const response = await fetch(`${gw.url}/ig/submit/imagine`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'a lighthouse at dawn' }),
+      });
+      const submitted = (await response.json()) as { code: number; result: string };
+      assert.equal(submitted.code, 1, JSON.stringify(submitted));
+      await waitForImageTask(gw, secret, submitted.result);
+      await page.click('nav >> text=Tasks');
+      const card = page.locator(`[data-task-id="${submitted.result}"]`);
+      await card.waitFor();
+      await page.waitForFunction(imageShown, `[data-task-id="${submitted.result}"] img`);
+      await shot(page, 'tasks');
+      await card.click();
+      await page.locator('[data-testid=task-detail]').waitFor();
+      await page.waitForFunction(imageShown, '[data-testid=task-detail] img.media');
+      assert.match(await page.locator('[data-testid=task-detail]').innerText(), /lighthouse/);
+      await shot(page, 'task-detail');
+    });
+
+    await step('a video task plays in Tasks', async () => {
+      const response = await fetch(`${gw.url}/v1/videos`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'sora-2', prompt: 'waves on a pier', seconds: '2', size: '720x1280' }),
+      });
+      const created = (await response.json()) as { id: string };
+      assert.equal(response.status, 201, JSON.stringify(created));
+      await waitFor(async () => {
+        const video = (await (await fetch(`${gw.url}/v1/videos/${created.id}`, { headers: { authorization: `Bearer ${secret}` } })).json()) as { status: string };
+        assert.notEqual(video.status, 'failed');
+        return video.status === 'succeeded';
+      }, `video ${created.id} to finish`);
+      await page.click('nav >> text=Tasks');
+      await page.getByRole('tab', { name: 'videos' }).click();
+      await page.locator('[data-task-id]').first().click();
+      await page.locator('[data-testid=task-detail]').waitFor();
+      // Metadata read from the blob: the MP4 the gateway stored is playable.
+      await page.waitForFunction(() => {
+        const video = (globalThis as any).document.querySelector('[data-testid=task-detail] video');
+        return !!video && String(video.src).startsWith('blob:') && video.readyState >= 1 && video.duration > 1;
+      });
+      assert.match(await page.locator('[data-testid=task-detail]').innerText(), /waves on a pier/);
+      await shot(page, 'video-detail');
+    });
+
+    await step('the playground streams an answer with a new playground key', async () => {
+      await page.click('nav >> text=Playground');
+      await page.click('text=Create a playground key');
+      await page.waitForFunction(() => (globalThis as any).document.querySelector('input[name=clientKey]').value.length > 0);
+      await page.selectOption('select[name=family]', 'chat-completions');
+      await page.fill('input[name=model]', MODEL);
+      assert.equal(await page.isChecked('input[name=stream]'), true);
+      await page.fill('textarea[name=prompt]', 'Tell me about lighthouses.');
+      await page.click('form button[type=submit]');
+      await page.locator('[data-testid=answer][data-done=true]').waitFor();
+      const answer = (await page.locator('[data-testid=answer]').innerText()).trim();
+      assert.ok(answer.length > 0, 'the answer has text');
+      assert.match(await page.locator('[data-testid=raw-response]').innerText(), /data: /);
+      await shot(page, 'playground');
+    });
+
+    await step('the playground answers plain Messages requests too', async () => {
+      await page.selectOption('select[name=family]', 'messages');
+      await page.uncheck('input[name=stream]');
+      await page.click('form button[type=submit]');
+      await page.locator('[data-testid=answer][data-done=true]').waitFor();
+      assert.ok((await page.locator('[data-testid=answer]').innerText()).trim().length > 0);
+      assert.match(await page.locator('[data-testid=raw-response]').innerText(), /"type":\s*"message"/);
+    });
+
+    await step('a channel test answers, and a refused channel shows the server\'s complaint at its field', async () => {
+      await page.click('nav >> text=Channels');
+      await page.locator('tr', { hasText: 'sim' }).getByRole('button', { name: 'Test' }).click();
+      await page.fill('dialog input[name=model]', MODEL);
+      await page.click('dialog button[type=submit]');
+      const result = page.locator('[data-testid=test-result]');
+      await result.waitFor();
+      assert.match(await result.innerText(), /ok/);
+      await shot(page, 'channel-test');
+      await page.getByRole('button', { name: 'Close' }).click();
+      await page.click('text=New channel');
+      await page.fill('dialog input[name=name]', 'broken');
+      await page.selectOption('dialog select[name=type]', 'openai-chat');
+      await page.fill('dialog input[name=baseUrl]', 'ftp://example.invalid');
+      await page.click('dialog button[type=submit]');
+      const complaint = page.locator('dialog .field.invalid', { hasText: 'Base URL' });
+      await complaint.waitFor();
+      assert.match(await complaint.innerText(), /baseUrl|http/i);
+      await shot(page, 'channel-refused');
+      await page.getByRole('button', { name: 'Close' }).click();
+      // The 400 the refused create provoked is the expected one.
+      problems.splice(0, problems.length, ...problems.filter((problem) => !problem.includes('400')));
+    });
+
+    await step('prices, settings and channels render', async () => {
+      for (const view of ['Channels', 'Prices', 'Settings']) {
+        await page.click(`nav >> text=${view}`);
+        await page.locator('main h1', { hasText: view }).waitFor();
+        await page.locator('main table').first().waitFor();
+        await shot(page, view.toLowerCase());
+      }
+      await page.click('nav >> text=Prices');
+      assert.match(await page.locator('main table').innerText(), /console-\*\s+\$3\s+\$15/);
+    });
+
+    await step('logging out forgets the admin key', async () => {
+      await page.click('text=Log out');
+      await page.locator('input[name=adminKey]').waitFor();
+      assert.equal(await page.evaluate("sessionStorage.getItem('switchyard.adminKey')"), null);
+    });
+
+    assert.deepEqual(problems, [], 'no console errors, page errors or off-origin requests');
+  } finally {
+    await browser.close();
+    await gw.close();
+  }
+  const total = steps.reduce((sum, [, ms]) => sum + ms, 0);
+  console.log(`console browser test: ${steps.length} steps passed in ${(total / 1000).toFixed(1)} s`);
+}
+
+await main();
