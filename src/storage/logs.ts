@@ -6,6 +6,7 @@ import { isWellFormedId } from './ids.js';
 import type { Attempt } from '../core/attempt.js';
 import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSeriesQuery, UsageSummaryRow } from './types.js';
 import { addToSums, hourlyUsage, readSeries } from './usage-sums.js';
+import { mergeSummaries, toSummary } from './usage-summary.js';
 
 /** Rows per INSERT: 24 parameters each stays under SQLite's and PostgreSQL's parameter limits. */
 const insertChunk = 500;
@@ -160,11 +161,11 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     const { since, until } = query;
     const firstHour = since === undefined ? undefined : Math.ceil(since / HOUR) * HOUR;
     const lastHour = until === undefined ? undefined : Math.floor(until / HOUR) * HOUR;
-    if (firstHour !== undefined && lastHour !== undefined && firstHour >= lastHour) return merge([await this.logUsage(query)]);
+    if (firstHour !== undefined && lastHour !== undefined && firstHour >= lastHour) return mergeSummaries([await this.logUsage(query)]);
     const parts = [await hourlyUsage(this.db, { keyId: query.keyId, since: firstHour, until: lastHour })];
     if (since !== undefined && since < firstHour!) parts.push(await this.logUsage({ keyId: query.keyId, since, until: firstHour }));
     if (until !== undefined && lastHour! < until) parts.push(await this.logUsage({ keyId: query.keyId, since: lastHour, until }));
-    return merge(parts);
+    return mergeSummaries(parts);
   }
 
   private async logUsage(query: UsageQuery): Promise<UsageSummaryRow[]> {
@@ -187,56 +188,4 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     const rows = await select.groupBy(['key_id', 'model']).execute();
     return rows.map(toSummary);
   }
-}
-
-/** One row per key and model, the parts added together, in a stable order. */
-function merge(parts: UsageSummaryRow[][]): UsageSummaryRow[] {
-  const merged = new Map<string, UsageSummaryRow>();
-  for (const row of parts.flat()) {
-    const id = `${row.keyId ?? ''}\u0000${row.model}`;
-    const into = merged.get(id);
-    if (!into) {
-      merged.set(id, { ...row });
-      continue;
-    }
-    into.requests += row.requests;
-    into.inputTokens += row.inputTokens;
-    into.outputTokens += row.outputTokens;
-    into.cacheReadTokens += row.cacheReadTokens;
-    into.cacheWriteTokens += row.cacheWriteTokens;
-    into.cost += row.cost;
-  }
-  return [...merged.values()].sort(bySummaryOrder);
-}
-
-/** Engines disagree on where NULL sorts and on collation; sort the (small) result here. */
-function bySummaryOrder(a: UsageSummaryRow, b: UsageSummaryRow): number {
-  if (a.keyId !== b.keyId) {
-    if (a.keyId === null) return -1;
-    if (b.keyId === null) return 1;
-    return a.keyId < b.keyId ? -1 : 1;
-  }
-  return a.model < b.model ? -1 : a.model > b.model ? 1 : 0;
-}
-
-export function toSummary(row: {
-  key_id: string | null;
-  model: string;
-  requests: unknown;
-  input_tokens: unknown;
-  output_tokens: unknown;
-  cache_read_tokens: unknown;
-  cache_write_tokens: unknown;
-  cost: unknown;
-}): UsageSummaryRow {
-  return {
-    keyId: row.key_id,
-    model: row.model,
-    requests: toNumber(row.requests),
-    inputTokens: toNumber(row.input_tokens),
-    outputTokens: toNumber(row.output_tokens),
-    cacheReadTokens: toNumber(row.cache_read_tokens),
-    cacheWriteTokens: toNumber(row.cache_write_tokens),
-    cost: toNumber(row.cost),
-  };
 }

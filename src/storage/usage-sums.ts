@@ -10,6 +10,7 @@
 import { sql, type Kysely } from 'kysely';
 import { toNumber } from './columns.js';
 import { storableText } from './text.js';
+import { toSummary } from './usage-summary.js';
 import { bucketOf, firstByteColumns, latencyColumns, quantileOf } from './latency-buckets.js';
 import type { Database } from './schema.js';
 import type { RequestLogRow, UsagePoint, UsageSeries, UsageSeriesQuery, UsageSummaryRow, UsageTotals } from './types.js';
@@ -129,17 +130,8 @@ export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: stri
   if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
   if (query.since !== undefined) select = select.where('bucket', '>=', query.since);
   if (query.until !== undefined) select = select.where('bucket', '<', query.until);
-  const rows = (await select.groupBy(['key_id', 'model']).execute()) as Array<Record<string, unknown>>;
-  return rows.map((row) => ({
-    keyId: row.key_id === '' ? null : String(row.key_id),
-    model: String(row.model),
-    requests: toNumber(row.requests),
-    inputTokens: toNumber(row.input_tokens),
-    outputTokens: toNumber(row.output_tokens),
-    cacheReadTokens: toNumber(row.cache_read_tokens),
-    cacheWriteTokens: toNumber(row.cache_write_tokens),
-    cost: toNumber(row.cost),
-  }));
+  const rows = await select.groupBy(['key_id', 'model']).execute();
+  return (rows as unknown as Array<Parameters<typeof toSummary>[0]>).map(toSummary);
 }
 
 type Sum = Record<SumColumn, number>;
