@@ -220,8 +220,11 @@ and the totals: \`requests\`, \`errors\`, \`rateLimited\`, \`failovers\`,
 \`ttftP50Ms\` (quantiles from latency histograms, interpolated within their
 bucket). Parameters: \`since\` (default 24 hours before \`until\`),
 \`until\` (default now), \`step\` (ms, whole minutes; default about 100
-points), \`by\` (\`none\`, \`family\`, \`model\`, \`channel\`, \`key\`), and
-the filters \`family\`, \`model\`, \`channelId\`, \`keyId\`.
+points), \`by\` (\`none\`, \`family\`, \`model\`, \`channel\`, \`key\`),
+\`top\` (with \`by\`: the busiest groups that get a series each, default 10, at
+most 50; the rest are summed into one series, \`(other)\`, so an answer stays
+small however many keys there are), and the filters \`family\`, \`model\`,
+\`channelId\`, \`keyId\`.
 
 ${curl(e.usageSeries)}
 

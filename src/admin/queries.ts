@@ -102,6 +102,13 @@ export const seriesQuery = z
       .optional()
       .describe('Bucket width in ms, whole minutes (default: about 100 points over the range).'),
     by: z.enum(['none', 'family', 'model', 'channel', 'key']).optional().describe('One series per family, model, channel or key (default: `none`, one series).'),
+    top: z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(50))
+      .optional()
+      .describe('With `by`: the busiest groups that get a series each, 1-50 (default 10); the rest are summed into one series, `(other)`.'),
     family: text('Only this family.').optional(),
     model: text('Only this client model name.').optional(),
     channelId: text('Only this channel.').optional(),
@@ -120,7 +127,7 @@ export const seriesQuery = z
       context.addIssue({ code: 'custom', path: ['step'], message: `gives more than ${MAX_POINTS} points over the range; widen it` });
       return z.NEVER;
     }
-    return { ...query, since, until, step, by: query.by ?? 'none' };
+    return { ...query, since, until, step, by: query.by ?? 'none', top: query.top ?? 10 };
   });
 
 export const taskListQuery = z

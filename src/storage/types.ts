@@ -141,6 +141,8 @@ export interface UsageSeriesQuery {
   /** Bucket width in ms, a whole number of minutes. */
   step: number;
   by: UsageGrouping;
+  /** With a grouping: this many busiest groups get a series each; the rest are summed into one, `(other)`. */
+  top: number;
   family?: string;
   model?: string;
   channelId?: string;
@@ -168,7 +170,7 @@ export interface UsagePoint extends UsageTotals {
 }
 
 export interface UsageSeries {
-  /** The group's value: a family, model, channel id or key id ('' for none); 'all' when not grouped. */
+  /** The group's value: a family, model, channel id or key id ('' for none); 'all' when not grouped; '(other)' for the groups beyond the busiest. */
   group: string;
   points: UsagePoint[];
 }

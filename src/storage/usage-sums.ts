@@ -81,6 +81,9 @@ export async function addToSums(typed: Kysely<Database>, rows: readonly RequestL
   }
 }
 
+/** The series that sums every group beyond the busiest `top`. */
+export const OTHER_GROUP = '(other)';
+
 const GROUP_COLUMN = { none: null, family: 'family', model: 'model', channel: 'channel_id', key: 'key_id' } as const;
 
 export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuery): Promise<{ totals: UsageTotals; series: UsageSeries[] }> {
@@ -90,33 +93,53 @@ export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuer
   const since = query.since - (query.since % width);
   // Integer division on both engines (bigint / bigint), so buckets align to `step` from the epoch.
   const slot = sql<number>`(bucket / ${sql.lit(query.step)}) * ${sql.lit(query.step)}`;
-  let select = db
-    .selectFrom(table)
-    .select(slot.as('t'))
-    .select(groupColumn === null ? sql<string>`'all'`.as('grp') : sql<string>`${sql.ref(groupColumn)}`.as('grp'))
-    .select(SUM_COLUMNS.map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column)))
-    .where('bucket', '>=', since)
-    .where('bucket', '<', query.until);
-  if (query.family !== undefined) select = select.where('family', '=', query.family);
-  if (query.model !== undefined) select = select.where('model', '=', query.model);
-  if (query.channelId !== undefined) select = select.where('channel_id', '=', query.channelId);
-  if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
-  const grouped = groupColumn === null ? select.groupBy(slot) : select.groupBy([slot, sql.ref(groupColumn)]);
-  const rows = (await grouped.execute()) as Array<Record<string, unknown>>;
+  let base = db.selectFrom(table).where('bucket', '>=', since).where('bucket', '<', query.until);
+  if (query.family !== undefined) base = base.where('family', '=', query.family);
+  if (query.model !== undefined) base = base.where('model', '=', query.model);
+  if (query.channelId !== undefined) base = base.where('channel_id', '=', query.channelId);
+  if (query.keyId !== undefined) base = base.where('key_id', '=', query.keyId);
+  const sums = SUM_COLUMNS.map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column));
 
+  const series: UsageSeries[] = [];
   const total = emptySum();
-  const byGroup = new Map<string, UsagePoint[]>();
-  for (const row of rows) {
-    const sum = readSum(row);
-    addInto(total, sum);
-    const group = String(row.grp);
-    let points = byGroup.get(group);
-    if (!points) byGroup.set(group, (points = []));
-    points.push({ t: toNumber(row.t), ...pointOf(sum) });
+  const collect = (group: string, rows: Array<Record<string, unknown>>) => {
+    const points: UsagePoint[] = [];
+    for (const row of rows) {
+      const sum = readSum(row);
+      addInto(total, sum);
+      points.push({ t: toNumber(row.t), ...pointOf(sum) });
+    }
+    if (points.length > 0) series.push({ group, points: points.sort((a, b) => a.t - b.t) });
+  };
+  if (groupColumn === null) {
+    collect('all', await base.select(slot.as('t')).select(sums).groupBy(slot).execute());
+    return { totals: pointOf(total), series };
   }
-  const series = [...byGroup.entries()]
-    .map(([group, points]) => ({ group, points: points.sort((a, b) => a.t - b.t) }))
-    .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+  // The busiest groups get a series each and the rest share one ('other'), so an answer stays
+  // small however many keys or models there are.
+  const busiest = await base
+    .select(sql.ref(groupColumn).as('grp'))
+    .select(sql<number>`SUM(requests)`.as('requests'))
+    .groupBy(sql.ref(groupColumn))
+    .orderBy(sql`SUM(requests)`, 'desc')
+    .orderBy(sql.ref(groupColumn))
+    .limit(query.top + 1)
+    .execute();
+  const named = busiest.slice(0, query.top).map((row) => String(row.grp));
+  if (named.length === 0) return { totals: pointOf(total), series };
+  const rows = await base
+    .select(slot.as('t'))
+    .select(sql.ref(groupColumn).as('grp'))
+    .select(sums)
+    .where(sql.ref(groupColumn), 'in', named)
+    .groupBy([slot, sql.ref(groupColumn)])
+    .execute();
+  const byGroup = new Map<string, Array<Record<string, unknown>>>(named.map((group) => [group, []]));
+  for (const row of rows) byGroup.get(String(row.grp))?.push(row);
+  for (const group of named) collect(group, byGroup.get(group)!);
+  if (busiest.length > query.top) {
+    collect(OTHER_GROUP, await base.select(slot.as('t')).select(sums).where(sql.ref(groupColumn), 'not in', named).groupBy(slot).execute());
+  }
   return { totals: pointOf(total), series };
 }
 

@@ -79,7 +79,7 @@ describe.each(engines)('usage sums on $engine', ({ engine, skip }) => {
     const store = await database.open();
     await store.logs.insertMany(rows.slice(0, 3));
     await store.logs.insertMany(rows.slice(3));
-    const query = { since: base, until: base + 2 * HOUR, by: 'none' as const };
+    const query = { since: base, until: base + 2 * HOUR, by: 'none' as const, top: 10 };
     const minutes = await store.logs.series({ ...query, step: 60_000 });
     const hours = await store.logs.series({ ...query, step: HOUR });
     // A refund row moves money, not the request count.
@@ -99,6 +99,13 @@ describe.each(engines)('usage sums on $engine', ({ engine, skip }) => {
     expect(byModel.series.map((series) => series.group)).toEqual(['m-2']);
     expect(byModel.totals.p50Ms).toBeGreaterThan(2_500);
     expect(byModel.totals.ttftP50Ms).toBeNull();
+    // Beyond the busiest groups, one series sums the rest; the totals stay whole.
+    const topOne = await store.logs.series({ ...query, step: HOUR, by: 'model', top: 1 });
+    expect(topOne.series.map((series) => [series.group, series.points.reduce((sum, point) => sum + point.requests, 0)])).toEqual([
+      ['m-1', 4],
+      ['(other)', 1],
+    ]);
+    expect(topOne.totals).toEqual(minutes.totals);
 
     // Totals per key and model: whole hours from the sums, partial hours from the log, exact either way.
     const totals = (rows: Awaited<ReturnType<typeof store.logs.usage>>) => rows.map((row) => [row.model, row.requests, Math.round(row.cost * 100) / 100]);
@@ -125,7 +132,7 @@ describe.each(engines)('usage sums on $engine', ({ engine, skip }) => {
     expect(down.error).toBeUndefined();
     const up = await migrator.migrateToLatest();
     expect(up.error).toBeUndefined();
-    const rolled = await store.logs.series({ since: base, until: base + 2 * HOUR, by: 'none', step: 60_000 });
+    const rolled = await store.logs.series({ since: base, until: base + 2 * HOUR, by: 'none', top: 10, step: 60_000 });
     // The same sums as written live, but failovers: rows older than the attempts column count none.
     expect(rolled.totals).toMatchObject({ requests: 5, errors: 1, rateLimited: 1, failovers: 0, inputTokens: 60, cost: 1.75 });
     await store.close();
