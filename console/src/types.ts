@@ -109,7 +109,7 @@ export interface UsageSeries {
   by: string;
   totals: Omit<SeriesPoint, 't'>;
   /** `label`: the group's name (a key's or channel's, where `group` is its id). */
-  series: Array<{ group: string; label?: string; points: SeriesPoint[] }>;
+  series: Array<{ group: string; label?: string; totals?: Omit<SeriesPoint, 't'>; points: SeriesPoint[] }>;
 }
 
 export interface TaskView {

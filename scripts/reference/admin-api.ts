@@ -214,8 +214,8 @@ ${curl(e.usage)}
 
 Usage over time, read from per-minute and per-hour sums kept beside the log (a step of whole hours reads the hours; so a week's
 chart reads thousands of rows, not millions): \`{"since", "until", "step",
-"by", "totals", "series": [{"group", "label", "points": [...]}]}\`. Each point
-and the totals: \`requests\`, \`errors\`, \`rateLimited\`, \`failovers\`,
+"by", "totals", "series": [{"group", "label", "totals", "points": [...]}]}\`.
+Each point, each series' totals and the overall totals: \`requests\`, \`errors\`, \`rateLimited\`, \`failovers\`,
 \`inputTokens\`, \`outputTokens\`, \`cost\`, \`p50Ms\`, \`p95Ms\`,
 \`ttftP50Ms\` (quantiles from latency histograms, interpolated within their
 bucket). Parameters: \`since\` (default 24 hours before \`until\`),

@@ -45,7 +45,7 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
       step: query.step,
       by: query.by,
       totals,
-      series: series.map((entry) => ({ group: entry.group, label: labels.get(entry.group) ?? entry.group, points: entry.points })),
+      series: series.map((entry) => ({ group: entry.group, label: labels.get(entry.group) ?? entry.group, totals: entry.totals, points: entry.points })),
     };
   });
 }

@@ -145,7 +145,7 @@ export const usageSeriesSchema = z.object({
   step: z.number().int(),
   by: z.enum(['none', 'family', 'model', 'channel', 'key']),
   totals: usageTotals,
-  series: z.array(z.object({ group: z.string(), label: z.string(), points: z.array(usageTotals.extend({ t: ms })) })),
+  series: z.array(z.object({ group: z.string(), label: z.string(), totals: usageTotals, points: z.array(usageTotals.extend({ t: ms })) })),
 });
 
 export const channelTestSchema = z.object({

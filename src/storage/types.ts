@@ -172,6 +172,8 @@ export interface UsagePoint extends UsageTotals {
 export interface UsageSeries {
   /** The group's value: a family, model, channel id or key id ('' for none); 'all' when not grouped; '(other)' for the groups beyond the busiest. */
   group: string;
+  /** The group's totals over the whole range (quantiles from its merged histograms). */
+  totals: UsageTotals;
   points: UsagePoint[];
 }
 

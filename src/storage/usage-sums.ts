@@ -104,12 +104,14 @@ export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuer
   const total = emptySum();
   const collect = (group: string, rows: Array<Record<string, unknown>>) => {
     const points: UsagePoint[] = [];
+    const groupTotal = emptySum();
     for (const row of rows) {
       const sum = readSum(row);
-      addInto(total, sum);
+      addInto(groupTotal, sum);
       points.push({ t: toNumber(row.t), ...pointOf(sum) });
     }
-    if (points.length > 0) series.push({ group, points: points.sort((a, b) => a.t - b.t) });
+    addInto(total, groupTotal);
+    if (points.length > 0) series.push({ group, totals: pointOf(groupTotal), points: points.sort((a, b) => a.t - b.t) });
   };
   if (groupColumn === null) {
     collect('all', await base.select(slot.as('t')).select(sums).groupBy(slot).execute());

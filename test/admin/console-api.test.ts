@@ -143,6 +143,10 @@ describe.each(ENGINES)('the console’s admin API on %s', (engine) => {
     const byKey = await gw.admin('GET', `/usage/series?by=key&channelId=${channelId.steady}`);
     expect(byKey.body.series.map((series: { label: string }) => series.label)).toEqual(['console']);
     expect(byKey.body.totals.requests).toBe(3);
+    // Each series carries its own totals, quantiles from its merged histograms.
+    const steady = byChannel.body.series.find((series: { label: string }) => series.label === 'steady');
+    expect(steady.totals).toMatchObject({ requests: 3, errors: 0, failovers: 2 });
+    expect(steady.totals.p50Ms).not.toBeNull();
 
     // A step of whole hours reads the hourly sums: the same totals.
     const hourly = await gw.admin('GET', `/usage/series?step=3600000&since=${Date.now() - 2 * 3_600_000}`);

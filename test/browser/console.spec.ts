@@ -284,6 +284,10 @@ async function main(): Promise<void> {
 
     await step('a channel test answers, and a refused channel shows the server\'s complaint at its field', async () => {
       await page.click('nav >> text=Channels');
+      // The channel that served this run's requests shows its last hour: requests and latency.
+      const lastHour = page.locator('tr', { hasText: 'sim' }).locator('td.last-hour');
+      await lastHour.locator('text=/\\d+ req/').waitFor();
+      assert.match(await lastHour.innerText(), /\d+ req · \d+ ms \/ \d+ ms/);
       await page.locator('tr', { hasText: 'sim' }).getByRole('button', { name: 'Test' }).click();
       await page.fill('dialog input[name=model]', MODEL);
       await page.click('dialog button[type=submit]');

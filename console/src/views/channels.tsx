@@ -2,10 +2,10 @@
 import { useState } from 'preact/hooks';
 import { admin, get } from '../api.js';
 import { Badge, Dialog, ErrorNote } from '../components.js';
-import { formatList, formatTime } from '../format.js';
+import { formatCount, formatList, formatMs, formatTime } from '../format.js';
 import { useLoad } from '../hooks.js';
 import { ConfigMark, useConfigOwned } from '../config-owned.js';
-import type { ChannelType, ChannelView } from '../types.js';
+import type { ChannelType, ChannelView, SeriesPoint, UsageSeries } from '../types.js';
 import { ChannelForm } from './channel-form.js';
 import { ChannelTest } from './channel-test.js';
 
@@ -22,8 +22,27 @@ function Health({ channel }: { channel: ChannelView }) {
   );
 }
 
+type Totals = Omit<SeriesPoint, 't'>;
+
+/** A channel's last hour: requests, errors and latency (from the usage sums, one request for every channel). */
+function LastHour({ totals }: { totals: Totals | undefined }) {
+  if (!totals || totals.requests === 0) return <span class="muted">no traffic</span>;
+  return (
+    <span title="requests, errors, latency p50 / p95 over the last hour">
+      {formatCount(totals.requests)} req{totals.errors > 0 ? <span class="bad"> · {formatCount(totals.errors)} err</span> : null} · {formatMs(totals.p50Ms)} / {formatMs(totals.p95Ms)}
+    </span>
+  );
+}
+
 export function Channels() {
   const channels = useLoad(() => get<{ data: ChannelView[] }>('channels'), []);
+  const lastHour = useLoad(
+    () =>
+      get<UsageSeries>(`usage/series?by=channel&top=50&since=${Date.now() - 3_600_000}`)
+        .then((answer) => new Map(answer.series.map((series) => [series.group, series.totals])))
+        .catch(() => new Map<string, Totals | undefined>()),
+    [channels.data],
+  );
   const owned = useConfigOwned('channels');
   // Older gateways lack the type list: the form then takes the type as text.
   const types = useLoad(() => get<{ data: ChannelType[] }>('channel-types').catch(() => undefined), []);
@@ -61,6 +80,7 @@ export function Channels() {
             <th class="num">Weight</th>
             <th>Enabled</th>
             <th>Health</th>
+            <th>Last hour</th>
             <th />
           </tr>
         </thead>
@@ -77,6 +97,9 @@ export function Channels() {
               <td>{channel.enabled ? 'yes' : <Badge text="disabled" />}</td>
               <td>
                 <Health channel={channel} />
+              </td>
+              <td class="last-hour">
+                <LastHour totals={lastHour.data?.get(channel.id)} />
               </td>
               <td class="row-actions">
                 <button type="button" class="secondary" onClick={() => setTesting(channel)}>
