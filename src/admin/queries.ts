@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { GatewayError } from '../core/errors.js';
 import { hasControlCharacter } from '../core/model-name.js';
+import type { PagePosition } from '../storage/paging.js';
+import { parseInput } from './service.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -146,30 +148,19 @@ export const channelTestBody = z
   })
   .strict();
 
-/** Each parameter once: `?keyId=a&keyId=b` is a 400, not an array handed to the database. */
+/** Each parameter once (`?keyId=a&keyId=b` is a 400, not an array handed to the database), then the schema's rules. */
 export function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.output<T> {
   for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
     if (typeof value !== 'string') throw new GatewayError('invalid_request', `${name}: give this query parameter once`, { param: name });
   }
-  const result = schema.safeParse(query ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where = issue.path.join('.');
-  const message = issue.code === 'unrecognized_keys' ? `unknown query parameter: ${issue.keys.join(', ')}` : `${where}: ${issue.message}`;
-  throw new GatewayError('invalid_request', message, { param: where || undefined });
+  return parseInput(schema as z.ZodType<z.output<T>>, query ?? {});
 }
 
-/** A page's position: the last row's time and id (ids break ties within one millisecond). */
-export interface Position {
-  createdAt: number;
-  id: string;
-}
-
-export function encodeCursor(position: Position): string {
+export function encodeCursor(position: PagePosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
 }
 
-function decodeCursor(text: string): Position | undefined {
+function decodeCursor(text: string): PagePosition | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') {
@@ -182,7 +173,7 @@ function decodeCursor(text: string): Position | undefined {
 }
 
 /** A page and where the next one starts (null on the last page). */
-export function page<T extends Position>(rows: T[], limit: number): { data: T[]; hasMore: boolean; nextCursor: string | null } {
+export function page<T extends PagePosition>(rows: T[], limit: number): { data: T[]; hasMore: boolean; nextCursor: string | null } {
   const hasMore = rows.length > limit;
   const data = hasMore ? rows.slice(0, limit) : rows;
   return { data, hasMore, nextCursor: hasMore ? encodeCursor(data[data.length - 1]) : null };

@@ -108,6 +108,11 @@ export function retryHeaders(error: GatewayError, options: { shouldRetry?: boole
   return headers;
 }
 
+/** Error kinds that are a key's own limit refusing it (rate or quota), counted apart from failures. */
+export function isLimitRefusal(kind: string | null | undefined): boolean {
+  return kind === 'rate_limited' || kind === 'quota_exhausted';
+}
+
 export const invalidRequest = (message: string, param?: string) =>
   new GatewayError('invalid_request', message, { param });
 

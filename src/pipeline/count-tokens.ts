@@ -132,7 +132,6 @@ function recordCount(ctx: AppContext, call: CountCall, codec: CountCodec, outcom
       model: call.model,
       upstreamModel: outcome.target?.upstreamModel ?? null,
       channelId: outcome.target?.channel.id ?? null,
-      triedChannels: outcome.attempts.map((attempt) => attempt.channel),
       attempts: outcome.attempts,
       httpStatus: outcome.httpStatus,
       errorKind: outcome.error?.kind ?? null,

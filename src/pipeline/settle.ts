@@ -5,7 +5,7 @@
  */
 import type { Attempt } from '../core/attempt.js';
 import type { Usage } from '../core/chat.js';
-import type { GatewayError } from '../core/errors.js';
+import { isLimitRefusal, type GatewayError } from '../core/errors.js';
 import { countTokens } from '../core/tokens.js';
 import type { AppContext } from '../http/context.js';
 import type { ClientKey } from '../http/auth.js';
@@ -68,8 +68,6 @@ export function completeUsage(input: SettleInput): Usage {
   };
 }
 
-const LIMIT_KINDS = new Set(['rate_limited', 'quota_exhausted']);
-
 /** The request's metrics and its note for the access log and the trace span, from what settled it. */
 function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost: number, now: number): void {
   const channel = input.channelId ?? 'none';
@@ -87,7 +85,7 @@ function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost:
     cost,
     keyName: input.key?.record.name ?? 'none',
     failovers: Math.max(0, input.attempts.length - 1),
-    limitKind: input.error && LIMIT_KINDS.has(input.error.kind) ? input.error.kind : undefined,
+    limitKind: input.error && isLimitRefusal(input.error.kind) ? input.error.kind : undefined,
   });
   ctx.accessNotes.note(input.requestId, {
     key: input.key?.record.name,
@@ -115,7 +113,6 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
         model: input.model,
         upstreamModel: input.upstreamModel ?? null,
         channelId: input.channelId ?? null,
-        triedChannels: input.attempts.map((attempt) => attempt.channel),
         attempts: input.attempts,
         httpStatus: input.httpStatus,
         errorKind: input.error?.kind ?? null,

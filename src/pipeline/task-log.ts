@@ -6,7 +6,7 @@
 import type { Attempt } from '../core/attempt.js';
 import { requestLogRow } from '../billing/log-row.js';
 import type { Channel } from '../core/channel.js';
-import type { GatewayError } from '../core/errors.js';
+import { isLimitRefusal, type GatewayError } from '../core/errors.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 
@@ -40,7 +40,6 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
     model: fields.model,
     upstreamModel: fields.channel && fields.upstreamModel ? fields.upstreamModel(fields.channel) : null,
     channelId: fields.channel?.id ?? null,
-    triedChannels: fields.attempts.map((attempt) => attempt.channel),
     attempts: fields.attempts,
     httpStatus: fields.status,
     errorKind: fields.error?.kind ?? null,
@@ -63,7 +62,7 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
     cost: fields.cost,
     keyName: key.record.name,
     failovers: Math.max(0, fields.attempts.length - 1),
-    limitKind: fields.error && (fields.error.kind === 'rate_limited' || fields.error.kind === 'quota_exhausted') ? fields.error.kind : undefined,
+    limitKind: fields.error && isLimitRefusal(fields.error.kind) ? fields.error.kind : undefined,
   });
   ctx.accessNotes.note(meta.requestId, { key: key.record.name, model: fields.model, channel: fields.channel?.id, attempts: fields.attempts.length });
 }

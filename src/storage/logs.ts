@@ -3,6 +3,7 @@ import { fromFlag, fromJson, toFlag, toJson, toNullableNumber, toNumber } from '
 import type { Database, RequestLogsTable } from './schema.js';
 import { storableNullable, storableText } from './text.js';
 import { isWellFormedId } from './ids.js';
+import { olderThan } from './paging.js';
 import type { Attempt } from '../core/attempt.js';
 import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSeriesQuery, UsageSummaryRow } from './types.js';
 import { addToSums, hourlyUsage, readSeries } from './usage-sums.js';
@@ -144,10 +145,7 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     if (query.before !== undefined) select = select.where('created_at', '<', query.before);
     if (query.until !== undefined) select = select.where('created_at', '<', query.until);
     if (query.since !== undefined) select = select.where('created_at', '>=', query.since);
-    const after = query.after;
-    if (after !== undefined) {
-      select = select.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
-    }
+    if (query.after !== undefined) select = select.where(olderThan(query.after));
     const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map(toRow);
   }

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Attempt } from '../core/attempt.js';
+import type { PagePosition } from './paging.js';
 
 export type KeyStatus = 'active' | 'disabled';
 
@@ -129,7 +130,7 @@ export interface LogQuery {
   /** Only rows created strictly before this time. */
   until?: number;
   /** The last row of the previous page: the page continues strictly after it (newest first). */
-  after?: { createdAt: number; id: string };
+  after?: PagePosition;
   limit?: number;
 }
 

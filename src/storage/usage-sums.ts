@@ -8,6 +8,7 @@
  * never the log.
  */
 import { sql, type Kysely } from 'kysely';
+import { isLimitRefusal } from '../core/errors.js';
 import { toNumber } from './columns.js';
 import { storableText } from './text.js';
 import { toSummary } from './usage-summary.js';
@@ -21,7 +22,6 @@ const TABLES = [
   ['usage_minutes', MINUTE],
   ['usage_hours', HOUR],
 ] as const;
-const LIMIT_KINDS = new Set(['rate_limited', 'quota_exhausted']);
 const SUM_COLUMNS = ['requests', 'errors', 'rate_limited', 'failovers', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost', 'latency_ms_sum', ...latencyColumns, ...firstByteColumns] as const;
 type SumColumn = (typeof SUM_COLUMNS)[number];
 type BucketSum = Record<'family' | 'model' | 'channel_id' | 'key_id', string> & { bucket: number } & Record<SumColumn, number>;
@@ -47,7 +47,7 @@ export function bucketSums(rows: readonly RequestLogRow[], width: number): Bucke
     // A refund row carries money back, not a request.
     if (!row.requestId.startsWith('refund:')) sum.requests += 1;
     if (row.httpStatus >= 400) sum.errors += 1;
-    if (row.errorKind !== null && LIMIT_KINDS.has(row.errorKind)) sum.rate_limited += 1;
+    if (isLimitRefusal(row.errorKind)) sum.rate_limited += 1;
     sum.failovers += Math.max(0, row.triedChannels.length - 1);
     sum.input_tokens += row.inputTokens;
     sum.output_tokens += row.outputTokens;

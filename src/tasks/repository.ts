@@ -9,6 +9,7 @@ import { sql, type Transaction, type Updateable } from 'kysely';
 import { GatewayError } from '../core/errors.js';
 import { isUniqueViolation } from '../storage/columns.js';
 import { isWellFormedId, newId } from '../storage/ids.js';
+import { olderThan, type PagePosition } from '../storage/paging.js';
 import { newTaskId } from './ids.js';
 import { jsonOrNull, toTaskRecord } from './rows.js';
 import type { TaskDatabase, TaskDb, TasksTable } from './schema.js';
@@ -76,7 +77,7 @@ export interface TaskListQuery {
   family?: string;
   status?: string;
   keyId?: string;
-  after?: { createdAt: number; id: string };
+  after?: PagePosition;
   limit: number;
 }
 
@@ -179,10 +180,7 @@ export class TaskRepository {
     if (query.family !== undefined) select = select.where('family', '=', query.family);
     if (query.status !== undefined) select = select.where('status', '=', query.status);
     if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
-    const after = query.after;
-    if (after !== undefined) {
-      select = select.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
-    }
+    if (query.after !== undefined) select = select.where(olderThan(query.after));
     const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
     return rows.map(toTaskRecord);
   }

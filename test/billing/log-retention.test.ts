@@ -11,7 +11,7 @@ const DAY = 86_400_000;
 
 function rowAt(createdAt: number, n: number) {
   return requestLogRow(
-    { requestId: `req_${n}`, keyId: null, family: 'messages', model: 'm', upstreamModel: null, channelId: null, triedChannels: [], httpStatus: 200, errorKind: null, errorMessage: null, stream: false, cost: 0, clientIp: '127.0.0.1', startedAt: createdAt },
+    { requestId: `req_${n}`, keyId: null, family: 'messages', model: 'm', upstreamModel: null, channelId: null, httpStatus: 200, errorKind: null, errorMessage: null, stream: false, cost: 0, clientIp: '127.0.0.1', startedAt: createdAt },
     createdAt,
   );
 }
