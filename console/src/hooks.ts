@@ -69,3 +69,31 @@ export function useBlobUrl(path: string | null | undefined): { url?: string; typ
   }, [path]);
   return state;
 }
+
+export interface Submission {
+  submit: (event: Event) => Promise<void>;
+  busy: boolean;
+  error: Error | undefined;
+}
+
+/**
+ * A form's submit handler: no page load, busy while `action` runs, and its
+ * failure kept as the error to show (passed through `explain` first, when given).
+ */
+export function useSubmit(action: () => Promise<void>, explain: (failure: Error) => Error = (failure) => failure): Submission {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error>();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+    } catch (failure) {
+      setError(explain(failure as Error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { submit, busy, error };
+}

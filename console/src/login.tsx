@@ -1,26 +1,18 @@
 /** The admin key, checked against the admin API before it is kept (in sessionStorage, for this tab only). */
 import { useState } from 'preact/hooks';
+import { useSubmit } from './hooks.js';
 import { ApiError, checkAdminKey, setAdminKey } from './api.js';
 import { ErrorNote, valueOf } from './components.js';
 
 export function Login() {
   const [key, setKey] = useState('');
-  const [error, setError] = useState<Error>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+  const { submit, busy, error } = useSubmit(
+    async () => {
       await checkAdminKey(key.trim());
       setAdminKey(key.trim());
-    } catch (failure) {
-      const refused = failure instanceof ApiError && failure.status === 401;
-      setError(refused ? new Error('Wrong admin key: the gateway refused it.') : (failure as Error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    (failure) => (failure instanceof ApiError && failure.status === 401 ? new Error('Wrong admin key: the gateway refused it.') : failure),
+  );
   return (
     <div class="login">
       <form onSubmit={submit}>

@@ -4,6 +4,7 @@
  * 400 shows next to the field `error.param` names.
  */
 import { useState } from 'preact/hooks';
+import { useSubmit } from '../hooks.js';
 import { admin, ApiError } from '../api.js';
 import { checkedOf, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
 import { parseList } from '../format.js';
@@ -46,37 +47,25 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
   const [weight, setWeight] = useState(String(existing?.weight ?? 1));
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const [settings, setSettings] = useState(JSON.stringify(existing?.settings ?? {}, null, 2));
-  const [error, setError] = useState<Error>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const keys = parseList(apiKeys);
-      const body: Record<string, unknown> = {
-        name: name.trim(),
-        type,
-        baseUrl: baseUrl.trim(),
-        models: parseList(models) ?? ['*'],
-        modelMapping: parseJsonField(mapping, 'modelMapping'),
-        priority: Number(priority),
-        weight: Number(weight),
-        enabled,
-        settings: parseJsonField(settings, 'settings'),
-      };
-      // On an edit, no key typed keeps the stored credentials.
-      if (keys) body.apiKey = keys.length === 1 ? keys[0] : keys;
-      if (existing) await admin('PATCH', `channels/${encodeURIComponent(existing.id)}`, body);
-      else await admin('POST', 'channels', body);
-      onDone();
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { submit, busy, error } = useSubmit(async () => {
+    const keys = parseList(apiKeys);
+    const body: Record<string, unknown> = {
+      name: name.trim(),
+      type,
+      baseUrl: baseUrl.trim(),
+      models: parseList(models) ?? ['*'],
+      modelMapping: parseJsonField(mapping, 'modelMapping'),
+      priority: Number(priority),
+      weight: Number(weight),
+      enabled,
+      settings: parseJsonField(settings, 'settings'),
+    };
+    // On an edit, no key typed keeps the stored credentials.
+    if (keys) body.apiKey = keys.length === 1 ? keys[0] : keys;
+    if (existing) await admin('PATCH', `channels/${encodeURIComponent(existing.id)}`, body);
+    else await admin('POST', 'channels', body);
+    onDone();
+  });
 
   const known = types?.find((entry) => entry.type === type);
   return (

@@ -1,5 +1,6 @@
 /** Sends one small request through a channel (`POST /admin/channels/:id/test`) and shows what came back. */
 import { useState } from 'preact/hooks';
+import { useSubmit } from '../hooks.js';
 import { admin } from '../api.js';
 import { Badge, Dialog, ErrorNote, valueOf } from '../components.js';
 import { formatMs } from '../format.js';
@@ -17,21 +18,10 @@ interface TestResult {
 export function ChannelTest({ channel, onClose }: { channel: ChannelView; onClose: () => void }) {
   const [model, setModel] = useState('');
   const [result, setResult] = useState<TestResult>();
-  const [error, setError] = useState<Error>();
-  const [busy, setBusy] = useState(false);
-  const run = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { submit: run, busy, error } = useSubmit(async () => {
     setResult(undefined);
-    try {
-      setResult(await admin<TestResult>('POST', `channels/${encodeURIComponent(channel.id)}/test`, model.trim() ? { model: model.trim() } : {}));
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    setResult(await admin<TestResult>('POST', `channels/${encodeURIComponent(channel.id)}/test`, model.trim() ? { model: model.trim() } : {}));
+  });
   return (
     <Dialog title={`Test ${channel.name}`} onClose={onClose}>
       <form class="form" onSubmit={run}>

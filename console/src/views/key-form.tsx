@@ -1,5 +1,6 @@
 /** The form that creates a key or changes its limits; the server validates, its complaint shows at the field it names. */
 import { useState } from 'preact/hooks';
+import { useSubmit } from '../hooks.js';
 import { admin } from '../api.js';
 import { checkedOf, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
 import { formatList, fromLocalInput, parseList, parseNumber, toLocalInput } from '../format.js';
@@ -17,13 +18,7 @@ export function KeyForm({ existing, onDone }: { existing?: KeyView; onDone: (sav
   const [allowIps, setAllowIps] = useState(existing?.allowIps ? formatList(existing.allowIps) : '');
   const [expiresAt, setExpiresAt] = useState(toLocalInput(existing?.expiresAt));
   const [strict, setStrict] = useState(existing?.strictTranslation ?? false);
-  const [error, setError] = useState<Error>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { submit, busy, error } = useSubmit(async () => {
     const body = {
       name: name.trim(),
       quota: parseNumber(quota),
@@ -34,14 +29,8 @@ export function KeyForm({ existing, onDone }: { existing?: KeyView; onDone: (sav
       expiresAt: fromLocalInput(expiresAt),
       strictTranslation: strict,
     };
-    try {
-      onDone(existing ? await admin<KeyView>('PATCH', `keys/${encodeURIComponent(existing.id)}`, body) : await admin<KeyView & { key: string }>('POST', 'keys', body));
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    onDone(existing ? await admin<KeyView>('PATCH', `keys/${encodeURIComponent(existing.id)}`, body) : await admin<KeyView & { key: string }>('POST', 'keys', body));
+  });
 
   return (
     <form class="form" onSubmit={submit}>
