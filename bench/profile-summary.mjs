@@ -5,8 +5,27 @@
  *
  *   node bench/profile-summary.mjs <file.cpuprofile> [--top 30]
  */
-import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/**
+ * The bundle is minified: its frames are mapped back through its source maps
+ * to the original file (a `src/…` file or a `node_modules` package) and line,
+ * so the summary names the gateway's own code rather than `main.js:667`.
+ */
+const sourceMaps = new Map();
+export function originalFrame(callFrame) {
+  if (!callFrame.url.startsWith('file://') || callFrame.url.includes('/node_modules/') || !callFrame.url.endsWith('.js')) return callFrame;
+  if (!sourceMaps.has(callFrame.url)) {
+    const mapFile = `${fileURLToPath(callFrame.url)}.map`;
+    sourceMaps.set(callFrame.url, existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) : null);
+  }
+  const entry = sourceMaps.get(callFrame.url)?.findEntry(callFrame.lineNumber, callFrame.columnNumber);
+  if (!entry?.originalSource) return callFrame;
+  const source = entry.originalSource.replace(/^(\.\.\/)+/, '/');
+  return { ...callFrame, url: source.includes('node_modules/') ? source : `/dist${source.slice(source.indexOf('/src/'))}`, lineNumber: entry.originalLine };
+}
 
 /** Where a frame's code lives: `dist/src/…` file, `node_modules` package, `node:` internal, or a V8 pseudo-frame. */
 export function ownerOf(url) {
@@ -33,7 +52,7 @@ function frameKey({ callFrame }) {
  * (inclusive) time of the functions in this project's own files (dist/src).
  */
 export function summarise(profile, top = 30) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byId = new Map(profile.nodes.map((node) => [node.id, { ...node, callFrame: originalFrame(node.callFrame) }]));
   const parentOf = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const selfUs = new Map();

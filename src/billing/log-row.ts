@@ -1,6 +1,6 @@
 /** Request-log rows: the fields every family fills, with token counts at zero unless given, and the tried channels named from the attempts. */
 import type { RequestLogRow } from '../storage/types.js';
-import { newId } from '../storage/ids.js';
+import { newTimeOrderedId } from '../storage/ids.js';
 
 export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'triedChannels' | 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs' | 'latencyMs'> &
   Partial<Pick<RequestLogRow, 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs'>> & {
@@ -22,7 +22,7 @@ export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLo
     ...rest,
     // The channel names are the attempts': one list, written to both columns (older rows have only the names).
     triedChannels: (rest.attempts ?? []).map((attempt) => attempt.channel),
-    id: newId('log'),
+    id: newTimeOrderedId('log', now),
     latencyMs: now - startedAt,
     createdAt: now,
   };

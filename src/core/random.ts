@@ -29,6 +29,19 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+/**
+ * `value` (a non-negative integer below 62^width) as `width` base62 digits,
+ * zero-padded: the alphabet is in ASCII order, so the strings sort as the numbers do.
+ */
+export function base62Fixed(value: number, width: number): string {
+  let out = '';
+  for (let i = 0; i < width; i++) {
+    out = base62[value % 62] + out;
+    value = Math.floor(value / 62);
+  }
+  return out;
+}
+
 /** `bytes` random bytes as lower-case hex. */
 export function randomHex(bytes: number): string {
   let out = '';

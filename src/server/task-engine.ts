@@ -11,7 +11,7 @@ import type { ChannelHealth } from '../routing/health.js';
 import type { KeyAuthenticator } from '../http/auth.js';
 import type { QuotaLedger } from '../billing/quota/ledger.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
-import { newId } from '../storage/ids.js';
+import { newTimeOrderedId } from '../storage/ids.js';
 import type { RequestLogRow, Store } from '../storage/types.js';
 import { upstreamLimits } from '../core/upstream-limits.js';
 import { TaskEngine } from '../tasks/engine.js';
@@ -79,7 +79,7 @@ export function createTaskEngine(input: TaskEngineInput): TaskEngine {
 function refundLogRow(task: TaskRecord, model: string): RequestLogRow {
   const now = Date.now();
   return {
-    id: newId('log'),
+    id: newTimeOrderedId('log', now),
     requestId: `refund:${task.id}`,
     translation: null,
     keyId: task.keyId,

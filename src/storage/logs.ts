@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { BatchWrites } from './batch-writes.js';
 import { fromFlag, fromJson, toFlag, toJson, toNullableNumber, toNumber } from './columns.js';
 import type { Database, RequestLogsTable } from './schema.js';
 import { storableNullable, storableText } from './text.js';
@@ -81,6 +82,8 @@ function toRow(row: Selectable<RequestLogsTable>): RequestLogRow {
  * the batching writer can name them before they reach the database.
  */
 export class KyselyRequestLogRepository implements RequestLogRepository {
+  private readonly writes = new BatchWrites();
+
   constructor(private readonly db: Kysely<Database>) {}
 
   async insertMany(rows: RequestLogRow[]): Promise<void> {
@@ -88,12 +91,10 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     // The usage sums move with the rows: a batch the database refuses adds nothing to them.
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += insertChunk) {
-        await trx
-          .insertInto('request_logs')
-          .values(rows.slice(i, i + insertChunk).map(toColumns))
-          .execute();
+        const values = rows.slice(i, i + insertChunk).map(toColumns);
+        await this.writes.execute(trx, 'request_logs', values, (batch) => trx.insertInto('request_logs').values(batch as typeof values));
       }
-      await addToSums(trx, rows);
+      await addToSums(trx, rows, this.writes);
     });
   }
 

@@ -12,6 +12,7 @@ import { isLimitRefusal } from '../core/errors.js';
 import { toNumber } from './columns.js';
 import { storableText } from './text.js';
 import { toSummary } from './usage-summary.js';
+import { BatchWrites } from './batch-writes.js';
 import { bucketOf, firstByteColumns, latencyColumns, quantileOf } from './latency-buckets.js';
 import type { Database } from './schema.js';
 import type { RequestLogRow, UsagePoint, UsageSeries, UsageSeriesQuery, UsageSummaryRow, UsageTotals } from './types.js';
@@ -62,21 +63,22 @@ export function bucketSums(rows: readonly RequestLogRow[], width: number): Bucke
 }
 
 /** Adds the rows to the stored sums of every table (insert, or add on conflict). */
-export async function addToSums(typed: Kysely<Database>, rows: readonly RequestLogRow[]): Promise<void> {
+export async function addToSums(typed: Kysely<Database>, rows: readonly RequestLogRow[], writes = new BatchWrites()): Promise<void> {
   const db = typed as Kysely<any>;
   for (const [table, width] of TABLES) {
     const sums = bucketSums(rows, width);
     // 42 parameters a row: 200 rows stay under both engines' parameter limits.
     for (let index = 0; index < sums.length; index += 200) {
-      await db
-        .insertInto(table)
-        .values(sums.slice(index, index + 200))
-        .onConflict((conflict) =>
-          conflict.columns(['bucket', 'family', 'model', 'channel_id', 'key_id']).doUpdateSet(
-            Object.fromEntries(SUM_COLUMNS.map((column) => [column, sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`])),
+      await writes.execute(db, table, sums.slice(index, index + 200), (batch) =>
+        db
+          .insertInto(table)
+          .values(batch)
+          .onConflict((conflict) =>
+            conflict.columns(['bucket', 'family', 'model', 'channel_id', 'key_id']).doUpdateSet(
+              Object.fromEntries(SUM_COLUMNS.map((column) => [column, sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`])),
+            ),
           ),
-        )
-        .execute();
+      );
     }
   }
 }
