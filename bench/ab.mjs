@@ -6,6 +6,8 @@
  *
  *   node bench/ab.mjs <bundle main.js>[,<another>…] [--path pass] [--rounds 5] [--amount 20000]
  *
+ * A build may carry Node options after a `|`: `dist/bundle/main.js|--max-semi-space-size=32`.
+ *
  * `--path` is a target of `lib/targets.mjs` without `gateway-`: pass,
  * translated, gem-native, resp-native, chat-pass, … (add `-stream`). Build
  * the variant to compare with `node scripts/bundle.mjs <dir>` from another
@@ -17,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuTimeMs } from './lib/cpu-noise.mjs';
 import { spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
-import { killAllNow, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
+import { killAllNow, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 import { median } from './lib/report.mjs';
 import { defineTargets, parseFamilies } from './lib/targets.mjs';
 import { runAutocannon } from './lib/throughput.mjs';
@@ -35,11 +37,11 @@ async function measure(target, pid, amount) {
   const result = await runAutocannon({ ...target, amount, connections: 50 });
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) throw new Error(`${failures} failed requests on ${target.url}`);
-  return { cpuUs: ((cpuTimeMs(pid) - before) * 1000) / result.requests, rps: result.rps };
+  return { cpuUs: ((cpuTimeMs(pid) - before) * 1000) / result.requests, rps: result.rps, rssMb: memoryOf(pid).rssMb };
 }
 
 async function main() {
-  const entries = (process.argv[2] ?? '').split(',').filter(Boolean).map((entry) => resolve(entry));
+  const entries = (process.argv[2] ?? '').split(',').filter(Boolean);
   const path = option('path', 'pass');
   const rounds = Number(option('rounds', 5));
   const amount = Number(option('amount', 20_000));
@@ -63,7 +65,8 @@ async function main() {
       // Alternate the order each round, so neither build always runs first.
       const order = round % 2 === 0 ? entries : [...entries].reverse();
       for (const entry of order) {
-        const gateway = await spawnGateway({ entry, core: 0, tmpRoot, configPath });
+        const [file, ...nodeArgs] = entry.split(/[| ]/).filter(Boolean);
+        const gateway = await spawnGateway({ entry: resolve(file), core: 0, tmpRoot, configPath, nodeArgs });
         await waitHealthy(gateway);
         const target = targetsAt(gateway.baseUrl).find((t) => t.key === `gateway-${path}`);
         results.get(entry).push(await measure(target, gateway.child.pid, amount));
@@ -83,7 +86,8 @@ async function main() {
     const rps = median(runs.map((r) => r.rps));
     const cpu = runs.map((r) => r.cpuUs);
     const ratio = name === 'floor' ? '' : `, ${(rps / floorRps).toFixed(2)}× floor`;
-    process.stdout.write(`${name}: ${Math.round(median(cpu))} µs CPU/req (${Math.round(Math.min(...cpu))}–${Math.round(Math.max(...cpu))}), ${rps} req/s${ratio}\n`);
+    const rss = Math.round(median(runs.map((r) => r.rssMb)));
+    process.stdout.write(`${name}: ${Math.round(median(cpu))} µs CPU/req (${Math.round(Math.min(...cpu))}–${Math.round(Math.max(...cpu))}), ${rps} req/s${ratio}, RSS ${rss} MB after the run\n`);
   }
 }
 

@@ -7,7 +7,8 @@
  * is observed once, when it settles; state (breakers, task queues,
  * callback deliveries) is read when the metrics are scraped.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
+import { CellCounter, CellHistogram } from './metric-cells.js';
 
 export interface RequestObservation {
   family: string;
@@ -39,13 +40,13 @@ const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048
 
 export class GatewayMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter;
-  private readonly duration: Histogram;
-  private readonly firstToken: Histogram;
-  private readonly tokens: Histogram;
-  private readonly spend: Counter;
-  private readonly failovers: Counter;
-  private readonly limited: Counter;
+  private readonly requests: CellCounter;
+  private readonly duration: CellHistogram;
+  private readonly firstToken: CellHistogram;
+  private readonly tokens: CellHistogram;
+  private readonly spend: CellCounter;
+  private readonly failovers: CellCounter;
+  private readonly limited: CellCounter;
 
   /** Off (SWITCHYARD_METRICS=off): nothing is recorded and /metrics is not served. */
   readonly enabled: boolean;
@@ -53,36 +54,26 @@ export class GatewayMetrics {
   constructor(sources: MetricsSources, options: { enabled?: boolean } = {}) {
     this.enabled = options.enabled ?? true;
     const registers = [this.registry];
-    this.requests = new Counter({
-      name: 'switchyard_requests_total',
-      help: 'Requests served, by family, model, channel and HTTP status.',
-      labelNames: ['family', 'gen_ai_request_model', 'channel', 'status'],
-      registers,
-    });
-    this.duration = new Histogram({
-      name: 'gen_ai_client_operation_duration_seconds',
-      help: 'Duration of a request from its arrival to its settlement.',
-      labelNames: ['gen_ai_operation_name', 'family', 'gen_ai_request_model', 'channel', 'status'],
-      buckets: DURATION_BUCKETS,
-      registers,
-    });
-    this.firstToken = new Histogram({
-      name: 'gen_ai_server_time_to_first_token_seconds',
-      help: 'Time from a streamed request’s arrival to its first byte sent to the client.',
-      labelNames: ['family', 'gen_ai_request_model', 'channel'],
-      buckets: DURATION_BUCKETS,
-      registers,
-    });
-    this.tokens = new Histogram({
-      name: 'gen_ai_client_token_usage',
-      help: 'Tokens per request, by type (input, output).',
-      labelNames: ['gen_ai_token_type', 'family', 'gen_ai_request_model'],
-      buckets: TOKEN_BUCKETS,
-      registers,
-    });
-    this.spend = new Counter({ name: 'switchyard_spend_usd_total', help: 'Spend charged to keys, in USD.', labelNames: ['family', 'gen_ai_request_model', 'key'], registers });
-    this.failovers = new Counter({ name: 'switchyard_failovers_total', help: 'Channels tried after the first one.', labelNames: ['family', 'gen_ai_request_model'], registers });
-    this.limited = new Counter({ name: 'switchyard_limit_rejections_total', help: 'Requests refused for a rate limit or an exhausted quota.', labelNames: ['family', 'reason'], registers });
+    const registry = this.registry;
+    this.requests = new CellCounter('switchyard_requests_total', 'Requests served, by family, model, channel and HTTP status.', ['family', 'gen_ai_request_model', 'channel', 'status'], registry);
+    this.duration = new CellHistogram(
+      'gen_ai_client_operation_duration_seconds',
+      'Duration of a request from its arrival to its settlement.',
+      ['gen_ai_operation_name', 'family', 'gen_ai_request_model', 'channel', 'status'],
+      DURATION_BUCKETS,
+      registry,
+    );
+    this.firstToken = new CellHistogram(
+      'gen_ai_server_time_to_first_token_seconds',
+      'Time from a streamed request’s arrival to its first byte sent to the client.',
+      ['family', 'gen_ai_request_model', 'channel'],
+      DURATION_BUCKETS,
+      registry,
+    );
+    this.tokens = new CellHistogram('gen_ai_client_token_usage', 'Tokens per request, by type (input, output).', ['gen_ai_token_type', 'family', 'gen_ai_request_model'], TOKEN_BUCKETS, registry);
+    this.spend = new CellCounter('switchyard_spend_usd_total', 'Spend charged to keys, in USD.', ['family', 'gen_ai_request_model', 'key'], registry);
+    this.failovers = new CellCounter('switchyard_failovers_total', 'Channels tried after the first one.', ['family', 'gen_ai_request_model'], registry);
+    this.limited = new CellCounter('switchyard_limit_rejections_total', 'Requests refused for a rate limit or an exhausted quota.', ['family', 'reason'], registry);
     new Gauge({
       name: 'switchyard_channel_breaker_state',
       help: 'Circuit breaker per channel: 1 for its current state (closed, open, half_open).',
@@ -118,14 +109,14 @@ export class GatewayMetrics {
   observe(o: RequestObservation): void {
     if (!this.enabled) return;
     const status = String(o.status);
-    this.requests.inc({ family: o.family, gen_ai_request_model: o.model, channel: o.channel, status });
-    this.duration.observe({ gen_ai_operation_name: o.operation, family: o.family, gen_ai_request_model: o.model, channel: o.channel, status }, o.durationMs / 1000);
-    if (o.firstByteMs !== undefined) this.firstToken.observe({ family: o.family, gen_ai_request_model: o.model, channel: o.channel }, o.firstByteMs / 1000);
-    if (o.inputTokens > 0) this.tokens.observe({ gen_ai_token_type: 'input', family: o.family, gen_ai_request_model: o.model }, o.inputTokens);
-    if (o.outputTokens > 0) this.tokens.observe({ gen_ai_token_type: 'output', family: o.family, gen_ai_request_model: o.model }, o.outputTokens);
-    if (o.cost !== 0) this.spend.inc({ family: o.family, gen_ai_request_model: o.model, key: o.keyName }, o.cost);
-    if (o.failovers > 0) this.failovers.inc({ family: o.family, gen_ai_request_model: o.model }, o.failovers);
-    if (o.limitKind) this.limited.inc({ family: o.family, reason: o.limitKind });
+    this.requests.inc([o.family, o.model, o.channel, status]);
+    this.duration.observe([o.operation, o.family, o.model, o.channel, status], o.durationMs / 1000);
+    if (o.firstByteMs !== undefined) this.firstToken.observe([o.family, o.model, o.channel], o.firstByteMs / 1000);
+    if (o.inputTokens > 0) this.tokens.observe(['input', o.family, o.model], o.inputTokens);
+    if (o.outputTokens > 0) this.tokens.observe(['output', o.family, o.model], o.outputTokens);
+    if (o.cost !== 0) this.spend.inc([o.family, o.model, o.keyName], o.cost);
+    if (o.failovers > 0) this.failovers.inc([o.family, o.model], o.failovers);
+    if (o.limitKind) this.limited.inc([o.family, o.limitKind]);
   }
 
   text(): Promise<string> {
