@@ -7,13 +7,16 @@
  *   node bench/ab.mjs <bundle main.js>[,<another>…] [--path pass] [--rounds 5] [--amount 20000]
  *
  * A build may carry Node options after a `|`: `dist/bundle/main.js|--max-semi-space-size=32`.
+ * `--fixture <file>` sends a recorded client body instead of the small one (a
+ * JSON file with a `body`, such as test/fixtures/agents/…), with the path's
+ * model and `stream`, to the floor and the gateway alike.
  *
  * `--path` is a target of `lib/targets.mjs` without `gateway-`: pass,
  * translated, gem-native, resp-native, chat-pass, … (add `-stream`). Build
  * the variant to compare with `node scripts/bundle.mjs <dir>` from another
  * checkout, then pass both `main.js` files. Prints the medians per build.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +60,16 @@ async function main() {
     const floor = spawnPinned(0, process.execPath, [join(benchDir, 'floor-proxy.mjs'), upstreamUrl, '0']);
     const [, floorUrl] = await waitForOutput(floor, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
     const configPath = writeGatewayConfig(tmpRoot, upstreamUrl);
-    const targetsAt = (gatewayUrl) => defineTargets({ families: parseFamilies(''), upstreamUrl, gatewayUrl, floorUrl });
+    const fixture = option('fixture', undefined);
+    const recorded = fixture && JSON.parse(readFileSync(fixture, 'utf8'));
+    // The recorded body, with the measured path's model and stream flag.
+    const withBody = (target) => {
+      if (!recorded) return target;
+      const body = { ...(recorded.body ?? recorded), model: target.body.model };
+      delete body.stream;
+      return { ...target, body: target.body.stream ? { ...body, stream: true } : body };
+    };
+    const targetsAt = (gatewayUrl) => defineTargets({ families: parseFamilies(''), upstreamUrl, gatewayUrl, floorUrl }).map(withBody);
     const floorTarget = targetsAt(floorUrl).find((t) => t.key === (path.endsWith('-stream') ? 'floor-stream' : 'floor'));
     if (!targetsAt(floorUrl).some((t) => t.key === `gateway-${path}`)) throw new Error(`unknown path ${path}`);
     for (let round = 0; round < rounds; round++) {
@@ -81,7 +93,7 @@ async function main() {
     rmSync(tmpRoot, { recursive: true, force: true });
   }
   const floorRps = median(results.get('floor').map((r) => r.rps));
-  process.stdout.write(`path ${path}, ${rounds} rounds of ${amount} requests at c=50 (medians; CPU per request of the serving process)\n`);
+  process.stdout.write(`path ${path}${option('fixture', '') && `, body of ${option('fixture')}`}, ${rounds} rounds of ${amount} requests at c=50 (medians; CPU per request of the serving process)\n`);
   for (const [name, runs] of results) {
     const rps = median(runs.map((r) => r.rps));
     const cpu = runs.map((r) => r.cpuUs);

@@ -151,6 +151,8 @@ export function toUpstreamError(error: unknown, signal?: AbortSignal): GatewayEr
   return new GatewayError('upstream_error', `upstream request failed (${detail})`, { retryable: true, cause: error });
 }
 
+const ignoreError = () => {};
+
 /**
  * Reads a whole (success) body, at most `maxBytes` of it (beyond, the request
  * is aborted and a retryable error thrown). One chunk is returned without a copy.
@@ -170,6 +172,8 @@ export function readBody(body: UpstreamBody, signal?: AbortSignal, maxBytes = DE
       size += chunk.length;
       if (size <= maxBytes) return void chunks.push(chunk);
       finish();
+      // Destroying emits undici's abort error, which is this rejection's cause, not news.
+      body.on('error', ignoreError);
       body.destroy();
       reject(tooLarge('the upstream answer', maxBytes));
     };
