@@ -11,7 +11,7 @@ import type { UpstreamCall } from '../upstreams/types.js';
 import { upstreamLimits } from '../core/upstream-limits.js';
 
 export function chatCandidates(ctx: AppContext, model: string): Channel[] {
-  return orderCandidates(ctx.channels.all(), model, {
+  return orderCandidates(ctx.channels.serving(model), model, {
     isHealthy: ctx.health.isHealthy,
     accepts: (channel) => ctx.adapters.has(channel.type),
   });

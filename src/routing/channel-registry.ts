@@ -12,7 +12,10 @@
  */
 import { channelProblem } from '../config/entity-rules.js';
 import type { ChannelRecord, Store } from '../storage/types.js';
-import type { Channel } from '../core/channel.js';
+import { servesModel, type Channel } from '../core/channel.js';
+
+/** Model names come from clients: the memo of who serves what stays this small. */
+const SERVING_MEMO_LIMIT = 1000;
 
 export interface SecretOpener {
   open(sealed: string): string;
@@ -60,6 +63,7 @@ export interface RegistryOptions {
 
 export class ChannelRegistry {
   private channels: Channel[] = [];
+  private servingMemo = new Map<string, readonly Channel[]>();
   private configuredCount = 0;
   private timer?: NodeJS.Timeout;
 
@@ -79,6 +83,21 @@ export class ChannelRegistry {
     return this.channels;
   }
 
+  /**
+   * The enabled channels that serve `model` (the simulator fallback included),
+   * in `all()` order. Remembered per model until the next refresh, so routing
+   * does not match every channel's patterns on every request.
+   */
+  serving(model: string): readonly Channel[] {
+    let serving = this.servingMemo.get(model);
+    if (!serving) {
+      serving = this.channels.filter((channel) => channel.enabled && servesModel(channel, model));
+      if (this.servingMemo.size >= SERVING_MEMO_LIMIT) this.servingMemo.clear();
+      this.servingMemo.set(model, serving);
+    }
+    return serving;
+  }
+
   /** No channel is configured and the built-in simulator serves every model. */
   get isDefaultSimulator(): boolean {
     return this.configuredCount === 0 && this.options.simulatorFallback;
@@ -93,6 +112,7 @@ export class ChannelRegistry {
     const configured = records.map((record) => this.usable(channelFromRecord(record, this.secrets), record));
     this.configuredCount = configured.length;
     this.channels = this.options.simulatorFallback ? [...configured, DEFAULT_SIMULATOR_CHANNEL] : configured;
+    this.servingMemo = new Map();
   }
 
   /**
