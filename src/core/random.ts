@@ -3,7 +3,7 @@
  * hundreds of ids, which matters on the request path (each call into the
  * crypto binding costs several microseconds).
  */
-import { randomFillSync } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const pool = Buffer.allocUnsafe(4096);
 let offset = pool.length;
@@ -17,7 +17,6 @@ function nextByte(): number {
 }
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const hexDigits = '0123456789abcdef';
 
 /** `length` base62 characters, each equally likely (bytes ≥ 248 are skipped). */
 export function randomBase62(length: number): string {
@@ -42,12 +41,14 @@ export function base62Fixed(value: number, width: number): string {
   return out;
 }
 
-/** `bytes` random bytes as lower-case hex. */
+/** `bytes` random bytes as lower-case hex: one native slice of the pool, not a string built per digit. */
 export function randomHex(bytes: number): string {
-  let out = '';
-  for (let i = 0; i < bytes; i++) {
-    const byte = nextByte();
-    out += hexDigits[byte >> 4] + hexDigits[byte & 15];
+  if (bytes > pool.length) return randomBytes(bytes).toString('hex');
+  if (offset + bytes > pool.length) {
+    randomFillSync(pool);
+    offset = 0;
   }
+  const out = pool.toString('hex', offset, offset + bytes);
+  offset += bytes;
   return out;
 }

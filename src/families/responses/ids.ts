@@ -3,10 +3,10 @@
  * every output or stored input item, each with the prefix OpenAI clients know
  * (`resp_`, `msg_`, `fc_`, `rs_`…) and 48 random hex characters.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../core/random.js';
 
 export type IdPrefix = 'resp' | 'msg' | 'fc' | 'fco' | 'ctc' | 'ctco' | 'rs' | 'cuo' | 'item';
 
 export function newResponsesId(prefix: IdPrefix): string {
-  return `${prefix}_${randomBytes(24).toString('hex')}`;
+  return `${prefix}_${randomHex(24)}`;
 }
