@@ -86,9 +86,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Clients that omit or misstate the content type still send JSON; parse it the same way.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('request-id', request.id);
     reply.header('x-request-id', request.id);
+    done();
   });
   // Runs before every scope's error handler: a 413 reads the rest of the body before the connection goes.
   app.addHook('onError', async (request, reply, error) => {
