@@ -105,11 +105,12 @@ export class CellHistogram extends CellMetric<HistogramCell> {
     const values: MetricValue[] = [];
     for (const cell of this.cells) {
       let cumulative = 0;
+      // `le` first, as prom-client's own histograms write it.
       this.buckets.forEach((bound, index) => {
         cumulative += cell.counts[index]!;
-        values.push({ labels: { ...cell.labels, le: bound }, value: cumulative, metricName: `${this.name}_bucket` });
+        values.push({ labels: { le: bound, ...cell.labels }, value: cumulative, metricName: `${this.name}_bucket` });
       });
-      values.push({ labels: { ...cell.labels, le: '+Inf' }, value: cell.count, metricName: `${this.name}_bucket` });
+      values.push({ labels: { le: '+Inf', ...cell.labels }, value: cell.count, metricName: `${this.name}_bucket` });
       values.push({ labels: cell.labels, value: cell.sum, metricName: `${this.name}_sum` });
       values.push({ labels: cell.labels, value: cell.count, metricName: `${this.name}_count` });
     }
