@@ -8,22 +8,34 @@ export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'triedChanne
   };
 
 export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLogRow {
-  const { startedAt, ...rest } = fields;
+  const attempts = fields.attempts ?? [];
+  // Every field named, in one literal: a spread of the fields over defaults builds a far larger object (one per request).
   return {
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    reasoningTokens: 0,
-    estimated: false,
-    firstByteMs: null,
-    translation: null,
-    attempts: [],
-    ...rest,
-    // The channel names are the attempts': one list, written to both columns (older rows have only the names).
-    triedChannels: (rest.attempts ?? []).map((attempt) => attempt.channel),
     id: newTimeOrderedId('log', now),
-    latencyMs: now - startedAt,
+    requestId: fields.requestId,
+    keyId: fields.keyId,
+    family: fields.family,
+    model: fields.model,
+    upstreamModel: fields.upstreamModel,
+    channelId: fields.channelId,
+    // The channel names are the attempts': one list, written to both columns (older rows have only the names).
+    triedChannels: attempts.map((attempt) => attempt.channel),
+    httpStatus: fields.httpStatus,
+    errorKind: fields.errorKind,
+    errorMessage: fields.errorMessage,
+    stream: fields.stream,
+    inputTokens: fields.inputTokens ?? 0,
+    outputTokens: fields.outputTokens ?? 0,
+    cacheReadTokens: fields.cacheReadTokens ?? 0,
+    cacheWriteTokens: fields.cacheWriteTokens ?? 0,
+    reasoningTokens: fields.reasoningTokens ?? 0,
+    estimated: fields.estimated ?? false,
+    cost: fields.cost,
+    latencyMs: now - fields.startedAt,
+    firstByteMs: fields.firstByteMs ?? null,
+    clientIp: fields.clientIp,
+    translation: fields.translation ?? null,
+    attempts,
     createdAt: now,
   };
 }

@@ -29,42 +29,47 @@ export interface ChatOutput {
   readonly stream: StreamSink;
 }
 
+/** One object per request, its methods on the prototype: no closures made per request. */
+class FastifyOutput extends StreamWriter implements ChatOutput, StreamSink {
+  constructor(private readonly reply: FastifyReply) {
+    super(reply.raw, () => reply.getHeaders());
+  }
+
+  get stream(): StreamSink {
+    return this;
+  }
+
+  override start(status: number, contentType: string): void {
+    // From here on the pipeline writes to the socket itself.
+    this.reply.hijack();
+    super.start(status, contentType);
+  }
+
+  watchClient(onGone: () => void): void {
+    const raw = this.reply.raw;
+    raw.once('close', () => {
+      if (!raw.writableEnded) onGone();
+    });
+  }
+
+  get gone(): boolean {
+    return this.reply.raw.destroyed;
+  }
+
+  header(name: string, value: string): void {
+    this.reply.header(name, value);
+  }
+
+  send(status: number, contentType: string, body: string | Buffer): void {
+    this.reply.code(status).type(contentType).send(body);
+  }
+
+  sendError(rendered: RenderedError): void {
+    if (rendered.headers) this.reply.headers(rendered.headers);
+    this.reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
+  }
+}
+
 export function fastifyOutput(reply: FastifyReply): ChatOutput {
-  const writer = new StreamWriter(reply.raw, () => reply.getHeaders());
-  const stream: StreamSink = {
-    get hasStarted() {
-      return writer.hasStarted;
-    },
-    get firstByteAt() {
-      return writer.firstByteAt;
-    },
-    start(status, contentType) {
-      // From here on the pipeline writes to the socket itself.
-      reply.hijack();
-      writer.start(status, contentType);
-    },
-    write: (chunk) => writer.write(chunk),
-    end: () => writer.end(),
-  };
-  return {
-    watchClient(onGone) {
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableEnded) onGone();
-      });
-    },
-    get gone() {
-      return reply.raw.destroyed;
-    },
-    header(name, value) {
-      reply.header(name, value);
-    },
-    send(status, contentType, body) {
-      reply.code(status).type(contentType).send(body);
-    },
-    sendError(rendered) {
-      if (rendered.headers) reply.headers(rendered.headers);
-      reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
-    },
-    stream,
-  };
+  return new FastifyOutput(reply);
 }

@@ -137,6 +137,8 @@ function estimatePrompt(coreRequest: () => ChatRequest): number {
   }
 }
 
+const NO_PLANS: ReadonlyMap<string, TranslationPlan> = new Map();
+
 function isNative(adapter: UpstreamAdapter, codec: ChatCodec): boolean {
   return adapter.nativeDialect === codec.dialect && adapter.passThrough !== undefined;
 }
@@ -152,8 +154,10 @@ function servableCandidates(
   call: ChatCall,
   codec: ChatCodec,
   coreRequest: () => ChatRequest,
-): { candidates: Channel[]; plans: Map<string, TranslationPlan> } {
+): { candidates: Channel[]; plans: ReadonlyMap<string, TranslationPlan> } {
   const ordered = services.candidates(call.model);
+  // Native candidates need no plan: the common single native channel takes no filtering and no map.
+  if (ordered.every((channel) => isNative(services.adapter(channel.type), codec))) return { candidates: ordered, plans: NO_PLANS };
   const plans = new Map<string, TranslationPlan>();
   let firstRefusal: GatewayError | undefined;
   const candidates = ordered.filter((channel) => {

@@ -44,7 +44,8 @@ export async function withFailover<T>(
   // Attempts run one after another: the last target built is the one that answered.
   let target: AttemptTarget | undefined;
   const keyOf = () => target?.apiKey;
-  const { value } = await tryInOrder(candidates, (channel) => channel, { ...options, label: `"${options.model}"`, keyOf }, (channel) => {
+  const ordered: OrderedAttemptOptions = { maxAttempts: options.maxAttempts, health: options.health, attempts: options.attempts, signal: options.signal, label: `"${options.model}"`, keyOf };
+  const { value } = await tryInOrder(candidates, (channel) => channel, ordered, (channel) => {
     target = { channel, upstreamModel: upstreamModelFor(channel, options.model), apiKey: options.health.nextKey(channel) };
     return attempt(target);
   });

@@ -40,12 +40,17 @@ export interface SelectOptions {
  * model: it never stands in for a configured channel that fails.
  */
 export function orderCandidates(channels: readonly Channel[], model: string, options: SelectOptions): Channel[] {
+  // One pass, one array in the common case (a single serving channel): this runs on every request.
+  const configured: Channel[] = [];
+  let fallback: Channel[] | undefined;
+  for (const channel of channels) {
+    if (!channel.enabled || !servesModel(channel, model) || !(options.accepts?.(channel) ?? true)) continue;
+    if (isFallbackChannel(channel)) (fallback ??= []).push(channel);
+    else configured.push(channel);
+  }
+  const serving = configured.length > 0 ? configured : (fallback ?? configured);
+  if (serving.length <= 1) return serving;
   const random = options.random ?? Math.random;
-  const all = channels.filter(
-    (channel) => channel.enabled && servesModel(channel, model) && (options.accepts?.(channel) ?? true),
-  );
-  const configured = all.filter((channel) => !isFallbackChannel(channel));
-  const serving = configured.length > 0 ? configured : all;
   const healthy = serving.filter(options.isHealthy);
   const coolingDown = serving.filter((channel) => !options.isHealthy(channel));
   return [...byPriority(healthy, random), ...byPriority(coolingDown, random)];

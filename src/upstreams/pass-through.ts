@@ -65,13 +65,14 @@ export async function forwardUntouched(options: ForwardOptions, call: UpstreamCa
     return { status: res.status, contentType, body: forwardEvents(res.body, tap, limits, call.signal), usage: () => tap.usage(), responseId: () => tap.id() };
   }
   const tap = options.taps.whole();
-  const result = { status: res.status, contentType, usage: () => tap.usage(), responseId: () => tap.id() };
+  const usage = () => tap.usage();
+  const responseId = () => tap.id();
   // A streamed JSON answer (Gemini's JSON-array form) goes out as it comes and is checked once whole.
-  if (options.stream) return { ...result, body: forwardJsonStream(res.body, tap, limits, call.signal) };
+  if (options.stream) return { status: res.status, contentType, body: forwardJsonStream(res.body, tap, limits, call.signal), usage, responseId };
   const bytes = await readBody(res.body, call.signal, limits.maxBodyBytes);
   const answer = parseAnswer(bytes, 'object');
   tap.read(answer);
-  return { ...result, body: single(bytes), answer };
+  return { status: res.status, contentType, body: single(bytes), answer, usage, responseId };
 }
 
 async function* single(bytes: Buffer): AsyncGenerator<Uint8Array> {
