@@ -84,7 +84,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     } else if (!output.gone) {
       output.sendError(codec.renderError(error, call.requestId));
     }
-    outcome = { httpStatus: error.status, answered: false, deliveredText: () => '', error };
+    outcome = { httpStatus: error.status, answered: false, deliveredText: noText, error };
   }
 
   services.settle({
@@ -138,6 +138,12 @@ function estimatePrompt(coreRequest: () => ChatRequest): number {
 }
 
 const NO_PLANS: ReadonlyMap<string, TranslationPlan> = new Map();
+/** No delivered text to count: a pass-through answer's usage comes from the upstream, a failed one is not charged. */
+const noText = () => '';
+
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
 
 function isNative(adapter: UpstreamAdapter, codec: ChatCodec): boolean {
   return adapter.nativeDialect === codec.dialect && adapter.passThrough !== undefined;
@@ -179,8 +185,9 @@ async function deliverPassThrough(result: PassThroughResult, call: ChatCall, cod
   if (!call.stream) {
     const chunks: Uint8Array[] = [];
     for await (const chunk of result.body) chunks.push(chunk);
-    output.send(result.status, result.contentType, Buffer.concat(chunks));
-    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: () => '' };
+    // A whole answer is one chunk: sent as it is, not copied.
+    output.send(result.status, result.contentType, chunks.length === 1 ? asBuffer(chunks[0]!) : Buffer.concat(chunks));
+    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: noText };
   }
   writer.start(result.status, result.contentType);
   try {
@@ -189,7 +196,7 @@ async function deliverPassThrough(result: PassThroughResult, call: ChatCall, cod
       if (!(await writer.write(chunk))) break;
     }
     writer.end();
-    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: () => '' };
+    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: noText };
   } catch (thrown) {
     const error = toGatewayError(thrown);
     await writer.write(codec.createStreamEncoder(call.model).error(error));
@@ -197,7 +204,7 @@ async function deliverPassThrough(result: PassThroughResult, call: ChatCall, cod
     // Output not reported by a cut stream is estimated from the bytes that went through (~4 bytes a token, halved for framing).
     const reported = result.usage() ?? {};
     const estimate = reported.outputTokens ? reported : { ...reported, outputTokens: Math.ceil(bytes / 8) };
-    return { httpStatus: result.status, answered: true, reported: estimate, deliveredText: () => '', error };
+    return { httpStatus: result.status, answered: true, reported: estimate, deliveredText: noText, error };
   }
 }
 
@@ -207,7 +214,7 @@ async function deliverTranslated(result: ChatResult, call: ChatCall, codec: Chat
     const response: ChatResponse = result.stream ? await foldStream(result.events) : result.response;
     const rendered = await codec.renderResponse(response, call.model);
     output.send(200, 'application/json', JSON.stringify(rendered));
-    return { httpStatus: 200, answered: true, reported: response.usage, deliveredText: () => '' };
+    return { httpStatus: 200, answered: true, reported: response.usage, deliveredText: noText };
   }
   const events: AsyncIterable<ChatEvent> | Iterable<ChatEvent> = result.stream ? result.events : responseToEvents(result.response);
   const encoder = codec.createStreamEncoder(call.model);

@@ -6,7 +6,7 @@
  * is reached by translation.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { callBasics } from '../../pipeline/call-basics.js';
+import { chatCall } from '../../pipeline/call-basics.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
 import { fastifyOutput } from '../../pipeline/chat-output.js';
 import { chatServices } from '../../pipeline/chat-services.js';
@@ -27,14 +27,14 @@ export function registerChatCompletionsRoutes(app: FastifyInstance, ctx: AppCont
     const parsed = parseChatCompletionsRequest(request.body);
     await serveChat(
       chatServices(ctx),
-      {
-        ...callBasics(request, key, parsed.model),
+      chatCall(request, key, {
+        model: parsed.model,
         stream: parsed.stream === true,
         rawBody: request.rawBody ?? Buffer.alloc(0),
         body: request.body as Record<string, unknown>,
         toCore: () => chatCompletionsToCore(parsed),
         startedAt,
-      },
+      }),
       chatCompletionsCodec(parsed),
       fastifyOutput(reply),
     );

@@ -10,6 +10,7 @@
 import { withoutSealedSignatures } from './native-reasoning.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
+import { chatCall } from '../../pipeline/call-basics.js';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
 import { fastifyOutput } from '../../pipeline/chat-output.js';
 import { chatServices } from '../../pipeline/chat-services.js';
@@ -76,11 +77,7 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
     });
     await serveChat(
       chatServices(ctx),
-      {
-        requestId: request.id,
-        key,
-        clientIp: request.ip,
-        headers: request.headers,
+      chatCall(request, key, {
         model,
         stream,
         rawBody: request.rawBody ?? Buffer.alloc(0),
@@ -89,7 +86,7 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
         passThroughMethod: passThroughMethod(stream, sse),
         passThroughRequest: () => withoutSealedSignatures(request.body as Record<string, unknown>, stream, passThroughMethod(stream, sse)),
         startedAt,
-      },
+      }),
       codec,
       fastifyOutput(reply),
     );

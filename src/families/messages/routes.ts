@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
 import { fastifyOutput } from '../../pipeline/chat-output.js';
 import { chatServices } from '../../pipeline/chat-services.js';
-import { callBasics } from '../../pipeline/call-basics.js';
+import { chatCall } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../http/context.js';
 import { messagesCodec } from './codec.js';
 import { registerMessagesCountTokens } from './count-tokens.js';
@@ -26,15 +26,15 @@ export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): v
     const parsed = parseMessagesRequest(request.body);
     await serveChat(
       chatServices(ctx),
-      {
-        ...callBasics(request, key, parsed.model),
+      chatCall(request, key, {
+        model: parsed.model,
         stream: parsed.stream === true,
         rawBody: request.rawBody ?? Buffer.alloc(0),
         body: request.body as Record<string, unknown>,
         toCore: () => messagesToCore(parsed),
         passThroughRequest: () => withoutSealedThinking(request.body as Record<string, unknown>, parsed.stream === true),
         startedAt,
-      },
+      }),
       messagesCodec,
       fastifyOutput(reply),
     );

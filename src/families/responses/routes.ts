@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveChat } from '../../pipeline/chat-pipeline.js';
 import { fastifyOutput } from '../../pipeline/chat-output.js';
 import { chatServices } from '../../pipeline/chat-services.js';
-import { callBasics } from '../../pipeline/call-basics.js';
+import { chatCall } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { ResponseRepository } from '../../storage/responses.js';
@@ -43,8 +43,8 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
     };
     await serveChat(
       chatServices(ctx),
-      {
-        ...callBasics(request, key, parsed.model),
+      chatCall(request, key, {
+        model: parsed.model,
         stream: client.stream,
         rawBody: client.rawBody,
         body: client.body,
@@ -56,7 +56,7 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
         passThroughRequest: (channel) => nativeRequest(exchange, client, channel),
         wrapPassThrough: (result, channel) => wrapNativeAnswer(exchange, result, channel),
         startedAt,
-      },
+      }),
       responsesCodec(exchange),
       fastifyOutput(reply),
     );
