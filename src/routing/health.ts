@@ -126,7 +126,8 @@ export class ChannelHealth {
       breaker.reason = null;
       this.share?.publish({ subject: channel.id, openUntil: 0, reason: 'probe succeeded' });
     }
-    if (apiKey) {
+    // Only a channel with a key breaker has one to close (no subject built per request otherwise).
+    if (apiKey && this.channelsWithKeyBreakers.has(channel.id)) {
       const subject = keySubject(channel, apiKey);
       const key = this.breakers.get(subject);
       if (key && key.openUntil !== 0) {

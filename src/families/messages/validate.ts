@@ -87,6 +87,7 @@ function checkMessages(req: MessagesRequest): void {
 }
 
 function checkTools(req: MessagesRequest): void {
+  if (!req.tools && !req.tool_choice) return;
   const names = new Set<string>();
   req.tools?.forEach((tool, i) => {
     if (tool.name === undefined) return;

@@ -39,9 +39,13 @@ export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[
 /** Pass-through path: the client's `anthropic-*` headers as they came, the channel's key, a version when the client sent none. */
 export function passThroughHeaders(call: UpstreamCall): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  for (const [name, value] of Object.entries(call.clientHeaders)) {
-    const text = joined(value);
-    if (text !== undefined && name.toLowerCase().startsWith('anthropic-')) headers[name.toLowerCase()] = text;
+  const client = call.clientHeaders;
+  // A for-in over the names, not Object.entries: no array of pairs per request.
+  for (const name in client) {
+    const lower = name.toLowerCase();
+    if (!lower.startsWith('anthropic-')) continue;
+    const text = joined(client[name]);
+    if (text !== undefined) headers[lower] = text;
   }
   headers['anthropic-version'] ??= DEFAULT_ANTHROPIC_VERSION;
   headers['x-api-key'] = call.apiKey;
