@@ -47,7 +47,8 @@ describe('video retention', () => {
     expect(content.status).toBe(404);
     expect(content.body.error.message).toMatch(/expired at/);
 
-    expect(await sweepExpired(gw.gateway.ctx, 1_000)).toBeGreaterThanOrEqual(1);
+    // The gateway's own sweeper (every second at this retention) may have come first: either way the file goes.
+    await sweepExpired(gw.gateway.ctx, 1_000);
     expect((await fetch(done.url)).status).toBe(404);
     // The watermark keeps the next pass to newer tasks.
     expect(await sweepExpired(gw.gateway.ctx, 1_000)).toBe(0);
