@@ -28,8 +28,11 @@ export class StreamWriter {
     if (this.started) return;
     this.started = true;
     this.res.writeHead(status, { ...this.headers(), 'content-type': contentType, 'cache-control': 'no-cache' });
-    // Send the headers now: clients measure time to first byte from here.
-    this.res.flushHeaders();
+    // The headers leave with the first chunk when it follows at once (one write instead of two);
+    // otherwise at the end of this turn of the event loop, so a client waiting for a slow first token sees them.
+    setImmediate(() => {
+      if (this.firstByteAt === undefined && !this.res.destroyed) this.res.flushHeaders();
+    });
   }
 
   async write(chunk: string | Uint8Array): Promise<boolean> {
