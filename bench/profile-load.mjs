@@ -4,9 +4,14 @@
  * sends `amount` requests at c=50 with autocannon, stops the gateway (which
  * writes the profile) and prints the summary of bench/profile-summary.mjs.
  *
- *   node bench/profile-load.mjs <path>[-stream] [amount=20000]
+ *   node bench/profile-load.mjs <path>[-stream] [amount=20000] [--alloc]
  * where <path> is pass or translated (family C), gem-native or gem-translated
  * (D), resp-native or resp-translated (E; `store: false`).
+ *
+ * `--alloc` samples allocations instead of CPU time (every object made, the
+ * ones already collected included: what young-generation GC time comes from),
+ * with V8 inlining off so each allocation is charged to its own function; the
+ * summary is then bytes allocated per function and per request.
  *
  * Profiles go to BENCH_CPU_PROF_DIR (default: <tmp>/switchyard-profiles).
  * The profile also covers start-up and a short warm-up: under a second of samples.
@@ -19,15 +24,16 @@ import { spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs
 import { killAllNow, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 import { defineTargets, parseFamilies } from './lib/targets.mjs';
 import { runAutocannon } from './lib/throughput.mjs';
-import { summarise } from './profile-summary.mjs';
+import { summarise, summariseAllocations } from './profile-summary.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 // BENCH_ENTRY: another build of the bundle, as in run.mjs.
 const entry = resolve(process.env.BENCH_ENTRY || join(benchDir, '..', 'dist', 'bundle', 'main.js'));
 
 async function main() {
-  const path = process.argv[2] ?? 'pass';
-  const amount = Number(process.argv[3] ?? 20_000);
+  const alloc = process.argv.includes('--alloc');
+  const [path = 'pass', amountText = '20000'] = process.argv.slice(2).filter((arg) => arg !== '--alloc');
+  const amount = Number(amountText);
   const known = defineTargets({ families: parseFamilies(''), upstreamUrl: 'http://127.0.0.1:1', gatewayUrl: 'http://127.0.0.1:1', floorUrl: 'http://127.0.0.1:1' });
   if (!known.some((t) => t.key === `gateway-${path}`) || !Number.isInteger(amount) || amount < 1) {
     throw new Error('usage: node bench/profile-load.mjs pass|translated|gem-native|gem-translated|resp-native|resp-translated[-stream] [amount]');
@@ -41,7 +47,9 @@ async function main() {
     const upstream = spawnPinned(1, process.execPath, [join(benchDir, 'fake-upstream.mjs'), '0']);
     const [, upstreamUrl] = await waitForOutput(upstream, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
     const configPath = writeGatewayConfig(tmpRoot, upstreamUrl);
-    const gateway = await spawnGateway({ entry, core: 0, tmpRoot, configPath, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] });
+    const nodeArgs = alloc ? ['--require', join(benchDir, 'lib', 'allocation-sampling.cjs')] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`];
+    if (alloc) Object.assign(process.env, { BENCH_ALLOC_DIR: profDir, BENCH_ALLOC_NO_INLINING: '1' });
+    const gateway = await spawnGateway({ entry, core: 0, tmpRoot, configPath, nodeArgs });
     await waitHealthy(gateway);
     const targets = defineTargets({ families: parseFamilies(''), upstreamUrl, gatewayUrl: gateway.baseUrl, floorUrl: upstreamUrl });
     const target = targets.find((t) => t.key === `gateway-${path}`);
@@ -54,9 +62,16 @@ async function main() {
     await stopAll();
     rmSync(tmpRoot, { recursive: true, force: true });
   }
-  const written = readdirSync(profDir).filter((name) => name.endsWith('.cpuprofile') && !before.has(name));
+  const written = readdirSync(profDir).filter((name) => name.endsWith(alloc ? '.heapprofile' : '.cpuprofile') && !before.has(name));
   if (written.length === 0) throw new Error(`no profile was written to ${profDir}`);
   const file = join(profDir, written[0]);
+  if (alloc) {
+    // Requests served: the warm-up and the measured run.
+    const summary = summariseAllocations(JSON.parse(readFileSync(file, 'utf8')), 30, 2000 + amount);
+    process.stdout.write(`profile: ${file} (${summary.totalMb} MB allocated, ${summary.perRequestKb} kB per request)\n\n`);
+    for (const row of summary.functions) process.stdout.write(`${String(row.mb).padStart(8)} MB ${String(row.percent).padStart(5)} %  ${row.key}\n`);
+    return;
+  }
   const summary = summarise(JSON.parse(readFileSync(file, 'utf8')), 25);
   process.stdout.write(`profile: ${file} (${summary.totalMs} ms sampled)\n`);
   for (const [title, rows] of [['self time', summary.functions], ['by package / file', summary.owners], ['own functions, inclusive', summary.ownCode]]) {

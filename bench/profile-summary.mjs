@@ -1,9 +1,10 @@
 /**
  * Summarises a V8 .cpuprofile (from `node --cpu-prof`, e.g. a bench run
  * with BENCH_CPU_PROF_DIR set): the functions with the most self time, and
- * self time per package or source file.
+ * self time per package or source file; or a sampling heap profile
+ * (`.heapprofile`, from `profile-load.mjs --alloc`): bytes allocated per function.
  *
- *   node bench/profile-summary.mjs <file.cpuprofile> [--top 30]
+ *   node bench/profile-summary.mjs <file.cpuprofile | file.heapprofile> [--top 30]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -87,6 +88,24 @@ export function summarise(profile, top = 30) {
   return { totalMs: Math.round(total / 1000), functions: rank(functions), owners: rank(owners), ownCode: rank(inclusive) };
 }
 
+/** Bytes allocated per function (a sampling heap profile, `.heapprofile`), and per request when `requests` is given. */
+export function summariseAllocations(profile, top = 30, requests = 0) {
+  const functions = new Map();
+  let total = 0;
+  const walk = (node) => {
+    const key = frameKey({ callFrame: originalFrame(node.callFrame) });
+    functions.set(key, (functions.get(key) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children ?? []) walk(child);
+  };
+  walk(profile.head);
+  const rows = [...functions.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, bytes]) => ({ key, mb: Math.round(bytes / 1e5) / 10, percent: Math.round((1000 * bytes) / total) / 10 }));
+  return { totalMb: Math.round(total / 1e6), perRequestKb: requests > 0 ? Math.round(total / requests / 100) / 10 : undefined, functions: rows };
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const file = process.argv[2];
   if (!file) {
@@ -95,6 +114,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   }
   const topIndex = process.argv.indexOf('--top');
   const top = topIndex === -1 ? 30 : Number(process.argv[topIndex + 1]);
+  if (file.endsWith('.heapprofile')) {
+    const allocations = summariseAllocations(JSON.parse(readFileSync(file, 'utf8')), top);
+    const lines = [`total allocated: ${allocations.totalMb} MB`, '', '| MB | % | function (file:line) |', '|---:|---:|---|'];
+    for (const row of allocations.functions) lines.push(`| ${row.mb} | ${row.percent} | ${row.key} |`);
+    process.stdout.write(lines.join('\n') + '\n');
+    process.exit(0);
+  }
   const summary = summarise(JSON.parse(readFileSync(file, 'utf8')), top);
   const lines = [`total sampled: ${summary.totalMs} ms`, '', '| self ms | % | function (file:line) |', '|---:|---:|---|'];
   for (const row of summary.functions) lines.push(`| ${row.ms} | ${row.percent} | ${row.key} |`);
