@@ -22,7 +22,17 @@ await build({
   target: 'node20',
   outdir,
   chunkNames: 'chunks/[name]-[hash]',
-  external: ['better-sqlite3', 'pg-native'],
+  external: [
+    'better-sqlite3',
+    'pg-native',
+    // Code the gateway never runs at start, left out so that no start compiles it; when it is needed,
+    // node_modules provides it (all are dependencies of fastify): fastify's JSON Schema compilers
+    // (loaded only for a route with a schema, src/server/schema-compilers.ts) and `inject()`'s
+    // light-my-request (tests run the sources, not the bundle).
+    '@fastify/ajv-compiler',
+    '@fastify/fast-json-stringify-compiler',
+    'light-my-request',
+  ],
   // Bundled CommonJS dependencies call require(); give them one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
