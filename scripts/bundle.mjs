@@ -12,11 +12,11 @@
  * module with its own chunks.
  *
  * The build ends by starting the new gateway once (an empty data directory,
- * the simulator, a free port), asking /healthz and stopping it: the loader
- * writes the code cache as that process exits.
+ * a config file with one channel and one key, a free port), asking /healthz
+ * and stopping it: the loader writes the code cache as that process exits.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,12 +91,17 @@ async function writeCodeCache(entry) {
   const cacheFile = path.join(outdir, 'gateway.cjs.cache');
   rmSync(cacheFile, { force: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-build-'));
+  // A config file, so that reading and applying one is in the cache too (its channel is never called).
+  const configPath = path.join(dataDir, 'switchyard.json');
+  const channel = { name: 'build', type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'x', models: ['build-model'] };
+  writeFileSync(configPath, JSON.stringify({ channels: [channel], keys: [{ name: 'build', key: 'sk-build-only-0000000000' }] }));
   const env = {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
     SWITCHYARD_HOST: '127.0.0.1',
     SWITCHYARD_PORT: '0',
     SWITCHYARD_DATA_DIR: dataDir,
+    SWITCHYARD_CONFIG: configPath,
     SWITCHYARD_ADMIN_KEY: 'sk-admin-build-only-000000000000',
     SWITCHYARD_LOG_LEVEL: 'warn',
   };

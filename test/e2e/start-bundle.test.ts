@@ -37,7 +37,10 @@ async function startAndStop(): Promise<{ code: number | null; output: string }> 
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  for (let i = 0; i < 200 && !/listening on/.test(output); i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 400 && !/listening on/.test(output); i++) await new Promise((r) => setTimeout(r, 25));
+  // One answer first: by then the gateway has its SIGTERM handler (set right after it prints the address).
+  const url = /listening on (http:\/\/[^ ]+)/.exec(output)?.[1];
+  if (url) await fetch(`${url}/healthz`).then((response) => response.text());
   child.kill('SIGTERM');
   const code = await exited;
   await rm(ownData, { recursive: true, force: true });
