@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  */
 const sourceMaps = new Map();
 export function originalFrame(callFrame) {
-  if (!callFrame.url.startsWith('file://') || callFrame.url.includes('/node_modules/') || !callFrame.url.endsWith('.js')) return callFrame;
+  if (!callFrame.url.startsWith('file://') || callFrame.url.includes('/node_modules/') || !/\.c?js$/.test(callFrame.url)) return callFrame;
   if (!sourceMaps.has(callFrame.url)) {
     const mapFile = `${fileURLToPath(callFrame.url)}.map`;
     sourceMaps.set(callFrame.url, existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) : null);

@@ -25,7 +25,7 @@ process.argv.splice(2, 1);
 
 const bundle = path.join(root, 'dist', 'bundle', `${entry}.js`);
 /** What the bundle is built from: the sources, the bundler script, the locked dependencies. */
-const inputs = [path.join(root, 'src'), path.join(root, 'scripts', 'bundle.mjs'), path.join(root, 'package-lock.json')];
+const inputs = [path.join(root, 'src'), path.join(root, 'scripts', 'bundle.mjs'), path.join(root, 'scripts', 'gateway-loader.mjs'), path.join(root, 'package-lock.json')];
 
 function newestChange(target) {
   const stat = statSync(target, { throwIfNoEntry: false });

@@ -4,11 +4,27 @@
  * names the field. Writing it to the store is `apply.ts`.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { extname } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from './entity-rules.js';
+
+type YamlParse = typeof import('yaml').parse;
+
+const requireFromHere = createRequire(import.meta.url);
+let yamlParse: YamlParse | undefined;
+
+/**
+ * The YAML parser, required on first use: only a `.yaml` config needs it, and
+ * in the bundle it was 115 kB of code that every start compiled (a JSON config,
+ * or none, included). Through `createRequire`, the bundle leaves it to
+ * node_modules (a production dependency).
+ */
+function parseYaml(text: string): unknown {
+  yamlParse ??= (requireFromHere('yaml') as typeof import('yaml')).parse;
+  return yamlParse(text);
+}
 
 const name = z.string().trim().min(1, { error: 'must not be empty' });
 const modelList = z.array(z.string().min(1, { error: 'must not be empty' }));

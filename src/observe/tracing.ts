@@ -3,7 +3,7 @@
  * batched and sent in the background. This module is the only one that
  * imports the OpenTelemetry SDK, and the gateway loads it with `import()`
  * only when traces are configured, so the SDK costs nothing when they are
- * off (the bundle keeps it in a chunk of its own).
+ * off (the bundle evaluates it, and V8 compiles it, only on that import).
  *
  * Nothing is registered globally (no global tracer provider, propagator or
  * context manager): the gateway holds its tracer, and two gateways in one

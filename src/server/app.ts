@@ -27,6 +27,7 @@ import { asGatewayError, MAX_PATH_PARAM_LENGTH } from '../http/fastify-errors.js
 import { newRequestId } from './request-id.js';
 import { drainOversizedBody } from './oversized-body.js';
 import { RouteTable } from './route-table.js';
+import { lazySchemaCompilers } from './schema-compilers.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -77,6 +78,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(ctx.logger as FastifyBaseLogger),
     // A malformed URL or an over-long path parameter, refused before routing: answered in the path's family shape.
     frameworkErrors: (error, request, reply) => sendError(request, reply, asGatewayError(error)),
+    // Ajv and fast-json-stringify load only if a route ever declares a schema (none does).
+    schemaController: { compilersFactory: lazySchemaCompilers },
   });
   const routes = new RouteTable();
   routes.watch(app);

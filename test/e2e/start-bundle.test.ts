@@ -1,10 +1,12 @@
 /**
  * What `npm start` runs: the bundled server, started as its own process on
  * the embedded default, serving a Messages client, and stopping cleanly on
- * SIGTERM.
+ * SIGTERM; and the V8 code cache it starts from (scripts/gateway-loader.mjs):
+ * written by the build, used only for the bundle it was made from.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -23,6 +25,45 @@ afterAll(async () => {
   await rm(outdir, { recursive: true, force: true });
   await rm(dataDir, { recursive: true, force: true });
 });
+
+/** One start and stop of the bundle, on a data directory of its own. */
+async function startAndStop(): Promise<{ code: number | null; output: string }> {
+  const ownData = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bundle-cache-'));
+  const child = spawn(process.execPath, [path.join(outdir, 'main.js')], {
+    env: { ...process.env, SWITCHYARD_PORT: '0', SWITCHYARD_DATA_DIR: ownData, SWITCHYARD_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  for (let i = 0; i < 400 && !/listening on/.test(output); i++) await new Promise((r) => setTimeout(r, 25));
+  // One answer first: by then the gateway has its SIGTERM handler (set right after it prints the address).
+  const url = /listening on (http:\/\/[^ ]+)/.exec(output)?.[1];
+  if (url) await fetch(`${url}/healthz`).then((response) => response.text());
+  child.kill('SIGTERM');
+  const code = await exited;
+  await rm(ownData, { recursive: true, force: true });
+  return { code, output };
+}
+
+it('builds the code cache for this very bundle, and replaces a cache made from another', async () => {
+  const cacheFile = path.join(outdir, 'gateway.cjs.cache');
+  const digest = createHash('sha256').update(await readFile(path.join(outdir, 'gateway.cjs'))).digest();
+  const built = await readFile(cacheFile);
+  expect(built.subarray(0, digest.length).equals(digest)).toBe(true);
+  expect(built.length).toBeGreaterThan(100_000);
+
+  // A cache from another build (another hash) is not given to V8; the gateway compiles and writes its own at exit.
+  const foreign = Buffer.from(built);
+  foreign[0] ^= 0xff;
+  await writeFile(cacheFile, foreign);
+  const { code, output } = await startAndStop();
+  expect(output).toMatch(/listening on/);
+  expect(code).toBe(0);
+  const rewritten = await readFile(cacheFile);
+  expect(rewritten.subarray(0, digest.length).equals(digest)).toBe(true);
+}, 30_000);
 
 it('starts, prints its first-start keys, serves, and exits 0 on SIGTERM', async () => {
   const child = spawn(process.execPath, [path.join(outdir, 'main.js')], {

@@ -80,7 +80,8 @@ function invalidSize(message: string): GatewayError {
  */
 export function parseSize(text: string, kind: ModelKind, model: string): ParsedSize {
   const trimmed = text.trim();
-  const pair = /^(\d{1,5})\s*([x*×X])\s*(\d{1,5})$/.exec(trimmed);
+  // × written as an escape: the bundle stays ASCII (scripts/bundle.mjs).
+  const pair = /^(\d{1,5})\s*([x*\u00D7X])\s*(\d{1,5})$/.exec(trimmed);
   if (kind === 'standard') {
     if (!pair || pair[2] !== 'x') {
       throw invalidSize(`"${text}" is not a size for model ${model}; write it as <width>x<height>, e.g. 720x1280`);

@@ -65,7 +65,8 @@ export function rewriteButtons(buttons: UpstreamTaskRecord['buttons'], prefix: s
 export function numberedLines(text: string): string[] {
   return text
     .split(/\n\s*\n|\n/)
-    .map((line) => line.replace(/^\s*(\d️⃣|\d+[.)])\s*/u, '').trim())
+    // The keycap (U+FE0F U+20E3) written as escapes: the bundle stays ASCII (scripts/bundle.mjs).
+    .map((line) => line.replace(/^\s*(\d\u{FE0F}\u{20E3}|\d+[.)])\s*/u, '').trim())
     .filter((line) => line !== '' && !/^\*\*.*\*\*$/.test(line));
 }
 

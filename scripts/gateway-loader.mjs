@@ -1,0 +1,61 @@
+/**
+ * dist/bundle/main.js (scripts/bundle.mjs copies this file there): runs the
+ * bundled gateway, `gateway.cjs` beside it, from V8's code cache when one
+ * matches. Node 20 has no module compile cache, and compiling the bundle was
+ * the largest part of a cold start; a script compiled through `vm.Script`
+ * can be given the code V8 produced for it before (`cachedData`), which
+ * skips parsing and compiling whatever that code covers.
+ *
+ * `gateway.cjs.cache` holds the SHA-256 of the bundle it was made from, then
+ * V8's data. It is used only when the hash matches this bundle (V8 itself
+ * checks its version and flags, and refuses a cache made by another). When
+ * there is no matching cache, or V8 refused it, the gateway compiles as
+ * usual and a new cache is written when the process exits (best effort: a
+ * read-only directory keeps none). `scripts/bundle.mjs` makes the first one
+ * at build time by starting the gateway once and stopping it.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+
+const dir = path.dirname(fileURLToPath(import.meta.url));
+const bundle = path.join(dir, 'gateway.cjs');
+const cacheFile = `${bundle}.cache`;
+
+const source = readFileSync(bundle);
+const digest = createHash('sha256').update(source).digest();
+
+/** The cache's V8 data when it was made from this very bundle, else undefined. */
+function matchingCache() {
+  let stored;
+  try {
+    stored = readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  return stored.length > digest.length && stored.subarray(0, digest.length).equals(digest) ? stored.subarray(digest.length) : undefined;
+}
+
+const cachedData = matchingCache();
+// The bundle holds no `import()` (scripts/bundle.mjs turns each into a require), so the script needs no import callback.
+const script = new vm.Script(Module.wrap(source.toString('utf8')), { filename: bundle, cachedData });
+
+if (cachedData === undefined || script.cachedDataRejected) {
+  process.once('exit', () => {
+    // Everything compiled by now (start-up, and whatever requests ran) goes into the cache.
+    const temporary = `${cacheFile}.${process.pid}`;
+    try {
+      writeFileSync(temporary, Buffer.concat([digest, script.createCachedData()]));
+      renameSync(temporary, cacheFile);
+    } catch {
+      // No cache this time (e.g. a read-only install): the next start compiles again.
+      rmSync(temporary, { force: true });
+    }
+  });
+}
+
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir);
