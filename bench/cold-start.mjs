@@ -25,7 +25,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_HEADERS, messagesBody, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
 import { requestOnce } from './lib/probe.mjs';
-import { hasTaskset, killAllNow, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
+import { cleanUpOnExit, hasTaskset, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoDir = resolve(benchDir, '..');
@@ -135,17 +135,8 @@ async function main() {
   }
 }
 
-/** Temporary directories of this run, removed at exit whatever the path out. */
-const tmpRoots = [];
-process.on('exit', () => {
-  killAllNow();
-  for (const dir of tmpRoots) rmSync(dir, { recursive: true, force: true });
-});
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stopAll().finally(() => process.exit(130));
-  });
-}
+/** Temporary directories of this run, removed at exit whatever the path out (watchdog and signals included). */
+const tmpRoots = cleanUpOnExit('cold-start');
 
 main().then(
   () => process.exit(0),

@@ -27,7 +27,7 @@ import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureColdStart, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
-import { hasTaskset, killAllNow, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
+import { cleanUpOnExit, hasTaskset, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 import { cpuTimeMs, cpuWindow, measureQuietly, quietGate } from './lib/cpu-noise.mjs';
 import { requestOnce } from './lib/probe.mjs';
 import { addedLatency, median, renderMarkdown } from './lib/report.mjs';
@@ -256,22 +256,7 @@ async function main() {
 }
 
 /** Temporary directories of this run, removed at exit whatever the path out (watchdog and signals included). */
-const tmpRoots = [];
-process.on('exit', () => {
-  killAllNow();
-  for (const dir of tmpRoots) rmSync(dir, { recursive: true, force: true });
-});
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    process.stderr.write(`[bench] ${signal}: stopping\n`);
-    stopAll().finally(() => process.exit(130));
-  });
-}
-const watchdog = setTimeout(() => {
-  process.stderr.write(`[bench] still running after ${WATCHDOG_MS / 60_000} min: giving up\n`);
-  process.exit(1);
-}, WATCHDOG_MS);
-watchdog.unref();
+const tmpRoots = cleanUpOnExit('bench');
 
 main().then(
   () => process.exit(0),

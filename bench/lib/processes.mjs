@@ -4,7 +4,7 @@
  * including when the run fails or is interrupted.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 
 const tracked = new Set();
@@ -109,4 +109,24 @@ export function memoryOf(pid) {
   } catch {
     return { rssMb: NaN, peakRssMb: NaN };
   }
+}
+
+/**
+ * Temporary directories a run registers (push to the returned list) are
+ * removed, and every spawned process is stopped, when this process ends,
+ * whatever the path out: a normal exit, a watchdog, SIGINT or SIGTERM.
+ */
+export function cleanUpOnExit(name) {
+  const dirs = [];
+  process.on('exit', () => {
+    killAllNow();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      process.stderr.write(`[${name}] ${signal}: stopping\n`);
+      stopAll().finally(() => process.exit(130));
+    });
+  }
+  return dirs;
 }
