@@ -25,12 +25,12 @@ export class BatchWrites {
    * adds no parameters). Every row must have the same columns in the same
    * order, null rather than undefined.
    */
-  async execute(db: Kysely<any>, statement: string, rows: readonly Row[], build: (rows: readonly Row[]) => Compilable): Promise<void> {
+  async execute<R extends object>(db: Kysely<any>, statement: string, rows: readonly R[], build: (rows: R[]) => Compilable): Promise<void> {
     if (rows.length === 0) return;
     const key = `${statement}:${rows.length}`;
     let shape = this.shapes.get(key);
     if (!shape) {
-      const query = build(rows).compile();
+      const query = build(rows as R[]).compile();
       const columns = Object.keys(rows[0]!);
       // A statement whose parameters are not exactly rows × columns is run as compiled, never cached.
       if (query.parameters.length !== rows.length * columns.length) return void (await db.executeQuery(query));
@@ -39,7 +39,7 @@ export class BatchWrites {
       this.shapes.set(key, shape);
     }
     const parameters: unknown[] = [];
-    for (const row of rows) for (const column of shape.columns) parameters.push(row[column] ?? null);
+    for (const row of rows as readonly Row[]) for (const column of shape.columns) parameters.push(row[column] ?? null);
     await db.executeQuery(CompiledQuery.raw(shape.sql, parameters));
   }
 }

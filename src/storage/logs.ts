@@ -92,7 +92,7 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += insertChunk) {
         const values = rows.slice(i, i + insertChunk).map(toColumns);
-        await this.writes.execute(trx, 'request_logs', values, (batch) => trx.insertInto('request_logs').values(batch as typeof values));
+        await this.writes.execute(trx, 'request_logs', values, (batch) => trx.insertInto('request_logs').values(batch));
       }
       await addToSums(trx, rows, this.writes);
     });

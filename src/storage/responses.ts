@@ -8,6 +8,7 @@
  * Every read is scoped to the key that created the record: another key's
  * record is "not found", never "forbidden".
  */
+import { BatchWrites } from './batch-writes.js';
 import type { Kysely } from 'kysely';
 import { GroupCommit } from './group-commit.js';
 import { fromFlag, fromJson, toFlag, toJson, toNumber } from './columns.js';
@@ -99,24 +100,26 @@ function itemIds(record: StoredResponse): string[] {
 }
 
 /** Inserts the records and their item index rows (inside the caller's transaction). */
-async function insertRecords(trx: Kysely<any>, records: readonly StoredResponse[]): Promise<void> {
-  await trx.insertInto('responses').values(records.map(toRow)).execute();
+async function insertRecords(trx: Kysely<any>, records: readonly StoredResponse[], writes: BatchWrites): Promise<void> {
+  const rows = records.map(toRow);
+  await writes.execute(trx, 'responses', rows, (batch) => trx.insertInto('responses').values(batch));
   const itemRows = records.flatMap((record) =>
     itemIds(record).map((itemId) => ({ response_id: record.id, item_id: itemId, key_id: record.keyId, created_at: record.createdAt })),
   );
   for (let i = 0; i < itemRows.length; i += idChunk) {
-    await trx.insertInto('response_items').values(itemRows.slice(i, i + idChunk)).execute();
+    await writes.execute(trx, 'response_items', itemRows.slice(i, i + idChunk), (batch) => trx.insertInto('response_items').values(batch));
   }
 }
 
 export class ResponseRepository {
   /** Saves finishing in the same tick share one transaction (see group-commit.ts). */
   private readonly commits: GroupCommit<StoredResponse>;
+  private readonly writes = new BatchWrites();
 
   constructor(private readonly db: Kysely<any>) {
     this.commits = new GroupCommit<StoredResponse>({
-      writeGroup: (records) => this.db.transaction().execute((trx) => insertRecords(trx, records)),
-      writeOne: (record) => this.db.transaction().execute((trx) => insertRecords(trx, [record])),
+      writeGroup: (records) => this.db.transaction().execute((trx) => insertRecords(trx, records, this.writes)),
+      writeOne: (record) => this.db.transaction().execute((trx) => insertRecords(trx, [record], this.writes)),
     });
   }
 
