@@ -156,9 +156,17 @@ const ignoreError = () => {};
 /**
  * Reads a whole (success) body, at most `maxBytes` of it (beyond, the request
  * is aborted and a retryable error thrown). One chunk is returned without a copy.
- * Read by events, not async iteration: one promise per body instead of several per chunk.
  */
 export function readBody(body: UpstreamBody, signal?: AbortSignal, maxBytes = DEFAULT_UPSTREAM_LIMITS.maxBodyBytes): Promise<Buffer> {
+  return collectBody(body, maxBytes, () => tooLarge('the upstream answer', maxBytes), signal);
+}
+
+/**
+ * Collects a body up to `maxBytes`; beyond, the body is destroyed (which
+ * aborts the upstream request) and `overflow()` is the rejection. Read by
+ * events, not async iteration: one promise per body instead of several per chunk.
+ */
+function collectBody(body: UpstreamBody, maxBytes: number, overflow: () => GatewayError, signal?: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -175,7 +183,7 @@ export function readBody(body: UpstreamBody, signal?: AbortSignal, maxBytes = DE
       // Destroying emits undici's abort error, which is this rejection's cause, not news.
       body.on('error', ignoreError);
       body.destroy();
-      reject(tooLarge('the upstream answer', maxBytes));
+      reject(overflow());
     };
     const onEnd = () => {
       finish();
@@ -216,23 +224,9 @@ export async function readErrorBody(
   return parseErrorText(await readErrorText(body));
 }
 
-/** Reads a whole body, refusing one larger than `maxBytes` (the download is cut there). */
-export async function readBodyLimited(body: UpstreamBody, maxBytes: number, what: string, signal?: AbortSignal): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        body.destroy();
-        throw new GatewayError('upstream_error', `${what} is larger than ${maxBytes} bytes`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    throw toUpstreamError(error, signal);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+/** Reads a whole body, refusing one larger than `maxBytes` (the download is cut there; not retryable). */
+export function readBodyLimited(body: UpstreamBody, maxBytes: number, what: string, signal?: AbortSignal): Promise<Buffer> {
+  return collectBody(body, maxBytes, () => new GatewayError('upstream_error', `${what} is larger than ${maxBytes} bytes`), signal);
 }
 
 /** Drains an error body, keeping at most 64 KiB of it, as text. */
