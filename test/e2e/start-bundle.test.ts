@@ -26,25 +26,30 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+/** The built bundle started on `data`: its process, everything it printed so far, and its exit code to come. */
+function startBundle(data: string) {
+  const child = spawn(process.execPath, [path.join(outdir, 'main.js')], {
+    env: { ...process.env, SWITCHYARD_PORT: '0', SWITCHYARD_DATA_DIR: data, SWITCHYARD_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const started = { child, output: '', exited: new Promise<number | null>((resolve) => child.once('exit', resolve)) };
+  child.stdout.on('data', (chunk) => (started.output += chunk));
+  child.stderr.on('data', (chunk) => (started.output += chunk));
+  return started;
+}
+
 /** One start and stop of the bundle, on a data directory of its own. */
 async function startAndStop(): Promise<{ code: number | null; output: string }> {
   const ownData = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bundle-cache-'));
-  const child = spawn(process.execPath, [path.join(outdir, 'main.js')], {
-    env: { ...process.env, SWITCHYARD_PORT: '0', SWITCHYARD_DATA_DIR: ownData, SWITCHYARD_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  for (let i = 0; i < 400 && !/listening on/.test(output); i++) await new Promise((r) => setTimeout(r, 25));
+  const started = startBundle(ownData);
+  for (let i = 0; i < 400 && !/listening on/.test(started.output); i++) await new Promise((r) => setTimeout(r, 25));
   // One answer first: by then the gateway has its SIGTERM handler (set right after it prints the address).
-  const url = /listening on (http:\/\/[^ ]+)/.exec(output)?.[1];
+  const url = /listening on (http:\/\/[^ ]+)/.exec(started.output)?.[1];
   if (url) await fetch(`${url}/healthz`).then((response) => response.text());
-  child.kill('SIGTERM');
-  const code = await exited;
+  started.child.kill('SIGTERM');
+  const code = await started.exited;
   await rm(ownData, { recursive: true, force: true });
-  return { code, output };
+  return { code, output: started.output };
 }
 
 it('builds the code cache for this very bundle, and replaces a cache made from another', async () => {
@@ -66,19 +71,12 @@ it('builds the code cache for this very bundle, and replaces a cache made from a
 }, 30_000);
 
 it('starts, prints its first-start keys, serves, and exits 0 on SIGTERM', async () => {
-  const child = spawn(process.execPath, [path.join(outdir, 'main.js')], {
-    env: { ...process.env, SWITCHYARD_PORT: '0', SWITCHYARD_DATA_DIR: dataDir, SWITCHYARD_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const started = startBundle(dataDir);
   try {
-    for (let i = 0; i < 200 && !/Client API key/.test(output); i++) await new Promise((r) => setTimeout(r, 25));
-    const url = /listening on (http:\/\/[^ ]+)/.exec(output)?.[1];
-    const clientKey = /Client API key "default".*: (\S+)/.exec(output)?.[1];
-    expect(output).toMatch(/Admin key .*: sk-admin-/);
+    for (let i = 0; i < 200 && !/Client API key/.test(started.output); i++) await new Promise((r) => setTimeout(r, 25));
+    const url = /listening on (http:\/\/[^ ]+)/.exec(started.output)?.[1];
+    const clientKey = /Client API key "default".*: (\S+)/.exec(started.output)?.[1];
+    expect(started.output).toMatch(/Admin key .*: sk-admin-/);
     expect(url).toBeDefined();
     expect(clientKey).toBeDefined();
 
@@ -86,7 +84,7 @@ it('starts, prints its first-start keys, serves, and exits 0 on SIGTERM', async 
     const message = await client.messages.create({ model: 'bundle-model', max_tokens: 100, messages: [{ role: 'user', content: 'from the bundle' }] });
     expect(JSON.stringify(message.content)).toContain('from the bundle');
   } finally {
-    child.kill('SIGTERM');
+    started.child.kill('SIGTERM');
   }
-  expect(await exited).toBe(0);
+  expect(await started.exited).toBe(0);
 }, 30_000);

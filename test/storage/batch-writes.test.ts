@@ -3,10 +3,10 @@
  * binds its own values (nothing of the first batch leaks into it), sizes
  * differ freely, and time-ordered log ids sort as their times do.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newTimeOrderedId } from '../../src/storage/ids.js';
 import type { RequestLogRow } from '../../src/storage/types.js';
-import { createTestDatabase, engines, type TestDatabase } from './engines.js';
+import { engines, useTestStore } from './engines.js';
 
 const now = Date.UTC(2026, 10, 26, 12);
 
@@ -53,16 +53,10 @@ describe('time-ordered ids', () => {
 });
 
 describe.each(engines)('batch writes on $engine', ({ engine, skip }) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    if (!skip) database = await createTestDatabase(engine);
-  });
-  afterAll(async () => {
-    await database?.destroy();
-  });
+  const opened = useTestStore(engine, skip);
 
   it.skipIf(skip)('binds each batch of a known shape to its own values', async () => {
-    const store = await database.open();
+    const store = opened.store;
     const first = [row(1), row(2), row(3)];
     const second = [row(4, { errorKind: 'upstream_error', errorMessage: 'no', httpStatus: 502 }), row(5, { keyId: null, channelId: null }), row(6, { firstByteMs: 7 })];
     await store.logs.insertMany(first);
@@ -83,6 +77,5 @@ describe.each(engines)('batch writes on $engine', ({ engine, skip }) => {
       expect(read.cost).toBeCloseTo(written.cost);
       expect(read.attempts).toEqual(written.attempts);
     }
-    await store.close();
   });
 });
