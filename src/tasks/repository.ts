@@ -5,11 +5,13 @@
  * so a crash can neither double a refund nor lose one. Polling work is taken
  * with leases, so two instances never work on one task at once.
  */
-import { sql, type Transaction, type Updateable } from 'kysely';
+import { sql, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { GatewayError } from '../core/errors.js';
 import { isUniqueViolation } from '../storage/columns.js';
 import { isWellFormedId, newId } from '../storage/ids.js';
 import { olderThan, type PagePosition } from '../storage/paging.js';
+import { BatchedReads } from '../storage/batched-reads.js';
+import { PreparedQuery } from '../storage/prepared-query.js';
 import { newTaskId } from './ids.js';
 import { jsonOrNull, toTaskRecord } from './rows.js';
 import type { TaskDatabase, TaskDb, TasksTable } from './schema.js';
@@ -82,10 +84,22 @@ export interface TaskListQuery {
 }
 
 export class TaskRepository {
+  /** Every fetch reads a task by id: on SQLite, one compiled query; on PostgreSQL, one query per turn for all of them. */
+  private readonly byId: (id: string) => Promise<Selectable<TasksTable> | undefined>;
+
   constructor(
     private readonly db: TaskDb,
     private readonly engine: 'sqlite' | 'postgres',
-  ) {}
+  ) {
+    if (engine === 'postgres') {
+      const byIds = new PreparedQuery(db, 1, (db: TaskDb, ids: string[]) => db.selectFrom('tasks').selectAll().where(sql<boolean>`id = any(${ids}::text[])`));
+      const reads = new BatchedReads((ids: string[]) => byIds.execute(ids), (row) => row.id);
+      this.byId = (id) => reads.get(id);
+    } else {
+      const byId = new PreparedQuery(db, 1, (db: TaskDb, id: string) => db.selectFrom('tasks').selectAll().where('id', '=', id));
+      this.byId = async (id) => (await byId.execute(id))[0];
+    }
+  }
 
   /**
    * Inserts a task in status NOT_START and charges its cost to the key, both or
@@ -142,7 +156,7 @@ export class TaskRepository {
 
   async get(id: string): Promise<TaskRecord | undefined> {
     if (!isWellFormedId(id)) return undefined;
-    const row = await this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.byId(id);
     return row && toTaskRecord(row);
   }
 
@@ -156,14 +170,10 @@ export class TaskRepository {
   async listOwned(ids: readonly string[], keyId: string, family: string): Promise<TaskRecord[]> {
     const wellFormed = [...new Set(ids.filter(isWellFormedId))];
     if (wellFormed.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('id', 'in', wellFormed)
-      .where('key_id', '=', keyId)
-      .where('family', '=', family)
-      .execute();
-    const byId = new Map(rows.map((row) => [row.id, toTaskRecord(row)]));
+    // By id alone, owner checked here: with the owner in the WHERE clause, SQLite's planner
+    // scanned the family's index (every task of the family) instead of looking up the ids.
+    const rows = await this.db.selectFrom('tasks').selectAll().where('id', 'in', wellFormed).execute();
+    const byId = new Map(rows.filter((row) => row.key_id === keyId && row.family === family).map((row) => [row.id, toTaskRecord(row)]));
     const seen = new Set<string>();
     const out: TaskRecord[] = [];
     for (const id of ids) {
