@@ -4,7 +4,7 @@
  * sends `amount` requests at c=50 with autocannon, stops the gateway (which
  * writes the profile) and prints the summary of bench/profile-summary.mjs.
  *
- *   node bench/profile-load.mjs <path>[-stream] [amount=20000] [--alloc]
+ *   node bench/profile-load.mjs <path>[-stream] [amount=20000] [--alloc | --promoted]
  * where <path> is pass or translated (family C), gem-native or gem-translated
  * (D), resp-native or resp-translated (E; `store: false`).
  *
@@ -12,6 +12,8 @@
  * ones already collected included: what young-generation GC time comes from),
  * with V8 inlining off so each allocation is charged to its own function; the
  * summary is then bytes allocated per function and per request.
+ * `--promoted` samples only the objects that outlive the young generation
+ * (promoted to the old space: its growth under load is most of RSS's).
  *
  * Profiles go to BENCH_CPU_PROF_DIR (default: <tmp>/switchyard-profiles).
  * The profile also covers start-up and a short warm-up: under a second of samples.
@@ -31,8 +33,9 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 const entry = resolve(process.env.BENCH_ENTRY || join(benchDir, '..', 'dist', 'bundle', 'main.js'));
 
 async function main() {
-  const alloc = process.argv.includes('--alloc');
-  const [path = 'pass', amountText = '20000'] = process.argv.slice(2).filter((arg) => arg !== '--alloc');
+  const promoted = process.argv.includes('--promoted');
+  const alloc = promoted || process.argv.includes('--alloc');
+  const [path = 'pass', amountText = '20000'] = process.argv.slice(2).filter((arg) => arg !== '--alloc' && arg !== '--promoted');
   const amount = Number(amountText);
   const known = defineTargets({ families: parseFamilies(''), upstreamUrl: 'http://127.0.0.1:1', gatewayUrl: 'http://127.0.0.1:1', floorUrl: 'http://127.0.0.1:1' });
   if (!known.some((t) => t.key === `gateway-${path}`) || !Number.isInteger(amount) || amount < 1) {
@@ -48,7 +51,7 @@ async function main() {
     const [, upstreamUrl] = await waitForOutput(upstream, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
     const configPath = writeGatewayConfig(tmpRoot, upstreamUrl);
     const nodeArgs = alloc ? ['--require', join(benchDir, 'lib', 'allocation-sampling.cjs')] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`];
-    if (alloc) Object.assign(process.env, { BENCH_ALLOC_DIR: profDir, BENCH_ALLOC_NO_INLINING: '1' });
+    if (alloc) Object.assign(process.env, { BENCH_ALLOC_DIR: profDir, BENCH_ALLOC_NO_INLINING: '1', BENCH_ALLOC_PROMOTED: promoted ? '1' : '0' });
     const gateway = await spawnGateway({ entry, core: 0, tmpRoot, configPath, nodeArgs });
     await waitHealthy(gateway);
     const targets = defineTargets({ families: parseFamilies(''), upstreamUrl, gatewayUrl: gateway.baseUrl, floorUrl: upstreamUrl });
@@ -68,7 +71,7 @@ async function main() {
   if (alloc) {
     // Requests served: the warm-up and the measured run.
     const summary = summariseAllocations(JSON.parse(readFileSync(file, 'utf8')), 30, 2000 + amount);
-    process.stdout.write(`profile: ${file} (${summary.totalMb} MB allocated, ${summary.perRequestKb} kB per request)\n\n`);
+    process.stdout.write(`profile: ${file} (${summary.totalMb} MB ${promoted ? 'promoted or alive' : 'allocated'}, ${summary.perRequestKb} kB per request)\n\n`);
     for (const row of summary.functions) process.stdout.write(`${String(row.mb).padStart(8)} MB ${String(row.percent).padStart(5)} %  ${row.key}\n`);
     return;
   }

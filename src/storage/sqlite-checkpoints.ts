@@ -62,7 +62,9 @@ export function checkpointInBackground(connection: SqliteDatabase.Database, file
     let thread: Worker;
     try {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-      thread = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, intervalMs } });
+      // It holds a few objects: a small heap keeps its memory to what a thread costs (about 8 MB).
+      const resourceLimits = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 };
+      thread = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, intervalMs }, resourceLimits });
     } catch (error) {
       inline((error as Error).message);
       return;
