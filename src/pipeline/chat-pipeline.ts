@@ -4,6 +4,7 @@
  * pass-through path when the upstream speaks the client's dialect, the
  * translation path otherwise), write the answer plain or streamed, settle.
  */
+import { CallAbort } from '../core/call-signal.js';
 import type { Attempt } from '../core/attempt.js';
 import type { ChatEvent, ChatRequest, ChatResponse, Usage } from '../core/chat.js';
 import { type GatewayError, toGatewayError } from '../core/errors.js';
@@ -32,7 +33,7 @@ interface Outcome {
 
 export async function serveChat(services: ChatServices, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<void> {
   const attempts: Attempt[] = [];
-  const abort = new AbortController();
+  const abort = new CallAbort();
   output.watchClient(() => abort.abort());
   let core: ChatRequest | undefined;
   const sealer = services.sealer;

@@ -5,6 +5,7 @@
  * attempt, the reasoning sealer, the logger and the settlement. Built once
  * per gateway from its context; tests build their own with fake adapters.
  */
+import type { CallSignal } from '../core/call-signal.js';
 import type { Logger } from 'pino';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 import type { Channel } from '../core/channel.js';
@@ -31,7 +32,7 @@ export interface ChatServices {
   adapter(type: string): UpstreamAdapter;
   readonly maxAttempts: number;
   readonly health: ChannelHealth;
-  upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders'] }, signal: AbortSignal): UpstreamCall;
+  upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders'] }, signal: CallSignal): UpstreamCall;
   readonly sealer: ReasoningSealer;
   readonly logger: Logger;
   /** Settles the request: usage completed and priced, the log row and spend recorded, the hold released. */

@@ -11,6 +11,7 @@
  * A count costs nothing and consumes no tokens-per-minute: its request-log
  * row has no tokens and no cost, only whether the count was estimated.
  */
+import { CallAbort } from '../core/call-signal.js';
 import type { Attempt } from '../core/attempt.js';
 import type { FastifyReply } from 'fastify';
 import type { ChatRequest, Dialect } from '../core/chat.js';
@@ -56,7 +57,7 @@ type Counted = { kind: 'forwarded'; result: CountTokensResult } | { kind: 'estim
 
 export async function serveCountTokens(ctx: AppContext, call: CountCall, codec: CountCodec, reply: FastifyReply): Promise<void> {
   const attempts: Attempt[] = [];
-  const abort = new AbortController();
+  const abort = new CallAbort();
   reply.raw.once('close', () => {
     if (!reply.raw.writableEnded) abort.abort();
   });

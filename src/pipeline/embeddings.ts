@@ -8,6 +8,7 @@
  * Requests only pass-through can serve (token-array inputs) are routed to
  * such channels only, decided before routing. Billed per input token.
  */
+import { CallAbort } from '../core/call-signal.js';
 import type { Attempt } from '../core/attempt.js';
 import type { FastifyReply } from 'fastify';
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
@@ -51,7 +52,7 @@ type Answer = { kind: 'pass'; result: EmbeddingPassThroughResult } | { kind: 'em
 
 export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, codec: EmbeddingCodec, reply: FastifyReply): Promise<void> {
   const attempts: Attempt[] = [];
-  const abort = new AbortController();
+  const abort = new CallAbort();
   reply.raw.once('close', () => {
     if (!reply.raw.writableEnded) abort.abort();
   });

@@ -3,6 +3,7 @@
  * and counting alike: the channels that may serve a model, in the order to
  * try them, and the call an adapter gets for one attempt.
  */
+import type { CallSignal } from '../core/call-signal.js';
 import type { AttemptTarget } from '../routing/failover.js';
 import { orderCandidates } from '../routing/select.js';
 import type { AppContext } from '../http/context.js';
@@ -21,7 +22,7 @@ export function upstreamCallFor(
   ctx: AppContext,
   target: AttemptTarget,
   request: { requestId: string; headers: UpstreamCall['clientHeaders'] },
-  signal: AbortSignal,
+  signal: CallSignal,
 ): UpstreamCall {
   return {
     channel: target.channel,

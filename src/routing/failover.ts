@@ -5,6 +5,7 @@
  * attempts. A 400 is never retried. Each outcome feeds the channel's circuit
  * breaker (routing/health.ts).
  */
+import type { CallSignal } from '../core/call-signal.js';
 import { GatewayError } from '../core/errors.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelHealth } from './health.js';
@@ -28,7 +29,7 @@ export interface FailoverOptions {
   health: ChannelHealth;
   /** Filled with every attempt, in order, with its outcome and timing (the request log's detail). */
   attempts: Attempt[];
-  signal?: AbortSignal;
+  signal?: CallSignal;
 }
 
 const CAPACITY_KINDS = new Set(['rate_limited', 'overloaded', 'unavailable']);
@@ -57,7 +58,7 @@ export interface OrderedAttemptOptions {
   health: ChannelHealth;
   /** Filled with every attempt, in order, with its outcome and timing. */
   attempts: Attempt[];
-  signal?: AbortSignal;
+  signal?: CallSignal;
   /** What is being served, for the message when every attempt failed. */
   label?: string;
   /** The upstream key the last attempt used, when known (per-key breakers). */

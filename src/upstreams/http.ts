@@ -6,6 +6,7 @@
  * undici's dispatcher API is used rather than global fetch: fetch costs several
  * times more per request on Node 20 (see the performance research notes).
  */
+import type { CallSignal } from '../core/call-signal.js';
 import type { Agent, Dispatcher } from 'undici';
 import { GatewayError, upstreamStatusError } from '../core/errors.js';
 import { loadUndici } from '../core/undici.js';
@@ -40,7 +41,7 @@ export interface UpstreamRequestOptions {
   method?: 'POST' | 'GET';
   headers: Record<string, string>;
   body?: string | Buffer;
-  signal: AbortSignal;
+  signal: CallSignal;
   /**
    * Bound on the wait for the response headers (undici headersTimeout). undici
    * checks it on a coarse clock: expect it to fire up to about a second late.
@@ -122,7 +123,7 @@ const connectErrorCodes = new Set([
  * GatewayError. Messages name the failure, never the URL (it may carry credentials).
  * GatewayErrors pass through unchanged, so stream converters can wrap whole loops.
  */
-export function toUpstreamError(error: unknown, signal?: AbortSignal): GatewayError {
+export function toUpstreamError(error: unknown, signal?: CallSignal): GatewayError {
   if (error instanceof GatewayError) return error;
   if (signal?.aborted) {
     const reason: unknown = signal.reason;
@@ -157,7 +158,7 @@ const ignoreError = () => {};
  * Reads a whole (success) body, at most `maxBytes` of it (beyond, the request
  * is aborted and a retryable error thrown). One chunk is returned without a copy.
  */
-export function readBody(body: UpstreamBody, signal?: AbortSignal, maxBytes = DEFAULT_UPSTREAM_LIMITS.maxBodyBytes): Promise<Buffer> {
+export function readBody(body: UpstreamBody, signal?: CallSignal, maxBytes = DEFAULT_UPSTREAM_LIMITS.maxBodyBytes): Promise<Buffer> {
   return collectBody(body, maxBytes, () => tooLarge('the upstream answer', maxBytes), signal);
 }
 
@@ -166,7 +167,7 @@ export function readBody(body: UpstreamBody, signal?: AbortSignal, maxBytes = DE
  * aborts the upstream request) and `overflow()` is the rejection. Read by
  * events, not async iteration: one promise per body instead of several per chunk.
  */
-function collectBody(body: UpstreamBody, maxBytes: number, overflow: () => GatewayError, signal?: AbortSignal): Promise<Buffer> {
+function collectBody(body: UpstreamBody, maxBytes: number, overflow: () => GatewayError, signal?: CallSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -204,7 +205,7 @@ function collectBody(body: UpstreamBody, maxBytes: number, overflow: () => Gatew
 }
 
 /** Reads and parses a whole JSON body, bounded like `readBody`; malformed JSON is the upstream's fault. */
-export async function readJsonBody<T>(body: UpstreamBody, signal?: AbortSignal, maxBytes?: number): Promise<T> {
+export async function readJsonBody<T>(body: UpstreamBody, signal?: CallSignal, maxBytes?: number): Promise<T> {
   const bytes = await readBody(body, signal, maxBytes);
   try {
     return JSON.parse(bytes.toString('utf8')) as T;
@@ -225,7 +226,7 @@ export async function readErrorBody(
 }
 
 /** Reads a whole body, refusing one larger than `maxBytes` (the download is cut there; not retryable). */
-export function readBodyLimited(body: UpstreamBody, maxBytes: number, what: string, signal?: AbortSignal): Promise<Buffer> {
+export function readBodyLimited(body: UpstreamBody, maxBytes: number, what: string, signal?: CallSignal): Promise<Buffer> {
   return collectBody(body, maxBytes, () => new GatewayError('upstream_error', `${what} is larger than ${maxBytes} bytes`), signal);
 }
 

@@ -7,6 +7,7 @@
  * to the last complete event, so that frame never lands inside a cut event
  * and a bad event never reaches the client.
  */
+import type { CallSignal } from '../core/call-signal.js';
 import type { Usage } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
 import { toUpstreamError } from './http.js';
@@ -27,7 +28,7 @@ export async function* forwardEvents(
   body: AsyncIterable<Uint8Array>,
   tap: StreamTap,
   limits: UpstreamLimits,
-  signal: AbortSignal | undefined,
+  signal: CallSignal | undefined,
 ): AsyncGenerator<Uint8Array> {
   const feeder = createSseFeeder(limits.maxEventBytes);
   const framer = new EventFramer();

@@ -5,6 +5,7 @@
  * JSON it claims to be (read whole before delivery, so a bad one fails over),
  * a stream's events must parse and end with the dialect's last event.
  */
+import type { CallSignal } from '../core/call-signal.js';
 import type { Usage } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
 import { firstHeader, readBody, requestOk, toUpstreamError, type StatusThrower } from './http.js';
@@ -89,7 +90,7 @@ async function* forwardJsonStream(
   body: AsyncIterable<Uint8Array>,
   tap: AnswerTap,
   limits: UpstreamLimits,
-  signal: AbortSignal,
+  signal: CallSignal,
 ): AsyncGenerator<Uint8Array> {
   const chunks: Uint8Array[] = [];
   try {

@@ -3,6 +3,7 @@
  * folder under src/upstreams/ exporting an UpstreamAdapter, plus one line in
  * registry.ts.
  */
+import type { CallSignal } from '../core/call-signal.js';
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../core/chat.js';
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
 import type { TranslationPlan } from '../core/translation-plan.js';
@@ -17,7 +18,7 @@ export interface UpstreamCall {
   /** The credential chosen for this attempt. */
   apiKey: string;
   /** Aborted when the client goes away or the gateway gives up. */
-  signal: AbortSignal;
+  signal: CallSignal;
   requestId: string;
   /** Client request headers (lower-case), for the few that are forwarded (e.g. `anthropic-beta`). */
   clientHeaders: Record<string, string | string[] | undefined>;

@@ -4,6 +4,7 @@
  * have no ChatEvent form (see convert-response.ts). The stream must end with
  * message_stop; an `event: error` or a cut connection is thrown as a GatewayError.
  */
+import type { CallSignal } from '../../core/call-signal.js';
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
@@ -16,7 +17,7 @@ import type { MessagesContentBlock, MessagesStreamEvent } from '../../dialects/m
 
 export async function* messagesSseToEvents(
   body: AsyncIterable<Uint8Array>,
-  signal?: AbortSignal,
+  signal?: CallSignal,
   limits?: UpstreamLimits,
 ): AsyncGenerator<ChatEvent> {
   const state = new MessagesStreamState();

@@ -8,6 +8,7 @@
  * `finish` is emitted when the stream ends; a stream that ends without a
  * finishReason was cut, and is reported as a failure.
  */
+import type { CallSignal } from '../../core/call-signal.js';
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
@@ -23,7 +24,7 @@ import type { GeminiFunctionCall, GeminiPart, GeminiResponse } from '../../diale
 export async function* geminiSseToEvents(
   body: AsyncIterable<Uint8Array>,
   opts: GeminiReadOptions,
-  signal?: AbortSignal,
+  signal?: CallSignal,
   limits?: UpstreamLimits,
 ): AsyncGenerator<ChatEvent> {
   const state = new GeminiStreamState(opts);

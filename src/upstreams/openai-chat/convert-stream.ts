@@ -7,6 +7,7 @@
  * have arrived (OpenAI sends usage in a last chunk with `choices: []`; others
  * put it on the finish chunk), or at `[DONE]` / the end of the stream.
  */
+import type { CallSignal } from '../../core/call-signal.js';
 import type { BlockStart, ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError, upstreamStatusError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
@@ -19,7 +20,7 @@ import type { ChatCompletionChunk, ChatCompletionMessage } from '../../dialects/
 
 export async function* chatSseToEvents(
   body: AsyncIterable<Uint8Array>,
-  signal?: AbortSignal,
+  signal?: CallSignal,
   limits?: UpstreamLimits,
 ): AsyncGenerator<ChatEvent> {
   const state = new ChatStreamState();

@@ -6,6 +6,7 @@
  * order; hosted tool records are skipped. The stream must end with a terminal
  * event; an `error` event, `response.failed` or a cut connection is thrown.
  */
+import type { CallSignal } from '../../core/call-signal.js';
 import type { ChatEvent, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { toUpstreamError } from '../http.js';
@@ -19,7 +20,7 @@ import type { WireEvent, WireOutputItem } from '../../dialects/responses/wire.js
 
 export async function* responsesSseToEvents(
   body: AsyncIterable<Uint8Array>,
-  signal?: AbortSignal,
+  signal?: CallSignal,
   limits?: UpstreamLimits,
 ): AsyncGenerator<ChatEvent> {
   const state = new ResponsesStreamState();

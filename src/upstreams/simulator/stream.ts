@@ -1,4 +1,5 @@
 /** Paces the simulated events: token delays, aborts and deliberately broken streams. */
+import type { CallSignal } from '../../core/call-signal.js';
 import type { ChatEvent, ChatResponse } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { answerEvents, isDelta } from './events.js';
@@ -10,7 +11,7 @@ export function brokenStreamError(chunks: number): GatewayError {
 }
 
 /** Timers are used only when `tokenDelayMs` > 0; otherwise events flow without any wait. */
-export async function* streamAnswer(answer: ChatResponse, settings: SimulatorSettings, signal: AbortSignal): AsyncGenerator<ChatEvent> {
+export async function* streamAnswer(answer: ChatResponse, settings: SimulatorSettings, signal: CallSignal): AsyncGenerator<ChatEvent> {
   const { tokenDelayMs, failAfterChunks } = settings;
   let delivered = 0;
   for (const event of answerEvents(answer)) {
