@@ -25,11 +25,35 @@ const dir = path.dirname(fileURLToPath(import.meta.url));
 const bundle = path.join(dir, 'gateway.cjs');
 const cacheFile = `${bundle}.cache`;
 
-const source = readFileSync(bundle);
-const digest = createHash('sha256').update(source).digest();
+/**
+ * Compiles the bundle, from the cache when it matches. The file's bytes and
+ * the cache's are locals: once V8 has them, their 4-5 MB are garbage, which
+ * top-level constants of this module would keep for the life of the process.
+ */
+function compile() {
+  const source = readFileSync(bundle);
+  const digest = createHash('sha256').update(source).digest();
+  const cachedData = matchingCache(digest);
+  // The bundle holds no `import()` (scripts/bundle.mjs turns each into a require), so the script needs no import callback.
+  const script = new vm.Script(Module.wrap(source.toString('utf8')), { filename: bundle, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    process.once('exit', () => {
+      // Everything compiled by now (start-up, and whatever requests ran) goes into the cache.
+      const temporary = `${cacheFile}.${process.pid}`;
+      try {
+        writeFileSync(temporary, Buffer.concat([digest, script.createCachedData()]));
+        renameSync(temporary, cacheFile);
+      } catch {
+        // No cache this time (e.g. a read-only install): the next start compiles again.
+        rmSync(temporary, { force: true });
+      }
+    });
+  }
+  return script;
+}
 
-/** The cache's V8 data when it was made from this very bundle, else undefined. */
-function matchingCache() {
+/** The cache's V8 data when it was made from this very bundle (its SHA-256 first), else undefined. */
+function matchingCache(digest) {
   let stored;
   try {
     stored = readFileSync(cacheFile);
@@ -39,23 +63,5 @@ function matchingCache() {
   return stored.length > digest.length && stored.subarray(0, digest.length).equals(digest) ? stored.subarray(digest.length) : undefined;
 }
 
-const cachedData = matchingCache();
-// The bundle holds no `import()` (scripts/bundle.mjs turns each into a require), so the script needs no import callback.
-const script = new vm.Script(Module.wrap(source.toString('utf8')), { filename: bundle, cachedData });
-
-if (cachedData === undefined || script.cachedDataRejected) {
-  process.once('exit', () => {
-    // Everything compiled by now (start-up, and whatever requests ran) goes into the cache.
-    const temporary = `${cacheFile}.${process.pid}`;
-    try {
-      writeFileSync(temporary, Buffer.concat([digest, script.createCachedData()]));
-      renameSync(temporary, cacheFile);
-    } catch {
-      // No cache this time (e.g. a read-only install): the next start compiles again.
-      rmSync(temporary, { force: true });
-    }
-  });
-}
-
 const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir);
+compile().runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir);
