@@ -12,10 +12,13 @@
  * module with its own chunks.
  *
  * The build ends by starting the new gateway once (an empty data directory,
- * a config file with one channel and one key, a free port), asking /healthz
- * and stopping it: the loader writes the code cache as that process exits.
+ * a config file with one channel and one key, a free port), asking /healthz,
+ * sending one Messages request through that channel to a stub upstream in
+ * this process, and stopping it: the loader writes the code cache as that
+ * process exits, so a start's first request also runs from it.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,15 +89,41 @@ rmSync(path.join(outdir, 'main.js.map'), { force: true });
 
 await writeCodeCache(path.join(outdir, 'main.js'));
 
-/** Starts the gateway once and stops it after its first /healthz answer, so the loader writes the code cache. */
+/**
+ * The upstream of the build's one request: answers every request with one small
+ * Messages answer, so the request path (the Messages family, the pass-through,
+ * undici) is compiled into the cache too.
+ */
+async function startStubUpstream() {
+  const answer = JSON.stringify({
+    id: 'msg_build',
+    type: 'message',
+    role: 'assistant',
+    model: 'build-model',
+    content: [{ type: 'text', text: 'ok' }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  });
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(answer));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/** Starts the gateway once, asks /healthz and sends one chat request, then stops it, so the loader writes the code cache. */
 async function writeCodeCache(entry) {
   const cacheFile = path.join(outdir, 'gateway.cjs.cache');
   rmSync(cacheFile, { force: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-build-'));
-  // A config file, so that reading and applying one is in the cache too (its channel is never called).
+  const upstream = await startStubUpstream();
+  // A config file, so that reading and applying one is in the cache too; its channel is the stub.
   const configPath = path.join(dataDir, 'switchyard.json');
-  const channel = { name: 'build', type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'x', models: ['build-model'] };
-  writeFileSync(configPath, JSON.stringify({ channels: [channel], keys: [{ name: 'build', key: 'sk-build-only-0000000000' }] }));
+  const channel = { name: 'build', type: 'anthropic', baseUrl: `http://127.0.0.1:${upstream.address().port}`, apiKey: 'x', models: ['build-model'] };
+  const clientKey = 'sk-build-only-0000000000';
+  writeFileSync(configPath, JSON.stringify({ channels: [channel], keys: [{ name: 'build', key: clientKey }] }));
   const env = {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
@@ -126,11 +155,19 @@ async function writeCodeCache(entry) {
       });
     });
     await fetch(`${address}/healthz`);
+    const chat = await fetch(`${address}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': clientKey, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'build-model', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    // Not fatal: the cache then covers the start alone, and the first request compiles what it runs.
+    if (chat.status !== 200) process.stderr.write(`bundle: the build's chat request answered ${chat.status}: ${(await chat.text()).slice(0, 300)}\n`);
   } catch (error) {
     process.stderr.write(`bundle: no code cache written (${error.message}); the gateway compiles at each start\n${output}\n`);
   } finally {
     child.kill('SIGTERM');
     await exited;
+    upstream.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (!existsSync(cacheFile)) process.stderr.write('bundle: the gateway wrote no code cache; it compiles at each start\n');

@@ -88,7 +88,7 @@ Every example below is sent to a gateway by \`test/config/admin-api.test.ts\`.
 Answers 201 with the key record and \`key\`, the secret, shown this once
 (only its hash is stored).
 
-${rowsTable(schemaRows(keyInputSchema))}
+${rowsTable(schemaRows(keyInputSchema()))}
 
 ${curl(e.createKey)}
 
@@ -104,7 +104,7 @@ ${curl(e.getKey)}
 
 ### \`PATCH /admin/keys/{id}\`: change a key
 
-Any subset of ${fieldNames(keyPatchSchema)}; \`null\` clears a limit.
+Any subset of ${fieldNames(keyPatchSchema())}; \`null\` clears a limit.
 Answers the changed key.
 
 ${curl(e.patchKey)}
@@ -124,7 +124,7 @@ Answers 201 with the channel record (\`apiKeyCount\` instead of the
 credentials). The gateway routes to it at once. Per-type settings and a
 walkthrough for each upstream type: [providers.md](providers.md).
 
-${rowsTable(schemaRows(channelInputSchema))}
+${rowsTable(schemaRows(channelInputSchema()))}
 
 ${curl(e.createChannel)}
 
@@ -153,7 +153,7 @@ ${curl(e.resetChannelHealth)}
 
 ### \`PATCH /admin/channels/{id}\`: change a channel
 
-Any subset of ${fieldNames(channelPatchSchema)}. A new \`apiKey\`
+Any subset of ${fieldNames(channelPatchSchema())}. A new \`apiKey\`
 replaces all credentials.
 
 ${curl(e.patchChannel)}

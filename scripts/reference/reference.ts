@@ -77,7 +77,7 @@ field (a fingerprint per field, never a secret, is kept in the
 stands for a model name or \`prefix*\` pattern (\`prices\`, \`contextWindows\`)
 or a task family (\`taskTimeouts\`: \`images\`, \`videos\`).
 
-${rowsTable(schemaRows(configSchema))}
+${rowsTable(schemaRows(configSchema()))}
 
 ## Test-only variables
 

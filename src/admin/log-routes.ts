@@ -13,7 +13,7 @@ import { logListQuery, page, parseQuery, seriesQuery, usageQuery } from './queri
 
 export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/logs', async (request) => {
-    const query = parseQuery(logListQuery, request.query);
+    const query = parseQuery(logListQuery(), request.query);
     await ctx.recorder.flush();
     const limit = query.limit ?? 100;
     const { cursor, limit: _limit, ...filters } = query;
@@ -29,13 +29,13 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   app.get('/usage', async (request) => {
-    const query = parseQuery(usageQuery, request.query);
+    const query = parseQuery(usageQuery(), request.query);
     await ctx.recorder.flush();
     return { data: await ctx.store.logs.usage(query) };
   });
 
   app.get('/usage/series', async (request) => {
-    const query = parseQuery(seriesQuery, request.query);
+    const query = parseQuery(seriesQuery(), request.query);
     await ctx.recorder.flush();
     const { totals, series } = await ctx.store.logs.series(query);
     const labels = await groupLabels(ctx, query.by, series.map((entry) => entry.group));

@@ -9,6 +9,7 @@ import { GatewayError } from '../core/errors.js';
 import { hasControlCharacter } from '../core/model-name.js';
 import type { PagePosition } from '../storage/paging.js';
 import { parseInput } from './service.js';
+import { builtOnce } from '../core/built-once.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -17,7 +18,7 @@ const DAY = 24 * HOUR;
 const STEPS = [MINUTE, 5 * MINUTE, 15 * MINUTE, HOUR, 6 * HOUR, DAY];
 const MAX_POINTS = 2000;
 
-const time = z
+const time = builtOnce(() => z
   .string()
   .describe('Epoch milliseconds or an ISO 8601 date-time.')
   .transform((text, context) => {
@@ -27,16 +28,16 @@ const time = z
       return z.NEVER;
     }
     return value;
-  });
+  }));
 
-const limit = z
+const limit = builtOnce(() => z
   .string()
   .regex(/^\d+$/, 'must be a whole number')
   .transform(Number)
   .pipe(z.number().int().min(1).max(1000))
-  .describe('Rows per page, 1-1000 (default 100).');
+  .describe('Rows per page, 1-1000 (default 100).'));
 
-const cursor = z
+const cursor = builtOnce(() => z
   .string()
   .describe('The `nextCursor` of the previous page.')
   .transform((text, context) => {
@@ -46,10 +47,10 @@ const cursor = z
       return z.NEVER;
     }
     return position;
-  });
+  }));
 
 /** `429`, a class such as `5xx`, or `error` (400-599). */
-const status = z
+const status = builtOnce(() => z
   .string()
   .describe('One status (`429`), a class (`2xx`, `4xx`, `5xx`) or `error` (400-599).')
   .transform((text, context) => {
@@ -58,7 +59,7 @@ const status = z
     if (text === 'error') return { from: 400, to: 599 };
     context.addIssue({ code: 'custom', message: 'must be a status (429), a class (4xx) or error' });
     return z.NEVER;
-  });
+  }));
 
 // Names and ids never hold control characters (and PostgreSQL cannot compare a NUL byte).
 const text = (what: string) =>
@@ -69,33 +70,33 @@ const text = (what: string) =>
     .refine((value) => !hasControlCharacter(value), 'must not contain control characters')
     .describe(what);
 
-export const logListQuery = z
+export const logListQuery = builtOnce(() => z
   .object({
-    since: time.optional().describe('Rows created at or after this time.'),
-    until: time.optional().describe('Rows created before this time.'),
-    before: time.optional().describe('Rows created before this time (older paging; `cursor` is exact).'),
+    since: time().optional().describe('Rows created at or after this time.'),
+    until: time().optional().describe('Rows created before this time.'),
+    before: time().optional().describe('Rows created before this time (older paging; `cursor` is exact).'),
     keyId: text('Only this key’s requests.').optional(),
     model: text('Only this client model name.').optional(),
     channelId: text('Only requests this channel answered.').optional(),
     family: text('Only this family: messages, generate, responses, chat-completions, embeddings, images, videos, count-tokens….').optional(),
-    status: status.optional(),
-    limit: limit.optional(),
-    cursor: cursor.optional(),
+    status: status().optional(),
+    limit: limit().optional(),
+    cursor: cursor().optional(),
   })
-  .strict();
+  .strict());
 
-export const usageQuery = z
+export const usageQuery = builtOnce(() => z
   .object({
     keyId: text('Only this key.').optional(),
-    since: time.optional(),
-    until: time.optional(),
+    since: time().optional(),
+    until: time().optional(),
   })
-  .strict();
+  .strict());
 
-export const seriesQuery = z
+export const seriesQuery = builtOnce(() => z
   .object({
-    since: time.optional().describe('Start (default: 24 hours before `until`).'),
-    until: time.optional().describe('End, exclusive (default: now).'),
+    since: time().optional().describe('Start (default: 24 hours before `until`).'),
+    until: time().optional().describe('End, exclusive (default: now).'),
     step: z
       .string()
       .regex(/^\d+$/, 'must be a whole number of milliseconds')
@@ -130,23 +131,23 @@ export const seriesQuery = z
       return z.NEVER;
     }
     return { ...query, since, until, step, by: query.by ?? 'none', top: query.top ?? 10 };
-  });
+  }));
 
-export const taskListQuery = z
+export const taskListQuery = builtOnce(() => z
   .object({
     family: z.enum(['images', 'videos']).optional().describe('Only image or video tasks.'),
     status: text('Only tasks in this state (images: NOT_START, SUBMITTED, IN_PROGRESS, MODAL, SUCCESS, FAILURE; videos: queued, in_progress, completed, failed…).').optional(),
     keyId: text('Only this key’s tasks.').optional(),
-    limit: limit.optional(),
-    cursor: cursor.optional(),
+    limit: limit().optional(),
+    cursor: cursor().optional(),
   })
-  .strict();
+  .strict());
 
-export const channelTestBody = z
+export const channelTestBody = builtOnce(() => z
   .object({
     model: z.string().min(1).optional().describe('The model to ask (default: the channel’s first exact model name, or its first mapped one).'),
   })
-  .strict();
+  .strict());
 
 /** Each parameter once (`?keyId=a&keyId=b` is a 400, not an array handed to the database), then the schema's rules. */
 export function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.output<T> {

@@ -115,7 +115,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   });
 
   app.post<{ Params: { id: string } }>('/channels/:id/test', async (request) => {
-    const { model } = parseInput(channelTestBody, request.body ?? {});
+    const { model } = parseInput(channelTestBody(), request.body ?? {});
     return testChannel(ctx, await admin.getChannel(request.params.id), model);
   });
 

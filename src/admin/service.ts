@@ -10,34 +10,35 @@ import { hasControlCharacter } from '../core/model-name.js';
 import { generateKeySecret, hashKey } from '../http/auth.js';
 import type { SecretBox } from '../storage/secrets.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
+import { builtOnce } from '../core/built-once.js';
 
-const epochOrIso = z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true })]).transform((value) =>
+const epochOrIso = builtOnce(() => z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true })]).transform((value) =>
   typeof value === 'number' ? value : Date.parse(value),
-);
-const cidrList = z.array(z.string().refine(isIpOrCidr, IP_OR_CIDR_MESSAGE));
+));
+const cidrList = builtOnce(() => z.array(z.string().refine(isIpOrCidr, IP_OR_CIDR_MESSAGE)));
 // Names end up in log lines and PostgreSQL text columns: no control characters (NUL included).
-const recordName = z.string().min(1).max(128).refine((text) => !hasControlCharacter(text), 'must not contain control characters');
+const recordName = builtOnce(() => z.string().min(1).max(128).refine((text) => !hasControlCharacter(text), 'must not contain control characters'));
 
 // Descriptions (`describe`) are rendered into docs/admin-api.md (npm run docs:reference).
-export const keyInputSchema = z
+export const keyInputSchema = builtOnce(() => z
   .object({
-    name: recordName.describe('Unique name (1-128 characters, no control characters).'),
+    name: recordName().describe('Unique name (1-128 characters, no control characters).'),
     key: z.string().min(8).max(256).optional().describe('The secret clients will send (8-256 characters); absent: one is generated. Shown once, in the answer to the create.'),
     status: z.enum(['active', 'disabled']).optional().describe('`disabled` refuses the key (default `active`).'),
     quota: z.number().nonnegative().nullable().optional().describe('Spending limit in USD; null or absent: unlimited.'),
     models: z.array(z.string().min(1)).nullable().optional().describe('Allowed models and image actions: names, `*` or `prefix*`; null or absent: all.'),
-    allowIps: cidrList.nullable().optional().describe('Client addresses or CIDR ranges allowed to use the key; null or absent: any.'),
+    allowIps: cidrList().nullable().optional().describe('Client addresses or CIDR ranges allowed to use the key; null or absent: any.'),
     rpm: z.number().int().positive().nullable().optional().describe('Requests per minute; null or absent: no limit.'),
     tpm: z.number().int().positive().nullable().optional().describe('Tokens per minute; null or absent: no limit.'),
-    expiresAt: epochOrIso.nullable().optional().describe('Expiry: epoch milliseconds or an ISO 8601 date-time with an offset; null or absent: never.'),
+    expiresAt: epochOrIso().nullable().optional().describe('Expiry: epoch milliseconds or an ISO 8601 date-time with an offset; null or absent: never.'),
     strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
   })
-  .strict();
+  .strict());
 
-export const keyPatchSchema = keyInputSchema.partial().strict();
+export const keyPatchSchema = builtOnce(() => keyInputSchema().partial().strict());
 
-const channelFields = {
-  name: recordName.describe('Unique name (1-128 characters, no control characters).'),
+const channelFields = builtOnce(() => ({
+  name: recordName().describe('Unique name (1-128 characters, no control characters).'),
   type: z.string().min(1).describe('Upstream type: `simulator`, `anthropic`, `gemini`, `openai-responses`, `openai-chat`, `ig-proxy`, `openai-videos`, `wan` (see docs/providers.md).'),
   baseUrl: z.string().describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types; needed by every type but `gemini` and `openai-responses`, whose public address is the default when empty.'),
   apiKey: z.union([z.string(), z.array(z.string())]).describe('The upstream credential, or a list rotated round-robin. Encrypted at rest, never returned (answers show `apiKeyCount`).'),
@@ -47,23 +48,23 @@ const channelFields = {
   weight: z.number().int().nonnegative().describe('Weighted random choice among channels of one priority.'),
   enabled: z.boolean().describe('`false`: kept but not routed to.'),
   settings: z.record(z.string(), z.unknown()).describe('Type-specific settings (see docs/providers.md).'),
-};
+}));
 
-export const channelInputSchema = z
+export const channelInputSchema = builtOnce(() => z
   .object({
-    ...channelFields,
-    baseUrl: channelFields.baseUrl.default(''),
-    apiKey: channelFields.apiKey.optional(),
-    models: channelFields.models.default(['*']),
-    modelMapping: channelFields.modelMapping.default({}),
-    priority: channelFields.priority.default(0),
-    weight: channelFields.weight.default(1),
-    enabled: channelFields.enabled.default(true),
-    settings: channelFields.settings.default({}),
+    ...channelFields(),
+    baseUrl: channelFields().baseUrl.default(''),
+    apiKey: channelFields().apiKey.optional(),
+    models: channelFields().models.default(['*']),
+    modelMapping: channelFields().modelMapping.default({}),
+    priority: channelFields().priority.default(0),
+    weight: channelFields().weight.default(1),
+    enabled: channelFields().enabled.default(true),
+    settings: channelFields().settings.default({}),
   })
-  .strict();
+  .strict());
 
-export const channelPatchSchema = z.object(channelFields).partial().strict();
+export const channelPatchSchema = builtOnce(() => z.object(channelFields()).partial().strict());
 
 /** Refuses a channel that would fail when used: unknown type, a base URL that is not http(s), settings its type rejects. */
 function checkChannel(channel: { name: string; type: string; baseUrl: string; settings: Record<string, unknown> }): void {
@@ -103,7 +104,7 @@ export class AdminService {
   ) {}
 
   async createKey(input: unknown): Promise<{ record: KeyRecord; secret: string }> {
-    const data = parseInput(keyInputSchema, input);
+    const data = parseInput(keyInputSchema(), input);
     if (await this.store.keys.getByName(data.name)) {
       throw new GatewayError('invalid_request', `a key named "${data.name}" already exists`, { status: 409, param: 'name' });
     }
@@ -114,7 +115,7 @@ export class AdminService {
   }
 
   async updateKey(id: string, input: unknown): Promise<KeyRecord> {
-    const data = parseInput(keyPatchSchema, input);
+    const data = parseInput(keyPatchSchema(), input);
     const { key: secret, ...fields } = data;
     const patch: KeyPatch = { ...fields };
     if (secret !== undefined) Object.assign(patch, { keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
@@ -130,7 +131,7 @@ export class AdminService {
   }
 
   async createChannel(input: unknown): Promise<ChannelRecord> {
-    const data = parseInput(channelInputSchema, input);
+    const data = parseInput(channelInputSchema(), input);
     if (await this.store.channels.getByName(data.name)) {
       throw new GatewayError('invalid_request', `a channel named "${data.name}" already exists`, { status: 409, param: 'name' });
     }
@@ -146,7 +147,7 @@ export class AdminService {
   }
 
   async updateChannel(id: string, input: unknown): Promise<ChannelRecord> {
-    const data = parseInput(channelPatchSchema, input);
+    const data = parseInput(channelPatchSchema(), input);
     const { apiKey, enabled, ...fields } = data;
     const patch: ChannelPatch = { ...fields };
     if (fields.baseUrl !== undefined) patch.baseUrl = fields.baseUrl.replace(/\/+$/, '');

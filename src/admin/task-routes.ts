@@ -21,7 +21,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void 
   };
 
   app.get('/tasks', async (request) => {
-    const { cursor, limit = 50, ...filters } = parseQuery(taskListQuery, request.query);
+    const { cursor, limit = 50, ...filters } = parseQuery(taskListQuery(), request.query);
     const tasks = await engine.tasks.list({ ...filters, after: cursor, limit: limit + 1 });
     const { data, hasMore, nextCursor } = page(tasks, limit);
     return { data: data.map((task) => taskView(ctx, task)), hasMore, nextCursor };

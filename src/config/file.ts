@@ -9,6 +9,7 @@ import { extname } from 'node:path';
 import { z } from 'zod';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from './entity-rules.js';
+import { builtOnce } from '../core/built-once.js';
 
 type YamlParse = typeof import('yaml').parse;
 
@@ -26,12 +27,12 @@ function parseYaml(text: string): unknown {
   return yamlParse(text);
 }
 
-const name = z.string().trim().min(1, { error: 'must not be empty' });
-const modelList = z.array(z.string().min(1, { error: 'must not be empty' }));
+const name = builtOnce(() => z.string().trim().min(1, { error: 'must not be empty' }));
+const modelList = builtOnce(() => z.array(z.string().min(1, { error: 'must not be empty' })));
 
-const ipOrCidr = z.string().refine(isIpOrCidr, { error: IP_OR_CIDR_MESSAGE });
+const ipOrCidr = builtOnce(() => z.string().refine(isIpOrCidr, { error: IP_OR_CIDR_MESSAGE }));
 
-const epochMs = z.union(
+const epochMs = builtOnce(() => z.union(
   [
     z.number().int().nonnegative(),
     z
@@ -42,12 +43,12 @@ const epochMs = z.union(
       .transform((text) => Date.parse(text)),
   ],
   { error: 'must be an ISO 8601 date or date-time with a zone (Z or ±hh:mm), or epoch milliseconds' },
-);
+));
 
 // Descriptions (`describe`) are rendered into docs/reference.md (npm run docs:reference).
-const channelSchema = z.strictObject({
-  name: name.describe('Unique name; the file matches existing channels by it.'),
-  type: name.describe('Upstream type: `simulator`, `anthropic`, `gemini`, `openai-responses`, `openai-chat`, `ig-proxy`, `openai-videos`, `wan` (see docs/providers.md).'),
+const channelSchema = builtOnce(() => z.strictObject({
+  name: name().describe('Unique name; the file matches existing channels by it.'),
+  type: name().describe('Upstream type: `simulator`, `anthropic`, `gemini`, `openai-responses`, `openai-chat`, `ig-proxy`, `openai-videos`, `wan` (see docs/providers.md).'),
   baseUrl: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .transform((url) => url.replace(/\/+$/, ''))
@@ -56,28 +57,28 @@ const channelSchema = z.strictObject({
   apiKey: z.union([z.string().min(1), z.array(z.string().min(1))], {
     error: 'must be a non-empty string or a list of them',
   }).optional().describe('The upstream credential, or a list rotated round-robin. Encrypted at rest, never shown.'),
-  models: modelList.default(['*']).describe('Model names this channel serves: exact names, `*`, or `prefix*` (image actions: `ig_<action>`).'),
+  models: modelList().default(['*']).describe('Model names this channel serves: exact names, `*`, or `prefix*` (image actions: `ig_<action>`).'),
   modelMapping: z.record(z.string(), z.string().min(1)).optional().describe('Client model name to upstream model name; mapped names count as served.'),
   priority: z.number().int().default(0).describe('Higher priorities are tried first.'),
   weight: z.number().int().nonnegative().default(1).describe('Weighted random choice among channels of one priority.'),
   enabled: z.boolean().default(true).describe('`false`: declared but not routed to.'),
   settings: z.record(z.string(), z.unknown()).optional().describe('Type-specific settings (simulator knobs, image accounts, paths; see docs/providers.md).'),
-});
+}));
 
-const keySchema = z.strictObject({
-  name: name.describe('Unique name; the file matches existing keys by it.'),
+const keySchema = builtOnce(() => z.strictObject({
+  name: name().describe('Unique name; the file matches existing keys by it.'),
   key: z.string().min(1, { error: 'must not be empty' }).describe('The secret clients send (stored hashed).'),
   quota: z.number().nonnegative().optional().describe('Spending limit in USD; unset: unlimited.'),
-  models: modelList.optional().describe('Allowed models and image actions: names, `*` or `prefix*`; unset: all.'),
-  allowIps: z.array(ipOrCidr).optional().describe('Client addresses or CIDR ranges allowed to use the key; unset: any.'),
+  models: modelList().optional().describe('Allowed models and image actions: names, `*` or `prefix*`; unset: all.'),
+  allowIps: z.array(ipOrCidr()).optional().describe('Client addresses or CIDR ranges allowed to use the key; unset: any.'),
   rpm: z.number().int().positive().optional().describe('Requests per minute.'),
   tpm: z.number().int().positive().optional().describe('Tokens per minute.'),
-  expiresAt: epochMs.optional().describe('Expiry: an ISO 8601 date or date-time with a zone, or epoch milliseconds.'),
+  expiresAt: epochMs().optional().describe('Expiry: an ISO 8601 date or date-time with a zone, or epoch milliseconds.'),
   strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
-});
+}));
 
 /** USD per million tokens. */
-const priceSchema = z.strictObject({
+const priceSchema = builtOnce(() => z.strictObject({
   input: z.number().nonnegative().optional().describe('USD per million input tokens.'),
   output: z.number().nonnegative().optional().describe('USD per million output tokens.'),
   cacheRead: z.number().nonnegative().optional().describe('USD per million tokens read from the prompt cache.'),
@@ -90,10 +91,10 @@ const priceSchema = z.strictObject({
     ])
     .optional()
     .describe('USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`).'),
-});
+}));
 
 /** Video generation (family B). */
-const videosSchema = z.strictObject({
+const videosSchema = builtOnce(() => z.strictObject({
   defaultModel: z.string().min(1).max(256).optional().describe('The model used when a request names none (default `sora-2`).'),
   retentionSeconds: z
     .number()
@@ -101,10 +102,10 @@ const videosSchema = z.strictObject({
     .positive()
     .optional()
     .describe('How long a finished video stays downloadable, in seconds from when the gateway stored it (default 86400).'),
-});
+}));
 
 // Each wins over its environment variable.
-const limitsSchema = z.strictObject({
+const limitsSchema = builtOnce(() => z.strictObject({
   maxBodyBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_BODY_BYTES`.'),
   upstreamTimeoutMs: z.number().int().positive().optional().describe('As `SWITCHYARD_UPSTREAM_TIMEOUT_MS`.'),
   maxUpstreamBodyBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_UPSTREAM_BODY_BYTES`.'),
@@ -112,14 +113,14 @@ const limitsSchema = z.strictObject({
   maxUpstreamEventBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES`.'),
   maxAttempts: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_ATTEMPTS`.'),
   cooldownSeconds: z.number().nonnegative().optional().describe('As `SWITCHYARD_COOLDOWN_SECONDS`.'),
-});
+}));
 
-export const configSchema = z
+export const configSchema = builtOnce(() => z
   .strictObject({
-    channels: z.array(channelSchema).default([]).describe('Upstreams, created by name; later starts apply only the fields the file changed since it was last applied.'),
-    keys: z.array(keySchema).default([]).describe('Client keys, created by name; later starts apply only the fields the file changed (a key disabled elsewhere stays disabled).'),
-    prices: z.record(z.string(), priceSchema).default({}).describe('Prices by model name or `prefix*`; quotas are in USD.'),
-    limits: limitsSchema.optional().describe('Gateway limits; each wins over its environment variable.'),
+    channels: z.array(channelSchema()).default([]).describe('Upstreams, created by name; later starts apply only the fields the file changed since it was last applied.'),
+    keys: z.array(keySchema()).default([]).describe('Client keys, created by name; later starts apply only the fields the file changed (a key disabled elsewhere stays disabled).'),
+    prices: z.record(z.string(), priceSchema()).default({}).describe('Prices by model name or `prefix*`; quotas are in USD.'),
+    limits: limitsSchema().optional().describe('Gateway limits; each wins over its environment variable.'),
     contextWindows: z
       .record(z.string().min(1), z.number().int().positive())
       .optional()
@@ -132,7 +133,7 @@ export const configSchema = z
       .record(z.string(), z.number().int().positive())
       .optional()
       .describe('Seconds an unfinished task of a family (`images`, `videos`) may run before it fails and is refunded.'),
-    videos: videosSchema.optional().describe('Video generation (family B).'),
+    videos: videosSchema().optional().describe('Video generation (family B).'),
     simulator: z
       .boolean()
       .optional()
@@ -147,12 +148,12 @@ export const configSchema = z
       // The baseUrl field's own schema already reports a bad URL.
       if (problem && problem.field !== 'baseUrl') ctx.addIssue({ code: 'custom', path: ['channels', index, problem.field], message: problem.message });
     });
-  });
+  }));
 
-export type ConfigFile = z.output<typeof configSchema>;
+export type ConfigFile = z.output<ReturnType<typeof configSchema>>;
 export type ConfigChannel = ConfigFile['channels'][number];
 export type ConfigKey = ConfigFile['keys'][number];
-export type ConfigPrice = z.output<typeof priceSchema>;
+export type ConfigPrice = z.output<ReturnType<typeof priceSchema>>;
 
 export class ConfigFileError extends Error {
   constructor(
@@ -181,7 +182,7 @@ export function parseConfigText(text: string, format: 'yaml' | 'json', source = 
   }
   if (exceedsJsonDepth(value)) throw new ConfigFileError(source, [`nests objects and lists more than ${MAX_JSON_DEPTH} levels deep`]);
   // An empty file declares nothing.
-  const result = configSchema.safeParse(value ?? {});
+  const result = configSchema().safeParse(value ?? {});
   if (!result.success) throw new ConfigFileError(source, result.error.issues.map(describeIssue));
   return result.data;
 }

@@ -4,8 +4,9 @@
  * one Map per label, by value, with no key built (prom-client sorts and joins
  * the label names and values on every call), and a
  * histogram cell keeps per-bucket counts that are made cumulative only when
- * scraped. They register in a prom-client Registry, which renders them with
- * the rest (the `get()` shape is prom-client's metric JSON).
+ * scraped. They register in a prom-client Registry (given here, or later with
+ * `registerMetric`), which renders them with the rest (the `get()` shape is
+ * prom-client's metric JSON).
  */
 import type { Registry } from 'prom-client';
 
@@ -36,9 +37,9 @@ abstract class CellMetric<C> {
     readonly name: string,
     readonly help: string,
     protected readonly labelNames: readonly string[],
-    registry: Registry,
+    registry?: Registry,
   ) {
-    registry.registerMetric(this as never);
+    registry?.registerMetric(this as never);
   }
 
   /** The cell of the label set `values` (in `labelNames` order), made on first use. */
@@ -87,7 +88,7 @@ export class CellCounter extends CellMetric<Cell> {
 export class CellHistogram extends CellMetric<HistogramCell> {
   readonly type = 'histogram';
 
-  constructor(name: string, help: string, labelNames: readonly string[], private readonly buckets: readonly number[], registry: Registry) {
+  constructor(name: string, help: string, labelNames: readonly string[], private readonly buckets: readonly number[], registry?: Registry) {
     super(name, help, labelNames, registry);
   }
 

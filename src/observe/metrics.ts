@@ -5,9 +5,11 @@
  * first_token_seconds`, with `gen_ai_operation_name` and
  * `gen_ai_request_model` labels) and `switchyard_*` for the rest. A request
  * is observed once, when it settles; state (breakers, task queues,
- * callback deliveries) is read when the metrics are scraped.
+ * callback deliveries) is read when the metrics are scraped. prom-client,
+ * which renders them, is loaded at the first scrape: evaluating it was part
+ * of every start, though requests are observed without it.
  */
-import { Gauge, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { CellCounter, CellHistogram } from './metric-cells.js';
 
 export interface RequestObservation {
@@ -39,7 +41,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576];
 
 export class GatewayMetrics {
-  readonly registry = new Registry();
+  private registry?: Promise<Registry>;
   private readonly requests: CellCounter;
   private readonly duration: CellHistogram;
   private readonly firstToken: CellHistogram;
@@ -51,29 +53,37 @@ export class GatewayMetrics {
   /** Off (SWITCHYARD_METRICS=off): nothing is recorded and /metrics is not served. */
   readonly enabled: boolean;
 
-  constructor(sources: MetricsSources, options: { enabled?: boolean } = {}) {
+  constructor(
+    private readonly sources: MetricsSources,
+    options: { enabled?: boolean } = {},
+  ) {
     this.enabled = options.enabled ?? true;
-    const registers = [this.registry];
-    const registry = this.registry;
-    this.requests = new CellCounter('switchyard_requests_total', 'Requests served, by family, model, channel and HTTP status.', ['family', 'gen_ai_request_model', 'channel', 'status'], registry);
+    this.requests = new CellCounter('switchyard_requests_total', 'Requests served, by family, model, channel and HTTP status.', ['family', 'gen_ai_request_model', 'channel', 'status']);
     this.duration = new CellHistogram(
       'gen_ai_client_operation_duration_seconds',
       'Duration of a request from its arrival to its settlement.',
       ['gen_ai_operation_name', 'family', 'gen_ai_request_model', 'channel', 'status'],
       DURATION_BUCKETS,
-      registry,
     );
     this.firstToken = new CellHistogram(
       'gen_ai_server_time_to_first_token_seconds',
       'Time from a streamed request’s arrival to its first byte sent to the client.',
       ['family', 'gen_ai_request_model', 'channel'],
       DURATION_BUCKETS,
-      registry,
     );
-    this.tokens = new CellHistogram('gen_ai_client_token_usage', 'Tokens per request, by type (input, output).', ['gen_ai_token_type', 'family', 'gen_ai_request_model'], TOKEN_BUCKETS, registry);
-    this.spend = new CellCounter('switchyard_spend_usd_total', 'Spend charged to keys, in USD.', ['family', 'gen_ai_request_model', 'key'], registry);
-    this.failovers = new CellCounter('switchyard_failovers_total', 'Channels tried after the first one.', ['family', 'gen_ai_request_model'], registry);
-    this.limited = new CellCounter('switchyard_limit_rejections_total', 'Requests refused for a rate limit or an exhausted quota.', ['family', 'reason'], registry);
+    this.tokens = new CellHistogram('gen_ai_client_token_usage', 'Tokens per request, by type (input, output).', ['gen_ai_token_type', 'family', 'gen_ai_request_model'], TOKEN_BUCKETS);
+    this.spend = new CellCounter('switchyard_spend_usd_total', 'Spend charged to keys, in USD.', ['family', 'gen_ai_request_model', 'key']);
+    this.failovers = new CellCounter('switchyard_failovers_total', 'Channels tried after the first one.', ['family', 'gen_ai_request_model']);
+    this.limited = new CellCounter('switchyard_limit_rejections_total', 'Requests refused for a rate limit or an exhausted quota.', ['family', 'reason']);
+  }
+
+  /** The registry, made at the first scrape: the cells in the order above, then the gauges read at each scrape. */
+  private async createRegistry(): Promise<Registry> {
+    const { Gauge, Registry } = await import('prom-client');
+    const registry = new Registry();
+    for (const cell of [this.requests, this.duration, this.firstToken, this.tokens, this.spend, this.failovers, this.limited]) registry.registerMetric(cell as never);
+    const registers = [registry];
+    const sources = this.sources;
     new Gauge({
       name: 'switchyard_channel_breaker_state',
       help: 'Circuit breaker per channel: 1 for its current state (closed, open, half_open).',
@@ -104,6 +114,7 @@ export class GatewayMetrics {
         for (const row of await sources.deliveries()) this.set({ status: row.status }, row.count);
       },
     });
+    return registry;
   }
 
   observe(o: RequestObservation): void {
@@ -119,11 +130,11 @@ export class GatewayMetrics {
     if (o.limitKind) this.limited.inc([o.family, o.limitKind]);
   }
 
-  text(): Promise<string> {
-    return this.registry.metrics();
+  async text(): Promise<string> {
+    return (await (this.registry ??= this.createRegistry())).metrics();
   }
 
-  get contentType(): string {
-    return this.registry.contentType;
+  async contentType(): Promise<string> {
+    return (await (this.registry ??= this.createRegistry())).contentType;
   }
 }

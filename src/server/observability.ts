@@ -24,7 +24,8 @@ export async function registerObservability(app: FastifyInstance, ctx: AppContex
     scope.get('/metrics', async (request, reply) => {
       if (!isAdmin(request, ctx.adminKeyHash)) throw new GatewayError('authentication', 'admin key required');
       if (!ctx.metrics.enabled) throw new GatewayError('not_found', 'metrics are turned off on this gateway (SWITCHYARD_METRICS=off)');
-      reply.type(ctx.metrics.contentType).send(await ctx.metrics.text());
+      const text = await ctx.metrics.text();
+      reply.type(await ctx.metrics.contentType()).send(text);
     });
   });
   // Neither an access log (off, or below the logger's level) nor traces: no hook at all, so the request path pays nothing.

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { KyselyChannelRepository } from './channels.js';
 import { KyselyKeyRepository } from './keys.js';
 import { KyselyRequestLogRepository } from './logs.js';
+import { createFreshSqliteSchema } from './migrations/fresh-sqlite.js';
 import { migrationProvider } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
 import type { Database } from './schema.js';
@@ -37,13 +38,16 @@ const schemaName = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const isPostgres = options.databaseUrl !== undefined && postgresUrl.test(options.databaseUrl);
-  const { db, checkpoints } = isPostgres ? { db: await openPostgres(options.databaseUrl as string, options), checkpoints: undefined } : openSqlite(options);
+  const { db, checkpoints, created } = isPostgres
+    ? { db: await openPostgres(options.databaseUrl as string, options), checkpoints: undefined, created: false }
+    : openSqlite(options);
   const destroy = async () => {
     await checkpoints?.stop();
     await db.destroy();
   };
   try {
-    await migrate(db, isPostgres ? await currentSchema(db) : undefined);
+    // A new SQLite file got the whole schema at once, with every migration recorded: nothing is pending.
+    if (!created) await migrate(db, isPostgres ? await currentSchema(db) : undefined);
   } catch (error) {
     await destroy();
     throw error;
@@ -51,7 +55,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   return createStore(db, isPostgres ? 'postgres' : 'sqlite', destroy);
 }
 
-function openSqlite(options: OpenStoreOptions): { db: Kysely<Database>; checkpoints: BackgroundCheckpoints } {
+function openSqlite(options: OpenStoreOptions): { db: Kysely<Database>; checkpoints: BackgroundCheckpoints; created: boolean } {
   mkdirSync(options.dataDir, { recursive: true });
   const path = join(options.dataDir, 'switchyard.db');
   const file = new SqliteDatabase(path);
@@ -60,8 +64,15 @@ function openSqlite(options: OpenStoreOptions): { db: Kysely<Database>; checkpoi
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
+  let created: boolean;
+  try {
+    created = createFreshSqliteSchema(file);
+  } catch (error) {
+    file.close();
+    throw error;
+  }
   const checkpoints = checkpointInBackground(file, path, { logger: options.logger });
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }), checkpoints };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }), checkpoints, created };
 }
 
 /** int8 (counts, epoch-ms times) and numeric (sums) as numbers: every value stored here fits a double. */

@@ -5,36 +5,37 @@
  * what the client sent. Messages are checked per role in validate.ts.
  */
 import { z } from 'zod';
+import { builtOnce } from '../../core/built-once.js';
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
-const functionDefinitionSchema = z.looseObject({
+const functionDefinitionSchema = builtOnce(() => z.looseObject({
   name: z.string().min(1).max(256),
   description: nullable(z.string()),
   parameters: nullable(z.record(z.string(), z.unknown())),
   strict: nullable(z.boolean()),
-});
+}));
 
-export const functionToolSchema = z.looseObject({
+export const functionToolSchema = builtOnce(() => z.looseObject({
   type: z.literal('function'),
-  function: functionDefinitionSchema,
-});
+  function: functionDefinitionSchema(),
+}));
 
 /** Any other tool type (`custom`, provider extensions): kept as sent, only its `type` checked. */
-export const otherToolSchema = z.looseObject({ type: z.string().min(1) });
+export const otherToolSchema = builtOnce(() => z.looseObject({ type: z.string().min(1) }));
 
-const namedToolChoiceSchema = z.looseObject({
+const namedToolChoiceSchema = builtOnce(() => z.looseObject({
   type: z.literal('function'),
   function: z.looseObject({ name: z.string().min(1) }),
-});
+}));
 
-export const toolChoiceSchema = z.union([
+export const toolChoiceSchema = builtOnce(() => z.union([
   z.enum(['none', 'auto', 'required']),
-  namedToolChoiceSchema,
+  namedToolChoiceSchema(),
   z.looseObject({ type: z.string().min(1) }),
-]);
+]));
 
-const jsonSchemaFormatSchema = z.looseObject({
+const jsonSchemaFormatSchema = builtOnce(() => z.looseObject({
   type: z.literal('json_schema'),
   json_schema: z.looseObject({
     name: z.string().min(1).max(64),
@@ -42,28 +43,28 @@ const jsonSchemaFormatSchema = z.looseObject({
     schema: nullable(z.record(z.string(), z.unknown())),
     strict: nullable(z.boolean()),
   }),
-});
+}));
 
-export const responseFormatSchema = z.union([
+export const responseFormatSchema = builtOnce(() => z.union([
   z.looseObject({ type: z.literal('text') }),
   z.looseObject({ type: z.literal('json_object') }),
-  jsonSchemaFormatSchema,
-]);
+  jsonSchemaFormatSchema(),
+]));
 
-const stopSchema = z.union([z.string(), z.array(z.string()).max(4)]);
+const stopSchema = builtOnce(() => z.union([z.string(), z.array(z.string()).max(4)]));
 
-export const chatCompletionsRequestSchema = z.looseObject({
+export const chatCompletionsRequestSchema = builtOnce(() => z.looseObject({
   model: z.string().min(1),
   messages: z.array(z.looseObject({ role: z.string() })).min(1),
   tools: nullable(z.array(z.looseObject({ type: z.string().min(1) }))),
-  tool_choice: nullable(toolChoiceSchema),
+  tool_choice: nullable(toolChoiceSchema()),
   parallel_tool_calls: nullable(z.boolean()),
-  response_format: nullable(responseFormatSchema),
+  response_format: nullable(responseFormatSchema()),
   max_tokens: nullable(z.number().int().min(1)),
   max_completion_tokens: nullable(z.number().int().min(1)),
   temperature: nullable(z.number().min(0).max(2)),
   top_p: nullable(z.number().min(0).max(1)),
-  stop: nullable(stopSchema),
+  stop: nullable(stopSchema()),
   seed: nullable(z.number().int()),
   presence_penalty: nullable(z.number().min(-2).max(2)),
   frequency_penalty: nullable(z.number().min(-2).max(2)),
@@ -82,11 +83,11 @@ export const chatCompletionsRequestSchema = z.looseObject({
   prediction: nullable(z.looseObject({})),
   web_search_options: nullable(z.looseObject({})),
   service_tier: nullable(z.string()),
-  functions: nullable(z.array(functionDefinitionSchema)),
+  functions: nullable(z.array(functionDefinitionSchema())),
   function_call: nullable(z.union([z.enum(['none', 'auto']), z.looseObject({ name: z.string().min(1) })])),
-});
+}));
 
-export type ChatCompletionsRequest = z.output<typeof chatCompletionsRequestSchema>;
-export type FunctionToolParam = z.output<typeof functionToolSchema>;
-export type ResponseFormatParam = z.output<typeof responseFormatSchema>;
-export type ToolChoiceParam = z.output<typeof toolChoiceSchema>;
+export type ChatCompletionsRequest = z.output<ReturnType<typeof chatCompletionsRequestSchema>>;
+export type FunctionToolParam = z.output<ReturnType<typeof functionToolSchema>>;
+export type ResponseFormatParam = z.output<ReturnType<typeof responseFormatSchema>>;
+export type ToolChoiceParam = z.output<ReturnType<typeof toolChoiceSchema>>;

@@ -5,6 +5,7 @@
  * error, the first, naming the offending field in `param`
  * (`messages[2].content[0].image_url`).
  */
+import { builtOnce } from '../../core/built-once.js';
 import { GatewayError } from '../../core/errors.js';
 import { invalidParam, issueError } from '../../dialects/openai/validate-issue.js';
 import { chatCompletionsRequestSchema, functionToolSchema, otherToolSchema, type ChatCompletionsRequest } from './schema.js';
@@ -21,20 +22,20 @@ export type ValidatedChatRequest = ChatCompletionsRequest & { messages: MessageP
 
 type PartSchemas = Record<string, { safeParse(value: unknown, options: object): { success: boolean; error?: { issues: any[] } } }>;
 
-const partsByRole: Record<Role, PartSchemas | undefined> = {
-  system: textOnlyPartSchemas,
-  developer: textOnlyPartSchemas,
-  user: userPartSchemas,
-  assistant: assistantPartSchemas,
-  tool: textOnlyPartSchemas,
+const partsByRole = builtOnce((): Record<Role, PartSchemas | undefined> => ({
+  system: textOnlyPartSchemas(),
+  developer: textOnlyPartSchemas(),
+  user: userPartSchemas(),
+  assistant: assistantPartSchemas(),
+  tool: textOnlyPartSchemas(),
   function: undefined,
-};
+}));
 
 export function parseChatCompletionsRequest(body: unknown): ValidatedChatRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('invalid_request', 'request body must be a JSON object');
   }
-  const result = chatCompletionsRequestSchema.safeParse(body, { reportInput: true });
+  const result = chatCompletionsRequestSchema().safeParse(body, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues);
   const request = result.data as ValidatedChatRequest;
   request.messages = request.messages.map((message, i) => checkMessage(message, i));
@@ -46,15 +47,15 @@ export function parseChatCompletionsRequest(body: unknown): ValidatedChatRequest
 function checkMessage(message: Record<string, unknown>, i: number): MessageParam {
   const path = ['messages', i];
   const role = message.role as Role;
-  const schema = messageSchemas[role];
+  const schema = messageSchemas()[role];
   if (!schema) {
-    const roles = Object.keys(messageSchemas).map((name) => `'${name}'`).join(', ');
+    const roles = Object.keys(messageSchemas()).map((name) => `'${name}'`).join(', ');
     throw invalidParam([...path, 'role'], `'${String(message.role)}' is not one of ${roles}`);
   }
   const result = schema.safeParse(message, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues, path);
   const checked = result.data as MessageParam;
-  const parts = partsByRole[role];
+  const parts = partsByRole()[role];
   if (parts && Array.isArray(checked.content)) checked.content.forEach((part, j) => checkPart(part, parts, role, [...path, 'content', j]));
   return checked;
 }
@@ -74,7 +75,7 @@ function checkPart(part: { type: string }, schemas: PartSchemas, role: Role, pat
 function checkTools(tools: Array<Record<string, unknown>>): void {
   const names = new Set<string>();
   tools.forEach((tool, i) => {
-    const schema = tool.type === 'function' ? functionToolSchema : otherToolSchema;
+    const schema = tool.type === 'function' ? functionToolSchema() : otherToolSchema();
     const result = schema.safeParse(tool, { reportInput: true });
     if (!result.success) throw issueError(result.error.issues, ['tools', i]);
     if (tool.type !== 'function') return;

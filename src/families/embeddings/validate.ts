@@ -8,30 +8,31 @@
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
 import { issueError } from '../../dialects/openai/validate-issue.js';
+import { builtOnce } from '../../core/built-once.js';
 
 const MAX_INPUTS = 2048;
-const tokens = z.array(z.number().int().min(0)).min(1);
+const tokens = builtOnce(() => z.array(z.number().int().min(0)).min(1));
 
-export const embeddingsRequestSchema = z.looseObject({
+export const embeddingsRequestSchema = builtOnce(() => z.looseObject({
   model: z.string().min(1),
   input: z.union([
     z.string().min(1),
     z.array(z.string().min(1)).min(1).max(MAX_INPUTS),
-    tokens,
-    z.array(tokens).min(1).max(MAX_INPUTS),
+    tokens(),
+    z.array(tokens()).min(1).max(MAX_INPUTS),
   ]),
   encoding_format: z.enum(['float', 'base64']).nullable().optional(),
   dimensions: z.number().int().min(1).nullable().optional(),
   user: z.string().nullable().optional(),
-});
+}));
 
-export type EmbeddingsRequest = z.output<typeof embeddingsRequestSchema>;
+export type EmbeddingsRequest = z.output<ReturnType<typeof embeddingsRequestSchema>>;
 
 export function parseEmbeddingsRequest(body: unknown): EmbeddingsRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('invalid_request', 'request body must be a JSON object');
   }
-  const result = embeddingsRequestSchema.safeParse(body, { reportInput: true });
+  const result = embeddingsRequestSchema().safeParse(body, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues);
   return result.data;
 }

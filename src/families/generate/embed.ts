@@ -15,18 +15,19 @@ import { serveEmbeddings } from '../../pipeline/embeddings.js';
 import type { ClientKey } from '../../http/auth.js';
 import type { AppContext } from '../../http/context.js';
 import { renderGenerateError } from '../../dialects/generate/errors.js';
+import { builtOnce } from '../../core/built-once.js';
 
-const contentSchema = z.looseObject({ parts: z.array(z.looseObject({})).min(1), role: z.string().optional() });
-const embedSchema = z.looseObject({
+const contentSchema = builtOnce(() => z.looseObject({ parts: z.array(z.looseObject({})).min(1), role: z.string().optional() }));
+const embedSchema = builtOnce(() => z.looseObject({
   model: z.string().optional(),
-  content: contentSchema,
+  content: contentSchema(),
   taskType: z.string().optional(),
   title: z.string().optional(),
   outputDimensionality: z.number().int().min(1).optional(),
-});
-const batchSchema = z.looseObject({ requests: z.array(embedSchema).min(1).max(100) });
+}));
+const batchSchema = builtOnce(() => z.looseObject({ requests: z.array(embedSchema()).min(1).max(100) }));
 
-type EmbedParams = z.output<typeof embedSchema>;
+type EmbedParams = z.output<ReturnType<typeof embedSchema>>;
 
 export async function serveGenerateEmbeddings(
   ctx: AppContext,
@@ -34,7 +35,7 @@ export async function serveGenerateEmbeddings(
   reply: FastifyReply,
   route: { model: string; key: ClientKey; startedAt: number; batch: boolean },
 ): Promise<void> {
-  const entries = route.batch ? parse(batchSchema, request.body).requests : [parse(embedSchema, request.body)];
+  const entries = route.batch ? parse(batchSchema(), request.body).requests : [parse(embedSchema(), request.body)];
   const internal = toInternal(route.model, entries);
   await serveEmbeddings(
     ctx,

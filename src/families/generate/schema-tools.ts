@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { generateBuiltinToolKinds } from '../../dialects/generate/features.js';
 import { finiteNumber, functionCallingModes, protoEnum, protoInt, schemaTypes } from './schema-enums.js';
+import { builtOnce } from '../../core/built-once.js';
 
 export interface GenerateSchema {
   type?: (typeof schemaTypes)[number];
@@ -34,7 +35,7 @@ export interface GenerateSchema {
 
 const count = () => protoInt({ min: 0 }).optional();
 
-export const schemaObjectSchema: z.ZodType<GenerateSchema> = z.lazy(() =>
+export const schemaObjectSchema: () => z.ZodType<GenerateSchema> = builtOnce(() => z.lazy(() =>
   z.object({
     type: protoEnum(schemaTypes, { caseInsensitive: true }).optional(),
     format: z.string().optional(),
@@ -44,7 +45,7 @@ export const schemaObjectSchema: z.ZodType<GenerateSchema> = z.lazy(() =>
     enum: z.array(z.string({ error: 'enum values must be strings' })).optional(),
     maxItems: count(),
     minItems: count(),
-    properties: z.record(z.string(), schemaObjectSchema).optional(),
+    properties: z.record(z.string(), schemaObjectSchema()).optional(),
     required: z.array(z.string()).optional(),
     minProperties: count(),
     maxProperties: count(),
@@ -52,21 +53,21 @@ export const schemaObjectSchema: z.ZodType<GenerateSchema> = z.lazy(() =>
     maxLength: count(),
     pattern: z.string().optional(),
     example: z.unknown().optional(),
-    anyOf: z.array(schemaObjectSchema).optional(),
+    anyOf: z.array(schemaObjectSchema()).optional(),
     propertyOrdering: z.array(z.string()).optional(),
     default: z.unknown().optional(),
-    items: schemaObjectSchema.optional(),
+    items: schemaObjectSchema().optional(),
     minimum: finiteNumber().optional(),
     maximum: finiteNumber().optional(),
   }),
-) as z.ZodType<GenerateSchema>;
+) as z.ZodType<GenerateSchema>);
 
 /** Letters, digits, `_ . : -`, starting with a letter or underscore, at most 64 characters. */
 const functionName = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/;
 
-const jsonSchemaValue = z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' });
+const jsonSchemaValue = builtOnce(() => z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }));
 
-export const functionDeclarationSchema = z
+export const functionDeclarationSchema = builtOnce(() => z
   .object({
     name: z
       .string({ error: 'name is required' })
@@ -75,37 +76,37 @@ export const functionDeclarationSchema = z
       }),
     description: z.string().optional(),
     behavior: z.enum(['UNSPECIFIED', 'BLOCKING', 'NON_BLOCKING']).optional(),
-    parameters: schemaObjectSchema.optional(),
-    parametersJsonSchema: jsonSchemaValue.optional(),
-    response: schemaObjectSchema.optional(),
-    responseJsonSchema: jsonSchemaValue.optional(),
+    parameters: schemaObjectSchema().optional(),
+    parametersJsonSchema: jsonSchemaValue().optional(),
+    response: schemaObjectSchema().optional(),
+    responseJsonSchema: jsonSchemaValue().optional(),
   })
   .superRefine((declaration, ctx) => {
     if (declaration.parameters !== undefined && declaration.parametersJsonSchema !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['parametersJsonSchema'], message: 'parameters and parameters_json_schema are mutually exclusive' });
     }
-  });
+  }));
 
-const builtinConfig = z.record(z.string(), z.unknown(), { error: 'must be an object' });
+const builtinConfig = builtOnce(() => z.record(z.string(), z.unknown(), { error: 'must be an object' }));
 
 /** Tools the service runs itself, by their field name in a Tool (one list with the gemini upstream). */
 export const builtinToolKinds = generateBuiltinToolKinds;
 
-export const toolSchema = z
+export const toolSchema = builtOnce(() => z
   .object({
-    functionDeclarations: z.array(functionDeclarationSchema, { error: 'must be an array' }).optional(),
-    codeExecution: builtinConfig.optional(),
-    googleSearch: builtinConfig.optional(),
-    googleSearchRetrieval: builtinConfig.optional(),
-    enterpriseWebSearch: builtinConfig.optional(),
-    urlContext: builtinConfig.optional(),
-    googleMaps: builtinConfig.optional(),
-    fileSearch: builtinConfig.optional(),
-    computerUse: builtinConfig.optional(),
+    functionDeclarations: z.array(functionDeclarationSchema(), { error: 'must be an array' }).optional(),
+    codeExecution: builtinConfig().optional(),
+    googleSearch: builtinConfig().optional(),
+    googleSearchRetrieval: builtinConfig().optional(),
+    enterpriseWebSearch: builtinConfig().optional(),
+    urlContext: builtinConfig().optional(),
+    googleMaps: builtinConfig().optional(),
+    fileSearch: builtinConfig().optional(),
+    computerUse: builtinConfig().optional(),
   })
-  .refine((tool) => Object.values(tool).some((value) => value !== undefined), { error: 'a tool must declare functions or enable a built-in tool' });
+  .refine((tool) => Object.values(tool).some((value) => value !== undefined), { error: 'a tool must declare functions or enable a built-in tool' }));
 
-export const toolConfigSchema = z.object({
+export const toolConfigSchema = builtOnce(() => z.object({
   functionCallingConfig: z
     .object({
       mode: protoEnum(functionCallingModes).optional(),
@@ -115,9 +116,9 @@ export const toolConfigSchema = z.object({
     .optional(),
   retrievalConfig: z.record(z.string(), z.unknown()).optional(),
   includeServerSideToolInvocations: z.boolean().optional(),
-});
+}));
 
-export type FunctionDeclaration = z.output<typeof functionDeclarationSchema>;
-export type Tool = z.output<typeof toolSchema>;
-export type ToolConfig = z.output<typeof toolConfigSchema>;
+export type FunctionDeclaration = z.output<ReturnType<typeof functionDeclarationSchema>>;
+export type Tool = z.output<ReturnType<typeof toolSchema>>;
+export type ToolConfig = z.output<ReturnType<typeof toolConfigSchema>>;
 export type BuiltinToolKind = (typeof builtinToolKinds)[number];

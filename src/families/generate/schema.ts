@@ -8,23 +8,24 @@ import { z } from 'zod';
 import { contentSchema } from './schema-content.js';
 import { generationConfigSchema, safetySettingSchema } from './schema-config.js';
 import { toolConfigSchema, toolSchema } from './schema-tools.js';
+import { builtOnce } from '../../core/built-once.js';
 
 export * from './schema-content.js';
 export * from './schema-config.js';
 export * from './schema-tools.js';
 
-export const generateRequestSchema = z.object({
+export const generateRequestSchema = builtOnce(() => z.object({
   /** The path names the model; a body `model` is tolerated and ignored, as the service does. */
   model: z.string().optional(),
   contents: z
-    .union([z.array(contentSchema), contentSchema], { error: 'contents must be an array of Content objects or one Content' })
+    .union([z.array(contentSchema()), contentSchema()], { error: 'contents must be an array of Content objects or one Content' })
     .transform((contents) => (Array.isArray(contents) ? contents : [contents]))
     .refine((contents) => contents.length > 0, { error: 'contents is not specified' }),
-  tools: z.array(toolSchema, { error: 'must be an array' }).optional(),
-  toolConfig: toolConfigSchema.optional(),
-  safetySettings: z.array(safetySettingSchema, { error: 'must be an array' }).optional(),
-  systemInstruction: contentSchema.optional(),
-  generationConfig: generationConfigSchema.optional(),
+  tools: z.array(toolSchema(), { error: 'must be an array' }).optional(),
+  toolConfig: toolConfigSchema().optional(),
+  safetySettings: z.array(safetySettingSchema(), { error: 'must be an array' }).optional(),
+  systemInstruction: contentSchema().optional(),
+  generationConfig: generationConfigSchema().optional(),
   cachedContent: z
     .string({ error: 'must be a string' })
     .regex(/^cachedContents\/[^/\s]+$/, { error: 'must have the form cachedContents/{cachedContent}' })
@@ -34,6 +35,6 @@ export const generateRequestSchema = z.object({
   serviceTier: z.string().optional(),
   store: z.boolean().optional(),
   continuationToken: z.string().optional(),
-});
+}));
 
-export type GenerateRequest = z.output<typeof generateRequestSchema>;
+export type GenerateRequest = z.output<ReturnType<typeof generateRequestSchema>>;

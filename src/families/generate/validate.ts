@@ -21,7 +21,7 @@ export function parseGenerateRequest(body: unknown): GenerateRequest {
     throw new GatewayError('invalid_request', 'Invalid JSON payload received. The request body must be a JSON object.');
   }
   normalizeWireNames(body as Record<string, unknown>);
-  const result = generateRequestSchema.safeParse(body, { reportInput: true });
+  const result = generateRequestSchema().safeParse(body, { reportInput: true });
   if (!result.success) {
     const { path, message } = describeIssue(result.error.issues[0]);
     throw invalidArgument(path, message);

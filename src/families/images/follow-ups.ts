@@ -47,7 +47,7 @@ function summaryOf(parent: TaskRecord): ParentSummary {
 }
 
 export async function submitAction(sc: SubmitContext, body: unknown): Promise<Envelope> {
-  const req = parseBody(actionSchema, body);
+  const req = parseBody(actionSchema(), body);
   const customId = normaliseCustomId(req.customId);
   const operation = parseCustomId(customId);
   if (!operation) throw invalid('customId', `"${req.customId}" is not a valid customId (form IG::JOB::<operation>::<index>::<hash>)`);
@@ -104,7 +104,7 @@ function customZoom(prompt: string): { prompt: string; zoom: number } {
 }
 
 export async function submitModal(sc: SubmitContext, body: unknown): Promise<Envelope> {
-  const req = parseBody(modalSchema, body);
+  const req = parseBody(modalSchema(), body);
   const task = await ownedTask(sc, req.taskId);
   if (task.status !== 'MODAL') throw invalid('taskId', `task ${task.id} is not waiting for a modal submission (status ${task.status})`);
   const request = IMAGE_TASKS.request(task);

@@ -18,7 +18,7 @@ export async function fetchTask(sc: SubmitContext, id: string): Promise<ImageTas
 }
 
 export async function listByCondition(sc: SubmitContext, body: unknown): Promise<ImageTaskView[]> {
-  const { ids } = parseBody(listSchema, body);
+  const { ids } = parseBody(listSchema(), body);
   const tasks = await sc.ctx.tasks.tasks.listOwned(ids, sc.key.record.id, IMAGE_FAMILY);
   return tasks.map((task) => renderTask(task, sc.publicBase));
 }
@@ -41,7 +41,7 @@ export async function imageSeed(sc: SubmitContext, id: string): Promise<Envelope
  * priced as `ig_upload`.
  */
 export async function uploadImages(sc: SubmitContext, body: unknown): Promise<Envelope> {
-  const req = parseBody(uploadSchema, body);
+  const req = parseBody(uploadSchema(), body);
   const images = req.base64Array.map((value, i) => decodeImage(value, `base64Array.${i}`));
   const routeName = 'ig_upload';
   const cost = await admit(sc.ctx, sc.key, routeName);

@@ -62,7 +62,7 @@ function submit(
 }
 
 export async function submitImagine(sc: SubmitContext, body: unknown): Promise<Envelope> {
-  const req = parseBody(imagineSchema, body);
+  const req = parseBody(imagineSchema(), body);
   const images = (req.base64Array ?? []).map((value, i) => decodeImage(value, `base64Array.${i}`));
   checkHook(sc.ctx, req.notifyHook);
   // Padding images are kept by the gateway and named by URL in front of the prompt, as the service does.
@@ -78,7 +78,7 @@ export async function submitImagine(sc: SubmitContext, body: unknown): Promise<E
 }
 
 export async function submitBlend(sc: SubmitContext, body: unknown): Promise<Envelope> {
-  const req = parseBody(blendSchema, body);
+  const req = parseBody(blendSchema(), body);
   const images = req.base64Array.map((value, i) => decodeImage(value, `base64Array.${i}`));
   return submit(sc, 'BLEND', req, {
     endpoint: 'blend',
@@ -91,7 +91,7 @@ export async function submitBlend(sc: SubmitContext, body: unknown): Promise<Env
 }
 
 export async function submitDescribe(sc: SubmitContext, body: unknown): Promise<Envelope> {
-  const req = parseBody(describeSchema, body);
+  const req = parseBody(describeSchema(), body);
   const image = decodeImage(req.base64, 'base64');
   checkHook(sc.ctx, req.notifyHook);
   // The described image is the task's image.
@@ -100,12 +100,12 @@ export async function submitDescribe(sc: SubmitContext, body: unknown): Promise<
 }
 
 export async function submitShorten(sc: SubmitContext, body: unknown): Promise<Envelope> {
-  const req = parseBody(shortenSchema, body);
+  const req = parseBody(shortenSchema(), body);
   return submit(sc, 'SHORTEN', req, { endpoint: 'shorten', prompt: req.prompt, promptEn: req.prompt, imageDigests: [], inputMedia: [] }, []);
 }
 
 export async function submitFaceSwap(sc: SubmitContext, body: unknown): Promise<Envelope> {
-  const req = parseBody(faceSwapSchema, body);
+  const req = parseBody(faceSwapSchema(), body);
   const source = decodeImage(req.sourceBase64, 'sourceBase64');
   const target = decodeImage(req.targetBase64, 'targetBase64');
   if (source.digest === target.digest) {

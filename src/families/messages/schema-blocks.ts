@@ -11,8 +11,9 @@
  */
 import { z } from 'zod';
 import { base64Problem, imageTypeProblem } from '../../core/media.js';
+import { builtOnce } from '../../core/built-once.js';
 
-const cacheControl = z.looseObject({ type: z.literal('ephemeral'), ttl: z.string().optional() }).nullish();
+const cacheControl = builtOnce(() => z.looseObject({ type: z.literal('ephemeral'), ttl: z.string().optional() }).nullish());
 
 /** An error callback for a discriminated union: names the unknown `type` value the client sent. */
 export function unknownTypeMessage(what: string, options: readonly string[]) {
@@ -27,16 +28,16 @@ export function unknownTypeMessage(what: string, options: readonly string[]) {
 
 export const imageMediaTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 
-const httpUrl = z.string().regex(/^https?:\/\/\S+$/i, { error: 'must be an http or https URL' });
+const httpUrl = builtOnce(() => z.string().regex(/^https?:\/\/\S+$/i, { error: 'must be an http or https URL' }));
 
-export const textBlockSchema = z.object({
+export const textBlockSchema = builtOnce(() => z.object({
   type: z.literal('text'),
   text: z.string().min(1, { error: 'text blocks must be non-empty' }),
   citations: z.array(z.looseObject({})).nullish(),
-  cache_control: cacheControl,
-});
+  cache_control: cacheControl(),
+}));
 
-const imageSourceSchema = z.discriminatedUnion(
+const imageSourceSchema = builtOnce(() => z.discriminatedUnion(
   'type',
   [
     z
@@ -51,23 +52,23 @@ const imageSourceSchema = z.discriminatedUnion(
         const problem = base64Problem(source.data) ?? imageTypeProblem(source.data, source.media_type);
         if (problem) ctx.addIssue({ code: 'custom', path: ['data'], message: `image data ${problem}` });
       }),
-    z.object({ type: z.literal('url'), url: httpUrl }),
+    z.object({ type: z.literal('url'), url: httpUrl() }),
   ],
   { error: unknownTypeMessage('image source', ['base64', 'url']) },
-);
+));
 
-export const imageBlockSchema = z.object({
+export const imageBlockSchema = builtOnce(() => z.object({
   type: z.literal('image'),
-  source: imageSourceSchema,
-  cache_control: cacheControl,
-});
+  source: imageSourceSchema(),
+  cache_control: cacheControl(),
+}));
 
 /** The blocks a content document may hold. */
-const nestedBlockSchema = z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema], {
+const nestedBlockSchema = builtOnce(() => z.discriminatedUnion('type', [textBlockSchema(), imageBlockSchema()], {
   error: unknownTypeMessage('content block', ['text', 'image']),
-});
+}));
 
-const documentSourceSchema = z.discriminatedUnion(
+const documentSourceSchema = builtOnce(() => z.discriminatedUnion(
   'type',
   [
     z.object({
@@ -86,35 +87,35 @@ const documentSourceSchema = z.discriminatedUnion(
       media_type: z.literal('text/plain', { error: 'text documents must have media_type "text/plain"' }),
       data: z.string(),
     }),
-    z.object({ type: z.literal('url'), url: httpUrl }),
+    z.object({ type: z.literal('url'), url: httpUrl() }),
     z.object({
       type: z.literal('content'),
-      content: z.union([z.string(), z.array(nestedBlockSchema)], {
+      content: z.union([z.string(), z.array(nestedBlockSchema())], {
         error: 'must be a string or an array of text and image blocks',
       }),
     }),
   ],
   { error: unknownTypeMessage('document source', ['base64', 'text', 'url', 'content']) },
-);
+));
 
-export const documentBlockSchema = z.object({
+export const documentBlockSchema = builtOnce(() => z.object({
   type: z.literal('document'),
-  source: documentSourceSchema,
+  source: documentSourceSchema(),
   title: z.string().nullish(),
   context: z.string().nullish(),
   citations: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
-  cache_control: cacheControl,
-});
+  cache_control: cacheControl(),
+}));
 
-export const toolUseBlockSchema = z.object({
+export const toolUseBlockSchema = builtOnce(() => z.object({
   type: z.literal('tool_use'),
   id: z.string().min(1, { error: 'tool_use id must be non-empty' }),
   name: z.string().min(1, { error: 'tool_use name must be non-empty' }),
   input: z.record(z.string(), z.unknown(), { error: 'must be an object' }),
-  cache_control: cacheControl,
-});
+  cache_control: cacheControl(),
+}));
 
-const toolResultKnownSchema = z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema, documentBlockSchema]);
+const toolResultKnownSchema = builtOnce(() => z.discriminatedUnion('type', [textBlockSchema(), imageBlockSchema(), documentBlockSchema()]));
 const toolResultBlockTypes = ['text', 'image', 'document'] as const;
 
 /** A block of a type the gateway does not convert: only its `type` is checked. */
@@ -137,33 +138,33 @@ function openBlockUnion<T extends z.ZodType>(known: T, types: readonly string[],
   });
 }
 
-const toolResultNestedSchema = openBlockUnion(toolResultKnownSchema, toolResultBlockTypes, 'tool_result content block');
+const toolResultNestedSchema = builtOnce(() => openBlockUnion(toolResultKnownSchema(), toolResultBlockTypes, 'tool_result content block'));
 
-export const toolResultBlockSchema = z.object({
+export const toolResultBlockSchema = builtOnce(() => z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1, { error: 'tool_use_id must be non-empty' }),
   content: z
-    .union([z.string(), z.array(toolResultNestedSchema)], {
+    .union([z.string(), z.array(toolResultNestedSchema())], {
       error: 'must be a string or an array of content blocks',
     })
     .optional(),
   is_error: z.boolean().optional(),
-  cache_control: cacheControl,
-});
+  cache_control: cacheControl(),
+}));
 
-export const thinkingBlockSchema = z.object({
+export const thinkingBlockSchema = builtOnce(() => z.object({
   type: z.literal('thinking'),
   thinking: z.string(),
   // The vendor requires it; other upstreams ignore it, so a missing one is tolerated here.
   signature: z.string().optional(),
-  cache_control: cacheControl,
-});
+  cache_control: cacheControl(),
+}));
 
-export const redactedThinkingBlockSchema = z.object({
+export const redactedThinkingBlockSchema = builtOnce(() => z.object({
   type: z.literal('redacted_thinking'),
   data: z.string().min(1, { error: 'redacted_thinking data must be non-empty' }),
-  cache_control: cacheControl,
-});
+  cache_control: cacheControl(),
+}));
 
 export const contentBlockTypes = [
   'text',
@@ -175,30 +176,30 @@ export const contentBlockTypes = [
   'redacted_thinking',
 ] as const;
 
-const knownContentBlockSchema = z.discriminatedUnion('type', [
-  textBlockSchema,
-  imageBlockSchema,
-  documentBlockSchema,
-  toolUseBlockSchema,
-  toolResultBlockSchema,
-  thinkingBlockSchema,
-  redactedThinkingBlockSchema,
-]);
+const knownContentBlockSchema = builtOnce(() => z.discriminatedUnion('type', [
+  textBlockSchema(),
+  imageBlockSchema(),
+  documentBlockSchema(),
+  toolUseBlockSchema(),
+  toolResultBlockSchema(),
+  thinkingBlockSchema(),
+  redactedThinkingBlockSchema(),
+]));
 
-export const contentBlockSchema = openBlockUnion(knownContentBlockSchema, contentBlockTypes, 'content block');
+export const contentBlockSchema = builtOnce(() => openBlockUnion(knownContentBlockSchema(), contentBlockTypes, 'content block'));
 
-export type TextBlock = z.output<typeof textBlockSchema>;
-export type ImageBlock = z.output<typeof imageBlockSchema>;
-export type DocumentBlock = z.output<typeof documentBlockSchema>;
-export type ToolUseBlock = z.output<typeof toolUseBlockSchema>;
-export type ToolResultBlock = z.output<typeof toolResultBlockSchema>;
-export type ThinkingBlock = z.output<typeof thinkingBlockSchema>;
-export type RedactedThinkingBlock = z.output<typeof redactedThinkingBlockSchema>;
-export type KnownContentBlock = z.output<typeof knownContentBlockSchema>;
+export type TextBlock = z.output<ReturnType<typeof textBlockSchema>>;
+export type ImageBlock = z.output<ReturnType<typeof imageBlockSchema>>;
+export type DocumentBlock = z.output<ReturnType<typeof documentBlockSchema>>;
+export type ToolUseBlock = z.output<ReturnType<typeof toolUseBlockSchema>>;
+export type ToolResultBlock = z.output<ReturnType<typeof toolResultBlockSchema>>;
+export type ThinkingBlock = z.output<ReturnType<typeof thinkingBlockSchema>>;
+export type RedactedThinkingBlock = z.output<ReturnType<typeof redactedThinkingBlockSchema>>;
+export type KnownContentBlock = z.output<ReturnType<typeof knownContentBlockSchema>>;
 /** A block of a type the gateway does not convert (server tool records, search results, future types). */
 export type OtherBlock = { type: string; [key: string]: unknown };
 export type ContentBlock = KnownContentBlock | OtherBlock;
-export type ToolResultContentBlock = z.output<typeof toolResultKnownSchema> | OtherBlock;
+export type ToolResultContentBlock = z.output<ReturnType<typeof toolResultKnownSchema>> | OtherBlock;
 
 const knownTypes: ReadonlySet<string> = new Set(contentBlockTypes);
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { contentBlockSchema, textBlockSchema } from './schema-blocks.js';
 import { toolChoiceSchema, toolSchema } from './schema-tools.js';
 import { hasControlCharacter, MODEL_NAME_CONTROL_MESSAGE } from '../../core/model-name.js';
+import { builtOnce } from '../../core/built-once.js';
 
 export * from './schema-blocks.js';
 export * from './schema-tools.js';
@@ -20,15 +21,15 @@ const unitInterval = () =>
     .gt(0, { error: 'must be above 0 and below 1' })
     .lt(1, { error: 'must be above 0 and below 1' });
 
-export const messageParamSchema = z.object({
+export const messageParamSchema = builtOnce(() => z.object({
   // `system` messages are instructions placed inside the conversation (text only, checked in validate.ts).
   role: z.enum(['user', 'assistant', 'system'], { error: 'must be "user", "assistant" or "system"' }),
-  content: z.union([z.string(), z.array(contentBlockSchema)], {
+  content: z.union([z.string(), z.array(contentBlockSchema())], {
     error: 'must be a string or an array of content blocks',
   }),
-});
+}));
 
-const knownThinkingSchema = z.discriminatedUnion('type', [
+const knownThinkingSchema = builtOnce(() => z.discriminatedUnion('type', [
   z.looseObject({
     type: z.literal('enabled'),
     budget_tokens: z
@@ -38,13 +39,13 @@ const knownThinkingSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('disabled') }),
   // The model picks its own budget.
   z.looseObject({ type: z.literal('adaptive') }),
-]);
+]));
 
 const knownThinkingTypes = ['enabled', 'disabled', 'adaptive'];
 
 /** Known thinking types are validated; newer ones (`between_tools`…) pass as loose objects. */
-export const thinkingParamSchema = z.union(
-  [knownThinkingSchema, z.looseObject({ type: z.string().refine((type) => !knownThinkingTypes.includes(type), { abort: true }) })],
+export const thinkingParamSchema = builtOnce(() => z.union(
+  [knownThinkingSchema(), z.looseObject({ type: z.string().refine((type) => !knownThinkingTypes.includes(type), { abort: true }) })],
   {
     error: (issue) => {
       if (issue.code !== 'invalid_union') return undefined;
@@ -52,35 +53,35 @@ export const thinkingParamSchema = z.union(
       return (issue.input as { type?: unknown }).type === undefined ? 'thinking type is required' : 'thinking type must be a string';
     },
   },
-);
+));
 
 /** Effort words of `output_config.effort`; other words are accepted and left to the upstream. */
-export const outputEffortSchema = z.string({ error: 'must be a string' });
+export const outputEffortSchema = builtOnce(() => z.string({ error: 'must be a string' }));
 
-export const outputConfigSchema = z.looseObject({
-  effort: outputEffortSchema.nullish(),
+export const outputConfigSchema = builtOnce(() => z.looseObject({
+  effort: outputEffortSchema().nullish(),
   format: z
     .looseObject({
       type: z.literal('json_schema', { error: 'must be "json_schema"' }),
       schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
     })
     .nullish(),
-});
+}));
 
 const jsonObject = (what: string) => z.record(z.string(), z.unknown(), { error: `${what} must be an object` });
 
-export const messagesRequestSchema = z.looseObject({
+export const messagesRequestSchema = builtOnce(() => z.looseObject({
   model: z
     .string({ error: 'must be a string' })
     .min(1, { error: 'must be 1 to 256 characters' })
     .max(256, { error: 'must be 1 to 256 characters' })
     .refine((name) => !hasControlCharacter(name), { error: MODEL_NAME_CONTROL_MESSAGE }),
   max_tokens: z.int({ error: 'must be an integer' }).gt(1, { error: 'must be greater than 1' }),
-  messages: z.array(messageParamSchema, { error: 'must be an array' }).min(1, {
+  messages: z.array(messageParamSchema(), { error: 'must be an array' }).min(1, {
     error: 'must hold at least one message',
   }),
   system: z
-    .union([z.string(), z.array(textBlockSchema)], { error: 'must be a string or an array of text blocks' })
+    .union([z.string(), z.array(textBlockSchema())], { error: 'must be a string or an array of text blocks' })
     .nullish(),
   metadata: z
     .looseObject({
@@ -92,15 +93,15 @@ export const messagesRequestSchema = z.looseObject({
   temperature: unitInterval().nullish(),
   top_p: unitInterval().nullish(),
   top_k: z.int({ error: 'must be an integer' }).gt(0, { error: 'must be greater than 0' }).nullish(),
-  thinking: thinkingParamSchema.nullish(),
-  tool_choice: toolChoiceSchema.nullish(),
-  tools: z.array(toolSchema).nullish(),
-  output_config: outputConfigSchema.nullish(),
+  thinking: thinkingParamSchema().nullish(),
+  tool_choice: toolChoiceSchema().nullish(),
+  tools: z.array(toolSchema()).nullish(),
+  output_config: outputConfigSchema().nullish(),
   context_management: jsonObject('context_management').nullish(),
   mcp_servers: z.array(jsonObject('each MCP server'), { error: 'must be an array' }).nullish(),
-});
+}));
 
-export type MessageParam = z.output<typeof messageParamSchema>;
-export type ThinkingParam = z.output<typeof thinkingParamSchema>;
-export type OutputConfig = z.output<typeof outputConfigSchema>;
-export type MessagesRequest = z.output<typeof messagesRequestSchema>;
+export type MessageParam = z.output<ReturnType<typeof messageParamSchema>>;
+export type ThinkingParam = z.output<ReturnType<typeof thinkingParamSchema>>;
+export type OutputConfig = z.output<ReturnType<typeof outputConfigSchema>>;
+export type MessagesRequest = z.output<ReturnType<typeof messagesRequestSchema>>;

@@ -14,7 +14,7 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('invalid_request', 'request body must be a JSON object');
   }
-  const result = messagesRequestSchema.safeParse(body, { reportInput: true });
+  const result = messagesRequestSchema().safeParse(body, { reportInput: true });
   if (!result.success) {
     const { path, message } = describeIssue(result.error.issues[0], []);
     throw invalid(path, message);

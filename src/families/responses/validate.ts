@@ -21,7 +21,7 @@ export function parseResponsesRequest(body: unknown): ValidatedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('invalid_request', 'request body must be a JSON object');
   }
-  const result = responsesRequestSchema.safeParse(body, { reportInput: true });
+  const result = responsesRequestSchema().safeParse(body, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues);
   const request = result.data as ValidatedRequest;
   if (Array.isArray(request.input)) request.input = request.input.map((item, i) => checkItem(item, ['input', i]));
@@ -33,7 +33,7 @@ export function parseResponsesRequest(body: unknown): ValidatedRequest {
 function checkItem(item: Record<string, unknown>, path: Array<string | number>): InputItem {
   const kind = itemKind(item);
   if (kind === undefined) throw invalidParam([...path, 'type'], 'field required: each input item needs a type (or a role for messages)');
-  const schema = itemSchemas[kind as keyof typeof itemSchemas] ?? otherItemSchema;
+  const schema = itemSchemas()[kind as keyof ReturnType<typeof itemSchemas>] ?? otherItemSchema();
   const result = schema.safeParse(item, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues, path);
   if (kind === 'message') checkMessageParts(result.data as { role: string; content: unknown }, path);
@@ -49,7 +49,7 @@ function checkMessageParts(message: { role: string; content: unknown }, path: Ar
   if (!Array.isArray(message.content)) return;
   const assistant = message.role === 'assistant';
   const allowed: Record<string, { safeParse: (value: unknown, options: object) => { success: boolean; data?: unknown; error?: { issues: any[] } } }> =
-    assistant ? { ...outputPartSchemas, input_text: inputPartSchemas.input_text } : inputPartSchemas;
+    assistant ? { ...outputPartSchemas(), input_text: inputPartSchemas().input_text } : inputPartSchemas();
   message.content.forEach((part: { type: string }, j: number) => {
     const partPath = [...path, 'content', j];
     const schema = allowed[part.type];
@@ -63,7 +63,7 @@ function checkMessageParts(message: { role: string; content: unknown }, path: Ar
 }
 
 /** A list of tools (`tools`, an `additional_tools` item, a namespace's members), each by its type's schema; names unique within the list. */
-function checkTools(tools: Array<Record<string, unknown>>, path: Array<string | number>, schemas = toolSchemas): ToolParam[] {
+function checkTools(tools: Array<Record<string, unknown>>, path: Array<string | number>, schemas = toolSchemas()): ToolParam[] {
   const names = new Set<string>();
   return tools.map((tool, i) => {
     const checked = checkTool(tool, [...path, i], schemas);
@@ -78,11 +78,11 @@ function checkTools(tools: Array<Record<string, unknown>>, path: Array<string | 
 
 function checkTool(tool: Record<string, unknown>, path: Array<string | number>, schemas: Record<string, z.ZodType<Record<string, unknown>>>): ToolParam {
   const schema = schemas[tool.type as string];
-  if (!schema && schemas === namespaceMemberSchemas) throw invalidParam([...path, 'type'], 'a namespace holds function and custom tools only');
-  const result = (schema ?? otherToolSchema).safeParse(tool, { reportInput: true });
+  if (!schema && schemas === namespaceMemberSchemas()) throw invalidParam([...path, 'type'], 'a namespace holds function and custom tools only');
+  const result = (schema ?? otherToolSchema()).safeParse(tool, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues, path);
   const checked = result.data as ToolParam;
-  if (checked.type === 'namespace') checked.tools = checkTools(checked.tools as Array<Record<string, unknown>>, [...path, 'tools'], namespaceMemberSchemas);
+  if (checked.type === 'namespace') checked.tools = checkTools(checked.tools as Array<Record<string, unknown>>, [...path, 'tools'], namespaceMemberSchemas());
   return checked;
 }
 
