@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
-import type { Logger } from 'pino';
 import { KyselyChannelRepository } from './channels.js';
 import { KyselyKeyRepository } from './keys.js';
 import { KyselyRequestLogRepository } from './logs.js';
@@ -16,7 +15,6 @@ import { migrationProvider } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
 import type { Database } from './schema.js';
 import { KyselySettingsRepository } from './settings.js';
-import { checkpointInBackground, type BackgroundCheckpoints } from './sqlite-checkpoints.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 import type { Store } from './types.js';
 
@@ -29,8 +27,6 @@ export interface OpenStoreOptions {
   schema?: string;
   /** PostgreSQL only: pool size (default 10). */
   poolSize?: number;
-  /** Where trouble with SQLite's background checkpoints is reported. */
-  logger?: Pick<Logger, 'warn'>;
 }
 
 const postgresUrl = /^postgres(ql)?:\/\//i;
@@ -38,27 +34,20 @@ const schemaName = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const isPostgres = options.databaseUrl !== undefined && postgresUrl.test(options.databaseUrl);
-  const { db, checkpoints, created } = isPostgres
-    ? { db: await openPostgres(options.databaseUrl as string, options), checkpoints: undefined, created: false }
-    : openSqlite(options);
-  const destroy = async () => {
-    await checkpoints?.stop();
-    await db.destroy();
-  };
+  const { db, created } = isPostgres ? { db: await openPostgres(options.databaseUrl as string, options), created: false } : openSqlite(options.dataDir);
   try {
     // A new SQLite file got the whole schema at once, with every migration recorded: nothing is pending.
     if (!created) await migrate(db, isPostgres ? await currentSchema(db) : undefined);
   } catch (error) {
-    await destroy();
+    await db.destroy();
     throw error;
   }
-  return createStore(db, isPostgres ? 'postgres' : 'sqlite', destroy);
+  return createStore(db, isPostgres ? 'postgres' : 'sqlite');
 }
 
-function openSqlite(options: OpenStoreOptions): { db: Kysely<Database>; checkpoints: BackgroundCheckpoints; created: boolean } {
-  mkdirSync(options.dataDir, { recursive: true });
-  const path = join(options.dataDir, 'switchyard.db');
-  const file = new SqliteDatabase(path);
+function openSqlite(dataDir: string): { db: Kysely<Database>; created: boolean } {
+  mkdirSync(dataDir, { recursive: true });
+  const file = new SqliteDatabase(join(dataDir, 'switchyard.db'));
   file.pragma('journal_mode = WAL');
   // NORMAL under WAL loses at most the last commits on power loss, never consistency.
   file.pragma('synchronous = NORMAL');
@@ -71,8 +60,7 @@ function openSqlite(options: OpenStoreOptions): { db: Kysely<Database>; checkpoi
     file.close();
     throw error;
   }
-  const checkpoints = checkpointInBackground(file, path, { logger: options.logger });
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }), checkpoints, created };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }), created };
 }
 
 /** int8 (counts, epoch-ms times) and numeric (sums) as numbers: every value stored here fits a double. */
@@ -135,7 +123,7 @@ async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
   }
 }
 
-function createStore(db: Kysely<Database>, engine: Store['engine'], destroy: () => Promise<void>): Store {
+function createStore(db: Kysely<Database>, engine: Store['engine']): Store {
   return {
     engine,
     keys: new KyselyKeyRepository(db),
@@ -146,6 +134,8 @@ function createStore(db: Kysely<Database>, engine: Store['engine'], destroy: () 
     async ping() {
       await sql`select 1`.execute(db);
     },
-    close: destroy,
+    async close() {
+      await db.destroy();
+    },
   };
 }
