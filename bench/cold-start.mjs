@@ -25,7 +25,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_HEADERS, messagesBody, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
 import { requestOnce } from './lib/probe.mjs';
-import { cleanUpOnExit, hasTaskset, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
+import { cleanUpOnExit, hasTaskset, runMain, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoDir = resolve(benchDir, '..');
@@ -138,10 +138,4 @@ async function main() {
 /** Temporary directories of this run, removed at exit whatever the path out (watchdog and signals included). */
 const tmpRoots = cleanUpOnExit('cold-start');
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    process.stderr.write(`cold-start: ${error.stack ?? error.message}\n`);
-    stopAll().finally(() => process.exit(1));
-  },
-);
+runMain('cold-start', main);

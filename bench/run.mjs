@@ -27,7 +27,7 @@ import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureColdStart, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
-import { cleanUpOnExit, hasTaskset, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
+import { cleanUpOnExit, hasTaskset, runMain, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 import { cpuTimeMs, cpuWindow, measureQuietly, quietGate } from './lib/cpu-noise.mjs';
 import { requestOnce } from './lib/probe.mjs';
 import { addedLatency, median, renderMarkdown } from './lib/report.mjs';
@@ -258,10 +258,4 @@ async function main() {
 /** Temporary directories of this run, removed at exit whatever the path out (watchdog and signals included). */
 const tmpRoots = cleanUpOnExit('bench');
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    process.stderr.write(`[bench] failed: ${error.stack ?? error.message}\n`);
-    stopAll().finally(() => process.exit(1));
-  },
-);
+runMain('bench', main);

@@ -130,3 +130,14 @@ export function cleanUpOnExit(name) {
   }
   return dirs;
 }
+
+/** Runs a script's `main`: exit 0 once it is done; on failure, its error, every process stopped, exit 1. */
+export function runMain(name, main) {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      process.stderr.write(`[${name}] failed: ${error.stack ?? error.message}\n`);
+      stopAll().finally(() => process.exit(1));
+    },
+  );
+}

@@ -24,7 +24,6 @@ export class PreparedQuery<Args extends unknown[], Row> {
   /** `build` must use each argument only as a value (never to choose the query's shape). */
   constructor(
     private readonly db: Kysely<any>,
-    private readonly arity: Args['length'],
     private readonly build: (db: Kysely<any>, ...args: Args) => Compilable<Row>,
   ) {}
 
@@ -36,7 +35,8 @@ export class PreparedQuery<Args extends unknown[], Row> {
   }
 
   private compile(): Compiled {
-    const standIns = Array.from({ length: this.arity }, (_, i) => standIn(i)) as Args;
+    // One stand-in per parameter of `build` after the handle.
+    const standIns = Array.from({ length: this.build.length - 1 }, (_, i) => standIn(i)) as Args;
     const query = this.build(this.db, ...standIns).compile();
     const slots = query.parameters.map((value) => (typeof value === 'string' ? standIns.indexOf(value) : -1));
     return { sql: query.sql, slots, constants: [...query.parameters] };

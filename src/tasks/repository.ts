@@ -92,11 +92,11 @@ export class TaskRepository {
     private readonly engine: 'sqlite' | 'postgres',
   ) {
     if (engine === 'postgres') {
-      const byIds = new PreparedQuery(db, 1, (db: TaskDb, ids: string[]) => db.selectFrom('tasks').selectAll().where(sql<boolean>`id = any(${ids}::text[])`));
+      const byIds = new PreparedQuery(db, (db: TaskDb, ids: string[]) => db.selectFrom('tasks').selectAll().where(sql<boolean>`id = any(${ids}::text[])`));
       const reads = new BatchedReads((ids: string[]) => byIds.execute(ids), (row) => row.id);
       this.byId = (id) => reads.get(id);
     } else {
-      const byId = new PreparedQuery(db, 1, (db: TaskDb, id: string) => db.selectFrom('tasks').selectAll().where('id', '=', id));
+      const byId = new PreparedQuery(db, (db: TaskDb, id: string) => db.selectFrom('tasks').selectAll().where('id', '=', id));
       this.byId = async (id) => (await byId.execute(id))[0];
     }
   }

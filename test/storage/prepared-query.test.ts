@@ -13,7 +13,7 @@ describe.each(engines)('prepared queries on $engine', ({ engine, skip }) => {
   const opened = useTestStore(engine, skip);
 
   it.skipIf(skip)('bind every call\'s own values, around the constants of the query', async () => {
-    const query = new PreparedQuery(opened.store.db, 2, (db, first: string, second: string) =>
+    const query = new PreparedQuery(opened.store.db, (db, first: string, second: string) =>
       db.selectNoFrom([sql<string>`${second}`.as('b'), sql<string>`${'fixed'}`.as('c'), sql<string>`${first}`.as('a')]),
     );
     expect(await query.execute('x', 'y')).toEqual([{ b: 'y', c: 'fixed', a: 'x' }]);
