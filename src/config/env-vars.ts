@@ -100,6 +100,14 @@ export const ENV_VARS = {
     section: 'storage',
     description: 'The SQLite file, the generated secret key file and stored media (relative to the working directory).',
   },
+  SWITCHYARD_SQLITE_CACHE_MB: {
+    kind: 'integer',
+    default: 2,
+    min: 1,
+    section: 'storage',
+    description:
+      'SQLite\'s page cache, in MB (SQLite\'s own default). The driver\'s build would let it grow to 16 MB with the log\'s indexes; reads beyond it come from the operating system\'s file cache.',
+  },
   SWITCHYARD_DATABASE_URL: { kind: 'url', section: 'storage', description: 'A `postgres://` URL switches storage from SQLite to PostgreSQL.' },
   SWITCHYARD_DATABASE_SCHEMA: { kind: 'string', section: 'storage', description: 'PostgreSQL schema to work in (created if missing); default: the connection\'s search path.' },
   SWITCHYARD_REDIS_URL: { kind: 'url', section: 'storage', description: 'Redis shared by the instances: rate-limit counters, quota holds, circuit-breaker openings, change notifications; each instance on its own when unset.' },

@@ -18,6 +18,8 @@ export interface GatewaySettings {
   databaseUrl?: string;
   /** PostgreSQL schema to work in (created if missing); default: the connection's search path. */
   databaseSchema?: string;
+  /** SQLite's page cache, in MB. */
+  sqliteCacheMb: number;
   /** Redis for rate-limit counters shared by many instances; memory when unset. */
   redisUrl?: string;
   /** While Redis cannot be reached: refuse limited keys (`closed`) or count per instance (`open`). */
@@ -154,6 +156,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     dataDir: path.resolve(read.text('SWITCHYARD_DATA_DIR') as string),
     databaseUrl: read.text('SWITCHYARD_DATABASE_URL'),
     databaseSchema: read.text('SWITCHYARD_DATABASE_SCHEMA'),
+    sqliteCacheMb: read.integer('SWITCHYARD_SQLITE_CACHE_MB'),
     redisUrl: read.text('SWITCHYARD_REDIS_URL'),
     redisOutage: redisOutagePolicy(read.text('SWITCHYARD_REDIS_OUTAGE')),
     adminKey: read.text('SWITCHYARD_ADMIN_KEY'),

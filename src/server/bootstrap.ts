@@ -80,7 +80,7 @@ async function ensureFirstClientKey(store: Store): Promise<string | undefined> {
 
 export async function createGateway(settings: GatewaySettings, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(settings.logLevel);
-  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, schema: settings.databaseSchema });
+  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, schema: settings.databaseSchema, sqliteCacheMb: settings.sqliteCacheMb });
   try {
     const secrets = await SecretBox.open(settings.dataDir, settings.secretKey);
     const fileConfig = settings.configPath ? loadConfigFile(settings.configPath) : undefined;

@@ -23,6 +23,8 @@ export interface OpenStoreOptions {
   databaseUrl?: string;
   /** Where the SQLite file lives (`<dataDir>/switchyard.db`). */
   dataDir: string;
+  /** SQLite only: the page cache in MB (default 2). */
+  sqliteCacheMb?: number;
   /** PostgreSQL only: the schema to work in, created if missing (isolates tests in a shared database). */
   schema?: string;
   /** PostgreSQL only: pool size (default 10). */
@@ -34,7 +36,7 @@ const schemaName = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const isPostgres = options.databaseUrl !== undefined && postgresUrl.test(options.databaseUrl);
-  const { db, created } = isPostgres ? { db: await openPostgres(options.databaseUrl as string, options), created: false } : openSqlite(options.dataDir);
+  const { db, created } = isPostgres ? { db: await openPostgres(options.databaseUrl as string, options), created: false } : openSqlite(options.dataDir, options.sqliteCacheMb);
   try {
     // A new SQLite file got the whole schema at once, with every migration recorded: nothing is pending.
     if (!created) await migrate(db, isPostgres ? await currentSchema(db) : undefined);
@@ -45,7 +47,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   return createStore(db, isPostgres ? 'postgres' : 'sqlite');
 }
 
-function openSqlite(dataDir: string): { db: Kysely<Database>; created: boolean } {
+function openSqlite(dataDir: string, cacheMb = 2): { db: Kysely<Database>; created: boolean } {
   mkdirSync(dataDir, { recursive: true });
   const file = new SqliteDatabase(join(dataDir, 'switchyard.db'));
   file.pragma('journal_mode = WAL');
@@ -53,6 +55,9 @@ function openSqlite(dataDir: string): { db: Kysely<Database>; created: boolean }
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
+  // better-sqlite3 builds SQLite with a 16 MB page cache, which the log's indexes filled under load:
+  // most of the gateway's memory above the floor's (bench/README.md). Negative: KiB, not pages.
+  file.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
   let created: boolean;
   try {
     created = createFreshSqliteSchema(file);
