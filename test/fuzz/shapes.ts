@@ -63,7 +63,8 @@ const SHAPES: Record<ErrorShape, (body: unknown, status: number) => string | und
  * inputs never contain these words, so finding one means internals leaked.
  */
 export const LEAK_PATTERNS: RegExp[] = [
-  /SQLITE_/,
+  // SQLite's error codes, not the gateway's own setting SWITCHYARD_SQLITE_CACHE_MB (listed by /admin/settings).
+  /(?<!SWITCHYARD_)SQLITE_/,
   /syntax error/i,
   /row value misused/i,
   /operator does not exist/i,
