@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../storage/types.js';
 import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
+import { DeliveryCadence } from './delivery-cadence.js';
 import { DeliveryRepository } from './deliveries.js';
 import { runDeliveryPass } from './delivery-pass.js';
 import type { MediaStore } from './media.js';
@@ -67,6 +68,7 @@ export class TaskEngine {
   private running?: Promise<void>;
   private stopping = false;
   private readonly abort = new AbortController();
+  private readonly cadence: DeliveryCadence;
 
   constructor(
     readonly options: TaskEngineOptions,
@@ -75,6 +77,7 @@ export class TaskEngine {
     const db = taskDb(deps.store);
     this.tasks = new TaskRepository(db, deps.store.engine);
     this.deliveries = new DeliveryRepository(db, deps.store.engine);
+    this.cadence = new DeliveryCadence(options.tickMs);
   }
 
   get media(): MediaStore {
@@ -151,6 +154,7 @@ export class TaskEngine {
     const now = Date.now();
     const delivery = options.notify === false ? undefined : this.deliveryFor(task, change, now);
     const updated = await this.tasks.transition(task, change, delivery, now);
+    if (updated && delivery) this.cadence.queue();
     if (updated && updated.billing === 'refunded' && task.billing === 'charged' && task.cost > 0) {
       const model = this.families.get(task.family)?.modelOf(task) ?? `${task.family}:${task.action}`;
       this.deps.onRefund?.(updated, model);
@@ -191,10 +195,13 @@ export class TaskEngine {
     await this.deps.guard.close().catch(() => undefined);
   }
 
-  /** One pass: due tasks, then due callbacks. Returns how many items were handled. */
+  /** One pass: due tasks, then due callbacks (see DeliveryCadence). Returns how many items were handled. */
   async runOnce(): Promise<number> {
     const polled = await runPollPass(this);
+    if (!this.cadence.due(Date.now())) return polled;
+    const snapshot = this.cadence.snapshot();
     const delivered = await runDeliveryPass(this);
+    this.cadence.ran(snapshot, delivered, Date.now());
     return polled + delivered;
   }
 
