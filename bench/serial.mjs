@@ -65,7 +65,6 @@ export async function runSerial({
   timeLimitMs = 60_000,
   requestTimeoutMs = 10_000,
   maxErrors = 10,
-  onWarm,
 }) {
   const target = loopbackUrl(url);
   const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
@@ -79,7 +78,6 @@ export async function runSerial({
       const result = await oneRequest(agent, target, allHeaders, payload, requestTimeoutMs);
       if (result.status !== 200) errors.push(`${result.status}: ${result.sample}`);
     }
-    onWarm?.();
     const deadline = Date.now() + timeLimitMs;
     for (let i = 0; i < count && errors.length < maxErrors && Date.now() < deadline; i++) {
       const result = await oneRequest(agent, target, allHeaders, payload, requestTimeoutMs);

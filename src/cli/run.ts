@@ -117,7 +117,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
   const settings = settingsFromEnv(io.env);
   const place = resolveDataPlace(settings, values['data-dir']);
   io.stderr(`switchyard: using ${place.description}\n`);
-  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: place.dataDir, schema: settings.databaseSchema });
+  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: place.dataDir, schema: settings.databaseSchema, sqliteCacheMb: settings.sqliteCacheMb });
   try {
     const admin = new AdminService(store, await SecretBox.open(place.dataDir, settings.secretKey));
     switch (command) {
