@@ -10,6 +10,8 @@
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function storableText(text: string): string {
+  // Nearly every text is already storable: two native scans answer that a third of the regex's time.
+  if (text.isWellFormed() && !text.includes('\u0000')) return text;
   return text.replace(UNSTORABLE, '\uFFFD');
 }
 

@@ -62,11 +62,26 @@ export function bucketSums(rows: readonly RequestLogRow[], width: number): Bucke
   return [...sums.values()];
 }
 
+/** The sums of narrower buckets added up per bucket of `width` ms (a multiple of theirs) and group. */
+function rolledUp(sums: readonly BucketSum[], width: number): BucketSum[] {
+  const wider = new Map<string, BucketSum>();
+  for (const sum of sums) {
+    const bucket = sum.bucket - (sum.bucket % width);
+    const id = `${bucket}\u0000${sum.family}\u0000${sum.model}\u0000${sum.channel_id}\u0000${sum.key_id}`;
+    const into = wider.get(id);
+    if (!into) wider.set(id, { ...sum, bucket } as BucketSum);
+    else for (const column of SUM_COLUMNS) into[column] += sum[column];
+  }
+  return [...wider.values()];
+}
+
 /** Adds the rows to the stored sums of every table (insert, or add on conflict). */
 export async function addToSums(typed: Kysely<Database>, rows: readonly RequestLogRow[], writes = new BatchWrites()): Promise<void> {
   const db = typed as Kysely<any>;
+  // The rows are summed once, per minute; the hours add up the minutes.
+  let sums = bucketSums(rows, TABLES[0][1]);
   for (const [table, width] of TABLES) {
-    const sums = bucketSums(rows, width);
+    if (width !== TABLES[0][1]) sums = rolledUp(sums, width);
     // 42 parameters a row: 200 rows stay under both engines' parameter limits.
     for (let index = 0; index < sums.length; index += 200) {
       await writes.execute(db, table, sums.slice(index, index + 200), (batch) =>
