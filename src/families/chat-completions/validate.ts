@@ -7,6 +7,8 @@
  */
 import { builtOnce } from '../../core/built-once.js';
 import { GatewayError } from '../../core/errors.js';
+import type { z } from 'zod';
+import { parseAsIs } from '../../core/accept-as-is.js';
 import { invalidParam, issueError } from '../../dialects/openai/validate-issue.js';
 import { chatCompletionsRequestSchema, functionToolSchema, otherToolSchema, type ChatCompletionsRequest } from './schema.js';
 import {
@@ -20,7 +22,7 @@ import {
 
 export type ValidatedChatRequest = ChatCompletionsRequest & { messages: MessageParam[] };
 
-type PartSchemas = Record<string, { safeParse(value: unknown, options: object): { success: boolean; error?: { issues: any[] } } }>;
+type PartSchemas = Record<string, z.ZodType>;
 
 const partsByRole = builtOnce((): Record<Role, PartSchemas | undefined> => ({
   system: textOnlyPartSchemas(),
@@ -35,7 +37,7 @@ export function parseChatCompletionsRequest(body: unknown): ValidatedChatRequest
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('invalid_request', 'request body must be a JSON object');
   }
-  const result = chatCompletionsRequestSchema().safeParse(body, { reportInput: true });
+  const result = parseAsIs(chatCompletionsRequestSchema(), body, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues);
   const request = result.data as ValidatedChatRequest;
   request.messages = request.messages.map((message, i) => checkMessage(message, i));
@@ -52,7 +54,7 @@ function checkMessage(message: Record<string, unknown>, i: number): MessageParam
     const roles = Object.keys(messageSchemas()).map((name) => `'${name}'`).join(', ');
     throw invalidParam([...path, 'role'], `'${String(message.role)}' is not one of ${roles}`);
   }
-  const result = schema.safeParse(message, { reportInput: true });
+  const result = parseAsIs(schema, message, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues, path);
   const checked = result.data as MessageParam;
   const parts = partsByRole()[role];
@@ -68,7 +70,7 @@ function checkPart(part: { type: string }, schemas: PartSchemas, role: Role, pat
     const expected = Object.keys(schemas).map((type) => `'${type}'`).join(', ');
     throw invalidParam([...path, 'type'], `'${part.type}' is not a valid part for a ${role} message; expected one of ${expected}`);
   }
-  const result = schema.safeParse(part, { reportInput: true });
+  const result = parseAsIs(schema, part, { reportInput: true });
   if (!result.success) throw issueError(result.error!.issues, path);
 }
 
@@ -76,7 +78,7 @@ function checkTools(tools: Array<Record<string, unknown>>): void {
   const names = new Set<string>();
   tools.forEach((tool, i) => {
     const schema = tool.type === 'function' ? functionToolSchema() : otherToolSchema();
-    const result = schema.safeParse(tool, { reportInput: true });
+    const result = parseAsIs(schema, tool, { reportInput: true });
     if (!result.success) throw issueError(result.error.issues, ['tools', i]);
     if (tool.type !== 'function') return;
     const name = (tool.function as { name: string }).name;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
+import { parseAsIs } from '../../core/accept-as-is.js';
 import { issueError } from '../../dialects/openai/validate-issue.js';
 import { builtOnce } from '../../core/built-once.js';
 
@@ -32,7 +33,7 @@ export function parseEmbeddingsRequest(body: unknown): EmbeddingsRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('invalid_request', 'request body must be a JSON object');
   }
-  const result = embeddingsRequestSchema().safeParse(body, { reportInput: true });
+  const result = parseAsIs(embeddingsRequestSchema(), body, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues);
   return result.data;
 }

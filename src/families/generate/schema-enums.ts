@@ -1,15 +1,17 @@
 /** Enum values and small value schemas of the content-generation request, to the spec. */
 import { z } from 'zod';
+import { asIsWhen } from '../../core/accept-as-is.js';
 
 /** An enum field; the message lists the accepted values, as the service's own errors do. */
 export function protoEnum<const T extends readonly [string, ...string[]]>(values: T, options: { caseInsensitive?: boolean } = {}) {
   const message = `must be one of ${values.join(', ')}`;
   const strict = z.enum(values, { error: (issue) => `${JSON.stringify(issue.input)} is not a valid value; ${message}` });
   if (!options.caseInsensitive) return strict;
-  return z
+  const upperCased = z
     .string({ error: message })
     .transform((value) => value.toUpperCase())
     .pipe(strict);
+  return asIsWhen(upperCased, (value) => typeof value === 'string' && value === value.toUpperCase());
 }
 
 /** Proto JSON writes 64-bit integers as strings and accepts either form for every integer. */
@@ -17,7 +19,8 @@ export function protoInt(bounds: { min?: number; max?: number } = {}) {
   let int = z.int({ error: 'must be an integer' });
   if (bounds.min !== undefined) int = int.gte(bounds.min, { error: `must be at least ${bounds.min}` });
   if (bounds.max !== undefined) int = int.lte(bounds.max, { error: `must be at most ${bounds.max}` });
-  return z.preprocess((value) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value), int);
+  const fromString = (value: unknown) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
+  return asIsWhen(z.preprocess(fromString, int), (value) => typeof value !== 'string');
 }
 
 /** zod 4 numbers refuse Infinity and NaN already. */

@@ -9,6 +9,7 @@ import { contentSchema } from './schema-content.js';
 import { generationConfigSchema, safetySettingSchema } from './schema-config.js';
 import { toolConfigSchema, toolSchema } from './schema-tools.js';
 import { builtOnce } from '../../core/built-once.js';
+import { asIsWhen } from '../../core/accept-as-is.js';
 
 export * from './schema-content.js';
 export * from './schema-config.js';
@@ -17,10 +18,13 @@ export * from './schema-tools.js';
 export const generateRequestSchema = builtOnce(() => z.object({
   /** The path names the model; a body `model` is tolerated and ignored, as the service does. */
   model: z.string().optional(),
-  contents: z
-    .union([z.array(contentSchema()), contentSchema()], { error: 'contents must be an array of Content objects or one Content' })
-    .transform((contents) => (Array.isArray(contents) ? contents : [contents]))
-    .refine((contents) => contents.length > 0, { error: 'contents is not specified' }),
+  contents: asIsWhen(
+    z
+      .union([z.array(contentSchema()), contentSchema()], { error: 'contents must be an array of Content objects or one Content' })
+      .transform((contents) => (Array.isArray(contents) ? contents : [contents]))
+      .refine((contents) => contents.length > 0, { error: 'contents is not specified' }),
+    Array.isArray,
+  ),
   tools: z.array(toolSchema(), { error: 'must be an array' }).optional(),
   toolConfig: toolConfigSchema().optional(),
   safetySettings: z.array(safetySettingSchema(), { error: 'must be an array' }).optional(),

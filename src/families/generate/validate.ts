@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
+import { parseAsIs } from '../../core/accept-as-is.js';
 import { generateRequestSchema, type GenerateRequest } from './schema.js';
 import { checkRequestRules } from './validate-rules.js';
 import { invalidArgument, protoPath } from './invalid.js';
@@ -21,7 +22,7 @@ export function parseGenerateRequest(body: unknown): GenerateRequest {
     throw new GatewayError('invalid_request', 'Invalid JSON payload received. The request body must be a JSON object.');
   }
   normalizeWireNames(body as Record<string, unknown>);
-  const result = generateRequestSchema().safeParse(body, { reportInput: true });
+  const result = parseAsIs(generateRequestSchema(), body, { reportInput: true });
   if (!result.success) {
     const { path, message } = describeIssue(result.error.issues[0]);
     throw invalidArgument(path, message);

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
+import { parseAsIs } from '../../core/accept-as-is.js';
 import { messagesRequestSchema, type MessagesRequest } from './schema.js';
 
 export type { MessagesRequest } from './schema.js';
@@ -14,7 +15,7 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('invalid_request', 'request body must be a JSON object');
   }
-  const result = messagesRequestSchema().safeParse(body, { reportInput: true });
+  const result = parseAsIs(messagesRequestSchema(), body, { reportInput: true });
   if (!result.success) {
     const { path, message } = describeIssue(result.error.issues[0], []);
     throw invalid(path, message);

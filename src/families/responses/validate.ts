@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
+import { parseAsIs } from '../../core/accept-as-is.js';
 import { inputPartSchemas, outputPartSchemas } from './schema-content.js';
 import { itemKind, itemSchemas, otherItemSchema, type InputItem } from './schema-items.js';
 import { namespaceMemberSchemas, otherToolSchema, toolSchemas, type ToolParam } from './schema-tools.js';
@@ -21,7 +22,7 @@ export function parseResponsesRequest(body: unknown): ValidatedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('invalid_request', 'request body must be a JSON object');
   }
-  const result = responsesRequestSchema().safeParse(body, { reportInput: true });
+  const result = parseAsIs(responsesRequestSchema(), body, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues);
   const request = result.data as ValidatedRequest;
   if (Array.isArray(request.input)) request.input = request.input.map((item, i) => checkItem(item, ['input', i]));
@@ -34,7 +35,7 @@ function checkItem(item: Record<string, unknown>, path: Array<string | number>):
   const kind = itemKind(item);
   if (kind === undefined) throw invalidParam([...path, 'type'], 'field required: each input item needs a type (or a role for messages)');
   const schema = itemSchemas()[kind as keyof ReturnType<typeof itemSchemas>] ?? otherItemSchema();
-  const result = schema.safeParse(item, { reportInput: true });
+  const result = parseAsIs(schema, item, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues, path);
   if (kind === 'message') checkMessageParts(result.data as { role: string; content: unknown }, path);
   if (kind === 'additional_tools') {
@@ -48,7 +49,7 @@ function checkItem(item: Record<string, unknown>, path: Array<string | number>):
 function checkMessageParts(message: { role: string; content: unknown }, path: Array<string | number>): void {
   if (!Array.isArray(message.content)) return;
   const assistant = message.role === 'assistant';
-  const allowed: Record<string, { safeParse: (value: unknown, options: object) => { success: boolean; data?: unknown; error?: { issues: any[] } } }> =
+  const allowed: Record<string, z.ZodType> =
     assistant ? { ...outputPartSchemas(), input_text: inputPartSchemas().input_text } : inputPartSchemas();
   message.content.forEach((part: { type: string }, j: number) => {
     const partPath = [...path, 'content', j];
@@ -57,7 +58,7 @@ function checkMessageParts(message: { role: string; content: unknown }, path: Ar
       const expected = Object.keys(allowed).map((type) => `"${type}"`).join(', ');
       throw invalidParam([...partPath, 'type'], `"${part.type}" is not a valid part for a ${message.role} message; expected one of ${expected}`);
     }
-    const result = schema.safeParse(part, { reportInput: true });
+    const result = parseAsIs(schema, part, { reportInput: true });
     if (!result.success) throw issueError(result.error!.issues, partPath);
   });
 }
@@ -79,7 +80,7 @@ function checkTools(tools: Array<Record<string, unknown>>, path: Array<string | 
 function checkTool(tool: Record<string, unknown>, path: Array<string | number>, schemas: Record<string, z.ZodType<Record<string, unknown>>>): ToolParam {
   const schema = schemas[tool.type as string];
   if (!schema && schemas === namespaceMemberSchemas()) throw invalidParam([...path, 'type'], 'a namespace holds function and custom tools only');
-  const result = (schema ?? otherToolSchema()).safeParse(tool, { reportInput: true });
+  const result = parseAsIs(schema ?? otherToolSchema(), tool, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues, path);
   const checked = result.data as ToolParam;
   if (checked.type === 'namespace') checked.tools = checkTools(checked.tools as Array<Record<string, unknown>>, [...path, 'tools'], namespaceMemberSchemas());
