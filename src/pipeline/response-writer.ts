@@ -2,16 +2,26 @@
  * Writes a streamed answer straight to the socket: headers once, then each
  * chunk as it is produced, honouring back-pressure, and noticing when the
  * client goes away so the upstream call can be cancelled.
+ *
+ * The first chunk of a turn of the event loop goes out at once; chunks
+ * written later in the same turn (the events of one upstream read, encoded
+ * one by one) are joined and go out as one write when the turn ends. Each
+ * write of a chunked response costs a chunk header and a pass through Node's
+ * HTTP layer; a translated stream wrote a dozen of them per upstream read.
  */
 import type { ServerResponse } from 'node:http';
 
+type Chunk = string | Uint8Array;
+
 export class StreamWriter {
   private started = false;
+  /** Chunks written after this turn's first, joined at its end; undefined when no turn is open. */
+  private held: Chunk[] | undefined;
   firstByteAt?: number;
 
   constructor(
     private readonly res: ServerResponse,
-    /** Read when the stream starts, so headers set after routing (the translation note) go out too. */
+    /** Read when the stream starts, so headers set after routing (the translation note) go out too; a fresh object, extended here. */
     private readonly headers: () => Record<string, string | number | string[] | undefined>,
   ) {}
 
@@ -27,24 +37,63 @@ export class StreamWriter {
   start(status: number, contentType: string): void {
     if (this.started) return;
     this.started = true;
-    this.res.writeHead(status, { ...this.headers(), 'content-type': contentType, 'cache-control': 'no-cache' });
+    const headers = this.headers();
+    headers['content-type'] = contentType;
+    headers['cache-control'] = 'no-cache';
+    this.res.writeHead(status, headers);
     // The headers leave with the first chunk when it follows at once (one write instead of two);
     // otherwise at the end of this turn of the event loop, so a client waiting for a slow first token sees them.
-    setImmediate(() => {
-      if (this.firstByteAt === undefined && !this.res.destroyed) this.res.flushHeaders();
-    });
+    setImmediate(flushHeadersUnlessWritten, this);
   }
 
-  async write(chunk: string | Uint8Array): Promise<boolean> {
+  /** Sends the headers on their own if no chunk took them along. */
+  flushHeadersIfIdle(): void {
+    if (this.firstByteAt === undefined && !this.res.destroyed) this.res.flushHeaders();
+  }
+
+  async write(chunk: Chunk): Promise<boolean> {
     if (!this.writable) return false;
+    if (this.held) {
+      this.held.push(chunk);
+      return true;
+    }
+    // A joined write that met back-pressure: the next turn's chunk waits for the socket to drain.
+    if (this.res.writableNeedDrain) {
+      await drainedOrClosed(this.res);
+      if (!this.writable) return false;
+    }
     if (this.firstByteAt === undefined) this.firstByteAt = Date.now();
+    this.held = [];
+    process.nextTick(releaseHeld, this);
     if (!this.res.write(chunk)) await drainedOrClosed(this.res);
     return this.writable;
   }
 
   end(chunk?: string): void {
+    this.release();
     if (this.writable) this.res.end(chunk);
   }
+
+  /** Writes the chunks held this turn as one, and closes the turn. */
+  release(): void {
+    const held = this.held;
+    this.held = undefined;
+    if (!held || held.length === 0 || !this.writable) return;
+    const joined = held.length === 1 ? held[0]! : held.every((chunk) => typeof chunk === 'string') ? held.join('') : Buffer.concat(held.map(asBytes));
+    this.res.write(joined);
+  }
+}
+
+function releaseHeld(writer: StreamWriter): void {
+  writer.release();
+}
+
+function flushHeadersUnlessWritten(writer: StreamWriter): void {
+  writer.flushHeadersIfIdle();
+}
+
+function asBytes(chunk: Chunk): Uint8Array {
+  return typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
 /**
