@@ -132,8 +132,9 @@ function baseAcceptor(schema: Schema): Acceptor {
     case 'record':
       return def.mode === 'loose' ? unsure : recordAcceptor(def.keyType, def.valueType);
     case 'union':
+      if (def.discriminator !== undefined) return def.unionFallback ? unionAcceptor(def.options) : taggedAcceptor(def.discriminator, def.options);
       // An exclusive union (`z.xor`) fails when two options match: not followed here.
-      return def.inclusive === false && def.discriminator === undefined ? unsure : unionAcceptor(def.options);
+      return def.inclusive === false ? unsure : unionAcceptor(def.options);
     case 'lazy': {
       let inner: Acceptor | undefined;
       return (value) => (inner ??= acceptorOf(def.getter()))(value);
@@ -229,6 +230,31 @@ function unionAcceptor(options: Schema[]): Acceptor {
       if (verdict !== REJECT) return verdict;
     }
     return REJECT;
+  };
+}
+
+/** A discriminated union reads its tag and answers with the one option that claims it, as zod does. */
+function taggedAcceptor(tag: string, options: Schema[]): Acceptor {
+  // Built at first use: an option's tag values may sit behind a lazy schema.
+  let byTag: Map<unknown, Acceptor | null> | null | undefined;
+  const build = () => {
+    const table = new Map<unknown, Acceptor | null>();
+    for (const option of options) {
+      const values = (option._zod as { propValues?: Record<string, Set<unknown>> }).propValues?.[tag];
+      if (!values) return undefined;
+      // A tag two options claim is ambiguous: zod decides.
+      for (const value of values) table.set(value, table.has(value) ? null : acceptorOf(option));
+    }
+    return table;
+  };
+  return (value) => {
+    if (!isObject(value)) return REJECT;
+    if (byTag === undefined) byTag = build() ?? null;
+    const table = byTag;
+    if (table === null) return UNSURE;
+    const accepts = table.get(value[tag]);
+    if (accepts === undefined) return REJECT;
+    return accepts === null ? UNSURE : accepts(value);
   };
 }
 
