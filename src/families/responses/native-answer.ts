@@ -34,12 +34,28 @@ class IdMap {
     this.clientPrevious = exchange.options.history.previous?.id;
   }
 
-  /** Puts the gateway's ids on a response object the upstream wrote. */
-  rewrite(response: Record<string, unknown>): void {
-    if (this.upstreamId === undefined && typeof response.id === 'string' && response.id !== '') this.upstreamId = response.id;
+  /**
+   * Puts the gateway's ids on a response object the upstream wrote, and
+   * answers the upstream's text with the same change, or undefined when the
+   * text must be written anew: the id is swapped in place when it sits right
+   * after `before` (where the upstream writes it; with `leading`, at the very
+   * start of the text) and is all that changes, which keeps the text's other
+   * bytes and spares serialising the object again.
+   */
+  rewrite(response: Record<string, unknown>, text?: string, before?: string, leading = false): string | undefined {
+    const original = response.id;
+    if (this.upstreamId === undefined && typeof original === 'string' && original !== '') this.upstreamId = original;
     response.id = this.exchange.id;
     // The upstream saw its own id for the previous turn, or none when the conversation was sent in full.
-    if (this.clientPrevious !== undefined) response.previous_response_id = this.clientPrevious;
+    if (this.clientPrevious !== undefined) {
+      response.previous_response_id = this.clientPrevious;
+      return undefined;
+    }
+    if (text === undefined || before === undefined || typeof original !== 'string') return undefined;
+    const found = before + JSON.stringify(original);
+    const at = text.indexOf(found);
+    if (at === -1 || (leading && text.slice(0, at).trim() !== '')) return undefined;
+    return text.slice(0, at + before.length) + JSON.stringify(this.exchange.id) + text.slice(at + found.length);
   }
 }
 
@@ -58,9 +74,10 @@ async function* rewriteJson(result: PassThroughResult, exchange: ResponsesExchan
     yield bytes;
     return;
   }
-  ids.rewrite(response);
+  // The upstream writes the id as the response's first key: swapped there, and only there.
+  const swapped = ids.rewrite(response, bytes.toString('utf8'), '{"id":', true);
   await record(exchange, response, ids.upstreamId, channel);
-  yield Buffer.from(JSON.stringify(response));
+  yield Buffer.from(swapped ?? JSON.stringify(response));
 }
 
 async function* rewriteStream(body: AsyncIterable<Uint8Array>, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {
@@ -86,9 +103,10 @@ async function reframe(events: SseEvent[], exchange: ResponsesExchange, ids: IdM
       const parsed = parseObject(data);
       const response = parsed?.response;
       if (response && typeof response === 'object' && !Array.isArray(response)) {
-        ids.rewrite(response as Record<string, unknown>);
+        // The event's response object, whose first key is its id (a quoted key cannot occur inside a JSON string).
+        const swapped = ids.rewrite(response as Record<string, unknown>, data, '"response":{"id":');
         if (terminalEvents.has(type)) await record(exchange, response as Record<string, unknown>, ids.upstreamId, channel);
-        text = JSON.stringify(parsed);
+        text = swapped ?? JSON.stringify(parsed);
       }
     }
     out += event === undefined ? `data: ${text}\n\n` : `event: ${event}\ndata: ${text}\n\n`;

@@ -1,0 +1,83 @@
+/**
+ * A native Responses answer leaves with the gateway's ids. Where the upstream
+ * wrote the response id as the object's first key, the id is swapped in the
+ * upstream's own text (its other bytes kept as they came); anywhere else, and
+ * when the previous response id changes too, the object is written anew.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Channel } from '../../../src/core/channel.js';
+import type { ResponsesExchange } from '../../../src/families/responses/exchange.js';
+import { wrapNativeAnswer } from '../../../src/families/responses/native-answer.js';
+import type { PassThroughResult } from '../../../src/upstreams/types.js';
+
+const GATEWAY_ID = 'resp_gateway0001';
+
+function exchange(previous?: string): ResponsesExchange & { recorded: Array<Record<string, unknown>> } {
+  const recorded: Array<Record<string, unknown>> = [];
+  return {
+    id: GATEWAY_ID,
+    sequence: 0,
+    recorded,
+    options: { history: { previous: previous === undefined ? undefined : { id: previous } } },
+    async record(response: Record<string, unknown>) {
+      recorded.push(structuredClone(response));
+    },
+  } as unknown as ResponsesExchange & { recorded: Array<Record<string, unknown>> };
+}
+
+const channel = { id: 'ch_1' } as Channel;
+
+async function answerOf(result: PassThroughResult): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of result.body) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function plain(text: string): PassThroughResult {
+  return { status: 200, contentType: 'application/json', body: (async function* () { yield Buffer.from(text); })(), answer: JSON.parse(text), usage: () => undefined };
+}
+
+function stream(events: string[]): PassThroughResult {
+  const text = events.map((data) => `event: ${JSON.parse(data).type}\ndata: ${data}\n\n`).join('');
+  return { status: 200, contentType: 'text/event-stream', body: (async function* () { yield Buffer.from(text); })(), usage: () => undefined };
+}
+
+describe('native Responses answers', () => {
+  it('swaps the id in the upstream text when it is the first key, keeping the other bytes', async () => {
+    const text = '{"id":"resp_up1","object":"response","temperature":1.0,"output":[{"id":"msg_1","type":"message"}]}';
+    const session = exchange();
+    const out = await answerOf(wrapNativeAnswer(session, plain(text), channel));
+    expect(out).toBe(text.replace('resp_up1', GATEWAY_ID));
+    expect(session.recorded[0]!.id).toBe(GATEWAY_ID);
+  });
+
+  it('writes the object anew when the id comes later or the previous id changes too', async () => {
+    const later = await answerOf(wrapNativeAnswer(exchange(), plain('{"object":"response","id":"resp_up1","store":false}'), channel));
+    expect(JSON.parse(later)).toEqual({ object: 'response', id: GATEWAY_ID, store: false });
+    const chained = await answerOf(wrapNativeAnswer(exchange('resp_client0'), plain('{"id":"resp_up2","previous_response_id":"resp_up1"}'), channel));
+    expect(JSON.parse(chained)).toEqual({ id: GATEWAY_ID, previous_response_id: 'resp_client0' });
+  });
+
+  it('swaps the id in every lifecycle event of a stream, and records the last', async () => {
+    const session = exchange();
+    const out = await answerOf(
+      wrapNativeAnswer(
+        session,
+        stream([
+          '{"type":"response.created","sequence_number":0,"response":{"id":"resp_up3","status":"in_progress"}}',
+          '{"type":"response.output_text.delta","sequence_number":1,"delta":"resp_up3"}',
+          '{"type":"response.completed","sequence_number":2,"response":{"status":"completed","id":"resp_up3"}}',
+        ]),
+        channel,
+      ),
+    );
+    const datas = out.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)));
+    expect(datas[0].response.id).toBe(GATEWAY_ID);
+    // Deltas pass untouched, even when their text looks like the id.
+    expect(datas[1].delta).toBe('resp_up3');
+    // The id was not the response's first key: the event is written anew.
+    expect(datas[2].response).toEqual({ status: 'completed', id: GATEWAY_ID });
+    expect(out).toContain('"response":{"id":"resp_gateway0001","status":"in_progress"}');
+    expect(session.recorded.at(-1)!.id).toBe(GATEWAY_ID);
+  });
+});
