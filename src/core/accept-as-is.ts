@@ -149,7 +149,9 @@ function baseAcceptor(schema: Schema): Acceptor {
 
 function optionalAcceptor(inner: Schema, empty: undefined | null): Acceptor {
   const accepts = acceptorOf(inner);
-  return (value) => (value === empty ? ACCEPT : accepts(value));
+  // An optional default fills in a missing value: zod's answer is then not the value.
+  const fills = empty === undefined && inner._zod.optin === 'defaulted';
+  return (value) => (value === empty ? (fills ? UNSURE : ACCEPT) : accepts(value));
 }
 
 function arrayAcceptor(element: Schema): Acceptor {
