@@ -38,13 +38,7 @@ export function bucketSums(rows: readonly RequestLogRow[], width: number): Bucke
     const model = storableText(row.model);
     const channelId = storableText(row.channelId ?? '');
     const keyId = storableText(row.keyId ?? '');
-    const id = `${bucket}\u0000${family}\u0000${model}\u0000${channelId}\u0000${keyId}`;
-    let sum = sums.get(id);
-    if (!sum) {
-      sum = { bucket, family, model, channel_id: channelId, key_id: keyId } as BucketSum;
-      for (const column of SUM_COLUMNS) sum[column] = 0;
-      sums.set(id, sum);
-    }
+    const sum = sumOf(sums, bucket, family, model, channelId, keyId);
     // A refund row carries money back, not a request.
     if (!row.requestId.startsWith('refund:')) sum.requests += 1;
     if (row.httpStatus >= 400) sum.errors += 1;
@@ -62,15 +56,24 @@ export function bucketSums(rows: readonly RequestLogRow[], width: number): Bucke
   return [...sums.values()];
 }
 
+/** The sum of one bucket and group in `sums`, made at zero on first use. */
+function sumOf(sums: Map<string, BucketSum>, bucket: number, family: string, model: string, channelId: string, keyId: string): BucketSum {
+  const id = `${bucket}\u0000${family}\u0000${model}\u0000${channelId}\u0000${keyId}`;
+  let sum = sums.get(id);
+  if (!sum) {
+    sum = { bucket, family, model, channel_id: channelId, key_id: keyId } as BucketSum;
+    for (const column of SUM_COLUMNS) sum[column] = 0;
+    sums.set(id, sum);
+  }
+  return sum;
+}
+
 /** The sums of narrower buckets added up per bucket of `width` ms (a multiple of theirs) and group. */
 function rolledUp(sums: readonly BucketSum[], width: number): BucketSum[] {
   const wider = new Map<string, BucketSum>();
   for (const sum of sums) {
-    const bucket = sum.bucket - (sum.bucket % width);
-    const id = `${bucket}\u0000${sum.family}\u0000${sum.model}\u0000${sum.channel_id}\u0000${sum.key_id}`;
-    const into = wider.get(id);
-    if (!into) wider.set(id, { ...sum, bucket } as BucketSum);
-    else for (const column of SUM_COLUMNS) into[column] += sum[column];
+    const into = sumOf(wider, sum.bucket - (sum.bucket % width), sum.family, sum.model, sum.channel_id, sum.key_id);
+    for (const column of SUM_COLUMNS) into[column] += sum[column];
   }
   return [...wider.values()];
 }

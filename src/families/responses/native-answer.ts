@@ -36,13 +36,12 @@ class IdMap {
 
   /**
    * Puts the gateway's ids on a response object the upstream wrote, and
-   * answers the upstream's text with the same change, or undefined when the
-   * text must be written anew: the id is swapped in place when it sits right
-   * after `before` (where the upstream writes it; with `leading`, at the very
-   * start of the text) and is all that changes, which keeps the text's other
-   * bytes and spares serialising the object again.
+   * answers `text` (the upstream's writing of it) with the same change, or
+   * undefined when the object must be written anew. The text keeps its other
+   * bytes when the id is all that changes and it follows `before`, where the
+   * upstream writes it (with `leading`, at the very start of the text).
    */
-  rewrite(response: Record<string, unknown>, text?: string, before?: string, leading = false): string | undefined {
+  rewrite(response: Record<string, unknown>, text: string, before: string, leading = false): string | undefined {
     const original = response.id;
     if (this.upstreamId === undefined && typeof original === 'string' && original !== '') this.upstreamId = original;
     response.id = this.exchange.id;
@@ -51,7 +50,7 @@ class IdMap {
       response.previous_response_id = this.clientPrevious;
       return undefined;
     }
-    if (text === undefined || before === undefined || typeof original !== 'string') return undefined;
+    if (typeof original !== 'string') return undefined;
     const found = before + JSON.stringify(original);
     const at = text.indexOf(found);
     if (at === -1 || (leading && text.slice(0, at).trim() !== '')) return undefined;
