@@ -1,9 +1,12 @@
 /**
  * Multi-row writes compiled once per shape: a later batch of the same size
  * binds its own values (nothing of the first batch leaks into it), sizes
- * differ freely, and time-ordered log ids sort as their times do.
+ * differ freely, batches of any size compile only a few shapes, and
+ * time-ordered log ids sort as their times do.
  */
+import type { CompiledQuery, Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { BatchWrites } from '../../src/storage/batch-writes.js';
 import { newTimeOrderedId } from '../../src/storage/ids.js';
 import type { RequestLogRow } from '../../src/storage/types.js';
 import { engines, useTestStore } from './engines.js';
@@ -77,5 +80,31 @@ describe.each(engines)('batch writes on $engine', ({ engine, skip }) => {
       expect(read.cost).toBeCloseTo(written.cost);
       expect(read.attempts).toEqual(written.attempts);
     }
+  });
+});
+
+describe('batch shapes', () => {
+  it('writes a batch of any size as runs of a few fixed sizes, every row once and in order', async () => {
+    const executed: CompiledQuery[] = [];
+    const db = { executeQuery: async (query: CompiledQuery) => void executed.push(query) } as unknown as Kysely<any>;
+    // A stand-in for Kysely's INSERT: one placeholder group per row, two parameters each.
+    const build = (rows: { a: number; b: string }[]) => ({
+      compile: () => ({ sql: `insert ${rows.map(() => '(?, ?)').join(', ')}`, parameters: rows.flatMap((row) => [row.a, row.b]), query: {} }) as unknown as CompiledQuery,
+    });
+    const writes = new BatchWrites();
+    for (let size = 1; size <= 300; size++) {
+      executed.length = 0;
+      const rows = Array.from({ length: size }, (_, i) => ({ a: i, b: `r${i}` }));
+      await writes.execute(db, 'demo', rows, build);
+      expect(executed.flatMap((query) => query.parameters)).toEqual(rows.flatMap((row) => [row.a, row.b]));
+      expect(executed.length).toBeLessThanOrEqual(Math.floor(size / 128) + 7);
+    }
+    const shapes = new Set<string>();
+    for (let size = 1; size <= 300; size++) {
+      executed.length = 0;
+      await writes.execute(db, 'demo', Array.from({ length: size }, (_, i) => ({ a: i, b: 'x' })), build);
+      for (const query of executed) shapes.add(query.sql);
+    }
+    expect(shapes.size).toBe(8);
   });
 });
