@@ -35,13 +35,12 @@ class IdMap {
   }
 
   /**
-   * Puts the gateway's ids on a response object the upstream wrote, and
-   * answers `text` (the upstream's writing of it) with the same change, or
-   * undefined when the object must be written anew. The text keeps its other
-   * bytes when the id is all that changes and it follows `before`, where the
-   * upstream writes it (with `leading`, at the very start of the text).
+   * Puts the gateway's ids on a response object the upstream wrote. Answers
+   * the upstream's id when swapping it for the gateway's, where the upstream
+   * wrote it, is the whole change to the upstream's writing of the object;
+   * undefined when the object must be written anew.
    */
-  rewrite(response: Record<string, unknown>, text: string, before: string, leading = false): string | undefined {
+  adopt(response: Record<string, unknown>): string | undefined {
     const original = response.id;
     if (this.upstreamId === undefined && typeof original === 'string' && original !== '') this.upstreamId = original;
     response.id = this.exchange.id;
@@ -50,12 +49,33 @@ class IdMap {
       response.previous_response_id = this.clientPrevious;
       return undefined;
     }
-    if (typeof original !== 'string') return undefined;
-    const found = before + JSON.stringify(original);
-    const at = text.indexOf(found);
-    if (at === -1 || (leading && text.slice(0, at).trim() !== '')) return undefined;
-    return text.slice(0, at + before.length) + JSON.stringify(this.exchange.id) + text.slice(at + found.length);
+    return typeof original === 'string' ? original : undefined;
   }
+}
+
+/** `text` with the id that follows `before` (its first occurrence) swapped, or undefined when it is not there. */
+function swapInText(text: string, before: string, original: string, id: string): string | undefined {
+  const found = before + JSON.stringify(original);
+  const at = text.indexOf(found);
+  return at === -1 ? undefined : text.slice(0, at + before.length) + JSON.stringify(id) + text.slice(at + found.length);
+}
+
+/**
+ * A plain answer's bytes with the id swapped where the upstream writes it, as
+ * the object's first key (only whitespace before it), or undefined. Spliced
+ * as bytes: the answer is never decoded and encoded again whole.
+ */
+function swapLeadingInBytes(bytes: Buffer, original: string, id: string): Buffer | undefined {
+  const before = '{"id":';
+  const found = Buffer.from(before + JSON.stringify(original));
+  const at = bytes.indexOf(found);
+  if (at === -1) return undefined;
+  for (let i = 0; i < at; i++) if (!isJsonWhitespace(bytes[i]!)) return undefined;
+  return Buffer.concat([bytes.subarray(0, at + before.length), Buffer.from(JSON.stringify(id)), bytes.subarray(at + found.length)]);
+}
+
+function isJsonWhitespace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
 async function record(exchange: ResponsesExchange, response: Record<string, unknown>, upstreamId: string | undefined, channel: Channel): Promise<void> {
@@ -74,9 +94,10 @@ async function* rewriteJson(result: PassThroughResult, exchange: ResponsesExchan
     return;
   }
   // The upstream writes the id as the response's first key: swapped there, and only there.
-  const swapped = ids.rewrite(response, bytes.toString('utf8'), '{"id":', true);
+  const original = ids.adopt(response);
+  const swapped = original === undefined ? undefined : swapLeadingInBytes(bytes, original, exchange.id);
   await record(exchange, response, ids.upstreamId, channel);
-  yield Buffer.from(swapped ?? JSON.stringify(response));
+  yield swapped ?? Buffer.from(JSON.stringify(response));
 }
 
 async function* rewriteStream(body: AsyncIterable<Uint8Array>, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {
@@ -103,7 +124,8 @@ async function reframe(events: SseEvent[], exchange: ResponsesExchange, ids: IdM
       const response = parsed?.response;
       if (response && typeof response === 'object' && !Array.isArray(response)) {
         // The event's response object, whose first key is its id (a quoted key cannot occur inside a JSON string).
-        const swapped = ids.rewrite(response as Record<string, unknown>, data, '"response":{"id":');
+        const original = ids.adopt(response as Record<string, unknown>);
+        const swapped = original === undefined ? undefined : swapInText(data, '"response":{"id":', original, exchange.id);
         if (terminalEvents.has(type)) await record(exchange, response as Record<string, unknown>, ids.upstreamId, channel);
         text = swapped ?? JSON.stringify(parsed);
       }

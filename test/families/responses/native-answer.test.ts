@@ -49,6 +49,14 @@ describe('native Responses answers', () => {
     const out = await answerOf(wrapNativeAnswer(session, plain(text), channel));
     expect(out).toBe(text.replace('resp_up1', GATEWAY_ID));
     expect(session.recorded[0]!.id).toBe(GATEWAY_ID);
+    // Whitespace before the object and text beyond ASCII elsewhere keep their bytes too.
+    const spaced = ' \n{"id":"resp_up1","output_text":"d\u00e9j\u00e0 vu \ud83d\ude00","note":"é"}';
+    expect(await answerOf(wrapNativeAnswer(exchange(), plain(spaced), channel))).toBe(spaced.replace('resp_up1', GATEWAY_ID));
+  });
+
+  it('never swaps an id the upstream wrote inside another object', async () => {
+    const nested = '{"object":"response","output":[{"id":"resp_up1"}],"id":"resp_up1"}';
+    expect(JSON.parse(await answerOf(wrapNativeAnswer(exchange(), plain(nested), channel)))).toEqual({ object: 'response', output: [{ id: 'resp_up1' }], id: GATEWAY_ID });
   });
 
   it('writes the object anew when the id comes later or the previous id changes too', async () => {
