@@ -68,10 +68,10 @@ function swapInText(text: string, before: string, original: string, id: string):
 function swapLeadingInBytes(bytes: Buffer, original: string, id: string): Buffer | undefined {
   const before = '{"id":';
   const found = Buffer.from(before + JSON.stringify(original));
-  const at = bytes.indexOf(found);
-  if (at === -1) return undefined;
-  for (let i = 0; i < at; i++) if (!isJsonWhitespace(bytes[i]!)) return undefined;
-  return Buffer.concat([bytes.subarray(0, at + before.length), Buffer.from(JSON.stringify(id)), bytes.subarray(at + found.length)]);
+  let start = 0;
+  while (start < bytes.length && isJsonWhitespace(bytes[start]!)) start++;
+  if (bytes.length < start + found.length || found.compare(bytes, start, start + found.length) !== 0) return undefined;
+  return Buffer.concat([bytes.subarray(0, start + before.length), Buffer.from(JSON.stringify(id)), bytes.subarray(start + found.length)]);
 }
 
 function isJsonWhitespace(byte: number): boolean {
