@@ -9,6 +9,7 @@
  * record is "not found", never "forbidden".
  */
 import { BatchWrites } from './batch-writes.js';
+import { paddedInList } from './id-lists.js';
 import type { Kysely } from 'kysely';
 import { GroupCommit } from './group-commit.js';
 import { fromFlag, fromJson, toFlag, toJson, toNumber } from './columns.js';
@@ -147,7 +148,7 @@ export class ResponseRepository {
       const rows = await this.db
         .selectFrom('responses')
         .selectAll()
-        .where('id', 'in', wellFormed.slice(i, i + idChunk))
+        .where('id', 'in', paddedInList(wellFormed.slice(i, i + idChunk)))
         .where('key_id', '=', keyId)
         .execute();
       for (const row of rows) found.set((row as ResponseRow).id, toRecord(row as ResponseRow));
@@ -171,7 +172,7 @@ export class ResponseRepository {
         .selectFrom('response_items')
         .select(['item_id', 'response_id', 'created_at'])
         .where('key_id', '=', keyId)
-        .where('item_id', 'in', itemIdsWanted.slice(i, i + idChunk))
+        .where('item_id', 'in', paddedInList(itemIdsWanted.slice(i, i + idChunk)))
         .execute();
       for (const row of rows as Array<{ item_id: string; response_id: string; created_at: unknown }>) {
         const createdAt = toNumber(row.created_at);

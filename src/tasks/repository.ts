@@ -12,6 +12,7 @@ import { isWellFormedId, newId } from '../storage/ids.js';
 import { olderThan, type PagePosition } from '../storage/paging.js';
 import { BatchedReads } from '../storage/batched-reads.js';
 import { PreparedQuery } from '../storage/prepared-query.js';
+import { paddedInList } from '../storage/id-lists.js';
 import { newTaskId } from './ids.js';
 import { jsonOrNull, toTaskRecord } from './rows.js';
 import type { TaskDatabase, TaskDb, TasksTable } from './schema.js';
@@ -172,7 +173,7 @@ export class TaskRepository {
     if (wellFormed.length === 0) return [];
     // By id alone, owner checked here: with the owner in the WHERE clause, SQLite's planner
     // scanned the family's index (every task of the family) instead of looking up the ids.
-    const rows = await this.db.selectFrom('tasks').selectAll().where('id', 'in', wellFormed).execute();
+    const rows = await this.db.selectFrom('tasks').selectAll().where('id', 'in', paddedInList(wellFormed)).execute();
     const byId = new Map(rows.filter((row) => row.key_id === keyId && row.family === family).map((row) => [row.id, toTaskRecord(row)]));
     const seen = new Set<string>();
     const out: TaskRecord[] = [];
