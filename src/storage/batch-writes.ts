@@ -19,11 +19,13 @@ interface Shape {
   columns: string[];
 }
 
-/** Rows per statement, largest first: a batch of up to 255 rows takes at most eight statements. */
+/**
+ * Rows per statement, largest first: a batch of up to 255 rows takes at most
+ * eight statements, each statement has at most RUN_SIZES.length shapes, and
+ * no statement binds more than 128 rows, which keeps rows of up to 250
+ * columns under both engines' parameter limits (callers need not chunk).
+ */
 const RUN_SIZES = [128, 64, 32, 16, 8, 4, 2, 1];
-
-/** A bound on shapes kept, for callers with many statements: each has at most RUN_SIZES.length. */
-const CAPACITY = 64;
 
 export class BatchWrites {
   private readonly shapes = new Map<string, Shape>();
@@ -51,7 +53,6 @@ export class BatchWrites {
       // A statement whose parameters are not exactly rows × columns is run as compiled, never cached.
       if (query.parameters.length !== rows.length * columns.length) return void (await db.executeQuery(query));
       shape = { sql: query.sql, columns };
-      if (this.shapes.size >= CAPACITY) this.shapes.delete(this.shapes.keys().next().value!);
       this.shapes.set(key, shape);
     }
     const parameters: unknown[] = [];

@@ -10,8 +10,6 @@ import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSe
 import { addToSums, hourlyUsage, readSeries } from './usage-sums.js';
 import { mergeSummaries, toSummary } from './usage-summary.js';
 
-/** Rows per INSERT: 24 parameters each stays under SQLite's and PostgreSQL's parameter limits. */
-const insertChunk = 500;
 const defaultLimit = 100;
 const maxLimit = 1000;
 const HOUR = 3_600_000;
@@ -90,10 +88,7 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     if (rows.length === 0) return;
     // The usage sums move with the rows: a batch the database refuses adds nothing to them.
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += insertChunk) {
-        const values = rows.slice(i, i + insertChunk).map(toColumns);
-        await this.writes.execute(trx, 'request_logs', values, (batch) => trx.insertInto('request_logs').values(batch));
-      }
+      await this.writes.execute(trx, 'request_logs', rows.map(toColumns), (batch) => trx.insertInto('request_logs').values(batch));
       await addToSums(trx, rows, this.writes);
     });
   }

@@ -107,9 +107,7 @@ async function insertRecords(trx: Kysely<any>, records: readonly StoredResponse[
   const itemRows = records.flatMap((record) =>
     itemIds(record).map((itemId) => ({ response_id: record.id, item_id: itemId, key_id: record.keyId, created_at: record.createdAt })),
   );
-  for (let i = 0; i < itemRows.length; i += idChunk) {
-    await writes.execute(trx, 'response_items', itemRows.slice(i, i + idChunk), (batch) => trx.insertInto('response_items').values(batch));
-  }
+  await writes.execute(trx, 'response_items', itemRows, (batch) => trx.insertInto('response_items').values(batch));
 }
 
 export class ResponseRepository {

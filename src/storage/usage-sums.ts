@@ -85,19 +85,16 @@ export async function addToSums(typed: Kysely<Database>, rows: readonly RequestL
   let sums = bucketSums(rows, TABLES[0][1]);
   for (const [table, width] of TABLES) {
     if (width !== TABLES[0][1]) sums = rolledUp(sums, width);
-    // 42 parameters a row: 200 rows stay under both engines' parameter limits.
-    for (let index = 0; index < sums.length; index += 200) {
-      await writes.execute(db, table, sums.slice(index, index + 200), (batch) =>
-        db
-          .insertInto(table)
-          .values(batch)
-          .onConflict((conflict) =>
-            conflict.columns(['bucket', 'family', 'model', 'channel_id', 'key_id']).doUpdateSet(
-              Object.fromEntries(SUM_COLUMNS.map((column) => [column, sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`])),
-            ),
+    await writes.execute(db, table, sums, (batch) =>
+      db
+        .insertInto(table)
+        .values(batch)
+        .onConflict((conflict) =>
+          conflict.columns(['bucket', 'family', 'model', 'channel_id', 'key_id']).doUpdateSet(
+            Object.fromEntries(SUM_COLUMNS.map((column) => [column, sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`])),
           ),
-      );
-    }
+        ),
+    );
   }
 }
 
