@@ -78,12 +78,21 @@ export class KeyAuthenticator {
     private readonly onInvalid: (record: KeyRecord, problem: string) => void = () => {},
   ) {}
 
-  /** Resolves a secret to its key, or throws 401. Model and quota checks are separate (see `authorize`). */
-  async authenticate(secret: string | undefined, clientIp: string): Promise<ClientKey> {
+  /**
+   * Resolves a secret to its key, or throws 401. Model and quota checks are
+   * separate (see `authorize`). A key read within the refresh interval is
+   * checked at once, with no promise; only a read from storage is awaited.
+   */
+  authenticate(secret: string | undefined, clientIp: string): ClientKey | Promise<ClientKey> {
     if (!secret) throw new GatewayError('authentication', 'missing API key');
     const hash = cachedHash(secret);
-    let entry = this.cache.get(hash);
-    if (!entry || Date.now() - entry.fetchedAt > this.ttlMs) entry = await this.load(hash);
+    const entry = this.cache.get(hash);
+    if (entry && Date.now() - entry.fetchedAt <= this.ttlMs) return this.checked(entry, clientIp);
+    return this.load(hash).then((loaded) => this.checked(loaded, clientIp));
+  }
+
+  /** The entry's key when it may be used now, from this address; else the 401 or 403 that says why. */
+  private checked(entry: CacheEntry, clientIp: string): ClientKey {
     const key = entry.key;
     if (!key) throw new GatewayError('authentication', 'invalid API key');
     const { record } = key;

@@ -35,8 +35,16 @@ export class RateLimits {
     private readonly options: RateLimitOptions = {},
   ) {}
 
-  /** Counts one request against the key's RPM, and checks its TPM budget is not spent. */
-  async admit(key: KeyRecord): Promise<void> {
+  /**
+   * Counts one request against the key's RPM, and checks its TPM budget is not
+   * spent. A key with neither limit has nothing to wait for: undefined, not a
+   * promise (the common case costs no promise and no turn of the microtask queue).
+   */
+  admit(key: KeyRecord): Promise<void> | undefined {
+    return key.rpm === null && key.tpm === null ? undefined : this.admitLimited(key);
+  }
+
+  private async admitLimited(key: KeyRecord): Promise<void> {
     if (key.rpm !== null) {
       try {
         await this.run('rpm', key.rpm, (limiter) => limiter.consume(key.id, 1));
@@ -56,10 +64,10 @@ export class RateLimits {
     }
   }
 
-  /** Adds the tokens a finished request used to the key's TPM window. */
-  async recordTokens(key: KeyRecord, tokens: number): Promise<void> {
-    if (key.tpm === null || tokens <= 0) return;
-    await this.run('tpm', key.tpm, (limiter) => limiter.penalty(key.id, tokens));
+  /** Adds the tokens a finished request used to the key's TPM window; undefined when there is nothing to add. */
+  recordTokens(key: KeyRecord, tokens: number): Promise<unknown> | undefined {
+    if (key.tpm === null || tokens <= 0) return undefined;
+    return this.run('tpm', key.tpm, (limiter) => limiter.penalty(key.id, tokens));
   }
 
   /** Runs a counter step on the shared store; on a store failure, per the outage policy. */

@@ -16,6 +16,7 @@ import type { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
 import type { Channel } from '../core/channel.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
+import { WholeBody } from '../upstreams/pass-through.js';
 import type { ChatOutput, StreamSink } from './chat-output.js';
 import type { ChatServices } from './chat-services.js';
 import type { ChatCall, ChatCodec } from './types.js';
@@ -47,8 +48,11 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
 
   try {
     services.authorize(call.key, call.model);
-    await services.admit(call.key.record);
-    hold = await services.holdQuota(call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body });
+    // Each step is a promise only when it has something to wait for (a limit, a quota).
+    const admission = services.admit(call.key.record);
+    if (admission) await admission;
+    const held = services.holdQuota(call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body });
+    if (held) hold = await held;
     const { candidates, plans } = servableCandidates(services, call, codec, coreRequest);
     const attempt = await withFailover(
       candidates,
@@ -57,14 +61,16 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
         const adapter = services.adapter(next.channel.type);
         const upstreamCall = services.upstreamCall(next, call, abort.signal);
         if (isNative(adapter, codec)) {
-          const request = (await call.passThroughRequest?.(next.channel)) ?? {
+          const own = call.passThroughRequest?.(next.channel);
+          const request = (own instanceof Promise ? await own : own) ?? {
             rawBody: call.rawBody,
             body: call.body,
             stream: call.stream,
             method: call.passThroughMethod,
           };
           const result = await adapter.passThrough!(request, upstreamCall);
-          return { kind: 'pass', result: call.wrapPassThrough ? call.wrapPassThrough(result, next.channel) : result };
+          const wrapped = call.wrapPassThrough ? call.wrapPassThrough(result, next.channel) : result;
+          return { kind: 'pass', result: wrapped instanceof Promise ? await wrapped : wrapped };
         }
         const result = await adapter.chat(coreRequest(), upstreamCall);
         return { kind: 'chat', result: sealResult(result, sealer, { origin: adapter.type, carryText: codec.reasoningTextHidden === true }) };
@@ -72,10 +78,11 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     );
     target = attempt.target;
     translation = noteTranslation(services, call, plans.get(attempt.target.channel.id), output);
-    outcome =
+    const delivered =
       attempt.value.kind === 'pass'
-        ? await deliverPassThrough(attempt.value.result, call, codec, output)
-        : await deliverTranslated(attempt.value.result, call, codec, output);
+        ? deliverPassThrough(attempt.value.result, call, codec, output)
+        : deliverTranslated(attempt.value.result, call, codec, output);
+    outcome = delivered instanceof Promise ? await delivered : delivered;
   } catch (thrown) {
     const error = toGatewayError(thrown);
     if (error.kind === 'internal') services.logger.error({ err: thrown, requestId: call.requestId }, 'request failed');
@@ -142,6 +149,12 @@ const NO_PLANS: ReadonlyMap<string, TranslationPlan> = new Map();
 /** No delivered text to count: a pass-through answer's usage comes from the upstream, a failed one is not charged. */
 const noText = () => '';
 
+async function readWhole(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return chunks.length === 1 ? asBuffer(chunks[0]!) : Buffer.concat(chunks);
+}
+
 function asBuffer(chunk: Uint8Array): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
@@ -180,14 +193,18 @@ function servableCandidates(
   return { candidates, plans };
 }
 
-async function deliverPassThrough(result: PassThroughResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<Outcome> {
+/** A plain answer already read whole is sent at once, as it is (no copy, no promise); anything else is delivered as it comes. */
+function deliverPassThrough(result: PassThroughResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Outcome | Promise<Outcome> {
+  if (call.stream || !(result.body instanceof WholeBody)) return deliverPassThroughBody(result, call, codec, output);
+  output.send(result.status, result.contentType, result.body.bytes);
+  return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: noText };
+}
+
+async function deliverPassThroughBody(result: PassThroughResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<Outcome> {
   const writer: StreamSink = output.stream;
   let bytes = 0;
   if (!call.stream) {
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of result.body) chunks.push(chunk);
-    // A whole answer is one chunk: sent as it is, not copied.
-    output.send(result.status, result.contentType, chunks.length === 1 ? asBuffer(chunks[0]!) : Buffer.concat(chunks));
+    output.send(result.status, result.contentType, await readWhole(result.body));
     return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: noText };
   }
   writer.start(result.status, result.contentType);
@@ -209,13 +226,26 @@ async function deliverPassThrough(result: PassThroughResult, call: ChatCall, cod
   }
 }
 
-async function deliverTranslated(result: ChatResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<Outcome> {
+/** A plain answer to a plain request is rendered and sent at once (a promise only if rendering waits); anything else as it comes. */
+function deliverTranslated(result: ChatResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Outcome | Promise<Outcome> {
+  if (call.stream || result.stream) return deliverTranslatedEvents(result, call, codec, output);
+  const { response } = result;
+  const rendered = codec.renderResponse(response, call.model);
+  return rendered instanceof Promise ? rendered.then((done) => sendRendered(done, response, output)) : sendRendered(rendered, response, output);
+}
+
+function sendRendered(rendered: unknown, response: ChatResponse, output: ChatOutput): Outcome {
+  output.send(200, 'application/json', JSON.stringify(rendered));
+  return { httpStatus: 200, answered: true, reported: response.usage, deliveredText: noText };
+}
+
+async function deliverTranslatedEvents(result: ChatResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<Outcome> {
   const writer: StreamSink = output.stream;
   if (!call.stream) {
-    const response: ChatResponse = result.stream ? await foldStream(result.events) : result.response;
+    // A streamed upstream answer to a plain request: folded into one response first.
+    const response = result.stream ? await foldStream(result.events) : result.response;
     const rendered = await codec.renderResponse(response, call.model);
-    output.send(200, 'application/json', JSON.stringify(rendered));
-    return { httpStatus: 200, answered: true, reported: response.usage, deliveredText: noText };
+    return sendRendered(rendered, response, output);
   }
   const events: AsyncIterable<ChatEvent> | Iterable<ChatEvent> = result.stream ? result.events : responseToEvents(result.response);
   const encoder = codec.createStreamEncoder(call.model);

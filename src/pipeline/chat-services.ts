@@ -23,10 +23,10 @@ import { chatCandidates, upstreamCallFor } from './upstream-call.js';
 export interface ChatServices {
   /** Throws when the key may not use the model (or has spent its quota). */
   authorize(key: ClientKey, model: string): void;
-  /** Counts the request against the key's rate limits; throws when over. */
-  admit(key: KeyRecord): Promise<void>;
-  /** Holds the request's possible cost against the key's quota (undefined without a quota). */
-  holdQuota(key: ClientKey, model: string, request: { inputBytes: number; body?: Record<string, unknown> }): Promise<QuotaHold | undefined>;
+  /** Counts the request against the key's rate limits; throws when over. Undefined for a key without limits. */
+  admit(key: KeyRecord): Promise<void> | undefined;
+  /** Holds the request's possible cost against the key's quota; undefined (not a promise) without a quota. */
+  holdQuota(key: ClientKey, model: string, request: { inputBytes: number; body?: Record<string, unknown> }): Promise<QuotaHold | undefined> | undefined;
   /** Channels that may serve the model, in the order to try them. */
   candidates(model: string): Channel[];
   adapter(type: string): UpstreamAdapter;

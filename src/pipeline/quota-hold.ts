@@ -7,12 +7,13 @@ import type { QuotaHold } from '../billing/quota/ledger.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 
-export async function holdQuota(
+/** Undefined, not a promise, for a key without a quota: nothing to hold, nothing to wait for. */
+export function holdQuota(
   ctx: AppContext,
   key: ClientKey,
   model: string,
   request: { inputBytes: number; body?: Record<string, unknown>; outputTokens?: number },
-): Promise<QuotaHold | undefined> {
+): Promise<QuotaHold | undefined> | undefined {
   if (key.record.quota === null) return undefined;
   const outputTokens = request.outputTokens ?? (request.body && declaredOutputLimit(request.body));
   const estimate = estimateCost(ctx.prices, model, request.inputBytes, outputTokens);

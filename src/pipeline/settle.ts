@@ -140,7 +140,7 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
   if (key) {
     if (cost > 0) ctx.auth.noteSpend(key.keyHash, cost);
     const tokens = usage.inputTokens + usage.outputTokens;
-    ctx.limits.recordTokens(key, tokens).catch((error) => ctx.logger.warn({ err: error }, 'tpm record failed'));
+    ctx.limits.recordTokens(key, tokens)?.catch((error) => ctx.logger.warn({ err: error }, 'tpm record failed'));
   }
   return usage;
 }

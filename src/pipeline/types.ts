@@ -64,7 +64,7 @@ export interface ChatCall {
    * Undefined: the client's bytes go as they are.
    */
   passThroughRequest?(channel: Channel): PassThroughRequest | undefined | Promise<PassThroughRequest | undefined>;
-  /** Wraps a channel's pass-through answer before delivery (e.g. to map its ids and record it). */
-  wrapPassThrough?(result: PassThroughResult, channel: Channel): PassThroughResult;
+  /** Wraps a channel's pass-through answer before delivery (e.g. to map its ids and record it); a promise only when it must wait. */
+  wrapPassThrough?(result: PassThroughResult, channel: Channel): PassThroughResult | Promise<PassThroughResult>;
   startedAt: number;
 }

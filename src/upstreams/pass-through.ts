@@ -73,11 +73,20 @@ export async function forwardUntouched(options: ForwardOptions, call: UpstreamCa
   const bytes = await readBody(res.body, call.signal, limits.maxBodyBytes);
   const answer = parseAnswer(bytes, 'object');
   tap.read(answer);
-  return { status: res.status, contentType, body: single(bytes), answer, usage, responseId };
+  return { status: res.status, contentType, body: new WholeBody(bytes), answer, usage, responseId };
 }
 
-async function* single(bytes: Buffer): AsyncGenerator<Uint8Array> {
-  yield bytes;
+/**
+ * A body already read whole: it yields its bytes once, and a deliverer that
+ * knows the class takes `bytes` without iterating (no generator, no promise
+ * per step). A wrapper that replaces the body replaces this with it.
+ */
+export class WholeBody implements AsyncIterable<Uint8Array> {
+  constructor(readonly bytes: Buffer) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    yield this.bytes;
+  }
 }
 
 /** The client's bytes, or, when the channel maps the model to another name, the body re-serialised with it. */

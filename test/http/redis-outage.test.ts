@@ -18,7 +18,7 @@ const key = { id: 'key_outage', rpm: 2, tpm: null } as unknown as KeyRecord;
 describe('while Redis cannot be reached', () => {
   it('the closed policy (the default) refuses a limited key with a 503 naming the store', async () => {
     const limits = new RateLimits(unreachable);
-    const refusal = await limits.admit(key).catch((error: unknown) => error);
+    const refusal = await limits.admit(key)!.catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(GatewayError);
     expect(refusal).toMatchObject({ kind: 'unavailable', message: 'rate-limit store unavailable', status: 503 });
   });
@@ -28,13 +28,14 @@ describe('while Redis cannot be reached', () => {
     const limits = new RateLimits(unreachable, { outage: 'open', onOutage: (error) => warnings.push(error) });
     await limits.admit(key);
     await limits.admit(key);
-    const third = await limits.admit(key).catch((error: unknown) => error);
+    const third = await limits.admit(key)!.catch((error: unknown) => error);
     expect(third).toMatchObject({ kind: 'rate_limited', status: 429 });
     expect(warnings).toHaveLength(1);
   });
 
-  it('a key without limits never touches Redis', async () => {
+  it('a key without limits never touches Redis, and has nothing to wait for', () => {
     const limits = new RateLimits(unreachable);
-    await expect(limits.admit({ ...key, rpm: null } as KeyRecord)).resolves.toBeUndefined();
+    expect(limits.admit({ ...key, rpm: null } as KeyRecord)).toBeUndefined();
+    expect(limits.recordTokens({ ...key, rpm: null } as KeyRecord, 100)).toBeUndefined();
   });
 });

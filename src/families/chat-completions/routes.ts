@@ -23,7 +23,9 @@ export function registerChatCompletionsRoutes(app: FastifyInstance, ctx: AppCont
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();
-    const key = await ctx.auth.authenticate(bearerToken(request), request.ip);
+    const authenticated = ctx.auth.authenticate(bearerToken(request), request.ip);
+    // A key checked from the cache is no promise: nothing to wait for.
+    const key = authenticated instanceof Promise ? await authenticated : authenticated;
     const parsed = parseChatCompletionsRequest(request.body);
     await serveChat(
       chatServices(ctx),

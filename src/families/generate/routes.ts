@@ -62,7 +62,9 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
     const { model, method } = parseModelPath((request.params as Record<string, string>)['*'] ?? '');
     const query = request.query as Record<string, string | string[] | undefined>;
     const secret = headerValue(request, 'x-goog-api-key') ?? firstValue(query.key);
-    const key = await ctx.auth.authenticate(secret, request.ip);
+    const authenticated = ctx.auth.authenticate(secret, request.ip);
+    // A key checked from the cache is no promise: nothing to wait for.
+    const key = authenticated instanceof Promise ? await authenticated : authenticated;
     if (method === 'countTokens') return serveGenerateCountTokens(ctx, request, reply, { model, key, startedAt });
     if (method === 'embedContent' || method === 'batchEmbedContents')
       return serveGenerateEmbeddings(ctx, request, reply, { model, key, startedAt, batch: method === 'batchEmbedContents' });

@@ -22,7 +22,9 @@ export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): v
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();
-    const key = await authenticateMessagesRequest(ctx, request);
+    const authenticated = authenticateMessagesRequest(ctx, request);
+    // A key checked from the cache is no promise: nothing to wait for.
+    const key = authenticated instanceof Promise ? await authenticated : authenticated;
     const parsed = parseMessagesRequest(request.body);
     await serveChat(
       chatServices(ctx),

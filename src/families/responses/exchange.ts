@@ -73,13 +73,13 @@ export class ResponsesExchange {
     return this.include.encryptedReasoning ? response : { ...response, output: visibleItems(response.output as Record<string, unknown>[], this.include) };
   }
 
-  /** A translated plain answer: rendered, recorded, then shown. */
-  async completePlain(answer: ChatResponse): Promise<ResponseObject> {
+  /** A translated plain answer: rendered, recorded, then shown (at once, no promise, when nothing is stored). */
+  completePlain(answer: ChatResponse): ResponseObject | Promise<ResponseObject> {
     const response = this.base();
     response.output = outputFromCore(answer, { summaries: this.summaries, toolNames: this.toolNames });
     finishResponse(response, answer.finishReason, answer.usage);
-    await this.record(response, translated);
-    return this.visible(response);
+    if (!this.stores) return this.visible(response);
+    return this.record(response, translated).then(() => this.visible(response));
   }
 
   /** Stores the finished answer with this turn's input (nothing when `store` is false). */

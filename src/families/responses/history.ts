@@ -33,9 +33,14 @@ export interface HistoryQuery {
   wholeConversation: boolean;
 }
 
-export async function loadHistory(repository: ResponseRepository, query: HistoryQuery): Promise<History> {
+/** The stored conversation a request continues; a request that continues none gets the empty history at once, no promise. */
+export function loadHistory(repository: ResponseRepository, query: HistoryQuery): History | Promise<History> {
   const referenced = referencedIds(query.input);
   if (!query.previousResponseId && referenced.length === 0) return emptyHistory;
+  return loadStoredHistory(repository, query, referenced);
+}
+
+async function loadStoredHistory(repository: ResponseRepository, query: HistoryQuery, referenced: string[]): Promise<History> {
   const history: History = { turns: [], complete: true, references: new Map() };
   if (query.previousResponseId) {
     const previous = await repository.get(query.previousResponseId, query.keyId);

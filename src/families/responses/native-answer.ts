@@ -11,18 +11,26 @@
  */
 import type { Channel } from '../../core/channel.js';
 import type { PassThroughResult } from '../../upstreams/types.js';
+import { WholeBody } from '../../upstreams/pass-through.js';
 import { createSseFeeder, type SseEvent } from '../../upstreams/sse.js';
 import type { ResponsesExchange } from './exchange.js';
 
 const terminalEvents = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 const lifecycleEvents = new Set(['response.created', 'response.queued', 'response.in_progress', ...terminalEvents]);
 
-export function wrapNativeAnswer(exchange: ResponsesExchange, result: PassThroughResult, channel: Channel): PassThroughResult {
+/**
+ * The answer as the client gets it. A plain answer read whole is rewritten at
+ * once, and waited for only while it is recorded (when stored); anything else
+ * is rewritten as it is delivered.
+ */
+export function wrapNativeAnswer(exchange: ResponsesExchange, result: PassThroughResult, channel: Channel): PassThroughResult | Promise<PassThroughResult> {
   const ids = new IdMap(exchange);
-  const body = result.contentType.startsWith('text/event-stream')
-    ? rewriteStream(result.body, exchange, ids, channel)
-    : rewriteJson(result, exchange, ids, channel);
-  return { ...result, body, responseId: () => exchange.id };
+  const responseId = () => exchange.id;
+  if (result.contentType.startsWith('text/event-stream')) return { ...result, body: rewriteStream(result.body, exchange, ids, channel), responseId };
+  if (!(result.body instanceof WholeBody)) return { ...result, body: rewriteJson(result, exchange, ids, channel), responseId };
+  const { bytes, response } = rewriteWhole(result, result.body.bytes, exchange, ids);
+  const answer: PassThroughResult = { ...result, body: new WholeBody(bytes), responseId };
+  return response && exchange.stores ? record(exchange, response, ids.upstreamId, channel).then(() => answer) : answer;
 }
 
 /** The upstream's id for this exchange, and the previous response id the client sees. */
@@ -83,21 +91,27 @@ async function record(exchange: ResponsesExchange, response: Record<string, unkn
   await exchange.record(response, { channelId: channel.id, native: true, upstreamResponseId: storedUpstream ? upstreamId : null });
 }
 
-/** The upstream read and checked a plain answer whole before delivery: its parse is reused, not repeated. */
+/** A plain answer delivered as it comes: read whole, rewritten, recorded, then released. */
 async function* rewriteJson(result: PassThroughResult, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of result.body) chunks.push(chunk);
-  const bytes = Buffer.concat(chunks);
+  const { bytes, response } = rewriteWhole(result, Buffer.concat(chunks), exchange, ids);
+  if (response) await record(exchange, response, ids.upstreamId, channel);
+  yield bytes;
+}
+
+/**
+ * A plain answer's bytes with the gateway's ids, and the response object to
+ * record (none when the answer is no response with an id: it passes as it
+ * is). The upstream's parse, made when it checked the answer, is reused.
+ */
+function rewriteWhole(result: PassThroughResult, bytes: Buffer, exchange: ResponsesExchange, ids: IdMap): { bytes: Buffer; response?: Record<string, unknown> } {
   const response = isObject(result.answer) ? result.answer : parseObject(bytes.toString('utf8'));
-  if (!response || typeof response.id !== 'string') {
-    yield bytes;
-    return;
-  }
+  if (!response || typeof response.id !== 'string') return { bytes };
   // The upstream writes the id as the response's first key: swapped there, and only there.
   const original = ids.adopt(response);
   const swapped = original === undefined ? undefined : swapLeadingInBytes(bytes, original, exchange.id);
-  await record(exchange, response, ids.upstreamId, channel);
-  yield swapped ?? Buffer.from(JSON.stringify(response));
+  return { bytes: swapped ?? Buffer.from(JSON.stringify(response)), response };
 }
 
 async function* rewriteStream(body: AsyncIterable<Uint8Array>, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {

@@ -30,10 +30,18 @@ export interface ClientBody {
   stream: boolean;
 }
 
-export async function nativeRequest(exchange: ResponsesExchange, client: ClientBody, channel: Channel): Promise<PassThroughRequest | undefined> {
-  const built = await withStoredState(exchange, client, channel);
-  return withoutGatewayReasoning(built ?? client) ?? built;
+/** The body for a native channel; at once (no promise) when the request continues nothing stored. */
+export function nativeRequest(exchange: ResponsesExchange, client: ClientBody, channel: Channel): PassThroughRequest | undefined | Promise<PassThroughRequest | undefined> {
+  if (!continuesStored(exchange)) return withoutGatewayReasoning(client);
+  return withStoredState(exchange, client, channel).then((built) => withoutGatewayReasoning(built ?? client) ?? built);
 }
+
+/** Whether the request continues a stored response or references stored items (references to nothing stored stay as they are: the upstream may know them). */
+function continuesStored(exchange: ResponsesExchange): boolean {
+  return exchange.options.history.previous !== undefined || exchange.options.current.some(isStoredReference);
+}
+
+const isStoredReference = (sourced: SourcedItem) => sourced.from !== undefined;
 
 /**
  * Reasoning items whose `encrypted_content` this gateway sealed on a
@@ -48,11 +56,10 @@ function withoutGatewayReasoning(request: ClientBody): PassThroughRequest | unde
   return { rawBody: Buffer.from(JSON.stringify(body)), body, stream: request.stream };
 }
 
+/** Only for a request that continues something stored (see continuesStored). */
 async function withStoredState(exchange: ResponsesExchange, client: ClientBody, channel: Channel): Promise<PassThroughRequest | undefined> {
   const { history, current, repository, keyId } = exchange.options;
-  // References to nothing stored stay as they are: the upstream may know them.
-  const hasReferences = current.some((sourced) => sourced.from !== undefined);
-  if (!history.previous && !hasReferences) return undefined;
+  const hasReferences = current.some(isStoredReference);
 
   const body: Record<string, unknown> = { ...client.body };
   let prior: InputItem[] = [];

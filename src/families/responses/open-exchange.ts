@@ -19,21 +19,25 @@ export interface OpenedExchange {
   exchange: ResponsesExchange;
 }
 
-export async function openExchange(
+/** Opened at once (no promise) when the request continues nothing stored; otherwise once the history is read. */
+export function openExchange(
   ctx: AppContext,
   repository: ResponseRepository,
   keyId: string,
   request: ValidatedRequest,
   onRecordError: (error: unknown) => void,
-): Promise<OpenedExchange> {
+): OpenedExchange | Promise<OpenedExchange> {
   const input = inputAsItems(request.input);
-  const history = await loadHistory(repository, {
+  const history = loadHistory(repository, {
     keyId,
     previousResponseId: request.previous_response_id,
     input,
     wholeConversation: mayTranslate(ctx, request.model),
   });
-  const current = currentItems(input, history);
-  const exchange = new ResponsesExchange({ request, keyId, history, current, repository, onRecordError });
-  return { history, current, exchange };
+  const open = (loaded: History): OpenedExchange => {
+    const current = currentItems(input, loaded);
+    const exchange = new ResponsesExchange({ request, keyId, history: loaded, current, repository, onRecordError });
+    return { history: loaded, current, exchange };
+  };
+  return history instanceof Promise ? history.then(open) : open(history);
 }

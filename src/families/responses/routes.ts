@@ -31,11 +31,14 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();
-    const key = await ctx.auth.authenticate(bearerToken(request), request.ip);
+    const authenticated = ctx.auth.authenticate(bearerToken(request), request.ip);
+    // A key checked from the cache is no promise: nothing to wait for.
+    const key = authenticated instanceof Promise ? await authenticated : authenticated;
     const parsed = parseResponsesRequest(request.body);
-    const { history, current, exchange } = await openExchange(ctx, repository, key.record.id, parsed, (error) =>
+    const opening = openExchange(ctx, repository, key.record.id, parsed, (error) =>
       ctx.logger.error({ err: error, requestId: request.id }, 'storing a response failed'),
     );
+    const { history, current, exchange } = opening instanceof Promise ? await opening : opening;
     const client = {
       rawBody: request.rawBody ?? Buffer.alloc(0),
       body: request.body as Record<string, unknown>,

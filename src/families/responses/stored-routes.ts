@@ -19,7 +19,7 @@ import { includeOptions, visibleItem, visibleItems } from './items.js';
 type Query = Record<string, string | string[] | undefined>;
 
 export function registerStoredRoutes(app: FastifyInstance, ctx: AppContext, repository: ResponseRepository): void {
-  const authenticate = (request: FastifyRequest): Promise<ClientKey> => ctx.auth.authenticate(bearerToken(request), request.ip);
+  const authenticate = (request: FastifyRequest): ClientKey | Promise<ClientKey> => ctx.auth.authenticate(bearerToken(request), request.ip);
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
   app.get('/v1/responses/:id', async (request, reply) => {

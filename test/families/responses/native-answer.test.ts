@@ -9,14 +9,16 @@ import type { Channel } from '../../../src/core/channel.js';
 import type { ResponsesExchange } from '../../../src/families/responses/exchange.js';
 import { wrapNativeAnswer } from '../../../src/families/responses/native-answer.js';
 import type { PassThroughResult } from '../../../src/upstreams/types.js';
+import { WholeBody } from '../../../src/upstreams/pass-through.js';
 
 const GATEWAY_ID = 'resp_gateway0001';
 
-function exchange(previous?: string): ResponsesExchange & { recorded: Array<Record<string, unknown>> } {
+function exchange(previous?: string, stores = true): ResponsesExchange & { recorded: Array<Record<string, unknown>> } {
   const recorded: Array<Record<string, unknown>> = [];
   return {
     id: GATEWAY_ID,
     sequence: 0,
+    stores,
     recorded,
     options: { history: { previous: previous === undefined ? undefined : { id: previous } } },
     async record(response: Record<string, unknown>) {
@@ -27,7 +29,8 @@ function exchange(previous?: string): ResponsesExchange & { recorded: Array<Reco
 
 const channel = { id: 'ch_1' } as Channel;
 
-async function answerOf(result: PassThroughResult): Promise<string> {
+async function answerOf(wrapped: PassThroughResult | Promise<PassThroughResult>): Promise<string> {
+  const result = await wrapped;
   const chunks: Uint8Array[] = [];
   for await (const chunk of result.body) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
@@ -35,6 +38,11 @@ async function answerOf(result: PassThroughResult): Promise<string> {
 
 function plain(text: string): PassThroughResult {
   return { status: 200, contentType: 'application/json', body: (async function* () { yield Buffer.from(text); })(), answer: JSON.parse(text), usage: () => undefined };
+}
+
+/** A plain answer as the upstreams hand it over: read whole before delivery. */
+function whole(text: string): PassThroughResult {
+  return { status: 200, contentType: 'application/json', body: new WholeBody(Buffer.from(text)), answer: JSON.parse(text), usage: () => undefined };
 }
 
 function stream(events: string[]): PassThroughResult {
@@ -52,6 +60,27 @@ describe('native Responses answers', () => {
     // Whitespace before the object and text beyond ASCII elsewhere keep their bytes too.
     const spaced = ' \n{"id":"resp_up1","output_text":"d\u00e9j\u00e0 vu \ud83d\ude00","note":"é"}';
     expect(await answerOf(wrapNativeAnswer(exchange(), plain(spaced), channel))).toBe(spaced.replace('resp_up1', GATEWAY_ID));
+  });
+
+  it('rewrites an answer read whole at once, and waits only to record a stored one before releasing it', async () => {
+    const text = '{"id":"resp_up1","object":"response","output":[]}';
+    const unstored = exchange(undefined, false);
+    const answered = wrapNativeAnswer(unstored, whole(text), channel);
+    expect(answered).not.toBeInstanceOf(Promise);
+    const released = answered as PassThroughResult;
+    expect(released.body).toBeInstanceOf(WholeBody);
+    expect((released.body as WholeBody).bytes.toString('utf8')).toBe(text.replace('resp_up1', GATEWAY_ID));
+    expect(released.responseId?.()).toBe(GATEWAY_ID);
+    expect(unstored.recorded).toEqual([]);
+
+    const stored = exchange();
+    const recording = wrapNativeAnswer(stored, whole(text), channel);
+    expect(recording).toBeInstanceOf(Promise);
+    expect(await answerOf(recording)).toBe(text.replace('resp_up1', GATEWAY_ID));
+    expect(stored.recorded).toEqual([{ id: GATEWAY_ID, object: 'response', output: [] }]);
+    // An answer with no id is no response to record: it passes as it came.
+    const noId = wrapNativeAnswer(exchange(), whole('{"object":"response"}'), channel);
+    expect(await answerOf(noId)).toBe('{"object":"response"}');
   });
 
   it('never swaps an id the upstream wrote inside another object', async () => {
