@@ -9,7 +9,7 @@ import { ADMIN_KEY_HASH_SETTING } from '../admin/admin-key.js';
 import { PriceTable } from '../billing/prices.js';
 import { startLogRetention } from '../billing/log-retention.js';
 import { selectQuotaLedger } from '../billing/quota/select.js';
-import { UsageRecorder } from '../billing/usage-recorder.js';
+import { ROWS_PER_INSERT, UsageRecorder } from '../billing/usage-recorder.js';
 import type { GatewaySettings } from '../config/env.js';
 import { applyConfigFile } from '../config/apply.js';
 import { loadConfigFile } from '../config/file.js';
@@ -117,8 +117,8 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const upstreams = await loadUpstreams();
     const recorder = new UsageRecorder(store, {
       flushIntervalMs: 500,
-      // One insert's worth (ROWS_PER_INSERT): rows wait less, so fewer outlive a young-generation GC.
-      maxBatch: 100,
+      // One insert's worth: rows wait no longer than that takes to fill, so few outlive a young-generation GC.
+      maxBatch: ROWS_PER_INSERT,
       onError: (error) => logger.error({ err: error }, 'usage flush failed'),
       // Identifies the row without its text (which may hold what the database refused) or any credential.
       onRejectedRow: (row, error) =>
