@@ -20,6 +20,12 @@ export const ROWS_PER_INSERT = 256;
 export interface RecorderOptions {
   flushIntervalMs: number;
   maxBatch: number;
+  /**
+   * The longest a log row waits for its batch to fill. A row that outlives
+   * two young-generation collections moves to the old space, and with it
+   * everything it holds: a slow trickle should go out in small batches.
+   */
+  maxRowWaitMs?: number;
   onError: (error: unknown) => void;
   /** A log row the database refused on its own (the rest of its batch was written). */
   onRejectedRow?: (row: RequestLogRow, error: unknown) => void;
@@ -29,6 +35,8 @@ export class UsageRecorder {
   private rows: RequestLogRow[] = [];
   private spend = new Map<string, number>();
   private timer?: NodeJS.Timeout;
+  /** Armed by a batch's first row (one timer, re-armed, never one per row). */
+  private rowTimer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
 
   constructor(
@@ -43,6 +51,15 @@ export class UsageRecorder {
     this.rows.push(row);
     if (spend && spend.amount > 0) this.spend.set(spend.keyId, (this.spend.get(spend.keyId) ?? 0) + spend.amount);
     if (this.rows.length >= this.options.maxBatch) void this.flush();
+    else if (this.rows.length === 1 && this.options.maxRowWaitMs !== undefined) this.armRowTimer(this.options.maxRowWaitMs);
+  }
+
+  private armRowTimer(waitMs: number): void {
+    if (this.rowTimer) this.rowTimer.refresh();
+    else {
+      this.rowTimer = setTimeout(() => void this.flush(), waitMs);
+      this.rowTimer.unref();
+    }
   }
 
   /** Spend with no log row of its own (a quota release that could not be written at once). */
@@ -71,6 +88,7 @@ export class UsageRecorder {
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.rowTimer) clearTimeout(this.rowTimer);
     await this.flush();
   }
 

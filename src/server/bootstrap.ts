@@ -117,8 +117,10 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const upstreams = await loadUpstreams();
     const recorder = new UsageRecorder(store, {
       flushIntervalMs: 500,
-      // One insert's worth: rows wait no longer than that takes to fill, so few outlive a young-generation GC.
+      // One insert's worth, or what came in 20 ms: under load a batch fills in about that time, and a row
+      // held longer than a young-generation GC or two moves to the old space (RSS) with all it holds.
       maxBatch: ROWS_PER_INSERT,
+      maxRowWaitMs: 20,
       onError: (error) => logger.error({ err: error }, 'usage flush failed'),
       // Identifies the row without its text (which may hold what the database refused) or any credential.
       onRejectedRow: (row, error) =>

@@ -46,6 +46,40 @@ describe('usage recorder', () => {
     expect(recorder.pending('k')).toBe(0);
   });
 
+  it('writes a batch when it is full, or when its first row has waited maxRowWaitMs', async () => {
+    vi.useFakeTimers();
+    try {
+      const { store, insertMany } = fakeStore(false, false);
+      const recorder = new UsageRecorder(store, { flushIntervalMs: 60_000, maxBatch: 3, maxRowWaitMs: 20, onError: () => undefined });
+      recorder.record(row);
+      await vi.advanceTimersByTimeAsync(15);
+      recorder.record(row);
+      recorder.record(row);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(insertMany.mock.calls.map(([rows]) => rows.length)).toEqual([3]);
+      // A trickle goes out once its first row has waited 20 ms (not when the full batch's first row would have).
+      recorder.record(row);
+      await vi.advanceTimersByTimeAsync(5);
+      expect(insertMany).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(5);
+      recorder.record(row);
+      await vi.advanceTimersByTimeAsync(9);
+      expect(insertMany).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(insertMany.mock.calls.map(([rows]) => rows.length)).toEqual([3, 2]);
+      // The next batch's wait starts at its own first row.
+      await vi.advanceTimersByTimeAsync(15);
+      recorder.record(row);
+      await vi.advanceTimersByTimeAsync(19);
+      expect(insertMany).toHaveBeenCalledTimes(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(insertMany.mock.calls.map(([rows]) => rows.length)).toEqual([3, 2, 1]);
+      await recorder.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps spend that failed to write, and never replays spend when only the logs failed', async () => {
     const keysDown = fakeStore(true, false);
     const recorder = new UsageRecorder(keysDown.store, { flushIntervalMs: 60_000, maxBatch: 100, onError: () => undefined });
