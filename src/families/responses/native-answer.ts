@@ -75,11 +75,24 @@ function swapInText(text: string, before: string, original: string, id: string):
  */
 function swapLeadingInBytes(bytes: Buffer, original: string, id: string): Buffer | undefined {
   const before = '{"id":';
-  const found = Buffer.from(before + JSON.stringify(original));
+  const found = before + JSON.stringify(original);
+  const written = JSON.stringify(id);
   let start = 0;
   while (start < bytes.length && isJsonWhitespace(bytes[start]!)) start++;
-  if (bytes.length < start + found.length || found.compare(bytes, start, start + found.length) !== 0) return undefined;
-  return Buffer.concat([bytes.subarray(0, start + before.length), Buffer.from(JSON.stringify(id)), bytes.subarray(start + found.length)]);
+  // Compared as one-byte text: an id beyond ASCII never matches, and its answer is written anew.
+  if (!isAscii(found) || !isAscii(written) || bytes.toString('latin1', start, start + found.length) !== found) return undefined;
+  // One buffer, three copies: no intermediate buffers for a splice on every plain answer.
+  const idAt = start + before.length;
+  const rest = start + found.length;
+  const out = Buffer.allocUnsafe(bytes.length - found.length + before.length + written.length);
+  bytes.copy(out, 0, 0, idAt);
+  out.write(written, idAt, 'latin1');
+  bytes.copy(out, idAt + written.length, rest);
+  return out;
+}
+
+function isAscii(text: string): boolean {
+  return !/[^\x00-\x7f]/.test(text);
 }
 
 function isJsonWhitespace(byte: number): boolean {

@@ -83,6 +83,11 @@ describe('native Responses answers', () => {
     expect(await answerOf(noId)).toBe('{"object":"response"}');
   });
 
+  it('writes the answer anew when the upstream id is beyond ASCII', async () => {
+    const text = '{"id":"resp_été","object":"response","note":"é"}';
+    expect(JSON.parse(await answerOf(wrapNativeAnswer(exchange(undefined, false), whole(text), channel)))).toEqual({ id: GATEWAY_ID, object: 'response', note: 'é' });
+  });
+
   it('never swaps an id the upstream wrote inside another object', async () => {
     const nested = '{"object":"response","output":[{"id":"resp_up1"}],"id":"resp_up1"}';
     expect(JSON.parse(await answerOf(wrapNativeAnswer(exchange(), plain(nested), channel)))).toEqual({ object: 'response', output: [{ id: 'resp_up1' }], id: GATEWAY_ID });
