@@ -181,8 +181,33 @@ function objectAcceptor(shape: Record<string, Schema>, catchall: Schema | undefi
   // Without a catchall zod strips unknown keys (its answer is then not the value); `never` refuses them; `unknown` keeps them.
   const extra = catchall === undefined ? 'strip' : catchall._zod.def.type === 'never' ? 'refuse' : catchall._zod.def.type === 'unknown' && !catchall._zod.def.checks?.length ? 'keep' : 'other';
   if (extra === 'other') return unsure;
+  const byKey = new Map(fields.map((field) => [field.key, field]));
+  const needed = fields.filter((field) => !field.absentOk).length;
+  /**
+   * The common answer first, walking the keys the value has rather than every
+   * field the schema declares (a body sets a few of dozens): a plain object
+   * whose every key is a field that accepts, with every field it may not
+   * omit, is accepted. Anything else takes the full walk below, whose
+   * verdicts are the reference. (Request bodies come from JSON: a plain
+   * object's enumerable keys are all its keys.)
+   */
+  const acceptsAtOnce = (value: Record<string, unknown>): boolean => {
+    let present = 0;
+    for (const key in value) {
+      const field = byKey.get(key);
+      if (field === undefined) {
+        if (extra === 'keep' && key !== '__proto__') continue;
+        return false;
+      }
+      const item = value[key];
+      if (item === undefined || field.accepts(item) !== ACCEPT) return false;
+      if (!field.absentOk) present++;
+    }
+    return present === needed;
+  };
   return (value) => {
     if (!isObject(value)) return REJECT;
+    if (Object.getPrototypeOf(value) === Object.prototype && acceptsAtOnce(value)) return ACCEPT;
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i]!;
       const item = value[field.key];

@@ -42,6 +42,20 @@ describe('the walk, node by node', () => {
     expect(parsed.success && parsed.data).toBe(value);
   });
 
+  it('walks the keys a plain object has, and leaves every doubt to the full walk', () => {
+    const schema = z.object({ need: z.string(), opt: z.number().optional(), many: z.array(z.string()).optional() });
+    expect(expectAgreement(schema, { need: 'a' })).toBe('accept');
+    expect(expectAgreement(schema, { many: ['x'], need: 'a' })).toBe('accept');
+    // A required key missing, an explicit undefined, an unknown key zod strips, a default to fill in.
+    expect(expectAgreement(schema, { opt: 1 })).toBe('reject');
+    expect(expectAgreement(schema, { need: 'a', opt: undefined })).toBe('unsure');
+    expect(expectAgreement(schema, { need: 'a', other: 1 })).toBe('unsure');
+    expect(expectAgreement(schema.extend({ def: z.number().default(1) }), { need: 'a' })).toBe('unsure');
+    // The first field in the schema's order still decides between refusing and doubting.
+    expect(expectAgreement(schema, { opt: 'x', need: 'a' })).toBe('reject');
+    expect(expectAgreement(schema, { many: 'x', need: 'a', other: 1 })).toBe('reject');
+  });
+
   it("rejects what zod refuses, and parseAsIs answers with zod's error", () => {
     const schema = z.looseObject({ a: z.string().min(2), n: z.int() });
     for (const value of [{ a: 'x', n: 1 }, { a: 'xy', n: 1.5 }, { a: 'xy' }, { n: 1 }, [], null, 'text', { a: 'xy', n: Infinity }]) {

@@ -174,13 +174,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Where a value sits, kept as links and spelled out only for an error message. */
 interface At {
   parent: At | undefined;
-  /** A field name (proto spelling), a map key, or an array index. */
+  /** A field name (lowerCamel, spelled in proto form only for a message), a map key, or an array index. */
   segment: string | number;
+  /** The segment is a field name, not a client's map key. */
+  field?: true;
 }
 
 function spell(at: At | undefined): string {
   const segments: Array<string | number> = [];
-  for (let node = at; node; node = node.parent) segments.push(node.segment);
+  for (let node = at; node; node = node.parent) segments.push(node.field ? toSnake(node.segment as string) : node.segment);
   let out = '';
   for (let i = segments.length - 1; i >= 0; i--) {
     const segment = segments[i];
@@ -226,6 +228,6 @@ function visit(value: unknown, node: Node, at: At | undefined): void {
       value[camel] = value[key];
       delete value[key];
     }
-    if (child !== 'value') visit(value[camel], child, { parent: at, segment: toSnake(camel) });
+    if (child !== 'value') visit(value[camel], child, { parent: at, segment: camel, field: true });
   }
 }
