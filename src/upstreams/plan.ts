@@ -12,12 +12,13 @@ import { PlanBuilder, type TranslationPlan } from '../core/translation-plan.js';
 /** Sampling parameters some dialects lack: ignored as hints where missing (they tune, they do not change what is asked). */
 export type SamplingParameter = 'topK' | 'seed' | 'presencePenalty' | 'frequencyPenalty';
 
-const samplingFieldNames: Record<SamplingParameter, string> = {
-  topK: 'top_k',
-  seed: 'seed',
-  presencePenalty: 'presence_penalty',
-  frequencyPenalty: 'frequency_penalty',
-};
+/** Each sampling parameter with its wire name, listed once (the planner runs on every translated request). */
+const samplingFieldNames: ReadonlyArray<readonly [SamplingParameter, string]> = [
+  ['topK', 'top_k'],
+  ['seed', 'seed'],
+  ['presencePenalty', 'presence_penalty'],
+  ['frequencyPenalty', 'frequency_penalty'],
+];
 
 export interface TranslationCapabilities {
   /** The channel type, named in refusals. */
@@ -60,7 +61,7 @@ export function planTranslation(request: ChatRequest, caps: TranslationCapabilit
     if (caps.adaptiveThinking === 'native') plan.native('thinking.adaptive');
     else plan.mapped('thinking.adaptive', request.thinking.effort ? `effort ${request.thinking.effort}` : 'a default budget');
   }
-  for (const [parameter, field] of Object.entries(samplingFieldNames) as Array<[SamplingParameter, string]>) {
+  for (const [parameter, field] of samplingFieldNames) {
     if (request[parameter] !== undefined && caps.missingSampling?.has(parameter)) plan.hint(field, `the ${caps.type} upstream has no ${field}`);
   }
   for (const tool of request.tools ?? []) {
