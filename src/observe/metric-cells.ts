@@ -42,8 +42,11 @@ abstract class CellMetric<C> {
     registry?.registerMetric(this as never);
   }
 
+  /** A new cell for a label set (a method, not a closure per call: this runs on every request). */
+  protected abstract newCell(labels: Record<string, string>): C;
+
   /** The cell of the label set `values` (in `labelNames` order), made on first use. */
-  protected cellOf(values: readonly string[], make: (labels: Record<string, string>) => C): C {
+  protected cellOf(values: readonly string[]): C {
     let level = this.root;
     const last = values.length - 1;
     for (let index = 0; index < last; index++) {
@@ -53,7 +56,7 @@ abstract class CellMetric<C> {
     }
     let cell = level.get(values[last]!) as C | undefined;
     if (!cell) {
-      cell = make(this.labelsOf(values));
+      cell = this.newCell(this.labelsOf(values));
       level.set(values[last]!, cell);
       this.cells.push(cell);
     }
@@ -73,9 +76,13 @@ abstract class CellMetric<C> {
 export class CellCounter extends CellMetric<Cell> {
   readonly type = 'counter';
 
+  protected newCell(labels: Record<string, string>): Cell {
+    return { labels, value: 0 };
+  }
+
   /** Adds `amount` to the label set `values` (in `labelNames` order). */
   inc(values: readonly string[], amount = 1): void {
-    this.cellOf(values, (labels) => ({ labels, value: 0 })).value += amount;
+    this.cellOf(values).value += amount;
   }
 
   get() {
@@ -92,8 +99,12 @@ export class CellHistogram extends CellMetric<HistogramCell> {
     super(name, help, labelNames, registry);
   }
 
+  protected newCell(labels: Record<string, string>): HistogramCell {
+    return { labels, counts: new Array<number>(this.buckets.length).fill(0), sum: 0, count: 0 };
+  }
+
   observe(values: readonly string[], value: number): void {
-    const cell = this.cellOf(values, (labels) => ({ labels, counts: new Array<number>(this.buckets.length).fill(0), sum: 0, count: 0 }));
+    const cell = this.cellOf(values);
     // Bucket `i` counts values in (buckets[i-1], buckets[i]]; above the last bucket only +Inf (count) holds them.
     let index = 0;
     while (index < this.buckets.length && value > this.buckets[index]!) index++;

@@ -55,8 +55,11 @@ export class BatchWrites {
       shape = { sql: query.sql, columns };
       this.shapes.set(key, shape);
     }
-    const parameters: unknown[] = [];
-    for (const row of rows as readonly Row[]) for (const column of shape.columns) parameters.push(row[column] ?? null);
+    // Sized once: up to 128 rows × every column, bound on every flush.
+    const columns = shape.columns;
+    const parameters = new Array<unknown>(rows.length * columns.length);
+    let at = 0;
+    for (const row of rows as readonly Row[]) for (let i = 0; i < columns.length; i++) parameters[at++] = row[columns[i]!] ?? null;
     await db.executeQuery(CompiledQuery.raw(shape.sql, parameters));
   }
 }
