@@ -16,7 +16,7 @@ import type { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
 import type { Channel } from '../core/channel.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
-import { WholeBody } from '../upstreams/pass-through.js';
+import { WholeBody } from '../upstreams/whole-body.js';
 import type { ChatOutput, StreamSink } from './chat-output.js';
 import type { ChatServices } from './chat-services.js';
 import type { ChatCall, ChatCodec } from './types.js';

@@ -17,7 +17,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** A streamed body that stays silent this long is considered dead. */
 const BODY_TIMEOUT_MS = 5 * 60_000;
 /** Error bodies are read up to this size; anything beyond is not worth keeping. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** The shared keep-alive agent, made on the first upstream call (undici loads then, not at start-up). */
 let upstreamAgent: Agent | undefined;
@@ -101,8 +101,14 @@ export async function upstreamRequest(opts: UpstreamRequestOptions): Promise<Ups
 
 /** undici's request for one exchange (the agent is made on the first one). */
 function send(opts: UpstreamRequestOptions): Promise<Dispatcher.ResponseData> {
+  const options = exchangeOptions(opts);
+  return upstreamAgent ? upstreamAgent.request(options) : createUpstreamAgent().then((agent) => agent.request(options));
+}
+
+/** What undici is told of one exchange, for `request` and for `dispatch` alike (which ignores the signal). */
+export function exchangeOptions(opts: UpstreamRequestOptions): Dispatcher.RequestOptions {
   const { origin, path } = splitUrl(opts.url);
-  const options: Dispatcher.RequestOptions = {
+  return {
     origin,
     path,
     method: opts.method ?? 'POST',
@@ -112,7 +118,11 @@ function send(opts: UpstreamRequestOptions): Promise<Dispatcher.ResponseData> {
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
   };
-  return upstreamAgent ? upstreamAgent.request(options) : createUpstreamAgent().then((agent) => agent.request(options));
+}
+
+/** The shared keep-alive agent, or the promise of it on the first call. */
+export function sharedAgent(): Agent | Promise<Agent> {
+  return upstreamAgent ?? createUpstreamAgent();
 }
 
 function asResponse(res: Dispatcher.ResponseData): UpstreamResponse {

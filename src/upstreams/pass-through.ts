@@ -8,7 +8,9 @@
 import type { CallSignal } from '../core/call-signal.js';
 import type { Usage } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
-import { firstHeader, readBody, requestOk, toUpstreamError, type StatusThrower } from './http.js';
+import { firstHeader, requestOk, toUpstreamError, type StatusThrower } from './http.js';
+import { requestWholeOk } from './whole-answer.js';
+import { WholeBody } from './whole-body.js';
 import { capBytes, limitsOf, type UpstreamLimits } from '../core/upstream-limits.js';
 import { forwardEvents, type StreamTap } from './pass-through-stream.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from './types.js';
@@ -57,37 +59,33 @@ export interface ForwardOptions {
  * router can still fail over.
  */
 export async function forwardUntouched(options: ForwardOptions, call: UpstreamCall): Promise<PassThroughResult> {
-  const res = await requestOk({ url: options.url, headers: options.headers, body: options.body, signal: call.signal, timeoutMs: call.timeoutMs, secrets: [call.apiKey], throwStatus: options.throwFor });
+  const exchange = { url: options.url, headers: options.headers, body: options.body, signal: call.signal, timeoutMs: call.timeoutMs, secrets: [call.apiKey], throwStatus: options.throwFor };
   const limits = limitsOf(call);
   const sse = options.sse ?? options.stream;
+  // A plain answer is wanted whole: gathered as it arrives, with no body stream (whole-answer.ts).
+  if (!options.stream) {
+    const whole = await requestWholeOk(exchange, limits.maxBodyBytes);
+    const contentType = firstHeader(whole.headers, 'content-type') ?? (sse ? 'text/event-stream' : 'application/json');
+    const body = new WholeBody(whole.bytes);
+    if (contentType.startsWith('text/event-stream')) return forwardedEvents(whole.status, contentType, body, options, limits, call.signal);
+    const tap = options.taps.whole();
+    const answer = parseAnswer(whole.bytes, 'object');
+    tap.read(answer);
+    return { status: whole.status, contentType, body, answer, usage: () => tap.usage(), responseId: () => tap.id() };
+  }
+  const res = await requestOk(exchange);
   const contentType = firstHeader(res.headers, 'content-type') ?? (sse ? 'text/event-stream' : 'application/json');
-  if (contentType.startsWith('text/event-stream')) {
-    const tap = options.taps.sse();
-    return { status: res.status, contentType, body: forwardEvents(res.body, tap, limits, call.signal), usage: () => tap.usage(), responseId: () => tap.id() };
-  }
-  const tap = options.taps.whole();
-  const usage = () => tap.usage();
-  const responseId = () => tap.id();
+  if (contentType.startsWith('text/event-stream')) return forwardedEvents(res.status, contentType, res.body, options, limits, call.signal);
   // A streamed JSON answer (Gemini's JSON-array form) goes out as it comes and is checked once whole.
-  if (options.stream) return { status: res.status, contentType, body: forwardJsonStream(res.body, tap, limits, call.signal), usage, responseId };
-  const bytes = await readBody(res.body, call.signal, limits.maxBodyBytes);
-  const answer = parseAnswer(bytes, 'object');
-  tap.read(answer);
-  return { status: res.status, contentType, body: new WholeBody(bytes), answer, usage, responseId };
+  const tap = options.taps.whole();
+  return { status: res.status, contentType, body: forwardJsonStream(res.body, tap, limits, call.signal), usage: () => tap.usage(), responseId: () => tap.id() };
 }
 
-/**
- * A body already read whole: it yields its bytes once, and a deliverer that
- * knows the class takes `bytes` without iterating (no generator, no promise
- * per step). A wrapper that replaces the body replaces this with it.
- */
-export class WholeBody implements AsyncIterable<Uint8Array> {
-  constructor(readonly bytes: Buffer) {}
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    yield this.bytes;
-  }
+function forwardedEvents(status: number, contentType: string, body: AsyncIterable<Uint8Array>, options: ForwardOptions, limits: UpstreamLimits, signal: CallSignal): PassThroughResult {
+  const tap = options.taps.sse();
+  return { status, contentType, body: forwardEvents(body, tap, limits, signal), usage: () => tap.usage(), responseId: () => tap.id() };
 }
+
 
 /** The client's bytes, or, when the channel maps the model to another name, the body re-serialised with it. */
 export function bodyForUpstreamModel(request: PassThroughRequest, call: UpstreamCall): string | Buffer {

@@ -11,7 +11,7 @@
  */
 import type { Channel } from '../../core/channel.js';
 import type { PassThroughResult } from '../../upstreams/types.js';
-import { WholeBody } from '../../upstreams/pass-through.js';
+import { WholeBody } from '../../upstreams/whole-body.js';
 import { createSseFeeder, type SseEvent } from '../../upstreams/sse.js';
 import type { ResponsesExchange } from './exchange.js';
 

@@ -9,7 +9,7 @@ import type { Channel } from '../../../src/core/channel.js';
 import type { ResponsesExchange } from '../../../src/families/responses/exchange.js';
 import { wrapNativeAnswer } from '../../../src/families/responses/native-answer.js';
 import type { PassThroughResult } from '../../../src/upstreams/types.js';
-import { WholeBody } from '../../../src/upstreams/pass-through.js';
+import { WholeBody } from '../../../src/upstreams/whole-body.js';
 
 const GATEWAY_ID = 'resp_gateway0001';
 
