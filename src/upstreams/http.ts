@@ -230,7 +230,11 @@ function collectBody(body: UpstreamBody, maxBytes: number, overflow: () => Gatew
 
 /** Reads and parses a whole JSON body, bounded like `readBody`; malformed JSON is the upstream's fault. */
 export async function readJsonBody<T>(body: UpstreamBody, signal?: CallSignal, maxBytes?: number): Promise<T> {
-  const bytes = await readBody(body, signal, maxBytes);
+  return parseJsonAnswer<T>(await readBody(body, signal, maxBytes));
+}
+
+/** An answer's bytes as JSON; malformed JSON is the upstream's (retryable) fault. */
+export function parseJsonAnswer<T>(bytes: Buffer): T {
   try {
     return JSON.parse(bytes.toString('utf8')) as T;
   } catch {

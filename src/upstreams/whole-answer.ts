@@ -18,6 +18,7 @@ import {
   exchangeOptions,
   isSuccess,
   MAX_ERROR_BODY_BYTES,
+  parseJsonAnswer,
   sharedAgent,
   throwForStatus,
   toUpstreamError,
@@ -46,6 +47,11 @@ export async function requestWholeOk(
   });
   if (!isSuccess(answer.status)) await (opts.throwStatus ?? throwForStatus)(answer.status, answer.headers, new WholeBody(answer.bytes), opts.secrets);
   return answer;
+}
+
+/** `requestWholeOk` for a JSON answer, parsed (malformed JSON is the upstream's retryable fault, as with `readJsonBody`). */
+export async function requestJsonOk<T>(opts: UpstreamRequestOptions & { secrets: readonly string[]; throwStatus?: StatusThrower }, maxBytes: number): Promise<T> {
+  return parseJsonAnswer<T>((await requestWholeOk(opts, maxBytes)).bytes);
 }
 
 function dispatch(agent: Agent, options: Dispatcher.DispatchOptions, exchange: WholeExchange): void {

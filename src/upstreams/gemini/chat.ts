@@ -1,7 +1,8 @@
 /** Translation path: a ChatRequest served by a Gemini upstream (streams always use `alt=sse`). */
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
-import { readJsonBody, requestOk } from '../http.js';
+import { requestOk } from '../http.js';
+import { requestJsonOk } from '../whole-answer.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { toGeminiRequest } from './convert-request.js';
 import { fromGeminiResponse } from './convert-response.js';
@@ -12,7 +13,7 @@ import type { GeminiResponse } from '../../dialects/generate/wire.js';
 
 export async function geminiChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const body = toGeminiRequest(request, call.upstreamModel);
-  const res = await requestOk({
+  const exchange = {
     url: geminiUrl(call, request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'),
     headers: geminiHeaders(call),
     body: JSON.stringify(body),
@@ -20,9 +21,10 @@ export async function geminiChat(request: ChatRequest, call: UpstreamCall): Prom
     timeoutMs: call.timeoutMs,
     secrets: [call.apiKey],
     throwStatus: throwGeminiStatus,
-  });
+  };
   const opts = { keepTextSignatures: request.thinking?.enabled === true };
-  if (request.stream) return { stream: true, events: geminiSseToEvents(res.body, opts, call.signal, limitsOf(call)) };
-  const json = await readJsonBody<GeminiResponse>(res.body, call.signal, limitsOf(call).maxBodyBytes);
+  if (request.stream) return { stream: true, events: geminiSseToEvents((await requestOk(exchange)).body, opts, call.signal, limitsOf(call)) };
+  // A plain answer is gathered whole, with no body stream (whole-answer.ts).
+  const json = await requestJsonOk<GeminiResponse>(exchange, limitsOf(call).maxBodyBytes);
   return { stream: false, response: fromGeminiResponse(json, call.upstreamModel, opts) };
 }

@@ -1,7 +1,8 @@
 /** A ChatRequest served by an OpenAI-compatible chat-completions upstream (base URL includes `/v1`). */
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
-import { joinUrl, readJsonBody, requestOk } from '../http.js';
+import { joinUrl, requestOk } from '../http.js';
+import { requestJsonOk } from '../whole-answer.js';
 import { throwChatCompletionsStatus } from './errors.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { toChatCompletionRequest } from './convert-request.js';
@@ -11,7 +12,7 @@ import type { ChatCompletion } from '../../dialects/chat-completions/wire.js';
 
 export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const body = toChatCompletionRequest(request, call.upstreamModel, call.channel.settings);
-  const res = await requestOk({
+  const exchange = {
     url: joinUrl(call.channel.baseUrl, '/chat/completions'),
     headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` },
     body: JSON.stringify(body),
@@ -19,8 +20,9 @@ export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCa
     timeoutMs: call.timeoutMs,
     secrets: [call.apiKey],
     throwStatus: throwChatCompletionsStatus,
-  });
-  if (request.stream) return { stream: true, events: chatSseToEvents(res.body, call.signal, limitsOf(call)) };
-  const json = await readJsonBody<ChatCompletion>(res.body, call.signal, limitsOf(call).maxBodyBytes);
+  };
+  if (request.stream) return { stream: true, events: chatSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };
+  // A plain answer is gathered whole, with no body stream (whole-answer.ts).
+  const json = await requestJsonOk<ChatCompletion>(exchange, limitsOf(call).maxBodyBytes);
   return { stream: false, response: fromChatCompletion(json, call.upstreamModel) };
 }

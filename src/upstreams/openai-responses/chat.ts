@@ -1,7 +1,8 @@
 /** Translation path: a ChatRequest (Messages or content-generation client) served by an OpenAI Responses upstream. */
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
-import { readJsonBody, requestOk } from '../http.js';
+import { requestOk } from '../http.js';
+import { requestJsonOk } from '../whole-answer.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { toResponsesRequest } from './convert-request.js';
 import { fromResponsesResponse } from './convert-response.js';
@@ -11,15 +12,16 @@ import type { WireResponse } from '../../dialects/responses/wire.js';
 
 export async function responsesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const body = toResponsesRequest(request, call.upstreamModel);
-  const res = await requestOk({
+  const exchange = {
     url: responsesUrl(call),
     headers: responsesHeaders(call),
     body: JSON.stringify(body),
     signal: call.signal,
     timeoutMs: call.timeoutMs,
     secrets: [call.apiKey],
-  });
-  if (request.stream) return { stream: true, events: responsesSseToEvents(res.body, call.signal, limitsOf(call)) };
-  const json = await readJsonBody<WireResponse>(res.body, call.signal, limitsOf(call).maxBodyBytes);
+  };
+  if (request.stream) return { stream: true, events: responsesSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };
+  // A plain answer is gathered whole, with no body stream (whole-answer.ts).
+  const json = await requestJsonOk<WireResponse>(exchange, limitsOf(call).maxBodyBytes);
   return { stream: false, response: fromResponsesResponse(json, call.upstreamModel) };
 }
