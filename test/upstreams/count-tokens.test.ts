@@ -4,13 +4,13 @@
  * client's body, the model name mapped), and how they read or refuse the answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/core/errors.js';
 import { anthropicAdapter } from '../../src/upstreams/anthropic/index.js';
 import { geminiAdapter } from '../../src/upstreams/gemini/index.js';
 import { openAiResponsesAdapter } from '../../src/upstreams/openai-responses/index.js';
 import type { PassThroughRequest } from '../../src/upstreams/types.js';
 import { TEST_API_KEY, testCall } from './support/call.js';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.js';
+import { rejection } from './support/rejection.js';
 
 let upstream: FakeUpstream;
 beforeAll(async () => {
@@ -23,15 +23,6 @@ function clientRequest(body: Record<string, unknown>): PassThroughRequest {
 }
 
 const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
-async function rejection(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(GatewayError);
-  return error as GatewayError;
-}
 
 describe('anthropic countTokens', () => {
   const body = { model: 'claude-client', messages: [{ role: 'user', content: 'Hi' }], system: 'be brief', context_management: { edits: [] } };

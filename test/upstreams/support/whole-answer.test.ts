@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallAbort } from '../../../src/core/call-signal.js';
-import { GatewayError } from '../../../src/core/errors.js';
 import { requestWholeOk } from '../../../src/upstreams/whole-answer.js';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
+import { rejection } from './rejection.js';
 
 let upstream: FakeUpstream;
 beforeAll(async () => {
@@ -18,15 +18,6 @@ afterAll(() => upstream.close());
 
 function exchange(signal = new CallAbort().signal) {
   return { url: `${upstream.origin}/v1/answer`, headers: { 'content-type': 'application/json' }, body: '{}', signal, timeoutMs: 5_000, secrets: ['sk-secret-upstream'] };
-}
-
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(GatewayError);
-  return error as GatewayError;
 }
 
 describe('requestWholeOk', () => {
@@ -48,7 +39,7 @@ describe('requestWholeOk', () => {
 
   it('throws the error a non-2xx answer describes, with its credentials masked', async () => {
     upstream.reply({ status: 429, headers: { 'retry-after': '7' }, body: '{"error":{"message":"slow down, sk-secret-upstream"}}' });
-    const error = await failure(requestWholeOk(exchange(), 1_000));
+    const error = await rejection(requestWholeOk(exchange(), 1_000));
     expect(error.kind).toBe('rate_limited');
     expect(error.retryAfterSeconds).toBe(7);
     expect(error.message).toContain('slow down');
@@ -57,21 +48,21 @@ describe('requestWholeOk', () => {
 
   it('reads a non-2xx answer over the bound as far as the bound, and still throws its error', async () => {
     upstream.reply({ status: 500, chunks: ['{"error":{"message":"broken"}}', 'x'.repeat(5_000)] });
-    const error = await failure(requestWholeOk(exchange(), 1_000));
+    const error = await rejection(requestWholeOk(exchange(), 1_000));
     expect(error.message).toContain('broken');
     expect(error.retryable).toBe(true);
   });
 
   it('refuses a success over the bound with a retryable error', async () => {
     upstream.reply({ status: 200, chunks: ['x'.repeat(600), 'y'.repeat(600)] });
-    const error = await failure(requestWholeOk(exchange(), 1_000));
+    const error = await rejection(requestWholeOk(exchange(), 1_000));
     expect(error.message).toMatch(/larger than|too large|exceed/i);
     expect(error.retryable).toBe(true);
   });
 
   it('turns a body cut short into a retryable upstream error', async () => {
     upstream.reply({ status: 200, headers: { 'content-length': '100' }, chunks: ['{"partial":'], cutAfterChunks: 1 });
-    const error = await failure(requestWholeOk(exchange(), 1_000));
+    const error = await rejection(requestWholeOk(exchange(), 1_000));
     expect(error.retryable).toBe(true);
   });
 
@@ -79,12 +70,12 @@ describe('requestWholeOk', () => {
     const early = new CallAbort();
     early.abort();
     upstream.reply({ status: 200, body: '{}' });
-    expect((await failure(requestWholeOk(exchange(early.signal), 1_000))).message).toContain('aborted');
+    expect((await rejection(requestWholeOk(exchange(early.signal), 1_000))).message).toContain('aborted');
 
     const late = new CallAbort();
     upstream.reply({ status: 200, body: '{}', headersDelayMs: 2_000 });
     const pending = requestWholeOk(exchange(late.signal), 1_000);
     setTimeout(() => late.abort(), 50);
-    expect((await failure(pending)).message).toContain('aborted');
+    expect((await rejection(pending)).message).toContain('aborted');
   });
 });
