@@ -80,7 +80,6 @@ function splitUrl(url: string): { origin: string; path: string } {
 export async function requestOk(
   opts: UpstreamRequestOptions & { secrets: readonly string[]; throwStatus?: StatusThrower },
 ): Promise<UpstreamResponse> {
-  // The exchange is awaited here, not through upstreamRequest: one async step less on every call.
   let response: UpstreamResponse;
   try {
     response = asResponse(await send(opts));
@@ -89,14 +88,6 @@ export async function requestOk(
   }
   if (!isSuccess(response.status)) await (opts.throwStatus ?? throwForStatus)(response.status, response.headers, response.body, opts.secrets);
   return response;
-}
-
-export async function upstreamRequest(opts: UpstreamRequestOptions): Promise<UpstreamResponse> {
-  try {
-    return asResponse(await send(opts));
-  } catch (error) {
-    throw toUpstreamError(error, opts.signal);
-  }
 }
 
 /** undici's request for one exchange (the agent is made on the first one). */

@@ -8,7 +8,7 @@
 import type { CallSignal } from '../core/call-signal.js';
 import type { Usage } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
-import { firstHeader, requestOk, toUpstreamError, type StatusThrower } from './http.js';
+import { firstHeader, requestOk, toUpstreamError, type StatusThrower, type UpstreamHeaders } from './http.js';
 import { requestWholeOk } from './whole-answer.js';
 import { WholeBody } from './whole-body.js';
 import { capBytes, limitsOf, type UpstreamLimits } from '../core/upstream-limits.js';
@@ -65,7 +65,7 @@ export async function forwardUntouched(options: ForwardOptions, call: UpstreamCa
   // A plain answer is wanted whole: gathered as it arrives, with no body stream (whole-answer.ts).
   if (!options.stream) {
     const whole = await requestWholeOk(exchange, limits.maxBodyBytes);
-    const contentType = firstHeader(whole.headers, 'content-type') ?? (sse ? 'text/event-stream' : 'application/json');
+    const contentType = contentTypeOf(whole.headers, sse);
     const body = new WholeBody(whole.bytes);
     if (contentType.startsWith('text/event-stream')) return forwardedEvents(whole.status, contentType, body, options, limits, call.signal);
     const tap = options.taps.whole();
@@ -74,18 +74,22 @@ export async function forwardUntouched(options: ForwardOptions, call: UpstreamCa
     return { status: whole.status, contentType, body, answer, usage: () => tap.usage(), responseId: () => tap.id() };
   }
   const res = await requestOk(exchange);
-  const contentType = firstHeader(res.headers, 'content-type') ?? (sse ? 'text/event-stream' : 'application/json');
+  const contentType = contentTypeOf(res.headers, sse);
   if (contentType.startsWith('text/event-stream')) return forwardedEvents(res.status, contentType, res.body, options, limits, call.signal);
   // A streamed JSON answer (Gemini's JSON-array form) goes out as it comes and is checked once whole.
   const tap = options.taps.whole();
   return { status: res.status, contentType, body: forwardJsonStream(res.body, tap, limits, call.signal), usage: () => tap.usage(), responseId: () => tap.id() };
 }
 
+/** The upstream's content type, or the one its answer is expected in when it names none. */
+function contentTypeOf(headers: UpstreamHeaders, sse: boolean): string {
+  return firstHeader(headers, 'content-type') ?? (sse ? 'text/event-stream' : 'application/json');
+}
+
 function forwardedEvents(status: number, contentType: string, body: AsyncIterable<Uint8Array>, options: ForwardOptions, limits: UpstreamLimits, signal: CallSignal): PassThroughResult {
   const tap = options.taps.sse();
   return { status, contentType, body: forwardEvents(body, tap, limits, signal), usage: () => tap.usage(), responseId: () => tap.id() };
 }
-
 
 /** The client's bytes, or, when the channel maps the model to another name, the body re-serialised with it. */
 export function bodyForUpstreamModel(request: PassThroughRequest, call: UpstreamCall): string | Buffer {

@@ -100,8 +100,9 @@ class WholeExchange {
   onData(chunk: Buffer): boolean {
     this.received += chunk.length;
     if (this.received > this.maxBytes) {
-      this.overflow ??= isSuccess(this.status) ? tooLarge('the upstream answer', this.maxBytes) : new Error('error body over the bound');
-      this.abortExchange?.(this.overflow);
+      // A success over the bound is refused; a non-2xx answer keeps what came (onError).
+      if (isSuccess(this.status)) this.overflow = tooLarge('the upstream answer', this.maxBytes);
+      this.abortExchange?.(this.overflow ?? new Error('error body over the bound'));
       return false;
     }
     if (isSuccess(this.status)) this.chunks.push(chunk);
@@ -124,7 +125,7 @@ class WholeExchange {
     this.settle();
     // A non-2xx answer cut while its body arrived is still that answer: keep what came.
     if (this.status !== 0 && !isSuccess(this.status)) return this.resolve({ status: this.status, headers: this.headers, bytes: this.bytes() });
-    this.reject(this.overflow && isSuccess(this.status) ? this.overflow : toUpstreamError(error, this.signal));
+    this.reject(this.overflow ?? toUpstreamError(error, this.signal));
   }
 
   private settle(): void {

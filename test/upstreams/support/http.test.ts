@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   joinUrl,
   readErrorBody,
+  requestOk,
   retryAfterFromHeaders,
   throwForStatus,
   toUpstreamError,
-  upstreamRequest,
 } from '../../../src/upstreams/http.js';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
 
@@ -83,7 +83,7 @@ describe('toUpstreamError', () => {
   });
 });
 
-describe('upstreamRequest', () => {
+describe('requestOk', () => {
   let upstream: FakeUpstream;
   beforeAll(async () => {
     upstream = await startFakeUpstream();
@@ -94,7 +94,7 @@ describe('upstreamRequest', () => {
     upstream.reply({ body: '{"ok":true}' });
     const before = upstream.connections;
     for (let i = 0; i < 6; i++) {
-      const res = await upstreamRequest({ url: `${upstream.origin}/x`, headers: {}, body: '{}', signal: new AbortController().signal, timeoutMs: 2000 });
+      const res = await requestOk({ url: `${upstream.origin}/x`, headers: {}, body: '{}', signal: new AbortController().signal, timeoutMs: 2000, secrets: [] });
       expect(res.status).toBe(200);
       await res.body.text();
     }
@@ -104,12 +104,13 @@ describe('upstreamRequest', () => {
 
   it('a body that goes silent longer than the body timeout fails with a timeout', async () => {
     upstream.reply({ chunks: ['data: 1\n\n', 'data: 2\n\n'], chunkDelayMs: 4_000 });
-    const res = await upstreamRequest({
+    const res = await requestOk({
       url: `${upstream.origin}/x`,
       headers: {},
       signal: new AbortController().signal,
       timeoutMs: 2000,
       bodyTimeoutMs: 100,
+      secrets: [],
     });
     const read = (async () => {
       try {

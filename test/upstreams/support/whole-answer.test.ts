@@ -66,6 +66,13 @@ describe('requestWholeOk', () => {
     expect(error.retryable).toBe(true);
   });
 
+  it('fails with a timeout when the headers or the body keep silent too long', async () => {
+    upstream.reply({ status: 200, body: '{}', headersDelayMs: 1_000 });
+    expect((await rejection(requestWholeOk({ ...exchange(), timeoutMs: 100 }, 1_000))).kind).toBe('timeout');
+    upstream.reply({ status: 200, chunks: ['{"a":', '1}'], chunkDelayMs: 1_000 });
+    expect((await rejection(requestWholeOk({ ...exchange(), bodyTimeoutMs: 100 }, 1_000))).message).toBe('upstream went silent while sending its answer');
+  });
+
   it('stops when the caller aborts, before or during the exchange', async () => {
     const early = new CallAbort();
     early.abort();
