@@ -317,8 +317,13 @@ async function main(): Promise<void> {
         await page.locator('main table').first().waitFor();
         await shot(page, view.toLowerCase());
       }
+      // The view swaps after the click; until it does, `main` still holds the
+      // settings' tables, so wait for the prices' heading and their own row.
       await page.click('nav >> text=Prices');
-      assert.match(await page.locator('main table').innerText(), /console-\*\s+\$3\s+\$15/);
+      await page.locator('main h1', { hasText: 'Prices' }).waitFor();
+      const prices = page.locator('main table', { hasText: 'console-*' });
+      await prices.waitFor();
+      assert.match(await prices.innerText(), /console-\*\s+\$3\s+\$15/);
     });
 
     await step('logging out forgets the admin key', async () => {
