@@ -70,6 +70,16 @@ it('builds the code cache for this very bundle, and replaces a cache made from a
   expect(rewritten.subarray(0, digest.length).equals(digest)).toBe(true);
 }, 30_000);
 
+it('starts from the cache the build made, without writing another', async () => {
+  // A rejected cache (flags set after the check, say, which V8 records in it) would be rewritten at every exit.
+  const cacheFile = path.join(outdir, 'gateway.cjs.cache');
+  const built = await readFile(cacheFile);
+  const { code, output } = await startAndStop();
+  expect(output).toMatch(/listening on/);
+  expect(code).toBe(0);
+  expect((await readFile(cacheFile)).equals(built)).toBe(true);
+}, 30_000);
+
 it('starts, prints its first-start keys, serves, and exits 0 on SIGTERM', async () => {
   const started = startBundle(dataDir);
   try {
