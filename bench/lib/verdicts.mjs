@@ -17,6 +17,9 @@ function throughputOf(results, key) {
   return { rps: row.rps, note: ` (${wrk ? 'wrk' : 'autocannon'}${ceiling})` };
 }
 
+/** How far above the reading after the first load run RSS may peak later in the run and still count as flat. */
+const FLAT_RSS_MB = 10;
+
 const round2 = (n) => Math.round(n * 100) / 100;
 const signed = (n) => (n >= 0 ? `+${round2(n)}` : `−${round2(-n)}`);
 
@@ -24,7 +27,8 @@ const signed = (n) => (n >= 0 ? `+${round2(n)}` : `−${round2(-n)}`);
  * Per family, native and main translated route: throughput ≥ 0.6 × floor,
  * added p50 ≤ floor's + 60 µs, streaming first byte added ≤ floor's + 150 µs.
  * Family E: `store: true` ≥ 0.5 × `store: false` throughput. Then RSS after
- * the first 20k-request load run ≤ floor + 30 MB and cold start ≤ 250 ms.
+ * the first 20k-request load run ≤ floor + 30 MB, flat after it (peak within
+ * 10 MB, over at least 500k requests), and cold start ≤ 250 ms.
  */
 export function evaluateTargets(results) {
   const { added, coldStart, memory } = results;
@@ -59,6 +63,15 @@ export function evaluateTargets(results) {
   const rss = memory.after20k?.rssMb;
   const floorRss = memory.floor?.rssMb;
   push('RSS after a 20k-request c=50 load run', '≤ floor + 30 MB', floorRss ? `${rss} MB (floor ${floorRss} MB, ${signed(rss - floorRss)})` : `${rss} MB; ${noFloor}`, rss - floorRss <= 30);
+  // Flat: the process's peak over the whole run (VmHWM) stays within 10 MB of that first reading, over at least 500k requests.
+  const peak = memory.final?.peakRssMb;
+  const served = memory.gatewayRequests;
+  push(
+    'RSS flat under load',
+    `peak ≤ first load run + ${FLAT_RSS_MB} MB, over ≥ 500k requests`,
+    `peak ${peak} MB (${signed(peak - rss)}) over ${served} requests`,
+    served >= 500_000 && peak - rss <= FLAT_RSS_MB,
+  );
   push('cold start (spawn → /healthz 200), median', '≤ 250 ms', `${coldStart.medianHealthzMs} ms`, coldStart.medianHealthzMs <= 250);
   return rows;
 }
