@@ -10,7 +10,6 @@ import type { CallSignal } from '../core/call-signal.js';
 import type { Agent, Dispatcher } from 'undici';
 import { GatewayError, upstreamStatusError } from '../core/errors.js';
 import { loadUndici } from '../core/undici.js';
-import { DEFAULT_UPSTREAM_LIMITS, tooLarge } from '../core/upstream-limits.js';
 
 /** Failing to open a TCP/TLS connection this fast means the upstream is unreachable; try the next channel. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -170,14 +169,6 @@ export function toUpstreamError(error: unknown, signal?: CallSignal): GatewayErr
 const ignoreError = () => {};
 
 /**
- * Reads a whole (success) body, at most `maxBytes` of it (beyond, the request
- * is aborted and a retryable error thrown). One chunk is returned without a copy.
- */
-export function readBody(body: UpstreamBody, signal?: CallSignal, maxBytes = DEFAULT_UPSTREAM_LIMITS.maxBodyBytes): Promise<Buffer> {
-  return collectBody(body, maxBytes, () => tooLarge('the upstream answer', maxBytes), signal);
-}
-
-/**
  * Collects a body up to `maxBytes`; beyond, the body is destroyed (which
  * aborts the upstream request) and `overflow()` is the rejection. Read by
  * events, not async iteration: one promise per body instead of several per chunk.
@@ -219,11 +210,6 @@ function collectBody(body: UpstreamBody, maxBytes: number, overflow: () => Gatew
   });
 }
 
-/** Reads and parses a whole JSON body, bounded like `readBody`; malformed JSON is the upstream's fault. */
-export async function readJsonBody<T>(body: UpstreamBody, signal?: CallSignal, maxBytes?: number): Promise<T> {
-  return parseJsonAnswer<T>(await readBody(body, signal, maxBytes));
-}
-
 /** An answer's bytes as JSON; malformed JSON is the upstream's (retryable) fault. */
 export function parseJsonAnswer<T>(bytes: Buffer): T {
   try {
@@ -231,6 +217,12 @@ export function parseJsonAnswer<T>(bytes: Buffer): T {
   } catch {
     throw new GatewayError('upstream_error', 'upstream answered with a body that is not valid JSON', { retryable: true });
   }
+}
+
+/** A parsed answer that must be a JSON object (task APIs answer with one); anything else is the upstream's retryable fault. */
+export function jsonObjectAnswer<T>(parsed: T): T {
+  if (typeof parsed !== 'object' || parsed === null) throw new GatewayError('upstream_error', 'the upstream answered something other than a JSON object', { retryable: true });
+  return parsed;
 }
 
 /**

@@ -5,7 +5,10 @@
  * ticks cost several microseconds a request (bench/README.md); a plain
  * answer is read to its end before anyone looks at it anyway.
  *
- * The same contract as `requestOk` followed by `readBody`: a non-2xx answer
+ * Plain JSON answers are read this way (chat adapters, the pass-through,
+ * embeddings, task clients); `requestOk` is for answers the caller streams or
+ * reads under a bound of its own (downloads, token counts). The contract is
+ * `requestOk`'s plus a bound: a non-2xx answer
  * throws the error its status and body describe (its first 64 KiB kept), a
  * success larger than `maxBytes` aborts the exchange with a retryable error,
  * and transport failures, timeouts and the caller's abort become the same
@@ -49,7 +52,7 @@ export async function requestWholeOk(
   return answer;
 }
 
-/** `requestWholeOk` for a JSON answer, parsed (malformed JSON is the upstream's retryable fault, as with `readJsonBody`). */
+/** `requestWholeOk` for a JSON answer, parsed (malformed JSON is the upstream's retryable fault). */
 export async function requestJsonOk<T>(opts: UpstreamRequestOptions & { secrets: readonly string[]; throwStatus?: StatusThrower }, maxBytes: number): Promise<T> {
   return parseJsonAnswer<T>((await requestWholeOk(opts, maxBytes)).bytes);
 }

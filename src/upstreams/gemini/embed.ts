@@ -5,7 +5,7 @@
  */
 import type { EmbeddingRequest, EmbeddingResponse } from '../../core/embedding.js';
 import { GatewayError } from '../../core/errors.js';
-import { readJsonBody, requestOk } from '../http.js';
+import { requestJsonOk } from '../whole-answer.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import type { UpstreamCall } from '../types.js';
 import { geminiHeaders, geminiUrl } from './endpoint.js';
@@ -20,16 +20,18 @@ export async function geminiEmbeddings(request: EmbeddingRequest, call: Upstream
     if (request.dimensions !== undefined) one.outputDimensionality = request.dimensions;
     return one;
   });
-  const res = await requestOk({
-    url: geminiUrl(call, 'batchEmbedContents'),
-    headers: geminiHeaders(call),
-    body: JSON.stringify({ requests }),
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-    secrets: [call.apiKey],
-    throwStatus: throwGeminiStatus,
-  });
-  const json = await readJsonBody<{ embeddings?: Array<{ values?: number[] }> }>(res.body, call.signal, limitsOf(call).maxBodyBytes);
+  const json = await requestJsonOk<{ embeddings?: Array<{ values?: number[] }> }>(
+    {
+      url: geminiUrl(call, 'batchEmbedContents'),
+      headers: geminiHeaders(call),
+      body: JSON.stringify({ requests }),
+      signal: call.signal,
+      timeoutMs: call.timeoutMs,
+      secrets: [call.apiKey],
+      throwStatus: throwGeminiStatus,
+    },
+    limitsOf(call).maxBodyBytes,
+  );
   const vectors = (json.embeddings ?? []).map((embedding) => embedding.values);
   if (vectors.length !== request.inputs.length || !vectors.every(Array.isArray))
     throw new GatewayError('upstream_error', 'upstream answered an embeddings request without one vector per input');

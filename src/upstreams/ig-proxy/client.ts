@@ -6,7 +6,8 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { TaskCall } from '../../tasks/types.js';
-import { joinUrl, readJsonBody, requestOk } from '../http.js';
+import { joinUrl } from '../http.js';
+import { requestJsonOk } from '../whole-answer.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { readIgProxySettings } from './settings.js';
 
@@ -27,17 +28,19 @@ function headers(call: TaskCall): Record<string, string> {
 /** Calls `<baseUrl><pathPrefix><path>` and returns the parsed JSON answer. */
 export async function exchange<T>(call: TaskCall, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const { pathPrefix } = readIgProxySettings(call.channel);
-  const response = await requestOk({
-    url: joinUrl(call.channel.baseUrl, `${pathPrefix}${path}`),
-    method,
-    headers: headers(call),
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-    bodyTimeoutMs: call.timeoutMs,
-    secrets: call.channel.apiKeys,
-  });
-  return readJsonBody<T>(response.body, call.signal, limitsOf(call).maxBodyBytes);
+  return requestJsonOk<T>(
+    {
+      url: joinUrl(call.channel.baseUrl, `${pathPrefix}${path}`),
+      method,
+      headers: headers(call),
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: call.signal,
+      timeoutMs: call.timeoutMs,
+      bodyTimeoutMs: call.timeoutMs,
+      secrets: call.channel.apiKeys,
+    },
+    limitsOf(call).maxBodyBytes,
+  );
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import type { EmbeddingRequest, EmbeddingResponse } from '../../core/embedding.js';
 import { GatewayError } from '../../core/errors.js';
-import { firstHeader, joinUrl, readBody, readJsonBody, requestOk } from '../http.js';
+import { firstHeader, joinUrl, parseJsonAnswer } from '../http.js';
+import { requestWholeOk } from '../whole-answer.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { bodyForUpstreamModel } from '../pass-through.js';
 import { throwChatCompletionsStatus } from './errors.js';
@@ -16,23 +17,26 @@ interface EmbeddingList {
   usage?: { prompt_tokens?: number };
 }
 
+/** One exchange, its answer gathered whole (within the channel's bound). */
 function send(call: UpstreamCall, body: string | Buffer) {
-  return requestOk({
-    url: joinUrl(call.channel.baseUrl, '/embeddings'),
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` },
-    body,
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-    secrets: [call.apiKey],
-    throwStatus: throwChatCompletionsStatus,
-  });
+  return requestWholeOk(
+    {
+      url: joinUrl(call.channel.baseUrl, '/embeddings'),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` },
+      body,
+      signal: call.signal,
+      timeoutMs: call.timeoutMs,
+      secrets: [call.apiKey],
+      throwStatus: throwChatCompletionsStatus,
+    },
+    limitsOf(call).maxBodyBytes,
+  );
 }
 
 export async function openAiEmbeddings(request: EmbeddingRequest, call: UpstreamCall): Promise<EmbeddingResponse> {
   const body: Record<string, unknown> = { model: call.upstreamModel, input: request.inputs, encoding_format: 'float' };
   if (request.dimensions !== undefined) body.dimensions = request.dimensions;
-  const res = await send(call, JSON.stringify(body));
-  const json = await readJsonBody<EmbeddingList>(res.body, call.signal, limitsOf(call).maxBodyBytes);
+  const json = parseJsonAnswer<EmbeddingList>((await send(call, JSON.stringify(body))).bytes);
   const rows = [...(json.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
   const vectors = rows.map((row) => row.embedding);
   if (vectors.length !== request.inputs.length || !vectors.every(Array.isArray))
@@ -42,7 +46,7 @@ export async function openAiEmbeddings(request: EmbeddingRequest, call: Upstream
 
 export async function openAiEmbeddingsPassThrough(request: PassThroughRequest, call: UpstreamCall): Promise<EmbeddingPassThroughResult> {
   const res = await send(call, bodyForUpstreamModel(request, call));
-  const body = await readBody(res.body, call.signal, limitsOf(call).maxBodyBytes);
+  const body = res.bytes;
   let inputTokens: number | undefined;
   try {
     inputTokens = (JSON.parse(body.toString('utf8')) as EmbeddingList).usage?.prompt_tokens;

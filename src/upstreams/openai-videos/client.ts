@@ -4,9 +4,9 @@
  * answers become retryable GatewayErrors; the upstream's own messages are
  * kept (with the channel's key masked).
  */
-import { GatewayError } from '../../core/errors.js';
 import type { TaskCall } from '../../tasks/types.js';
-import { joinUrl, readJsonBody, requestOk, type UpstreamResponse } from '../http.js';
+import { joinUrl, jsonObjectAnswer, requestOk, type UpstreamRequestOptions, type UpstreamResponse } from '../http.js';
+import { requestJsonOk } from '../whole-answer.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 
 export interface Exchange {
@@ -17,11 +17,11 @@ export interface Exchange {
   accept?: string;
 }
 
-export async function send(call: TaskCall, exchange: Exchange): Promise<UpstreamResponse> {
+function requestOptions(call: TaskCall, exchange: Exchange): UpstreamRequestOptions & { secrets: readonly string[] } {
   const headers: Record<string, string> = { accept: exchange.accept ?? 'application/json' };
   if (call.apiKey) headers.authorization = `Bearer ${call.apiKey}`;
   if (exchange.contentType) headers['content-type'] = exchange.contentType;
-  const response = await requestOk({
+  return {
     url: joinUrl(call.channel.baseUrl, exchange.path),
     method: exchange.method,
     headers,
@@ -30,13 +30,15 @@ export async function send(call: TaskCall, exchange: Exchange): Promise<Upstream
     timeoutMs: call.timeoutMs,
     bodyTimeoutMs: Math.max(call.timeoutMs, 60_000),
     secrets: call.channel.apiKeys,
-  });
-  return response;
+  };
 }
 
+/** An exchange whose body the caller reads (a video's bytes). */
+export function send(call: TaskCall, exchange: Exchange): Promise<UpstreamResponse> {
+  return requestOk(requestOptions(call, exchange));
+}
+
+/** An exchange answered with a JSON object, gathered whole. */
 export async function sendJson<T>(call: TaskCall, exchange: Exchange): Promise<T> {
-  const response = await send(call, exchange);
-  const parsed = await readJsonBody<T>(response.body, call.signal, limitsOf(call).maxBodyBytes);
-  if (typeof parsed !== 'object' || parsed === null) throw new GatewayError('upstream_error', 'the upstream answered something other than a JSON object', { retryable: true });
-  return parsed;
+  return jsonObjectAnswer(await requestJsonOk<T>(requestOptions(call, exchange), limitsOf(call).maxBodyBytes));
 }

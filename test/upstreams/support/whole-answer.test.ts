@@ -1,6 +1,6 @@
 /**
  * A plain answer gathered by a dispatch handler (src/upstreams/whole-answer.ts)
- * keeps the contract of `requestOk` + `readBody`: the bytes and headers of a
+ * keeps the contract `requestOk` followed by a bounded read had: the bytes and headers of a
  * success, the error a non-2xx answer describes, the body bound, cut bodies,
  * the caller's abort, and the connection kept alive for the next exchange.
  */
