@@ -6,9 +6,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { TaskCall } from '../../tasks/types.js';
-import { joinUrl } from '../http.js';
-import { requestJsonOk } from '../whole-answer.js';
-import { limitsOf } from '../../core/upstream-limits.js';
+import { requestTaskJson } from '../task-json.js';
 import { readIgProxySettings } from './settings.js';
 
 export interface UpstreamEnvelope {
@@ -28,19 +26,7 @@ function headers(call: TaskCall): Record<string, string> {
 /** Calls `<baseUrl><pathPrefix><path>` and returns the parsed JSON answer. */
 export async function exchange<T>(call: TaskCall, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const { pathPrefix } = readIgProxySettings(call.channel);
-  return requestJsonOk<T>(
-    {
-      url: joinUrl(call.channel.baseUrl, `${pathPrefix}${path}`),
-      method,
-      headers: headers(call),
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: call.signal,
-      timeoutMs: call.timeoutMs,
-      bodyTimeoutMs: call.timeoutMs,
-      secrets: call.channel.apiKeys,
-    },
-    limitsOf(call).maxBodyBytes,
-  );
+  return requestTaskJson<T>(call, { method, path: `${pathPrefix}${path}`, headers: headers(call), body });
 }
 
 /**

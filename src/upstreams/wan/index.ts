@@ -10,9 +10,8 @@ import { GatewayError } from '../../core/errors.js';
 import { VIDEO_TASKS, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../tasks/video-contract.js';
 import { upstreamModelFor } from '../../core/channel.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
-import { joinUrl, jsonObjectAnswer } from '../http.js';
-import { requestJsonOk } from '../whole-answer.js';
-import { limitsOf } from '../../core/upstream-limits.js';
+import { jsonObjectAnswer } from '../http.js';
+import { requestTaskJson } from '../task-json.js';
 import { eachBounded } from '../transfer.js';
 import { downloadVideo } from './download.js';
 import { synthesisRequest } from './request.js';
@@ -29,20 +28,7 @@ async function exchange(call: TaskCall, method: 'GET' | 'POST', path: string, bo
     headers['content-type'] = 'application/json';
     headers['x-dashscope-async'] = 'enable';
   }
-  const answer = await requestJsonOk<TaskAnswer>(
-    {
-      url: joinUrl(call.channel.baseUrl, path),
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: call.signal,
-      timeoutMs: call.timeoutMs,
-      bodyTimeoutMs: call.timeoutMs,
-      secrets: call.channel.apiKeys,
-    },
-    limitsOf(call).maxBodyBytes,
-  );
-  return jsonObjectAnswer(answer);
+  return jsonObjectAnswer(await requestTaskJson<TaskAnswer>(call, { method, path, headers, body }));
 }
 
 async function submit(task: TaskRecord, _payload: VideoSubmitPayload, call: TaskCall): Promise<SubmitOutcome> {
