@@ -7,9 +7,9 @@
  * the largest part of what remained. The gateway is one CommonJS script so
  * that `vm.Script` can take that cache; code the gateway loads on first use
  * (dynamic `import()`: undici, the PostgreSQL and Redis drivers, traces) stays
- * in it, costs nothing until it runs, and is compiled only then. Native
- * modules stay external and resolve from node_modules. The CLI stays an ES
- * module with its own chunks.
+ * in it, costs nothing until it runs, and is compiled only then. The SQLite
+ * driver's addon is loaded by path from node_modules (src/storage/sqlite-addon.ts).
+ * The CLI stays an ES module with its own chunks.
  *
  * The build ends by starting the new gateway once (an empty data directory,
  * a config file with one channel and one key, a free port), asking /healthz,
@@ -39,7 +39,9 @@ const shared = {
 };
 
 const external = [
-  'better-sqlite3',
+  // The SQLite driver's JavaScript is bundled (into the code cache); its addon is loaded by path
+  // (src/storage/sqlite-addon.ts), so the package that would look for it is never loaded.
+  'bindings',
   'pg-native',
   // Code the gateway never runs at start, left out so that no start compiles it; when it is needed,
   // node_modules provides it (all are dependencies of fastify): fastify's JSON Schema compilers
@@ -74,8 +76,11 @@ await build({
   // Licence comments go to gateway.cjs.LEGAL.txt: they hold the only non-ASCII text, and an ASCII
   // bundle is a one-byte string that the loader decodes and V8 hashes in a fraction of the time.
   legalComments: 'linked',
+  // The file is one function expression, the wrapper Node would put around a CommonJS module: the
+  // loader compiles it as it was read, where wrapping it would copy its 2.7 MB string at each start.
   // The sources are ES modules: strict, as they ran when the bundle was one; `import.meta.url` is this file's URL.
-  banner: { js: "'use strict'; const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: "(function (exports, require, module, __filename, __dirname) { 'use strict'; const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  footer: { js: '\n})' },
   define: { 'import.meta.url': '__importMetaUrl' },
   // A script run through `vm.Script` cannot `import()` without an experimental flag: what the bundle
   // leaves to Node and a dependency imports dynamically (the OTLP exporter's node:http) is required.

@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
@@ -36,7 +36,8 @@ function compile() {
   const digest = createHash('sha256').update(source).digest();
   const cachedData = matchingCache(digest);
   // The bundle holds no `import()` (scripts/bundle.mjs turns each into a require), so the script needs no import callback.
-  const script = new vm.Script(Module.wrap(source.toString('utf8')), { filename: bundle, cachedData });
+  // The bundle is already wrapped as a CommonJS module (scripts/bundle.mjs): compiled as it is, no copy.
+  const script = new vm.Script(source.toString('utf8'), { filename: bundle, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) {
     process.once('exit', () => {
       // Everything compiled by now (start-up, and whatever requests ran) goes into the cache.

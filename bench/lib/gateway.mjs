@@ -1,7 +1,8 @@
 /** Starting the built gateway (dist/) as the benchmark's system under test. */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort, spawnPinned, stopProcess } from './processes.mjs';
 import { pollUntil200, requestOnce } from './probe.mjs';
 
@@ -123,5 +124,25 @@ export async function measureColdStart(options) {
     return { healthzMs: Math.round(healthzMs), chatMs: Math.round(chatMs) };
   } finally {
     await stopProcess(gateway.child);
+  }
+}
+
+const floorScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'floor-proxy.mjs');
+
+/**
+ * The floor proxy's cold start, for comparison: spawn → first 200 of the same
+ * Messages request through it (node:http and undici's Pool, nothing else), on
+ * the same core. What Node itself takes to start on this machine is in it.
+ */
+export async function measureFloorColdStart({ core, upstreamUrl }) {
+  const port = await freePort();
+  const spawnedAt = process.hrtime.bigint();
+  const child = spawnPinned(core, process.execPath, [floorScript, upstreamUrl, String(port)]);
+  try {
+    const isDead = () => child.exitCode !== null || child.signalCode !== null;
+    await pollUntil200(`http://127.0.0.1:${port}/v1/messages`, { method: 'POST', headers: CLIENT_HEADERS, body: messagesBody('pass-model') }, { isDead });
+    return Math.round(sinceMs(spawnedAt));
+  } finally {
+    await stopProcess(child);
   }
 }

@@ -121,7 +121,8 @@ export function renderMarkdown(results, verdicts) {
   out.push(
     `Cold start, median of ${coldStart.runs.length}: spawn → /healthz 200 ${coldStart.medianHealthzMs} ms, ` +
       `spawn → first chat 200 ${coldStart.medianChatMs} ms (runs: ${coldStart.runs.map((r) => `${r.healthzMs}/${r.chatMs}`).join(', ')}; ` +
-      `other CPU ${coldStart.otherCpuPct ?? '–'} %).`,
+      `other CPU ${coldStart.otherCpuPct ?? '–'} %)` +
+      (coldStart.floorRuns ? `; the floor proxy, spawn → first chat 200 ${coldStart.floorMedianChatMs} ms (runs: ${coldStart.floorRuns.join(', ')}).` : '.'),
   );
   out.push('');
   out.push('### Targets');

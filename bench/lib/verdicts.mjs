@@ -72,6 +72,7 @@ export function evaluateTargets(results) {
     `peak ${peak} MB (${signed(peak - rss)}) over ${served} requests`,
     served >= 500_000 && peak - rss <= FLAT_RSS_MB,
   );
-  push('cold start (spawn → /healthz 200), median', '≤ 250 ms', `${coldStart.medianHealthzMs} ms`, coldStart.medianHealthzMs <= 250);
+  const floorStart = coldStart.floorMedianChatMs === undefined ? '' : ` (the floor proxy's first 200: ${coldStart.floorMedianChatMs} ms)`;
+  push('cold start (spawn → /healthz 200), median', '≤ 250 ms', `${coldStart.medianHealthzMs} ms${floorStart}`, coldStart.medianHealthzMs <= 250);
   return rows;
 }

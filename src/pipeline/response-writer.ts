@@ -3,11 +3,12 @@
  * chunk as it is produced, honouring back-pressure, and noticing when the
  * client goes away so the upstream call can be cancelled.
  *
- * The first chunk of a turn of the event loop goes out at once; chunks
- * written later in the same turn (the events of one upstream read, encoded
- * one by one) are joined and go out as one write when the turn ends. Each
- * write of a chunked response costs a chunk header and a pass through Node's
- * HTTP layer; a translated stream wrote a dozen of them per upstream read.
+ * The chunks written in one turn of the event loop (the events of one
+ * upstream read, encoded one by one) are joined and go out as one write when
+ * the turn ends, the headers with the first of them; the turn that ends the
+ * stream puts its chunks and the end into that one write. Each write of a
+ * chunked response costs a chunk header, a pass through Node's HTTP layer and
+ * a system call; a translated stream wrote a dozen of them per upstream read.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -57,30 +58,40 @@ export class StreamWriter {
       this.held.push(chunk);
       return true;
     }
-    // A joined write that met back-pressure: the next turn's chunk waits for the socket to drain.
+    // A joined write that met back-pressure: the next turn's chunks wait for the socket to drain.
     if (this.res.writableNeedDrain) {
       await drainedOrClosed(this.res);
       if (!this.writable) return false;
     }
-    if (this.firstByteAt === undefined) this.firstByteAt = Date.now();
-    this.held = [];
+    this.held = [chunk];
     process.nextTick(releaseHeld, this);
-    if (!this.res.write(chunk)) await drainedOrClosed(this.res);
-    return this.writable;
+    return true;
   }
 
+  /** Ends the stream; the chunks held this turn, and `chunk`, leave with the end in one write. */
   end(chunk?: string): void {
-    this.release();
-    if (this.writable) this.res.end(chunk);
+    const joined = this.takeHeld(chunk);
+    if (!this.writable) return;
+    if (joined !== undefined) this.firstByteAt ??= Date.now();
+    this.res.end(joined);
   }
 
   /** Writes the chunks held this turn as one, and closes the turn. */
   release(): void {
+    const joined = this.takeHeld();
+    if (joined === undefined || !this.writable) return;
+    this.firstByteAt ??= Date.now();
+    this.res.write(joined);
+  }
+
+  private takeHeld(last?: string): Chunk | undefined {
     const held = this.held;
     this.held = undefined;
-    if (!held || held.length === 0 || !this.writable) return;
-    const joined = held.length === 1 ? held[0]! : held.every((chunk) => typeof chunk === 'string') ? held.join('') : Buffer.concat(held.map(asBytes));
-    this.res.write(joined);
+    // `last` goes after the held chunks.
+    const chunks = last === undefined ? held : held ? [...held, last] : [last];
+    if (!chunks || chunks.length === 0) return undefined;
+    if (chunks.length === 1) return chunks[0]!;
+    return chunks.every((piece) => typeof piece === 'string') ? chunks.join('') : Buffer.concat(chunks.map(asBytes));
   }
 }
 

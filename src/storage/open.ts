@@ -11,6 +11,7 @@ import { KyselyChannelRepository } from './channels.js';
 import { KyselyKeyRepository } from './keys.js';
 import { KyselyRequestLogRepository } from './logs.js';
 import { createFreshSqliteSchema } from './migrations/fresh-sqlite.js';
+import { sqliteAddonPath } from './sqlite-addon.js';
 import { migrationProvider } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
 import type { Database } from './schema.js';
@@ -49,7 +50,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
 
 function openSqlite(dataDir: string, cacheMb = 2): { db: Kysely<Database>; created: boolean } {
   mkdirSync(dataDir, { recursive: true });
-  const file = new SqliteDatabase(join(dataDir, 'switchyard.db'));
+  const file = new SqliteDatabase(join(dataDir, 'switchyard.db'), { nativeBinding: sqliteAddonPath() });
   file.pragma('journal_mode = WAL');
   // NORMAL under WAL loses at most the last commits on power loss, never consistency.
   file.pragma('synchronous = NORMAL');
