@@ -33,8 +33,8 @@ import { requestOnce } from './lib/probe.mjs';
 import { addedLatency, median, renderMarkdown } from './lib/report.mjs';
 import { defineTargets, parseFamilies } from './lib/targets.mjs';
 import { evaluateTargets } from './lib/verdicts.mjs';
-import { hasWrk, runAutocannon, runWrk } from './lib/throughput.mjs';
-import { runSerial } from './serial.mjs';
+import { combineWrk, hasWrk, runAutocannon, runWrk } from './lib/throughput.mjs';
+import { combineSerial, runSerial } from './serial.mjs';
 
 const GATEWAY_CORE = 0;
 const LOAD_CORE = 1;
@@ -57,10 +57,12 @@ const settings = {
   families: parseFamilies(process.env.BENCH_FAMILIES),
   prewarm: knob('BENCH_PREWARM', 2000),
   serialCount: knob('BENCH_SERIAL_COUNT', 3000),
+  serialRounds: Math.max(1, knob('BENCH_SERIAL_ROUNDS', 3)),
   warmup: knob('BENCH_WARMUP', 200),
   amount: knob('BENCH_AMOUNT', 20_000),
   connections: knob('BENCH_CONNECTIONS', 50),
   wrkSeconds: hasWrk ? knob('BENCH_WRK_SECONDS', 8) : 0,
+  wrkRounds: Math.max(1, knob('BENCH_WRK_ROUNDS', 2)),
   coldStarts: Math.max(1, knob('BENCH_COLD_STARTS', 5)),
   retries: knob('BENCH_RETRIES', 1),
   quietWaitS: knob('BENCH_QUIET_WAIT_S', 30),
@@ -186,15 +188,23 @@ async function main() {
       memory.afterPrewarm = memoryOf(pid);
     }
 
-    const serial = {};
-    for (const target of targets) {
-      log(`serial: ${target.family} ${target.label}`);
-      serial[target.key] = await quietly(async () => {
-        const result = await runSerial({ ...target, warmup: settings.warmup, count: settings.serialCount });
-        served(target, settings.warmup + result.count + result.errors);
-        return result;
-      });
+    // In rounds, every target once a round: a machine whose speed drifts over minutes then drifts
+    // under the floor and the gateway alike, instead of under whichever ran last.
+    const serialRuns = new Map(targets.map((target) => [target.key, []]));
+    const perRound = Math.ceil(settings.serialCount / settings.serialRounds);
+    for (let round = 1; round <= settings.serialRounds; round++) {
+      for (const target of targets) {
+        log(`serial ${round}/${settings.serialRounds}: ${target.family} ${target.label}`);
+        const run = await quietly(async () => {
+          // Each run is a new connection, warmed up before it is timed.
+          const result = await runSerial({ ...target, warmup: settings.warmup, count: perRound, keepSamples: true });
+          served(target, settings.warmup + result.count + result.errors);
+          return result;
+        });
+        serialRuns.get(target.key).push(run);
+      }
     }
+    const serial = Object.fromEntries([...serialRuns].map(([key, runs]) => [key, combineSerial(runs)]));
     memory.afterSerial = memoryOf(pid);
 
     const throughput = { autocannon: {}, wrk: meta.wrk ? {} : null };
@@ -217,18 +227,26 @@ async function main() {
       memory.after20k ??= { ...memoryOf(pid), requestsServed: memory.gatewayRequests };
     }
     if (meta.wrk) {
-      for (const target of targets.filter((t) => t.wrk)) {
-        log(`wrk ${settings.wrkSeconds} s: ${target.family} ${target.label}`);
-        const server = serverPid[target.server];
-        throughput.wrk[target.key] = await quietly(async () => {
-          const options = { ...target, seconds: settings.wrkSeconds, connections: settings.connections, core: LOAD_CORE, scriptDir: tmpRoot };
-          const cpuBefore = cpuTimeMs(server);
-          const run = await runWrk(options);
-          run.serverCpuUsPerRequest = Math.round(((cpuTimeMs(server) - cpuBefore) * 1000) / run.requests);
-          served(target, run.requests);
-          return run;
-        });
+      // In rounds too (the verdicts' throughput ratios come from these): the floor runs in every round.
+      const wrkTargets = targets.filter((t) => t.wrk);
+      const wrkRuns = new Map(wrkTargets.map((target) => [target.key, []]));
+      const seconds = Math.max(1, Math.round(settings.wrkSeconds / settings.wrkRounds));
+      for (let round = 1; round <= settings.wrkRounds; round++) {
+        for (const target of wrkTargets) {
+          log(`wrk ${round}/${settings.wrkRounds}, ${seconds} s: ${target.family} ${target.label}`);
+          const server = serverPid[target.server];
+          const run = await quietly(async () => {
+            const options = { ...target, seconds, connections: settings.connections, core: LOAD_CORE, scriptDir: tmpRoot };
+            const cpuBefore = cpuTimeMs(server);
+            const result = await runWrk(options);
+            result.serverCpuMs = cpuTimeMs(server) - cpuBefore;
+            served(target, result.requests);
+            return result;
+          });
+          wrkRuns.get(target.key).push(run);
+        }
       }
+      for (const [key, runs] of wrkRuns) throughput.wrk[key] = combineWrk(runs);
     }
     memory.final = memoryOf(pid);
     await stopProcess(gateway.child, 15_000);

@@ -13,6 +13,7 @@
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { loopbackUrl } from './lib/loopback.mjs';
+import { combinedLoad } from './lib/cpu-noise.mjs';
 
 /** Nearest-rank percentile of an ascending array. */
 export function percentile(sorted, p) {
@@ -65,6 +66,7 @@ export async function runSerial({
   timeLimitMs = 60_000,
   requestTimeoutMs = 10_000,
   maxErrors = 10,
+  keepSamples = false,
 }) {
   const target = loopbackUrl(url);
   const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
@@ -103,6 +105,30 @@ export async function runSerial({
     p99Us: round(percentile(totals, 99)),
     ttfbP50Us: round(percentile(ttfbs, 50)),
     ttfbP99Us: round(percentile(ttfbs, 99)),
+    // Each request's times, for combining several runs of one target (`combineSerial`).
+    ...(keepSamples ? { totalsUs: totals, ttfbsUs: ttfbs } : {}),
+  };
+}
+
+/**
+ * One result from several runs of one target (made with `keepSamples`): the
+ * percentiles of all their requests together. Other processes' CPU share is
+ * the highest any run saw (`combinedLoad`).
+ */
+export function combineSerial(runs) {
+  const totals = runs.flatMap((run) => run.totalsUs).sort((a, b) => a - b);
+  const ttfbs = runs.flatMap((run) => run.ttfbsUs).sort((a, b) => a - b);
+  return {
+    url: runs[0].url,
+    count: totals.length,
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    firstError: runs.find((run) => run.firstError)?.firstError,
+    p50Us: Math.round(percentile(totals, 50)),
+    p99Us: Math.round(percentile(totals, 99)),
+    ttfbP50Us: Math.round(percentile(ttfbs, 50)),
+    ttfbP99Us: Math.round(percentile(ttfbs, 99)),
+    runs: runs.length,
+    ...combinedLoad(runs),
   };
 }
 

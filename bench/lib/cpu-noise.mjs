@@ -115,3 +115,17 @@ export async function measureQuietly(measure, { pids, retries = 1, thresholdPct 
   }
   return { ...best, otherCpuPctAttempts: loads };
 }
+
+/**
+ * Other processes' CPU share over several runs of one target (each made by
+ * `measureQuietly`): the highest any run saw, with the attempts of the runs
+ * that were retried.
+ */
+export function combinedLoad(runs) {
+  const loads = runs.map((run) => run.otherCpuPct).filter((load) => load !== undefined && load !== null);
+  const retried = runs.filter((run) => (run.otherCpuPctAttempts?.length ?? 0) > 1);
+  return {
+    otherCpuPct: loads.length > 0 ? Math.max(...loads) : undefined,
+    ...(retried.length > 0 ? { otherCpuPctAttempts: retried.flatMap((run) => run.otherCpuPctAttempts) } : {}),
+  };
+}

@@ -97,10 +97,13 @@ export function renderMarkdown(results, verdicts) {
       `${meta.durationS ?? '–'} s in all${meta.entryOverride ? `, gateway bundle ${meta.entry} (BENCH_ENTRY)` : ''}.`,
   );
   out.push('');
-  out.push(`### Serial keep-alive latency (${meta.settings.serialCount} timed requests after ${meta.settings.warmup} warm-up), µs`);
+  const rounds = meta.settings.serialRounds ?? 1;
+  out.push(
+    `### Serial keep-alive latency (${meta.settings.serialCount} timed requests${rounds > 1 ? ` in ${rounds} rounds over every target` : ''}, each run after ${meta.settings.warmup} warm-up), µs`,
+  );
   out.push('');
   perFamily(serialTable);
-  out.push(`### Throughput at c=${meta.settings.connections} (autocannon: ${fmt(meta.settings.amount)} requests; wrk: ${meta.settings.wrkSeconds} s)`);
+  out.push(`### Throughput at c=${meta.settings.connections} (autocannon: ${fmt(meta.settings.amount)} requests; wrk: ${meta.settings.wrkSeconds} s${(meta.settings.wrkRounds ?? 1) > 1 ? ` in ${meta.settings.wrkRounds} rounds over every target, p50 the rounds' median, p99 their worst` : ''})`);
   out.push('');
   perFamily(throughputTable);
   const storing = storingCost(results);

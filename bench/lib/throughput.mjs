@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { loopbackUrl } from './loopback.mjs';
 import { spawnPinned, stopProcess } from './processes.mjs';
+import { combinedLoad } from './cpu-noise.mjs';
 
 /** `amount` requests over `connections` keep-alive connections; stopped after `timeLimitMs` whatever happens. */
 export function runAutocannon({ url, headers, body, amount = 20_000, connections = 50, timeLimitMs = 60_000 }) {
@@ -98,4 +99,28 @@ export async function runWrk({ url, headers, body, paths, seconds = 8, connectio
   clearTimeout(guard);
   if (code !== 0) throw new Error(`wrk exited with ${code}: ${child.outputTail}`);
   return { seconds, ...parseWrk(output) };
+}
+
+/**
+ * One wrk result from several runs of one target: requests and seconds added
+ * up (so req/s is over all of them), the server's CPU per request over all of
+ * them, the median of the runs' p50 and the worst p99.
+ */
+export function combineWrk(runs) {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  const cpuMs = runs.reduce((sum, run) => sum + run.serverCpuMs, 0);
+  const p50s = runs.map((run) => run.p50Ms).sort((a, b) => a - b);
+  return {
+    seconds,
+    requests,
+    rps: Math.round(requests / seconds),
+    p50Ms: p50s.length % 2 ? p50s[(p50s.length - 1) / 2] : Math.round(((p50s[p50s.length / 2 - 1] + p50s[p50s.length / 2]) / 2) * 100) / 100,
+    p99Ms: Math.max(...runs.map((run) => run.p99Ms)),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    serverCpuUsPerRequest: Math.round((cpuMs * 1000) / requests),
+    runs: runs.length,
+    ...combinedLoad(runs),
+  };
 }
