@@ -12,7 +12,7 @@ import type { Usage } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
 import { toUpstreamError } from './http.js';
 import { capBytes, type UpstreamLimits } from '../core/upstream-limits.js';
-import { createSseFeeder, type SseEvent } from './sse.js';
+import { createSseFeeder, type SseEvent, type TappedEvent } from './sse.js';
 
 /** What an adapter watches in the events it forwards. */
 export interface StreamTap {
@@ -24,21 +24,31 @@ export interface StreamTap {
   id(): string | undefined;
 }
 
+/**
+ * `seen`, when given, holds the events of the chunk yielded last, with their
+ * parse (the one the tap made), until the next chunk is asked for: a family
+ * that rewrites some events reads them there instead of parsing the bytes again.
+ */
 export async function* forwardEvents(
   body: AsyncIterable<Uint8Array>,
   tap: StreamTap,
   limits: UpstreamLimits,
   signal: CallSignal | undefined,
+  seen?: TappedEvent[],
 ): AsyncGenerator<Uint8Array> {
   const feeder = createSseFeeder(limits.maxEventBytes);
   const framer = new EventFramer();
   try {
     for await (const chunk of capBytes(body, limits.maxStreamBytes, 'the upstream stream')) {
-      check(feeder.feed(chunk), tap);
+      check(feeder.feed(chunk), tap, seen);
+      // The framer hands on bytes up to the last whole event: those of every event seen since the last chunk.
       const complete = framer.push(chunk);
-      if (complete) yield complete;
+      if (complete) {
+        yield complete;
+        if (seen) seen.length = 0;
+      }
     }
-    check(feeder.drain(), tap);
+    check(feeder.drain(), tap, seen);
   } catch (error) {
     throw toUpstreamError(error, signal);
   }
@@ -47,11 +57,14 @@ export async function* forwardEvents(
   if (rest) yield rest;
 }
 
-function check(events: SseEvent[], tap: StreamTap): void {
+function check(events: SseEvent[], tap: StreamTap, seen: TappedEvent[] | undefined): void {
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     // OpenAI-style end marker: not JSON, and harmless.
-    if (event.data === '[DONE]') continue;
+    if (event.data === '[DONE]') {
+      seen?.push({ event: event.event, data: event.data, parsed: undefined });
+      continue;
+    }
     let data: unknown;
     try {
       data = JSON.parse(event.data);
@@ -59,6 +72,7 @@ function check(events: SseEvent[], tap: StreamTap): void {
       throw new GatewayError('upstream_error', `upstream sent a malformed ${event.event ?? 'stream'} event`, { retryable: true });
     }
     tap.see(event, data);
+    seen?.push({ event: event.event, data: event.data, parsed: data });
   }
 }
 

@@ -13,6 +13,7 @@ import { requestWholeOk } from './whole-answer.js';
 import { WholeBody } from './whole-body.js';
 import { capBytes, limitsOf, type UpstreamLimits } from '../core/upstream-limits.js';
 import { forwardEvents, type StreamTap } from './pass-through-stream.js';
+import type { TappedEvent } from './sse.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from './types.js';
 
 export type { StreamTap } from './pass-through-stream.js';
@@ -88,7 +89,8 @@ function contentTypeOf(headers: UpstreamHeaders, sse: boolean): string {
 
 function forwardedEvents(status: number, contentType: string, body: AsyncIterable<Uint8Array>, options: ForwardOptions, limits: UpstreamLimits, signal: CallSignal): PassThroughResult {
   const tap = options.taps.sse();
-  return { status, contentType, body: forwardEvents(body, tap, limits, signal), usage: () => tap.usage(), responseId: () => tap.id() };
+  const events: TappedEvent[] = [];
+  return { status, contentType, body: forwardEvents(body, tap, limits, signal, events), events, usage: () => tap.usage(), responseId: () => tap.id() };
 }
 
 /** The client's bytes, or, when the channel maps the model to another name, the body re-serialised with it. */

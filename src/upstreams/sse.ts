@@ -14,6 +14,11 @@ export interface SseEvent {
   data: string;
 }
 
+/** An event of a forwarded stream as the pass-through's tap saw it: its data parsed (undefined for `[DONE]`). */
+export interface TappedEvent extends SseEvent {
+  parsed: unknown;
+}
+
 /** Reads a whole upstream stream, within the stream's total and per-event bounds. */
 export async function* readSse(body: AsyncIterable<Uint8Array>, limits: UpstreamLimits = DEFAULT_UPSTREAM_LIMITS): AsyncGenerator<SseEvent> {
   const { feed, drain } = createSseFeeder(limits.maxEventBytes);

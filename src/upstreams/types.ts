@@ -10,6 +10,7 @@ import type { TranslationPlan } from '../core/translation-plan.js';
 import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
 import type { PlanOptions } from './plan.js';
+import type { TappedEvent } from './sse.js';
 
 export interface UpstreamCall {
   channel: Channel;
@@ -43,6 +44,11 @@ export interface PassThroughResult {
   body: AsyncIterable<Uint8Array>;
   /** A plain answer, parsed: it was read whole and checked before delivery, and is parsed only once. */
   answer?: unknown;
+  /**
+   * An event stream's events, parsed once as they were checked: those of the
+   * chunk `body` yielded last, until the next one is asked for.
+   */
+  events?: readonly TappedEvent[];
   usage(): Partial<Usage> | undefined;
   /** The upstream's own response id, when it could be read. */
   responseId?(): string | undefined;

@@ -6,13 +6,17 @@
  * recorded, with the upstream's own id when the upstream stored it too, before
  * its last bytes are released.
  *
- * Streams are re-framed event by event: only lifecycle events (which carry the
- * response object) are parsed and rewritten; the terminal one is also recorded.
+ * A stream passes chunk by chunk, each holding whole events: in a lifecycle
+ * event (the ones that carry the response object) the ids are swapped where
+ * the event's data stands, every other byte kept; the terminal one is also
+ * recorded. The events come parsed from the upstream's check of the stream.
  */
 import type { Channel } from '../../core/channel.js';
 import type { PassThroughResult } from '../../upstreams/types.js';
 import { WholeBody } from '../../upstreams/whole-body.js';
-import { createSseFeeder, type SseEvent } from '../../upstreams/sse.js';
+import type { SseEvent, TappedEvent } from '../../upstreams/sse.js';
+import { forwardEvents, type StreamTap } from '../../upstreams/pass-through-stream.js';
+import type { UpstreamLimits } from '../../core/upstream-limits.js';
 import type { ResponsesExchange } from './exchange.js';
 
 const terminalEvents = new Set(['response.completed', 'response.incomplete', 'response.failed']);
@@ -26,7 +30,7 @@ const lifecycleEvents = new Set(['response.created', 'response.queued', 'respons
 export function wrapNativeAnswer(exchange: ResponsesExchange, result: PassThroughResult, channel: Channel): PassThroughResult | Promise<PassThroughResult> {
   const ids = new IdMap(exchange);
   const responseId = () => exchange.id;
-  if (result.contentType.startsWith('text/event-stream')) return { ...result, body: rewriteStream(result.body, exchange, ids, channel), responseId };
+  if (result.contentType.startsWith('text/event-stream')) return { ...result, body: rewriteStream(result, exchange, ids, channel), responseId };
   if (!(result.body instanceof WholeBody)) return { ...result, body: rewriteJson(result, exchange, ids, channel), responseId };
   const { bytes, response } = rewriteWhole(result, result.body.bytes, exchange, ids);
   const answer: PassThroughResult = { ...result, body: new WholeBody(bytes), responseId };
@@ -127,39 +131,77 @@ function rewriteWhole(result: PassThroughResult, bytes: Buffer, exchange: Respon
   return { bytes: swapped ?? Buffer.from(JSON.stringify(response)), response };
 }
 
-async function* rewriteStream(body: AsyncIterable<Uint8Array>, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {
-  // The upstream's reading already bounded and checked these bytes; no second event bound applies.
-  const feeder = createSseFeeder(Number.POSITIVE_INFINITY);
-  for await (const chunk of body) {
-    const out = await reframe(feeder.feed(chunk), exchange, ids, channel);
-    if (out) yield Buffer.from(out);
+/**
+ * The stream with the gateway's ids: a chunk whose events need no change
+ * goes on as it came; in the others, each changed event's data is replaced
+ * in the chunk's own text. The chunks hold whole events, which come parsed
+ * from the upstream's check (`result.events`); a stream handed over without
+ * them is framed and parsed here the same way.
+ */
+async function* rewriteStream(result: PassThroughResult, exchange: ResponsesExchange, ids: IdMap, channel: Channel): AsyncGenerator<Uint8Array> {
+  let events = result.events;
+  let body = result.body;
+  if (!events) {
+    const seen: TappedEvent[] = [];
+    body = forwardEvents(body, acceptingTap, UNBOUNDED, undefined, seen);
+    events = seen;
   }
-  const rest = await reframe(feeder.drain(), exchange, ids, channel);
-  if (rest) yield Buffer.from(rest);
+  for await (const chunk of body) {
+    const changes = await rewriteEvents(events, exchange, ids, channel);
+    yield changes.length === 0 ? chunk : Buffer.from(spliced(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8'), changes, events));
+  }
 }
 
-async function reframe(events: SseEvent[], exchange: ResponsesExchange, ids: IdMap, channel: Channel): Promise<string> {
-  let out = '';
+/** The upstream's reading already bounded and checked the bytes: nothing more is bounded or expected here. */
+const UNBOUNDED: UpstreamLimits = { maxBodyBytes: Number.POSITIVE_INFINITY, maxStreamBytes: Number.POSITIVE_INFINITY, maxEventBytes: Number.POSITIVE_INFINITY };
+const acceptingTap: StreamTap = { see() {}, ended: () => true, usage: () => undefined, id: () => undefined };
+
+interface Change {
+  /** The event's position in its chunk. */
+  index: number;
+  /** Its new data. */
+  data: string;
+}
+
+/** Counts the events, records the terminal one, and answers the lifecycle events whose data changes (the ids). */
+async function rewriteEvents(events: readonly TappedEvent[], exchange: ResponsesExchange, ids: IdMap, channel: Channel): Promise<Change[]> {
+  const changes: Change[] = [];
   for (let i = 0; i < events.length; i++) {
-    const { event, data } = events[i];
+    const { event, data, parsed } = events[i]!;
     exchange.sequence++;
     const type = event ?? typeOf(data);
-    let text = data;
     // Only lifecycle events carry the response object (a handful per stream); deltas pass untouched.
-    if (type !== undefined && lifecycleEvents.has(type)) {
-      const parsed = parseObject(data);
-      const response = parsed?.response;
-      if (response && typeof response === 'object' && !Array.isArray(response)) {
-        // The event's response object, whose first key is its id (a quoted key cannot occur inside a JSON string).
-        const original = ids.adopt(response as Record<string, unknown>);
-        const swapped = original === undefined ? undefined : swapInText(data, '"response":{"id":', original, exchange.id);
-        if (terminalEvents.has(type)) await record(exchange, response as Record<string, unknown>, ids.upstreamId, channel);
-        text = swapped ?? JSON.stringify(parsed);
-      }
-    }
-    out += event === undefined ? `data: ${text}\n\n` : `event: ${event}\ndata: ${text}\n\n`;
+    if (type === undefined || !lifecycleEvents.has(type)) continue;
+    const response = isObject(parsed) ? parsed.response : undefined;
+    if (!response || typeof response !== 'object' || Array.isArray(response)) continue;
+    // The event's response object, whose first key is its id (a quoted key cannot occur inside a JSON string).
+    const original = ids.adopt(response as Record<string, unknown>);
+    const swapped = original === undefined ? undefined : swapInText(data, '"response":{"id":', original, exchange.id);
+    if (terminalEvents.has(type)) await record(exchange, response as Record<string, unknown>, ids.upstreamId, channel);
+    changes.push({ index: i, data: swapped ?? JSON.stringify(parsed) });
   }
-  return out;
+  return changes;
+}
+
+/**
+ * The chunk's text with each changed event's data replaced where it stands,
+ * every other byte kept; written anew, event by event, when a data is not
+ * found as it was parsed (an event whose data spans several `data:` lines).
+ */
+function spliced(text: string, changes: Change[], events: readonly SseEvent[]): string {
+  let out = '';
+  let from = 0;
+  for (const change of changes) {
+    const at = text.indexOf(events[change.index]!.data, from);
+    if (at === -1) return events.map((event, i) => frame(event, changes.find((c) => c.index === i)?.data ?? event.data)).join('');
+    out += text.slice(from, at) + change.data;
+    from = at + events[change.index]!.data.length;
+  }
+  return out + text.slice(from);
+}
+
+function frame(event: SseEvent, data: string): string {
+  return event.event === undefined ? `data: ${data}\n\n` : `event: ${event.event}\ndata: ${data}\n\n`;
 }
 
 function typeOf(data: string): string | undefined {

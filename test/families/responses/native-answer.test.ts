@@ -122,4 +122,27 @@ describe('native Responses answers', () => {
     expect(out).toContain('"response":{"id":"resp_gateway0001","status":"in_progress"}');
     expect(session.recorded.at(-1)!.id).toBe(GATEWAY_ID);
   });
+
+  it('keeps every other byte of a stream, its events split across chunks as the upstream sent them', async () => {
+    const created = '{"type":"response.created","sequence_number":0,"response":{"id":"resp_up4","status":"in_progress"}}';
+    const delta = '{"type":"response.output_text.delta","sequence_number":1,"delta":"hi"}';
+    const completed = '{"type":"response.completed","sequence_number":2,"response":{"id":"resp_up4","status":"completed"}}';
+    // CRLF line ends, an `id:` field and a comment: no part of what the gateway rewrites, so kept as they came.
+    const text = `: keep-alive\r\nevent: response.created\r\nid: 1\r\ndata: ${created}\r\n\r\nevent: response.output_text.delta\r\ndata: ${delta}\r\n\r\nevent: response.completed\r\ndata: ${completed}\r\n\r\n`;
+    const cut = text.indexOf('resp_up4') + 3;
+    const chunks = [text.slice(0, cut), text.slice(cut, text.indexOf('event: response.completed') + 10), text.slice(text.indexOf('event: response.completed') + 10)];
+    const session = exchange();
+    const result: PassThroughResult = {
+      status: 200,
+      contentType: 'text/event-stream',
+      body: (async function* () {
+        for (const chunk of chunks) yield Buffer.from(chunk);
+      })(),
+      usage: () => undefined,
+    };
+    const out = await answerOf(wrapNativeAnswer(session, result, channel));
+    expect(out).toBe(text.replaceAll('resp_up4', GATEWAY_ID));
+    expect(session.recorded.at(-1)!.id).toBe(GATEWAY_ID);
+    expect(session.sequence).toBe(3);
+  });
 });
