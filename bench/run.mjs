@@ -188,22 +188,29 @@ async function main() {
       memory.afterPrewarm = memoryOf(pid);
     }
 
-    // In rounds, every target once a round: a machine whose speed drifts over minutes then drifts
-    // under the floor and the gateway alike, instead of under whichever ran last.
-    const serialRuns = new Map(targets.map((target) => [target.key, []]));
-    const perRound = Math.ceil(settings.serialCount / settings.serialRounds);
-    for (let round = 1; round <= settings.serialRounds; round++) {
-      for (const target of targets) {
-        log(`serial ${round}/${settings.serialRounds}: ${target.family} ${target.label}`);
-        const run = await quietly(async () => {
-          // Each run is a new connection, warmed up before it is timed.
-          const result = await runSerial({ ...target, warmup: settings.warmup, count: perRound, keepSamples: true });
-          served(target, settings.warmup + result.count + result.errors);
-          return result;
-        });
-        serialRuns.get(target.key).push(run);
+    /**
+     * Measures every target once a round, each run kept apart from the others' noise (`quietly`),
+     * and answers each target's runs: a machine whose speed drifts over minutes then drifts under
+     * the floor and the gateway alike, instead of under whichever ran last.
+     */
+    const inRounds = async (roundTargets, rounds, what, measure) => {
+      const runs = new Map(roundTargets.map((target) => [target.key, []]));
+      for (let round = 1; round <= rounds; round++) {
+        for (const target of roundTargets) {
+          log(`${what} ${round}/${rounds}: ${target.family} ${target.label}`);
+          runs.get(target.key).push(await quietly(() => measure(target)));
+        }
       }
-    }
+      return runs;
+    };
+
+    const perRound = Math.ceil(settings.serialCount / settings.serialRounds);
+    const serialRuns = await inRounds(targets, settings.serialRounds, 'serial', async (target) => {
+      // Each run is a new connection, warmed up before it is timed.
+      const result = await runSerial({ ...target, warmup: settings.warmup, count: perRound, keepSamples: true });
+      served(target, settings.warmup + result.count + result.errors);
+      return result;
+    });
     const serial = Object.fromEntries([...serialRuns].map(([key, runs]) => [key, combineSerial(runs)]));
     memory.afterSerial = memoryOf(pid);
 
@@ -228,24 +235,15 @@ async function main() {
     }
     if (meta.wrk) {
       // In rounds too (the verdicts' throughput ratios come from these): the floor runs in every round.
-      const wrkTargets = targets.filter((t) => t.wrk);
-      const wrkRuns = new Map(wrkTargets.map((target) => [target.key, []]));
       const seconds = Math.max(1, Math.round(settings.wrkSeconds / settings.wrkRounds));
-      for (let round = 1; round <= settings.wrkRounds; round++) {
-        for (const target of wrkTargets) {
-          log(`wrk ${round}/${settings.wrkRounds}, ${seconds} s: ${target.family} ${target.label}`);
-          const server = serverPid[target.server];
-          const run = await quietly(async () => {
-            const options = { ...target, seconds, connections: settings.connections, core: LOAD_CORE, scriptDir: tmpRoot };
-            const cpuBefore = cpuTimeMs(server);
-            const result = await runWrk(options);
-            result.serverCpuMs = cpuTimeMs(server) - cpuBefore;
-            served(target, result.requests);
-            return result;
-          });
-          wrkRuns.get(target.key).push(run);
-        }
-      }
+      const wrkRuns = await inRounds(targets.filter((t) => t.wrk), settings.wrkRounds, `wrk ${seconds} s`, async (target) => {
+        const server = serverPid[target.server];
+        const cpuBefore = cpuTimeMs(server);
+        const result = await runWrk({ ...target, seconds, connections: settings.connections, core: LOAD_CORE, scriptDir: tmpRoot });
+        result.serverCpuMs = cpuTimeMs(server) - cpuBefore;
+        served(target, result.requests);
+        return result;
+      });
       for (const [key, runs] of wrkRuns) throughput.wrk[key] = combineWrk(runs);
     }
     memory.final = memoryOf(pid);

@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import { loopbackUrl } from './loopback.mjs';
 import { spawnPinned, stopProcess } from './processes.mjs';
 import { combinedLoad } from './cpu-noise.mjs';
+import { median } from './report.mjs';
 
 /** `amount` requests over `connections` keep-alive connections; stopped after `timeLimitMs` whatever happens. */
 export function runAutocannon({ url, headers, body, amount = 20_000, connections = 50, timeLimitMs = 60_000 }) {
@@ -110,12 +111,11 @@ export function combineWrk(runs) {
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
   const cpuMs = runs.reduce((sum, run) => sum + run.serverCpuMs, 0);
-  const p50s = runs.map((run) => run.p50Ms).sort((a, b) => a - b);
   return {
     seconds,
     requests,
     rps: Math.round(requests / seconds),
-    p50Ms: p50s.length % 2 ? p50s[(p50s.length - 1) / 2] : Math.round(((p50s[p50s.length / 2 - 1] + p50s[p50s.length / 2]) / 2) * 100) / 100,
+    p50Ms: Math.round(median(runs.map((run) => run.p50Ms)) * 100) / 100,
     p99Ms: Math.max(...runs.map((run) => run.p99Ms)),
     non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
