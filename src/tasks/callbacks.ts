@@ -3,7 +3,7 @@
  * outbound guard's agent (private addresses refused at connect time), with a
  * bounded wait and no redirects. Any 2xx counts as delivered.
  */
-import { loadUndici } from '../core/undici.js';
+import { requestThrough } from '../core/undici.js';
 import type { AttemptOutcome } from './deliveries.js';
 import type { OutboundGuard } from './outbound-guard.js';
 
@@ -19,10 +19,8 @@ export async function sendCallback(guard: OutboundGuard, url: string, payload: s
   }
   const signal = AbortSignal.timeout(options.timeoutMs);
   try {
-    const { request } = await loadUndici();
-    const response = await request(url, {
+    const response = await requestThrough(await guard.agent(), url, {
       method: 'POST',
-      dispatcher: await guard.agent(),
       headers: { 'content-type': 'application/json', 'user-agent': 'switchyard-callbacks' },
       body: payload,
       signal,

@@ -4,7 +4,7 @@
  * address, and bounded in size and time, so the gateway can keep and serve
  * them under its own URLs whatever the upstream's link lifetime.
  */
-import { loadUndici } from '../core/undici.js';
+import { requestThrough } from '../core/undici.js';
 import { GatewayError } from '../core/errors.js';
 import type { TaskCall } from '../tasks/types.js';
 import { readBodyLimited } from './http.js';
@@ -26,10 +26,8 @@ export async function downloadThroughGuard(
   if (!guard) throw new GatewayError('internal', `${options.what} download needs the outbound guard`);
   // Relative addresses are on the service itself.
   const url = guard.checkUrl(new URL(address, `${call.channel.baseUrl}/`).href, `the upstream ${options.what} address`);
-  const { request } = await loadUndici();
-  const response = await request(url, {
+  const response = await requestThrough(await guard.agent(), url, {
     method: 'GET',
-    dispatcher: await guard.agent(),
     signal: call.signal,
     headersTimeout: call.timeoutMs,
     bodyTimeout: options.bodyTimeoutMs,
