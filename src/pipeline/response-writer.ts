@@ -3,9 +3,10 @@
  * chunk as it is produced, honouring back-pressure, and noticing when the
  * client goes away so the upstream call can be cancelled.
  *
- * The chunks written in one turn of the event loop (the events of one
- * upstream read, encoded one by one) are joined and go out as one write when
- * the turn ends, the headers with the first of them; the turn that ends the
+ * The stream's first chunk leaves at once, with the headers: the client's
+ * first byte waits for nothing else. After it, the chunks written in one turn
+ * of the event loop (the events of one upstream read, encoded one by one) are
+ * joined and go out as one write when the turn ends; the turn that ends the
  * stream puts its chunks and the end into that one write. Each write of a
  * chunked response costs a chunk header, a pass through Node's HTTP layer and
  * a system call; a translated stream wrote a dozen of them per upstream read.
@@ -62,6 +63,14 @@ export class StreamWriter {
     if (this.res.writableNeedDrain) {
       await drainedOrClosed(this.res);
       if (!this.writable) return false;
+    }
+    if (this.firstByteAt === undefined) {
+      this.firstByteAt = Date.now();
+      this.res.write(chunk);
+      // Node's HTTP layer corks the socket on a write until the next tick, which comes only after
+      // this turn's other chunks were produced: without this the first byte waited for all of them.
+      this.res.socket?.uncork();
+      return true;
     }
     this.held = [chunk];
     process.nextTick(releaseHeld, this);
