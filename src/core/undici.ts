@@ -2,9 +2,9 @@
  * undici, loaded on first use rather than at start-up, and only the part the
  * gateway runs: the keep-alive Agent (with the pools and HTTP/1.1 clients it
  * makes) and the dispatcher's `request()`. undici's index also evaluates
- * fetch, WebSocket, EventSource, the cache stores and the mocks: three times
- * the time (about 0.15 s of the first upstream call here) and 3 MB more heap
- * kept for the life of the process, none of it ever used. Every module that
+ * fetch, WebSocket, EventSource, the cache stores and the mocks: about 30 ms
+ * of the first upstream call (from the code cache) and 3 MB more heap kept
+ * for the life of the process, none of it ever used. Every module that
  * talks HTTP outwards gets undici here (type-only imports of 'undici'
  * elsewhere are fine: they vanish at build time); src/types/undici-parts.d.ts
  * types the files loaded, and test/core/undici.test.ts checks they still
