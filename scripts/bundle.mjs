@@ -116,7 +116,7 @@ await build({
   // bundle is a one-byte string that the loader decodes and V8 hashes in a fraction of the time.
   legalComments: 'linked',
   // The file is one function expression, the wrapper Node would put around a CommonJS module: the
-  // loader compiles it as it was read, where wrapping it would copy its 2.7 MB string at each start.
+  // loader compiles it as it was read, where wrapping it would copy its megabytes of string at each start.
   // The sources are ES modules: strict, as they ran when the bundle was one; `import.meta.url` is this file's URL.
   banner: { js: "(function (exports, require, module, __filename, __dirname) { 'use strict'; const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   footer: { js: '\n})' },
@@ -125,6 +125,7 @@ await build({
   // leaves to Node and a dependency imports dynamically (the OTLP exporter's node:http) is required.
   supported: { 'dynamic-import': false },
 });
+// The separate files: plain CommonJS, compiled by Node when they are first required (no code cache: most starts never run them).
 await build({
   ...shared,
   entryPoints: Object.fromEntries(separateFiles.map(({ entry, file }) => [file.replace(/\.cjs$/, ''), entry])),

@@ -85,11 +85,10 @@ export class StreamWriter {
     this.res.end(joined);
   }
 
-  /** Writes the chunks held this turn as one, and closes the turn. */
+  /** Writes the chunks held this turn as one, and closes the turn (a turn opens only after the first chunk left). */
   release(): void {
     const joined = this.takeHeld();
     if (joined === undefined || !this.writable) return;
-    this.firstByteAt ??= Date.now();
     this.res.write(joined);
   }
 
