@@ -215,6 +215,23 @@ describe.each(ENGINES)('the secret key on %s', (engine) => {
     expect(((await (await fetch(`${again.url}/readyz`)).json()) as any).brokenChannels.map((entry: any) => entry.name)).toEqual(['locked']);
   });
 
+  it('a store sealed before fingerprints were kept adopts the key that opens it, and no other', async () => {
+    const first = await start();
+    await addChannels(first);
+    await stop(first);
+    const store = await place.openStore();
+    try {
+      await store.db.deleteFrom('settings').where('name', '=', SECRET_KEY_FINGERPRINT_SETTING).execute();
+      await expect(cli(['channels', 'add', '--name', 'x', '--type', 'simulator', '--api-key', 'sk-x'], placeEnv({ SWITCHYARD_SECRET_KEY: 'not the gateway key at all' }))).rejects.toThrow(/not the one these credentials were sealed with/);
+      expect(await store.settings.get(SECRET_KEY_FINGERPRINT_SETTING)).toBeUndefined();
+      const gw = await start();
+      expect(await store.settings.get(SECRET_KEY_FINGERPRINT_SETTING)).toMatch(/^[0-9a-f]{32}$/);
+      expect((await ask(gw, 'locked-model')).status).toBe(200);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('secret-key rotate seals everything again; a running instance reading secret.key serves with the new key', async () => {
     const gw = await start();
     await addChannels(gw);
