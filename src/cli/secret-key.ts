@@ -3,15 +3,17 @@
  * under a new key, and the store's key fingerprint changed with them, in one
  * transaction. Where the new key goes depends on where the current one is:
  *
- * - in `<dataDir>/secret.key` (no SWITCHYARD_SECRET_KEY): a new random key is
- *   written aside first, then moved over secret.key once the database holds
- *   the new seals. Instances reading that file pick it up at their next refresh.
+ * - in `<dataDir>/secret.key` (no SWITCHYARD_SECRET_KEY): a new random key
+ *   replaces it, the old one kept in secret.key.old until the database holds
+ *   the new seals (put back if that fails). Instances reading that file pick
+ *   the new key up at their next refresh.
  * - in SWITCHYARD_SECRET_KEY, or `--new-key` given: the new passphrase (the
  *   one given, or a generated one printed once) must be set on every instance,
  *   which is restarted; until then their channels are broken (wrong key).
  */
 import { randomBytes } from 'node:crypto';
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { GatewayError } from '../core/errors.js';
 import { keyFilePath, SecretBox } from '../storage/secrets.js';
 import { resealAll, type StoreSecrets } from '../storage/store-secrets.js';
@@ -51,21 +53,21 @@ export async function rotateSecretKey(store: Store, secrets: StoreSecrets, optio
   }
   const { box: next, keyFileText } = SecretBox.generate();
   const path = keyFilePath(options.dataDir);
-  // Written before the database changes, so the key that seals is never only in memory.
-  const aside = `${path}.new`;
-  await writeFile(aside, keyFileText, { mode: 0o600 });
+  const previous = `${path}.old`;
+  const hadKeyFile = existsSync(path);
+  // Both keys stay on disk until the database holds the new seals: a crash half way loses neither.
+  // The file changes first: an instance that looks again after the commit finds the new key at once.
+  await writeFile(`${path}.new`, keyFileText, { mode: 0o600 });
+  if (hadKeyFile) await copyFile(path, previous);
+  await rename(`${path}.new`, path);
   let outcome;
   try {
     outcome = await resealAll(store, current, next, options.forgetUnreadable);
   } catch (error) {
-    await unlink(aside).catch(() => undefined);
+    await (hadKeyFile ? rename(previous, path) : unlink(path));
     throw error;
   }
-  try {
-    await rename(aside, path);
-  } catch (error) {
-    throw new GatewayError('internal', `the credentials are sealed with the key in ${aside}, but it could not be moved to ${path}: move it there by hand`, { cause: error });
-  }
+  if (hadKeyFile) await unlink(previous);
   return {
     ...outcome,
     keyFile: path,

@@ -2,6 +2,10 @@
  * The in-memory view of the channels, decrypted and ready to call. It is
  * rebuilt from storage at start, after every admin change made through this
  * instance, and on a timer (changes made by the CLI or other instances).
+ * A stored channel that cannot be used (credentials that do not open,
+ * settings its type rejects) stays listed, disabled, with its reason
+ * (`unusable()`): it counts as configured but serves nothing, and one such
+ * record never fails a refresh.
  *
  * The built-in simulator is listed after the configured channels as a
  * fallback: it serves a model (or image and video action) only when no

@@ -165,6 +165,9 @@ describe.each(ENGINES)('the secret key on %s', (engine) => {
     expect(refused.status).toBe(503);
     expect(refused.body.error).toEqual({ type: 'unavailable', message: expect.stringMatching(/^upstream credentials cannot be stored now, nothing was written: the secret key is missing/) });
     expect((await gw.admin('PATCH', `/channels/${locked.id}`, { apiKey: 'sk-other' })).status).toBe(503);
+    const tested = await gw.admin('POST', `/channels/${locked.id}/test`, {});
+    expect(tested.status).toBe(409);
+    expect(tested.body.error.message).toMatch(/^this channel cannot be tested: apiKey: the secret key is missing/);
     expect((await gw.admin('POST', '/channels', { name: 'plain', type: 'simulator', models: ['plain-model'] })).status).toBe(201);
     expect(await channelNames()).toEqual(['locked', 'open', 'plain']);
     expect((await gw.admin('POST', '/keys', { name: 'more' })).status).toBe(201);
@@ -241,7 +244,7 @@ describe.each(ENGINES)('the secret key on %s', (engine) => {
     const { out } = await cli(['secret-key', 'rotate'], placeEnv());
     expect(out).toMatchObject({ resealed: 1, forgotten: [], keyFile });
     expect(await readFile(keyFile, 'utf8')).not.toBe(before);
-    expect(existsSync(`${keyFile}.new`)).toBe(false);
+    expect(existsSync(`${keyFile}.new`) || existsSync(`${keyFile}.old`)).toBe(false);
 
     await gw.gateway.ctx.channels.refresh();
     expect((await channel(gw, 'locked')).problem).toBeNull();
@@ -280,8 +283,12 @@ describe.each(ENGINES)('the secret key on %s', (engine) => {
       const record = (await store.channels.getByName('locked'))!;
       await store.channels.update(record.id, { apiKeysEncrypted: [SecretBox.generate().box.seal(UPSTREAM_KEY)] });
       const fingerprint = await store.settings.get(SECRET_KEY_FINGERPRINT_SETTING);
+      const keyFile = path.join(place.dataDir, 'secret.key');
+      const keyText = await readFile(keyFile, 'utf8');
       await expect(cli(['secret-key', 'rotate'], placeEnv())).rejects.toThrow(/the credentials of "locked" cannot be opened with the current key, so nothing was changed/);
       expect(await store.settings.get(SECRET_KEY_FINGERPRINT_SETTING)).toBe(fingerprint);
+      expect(await readFile(keyFile, 'utf8')).toBe(keyText);
+      expect(existsSync(`${keyFile}.old`)).toBe(false);
 
       const { out } = await cli(['secret-key', 'rotate', '--forget-unreadable'], placeEnv());
       expect(out).toMatchObject({ resealed: 0, forgotten: ['locked'] });
