@@ -38,6 +38,8 @@ export interface ChannelView {
   settings: Record<string, unknown>;
   apiKeyCount: number;
   health?: Breaker;
+  /** Why the channel serves nothing though configured (credentials that do not open, settings its type rejects). */
+  problem?: string | null;
 }
 
 export interface ChannelType {

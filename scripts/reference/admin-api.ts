@@ -48,7 +48,7 @@ export const ADMIN_EXAMPLES = {
 
 /** What a key and a channel look like in answers (checked against real answers by the test). */
 export const KEY_FIELDS = ['id', 'name', 'keyPrefix', 'status', 'quota', 'used', 'remaining', 'models', 'allowIps', 'rpm', 'tpm', 'expiresAt', 'strictTranslation', 'createdAt', 'updatedAt'];
-export const CHANNEL_FIELDS = ['id', 'name', 'type', 'baseUrl', 'models', 'modelMapping', 'priority', 'weight', 'status', 'enabled', 'settings', 'apiKeyCount', 'createdAt', 'updatedAt', 'health'];
+export const CHANNEL_FIELDS = ['id', 'name', 'type', 'baseUrl', 'models', 'modelMapping', 'priority', 'weight', 'status', 'enabled', 'settings', 'apiKeyCount', 'createdAt', 'updatedAt', 'health', 'problem'];
 
 const codeList = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
 
@@ -143,6 +143,12 @@ ${curl(e.getChannel)}
 \`recentErrors\` (\`at\`, \`message\`), and \`keys\`: per upstream key, its
 \`index\`, a \`fingerprint\` (never the key), \`state\`, \`openUntil\`,
 \`reason\`.
+
+\`problem\` says why a configured channel serves nothing, as this
+instance sees it: credentials that cannot be opened (the secret key is
+missing or is another one, or the sealed value was altered), or settings
+its type rejects; \`null\` when the channel is usable. Such a channel is
+named once in the log and listed under \`brokenChannels\` in \`/readyz\`.
 
 ### \`POST /admin/channels/{id}/health/reset\`: close a channel's breakers
 

@@ -27,11 +27,19 @@ export interface ChannelTestResult {
 
 const PROMPT = 'Reply with the single word: ok';
 
+function openChannel(ctx: AppContext, record: ChannelRecord) {
+  try {
+    return channelFromRecord(record, ctx.secrets);
+  } catch (error) {
+    throw new GatewayError('invalid_request', `this channel cannot be tested: apiKey: ${(error as Error).message}`, { status: 409, param: 'apiKey' });
+  }
+}
+
 export async function testChannel(ctx: AppContext, record: ChannelRecord, model?: string): Promise<ChannelTestResult> {
   if (!ctx.adapters.has(record.type)) {
     throw new GatewayError('invalid_request', `a ${record.type} channel serves tasks, not chat; the test sends a chat request, so test it by submitting a task`);
   }
-  const channel = channelFromRecord(record, ctx.secrets);
+  const channel = openChannel(ctx, record);
   const name = model ?? channel.models.find((entry) => !entry.includes('*')) ?? Object.keys(channel.modelMapping)[0];
   if (!name) throw new GatewayError('invalid_request', 'this channel lists no exact model name: give one in `model`', { param: 'model' });
   const upstreamModel = upstreamModelFor(channel, name);

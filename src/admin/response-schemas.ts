@@ -63,6 +63,10 @@ export const channelViewSchema = z.object({
     })
     .loose()
     .describe('The circuit breaker as this instance sees it, and one per upstream credential.'),
+  problem: z
+    .string()
+    .nullable()
+    .describe('Why the channel serves nothing though configured (credentials that cannot be opened, settings its type rejects), as this instance sees it; null when usable.'),
 });
 
 export const attemptSchema = z.object({

@@ -48,15 +48,20 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   // A channel's circuit breaker as this instance sees it (shared openings included).
   const withHealth = (record: ChannelRecord) => {
     const live = ctx.channels.all().find((channel) => channel.id === record.id);
-    return { ...publicChannel(record), health: ctx.health.snapshot(live ?? { id: record.id, apiKeys: [] as string[] } as Channel) };
+    return {
+      ...publicChannel(record),
+      health: ctx.health.snapshot(live ?? { id: record.id, apiKeys: [] as string[] } as Channel),
+      problem: ctx.channels.problemOf(record.id) ?? null,
+    };
   };
 
   const keysChanged = () => {
     ctx.auth.invalidate();
     void ctx.changes.publish('keys');
   };
+  // The change is written: a failed refresh here must not answer as if it were not (the timer refreshes again).
   const channelsChanged = async () => {
-    await ctx.channels.refresh();
+    await ctx.channels.refresh().catch((error) => ctx.logger.warn({ err: error }, 'channel refresh failed'));
     void ctx.changes.publish('channels');
   };
 

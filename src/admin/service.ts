@@ -8,7 +8,7 @@ import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from '../config/entity
 import { GatewayError } from '../core/errors.js';
 import { hasControlCharacter } from '../core/model-name.js';
 import { generateKeySecret, hashKey } from '../http/auth.js';
-import type { SecretBox } from '../storage/secrets.js';
+import type { CredentialSealer } from '../storage/store-secrets.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
 import { builtOnce } from '../core/built-once.js';
 
@@ -100,7 +100,7 @@ function asList(apiKey: string | string[] | undefined): string[] {
 export class AdminService {
   constructor(
     private readonly store: Store,
-    private readonly secrets: SecretBox,
+    private readonly secrets: CredentialSealer,
   ) {}
 
   async createKey(input: unknown): Promise<{ record: KeyRecord; secret: string }> {

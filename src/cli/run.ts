@@ -12,7 +12,8 @@ import { settingsFromEnv } from '../config/env.js';
 import { GatewayError } from '../core/errors.js';
 import { openStore } from '../storage/open.js';
 import { resolveDataPlace } from './data-place.js';
-import { SecretBox } from '../storage/secrets.js';
+import { StoreSecrets } from '../storage/store-secrets.js';
+import { rotateSecretKey } from './secret-key.js';
 import type { Store } from '../storage/types.js';
 
 const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
@@ -31,6 +32,9 @@ const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
   usage [--key NAME|ID] [--since ISO-8601]
   admin-key rotate          a new generated admin key (the old one stops working
                             when the gateway restarts); prints it once
+  secret-key rotate [--new-key PASSPHRASE] [--forget-unreadable]
+                            seal every channel's credentials under a new key
+                            (a new secret.key, or a SWITCHYARD_SECRET_KEY to set)
 
 Storage: --data-dir, else SWITCHYARD_DATA_DIR, else ./data (as the gateway);
 PostgreSQL when SWITCHYARD_DATABASE_URL is set.
@@ -39,7 +43,7 @@ PostgreSQL when SWITCHYARD_DATABASE_URL is set.
 const COMMANDS = new Set([
   'keys create', 'keys list', 'keys disable', 'keys enable',
   'channels add', 'channels list', 'channels disable', 'channels enable', 'channels delete',
-  'usage', 'admin-key rotate',
+  'usage', 'admin-key rotate', 'secret-key rotate',
 ]);
 
 const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean));
@@ -101,6 +105,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
       weight: { type: 'string' },
       settings: { type: 'string' },
       since: { type: 'string' },
+      'new-key': { type: 'string' },
+      'forget-unreadable': { type: 'boolean' },
     },
   });
   const [group, ...words] = positionals;
@@ -119,7 +125,10 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
   io.stderr(`switchyard: using ${place.description}\n`);
   const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: place.dataDir, schema: settings.databaseSchema, sqliteCacheMb: settings.sqliteCacheMb });
   try {
-    const admin = new AdminService(store, await SecretBox.open(place.dataDir, settings.secretKey));
+    // The gateway's rule: the key must be the one the store was sealed with; commands that need none still run without it.
+    const secrets = await StoreSecrets.open(store, { dataDir: place.dataDir, envKey: settings.secretKey });
+    if (secrets.problem) io.stderr(`switchyard: warning: ${secrets.problem.detail}\n`);
+    const admin = new AdminService(store, secrets);
     switch (command) {
       case 'keys create': {
         const { record, secret } = await admin.createKey({
@@ -187,6 +196,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
         print({ adminKey, note: 'shown once; restart the gateway for it to take effect (the old key stops working then)' });
         return;
       }
+      case 'secret-key rotate':
+        print(await rotateSecretKey(store, secrets, { dataDir: place.dataDir, newKey: values['new-key'], forgetUnreadable: values['forget-unreadable'] === true }));
+        return;
       default:
         throw new GatewayError('invalid_request', `unknown command "${command}"\n\n${USAGE}`);
     }

@@ -9,7 +9,7 @@
  * value. Instances starting together apply under one cluster-wide lock.
  */
 import { createHash } from 'node:crypto';
-import type { SecretBox } from '../storage/secrets.js';
+import type { CredentialSealer } from '../storage/store-secrets.js';
 import { withExclusiveLock } from '../storage/exclusive-lock.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
 import type { ConfigChannel, ConfigFile, ConfigKey } from './file.js';
@@ -25,7 +25,7 @@ interface AppliedRecord {
 
 export async function applyConfigFile(
   store: Store,
-  secrets: SecretBox,
+  secrets: CredentialSealer,
   config: ConfigFile,
   hashKey: (secret: string) => string,
 ): Promise<{ channels: number; keys: number }> {
@@ -80,7 +80,7 @@ async function applyEntry(label: string, apply: () => Promise<Applied>): Promise
   }
 }
 
-async function applyChannel(store: Store, secrets: SecretBox, channel: ConfigChannel, last: Fingerprints | undefined): Promise<Applied> {
+async function applyChannel(store: Store, secrets: CredentialSealer, channel: ConfigChannel, last: Fingerprints | undefined): Promise<Applied> {
   const apiKeys = typeof channel.apiKey === 'string' ? [channel.apiKey] : (channel.apiKey ?? []);
   const declared: Omit<NewChannel, 'apiKeysEncrypted'> = {
     name: channel.name,
@@ -94,6 +94,8 @@ async function applyChannel(store: Store, secrets: SecretBox, channel: ConfigCha
     settings: channel.settings ?? {},
   };
   const fingerprints = { ...fingerprintAll(declared), apiKeys: fingerprint(apiKeys) };
+  // Without the store's secret key nothing can be sealed: the entry waits, as last applied, for a start that has the key.
+  if (secrets.problem && apiKeys.length > 0) return { changed: false, fingerprints: last ?? {} };
   let existing = await store.channels.getByName(channel.name);
   if (!existing) {
     // Deleted by the operator after the file created it: stays deleted until the file changes it.
@@ -193,7 +195,7 @@ function sameFingerprints(a: Fingerprints, b: Fingerprints): boolean {
 }
 
 /** Credentials sealed under a key that is no longer available count as different. */
-function openAll(secrets: SecretBox, sealed: string[]): string[] | undefined {
+function openAll(secrets: CredentialSealer, sealed: string[]): string[] | undefined {
   try {
     return sealed.map((value) => secrets.open(value));
   } catch {

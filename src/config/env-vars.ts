@@ -120,9 +120,9 @@ export const ENV_VARS = {
   },
   SWITCHYARD_SECRET_KEY: {
     kind: 'string',
-    defaultText: 'generated into the data directory',
+    defaultText: '`secret.key` in the data directory, generated for a new database',
     section: 'storage',
-    description: 'Encrypts upstream credentials at rest (AES-256-GCM). Set the same value on every instance that shares a PostgreSQL database.',
+    description: 'Encrypts upstream credentials at rest (AES-256-GCM). Set the same value on every instance that shares a PostgreSQL database, and for the CLI. The database records the key\'s fingerprint: a process with another key, or a data directory restored without its `secret.key`, seals nothing and serves none of the channels that key sealed (no new key is generated over them). Change it with `switchyard secret-key rotate`.',
   },
   SWITCHYARD_LOG_RETENTION_DAYS: { kind: 'integer', default: 0, section: 'storage', description: 'Request-log rows older than this many days are deleted (hourly, oldest first, in small batches); 0 keeps every age. Key spend is kept on the keys either way.' },
   SWITCHYARD_LOG_MAX_ROWS: { kind: 'integer', default: 0, section: 'storage', description: 'At most about this many request-log rows are kept (the oldest beyond go, hourly); 0 keeps any number.' },

@@ -14,7 +14,7 @@ import type { AccessNotes } from '../observe/access-log.js';
 import type { GatewayMetrics } from '../observe/metrics.js';
 import type { RequestTracer } from '../observe/request-trace.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
-import type { SecretBox } from '../storage/secrets.js';
+import type { StoreSecrets } from '../storage/store-secrets.js';
 import type { Store } from '../storage/types.js';
 import type { TaskEngine } from '../tasks/engine.js';
 import type { AdapterRegistry } from '../upstreams/registry.js';
@@ -24,7 +24,7 @@ import type { RateLimits } from './rate-limits.js';
 export interface AppContext {
   settings: GatewaySettings;
   store: Store;
-  secrets: SecretBox;
+  secrets: StoreSecrets;
   logger: Logger;
   auth: KeyAuthenticator;
   limits: RateLimits;

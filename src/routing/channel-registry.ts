@@ -2,6 +2,10 @@
  * The in-memory view of the channels, decrypted and ready to call. It is
  * rebuilt from storage at start, after every admin change made through this
  * instance, and on a timer (changes made by the CLI or other instances).
+ * A stored channel that cannot be used (credentials that do not open,
+ * settings its type rejects) stays listed, disabled, with its reason
+ * (`unusable()`): it counts as configured but serves nothing, and one such
+ * record never fails a refresh.
  *
  * The built-in simulator is listed after the configured channels as a
  * fallback: it serves a model (or image and video action) only when no
@@ -19,6 +23,15 @@ const SERVING_MEMO_LIMIT = 1000;
 
 export interface SecretOpener {
   open(sealed: string): string;
+  /** Looks for a changed secret key (rotated, restored) before each refresh. */
+  recheck?(): Promise<unknown>;
+}
+
+/** A configured channel that serves nothing, and why (shown by the admin API and /readyz). */
+export interface UnusableChannel {
+  id: string;
+  name: string;
+  problem: string;
 }
 
 export const DEFAULT_SIMULATOR_CHANNEL: Channel = Object.freeze({
@@ -67,14 +80,16 @@ export class ChannelRegistry {
   private configuredCount = 0;
   private timer?: NodeJS.Timeout;
 
-  /** Channels already reported as invalid, so each is logged once per change, not on every refresh. */
-  private readonly reported = new Map<string, number>();
+  private unusableChannels: UnusableChannel[] = [];
+
+  /** Channels already reported as unusable, so each is logged once per change, not on every refresh. */
+  private readonly reported = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
     private readonly secrets: SecretOpener,
     private readonly options: RegistryOptions = { simulatorFallback: true },
-    /** Told about a stored channel that fails the write-time rules; that channel is left disabled. */
+    /** Told once about a stored channel that cannot be used (write-time rules, credentials that do not open); it serves nothing. */
     private readonly onInvalid: (record: ChannelRecord, problem: string) => void = () => {},
   ) {}
 
@@ -107,28 +122,53 @@ export class ChannelRegistry {
     return this.options.simulatorFallback;
   }
 
+  /** The configured channels that serve nothing because they cannot be used, as of the last refresh. */
+  unusable(): readonly UnusableChannel[] {
+    return this.unusableChannels;
+  }
+
+  problemOf(id: string): string | undefined {
+    return this.unusableChannels.find((entry) => entry.id === id)?.problem;
+  }
+
+  /** Never throws for one record: a channel that cannot be used is kept, disabled, with its reason. */
   async refresh(): Promise<void> {
+    await this.secrets.recheck?.();
     const records = await this.store.channels.list();
-    const configured = records.map((record) => this.usable(channelFromRecord(record, this.secrets), record));
+    const unusable: UnusableChannel[] = [];
+    const configured = records.map((record) => this.usable(record, unusable));
     this.configuredCount = configured.length;
     this.channels = this.options.simulatorFallback ? [...configured, DEFAULT_SIMULATOR_CHANNEL] : configured;
+    this.unusableChannels = unusable;
     this.servingMemo = new Map();
   }
 
   /**
    * A stored channel that would fail when used (written before the rules
-   * existed, or by hand) is disabled here, so it never breaks a request that
-   * could have gone elsewhere.
+   * existed or by hand, or whose credentials do not open) is disabled here,
+   * so it never breaks a request that could have gone elsewhere.
    */
-  private usable(channel: Channel, record: ChannelRecord): Channel {
-    if (!channel.enabled) return channel;
-    const problem = channelProblem(channel);
-    if (!problem) return channel;
-    if (this.reported.get(record.id) !== record.updatedAt) {
-      this.reported.set(record.id, record.updatedAt);
-      this.onInvalid(record, `${problem.field}: ${problem.message}`);
+  private usable(record: ChannelRecord, unusable: UnusableChannel[]): Channel {
+    let channel: Channel;
+    let problem: string | undefined;
+    try {
+      channel = channelFromRecord(record, this.secrets);
+    } catch (error) {
+      channel = channelFromRecord({ ...record, apiKeysEncrypted: [] }, this.secrets);
+      problem = `apiKey: ${(error as Error).message}`;
     }
-    return { ...channel, enabled: false };
+    if (!problem && channel.enabled) {
+      const rule = channelProblem(channel);
+      if (rule) problem = `${rule.field}: ${rule.message}`;
+    }
+    if (!problem) return channel;
+    unusable.push({ id: record.id, name: record.name, problem });
+    const report = `${record.updatedAt}:${problem}`;
+    if (this.reported.get(record.id) !== report) {
+      this.reported.set(record.id, report);
+      this.onInvalid(record, problem);
+    }
+    return { ...channel, apiKeys: [], enabled: false };
   }
 
   startAutoRefresh(intervalMs: number, onError: (error: unknown) => void): void {

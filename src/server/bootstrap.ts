@@ -21,7 +21,7 @@ import { GatewayMetrics } from '../observe/metrics.js';
 import { metricsSources } from '../observe/sources.js';
 import { openChangeFeed } from '../storage/change-feed.js';
 import { openStore } from '../storage/open.js';
-import { SecretBox } from '../storage/secrets.js';
+import { StoreSecrets, type SecretKeyProblem } from '../storage/store-secrets.js';
 import type { Store } from '../storage/types.js';
 import { loadUpstreams } from '../upstreams/registry.js';
 import { buildApp } from './app.js';
@@ -82,7 +82,11 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
   const logger = options.logger ?? createLogger(settings.logLevel);
   const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, schema: settings.databaseSchema, sqliteCacheMb: settings.sqliteCacheMb });
   try {
-    const secrets = await SecretBox.open(settings.dataDir, settings.secretKey);
+    // A missing or wrong secret key breaks the channels it sealed, not the instance: keys, logs and the admin API stay up.
+    const reportSecretKey = (problem: SecretKeyProblem | undefined) =>
+      problem ? logger.error(`secret key: ${problem.detail}`) : logger.info('the secret key opens the stored credentials again');
+    const secrets = await StoreSecrets.open(store, { dataDir: settings.dataDir, envKey: settings.secretKey }, reportSecretKey);
+    if (secrets.problem) reportSecretKey(secrets.problem);
     const fileConfig = settings.configPath ? loadConfigFile(settings.configPath) : undefined;
     if (fileConfig) {
       const applied = await applyConfigFile(store, secrets, fileConfig, hashKey);
@@ -105,7 +109,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const clientKey = await ensureFirstClientKey(store);
 
     const channels = new ChannelRegistry(store, secrets, { simulatorFallback: effective.simulator !== false }, (record, problem) =>
-      logger.error({ channel: record.name, channelId: record.id, problem }, 'stored channel is invalid; it stays disabled until fixed'),
+      logger.error({ channel: record.name, channelId: record.id, problem }, 'stored channel is unusable; it serves nothing until fixed'),
     );
     await channels.refresh();
     channels.startAutoRefresh(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'channel refresh failed'));

@@ -2,7 +2,9 @@
  * Upstream credentials at rest: AES-256-GCM with a per-value random IV.
  * Sealed form: `v1:<iv>:<tag>:<ciphertext>`, each part base64.
  * The key comes from SWITCHYARD_SECRET_KEY (any string, stretched with scrypt)
- * or from `<dataDir>/secret.key`, generated on first use.
+ * or from `<dataDir>/secret.key`, generated on first use. Which key a store
+ * was sealed with, and whether one may be generated, is decided against the
+ * store in store-secrets.ts.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
@@ -14,6 +16,15 @@ const ivBytes = 12;
 const tagBytes = 16;
 // A fixed salt: the same passphrase must give the same key on every start and every replica.
 const passphraseSalt = 'switchyard/secret-box/v1';
+const fingerprintLabel = 'switchyard/secret-key-fingerprint/v1';
+
+export const keyFilePath = (dataDir: string): string => join(dataDir, 'secret.key');
+
+function parseKey(text: string, path: string): Buffer {
+  const key = Buffer.from(text.trim(), 'base64');
+  if (key.length !== keyBytes) throw new Error(`${path} does not hold a base64 ${keyBytes}-byte key`);
+  return key;
+}
 
 export class SecretBox {
   private constructor(private readonly key: Buffer) {}
@@ -21,6 +32,38 @@ export class SecretBox {
   static async open(dataDir: string, envKey?: string): Promise<SecretBox> {
     if (envKey !== undefined && envKey !== '') return new SecretBox(await stretch(envKey));
     return new SecretBox(await readOrCreateKeyFile(dataDir));
+  }
+
+  /** The key in `<dataDir>/secret.key`, or undefined when there is no such file (nothing is created). */
+  static async fromKeyFile(dataDir: string): Promise<SecretBox | undefined> {
+    const path = keyFilePath(dataDir);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    return new SecretBox(parseKey(text, path));
+  }
+
+  /** A box from a passphrase, as SWITCHYARD_SECRET_KEY gives it. */
+  static async fromPassphrase(passphrase: string): Promise<SecretBox> {
+    return new SecretBox(await stretch(passphrase));
+  }
+
+  /** A new random key, for rotation; `keyFileText` is what secret.key holds for it. */
+  static generate(): { box: SecretBox; keyFileText: string } {
+    const key = randomBytes(keyBytes);
+    return { box: new SecretBox(key), keyFileText: key.toString('base64') + '\n' };
+  }
+
+  /**
+   * Names the key without revealing it (HKDF over a label of its own), so a
+   * store can record which key sealed it and refuse another.
+   */
+  fingerprint(): string {
+    return this.deriveKey(fingerprintLabel).subarray(0, 16).toString('hex');
   }
 
   /** A box from a raw 32-byte key (tests, tools that already hold the key). */
@@ -68,7 +111,7 @@ function stretch(passphrase: string): Promise<Buffer> {
 }
 
 async function readOrCreateKeyFile(dataDir: string): Promise<Buffer> {
-  const path = join(dataDir, 'secret.key');
+  const path = keyFilePath(dataDir);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -77,9 +120,7 @@ async function readOrCreateKeyFile(dataDir: string): Promise<Buffer> {
     await createKeyFile(dataDir, path);
     text = await readFile(path, 'utf8');
   }
-  const key = Buffer.from(text.trim(), 'base64');
-  if (key.length !== keyBytes) throw new Error(`${path} does not hold a base64 ${keyBytes}-byte key`);
-  return key;
+  return parseKey(text, path);
 }
 
 /**

@@ -94,7 +94,14 @@ export function Channels() {
               <td class="clip">{formatList(channel.models)}</td>
               <td class="num">{channel.priority}</td>
               <td class="num">{channel.weight}</td>
-              <td>{channel.enabled ? 'yes' : <Badge text="disabled" />}</td>
+              <td>
+                {channel.enabled ? 'yes' : <Badge text="disabled" />}
+                {channel.problem ? (
+                  <div class="channel-problem" title={channel.problem}>
+                    <Badge text="broken" tone="bad" /> <small class="error">{channel.problem}</small>
+                  </div>
+                ) : null}
+              </td>
               <td>
                 <Health channel={channel} />
               </td>
