@@ -5,11 +5,14 @@
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 downloads a prebuilt binding; the compilers are the fallback.
+# On Node 20 the SQLite binding is better-sqlite3 12, which downloads a prebuilt
+# addon; the compilers are the fallback (from Node 22, 13's addon is in its package).
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# Lifecycle scripts run after the sources are in (the build needs them).
-RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3 esbuild
+COPY scripts/install-sqlite-node20.mjs ./scripts/
+# Lifecycle scripts run after the sources are in (the build needs them); the
+# dependencies' own: esbuild's, and the SQLite binding's for this Node.
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild esbuild && node scripts/install-sqlite-node20.mjs
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src

@@ -10,14 +10,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { createFreshSqliteSchema } from '../dist/src/storage/migrations/fresh-sqlite.js';
+import { openSqliteFile } from '../dist/src/storage/sqlite-driver.js';
 import { withObjectRows } from '../dist/src/storage/sqlite-statement-cache.js';
 import { median } from './lib/report.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-sqlite-rows-'));
 try {
-  const db = new Database(join(dir, 'bench.db'));
+  const db = openSqliteFile(join(dir, 'bench.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -2048');

@@ -8,7 +8,7 @@
  * that `vm.Script` can take that cache; code the gateway loads on first use
  * (dynamic `import()`: undici, the PostgreSQL and Redis drivers, traces) stays
  * in it, costs nothing until it runs, and is compiled only then. The SQLite
- * driver's addon is loaded by path from node_modules (src/storage/sqlite-addon.ts).
+ * driver's addon is handed to it from node_modules (src/storage/sqlite-driver.ts).
  * The CLI stays an ES module with its own chunks.
  *
  * The build ends by starting the new gateway once (an empty data directory,
@@ -40,7 +40,7 @@ const shared = {
 
 const external = [
   // The SQLite driver's JavaScript is bundled (into the code cache); its addon is loaded by path
-  // (src/storage/sqlite-addon.ts), so the package that would look for it is never loaded.
+  // (src/storage/sqlite-driver.ts), so the package that better-sqlite3 12 would look for it with is never loaded.
   'bindings',
   'pg-native',
   // Code the gateway never runs at start, left out so that no start compiles it; when it is needed,

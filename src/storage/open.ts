@@ -4,18 +4,17 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { KyselyChannelRepository } from './channels.js';
 import { KyselyKeyRepository } from './keys.js';
 import { KyselyRequestLogRepository } from './logs.js';
 import { createFreshSqliteSchema } from './migrations/fresh-sqlite.js';
-import { sqliteAddonPath } from './sqlite-addon.js';
 import { migrationProvider } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
 import type { Database } from './schema.js';
 import { KyselySettingsRepository } from './settings.js';
+import { openSqliteFile } from './sqlite-driver.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 import type { Store } from './types.js';
 
@@ -50,7 +49,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
 
 function openSqlite(dataDir: string, cacheMb = 2): { db: Kysely<Database>; created: boolean } {
   mkdirSync(dataDir, { recursive: true });
-  const file = new SqliteDatabase(join(dataDir, 'switchyard.db'), { nativeBinding: sqliteAddonPath() });
+  const file = openSqliteFile(join(dataDir, 'switchyard.db'));
   file.pragma('journal_mode = WAL');
   // NORMAL under WAL loses at most the last commits on power loss, never consistency.
   file.pragma('synchronous = NORMAL');

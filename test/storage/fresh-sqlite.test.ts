@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import { openSqliteFile } from '../../src/storage/sqlite-driver.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFreshSqliteSchema } from '../../src/storage/migrations/fresh-sqlite.js';
 import { openStore } from '../../src/storage/open.js';
@@ -26,7 +26,7 @@ afterEach(() => {
 describe('a fresh SQLite database', () => {
   it('is the database the migrator makes (else run: npx tsx scripts/fresh-sqlite-schema.ts)', async () => {
     const migrated = await migratedSqliteSchema();
-    const file = new SqliteDatabase(join(tempDir(), 'fresh.db'));
+    const file = openSqliteFile(join(tempDir(), 'fresh.db'));
     try {
       expect(createFreshSqliteSchema(file)).toBe(true);
       expect(readSqliteSchema(file)).toEqual(migrated);
@@ -36,7 +36,7 @@ describe('a fresh SQLite database', () => {
   });
 
   it('is created once: a database with tables is left to the migrator', async () => {
-    const file = new SqliteDatabase(join(tempDir(), 'fresh.db'));
+    const file = openSqliteFile(join(tempDir(), 'fresh.db'));
     try {
       expect(createFreshSqliteSchema(file)).toBe(true);
       expect(createFreshSqliteSchema(file)).toBe(false);

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
+import { openSqliteFile } from '../../src/storage/sqlite-driver.js';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { migrationProvider, migrations } from '../../src/storage/migrations/index.js';
 
@@ -32,7 +33,7 @@ export function readSqliteSchema(file: SqliteDatabase.Database): SqliteSchema {
 
 export async function migratedSqliteSchema(): Promise<SqliteSchema> {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-migrated-'));
-  const file = new SqliteDatabase(join(dir, 'migrated.db'));
+  const file = openSqliteFile(join(dir, 'migrated.db'));
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: file }) });
   try {
     const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();

@@ -4,13 +4,14 @@
  * driver itself returns, for plain reads, expressions, duplicate names and
  * RETURNING, and a write must still report what it changed.
  */
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
+import { openSqliteFile } from '../../src/storage/sqlite-driver.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withObjectRows, withStatementCache } from '../../src/storage/sqlite-statement-cache.js';
 
 let file: SqliteDatabase.Database;
 beforeEach(() => {
-  file = new SqliteDatabase(':memory:');
+  file = openSqliteFile(':memory:');
   file.exec(`create table t (id text primary key, n integer, body text, at bigint)`);
   file.exec(`insert into t values ('a', 1, '{"x":1}', 10), ('b', null, null, 20)`);
 });
