@@ -1,11 +1,12 @@
 /**
  * Starts the gateway: `npm start`. Settings come from SWITCHYARD_* variables
  * (see README); with none, it runs embedded on SQLite under ./data with the
- * built-in simulator serving every model (and, once channels exist, every
- * model none of them serves).
+ * built-in simulator serving every model until a provider's channel is
+ * configured.
  */
 import { settingsFromEnv } from './config/env.js';
 import { createGateway } from './server/bootstrap.js';
+import { simulatorStartupLine } from './routing/simulator-setting.js';
 
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
@@ -13,10 +14,7 @@ async function main(): Promise<void> {
   const address = await gateway.listen();
   const { adminKey, clientKey } = gateway.generated;
   const lines = [`Switchyard listening on ${address} (storage: ${gateway.ctx.store.engine})`];
-  const channels = gateway.ctx.channels;
-  if (channels.isDefaultSimulator) lines.push('No channel configured: the built-in simulator serves every model.');
-  else if (channels.hasSimulatorFallback)
-    lines.push('The built-in simulator serves every model no channel serves (turn it off with simulator: false or SWITCHYARD_SIMULATOR=off).');
+  lines.push(simulatorStartupLine(gateway.ctx.channels));
   if (adminKey) lines.push(`Admin key (shown once, store it now): ${adminKey}`);
   if (clientKey) lines.push(`Client API key "default" (shown once, store it now): ${clientKey}`);
   process.stdout.write(lines.join('\n') + '\n');

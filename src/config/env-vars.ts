@@ -175,7 +175,7 @@ export const ENV_VARS = {
     kind: 'on-off',
     defaultText: 'the config file\'s `simulator`, else on',
     section: 'routing',
-    description: '`off`: the built-in simulator no longer serves the models and actions no channel serves. Wins over the config file.',
+    description: 'The built-in simulator serves every model and action while no channel of a provider (a type other than `simulator`) is stored, in any state; beside one it serves nothing, whatever this says (`on` then logs a warning: add a channel of type `simulator` listing the models to simulate). `off`: it serves nothing even with no channel. Wins over the config file.',
   },
 
   SWITCHYARD_OUTBOUND_ALLOW: {

@@ -59,8 +59,9 @@ export interface GatewaySettings {
   /** How often channel and key changes made elsewhere (CLI, other instances) are picked up. */
   refreshIntervalMs: number;
   /**
-   * Whether the built-in simulator serves what no configured channel serves
-   * (SWITCHYARD_SIMULATOR=on|off); unset: the config file's `simulator`, else on.
+   * Whether the built-in simulator may serve while no provider channel is
+   * stored (SWITCHYARD_SIMULATOR=on|off); unset: the config file's
+   * `simulator`, else on. Beside a provider channel it never serves.
    */
   simulator?: boolean;
   /** The durable task engine (image and video tasks) and its callbacks. */

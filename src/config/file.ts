@@ -137,7 +137,7 @@ export const configSchema = builtOnce(() => z
     simulator: z
       .boolean()
       .optional()
-      .describe('`false`: the built-in simulator no longer serves models and actions no channel serves (`SWITCHYARD_SIMULATOR` wins).'),
+      .describe('`false`: the built-in simulator serves nothing, even with no channel. It serves only while no channel of a type other than `simulator` is stored, whatever this says (`true` beside one logs a warning: add a channel of type `simulator` listing the models instead). `SWITCHYARD_SIMULATOR` wins.'),
   })
   .superRefine((config, ctx) => {
     flagDuplicates(config.channels.map((c) => c.name), 'channels', 'name', ctx);

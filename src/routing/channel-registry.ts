@@ -7,12 +7,15 @@
  * (`unusable()`): it counts as configured but serves nothing, and one such
  * record never fails a refresh.
  *
- * The built-in simulator is listed after the configured channels as a
- * fallback: it serves a model (or image and video action) only when no
- * configured channel does (see `orderCandidates`), so a fresh install works
- * with no configuration and adding a first channel does not switch every
- * other model off. The operator turns the fallback off with `simulator: false`
- * in the config file or SWITCHYARD_SIMULATOR=off.
+ * The built-in simulator serves every model (and image and video action)
+ * only while no channel of a real provider is stored, so a fresh install
+ * works offline. Once one is stored (enabled, disabled or broken alike), the
+ * built-in simulator is gone and a model no channel serves is a 404: it never
+ * answers in the name of a real model. An operator who wants simulated models
+ * beside real ones adds a channel of type `simulator` listing them. While it
+ * serves, it comes after the stored simulator channels (see
+ * `orderCandidates`). `simulator: false` or SWITCHYARD_SIMULATOR=off turns it
+ * off even with no channel.
  */
 import { channelProblem } from '../config/entity-rules.js';
 import type { ChannelRecord, Store } from '../storage/types.js';
@@ -64,13 +67,13 @@ export function channelFromRecord(record: ChannelRecord, secrets: SecretOpener):
   };
 }
 
-/** The built-in simulator is only a fallback: chosen when no other channel serves the model. */
+/** The built-in simulator is only a fallback: chosen when no stored simulator channel serves the model. */
 export function isFallbackChannel(channel: Channel): boolean {
   return channel.id === DEFAULT_SIMULATOR_CHANNEL.id;
 }
 
 export interface RegistryOptions {
-  /** Whether the built-in simulator serves what no configured channel serves. */
+  /** Whether the built-in simulator may serve while no channel of a real provider is stored. */
   simulatorFallback: boolean;
 }
 
@@ -78,6 +81,7 @@ export class ChannelRegistry {
   private channels: Channel[] = [];
   private servingMemo = new Map<string, readonly Channel[]>();
   private configuredCount = 0;
+  private providerCount = 0;
   private timer?: NodeJS.Timeout;
 
   private unusableChannels: UnusableChannel[] = [];
@@ -93,7 +97,7 @@ export class ChannelRegistry {
     private readonly onInvalid: (record: ChannelRecord, problem: string) => void = () => {},
   ) {}
 
-  /** All channels, the built-in simulator last when it is the fallback. */
+  /** All channels, the built-in simulator last while it serves. */
   all(): readonly Channel[] {
     return this.channels;
   }
@@ -118,8 +122,14 @@ export class ChannelRegistry {
     return this.configuredCount === 0 && this.options.simulatorFallback;
   }
 
+  /** The built-in simulator serves what no stored channel serves (no channel of a real provider is stored). */
   get hasSimulatorFallback(): boolean {
-    return this.options.simulatorFallback;
+    return this.options.simulatorFallback && this.providerCount === 0;
+  }
+
+  /** Stored channels of a type other than `simulator`, whatever their state. */
+  get providerChannelCount(): number {
+    return this.providerCount;
   }
 
   /** The configured channels that serve nothing because they cannot be used, as of the last refresh. */
@@ -138,7 +148,9 @@ export class ChannelRegistry {
     const unusable: UnusableChannel[] = [];
     const configured = records.map((record) => this.usable(record, unusable));
     this.configuredCount = configured.length;
-    this.channels = this.options.simulatorFallback ? [...configured, DEFAULT_SIMULATOR_CHANNEL] : configured;
+    // Counted from the stored records: a disabled or broken provider channel still ends the fallback.
+    this.providerCount = records.filter((record) => record.type !== DEFAULT_SIMULATOR_CHANNEL.type).length;
+    this.channels = this.hasSimulatorFallback ? [...configured, DEFAULT_SIMULATOR_CHANNEL] : configured;
     this.unusableChannels = unusable;
     this.servingMemo = new Map();
   }

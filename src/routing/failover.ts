@@ -7,6 +7,7 @@
  */
 import type { CallSignal } from '../core/call-signal.js';
 import { GatewayError } from '../core/errors.js';
+import { unservedModelMessage } from '../core/model-name.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelHealth } from './health.js';
 import { upstreamModelFor } from '../core/channel.js';
@@ -40,7 +41,7 @@ export async function withFailover<T>(
   attempt: (target: AttemptTarget) => Promise<T>,
 ): Promise<FailoverResult<T>> {
   if (candidates.length === 0) {
-    throw new GatewayError('not_found', `model "${options.model}" is not served by any channel`, { param: 'model' });
+    throw new GatewayError('not_found', unservedModelMessage(options.model), { param: 'model' });
   }
   // Attempts run one after another: the last target built is the one that answered.
   let target: AttemptTarget | undefined;

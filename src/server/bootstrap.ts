@@ -16,6 +16,7 @@ import { loadConfigFile } from '../config/file.js';
 import { ChannelHealth } from '../routing/health.js';
 import { shareBreakers } from '../routing/breaker-share.js';
 import { ChannelRegistry } from '../routing/channel-registry.js';
+import { simulatorSettingWarning } from '../routing/simulator-setting.js';
 import { AccessNotes } from '../observe/access-log.js';
 import { GatewayMetrics } from '../observe/metrics.js';
 import { metricsSources } from '../observe/sources.js';
@@ -112,6 +113,8 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       logger.error({ channel: record.name, channelId: record.id, problem }, 'stored channel is unusable; it serves nothing until fixed'),
     );
     await channels.refresh();
+    const simulatorWarning = simulatorSettingWarning(settings.simulator ?? fileConfig?.simulator, channels);
+    if (simulatorWarning) logger.warn(simulatorWarning);
     channels.startAutoRefresh(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'channel refresh failed'));
 
     // The Redis client is loaded only when shared rate-limit counters are configured.

@@ -155,6 +155,7 @@ async function main(): Promise<void> {
       await row.waitFor();
       assert.match(await row.innerText(), /200/);
       assert.match(await row.innerText(), /browser-team/);
+      assert.match(await row.innerText(), /simulated/, 'a row a simulator channel served is marked');
       await shot(page, 'logs');
       // A filter the request does not match empties the page; clearing it brings the row back.
       await page.selectOption('select[name=status]', '5xx');
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
       const text = await detail.innerText();
       assert.match(text, new RegExp(MODEL));
       assert.match(text, /chat-completions/);
+      assert.match(text, /simulated/);
       await page.locator('[data-testid=attempts]').waitFor();
       assert.match(await page.locator('[data-testid=attempts]').innerText(), /sim/);
       await shot(page, 'log-detail');

@@ -35,6 +35,8 @@ beforeAll(async () => {
         { name: 'openai', type: 'openai-chat', baseUrl: `${openAiUpstream.origin}/v1`, apiKey: 'sk-upstream-openai', models: ['text-embedding-3-large'] },
         { name: 'gemini', type: 'gemini', baseUrl: geminiUpstream.origin, apiKey: 'AIza-upstream', models: ['gemini-embedding-001'] },
         { name: 'claude', type: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-upstream-anthropic', models: ['claude-embed'] },
+        // Beside provider channels the simulator serves only the models a simulator channel lists.
+        { name: 'sim', type: 'simulator', models: ['text-embedding-3-small', 'embed-log-probe', 'text-embedding-004', 'm'] },
       ],
       keys: [{ name: 'client', key: 'sk-client-embed' }],
     },
@@ -126,10 +128,12 @@ describe('gemini channel (translation)', () => {
     });
   });
 
-  it('never asks a channel type without embeddings: the simulator fallback serves such a model, as for other kinds of work', async () => {
-    const answer = await client.embeddings.create({ model: 'claude-embed', input: 'x' });
-    expect(answer.data[0].embedding).toHaveLength(1536);
+  it('never asks a channel type without embeddings: a model only such a channel serves is a 404', async () => {
+    const error = await client.embeddings.create({ model: 'claude-embed', input: 'x' }).catch((e) => e);
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(error.error).toMatchObject({ param: 'model', message: expect.stringContaining('claude-embed') });
+    await gw.gateway.ctx.recorder.flush();
     const logs = await gw.admin('GET', '/logs?model=claude-embed');
-    expect(logs.body.data[0].channelId).toBe('builtin-simulator');
+    expect(logs.body.data[0]).toMatchObject({ httpStatus: 404, channelId: null });
   });
 });

@@ -29,6 +29,8 @@ beforeAll(async () => {
         { name: 'anthropic', type: 'anthropic', baseUrl: anthropic.origin, apiKey: 'sk-up-a', models: ['native-messages'] },
         { name: 'gemini', type: 'gemini', baseUrl: gemini.origin, apiKey: 'sk-up-g', models: ['native-generate'] },
         { name: 'openai', type: 'openai-responses', baseUrl: `${openai.origin}/v1`, apiKey: 'sk-up-o', models: ['native-responses'] },
+        // The translated path: a simulator channel beside the providers' (the built-in one serves only without them).
+        { name: 'sim', type: 'simulator', models: ['sim-model'] },
       ],
       keys: [{ name: 'client', key: KEY }],
     },

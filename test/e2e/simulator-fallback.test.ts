@@ -1,9 +1,11 @@
 /**
  * The first-channel rule: the built-in simulator serves every model and
- * action no configured channel serves (so adding one chat channel does not
- * switch images, videos and other models off), never stands in for a
- * configured channel that fails, and is turned off by `simulator: false` in
- * the config file or SWITCHYARD_SIMULATOR=off (the variable wins).
+ * action while no provider's channel is stored (simulator channels beside it
+ * come first for the models they list); once one is, in any state, it serves
+ * nothing, so it never stands in for a configured channel that fails nor
+ * answers in the name of a real model. `simulator: false` in the config file
+ * or SWITCHYARD_SIMULATOR=off turns it off even with no channel (the variable
+ * wins). simulator-beside-channels.test.ts covers each family's 404.
  */
 import { describe, expect, it } from 'vitest';
 import { settingsFromEnv } from '../../src/config/env.js';
@@ -43,30 +45,51 @@ async function withGateway(config: Record<string, unknown>, env: Record<string, 
 }
 
 describe('built-in simulator as the fallback', () => {
-  it('keeps serving what no configured channel serves, in every family', async () => {
-    await withGateway({ channels: [unreachable] }, {}, async (gw) => {
-      // The configured channel's models go to it, and its failure is the client's answer.
-      const failed = await message(gw, 'claude-sonnet-4-5');
-      expect(failed.status).toBeGreaterThanOrEqual(500);
-      // Everything else is still the simulator's.
+  it('serves every model and action while no channel is configured', async () => {
+    await withGateway({}, {}, async (gw) => {
       const other = await message(gw, 'any-model');
       expect(other.status).toBe(200);
       expect(other.body.type).toBe('message');
       const imagine = await igClient(gw.url, KEY).post('/ig/submit/imagine', { prompt: 'a lighthouse' });
       expect(imagine.body.code).toBe(1);
       expect((await video(gw)).status).toBe(201);
-
       await gw.gateway.ctx.recorder.flush();
-      const logs = (await gw.admin('GET', '/logs?limit=20')).body.data;
-      const tried = Object.fromEntries(logs.map((row: any) => [row.model, row.triedChannels]));
-      expect(tried['any-model']).toEqual(['builtin-simulator']);
-      expect(tried['claude-sonnet-4-5']).not.toContain('builtin-simulator');
+      const logs = (await gw.admin('GET', '/logs?model=any-model')).body.data;
+      expect(logs[0].triedChannels).toEqual(['builtin-simulator']);
     });
   });
 
-  it('serves the models of a disabled channel again', async () => {
+  it('still serves beside simulator channels, after them', async () => {
+    await withGateway({ channels: [{ name: 'sim', type: 'simulator', models: ['demo-model'] }] }, {}, async (gw) => {
+      expect((await message(gw, 'demo-model')).status).toBe(200);
+      expect((await message(gw, 'any-model')).status).toBe(200);
+      await gw.gateway.ctx.recorder.flush();
+      const tried = Object.fromEntries((await gw.admin('GET', '/logs?limit=20')).body.data.map((row: any) => [row.model, row.triedChannels]));
+      expect(tried).toEqual({ 'demo-model': ['sim'], 'any-model': ['builtin-simulator'] });
+    });
+  });
+
+  it('serves nothing once a provider channel is configured: never in place of the channel that fails, never another model', async () => {
+    await withGateway({ channels: [unreachable] }, {}, async (gw) => {
+      // The configured channel's models go to it, and its failure is the client's answer.
+      const failed = await message(gw, 'claude-sonnet-4-5');
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      const other = await message(gw, 'any-model');
+      expect(other.status).toBe(404);
+      expect(other.body.error.type).toBe('not_found_error');
+      const imagine = await igClient(gw.url, KEY).post('/ig/submit/imagine', { prompt: 'a lighthouse' });
+      expect(imagine).toMatchObject({ status: 403, body: { code: 24 } });
+      expect((await video(gw)).status).toBe(404);
+
+      await gw.gateway.ctx.recorder.flush();
+      const logs = (await gw.admin('GET', '/logs?limit=20')).body.data;
+      for (const row of logs) expect(row.triedChannels).not.toContain('builtin-simulator');
+    });
+  });
+
+  it('does not serve the models of a disabled provider channel', async () => {
     await withGateway({ channels: [{ ...unreachable, enabled: false }] }, {}, async (gw) => {
-      expect((await message(gw, 'claude-sonnet-4-5')).status).toBe(200);
+      expect((await message(gw, 'claude-sonnet-4-5')).status).toBe(404);
     });
   });
 

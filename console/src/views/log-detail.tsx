@@ -60,7 +60,15 @@ function Attempts({ attempts }: { attempts: LogDetail['attempts'] }) {
   );
 }
 
-export function LogDetailView({ id }: { id: string }) {
+/** The built-in simulator's channel id: it is in no channel list. */
+const BUILTIN_SIMULATOR = 'builtin-simulator';
+
+/** Whether a simulator served the row: the built-in one, or a channel of type `simulator`. */
+export function servedBySimulator(channelId: string | null, simulatorIds: ReadonlySet<string>): boolean {
+  return channelId !== null && (channelId === BUILTIN_SIMULATOR || simulatorIds.has(channelId));
+}
+
+export function LogDetailView({ id, simulatorIds }: { id: string; simulatorIds: ReadonlySet<string> }) {
   const detail = useLoad(() => get<LogDetail>(`logs/${encodeURIComponent(id)}`), [id]);
   const missing = isMissing(detail.error);
   const row: LogRow | LogDetail | undefined = detail.data ?? (missing ? seen.get(id) : undefined);
@@ -92,7 +100,11 @@ export function LogDetailView({ id }: { id: string }) {
               {row.upstreamModel && row.upstreamModel !== row.model ? ` → upstream ${row.upstreamModel}` : ''}
             </dd>
             <dt>Channel</dt>
-            <dd>{full?.channelName ?? row.channelId ?? '—'}</dd>
+            <dd>
+              {full?.channelName ?? row.channelId ?? '—'}
+              {' '}
+              {servedBySimulator(row.channelId, simulatorIds) ? <Badge text="simulated" tone="info" /> : null}
+            </dd>
             <dt>Tried</dt>
             <dd>{row.triedChannels.length > 0 ? row.triedChannels.join(' → ') : '—'}</dd>
             <dt>Key</dt>

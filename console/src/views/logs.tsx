@@ -1,7 +1,9 @@
 /**
  * Request logs, newest first, one server page of 100 at a time (the table
  * never holds more, however many rows the gateway has), with filters; a row
- * opens its detail (`#/logs/<id>`).
+ * opens its detail (`#/logs/<id>`). A row a simulator answered (the built-in
+ * one or a channel of type `simulator`) is marked, so made-up answers are
+ * never mistaken for a provider's.
  */
 import { useMemo, useState } from 'preact/hooks';
 import { get, query } from '../api.js';
@@ -9,7 +11,7 @@ import { Badge, ErrorNote, valueOf } from '../components.js';
 import { formatCount, formatMoney, formatMs, formatTime } from '../format.js';
 import { navigate, useLoad } from '../hooks.js';
 import type { ChannelView, KeyView, LogRow, Page } from '../types.js';
-import { LogDetailView, rememberRows } from './log-detail.js';
+import { LogDetailView, rememberRows, servedBySimulator } from './log-detail.js';
 
 const PAGE = 100;
 const RANGES: Record<string, number | null> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: null };
@@ -40,9 +42,10 @@ interface TableProps {
   setCursors: (cursors: Cursor[]) => void;
   keys: Map<string, string>;
   channels: Map<string, string>;
+  simulatorIds: ReadonlySet<string>;
 }
 
-function LogTable({ filters, cursors, setCursors, keys, channels }: TableProps) {
+function LogTable({ filters, cursors, setCursors, keys, channels, simulatorIds }: TableProps) {
   const until = filters.until;
   const cursor = cursors[cursors.length - 1];
   const span = RANGES[filters.range];
@@ -93,7 +96,11 @@ function LogTable({ filters, cursors, setCursors, keys, channels }: TableProps) 
               </td>
               <td>{row.family}</td>
               <td>{row.model}</td>
-              <td>{(row.channelId && channels.get(row.channelId)) ?? row.triedChannels.at(-1) ?? '—'}</td>
+              <td>
+                {(row.channelId && channels.get(row.channelId)) ?? row.triedChannels.at(-1) ?? '—'}
+                {' '}
+                {servedBySimulator(row.channelId, simulatorIds) ? <Badge text="simulated" tone="info" /> : null}
+              </td>
               <td>{(row.keyId && keys.get(row.keyId)) ?? '—'}</td>
               <td class="num">
                 {formatCount(row.inputTokens)} / {formatCount(row.outputTokens)}
@@ -143,12 +150,13 @@ export function Logs({ params }: { params: string[] }) {
   const channels = useLoad(() => get<{ data: ChannelView[] }>('channels'), []);
   const keyNames = useMemo(() => new Map((keys.data?.data ?? []).map((key) => [key.id, key.name])), [keys.data]);
   const channelNames = useMemo(() => new Map((channels.data?.data ?? []).map((channel) => [channel.id, channel.name])), [channels.data]);
+  const simulatorIds = useMemo(() => new Set((channels.data?.data ?? []).filter((channel) => channel.type === 'simulator').map((channel) => channel.id)), [channels.data]);
   const set = (change: Partial<Filters>) => {
     setFilters({ ...filters, ...change, until: Date.now() });
     setCursors([undefined]);
   };
 
-  if (params[0]) return <LogDetailView id={params[0]} />;
+  if (params[0]) return <LogDetailView id={params[0]} simulatorIds={simulatorIds} />;
   return (
     <section>
       <header class="view-head">
@@ -183,7 +191,7 @@ export function Logs({ params }: { params: string[] }) {
           Apply
         </button>
       </form>
-      <LogTable filters={filters} cursors={cursors} setCursors={setCursors} keys={keyNames} channels={channelNames} />
+      <LogTable filters={filters} cursors={cursors} setCursors={setCursors} keys={keyNames} channels={channelNames} simulatorIds={simulatorIds} />
     </section>
   );
 }

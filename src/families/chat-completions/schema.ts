@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { builtOnce } from '../../core/built-once.js';
+import { isWellFormedModelName, modelNameIssue } from '../../core/model-name.js';
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
@@ -54,7 +55,7 @@ export const responseFormatSchema = builtOnce(() => z.union([
 const stopSchema = builtOnce(() => z.union([z.string(), z.array(z.string()).max(4)]));
 
 export const chatCompletionsRequestSchema = builtOnce(() => z.looseObject({
-  model: z.string().min(1),
+  model: z.string().min(1).refine(isWellFormedModelName, { error: modelNameIssue }),
   messages: z.array(z.looseObject({ role: z.string() })).min(1),
   tools: nullable(z.array(z.looseObject({ type: z.string().min(1) }))),
   tool_choice: nullable(toolChoiceSchema()),

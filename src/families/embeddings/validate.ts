@@ -10,12 +10,13 @@ import { GatewayError } from '../../core/errors.js';
 import { parseAsIs } from '../../core/accept-as-is.js';
 import { issueError } from '../../dialects/openai/validate-issue.js';
 import { builtOnce } from '../../core/built-once.js';
+import { isWellFormedModelName, modelNameIssue } from '../../core/model-name.js';
 
 const MAX_INPUTS = 2048;
 const tokens = builtOnce(() => z.array(z.number().int().min(0)).min(1));
 
 export const embeddingsRequestSchema = builtOnce(() => z.looseObject({
-  model: z.string().min(1),
+  model: z.string().min(1).refine(isWellFormedModelName, { error: modelNameIssue }),
   input: z.union([
     z.string().min(1),
     z.array(z.string().min(1)).min(1).max(MAX_INPUTS),

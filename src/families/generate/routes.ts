@@ -23,7 +23,7 @@ import { generateToCore } from './to-core.js';
 import { promptMediaOf } from './prompt-media.js';
 import { parseGenerateRequest } from './validate.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
-import { hasControlCharacter, MAX_MODEL_NAME_LENGTH, MODEL_NAME_CONTROL_MESSAGE, MODEL_NAME_LENGTH_MESSAGE } from '../../core/model-name.js';
+import { modelNameProblem } from '../../core/model-name.js';
 
 export type GenerateMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
 
@@ -41,8 +41,8 @@ export function parseModelPath(rest: string): { model: string; method: GenerateM
     throw new GatewayError('not_found', `${named}; use models/{model}:generateContent, :streamGenerateContent, :countTokens, :embedContent or :batchEmbedContents`);
   }
   if (model === '' || model.includes('/')) throw new GatewayError('not_found', `model path "${decoded}" is not of the form models/{model}`);
-  if (model.length > MAX_MODEL_NAME_LENGTH) throw new GatewayError('invalid_request', `model name ${MODEL_NAME_LENGTH_MESSAGE}`, { param: 'model' });
-  if (hasControlCharacter(model)) throw new GatewayError('invalid_request', `model name ${MODEL_NAME_CONTROL_MESSAGE}`, { param: 'model' });
+  const problem = modelNameProblem(model);
+  if (problem) throw new GatewayError('invalid_request', `model name ${problem}`, { param: 'model' });
   return { model, method: method as GenerateMethod };
 }
 

@@ -5,6 +5,7 @@
  * matching account, is "account unavailable".
  */
 import { GatewayError } from '../../core/errors.js';
+import { unservedModelMessage } from '../../core/model-name.js';
 import { orderCandidates } from '../../routing/select.js';
 import type { AppContext } from '../../http/context.js';
 import { IMAGE_FAMILY } from '../../tasks/image-contract.js';
@@ -24,7 +25,7 @@ export function chooseTargets(ctx: AppContext, routeName: string, filter?: Accou
     accepts: (channel) => types.has(channel.type),
   });
   if (channels.length === 0) {
-    throw new GatewayError('permission', `no image channel serves ${routeName}`);
+    throw new GatewayError('permission', unservedModelMessage(routeName, 'image channel'));
   }
   const targets: Target[] = [];
   for (const channel of channels) {

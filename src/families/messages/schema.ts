@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { contentBlockSchema, textBlockSchema } from './schema-blocks.js';
 import { toolChoiceSchema, toolSchema } from './schema-tools.js';
-import { hasControlCharacter, MODEL_NAME_CONTROL_MESSAGE } from '../../core/model-name.js';
+import { isWellFormedModelName, modelNameIssue } from '../../core/model-name.js';
 import { builtOnce } from '../../core/built-once.js';
 
 export * from './schema-blocks.js';
@@ -75,7 +75,7 @@ export const messagesRequestSchema = builtOnce(() => z.looseObject({
     .string({ error: 'must be a string' })
     .min(1, { error: 'must be 1 to 256 characters' })
     .max(256, { error: 'must be 1 to 256 characters' })
-    .refine((name) => !hasControlCharacter(name), { error: MODEL_NAME_CONTROL_MESSAGE }),
+    .refine(isWellFormedModelName, { error: modelNameIssue }),
   max_tokens: z.int({ error: 'must be an integer' }).gt(1, { error: 'must be greater than 1' }),
   messages: z.array(messageParamSchema(), { error: 'must be an array' }).min(1, {
     error: 'must hold at least one message',

@@ -16,6 +16,7 @@ import { useFamilyErrors } from '../../http/family-errors.js';
 import { renderGenerateError } from '../../dialects/generate/errors.js';
 import { renderMessagesError } from '../../dialects/messages/errors.js';
 import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { modelNameProblem } from '../../core/model-name.js';
 import { modelsForKey, type ListedModel } from './catalogue.js';
 import { anthropicList, anthropicModel, geminiModel, openAiList, openAiModel } from './shapes.js';
 
@@ -45,7 +46,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: AppContext): void
   };
 
   const retrieve = async (request: FastifyRequest) => {
-    const id = (request.params as Record<string, string>)['*'];
+    const id = wellFormedModelId((request.params as Record<string, string>)['*']);
     const model = (await visible(request)).find((candidate) => candidate.id === id);
     if (!model) throw new GatewayError('not_found', `The model '${id}' does not exist or you do not have access to it.`, { param: 'model' });
     return isAnthropic(request) ? anthropicModel(model) : openAiModel(model);
@@ -83,10 +84,18 @@ export function registerGeminiModelRoutes(app: FastifyInstance, ctx: AppContext)
       reply.header('allow', 'POST');
       throw invalidRequest(`GET is not allowed on ${request.url.split('?')[0].slice(0, 200)}; use POST`);
     }
+    wellFormedModelId(id);
     const model = (await visible(request)).find((candidate) => candidate.id === id);
     if (!model) throw new GatewayError('not_found', `models/${id} is not found for API version v1beta, or is not supported for generateContent.`);
     return geminiModel(model, ctx.contextWindows);
   });
+}
+
+/** A model id from the path: a name that is not well-formed text is the client's mistake, not an unknown model. */
+function wellFormedModelId(id: string): string {
+  const problem = modelNameProblem(id);
+  if (problem) throw invalidRequest(`model ${problem}`, 'model');
+  return id;
 }
 
 function first(value: string | string[] | undefined): string | undefined {

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { toolChoiceSchema } from './schema-tools.js';
-import { hasControlCharacter, MAX_MODEL_NAME_LENGTH, MODEL_NAME_CONTROL_MESSAGE, MODEL_NAME_LENGTH_MESSAGE } from '../../core/model-name.js';
+import { isWellFormedModelName, MAX_MODEL_NAME_LENGTH, MODEL_NAME_LENGTH_MESSAGE, modelNameIssue } from '../../core/model-name.js';
 import { builtOnce } from '../../core/built-once.js';
 
 const summaryMode = builtOnce(() => z.string({ error: 'must be a string such as "auto", "concise" or "detailed"' }));
@@ -61,7 +61,7 @@ export const responsesRequestSchema = builtOnce(() => z.looseObject({
     .string({ error: 'must be a string' })
     .min(1, { error: 'must not be empty' })
     .max(MAX_MODEL_NAME_LENGTH, { error: MODEL_NAME_LENGTH_MESSAGE })
-    .refine((name) => !hasControlCharacter(name), { error: MODEL_NAME_CONTROL_MESSAGE }),
+    .refine(isWellFormedModelName, { error: modelNameIssue }),
   input: z.union([z.string(), z.array(z.looseObject({}), { error: 'items must be objects' })], {
     error: 'must be a string or an array of input items',
   }),

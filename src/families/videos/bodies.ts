@@ -10,7 +10,7 @@ import { GatewayError } from '../../core/errors.js';
 import { readMultipart } from './multipart.js';
 import { MAX_REFERENCE_BYTES, referenceFromBytes } from './reference-image.js';
 import type { Named, VideoInput } from './validate.js';
-import { hasControlCharacter, MODEL_NAME_CONTROL_MESSAGE } from '../../core/model-name.js';
+import { modelNameProblem } from '../../core/model-name.js';
 
 export interface ShapedInput {
   /** The model named by the client, if any. */
@@ -44,8 +44,8 @@ function invalid(param: string, message: string): GatewayError {
 function readModel(value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw invalid('model', 'must be a string');
-  if (value.length > 256) throw invalid('model', 'must be at most 256 characters');
-  if (hasControlCharacter(value)) throw invalid('model', MODEL_NAME_CONTROL_MESSAGE);
+  const problem = modelNameProblem(value);
+  if (problem) throw invalid('model', problem);
   return value;
 }
 

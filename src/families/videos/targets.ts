@@ -5,6 +5,7 @@
  * differently are left out of the failover order.
  */
 import { GatewayError } from '../../core/errors.js';
+import { unservedModelMessage } from '../../core/model-name.js';
 import { upstreamModelFor } from '../../core/channel.js';
 import { orderCandidates } from '../../routing/select.js';
 import type { AppContext } from '../../http/context.js';
@@ -25,7 +26,7 @@ export function routeModel(ctx: AppContext, model: string): ModelRoute {
     accepts: (channel) => types.has(channel.type),
   });
   if (ordered.length === 0) {
-    throw new GatewayError('not_found', `model ${model} is not served by any video channel`, { param: 'model' });
+    throw new GatewayError('not_found', unservedModelMessage(model, 'video channel'), { param: 'model' });
   }
   const kindOn = (channel: Channel) => kindOf(model, channel.type, upstreamModelFor(channel, model));
   const first = ordered[0];
