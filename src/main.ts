@@ -5,11 +5,14 @@
  * model none of them serves).
  */
 import { settingsFromEnv } from './config/env.js';
-import { createGateway } from './server/bootstrap.js';
+import { unknownVariables } from './config/env-unknown.js';
+import { createGateway, createLogger } from './server/bootstrap.js';
 
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
-  const gateway = await createGateway(settings);
+  const logger = createLogger(settings.logLevel);
+  for (const { variable, closest, message } of unknownVariables(process.env)) logger.warn({ variable, closest }, message);
+  const gateway = await createGateway(settings, { logger });
   const address = await gateway.listen();
   const { adminKey, clientKey } = gateway.generated;
   const lines = [`Switchyard listening on ${address} (storage: ${gateway.ctx.store.engine})`];

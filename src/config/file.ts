@@ -138,6 +138,10 @@ export const configSchema = builtOnce(() => z
       .boolean()
       .optional()
       .describe('`false`: the built-in simulator no longer serves models and actions no channel serves (`SWITCHYARD_SIMULATOR` wins).'),
+    trustedProxies: z
+      .array(ipOrCidr())
+      .optional()
+      .describe('Addresses or CIDR ranges of the reverse proxies whose `X-Forwarded-For` is believed (`SWITCHYARD_TRUSTED_PROXIES` wins).'),
   })
   .superRefine((config, ctx) => {
     flagDuplicates(config.channels.map((c) => c.name), 'channels', 'name', ctx);
