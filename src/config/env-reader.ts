@@ -25,10 +25,18 @@ export interface EnvReader {
   readonly problems: string[];
 }
 
-/** Every wrong setting of one start; the message lists them all. */
+/** Every wrong setting of one start; the message lists them all, then any notes (unknown names that may be the cause). */
 export class SettingsError extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.length === 1 ? problems[0] : `${problems.length} settings are wrong:\n  ${problems.join('\n  ')}`);
+  constructor(
+    readonly problems: string[],
+    readonly notes: string[] = [],
+  ) {
+    const count = problems.length;
+    super(
+      count === 1 && notes.length === 0
+        ? problems[0]
+        : `${count} setting${count === 1 ? ' is' : 's are'} wrong:\n  ${[...problems, ...notes].join('\n  ')}`,
+    );
     this.name = 'SettingsError';
   }
 }

@@ -199,7 +199,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     environment: Object.fromEntries(Object.keys(ENV_VARS).flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]]))),
   };
   // A typo'd name is often why a setting looks wrong: name those too.
-  if (read.problems.length > 0) throw new SettingsError([...read.problems, ...unknownVariables(env).map((unknown) => unknown.message)]);
+  if (read.problems.length > 0) throw new SettingsError(read.problems, unknownVariables(env).map((unknown) => unknown.message));
   return settings;
 }
 
