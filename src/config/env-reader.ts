@@ -47,11 +47,15 @@ const OFF = ['off', 'false', '0', 'no'];
 /** The values examples ship in place of a credential (deploy/kubernetes/secret.example.yaml's among them). */
 const PLACEHOLDER = /replace[-_ ]?(with|me)|change[-_ ]?me|changeit|your[-_ ]?(secret|key)|<[^>]*>|^x+$/i;
 
-/** A host name as DNS has them: dot-separated labels of letters, digits and hyphens, the last not all digits (256.1.1.1 is no name). */
+/**
+ * A host name as resolvers take them: dot-separated labels of letters, digits,
+ * hyphens (and underscores, which container names have), the last not all
+ * digits (256.1.1.1 is no name).
+ */
 function isHostName(text: string): boolean {
   if (text.length > 253) return false;
   const labels = text.replace(/\.$/, '').split('.');
-  return labels.every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label)) && !/^\d+$/.test(labels[labels.length - 1]);
+  return labels.every((label) => /^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?$/i.test(label)) && !/^\d+$/.test(labels[labels.length - 1]);
 }
 
 /** What is wrong with a readable file's path, or undefined. */

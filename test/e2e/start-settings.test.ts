@@ -125,7 +125,8 @@ describe('each rule, named by its variable', () => {
     ['SWITCHYARD_LOG_LEVEL', 'verbose', 'SWITCHYARD_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
     ['SWITCHYARD_REDIS_OUTAGE', 'ajar', 'SWITCHYARD_REDIS_OUTAGE must be one of closed, open, got "ajar"'],
     ['SWITCHYARD_HOST', '256.1.1.1', 'SWITCHYARD_HOST must be an IP address or a host name, got "256.1.1.1"'],
-    ['SWITCHYARD_HOST', 'my_host', 'SWITCHYARD_HOST must be an IP address or a host name, got "my_host"'],
+    ['SWITCHYARD_HOST', 'http://0.0.0.0', 'SWITCHYARD_HOST must be an IP address or a host name, got "http://0.0.0.0"'],
+    ['SWITCHYARD_HOST', '0.0.0.0:8080', 'SWITCHYARD_HOST must be an IP address or a host name, got "0.0.0.0:8080"'],
     ['SWITCHYARD_SECRET_KEY', 'too-short-secret', 'SWITCHYARD_SECRET_KEY must be at least 32 characters long, got 16'],
     ['SWITCHYARD_ADMIN_KEY', 'abc', 'SWITCHYARD_ADMIN_KEY must be at least 16 characters long, got 3'],
     ['SWITCHYARD_PUBLIC_URL', 'not-a-url', 'SWITCHYARD_PUBLIC_URL must be an http(s) URL, got "not-a-url"'],
@@ -167,6 +168,6 @@ describe('each rule, named by its variable', () => {
       SWITCHYARD_TRUSTED_PROXIES: '10.0.0.5, fd00::/8',
     };
     expect(settingsFromEnv(good)).toMatchObject({ host: '0.0.0.0', publicUrl: 'https://gateway.example.com', trustedProxies: ['10.0.0.5', 'fd00::/8'] });
-    for (const host of ['::', '::1', 'localhost', 'gateway-1', 'gw.internal.example.']) expect(settingsFromEnv({ SWITCHYARD_HOST: host }).host).toBe(host);
+    for (const host of ['::', '::1', 'localhost', 'gateway-1', 'project_gateway_1', 'gw.internal.example.']) expect(settingsFromEnv({ SWITCHYARD_HOST: host }).host).toBe(host);
   });
 });
