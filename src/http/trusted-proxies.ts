@@ -8,9 +8,26 @@
  */
 import { addressList, listed } from './address-list.js';
 
-/** The trust test over a native block list (no address parsing in JavaScript per hop), or undefined for none. */
+/** Decisions remembered; bounded, as the addresses in X-Forwarded-For are the clients'. */
+const REMEMBERED_LIMIT = 10_000;
+
+/**
+ * The trust test, or undefined for none. Fastify asks it on every read of
+ * `request.ip` (several per request), and a block-list check costs
+ * microseconds, so each address's answer is remembered: the proxies' own
+ * addresses repeat on every request.
+ */
 export function proxyTrust(ranges: string[] | undefined): ((address: string) => boolean) | undefined {
   if (!ranges || ranges.length === 0) return undefined;
   const list = addressList(ranges);
-  return (address) => listed(list, address);
+  const remembered = new Map<string, boolean>();
+  return (address) => {
+    let trusted = remembered.get(address);
+    if (trusted === undefined) {
+      if (remembered.size >= REMEMBERED_LIMIT) remembered.clear();
+      trusted = listed(list, address);
+      remembered.set(address, trusted);
+    }
+    return trusted;
+  };
 }
