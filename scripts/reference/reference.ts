@@ -43,6 +43,7 @@ function envKind(spec: EnvVarSpec): string {
       return 'path of a readable `.yaml`, `.yml` or `.json` file';
     default:
       if (spec.values) return spec.values.map((value) => `\`${value}\``).join(', ');
+      if (spec.pattern) return spec.pattern.means;
       return spec.minLength !== undefined ? `string (at least ${spec.minLength} characters, not a placeholder)` : spec.kind;
   }
 }

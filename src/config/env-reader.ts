@@ -78,6 +78,7 @@ function fileProblem(name: string, file: string): string | undefined {
 function textProblem(name: string, spec: EnvVarSpec, value: string): string | undefined {
   const shown = spec.secret ? '' : `, got "${value}"`;
   if (spec.values && !spec.values.includes(value)) return `${name} must be one of ${spec.values.join(', ')}${shown}`;
+  if (spec.pattern && !spec.pattern.test.test(value)) return `${name} must be ${spec.pattern.means}${shown}`;
   if (spec.kind === 'host' && isIP(value) === 0 && !isHostName(value)) return `${name} must be an IP address or a host name${shown}`;
   if (spec.kind === 'file') return fileProblem(name, value);
   if (spec.schemes) {

@@ -26,6 +26,8 @@ export interface EnvVarSpec {
   schemes?: readonly string[];
   /** A string of at least this many characters, and not an example's placeholder. */
   minLength?: number;
+  /** The value must match this; `means` says how, in the message and the reference. */
+  pattern?: { test: RegExp; means: string };
   /** A list whose every entry is an IP address or CIDR range. */
   addresses?: true;
   /** A credential: a message about it never repeats the value. */
@@ -145,7 +147,11 @@ export const ENV_VARS = {
     section: 'storage',
     description: 'A `postgres://` (or `postgresql://`) URL switches storage from SQLite to PostgreSQL; any other scheme stops the start.',
   },
-  SWITCHYARD_DATABASE_SCHEMA: { kind: 'string', section: 'storage', description: 'PostgreSQL schema to work in (created if missing); default: the connection\'s search path.' },
+  SWITCHYARD_DATABASE_SCHEMA: {
+    kind: 'string',
+    // As storage checks it before quoting it into statements.
+    pattern: { test: /^[A-Za-z_][A-Za-z0-9_]{0,62}$/, means: 'a PostgreSQL schema name: letters, digits and _, not starting with a digit, at most 63 characters' },
+    section: 'storage', description: 'PostgreSQL schema to work in (created if missing); default: the connection\'s search path.' },
   SWITCHYARD_REDIS_URL: { kind: 'url', schemes: ['redis', 'rediss'], secret: true, section: 'storage', description: 'Redis shared by the instances: rate-limit counters, quota holds, circuit-breaker openings, change notifications; each instance on its own when unset.' },
   SWITCHYARD_REDIS_OUTAGE: {
     kind: 'string',

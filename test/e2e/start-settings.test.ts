@@ -133,6 +133,7 @@ describe('each rule, named by its variable', () => {
     ['SWITCHYARD_PUBLIC_URL', 'ftp://files.example', 'SWITCHYARD_PUBLIC_URL must be an http(s) URL, got "ftp://files.example"'],
     ['SWITCHYARD_NOTIFY_HOOK', 'hooks.internal/done', 'SWITCHYARD_NOTIFY_HOOK must be an http(s) URL, got "hooks.internal/done"'],
     ['SWITCHYARD_TRUSTED_PROXIES', '10.0.0.1, nginx', 'SWITCHYARD_TRUSTED_PROXIES must list IP addresses or CIDR ranges such as 10.0.0.0/8, got "nginx"'],
+    ['SWITCHYARD_DATABASE_SCHEMA', 'tenant-a', 'SWITCHYARD_DATABASE_SCHEMA must be a PostgreSQL schema name: letters, digits and _, not starting with a digit, at most 63 characters, got "tenant-a"'],
     ['SWITCHYARD_PORT', '70000', 'SWITCHYARD_PORT must be at most 65535, got 70000'],
   ])('%s=%s', (name, value, message) => {
     expect(() => settingsFromEnv({ [name]: value })).toThrow(message);
