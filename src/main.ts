@@ -5,12 +5,17 @@
  * configured.
  */
 import { settingsFromEnv } from './config/env.js';
-import { createGateway } from './server/bootstrap.js';
+import { unknownVariables } from './config/env-unknown.js';
+import { settingWarnings } from './config/env-reader.js';
+import { createGateway, createLogger } from './server/bootstrap.js';
 import { simulatorStartupLine } from './routing/simulator-setting.js';
 
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
-  const gateway = await createGateway(settings);
+  const logger = createLogger(settings.logLevel);
+  for (const { variable, closest, message } of unknownVariables(process.env)) logger.warn({ variable, closest }, message);
+  for (const message of settingWarnings(process.env)) logger.warn(message);
+  const gateway = await createGateway(settings, { logger });
   const address = await gateway.listen();
   const { adminKey, clientKey } = gateway.generated;
   const lines = [`Switchyard listening on ${address} (storage: ${gateway.ctx.store.engine})`];

@@ -6,7 +6,7 @@
  * here plus one line in `settingsFromEnv`.
  */
 
-export type EnvKind = 'string' | 'integer' | 'fraction' | 'on-off' | 'list' | 'url';
+export type EnvKind = 'string' | 'integer' | 'fraction' | 'on-off' | 'list' | 'url' | 'host' | 'file';
 
 export interface EnvVarSpec {
   kind: EnvKind;
@@ -20,6 +20,20 @@ export interface EnvVarSpec {
   refuseBelowMin?: boolean;
   /** Larger integers are refused. */
   max?: number;
+  /** The value must be one of these words. */
+  values?: readonly string[];
+  /** A URL's scheme must be one of these (without `://`). */
+  schemes?: readonly string[];
+  /** A string of at least this many characters, and not an example's placeholder. */
+  minLength?: number;
+  /** Shorter values are accepted with a warning at start: a passphrase that already seals data cannot simply be refused. */
+  weakBelow?: number;
+  /** The value must match this; `means` says how, in the message and the reference. */
+  pattern?: { test: RegExp; means: string };
+  /** A list whose every entry is an IP address or CIDR range. */
+  addresses?: true;
+  /** A credential: a message about it never repeats the value. */
+  secret?: true;
   section: EnvSection;
   description: string;
 }
@@ -35,31 +49,42 @@ export const ENV_SECTIONS: Record<EnvSection, string> = {
 };
 
 export const ENV_VARS = {
-  SWITCHYARD_HOST: { kind: 'string', default: '127.0.0.1', section: 'server', description: 'Listen address.' },
+  SWITCHYARD_HOST: { kind: 'host', default: '127.0.0.1', section: 'server', description: 'Listen address: an IP address (`0.0.0.0`: every interface) or a host name of this machine.' },
   SWITCHYARD_PORT: { kind: 'integer', default: 8080, max: 65535, section: 'server', description: 'Listen port (0: any free port).' },
   SWITCHYARD_PUBLIC_URL: {
     kind: 'url',
+    schemes: ['http', 'https'],
     defaultText: 'the address the client used',
     section: 'server',
     description: 'Base URL for the absolute links the gateway hands out (image and video addresses); a trailing slash is dropped.',
   },
   SWITCHYARD_ADMIN_KEY: {
     kind: 'string',
+    minLength: 16,
+    secret: true,
     defaultText: 'generated at first start',
     section: 'server',
     description:
       'The admin credential. When unset, one is generated at first start, printed once and only its hash stored (a lost one is replaced with `switchyard admin-key rotate`).',
   },
   SWITCHYARD_CONFIG: {
-    kind: 'string',
+    kind: 'file',
     section: 'server',
     description: 'A YAML or JSON config file, applied at every start; it owns only the fields it changes (see "Config file" below).',
+  },
+  SWITCHYARD_TRUSTED_PROXIES: {
+    kind: 'list',
+    addresses: true,
+    defaultText: 'the config file\'s `trustedProxies`, else none',
+    section: 'server',
+    description:
+      'Addresses or CIDR ranges (IPv4, IPv6) of the reverse proxies whose `X-Forwarded-For` is believed, e.g. `10.0.0.5,fd00::/8`. The client address (key `allowIps`, the access and request logs) is then the rightmost `X-Forwarded-For` entry that is not a trusted proxy; from these proxies `X-Forwarded-Proto` and `X-Forwarded-Host` are believed too. Wins over the config file.',
   },
   SWITCHYARD_ACCESS_LOG: {
     kind: 'on-off',
     defaultText: 'on',
     section: 'observability',
-    description: 'One structured access-log line per request on stdout (method, path, status, duration, request id, key name, model, channel, attempts), at level `info`; `off` writes none.',
+    description: 'One structured access-log line per request on stdout (method, path, status, duration, request id, client address, key name, model, channel, attempts), at level `info`; `off` writes none.',
   },
   SWITCHYARD_METRICS: {
     kind: 'on-off',
@@ -69,6 +94,7 @@ export const ENV_VARS = {
   },
   SWITCHYARD_OTLP_TRACES_ENDPOINT: {
     kind: 'url',
+    schemes: ['http', 'https'],
     defaultText: '`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`, else off',
     section: 'observability',
     description:
@@ -76,6 +102,7 @@ export const ENV_VARS = {
   },
   SWITCHYARD_OTLP_HEADERS: {
     kind: 'list',
+    secret: true,
     section: 'observability',
     description: 'Headers sent with every trace export, as `name=value` pairs separated by commas (values may be percent-encoded), e.g. `authorization=Bearer%20abc`; added to the standard `OTEL_EXPORTER_OTLP_HEADERS`, winning on the same name.',
   },
@@ -85,7 +112,13 @@ export const ENV_VARS = {
     section: 'observability',
     description: 'The share of traces started here that are recorded (`0.1`: one in ten); a request that arrives with a `traceparent` follows its caller\'s sampling decision.',
   },
-  SWITCHYARD_LOG_LEVEL: { kind: 'string', default: 'info', section: 'server', description: 'pino log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
+  SWITCHYARD_LOG_LEVEL: {
+    kind: 'string',
+    default: 'info',
+    values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    section: 'server',
+    description: 'pino log level.',
+  },
   SWITCHYARD_MAX_BODY_BYTES: {
     kind: 'integer',
     default: 32 * 1024 * 1024,
@@ -108,21 +141,36 @@ export const ENV_VARS = {
     description:
       'SQLite\'s page cache, in MB (SQLite\'s own default). The driver\'s build would let it grow to 16 MB with the log\'s indexes; reads beyond it come from the operating system\'s file cache.',
   },
-  SWITCHYARD_DATABASE_URL: { kind: 'url', section: 'storage', description: 'A `postgres://` URL switches storage from SQLite to PostgreSQL.' },
-  SWITCHYARD_DATABASE_SCHEMA: { kind: 'string', section: 'storage', description: 'PostgreSQL schema to work in (created if missing); default: the connection\'s search path.' },
-  SWITCHYARD_REDIS_URL: { kind: 'url', section: 'storage', description: 'Redis shared by the instances: rate-limit counters, quota holds, circuit-breaker openings, change notifications; each instance on its own when unset.' },
+  SWITCHYARD_DATABASE_URL: {
+    kind: 'url',
+    schemes: ['postgres', 'postgresql'],
+    secret: true,
+    defaultText: 'SQLite in the data directory',
+    section: 'storage',
+    description: 'A `postgres://` (or `postgresql://`) URL switches storage from SQLite to PostgreSQL; any other scheme stops the start.',
+  },
+  SWITCHYARD_DATABASE_SCHEMA: {
+    kind: 'string',
+    // As storage checks it before quoting it into statements.
+    pattern: { test: /^[A-Za-z_][A-Za-z0-9_]{0,62}$/, means: 'a PostgreSQL schema name: letters, digits and _, not starting with a digit, at most 63 characters' },
+    section: 'storage', description: 'PostgreSQL schema to work in (created if missing); default: the connection\'s search path.' },
+  SWITCHYARD_REDIS_URL: { kind: 'url', schemes: ['redis', 'rediss'], secret: true, section: 'storage', description: 'Redis shared by the instances: rate-limit counters, quota holds, circuit-breaker openings, change notifications; each instance on its own when unset.' },
   SWITCHYARD_REDIS_OUTAGE: {
     kind: 'string',
     default: 'closed',
+    values: ['closed', 'open'],
     section: 'storage',
     description:
       'What keys with limits get while Redis cannot be reached: `closed` refuses them with a 503 (shared limits are never exceeded); `open` falls back to each instance\'s own counters (a limit then holds per instance) and logs a warning. Keys without limits never touch Redis.',
   },
   SWITCHYARD_SECRET_KEY: {
     kind: 'string',
+    weakBelow: 32,
+    secret: true,
     defaultText: '`secret.key` in the data directory, generated for a new database',
     section: 'storage',
-    description: 'Encrypts upstream credentials at rest (AES-256-GCM). Set the same value on every instance that shares a PostgreSQL database, and for the CLI. The database records the key\'s fingerprint: a process with another key, or a data directory restored without its `secret.key`, seals nothing and serves none of the channels that key sealed (no new key is generated over them). Change it with `switchyard secret-key rotate`.',
+    description:
+      'Encrypts upstream credentials at rest (AES-256-GCM). Set the same value on every instance that shares a PostgreSQL database, and for the CLI; generate one with `openssl rand -hex 32` (an example\'s placeholder is refused, a value under 32 characters is warned about at start). The database records the key\'s fingerprint: a process with another key, or a data directory restored without its `secret.key`, seals nothing and serves none of the channels that key sealed (no new key is generated over them). Change it with `switchyard secret-key rotate`.',
   },
   SWITCHYARD_LOG_RETENTION_DAYS: { kind: 'integer', default: 0, section: 'storage', description: 'Request-log rows older than this many days are deleted (hourly, oldest first, in small batches); 0 keeps every age. Key spend is kept on the keys either way.' },
   SWITCHYARD_LOG_MAX_ROWS: { kind: 'integer', default: 0, section: 'storage', description: 'At most about this many request-log rows are kept (the oldest beyond go, hourly); 0 keeps any number.' },
@@ -183,7 +231,7 @@ export const ENV_VARS = {
     section: 'tasks',
     description: 'Comma-separated hosts or CIDR ranges that callbacks and media fetches may reach although private (e.g. `127.0.0.1,10.0.0.0/8,hooks.internal`).',
   },
-  SWITCHYARD_NOTIFY_HOOK: { kind: 'url', section: 'tasks', description: 'Callback address for tasks that name none; wins over the config file\'s `notifyHook`.' },
+  SWITCHYARD_NOTIFY_HOOK: { kind: 'url', schemes: ['http', 'https'], section: 'tasks', description: 'Callback address for tasks that name none; wins over the config file\'s `notifyHook`.' },
   SWITCHYARD_TASK_TICK_MS: { kind: 'integer', default: 500, min: 1, section: 'tasks', description: 'Pause of the task loop when it has nothing to do.' },
   SWITCHYARD_TASK_FIRST_POLL_MS: { kind: 'integer', default: 2_000, section: 'tasks', description: 'Wait before the first poll of a new or changed task; it grows by half per poll without news.' },
   SWITCHYARD_TASK_MAX_POLL_MS: { kind: 'integer', default: 30_000, section: 'tasks', description: 'The longest wait between two polls of one task.' },

@@ -6,7 +6,8 @@
  */
 import { ENV_VARS } from './env-vars.js';
 import path from 'node:path';
-import { envReader, type EnvReader } from './env-reader.js';
+import { envReader, SettingsError, type EnvReader } from './env-reader.js';
+import { unknownVariables } from './env-unknown.js';
 
 export interface GatewaySettings {
   /** The gateway's variables as they were set (raw text), for the settings the admin API shows. */
@@ -30,6 +31,11 @@ export interface GatewaySettings {
   /** Encrypts upstream credentials at rest; generated into the data dir when unset. */
   secretKey?: string;
   logLevel: string;
+  /**
+   * Addresses or CIDR ranges of the reverse proxies whose X-Forwarded-For is
+   * believed; unset: the config file's `trustedProxies`, else none.
+   */
+  trustedProxies?: string[];
   /** Request-log retention: rows older than this many days go (0: every age kept). */
   logRetentionDays: number;
   /** Request-log retention: at most about this many rows (0: any number). */
@@ -121,24 +127,28 @@ function traceSettingsFromEnv(read: EnvReader, env: NodeJS.ProcessEnv): TraceSet
     read.text('SWITCHYARD_OTLP_TRACES_ENDPOINT') ?? standard('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? (base && `${base.replace(/\/+$/, '')}/v1/traces`);
   if (!endpoint) return undefined;
   if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) {
-    throw new Error('SWITCHYARD_OTLP_TRACES_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT) must be an http(s) URL');
+    read.problem('SWITCHYARD_OTLP_TRACES_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT) must be an http(s) URL');
+    return undefined;
   }
   return {
     endpoint,
-    headers: headerPairs(read.list('SWITCHYARD_OTLP_HEADERS')),
+    headers: headerPairs(read),
     sampleRatio: read.fraction('SWITCHYARD_TRACE_SAMPLE'),
     serviceName: standard('OTEL_SERVICE_NAME') ?? 'switchyard',
   };
 }
 
 /** `name=value` pairs, values percent-decoded as in OTEL_EXPORTER_OTLP_HEADERS. */
-function headerPairs(entries: string[]): Record<string, string> {
+function headerPairs(read: EnvReader): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const entry of entries) {
+  for (const entry of read.list('SWITCHYARD_OTLP_HEADERS')) {
     const at = entry.indexOf('=');
     const name = at > 0 ? entry.slice(0, at).trim() : '';
     // The entry is not quoted back: it may hold a token.
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new Error('SWITCHYARD_OTLP_HEADERS must be name=value pairs separated by commas');
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      read.problem('SWITCHYARD_OTLP_HEADERS must be name=value pairs separated by commas');
+      return {};
+    }
     const value = entry.slice(at + 1).trim();
     try {
       headers[name] = decodeURIComponent(value);
@@ -149,9 +159,14 @@ function headerPairs(entries: string[]): Record<string, string> {
   return headers;
 }
 
+/**
+ * The settings, every variable checked by its entry's rules; a wrong one
+ * stops the start (`SettingsError`, naming each wrong variable at once).
+ */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {
   const read = envReader(env);
-  return {
+  const trustedProxies = read.list('SWITCHYARD_TRUSTED_PROXIES');
+  const settings: GatewaySettings = {
     host: read.text('SWITCHYARD_HOST') as string,
     port: read.integer('SWITCHYARD_PORT'),
     dataDir: path.resolve(read.text('SWITCHYARD_DATA_DIR') as string),
@@ -159,12 +174,13 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     databaseSchema: read.text('SWITCHYARD_DATABASE_SCHEMA'),
     sqliteCacheMb: read.integer('SWITCHYARD_SQLITE_CACHE_MB'),
     redisUrl: read.text('SWITCHYARD_REDIS_URL'),
-    redisOutage: redisOutagePolicy(read.text('SWITCHYARD_REDIS_OUTAGE')),
+    redisOutage: read.text('SWITCHYARD_REDIS_OUTAGE') as RedisOutagePolicy,
     adminKey: read.text('SWITCHYARD_ADMIN_KEY'),
     configPath: read.text('SWITCHYARD_CONFIG'),
     publicUrl: read.text('SWITCHYARD_PUBLIC_URL')?.replace(/\/+$/, ''),
     secretKey: read.text('SWITCHYARD_SECRET_KEY'),
     logLevel: read.text('SWITCHYARD_LOG_LEVEL') as string,
+    trustedProxies: trustedProxies.length > 0 ? trustedProxies : undefined,
     maxBodyBytes: read.integer('SWITCHYARD_MAX_BODY_BYTES'),
     upstreamTimeoutMs: read.integer('SWITCHYARD_UPSTREAM_TIMEOUT_MS'),
     maxUpstreamBodyBytes: read.integer('SWITCHYARD_MAX_UPSTREAM_BODY_BYTES'),
@@ -183,11 +199,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     tasks: taskSettingsFromEnv(read),
     environment: Object.fromEntries(Object.keys(ENV_VARS).flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]]))),
   };
+  // A typo'd name is often why a setting looks wrong: name those too.
+  if (read.problems.length > 0) throw new SettingsError(read.problems, unknownVariables(env).map((unknown) => unknown.message));
+  return settings;
 }
 
 export type RedisOutagePolicy = 'closed' | 'open';
-
-function redisOutagePolicy(value: string | undefined): RedisOutagePolicy {
-  if (value === undefined || value === 'closed' || value === 'open') return value ?? 'closed';
-  throw new Error(`SWITCHYARD_REDIS_OUTAGE must be "closed" or "open", not "${value}"`);
-}

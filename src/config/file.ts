@@ -138,6 +138,10 @@ export const configSchema = builtOnce(() => z
       .boolean()
       .optional()
       .describe('`false`: the built-in simulator serves nothing, even with no channel. It serves only while no channel of a type other than `simulator` is stored, whatever this says (`true` beside one logs a warning: add a channel of type `simulator` listing the models instead). `SWITCHYARD_SIMULATOR` wins.'),
+    trustedProxies: z
+      .array(ipOrCidr())
+      .optional()
+      .describe('Addresses or CIDR ranges of the reverse proxies whose `X-Forwarded-For` is believed (`SWITCHYARD_TRUSTED_PROXIES` wins).'),
   })
   .superRefine((config, ctx) => {
     flagDuplicates(config.channels.map((c) => c.name), 'channels', 'name', ctx);

@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { isIpOrCidr } from '../config/entity-rules.js';
+import { addressList, listed, normaliseIp } from './address-list.js';
 import { GatewayError } from '../core/errors.js';
 import { matchesAnyModelPattern } from '../core/model-pattern.js';
 import type { KeyRecord, Store } from '../storage/types.js';
@@ -51,19 +52,7 @@ function buildAllowList(ranges: string[] | null): net.BlockList | undefined {
   if (!ranges || ranges.length === 0) return undefined;
   const bad = ranges.find((range) => !isIpOrCidr(range));
   if (bad !== undefined) throw new Error(`allowIps entry "${bad}" is not an address or CIDR range`);
-  const list = new net.BlockList();
-  for (const range of ranges) {
-    const [address, prefix] = range.split('/');
-    const family = net.isIPv6(address) ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) list.addAddress(address, family);
-    else list.addSubnet(address, Number(prefix), family);
-  }
-  return list;
-}
-
-function normaliseIp(ip: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  return net.isIPv4(mapped) ? { address: mapped, family: 'ipv4' } : { address: mapped, family: 'ipv6' };
+  return addressList(ranges);
 }
 
 export class KeyAuthenticator {
@@ -100,11 +89,8 @@ export class KeyAuthenticator {
     if (key.invalid) throw new GatewayError('authentication', 'API key is disabled: its stored settings are invalid; ask the operator to fix them');
     if (record.expiresAt !== null && record.expiresAt <= Date.now())
       throw new GatewayError('authentication', 'API key has expired');
-    if (key.allowList) {
-      const { address, family } = normaliseIp(clientIp);
-      if (!key.allowList.check(address, family))
-        throw new GatewayError('permission', `API key may not be used from address ${address}`);
-    }
+    if (key.allowList && !listed(key.allowList, clientIp))
+      throw new GatewayError('permission', `API key may not be used from address ${normaliseIp(clientIp).address}`);
     return key;
   }
 

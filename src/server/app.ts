@@ -28,6 +28,7 @@ import { newRequestId } from './request-id.js';
 import { drainOversizedBody } from './oversized-body.js';
 import { RouteTable } from './route-table.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
+import { proxyTrust } from '../http/trusted-proxies.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -62,6 +63,7 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (err: Error 
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const trustProxy = proxyTrust(ctx.settings.trustedProxies);
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     // Per-request log lines cost on the hot path; request logs go to the database instead.
@@ -80,6 +82,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => sendError(request, reply, asGatewayError(error)),
     // Ajv and fast-json-stringify load only if a route ever declares a schema (none does).
     schemaController: { compilersFactory: lazySchemaCompilers },
+    // Behind trusted reverse proxies, request.ip is the client's address from X-Forwarded-For.
+    ...(trustProxy && { trustProxy }),
   });
   const routes = new RouteTable();
   routes.watch(app);

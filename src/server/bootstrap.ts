@@ -32,6 +32,7 @@ import { generateKeySecret, hashKey, KeyAuthenticator } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import { RateLimits } from '../http/rate-limits.js';
 import { createTaskEngine } from './task-engine.js';
+import { listenError } from './listen-errors.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -104,6 +105,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       maxAttempts: limits.maxAttempts ?? settings.maxAttempts,
       cooldownSeconds: limits.cooldownSeconds ?? settings.cooldownSeconds,
       simulator: settings.simulator ?? fileConfig?.simulator ?? true,
+      trustedProxies: settings.trustedProxies ?? fileConfig?.trustedProxies,
     };
 
     const admin = await resolveAdminKeyHash(store, effective);
@@ -231,7 +233,9 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       ctx,
       generated: { adminKey: admin.generated, clientKey },
       listen: async () => {
-        const address = await app.listen({ host: effective.host, port: effective.port });
+        const address = await app.listen({ host: effective.host, port: effective.port }).catch((error: unknown) => {
+          throw listenError(error, effective.host, effective.port);
+        });
         ctx.tasks.start();
         return address;
       },

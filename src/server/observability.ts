@@ -49,6 +49,7 @@ export async function registerObservability(app: FastifyInstance, ctx: AppContex
             status,
             durationMs: Math.round((performance.now() - started) * 10) / 10,
             requestId: request.id,
+            clientIp: request.ip,
             ...(note && { key: note.key, model: note.model, channel: note.channel, attempts: note.attempts }),
             ...(clientLeft ? { clientLeft: true } : {}),
           },

@@ -3,15 +3,18 @@
  * start command and health check are read from the Dockerfile and run here
  * against the bundle the build makes; compose.yaml and the Kubernetes
  * manifests are parsed for what scale-out needs (shared services and secret,
- * probes on routes that exist, a non-root user, the data volume).
+ * probes on routes that exist, a non-root user, the data volume, the trusted
+ * load balancer) and for values the gateway's start accepts or refuses.
  */
 import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { settingsFromEnv } from '../../src/config/env.js';
 
 const run = promisify(execFile);
 const outdir = path.join('dist', `bundle-image-test-${process.pid}`);
@@ -120,6 +123,36 @@ describe('compose.yaml', () => {
     for (const [name] of gateways) expect(nginx).toContain(`server ${name}:8080`);
     expect(nginx).toContain('proxy_buffering off');
   });
+
+  it('trusts its load balancer, and only it, for X-Forwarded-For; nginx appends the client and overwrites host and scheme', async () => {
+    const compose = parse(await readFile('compose.yaml', 'utf8'), { merge: true });
+    const services = compose.services as Record<string, { environment?: Record<string, string>; networks?: Record<string, { ipv4_address?: string }> }>;
+    const lbAddress = services.lb.networks!.default.ipv4_address;
+    expect(lbAddress).toBeDefined();
+    for (const [, gateway] of Object.entries(services).filter(([name]) => name.startsWith('gateway-'))) {
+      expect(gateway.environment!.SWITCHYARD_TRUSTED_PROXIES).toBe(lbAddress);
+    }
+    const nginx = await readFile('deploy/nginx.conf', 'utf8');
+    expect(nginx).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
+    expect(nginx).toContain('proxy_set_header X-Forwarded-Host $host;');
+    expect(nginx).toContain('proxy_set_header X-Forwarded-Proto $scheme;');
+  });
+
+  it('starts with the values its comment says to generate', async () => {
+    const compose = parse(await readFile('compose.yaml', 'utf8'), { merge: true });
+    const generated: Record<string, string> = {
+      // As the comment's `openssl rand -hex 32` and `sk-admin-$(openssl rand -hex 16)`.
+      SWITCHYARD_SECRET_KEY: randomBytes(32).toString('hex'),
+      SWITCHYARD_ADMIN_KEY: `sk-admin-${randomBytes(16).toString('hex')}`,
+    };
+    const header = (await readFile('compose.yaml', 'utf8')).split('\n').filter((line) => line.startsWith('#')).join('\n');
+    expect(header).toContain('SWITCHYARD_SECRET_KEY=$(openssl rand -hex 32)');
+    expect(header).toContain('SWITCHYARD_ADMIN_KEY=sk-admin-$(openssl rand -hex 16)');
+    // Compose's ${NAME:?…} and ${NAME:-default}, filled as compose fills them.
+    const fill = (value: string) => value.replace(/\$\{(\w+):[?-]([^}]*)\}/g, (_, name: string, rest: string) => generated[name] ?? rest);
+    const environment = Object.fromEntries(Object.entries(compose.services['gateway-1'].environment as Record<string, string>).map(([name, value]) => [name, fill(value)]));
+    expect(() => settingsFromEnv(environment)).not.toThrow();
+  });
 });
 
 describe('the Kubernetes manifests', () => {
@@ -139,5 +172,13 @@ describe('the Kubernetes manifests', () => {
     expect(container.volumeMounts.map((mount: { mountPath: string }) => mount.mountPath)).toContain(env.SWITCHYARD_DATA_DIR);
     // The pod is killed only after the gateway's own drain could finish.
     expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(Number(env.SWITCHYARD_SHUTDOWN_GRACE_MS));
+  });
+
+  it('ship a Secret example whose placeholders stop the start, saying to generate real values', async () => {
+    const secret = parse(await readFile('deploy/kubernetes/secret.example.yaml', 'utf8'));
+    const values = secret.stringData as Record<string, string>;
+    const start = () => settingsFromEnv({ SWITCHYARD_SECRET_KEY: values['secret-key'], SWITCHYARD_ADMIN_KEY: values['admin-key'], SWITCHYARD_DATABASE_URL: values['database-url'] });
+    expect(start).toThrow(/SWITCHYARD_SECRET_KEY is an example's placeholder, not a secret: generate one/);
+    expect(start).toThrow(/SWITCHYARD_ADMIN_KEY is an example's placeholder/);
   });
 });
