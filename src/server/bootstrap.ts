@@ -31,6 +31,8 @@ import { generateKeySecret, hashKey, KeyAuthenticator } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import { RateLimits } from '../http/rate-limits.js';
 import { createTaskEngine } from './task-engine.js';
+import { InFlightCalls } from '../core/in-flight.js';
+import { endAtGraceDeadline, FINAL_FRAMES_MS } from './shutdown.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -175,6 +177,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       fileConfig,
       contextWindows: fileConfig?.contextWindows,
       adminKeyHash: admin.hash,
+      inFlight: new InFlightCalls(),
       tasks: createTaskEngine({
         settings: effective,
         store,
@@ -197,16 +200,17 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
-        // In-flight requests and streams get a bounded grace period, then their sockets are closed.
-        const force = setTimeout(() => app.server.closeAllConnections(), effective.shutdownGraceMs);
-        force.unref();
+        // In-flight requests and streams get a bounded grace period; then the gateway ends them itself.
+        const disarm = endAtGraceDeadline(app.server, ctx.inFlight, effective.shutdownGraceMs);
         // Keep-alive connections that go idle after their last response would otherwise hold the close open.
         const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
         await app.close();
         stopTaskJobs();
         stopRetention();
         clearInterval(sweep);
-        clearTimeout(force);
+        disarm();
+        // Every chat call ended is settled (logged and charged) before the recorder's last flush.
+        await ctx.inFlight.idle(FINAL_FRAMES_MS);
         // Before the store closes: the loop finishes its pass and hands its leases back.
         await ctx.tasks.stop();
         channels.stop();
