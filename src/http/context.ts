@@ -52,6 +52,8 @@ export interface AppContext {
   tasks: TaskEngine;
   /** The admin credential's SHA-256 (hex). */
   adminKeyHash: string;
+  /** With Redis configured: why it cannot be used right now (`/readyz`), or undefined while it answers. */
+  redisUnavailable?: () => string | undefined;
   /** The chat calls running on this instance (shutdown ends those the grace period did not see finish). */
   inFlight: InFlightCalls;
 }

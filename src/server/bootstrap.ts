@@ -26,6 +26,7 @@ import type { Store } from '../storage/types.js';
 import { loadUpstreams } from '../upstreams/registry.js';
 import { buildApp } from './app.js';
 import { openRedis } from './redis-client.js';
+import { isRedisUnreachable, RedisWatch } from './redis-watch.js';
 import { composeTasks } from './compose.js';
 import { generateKeySecret, hashKey, KeyAuthenticator } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
@@ -113,9 +114,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     channels.startAutoRefresh(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'channel refresh failed'));
 
     // The Redis client is loaded only when shared rate-limit counters are configured.
+    let redisWatch: RedisWatch | undefined;
     const redis = effective.redisUrl
-      ? await openRedis(effective.redisUrl, { maxRetriesPerRequest: 2 })
+      ? await openRedis(effective.redisUrl, { maxRetriesPerRequest: 2 }, (client) => (redisWatch = new RedisWatch(client, logger)))
       : undefined;
+    // Redis being away is logged once by its watch, not again by every client of it.
+    const unlessRedisAway = (report: (error: unknown) => void) => (error: unknown) => (redis && isRedisUnreachable(error) ? undefined : report(error));
     const upstreams = await loadUpstreams();
     const recorder = new UsageRecorder(store, {
       flushIntervalMs: 500,
@@ -141,12 +145,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       redis,
       databaseUrl: store.engine === 'postgres' ? effective.databaseUrl : undefined,
       onChange: (topic) => (topic === 'keys' ? auth.invalidate() : void channels.refresh().catch(() => undefined)),
-      onError: (error) => logger.warn({ err: error }, 'change notifications unavailable; changes arrive with the periodic refresh'),
+      onError: unlessRedisAway((error) => logger.warn({ err: error }, 'change notifications unavailable; changes arrive with the periodic refresh')),
     });
     const health = new ChannelHealth(effective.cooldownSeconds * 1000);
     // With Redis, one instance's breaker openings spare the others their failed attempts.
     const breakers = redis
-      ? await shareBreakers(health, redis, effective.databaseSchema ?? 'default', (error) => logger.warn({ err: error }, 'breaker sharing unavailable'))
+      ? await shareBreakers(health, redis, effective.databaseSchema ?? 'default', unlessRedisAway((error) => logger.warn({ err: error }, 'breaker sharing unavailable')))
       : undefined;
     // The OpenTelemetry SDK is loaded only when traces are configured.
     const tracer = effective.traces
@@ -172,11 +176,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       metrics: new GatewayMetrics(metricsSources(store, channels, health), { enabled: settings.metrics }),
       accessNotes: new AccessNotes(effective.accessLog && logger.isLevelEnabled('info'), tracer !== undefined),
       tracer,
-      quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger }),
+      quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger, quiet: (error) => redis !== undefined && isRedisUnreachable(error) }),
       adapters: upstreams.adapters,
       fileConfig,
       contextWindows: fileConfig?.contextWindows,
       adminKeyHash: admin.hash,
+      redisUnavailable: redisWatch && (() => redisWatch!.unavailableReason()),
       inFlight: new InFlightCalls(),
       tasks: createTaskEngine({
         settings: effective,
@@ -218,6 +223,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         // Every request has ended, and its span with it: send what is buffered.
         await tracer?.shutdown().catch(() => undefined);
         await changes.close();
+        redisWatch?.stop();
         breakers?.close();
         await redis?.quit().catch(() => undefined);
         await store.close();
