@@ -176,7 +176,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       metrics: new GatewayMetrics(metricsSources(store, channels, health), { enabled: settings.metrics }),
       accessNotes: new AccessNotes(effective.accessLog && logger.isLevelEnabled('info'), tracer !== undefined),
       tracer,
-      quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger, quiet: (error) => redis !== undefined && isRedisUnreachable(error) }),
+      quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger, quiet: isRedisUnreachable }),
       adapters: upstreams.adapters,
       fileConfig,
       contextWindows: fileConfig?.contextWindows,

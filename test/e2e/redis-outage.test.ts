@@ -16,6 +16,7 @@ import { STORE_AWAY } from '../../src/http/rate-limits.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 
 const LIMITED_KEY = 'sk-limited-redis-outage';
+const QUOTA_KEY = 'sk-quota-redis-outage';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -73,7 +74,12 @@ beforeAll(async () => {
   redis = await startRedis(port);
   gw = await startGateway({
     settings: { redisUrl: `redis://127.0.0.1:${port}` },
-    config: { keys: [{ name: 'limited', key: LIMITED_KEY, rpm: 1000 }] },
+    config: {
+      keys: [
+        { name: 'limited', key: LIMITED_KEY, rpm: 1000 },
+        { name: 'with-quota', key: QUOTA_KEY, quota: 100 },
+      ],
+    },
     logger: pino({ level: 'info' }, logStream),
   });
 });
@@ -88,10 +94,10 @@ const readyz = async () => {
   return { status: response.status, body: (await response.json()) as any };
 };
 
-const ask = () =>
+const ask = (key = LIMITED_KEY) =>
   fetch(`${gw.url}/v1/messages`, {
     method: 'POST',
-    headers: { 'x-api-key': LIMITED_KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+    headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'sim', max_tokens: 20, messages: [{ role: 'user', content: 'hello' }] }),
   });
 
@@ -112,6 +118,9 @@ describe('Redis going away and coming back', () => {
     const refused = await ask();
     expect(refused.status).toBe(503);
     expect(await refused.json()).toMatchObject({ type: 'error', error: { type: 'api_error', message: STORE_AWAY } });
+    const noQuota = await ask(QUOTA_KEY);
+    expect(noQuota.status).toBe(503);
+    expect(await noQuota.json()).toMatchObject({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('cannot reach its quota store') } });
     // Several reconnections fail meanwhile; none of them is a line of its own.
     await sleep(1500);
 
