@@ -125,7 +125,7 @@ export const ENV_VARS = {
     section: 'server',
     description: 'Largest request body accepted, in bytes; larger bodies get 413. The config file\'s `limits.maxBodyBytes` wins.',
   },
-  SWITCHYARD_SHUTDOWN_GRACE_MS: { kind: 'integer', default: 10_000, section: 'server', description: 'On SIGTERM, how long in-flight requests and streams may finish.' },
+  SWITCHYARD_SHUTDOWN_GRACE_MS: { kind: 'integer', default: 10_000, section: 'server', description: 'On SIGTERM, how long in-flight requests and streams may finish; a stream still running then is ended with its family\'s error frame, logged and charged for what was delivered.' },
 
   SWITCHYARD_DATA_DIR: {
     kind: 'string',

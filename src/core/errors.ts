@@ -143,6 +143,25 @@ export function exposedError(error: GatewayError, requestId?: string): GatewayEr
   return new GatewayError('internal', message, { status: error.status, cause: error });
 }
 
+/** Whether the upstream refused the channel's own credential (401, 403, or what an adapter reads as one). */
+export function isCredentialRefusal(error: GatewayError): boolean {
+  return error.upstreamStatus === 401 || error.upstreamStatus === 403;
+}
+
+/**
+ * What a client is told when an upstream refused the gateway's credential: a
+ * 502 saying so, never the upstream's text (which reads like the client's own
+ * key was wrong) and never its code. The request log keeps the upstream's
+ * status and text in the attempt; `cause` keeps them for the log line.
+ */
+export function credentialsRefused(provider: string, refused: GatewayError): GatewayError {
+  return new GatewayError(
+    'upstream_error',
+    `the gateway's upstream credentials for ${provider} were refused; the gateway's operator must fix them (your own API key was accepted)`,
+    { status: 502, upstreamStatus: refused.upstreamStatus, retryable: refused.retryable, cause: refused },
+  );
+}
+
 /**
  * Maps an upstream HTTP status to a gateway error. 429, 5xx and timeouts may be
  * retried on another channel; 4xx requests are the client's fault and are not.

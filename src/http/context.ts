@@ -3,6 +3,7 @@
  * at start (see server/bootstrap.ts) and handed to every route.
  */
 import type { Logger } from 'pino';
+import type { InFlightCalls } from '../core/in-flight.js';
 import type { PriceTable } from '../billing/prices.js';
 import type { QuotaLedger } from '../billing/quota/ledger.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
@@ -51,4 +52,8 @@ export interface AppContext {
   tasks: TaskEngine;
   /** The admin credential's SHA-256 (hex). */
   adminKeyHash: string;
+  /** With Redis configured: why it cannot be used right now (`/readyz`), or undefined while it answers. */
+  redisUnavailable?: () => string | undefined;
+  /** The chat calls running on this instance (shutdown ends those the grace period did not see finish). */
+  inFlight: InFlightCalls;
 }

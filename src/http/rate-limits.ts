@@ -101,10 +101,13 @@ export class RateLimits {
   }
 }
 
+/** What a key with limits is told while the shared counters cannot be reached (SWITCHYARD_REDIS_OUTAGE=closed). */
+export const STORE_AWAY = "the gateway cannot reach its rate-limit store, so this key's rate limits cannot be checked; retry shortly";
+
 function limited(cause: unknown, message: string): GatewayError {
   if (!(cause instanceof RateLimiterRes)) {
     // The counter store failed (Redis down) under the `closed` policy: refuse rather than admit unlimited traffic.
-    return new GatewayError('unavailable', 'rate-limit store unavailable', { cause });
+    return new GatewayError('unavailable', STORE_AWAY, { cause, retryAfterSeconds: 5 });
   }
   return new GatewayError('rate_limited', message, {
     retryAfterSeconds: Math.max(1, Math.ceil(cause.msBeforeNext / 1000)),

@@ -35,6 +35,8 @@ interface Outcome {
 export async function serveChat(services: ChatServices, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<void> {
   const attempts: Attempt[] = [];
   const abort = new CallAbort();
+  // Shutdown ends what is still running at the end of its grace period through this signal.
+  services.inFlight.begin(abort);
   output.watchClient(() => abort.abort());
   let core: ChatRequest | undefined;
   const sealer = services.sealer;
@@ -95,27 +97,31 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     outcome = { httpStatus: error.status, answered: false, deliveredText: noText, error };
   }
 
-  services.settle({
-    requestId: call.requestId,
-    family: codec.family,
-    key: call.key,
-    model: call.model,
-    upstreamModel: target?.upstreamModel,
-    channelId: target?.channel.id,
-    attempts,
-    stream: call.stream,
-    httpStatus: outcome.httpStatus,
-    error: outcome.error,
-    reported: outcome.reported,
-    answered: outcome.answered,
-    estimateInput: () => estimatePrompt(coreRequest),
-    deliveredText: outcome.deliveredText,
-    startedAt: call.startedAt,
-    firstByteAt: writer.firstByteAt,
-    clientIp: call.clientIp,
-    translation,
-    hold,
-  });
+  try {
+    services.settle({
+      requestId: call.requestId,
+      family: codec.family,
+      key: call.key,
+      model: call.model,
+      upstreamModel: target?.upstreamModel,
+      channelId: target?.channel.id,
+      attempts,
+      stream: call.stream,
+      httpStatus: outcome.httpStatus,
+      error: outcome.error,
+      reported: outcome.reported,
+      answered: outcome.answered,
+      estimateInput: () => estimatePrompt(coreRequest),
+      deliveredText: outcome.deliveredText,
+      startedAt: call.startedAt,
+      firstByteAt: writer.firstByteAt,
+      clientIp: call.clientIp,
+      translation,
+      hold,
+    });
+  } finally {
+    services.inFlight.settled(abort);
+  }
 }
 
 /** A translated answer's reasoning state leaves sealed, tagged with the upstream type that made it. */

@@ -6,6 +6,7 @@
  * per gateway from its context; tests build their own with fake adapters.
  */
 import type { CallSignal } from '../core/call-signal.js';
+import type { InFlightCalls } from '../core/in-flight.js';
 import type { Logger } from 'pino';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 import type { Channel } from '../core/channel.js';
@@ -37,6 +38,8 @@ export interface ChatServices {
   readonly logger: Logger;
   /** Settles the request: usage completed and priced, the log row and spend recorded, the hold released. */
   settle(input: SettleInput): void;
+  /** The calls running on this instance, which shutdown ends when its grace period is over. */
+  readonly inFlight: InFlightCalls;
 }
 
 const built = new WeakMap<AppContext, ChatServices>();
@@ -59,6 +62,7 @@ export function chatServices(ctx: AppContext): ChatServices {
       sealer: ReasoningSealer.of(ctx.secrets),
       logger: ctx.logger,
       settle: (input) => void settle(ctx, input),
+      inFlight: ctx.inFlight,
     };
     built.set(ctx, services);
   }

@@ -6,7 +6,7 @@
  * breaker (routing/health.ts).
  */
 import type { CallSignal } from '../core/call-signal.js';
-import { GatewayError } from '../core/errors.js';
+import { credentialsRefused, GatewayError, isCredentialRefusal } from '../core/errors.js';
 import { unservedModelMessage } from '../core/model-name.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelHealth } from './health.js';
@@ -88,10 +88,14 @@ export async function tryInOrder<T, R>(
     try {
       value = await attempt(item);
     } catch (error) {
+      // The attempt keeps what the upstream said (status and text, keys masked) for the operator.
       options.attempts.push(endedAttempt(channel, startedAt, error));
-      if (!(error instanceof GatewayError) || !error.retryable) throw error;
+      if (!(error instanceof GatewayError)) throw error;
+      // A refused credential is the operator's to fix: the client is told so, never the upstream's words.
+      const failure = isCredentialRefusal(error) ? credentialsRefused(channel.type, error) : error;
+      if (!failure.retryable) throw failure;
       options.health.failed(channel, error, options.keyOf?.());
-      errors.push(error);
+      errors.push(failure);
       continue;
     }
     options.attempts.push(endedAttempt(channel, startedAt));

@@ -27,12 +27,15 @@ import type { Store } from '../storage/types.js';
 import { loadUpstreams } from '../upstreams/registry.js';
 import { buildApp } from './app.js';
 import { openRedis } from './redis-client.js';
+import { isRedisUnreachable, RedisWatch } from './redis-watch.js';
 import { composeTasks } from './compose.js';
 import { generateKeySecret, hashKey, KeyAuthenticator } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import { RateLimits } from '../http/rate-limits.js';
 import { createTaskEngine } from './task-engine.js';
 import { listenError } from './listen-errors.js';
+import { InFlightCalls } from '../core/in-flight.js';
+import { endAtGraceDeadline, FINAL_FRAMES_MS } from './shutdown.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -120,9 +123,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     channels.startAutoRefresh(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'channel refresh failed'));
 
     // The Redis client is loaded only when shared rate-limit counters are configured.
+    let redisWatch: RedisWatch | undefined;
     const redis = effective.redisUrl
-      ? await openRedis(effective.redisUrl, { maxRetriesPerRequest: 2 })
+      ? await openRedis(effective.redisUrl, { maxRetriesPerRequest: 2 }, (client) => (redisWatch = new RedisWatch(client, logger)))
       : undefined;
+    // Redis being away is logged once by its watch, not again by every client of it.
+    const unlessRedisAway = (report: (error: unknown) => void) => (error: unknown) => (redis && isRedisUnreachable(error) ? undefined : report(error));
     const upstreams = await loadUpstreams();
     const recorder = new UsageRecorder(store, {
       flushIntervalMs: 500,
@@ -148,12 +154,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       redis,
       databaseUrl: store.engine === 'postgres' ? effective.databaseUrl : undefined,
       onChange: (topic) => (topic === 'keys' ? auth.invalidate() : void channels.refresh().catch(() => undefined)),
-      onError: (error) => logger.warn({ err: error }, 'change notifications unavailable; changes arrive with the periodic refresh'),
+      onError: unlessRedisAway((error) => logger.warn({ err: error }, 'change notifications unavailable; changes arrive with the periodic refresh')),
     });
     const health = new ChannelHealth(effective.cooldownSeconds * 1000);
     // With Redis, one instance's breaker openings spare the others their failed attempts.
     const breakers = redis
-      ? await shareBreakers(health, redis, effective.databaseSchema ?? 'default', (error) => logger.warn({ err: error }, 'breaker sharing unavailable'))
+      ? await shareBreakers(health, redis, effective.databaseSchema ?? 'default', unlessRedisAway((error) => logger.warn({ err: error }, 'breaker sharing unavailable')))
       : undefined;
     // The OpenTelemetry SDK is loaded only when traces are configured.
     const tracer = effective.traces
@@ -179,11 +185,13 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       metrics: new GatewayMetrics(metricsSources(store, channels, health), { enabled: settings.metrics }),
       accessNotes: new AccessNotes(effective.accessLog && logger.isLevelEnabled('info'), tracer !== undefined),
       tracer,
-      quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger }),
+      quota: selectQuotaLedger({ store, redis, outage: effective.redisOutage, recorder, logger, quiet: isRedisUnreachable }),
       adapters: upstreams.adapters,
       fileConfig,
       contextWindows: fileConfig?.contextWindows,
       adminKeyHash: admin.hash,
+      redisUnavailable: redisWatch && (() => redisWatch!.unavailableReason()),
+      inFlight: new InFlightCalls(),
       tasks: createTaskEngine({
         settings: effective,
         store,
@@ -206,16 +214,17 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
-        // In-flight requests and streams get a bounded grace period, then their sockets are closed.
-        const force = setTimeout(() => app.server.closeAllConnections(), effective.shutdownGraceMs);
-        force.unref();
+        // In-flight requests and streams get a bounded grace period; then the gateway ends them itself.
+        const disarm = endAtGraceDeadline(app.server, ctx.inFlight, effective.shutdownGraceMs);
         // Keep-alive connections that go idle after their last response would otherwise hold the close open.
         const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
         await app.close();
         stopTaskJobs();
         stopRetention();
         clearInterval(sweep);
-        clearTimeout(force);
+        disarm();
+        // Every chat call ended is settled (logged and charged) before the recorder's last flush.
+        await ctx.inFlight.idle(FINAL_FRAMES_MS);
         // Before the store closes: the loop finishes its pass and hands its leases back.
         await ctx.tasks.stop();
         channels.stop();
@@ -223,6 +232,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         // Every request has ended, and its span with it: send what is buffered.
         await tracer?.shutdown().catch(() => undefined);
         await changes.close();
+        redisWatch?.stop();
         breakers?.close();
         await redis?.quit().catch(() => undefined);
         await store.close();

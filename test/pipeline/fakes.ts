@@ -13,6 +13,7 @@ import type { ClientKey } from '../../src/http/auth.js';
 import { ChannelHealth } from '../../src/routing/health.js';
 import type { ChatOutput } from '../../src/pipeline/chat-output.js';
 import type { ChatServices } from '../../src/pipeline/chat-services.js';
+import { InFlightCalls } from '../../src/core/in-flight.js';
 import { completeUsage, type SettleInput } from '../../src/pipeline/settle.js';
 import type { ChatCall, ChatCodec, RenderedError } from '../../src/pipeline/types.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../../src/upstreams/types.js';
@@ -82,6 +83,7 @@ export function services(channels: Channel[], adapters: UpstreamAdapter[], optio
       }),
       sealer: new ReasoningSealer(Buffer.alloc(32, 7)),
       logger: pino({ level: 'silent' }),
+      inFlight: new InFlightCalls(),
       settle: (input) => {
         settled.push(input);
         // As the real settlement does, the hold is released; the charged output tokens stand in for the cost.

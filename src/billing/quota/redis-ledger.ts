@@ -83,7 +83,10 @@ export class RedisQuotaLedger implements QuotaLedger {
     } catch (error) {
       this.options.onError?.(error);
       if (this.options.fallback) return this.options.fallback.hold(key, estimate, settled);
-      throw new GatewayError('unavailable', 'quota store unavailable', { cause: error });
+      throw new GatewayError('unavailable', "the gateway cannot reach its quota store, so this key's quota cannot be checked; retry shortly", {
+        cause: error,
+        retryAfterSeconds: 5,
+      });
     }
     if (granted !== 1) throw exhausted();
     let released = false;

@@ -18,12 +18,14 @@ export function selectQuotaLedger(input: {
   outage: RedisOutagePolicy;
   recorder: UsageRecorder;
   logger: Logger;
+  /** Redis failures not to log here (Redis being away is logged once, where it is watched). */
+  quiet?: (error: unknown) => boolean;
 }): QuotaLedger {
   const { store, redis, logger, recorder } = input;
   if (redis) {
     return new RedisQuotaLedger(redis, {
       fallback: input.outage === 'open' ? new LocalQuotaLedger() : undefined,
-      onError: (error) => logger.warn({ err: error }, 'quota ledger: Redis unreachable'),
+      onError: (error) => input.quiet?.(error) || logger.warn({ err: error }, 'quota ledger: Redis failed'),
     });
   }
   if (store.engine === 'postgres') {

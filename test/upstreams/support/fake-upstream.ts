@@ -15,6 +15,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   body: Buffer;
   json<T = Record<string, unknown>>(): T;
+  /** Resolves when the exchange's connection closes (the gateway ended it, or the answer was sent). */
+  closed: Promise<void>;
 }
 
 export interface FakeReply {
@@ -60,6 +62,7 @@ export async function startFakeUpstream(initial: FakeHandler | FakeReply = { sta
       headers: req.headers,
       body,
       json: <T>() => JSON.parse(body.toString('utf8')) as T,
+      closed: new Promise<void>((resolve) => res.once('close', () => resolve())),
     };
     requests.push(recorded);
     try {
