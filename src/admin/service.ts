@@ -40,7 +40,7 @@ export const keyPatchSchema = builtOnce(() => keyInputSchema().partial().strict(
 const channelFields = builtOnce(() => ({
   name: recordName().describe('Unique name (1-128 characters, no control characters).'),
   type: z.string().min(1).describe('Upstream type: `simulator`, `anthropic`, `gemini`, `openai-responses`, `openai-chat`, `ig-proxy`, `openai-videos`, `wan` (see docs/providers.md).'),
-  baseUrl: z.string().describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types; needed by every type but `gemini` and `openai-responses`, whose public address is the default when empty.'),
+  baseUrl: z.string().describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types; needed by every type but `simulator`, `gemini` and `openai-responses` (whose public address is the default when empty).'),
   apiKey: z.union([z.string(), z.array(z.string())]).describe('The upstream credential, or a list rotated round-robin; required by every type but `simulator` and `openai-chat` (a keyless server), never empty. Encrypted at rest, never returned (answers show `apiKeyCount`).'),
   models: z.array(z.string().min(1)).describe('Model names this channel serves: exact names, `*`, or `prefix*` (image actions: `ig_<action>`); required by every type but `simulator` (default `*`).'),
   modelMapping: z.record(z.string(), z.string()).describe('Client model name to upstream model name; mapped names count as served.'),
