@@ -4,7 +4,7 @@
  * secret is returned once, at creation, and upstream credentials never.
  */
 import { z } from 'zod';
-import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from '../config/entity-rules.js';
+import { channelProblem, declaredModels, IP_OR_CIDR_MESSAGE, isIpOrCidr, type ChannelShape } from '../config/entity-rules.js';
 import { GatewayError } from '../core/errors.js';
 import { hasControlCharacter } from '../core/model-name.js';
 import { generateKeySecret, hashKey } from '../http/auth.js';
@@ -40,9 +40,9 @@ export const keyPatchSchema = builtOnce(() => keyInputSchema().partial().strict(
 const channelFields = builtOnce(() => ({
   name: recordName().describe('Unique name (1-128 characters, no control characters).'),
   type: z.string().min(1).describe('Upstream type: `simulator`, `anthropic`, `gemini`, `openai-responses`, `openai-chat`, `ig-proxy`, `openai-videos`, `wan` (see docs/providers.md).'),
-  baseUrl: z.string().describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types; needed by every type but `gemini` and `openai-responses`, whose public address is the default when empty.'),
-  apiKey: z.union([z.string(), z.array(z.string())]).describe('The upstream credential, or a list rotated round-robin. Encrypted at rest, never returned (answers show `apiKeyCount`).'),
-  models: z.array(z.string().min(1)).describe('Model names this channel serves: exact names, `*`, or `prefix*` (image actions: `ig_<action>`).'),
+  baseUrl: z.string().describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types; needed by every type but `simulator`, `gemini` and `openai-responses` (whose public address is the default when empty).'),
+  apiKey: z.union([z.string(), z.array(z.string())]).describe('The upstream credential, or a list rotated round-robin; required by every type but `simulator` and `openai-chat` (a keyless server), never empty. Encrypted at rest, never returned (answers show `apiKeyCount`).'),
+  models: z.array(z.string().min(1)).describe('Model names this channel serves: exact names, `*`, or `prefix*` (image actions: `ig_<action>`); required by every type but `simulator` (default `*`).'),
   modelMapping: z.record(z.string(), z.string()).describe('Client model name to upstream model name; mapped names count as served.'),
   priority: z.number().int().describe('Higher priorities are tried first.'),
   weight: z.number().int().nonnegative().describe('Weighted random choice among channels of one priority.'),
@@ -55,7 +55,7 @@ export const channelInputSchema = builtOnce(() => z
     ...channelFields(),
     baseUrl: channelFields().baseUrl.default(''),
     apiKey: channelFields().apiKey.optional(),
-    models: channelFields().models.default(['*']),
+    models: channelFields().models.optional(),
     modelMapping: channelFields().modelMapping.default({}),
     priority: channelFields().priority.default(0),
     weight: channelFields().weight.default(1),
@@ -66,8 +66,8 @@ export const channelInputSchema = builtOnce(() => z
 
 export const channelPatchSchema = builtOnce(() => z.object(channelFields()).partial().strict());
 
-/** Refuses a channel that would fail when used: unknown type, a base URL that is not http(s), settings its type rejects. */
-function checkChannel(channel: { name: string; type: string; baseUrl: string; settings: Record<string, unknown> }): void {
+/** Refuses a channel that would fail when used: unknown type, a missing or bad base URL, missing or empty credentials, no models, settings its type rejects. */
+function checkChannel(channel: ChannelShape): void {
   const problem = channelProblem(channel);
   if (problem) throw new GatewayError('invalid_request', `${problem.field}: ${problem.message}`, { param: problem.field });
 }
@@ -94,7 +94,7 @@ export function publicChannel(record: ChannelRecord) {
 
 function asList(apiKey: string | string[] | undefined): string[] {
   if (apiKey === undefined) return [];
-  return (Array.isArray(apiKey) ? apiKey : [apiKey]).filter((value) => value.length > 0);
+  return Array.isArray(apiKey) ? apiKey : [apiKey];
 }
 
 export class AdminService {
@@ -137,12 +137,14 @@ export class AdminService {
     }
     const { apiKey, enabled, ...fields } = data;
     const baseUrl = fields.baseUrl.replace(/\/+$/, '');
-    checkChannel({ ...fields, baseUrl });
+    const apiKeys = asList(apiKey);
+    checkChannel({ ...fields, baseUrl, apiKeys });
     return this.store.channels.create({
       ...fields,
       baseUrl,
+      models: declaredModels(fields.type, fields.models),
       status: enabled ? 'enabled' : 'disabled',
-      apiKeysEncrypted: asList(apiKey).map((plain) => this.secrets.seal(plain)),
+      apiKeysEncrypted: apiKeys.map((plain) => this.secrets.seal(plain)),
     });
   }
 
@@ -152,10 +154,18 @@ export class AdminService {
     const patch: ChannelPatch = { ...fields };
     if (fields.baseUrl !== undefined) patch.baseUrl = fields.baseUrl.replace(/\/+$/, '');
     if (enabled !== undefined) patch.status = enabled ? 'enabled' : 'disabled';
-    if (apiKey !== undefined) patch.apiKeysEncrypted = asList(apiKey).map((plain) => this.secrets.seal(plain));
-    // The channel as it would be after the change must pass, not just the fields changed.
+    const apiKeys = apiKey === undefined ? undefined : asList(apiKey);
+    if (apiKeys !== undefined) patch.apiKeysEncrypted = apiKeys.map((plain) => this.secrets.seal(plain));
+    // The channel as it would be after the change must pass, not just the fields changed (stored credentials are never empty).
     const current = await this.getChannel(id);
-    checkChannel({ name: patch.name ?? current.name, type: patch.type ?? current.type, baseUrl: patch.baseUrl ?? current.baseUrl, settings: patch.settings ?? current.settings });
+    checkChannel({
+      name: patch.name ?? current.name,
+      type: patch.type ?? current.type,
+      baseUrl: patch.baseUrl ?? current.baseUrl,
+      apiKeys: apiKeys ?? current.apiKeysEncrypted,
+      models: patch.models ?? current.models,
+      settings: patch.settings ?? current.settings,
+    });
     const record = await this.store.channels.update(id, patch);
     if (!record) throw new GatewayError('not_found', `no channel with id "${id}"`);
     return record;

@@ -23,8 +23,10 @@ const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
   keys list
   keys disable NAME|ID
   keys enable NAME|ID
-  channels add --name NAME --type TYPE [--base-url URL] [--api-key KEY ...] [--models a,b]
+  channels add --name NAME --type TYPE --models a,b [--base-url URL] [--api-key KEY ...]
                [--model-mapping client=upstream,...] [--priority N] [--weight N] [--settings JSON]
+               (models: names, prefix* or '*'; which types need a base URL and a key:
+               docs/providers.md)
   channels list
   channels disable NAME|ID
   channels enable NAME|ID

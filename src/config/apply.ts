@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type { CredentialSealer } from '../storage/store-secrets.js';
 import { withExclusiveLock } from '../storage/exclusive-lock.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
+import { declaredModels } from './entity-rules.js';
 import type { ConfigChannel, ConfigFile, ConfigKey } from './file.js';
 
 export const APPLIED_SETTING = 'config.applied';
@@ -86,7 +87,7 @@ async function applyChannel(store: Store, secrets: CredentialSealer, channel: Co
     name: channel.name,
     type: channel.type,
     baseUrl: channel.baseUrl ?? '',
-    models: channel.models,
+    models: declaredModels(channel.type, channel.models),
     modelMapping: channel.modelMapping ?? {},
     priority: channel.priority,
     weight: channel.weight,

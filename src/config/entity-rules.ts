@@ -32,21 +32,35 @@ export interface ChannelShape {
   name: string;
   type: string;
   baseUrl: string;
+  /** The credentials in the clear; absent where only the settings are being checked. */
+  apiKeys?: readonly string[];
+  /** Absent: the operator listed none (the type's default, if it has one, applies). */
+  models?: readonly string[];
   settings: Record<string, unknown>;
+}
+
+/** The models a channel serves when its declaration lists none: the type's default, else none. */
+export function declaredModels(type: string, models: readonly string[] | undefined): string[] {
+  return [...(models ?? channelType(type)?.defaultModels ?? [])];
 }
 
 /** The first problem with a channel as it would be stored, or undefined when it is sound. */
 export function channelProblem(channel: ChannelShape): { field: string; message: string } | undefined {
-  // The type list (with each type's settings readers) is the upstream registry's.
-  const readers = channelType(channel.type)?.settings;
-  if (!readers) return { field: 'type', message: `must be one of ${CHANNEL_TYPES.map((entry) => entry.type).join(', ')}` };
+  // The type list (with what each type needs and its settings readers) is the upstream registry's.
+  const entry = channelType(channel.type);
+  if (!entry) return { field: 'type', message: `must be one of ${CHANNEL_TYPES.map((known) => known.type).join(', ')}` };
   if (channel.baseUrl !== '' && !isHttpUrl(channel.baseUrl)) return { field: 'baseUrl', message: 'must be an http(s) URL' };
+  if (channel.baseUrl === '' && entry.needs.baseUrl) return { field: 'baseUrl', message: `required for type ${entry.type} (an absolute http(s) URL)` };
+  if (channel.apiKeys?.some((key) => key === '')) return { field: 'apiKey', message: 'must not be empty (leave it out for a keyless channel)' };
+  if (channel.apiKeys?.length === 0 && entry.needs.credentials) return { field: 'apiKey', message: `required for type ${entry.type}` };
+  if (channel.models === undefined && !entry.defaultModels)
+    return { field: 'models', message: `required for type ${entry.type}: list the model names or patterns it serves (\`*\` for every model)` };
   const listed = channel.settings.listedModels;
   if (listed !== undefined && !(Array.isArray(listed) && listed.every((name) => typeof name === 'string' && name !== '' && !name.endsWith('*'))))
     return { field: 'settings', message: 'listedModels must be a list of exact model names (the names /v1/models shows for pattern entries)' };
   // The readers see a fresh object each time, so none of their caches keeps a rejected value.
   const probe = { name: channel.name, type: channel.type, baseUrl: channel.baseUrl, settings: channel.settings } as Channel;
-  for (const read of readers) {
+  for (const read of entry.settings) {
     try {
       read({ ...probe });
     } catch (error) {

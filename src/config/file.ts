@@ -53,11 +53,11 @@ const channelSchema = builtOnce(() => z.strictObject({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .transform((url) => url.replace(/\/+$/, ''))
     .optional()
-    .describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types. Needed by every type but `gemini` and `openai-responses`, whose public address is the default.'),
+    .describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types. Needed by every type but `simulator`, `gemini` and `openai-responses`, whose public address is the default.'),
   apiKey: z.union([z.string().min(1), z.array(z.string().min(1))], {
     error: 'must be a non-empty string or a list of them',
-  }).optional().describe('The upstream credential, or a list rotated round-robin. Encrypted at rest, never shown.'),
-  models: modelList().default(['*']).describe('Model names this channel serves: exact names, `*`, or `prefix*` (image actions: `ig_<action>`).'),
+  }).optional().describe('The upstream credential, or a list rotated round-robin; required by every type but `simulator` and `openai-chat` (a keyless server). Encrypted at rest, never shown.'),
+  models: modelList().optional().describe('Model names this channel serves: exact names, `*`, or `prefix*` (image actions: `ig_<action>`); required by every type but `simulator` (default `*`).'),
   modelMapping: z.record(z.string(), z.string().min(1)).optional().describe('Client model name to upstream model name; mapped names count as served.'),
   priority: z.number().int().default(0).describe('Higher priorities are tried first.'),
   weight: z.number().int().nonnegative().default(1).describe('Weighted random choice among channels of one priority.'),
@@ -148,9 +148,10 @@ export const configSchema = builtOnce(() => z
     flagDuplicates(config.keys.map((k) => k.name), 'keys', 'name', ctx);
     flagDuplicates(config.keys.map((k) => k.key), 'keys', 'key', ctx);
     config.channels.forEach((channel, index) => {
-      const problem = channelProblem({ ...channel, baseUrl: channel.baseUrl ?? '', settings: channel.settings ?? {} });
-      // The baseUrl field's own schema already reports a bad URL.
-      if (problem && problem.field !== 'baseUrl') ctx.addIssue({ code: 'custom', path: ['channels', index, problem.field], message: problem.message });
+      const apiKeys = channel.apiKey === undefined ? [] : [channel.apiKey].flat();
+      const problem = channelProblem({ ...channel, baseUrl: channel.baseUrl ?? '', apiKeys, settings: channel.settings ?? {} });
+      // The baseUrl field's own schema already reports a bad URL (a missing one is the rules' to report).
+      if (problem && !(problem.field === 'baseUrl' && channel.baseUrl !== undefined)) ctx.addIssue({ code: 'custom', path: ['channels', index, problem.field], message: problem.message });
     });
   }));
 
@@ -187,18 +188,26 @@ export function parseConfigText(text: string, format: 'yaml' | 'json', source = 
   if (exceedsJsonDepth(value)) throw new ConfigFileError(source, [`nests objects and lists more than ${MAX_JSON_DEPTH} levels deep`]);
   // An empty file declares nothing.
   const result = configSchema().safeParse(value ?? {});
-  if (!result.success) throw new ConfigFileError(source, result.error.issues.map(describeIssue));
+  if (!result.success) throw new ConfigFileError(source, result.error.issues.map((issue) => describeIssue(issue, value)));
   return result.data;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const where = formatPath(issue.path);
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  const where = formatPath(issue.path) + channelNamed(issue.path, value);
   if (issue.code === 'unrecognized_keys') {
-    const fields = issue.keys.map((key) => (where ? `${where}.${key}` : key));
+    const fields = issue.keys.map((key) => formatPath([...issue.path, key]) + channelNamed([...issue.path, key], value));
     return `${fields.join(', ')}: unknown field${fields.length > 1 ? 's' : ''}`;
   }
   const missing = issue.code === 'invalid_type' && issue.message.endsWith('received undefined');
   return `${where || '(top level)'}: ${missing ? 'required' : issue.message}`;
+}
+
+/** ` (channel "name")` for a problem inside a channel that has a name: the index alone is hard to find in a long file. */
+function channelNamed(path: PropertyKey[], value: unknown): string {
+  if (path[0] !== 'channels' || typeof path[1] !== 'number' || path.length < 3 || path[2] === 'name') return '';
+  const channels = (value as { channels?: unknown } | null | undefined)?.channels;
+  const name = Array.isArray(channels) ? (channels[path[1]] as { name?: unknown } | null | undefined)?.name : undefined;
+  return typeof name === 'string' && name.trim() !== '' ? ` (channel ${JSON.stringify(name)})` : '';
 }
 
 function formatPath(path: PropertyKey[]): string {

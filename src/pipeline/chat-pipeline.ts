@@ -14,6 +14,7 @@ import { foldStream, responseToEvents } from '../core/stream-fold.js';
 import { openRequestState, sealEvents, sealResponse, type SealOptions } from '../core/reasoning-seal.js';
 import type { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
+import { logUnexpectedAttempt } from './upstream-call.js';
 import type { Channel } from '../core/channel.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
 import { WholeBody } from '../upstreams/whole-body.js';
@@ -58,7 +59,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     const { candidates, plans } = servableCandidates(services, call, codec, coreRequest);
     const attempt = await withFailover(
       candidates,
-      { model: call.model, maxAttempts: services.maxAttempts, health: services.health, attempts, signal: abort.signal },
+      { model: call.model, maxAttempts: services.maxAttempts, health: services.health, attempts, signal: abort.signal, onUnexpected: logUnexpectedAttempt(services.logger, call.requestId) },
       async (next): Promise<AttemptValue> => {
         const adapter = services.adapter(next.channel.type);
         const upstreamCall = services.upstreamCall(next, call, abort.signal);

@@ -20,7 +20,7 @@ import { countRequestTokens } from '../core/tokens.js';
 import { requestLogRow } from '../billing/log-row.js';
 import { withFailover } from '../routing/failover.js';
 import type { AppContext } from '../http/context.js';
-import { chatCandidates, upstreamCallFor } from './upstream-call.js';
+import { chatCandidates, logUnexpectedAttempt, upstreamCallFor } from './upstream-call.js';
 import type { ClientKey } from '../http/auth.js';
 import type { Channel } from '../core/channel.js';
 import type { CountTokensResult, PassThroughRequest, UpstreamAdapter } from '../upstreams/types.js';
@@ -72,7 +72,7 @@ export async function serveCountTokens(ctx: AppContext, call: CountCall, codec: 
     const candidates = chatCandidates(ctx, call.model);
     const attempt = await withFailover(
       candidates,
-      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, signal: abort.signal },
+      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, signal: abort.signal, onUnexpected: logUnexpectedAttempt(ctx.logger, call.requestId) },
       async (next): Promise<Counted> => {
         const adapter = ctx.adapters.get(next.channel.type);
         if (!countsNatively(adapter, codec)) return { kind: 'estimate' };

@@ -23,7 +23,7 @@ import { settle } from './settle.js';
 import { holdQuota } from './quota-hold.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 import type { RenderedError } from './types.js';
-import { upstreamCallFor } from './upstream-call.js';
+import { logUnexpectedAttempt, upstreamCallFor } from './upstream-call.js';
 
 export interface EmbeddingCodec {
   /** The family name written to request logs. */
@@ -77,7 +77,7 @@ export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, code
     if (call.needsPassThrough && candidates.length === 0) throw tokenInputRefused(call.model);
     const attempt = await withFailover(
       candidates,
-      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, signal: abort.signal },
+      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, signal: abort.signal, onUnexpected: logUnexpectedAttempt(ctx.logger, call.requestId) },
       async (next): Promise<Answer> => {
         const adapter = ctx.adapters.get(next.channel.type);
         const upstreamCall = upstreamCallFor(ctx, next, call, abort.signal);

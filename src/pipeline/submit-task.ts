@@ -13,6 +13,7 @@ import { GatewayError, toGatewayError } from '../core/errors.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import { tryInOrder } from '../routing/failover.js';
+import { logUnexpectedAttempt } from './upstream-call.js';
 import type { TaskKind } from '../tasks/task-kind.js';
 import type { JsonObject, SubmitOutcome, TaskCall, TaskRecord, TaskUpstream } from '../tasks/types.js';
 import { logTaskRequest, type TaskRequestMeta } from './task-log.js';
@@ -130,7 +131,7 @@ export async function submitTask<Request extends object, Result extends object, 
     const { value: outcome, item: target } = await tryInOrder(
       targets,
       (target) => target.channel,
-      { maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, label: `${submission.noun} task ${task.id}` },
+      { maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, label: `${submission.noun} task ${task.id}`, onUnexpected: logUnexpectedAttempt(ctx.logger, meta.requestId) },
       (target) =>
         taskUpstreamFor<Request, Result, Payload>(ctx, kind, submission.noun, target.channel).submit(
           task,

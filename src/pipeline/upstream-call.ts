@@ -3,6 +3,7 @@
  * and counting alike: the channels that may serve a model, in the order to
  * try them, and the call an adapter gets for one attempt.
  */
+import type { Logger } from 'pino';
 import type { CallSignal } from '../core/call-signal.js';
 import type { AttemptTarget } from '../routing/failover.js';
 import { orderCandidates } from '../routing/select.js';
@@ -34,4 +35,15 @@ export function upstreamCallFor(
     timeoutMs: ctx.settings.upstreamTimeoutMs,
     limits: upstreamLimits(ctx.settings),
   };
+}
+
+/**
+ * The failover loop's report of an attempt that threw instead of failing as
+ * an upstream does (a request that could not be built from the channel): the
+ * runtime text goes to the log, with the channel to fix, and the next channel
+ * is tried.
+ */
+export function logUnexpectedAttempt(logger: Pick<Logger, 'error'>, requestId: string) {
+  return (channel: Channel, error: unknown) =>
+    logger.error({ err: error, requestId, channel: channel.name, channelId: channel.id }, 'a channel attempt failed unexpectedly; trying the next channel');
 }

@@ -2,8 +2,9 @@
  * Runs one upstream call with failover: on a connect error, timeout, 429 or
  * 5xx (anything the adapter marks retryable), before any byte has reached the
  * client, the next candidate channel is tried, up to a bounded number of
- * attempts. A 400 is never retried. Each outcome feeds the channel's circuit
- * breaker (routing/health.ts).
+ * attempts. A 400 is never retried. Anything else an attempt throws (a request
+ * that could not be built from the channel) is that channel's failure too.
+ * Each outcome feeds the channel's circuit breaker (routing/health.ts).
  */
 import type { CallSignal } from '../core/call-signal.js';
 import { credentialsRefused, GatewayError, isCredentialRefusal } from '../core/errors.js';
@@ -31,6 +32,8 @@ export interface FailoverOptions {
   /** Filled with every attempt, in order, with its outcome and timing (the request log's detail). */
   attempts: Attempt[];
   signal?: CallSignal;
+  /** Told about an attempt that threw something other than a gateway error (see `tryInOrder`). */
+  onUnexpected?: (channel: Channel, error: unknown) => void;
 }
 
 const CAPACITY_KINDS = new Set(['rate_limited', 'overloaded', 'unavailable']);
@@ -46,7 +49,15 @@ export async function withFailover<T>(
   // Attempts run one after another: the last target built is the one that answered.
   let target: AttemptTarget | undefined;
   const keyOf = () => target?.apiKey;
-  const ordered: OrderedAttemptOptions = { maxAttempts: options.maxAttempts, health: options.health, attempts: options.attempts, signal: options.signal, label: `"${options.model}"`, keyOf };
+  const ordered: OrderedAttemptOptions = {
+    maxAttempts: options.maxAttempts,
+    health: options.health,
+    attempts: options.attempts,
+    signal: options.signal,
+    label: `"${options.model}"`,
+    keyOf,
+    onUnexpected: options.onUnexpected,
+  };
   const { value } = await tryInOrder(candidates, (channel) => channel, ordered, (channel) => {
     target = { channel, upstreamModel: upstreamModelFor(channel, options.model), apiKey: options.health.nextKey(channel) };
     return attempt(target);
@@ -64,6 +75,17 @@ export interface OrderedAttemptOptions {
   label?: string;
   /** The upstream key the last attempt used, when known (per-key breakers). */
   keyOf?: () => string | undefined;
+  /** Told about an attempt that threw something other than a gateway error, before the next item is tried. */
+  onUnexpected?: (channel: Channel, error: unknown) => void;
+}
+
+/**
+ * What an attempt that threw something unexpected (a request that could not
+ * be built from the channel, say: `new URL` on a bad base URL) counts as: a
+ * failure of that channel, tried elsewhere, whose text never reaches the client.
+ */
+function unexpectedFailure(error: unknown): GatewayError {
+  return new GatewayError('upstream_error', 'the request to an upstream could not be made; the gateway log says why', { retryable: true, cause: error });
 }
 
 /**
@@ -87,10 +109,12 @@ export async function tryInOrder<T, R>(
     let value: R;
     try {
       value = await attempt(item);
-    } catch (error) {
+    } catch (thrown) {
+      // An internal error is the gateway's own trouble with this channel (its settings, its adapter), not the upstream's answer.
+      const error = thrown instanceof GatewayError && thrown.kind !== 'internal' ? thrown : unexpectedFailure(thrown);
+      if (error !== thrown) options.onUnexpected?.(channel, thrown);
       // The attempt keeps what the upstream said (status and text, keys masked) for the operator.
       options.attempts.push(endedAttempt(channel, startedAt, error));
-      if (!(error instanceof GatewayError)) throw error;
       // A refused credential is the operator's to fix: the client is told so, never the upstream's words.
       const failure = isCredentialRefusal(error) ? credentialsRefused(channel.type, error) : error;
       if (!failure.retryable) throw failure;

@@ -21,6 +21,7 @@ import { AccessNotes } from '../observe/access-log.js';
 import { GatewayMetrics } from '../observe/metrics.js';
 import { metricsSources } from '../observe/sources.js';
 import { openChangeFeed } from '../storage/change-feed.js';
+import { withExclusiveLock } from '../storage/exclusive-lock.js';
 import { openStore } from '../storage/open.js';
 import { StoreSecrets, type SecretKeyProblem } from '../storage/store-secrets.js';
 import type { Store } from '../storage/types.js';
@@ -30,6 +31,7 @@ import { openRedis } from './redis-client.js';
 import { isRedisUnreachable, RedisWatch } from './redis-watch.js';
 import { composeTasks } from './compose.js';
 import { generateKeySecret, hashKey, KeyAuthenticator } from '../http/auth.js';
+import { GatewayError } from '../core/errors.js';
 import type { AppContext } from '../http/context.js';
 import { RateLimits } from '../http/rate-limits.js';
 import { createTaskEngine } from './task-engine.js';
@@ -62,24 +64,37 @@ const REDACT = [
   'req.headers["x-admin-key"]',
 ];
 
+/** Instances starting together make the first-start credentials one at a time (see exclusive-lock.ts). */
+const BOOTSTRAP_LOCK = 'switchyard.bootstrap';
+
 export function createLogger(level: string): Logger {
   return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } });
 }
 
+/**
+ * First-start credentials, each made once however many instances (or a CLI)
+ * start together: the one that stores it first prints it; the others read
+ * the stored one and print nothing, so no printed key fails to work.
+ */
 async function resolveAdminKeyHash(store: Store, settings: GatewaySettings): Promise<{ hash: string; generated?: string }> {
   if (settings.adminKey) return { hash: hashKey(settings.adminKey) };
   const stored = await store.settings.get(ADMIN_KEY_HASH_SETTING);
   if (stored) return { hash: stored };
   const generated = generateKeySecret('sk-admin-');
-  const hash = hashKey(generated);
-  await store.settings.set(ADMIN_KEY_HASH_SETTING, hash);
-  return { hash, generated };
+  const hash = await store.settings.setIfAbsent(ADMIN_KEY_HASH_SETTING, hashKey(generated));
+  return hash === hashKey(generated) ? { hash, generated } : { hash };
 }
 
 async function ensureFirstClientKey(store: Store): Promise<string | undefined> {
   if ((await store.keys.count()) > 0) return undefined;
   const secret = generateKeySecret();
-  await store.keys.create({ name: 'default', keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
+  try {
+    await store.keys.create({ name: 'default', keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
+  } catch (error) {
+    // Made by another instance meanwhile: that key stands.
+    if (error instanceof GatewayError && error.status === 409) return undefined;
+    throw error;
+  }
   return secret;
 }
 
@@ -111,8 +126,10 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       trustedProxies: settings.trustedProxies ?? fileConfig?.trustedProxies,
     };
 
-    const admin = await resolveAdminKeyHash(store, effective);
-    const clientKey = await ensureFirstClientKey(store);
+    const { admin, clientKey } = await withExclusiveLock(store, BOOTSTRAP_LOCK, async () => ({
+      admin: await resolveAdminKeyHash(store, effective),
+      clientKey: await ensureFirstClientKey(store),
+    }));
 
     const channels = new ChannelRegistry(store, secrets, { simulatorFallback: effective.simulator !== false }, (record, problem) =>
       logger.error({ channel: record.name, channelId: record.id, problem }, 'stored channel is unusable; it serves nothing until fixed'),

@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { KyselyChannelRepository } from './channels.js';
+import { withAdvisoryLock } from './exclusive-lock.js';
 import { KyselyKeyRepository } from './keys.js';
 import { KyselyRequestLogRepository } from './logs.js';
 import { createFreshSqliteSchema } from './migrations/fresh-sqlite.js';
-import { migrationProvider } from './migrations/index.js';
+import { migrationProvider, migrations } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
 import type { Database } from './schema.js';
 import { KyselySettingsRepository } from './settings.js';
@@ -32,6 +33,8 @@ export interface OpenStoreOptions {
 }
 
 const postgresUrl = /^postgres(ql)?:\/\//i;
+/** The cluster-wide lock migrations run under, per schema. */
+const MIGRATION_LOCK = 'switchyard.migrate';
 const schemaName = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
@@ -39,7 +42,11 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const { db, created } = isPostgres ? { db: await openPostgres(options.databaseUrl as string, options), created: false } : openSqlite(options.dataDir, options.sqliteCacheMb);
   try {
     // A new SQLite file got the whole schema at once, with every migration recorded: nothing is pending.
-    if (!created) await migrate(db, isPostgres ? await currentSchema(db) : undefined);
+    // Instances (or a CLI) opening one database together migrate one at a time; the others then find nothing pending.
+    if (!created && isPostgres) {
+      const schema = await currentSchema(db);
+      await withAdvisoryLock(db, `${MIGRATION_LOCK}.${schema}`, () => migrate(db, schema));
+    } else if (!created && (await pendingSqliteMigrations(db))) await inWriteTransaction(db, () => migrate(db));
   } catch (error) {
     await db.destroy();
     throw error;
@@ -114,6 +121,34 @@ async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
 async function currentSchema(db: Kysely<Database>): Promise<string> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0].schema;
+}
+
+/** Whether a SQLite database lacks a migration (the usual start finds none, and takes no write lock). */
+async function pendingSqliteMigrations(db: Kysely<Database>): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    const applied = new Set(rows.map((row) => row.name));
+    return Object.keys(migrations).some((name) => !applied.has(name));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * SQLite: the whole migration in one immediate transaction on the store's only
+ * connection, before anything else uses it. A second process waits for the
+ * write lock (busy_timeout), then finds nothing pending; a failed migration
+ * leaves nothing half done.
+ */
+async function inWriteTransaction(db: Kysely<Database>, step: () => Promise<void>): Promise<void> {
+  await sql`begin immediate`.execute(db);
+  try {
+    await step();
+  } catch (error) {
+    await sql`rollback`.execute(db);
+    throw error;
+  }
+  await sql`commit`.execute(db);
 }
 
 async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {

@@ -10,6 +10,11 @@ export class KyselySettingsRepository implements SettingsRepository {
     return row?.value;
   }
 
+  async setIfAbsent(name: string, value: string): Promise<string> {
+    await this.db.insertInto('settings').values({ name, value, updated_at: Date.now() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    return (await this.get(name)) ?? value;
+  }
+
   async set(name: string, value: string): Promise<void> {
     const now = Date.now();
     await this.db

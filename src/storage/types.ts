@@ -235,6 +235,8 @@ export interface RequestLogRepository {
 export interface SettingsRepository {
   get(name: string): Promise<string | undefined>;
   set(name: string, value: string): Promise<void>;
+  /** Stores `value` unless the setting exists; the value stored afterwards (another writer's, when it came first). */
+  setIfAbsent(name: string, value: string): Promise<string>;
 }
 
 export interface Store {

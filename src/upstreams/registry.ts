@@ -30,16 +30,32 @@ export interface UpstreamSet {
   videoTasks?: VideoTaskUpstream;
 }
 
+/** What a channel of a type must declare before it is stored (src/config/entity-rules.ts checks it). */
+export interface ChannelNeeds {
+  /** An absolute http(s) base URL; false where the type has a public default or calls nothing. */
+  readonly baseUrl: boolean;
+  /** At least one credential; false where the upstream may run keyless (no auth header is sent then). */
+  readonly credentials: boolean;
+}
+
 export interface ChannelType {
   readonly type: string;
-  /** Every reader must accept a channel's settings before it is stored; types needing a base URL say so here. */
+  readonly needs: ChannelNeeds;
+  /** The models a channel serves when it lists none; absent: the operator must list them. */
+  readonly defaultModels?: readonly string[];
+  /** Every reader must accept a channel's settings before it is stored. */
   readonly settings: readonly SettingsReader[];
   load(): Promise<UpstreamSet>;
 }
 
+const REMOTE: ChannelNeeds = { baseUrl: true, credentials: true };
+
 export const CHANNEL_TYPES: readonly ChannelType[] = [
   {
     type: 'simulator',
+    // Runs in the gateway: nothing to address or authenticate, and it can stand in for any model.
+    needs: { baseUrl: false, credentials: false },
+    defaultModels: ['*'],
     settings: [readSimulatorSettings, readImageSimulatorSettings, readVideoSimulatorSettings, accountsOf],
     load: async () => ({
       chat: (await import('./simulator/index.js')).simulatorAdapter,
@@ -47,13 +63,17 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
       videoTasks: (await import('./simulator/videos/index.js')).videoSimulator,
     }),
   },
-  { type: 'anthropic', settings: [], load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }) },
-  { type: 'gemini', settings: [], load: async () => ({ chat: (await import('./gemini/index.js')).geminiAdapter }) },
-  { type: 'openai-chat', settings: [], load: async () => ({ chat: (await import('./openai-chat/index.js')).openAiChatAdapter }) },
-  { type: 'openai-responses', settings: [], load: async () => ({ chat: (await import('./openai-responses/index.js')).openAiResponsesAdapter }) },
-  { type: 'ig-proxy', settings: [readIgProxySettings, accountsOf], load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream }) },
-  { type: 'openai-videos', settings: [readOpenAiVideosSettings], load: async () => ({ videoTasks: (await import('./openai-videos/index.js')).openAiVideosUpstream }) },
-  { type: 'wan', settings: [readWanSettings], load: async () => ({ videoTasks: (await import('./wan/index.js')).wanUpstream }) },
+  { type: 'anthropic', needs: REMOTE, settings: [], load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }) },
+  // The public service is the default address.
+  { type: 'gemini', needs: { baseUrl: false, credentials: true }, settings: [], load: async () => ({ chat: (await import('./gemini/index.js')).geminiAdapter }) },
+  // Local servers (vLLM, llama.cpp, Ollama) often run without a key.
+  { type: 'openai-chat', needs: { baseUrl: true, credentials: false }, settings: [], load: async () => ({ chat: (await import('./openai-chat/index.js')).openAiChatAdapter }) },
+  // OpenAI's public address is the default.
+  { type: 'openai-responses', needs: { baseUrl: false, credentials: true }, settings: [], load: async () => ({ chat: (await import('./openai-responses/index.js')).openAiResponsesAdapter }) },
+  // Image proxies often run without a secret (the header is then left out).
+  { type: 'ig-proxy', needs: { baseUrl: true, credentials: false }, settings: [readIgProxySettings, accountsOf], load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream }) },
+  { type: 'openai-videos', needs: REMOTE, settings: [readOpenAiVideosSettings], load: async () => ({ videoTasks: (await import('./openai-videos/index.js')).openAiVideosUpstream }) },
+  { type: 'wan', needs: REMOTE, settings: [readWanSettings], load: async () => ({ videoTasks: (await import('./wan/index.js')).wanUpstream }) },
 ];
 
 export function channelType(type: string): ChannelType | undefined {

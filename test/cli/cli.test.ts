@@ -63,7 +63,7 @@ describe('CLI', () => {
   });
 
   it('disables, enables and deletes channels and keys by name or id', async () => {
-    const { out: channel } = await cli(['--data-dir', dataDir, 'channels', 'add', '--name', 'up', '--type', 'openai-chat', '--models', 'a']);
+    const { out: channel } = await cli(['--data-dir', dataDir, 'channels', 'add', '--name', 'up', '--type', 'openai-chat', '--base-url', 'http://127.0.0.1:8000/v1', '--models', 'a']);
     expect((await cli(['channels', 'disable', 'up'])).out).toMatchObject({ enabled: false });
     expect((await cli(['channels', 'enable', channel.id])).out).toMatchObject({ enabled: true });
     expect((await cli(['channels', 'delete', 'up'])).out).toEqual({ id: channel.id, deleted: true });

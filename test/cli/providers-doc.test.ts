@@ -53,7 +53,7 @@ describe('docs/providers.md', () => {
       }
     }
     expect(Object.keys(added).sort()).toEqual(['anthropic', 'gemini', 'ig-proxy', 'openai-chat', 'openai-responses', 'openai-videos', 'simulator', 'wan']);
-    expect(added['openai-chat']).toMatchObject({ modelMapping: { 'claude-sonnet-4-5': 'qwen3-32b' }, apiKeyCount: 1 });
+    expect(added['openai-chat']).toMatchObject({ modelMapping: { 'claude-sonnet-4-5': 'qwen3-32b' }, apiKeyCount: 0 });
     expect(added['ig-proxy'].settings).toMatchObject({ pathPrefix: '/mj' });
     expect(added['openai-responses'].models).toEqual(['gpt-*', 'o3*', 'o4*']);
   });

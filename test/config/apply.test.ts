@@ -15,6 +15,7 @@ channels:
     type: anthropic
     baseUrl: https://api.example.com
     apiKey: [sk-up-1, sk-up-2]
+    models: ["*"]
     modelMapping: { fast: haiku }
     settings: { a: 1, b: { c: [1, 2] } }
   - name: sim
@@ -96,6 +97,7 @@ channels:
     type: anthropic
     baseUrl: https://api.example.com
     apiKey: [sk-up-1, sk-up-2]
+    models: ["*"]
     modelMapping: { fast: haiku }
     settings: { b: { c: [1, 2] }, a: 1 }
     weight: 4

@@ -10,9 +10,11 @@ channels:
     type: anthropic
     baseUrl: https://api.example.com/
     apiKey: sk-one
+    models: ["*"]
     modelMapping: { claude-fast: claude-haiku }
   - name: pool
     type: openai-chat
+    baseUrl: http://127.0.0.1:8000/v1
     apiKey: [sk-a, sk-b]
     models: [gpt-4o, "gpt-4o-*"]
     priority: 2
@@ -97,7 +99,7 @@ describe('config file parsing', () => {
     const jsonPath = join(dir, 'config.json');
     await writeFile(jsonPath, JSON.stringify({ channels: [{ name: 'sim', type: 'simulator' }] }));
     expect(loadConfigFile(jsonPath)).toEqual({
-      channels: [{ name: 'sim', type: 'simulator', models: ['*'], priority: 0, weight: 1, enabled: true }],
+      channels: [{ name: 'sim', type: 'simulator', priority: 0, weight: 1, enabled: true }],
       keys: [],
       prices: {},
     });
@@ -114,7 +116,8 @@ describe('config file parsing', () => {
 
   it('names unknown fields, including snake_case spellings', () => {
     expect(problemsOf('channels:\n  - name: a\n    type: anthropic\n    base_url: https://x.example\n')).toEqual([
-      'channels[0].base_url: unknown field',
+      'channels[0].base_url (channel "a"): unknown field',
+      'channels[0].baseUrl (channel "a"): required for type anthropic (an absolute http(s) URL)',
     ]);
     expect(problemsOf('chanels: []\n')).toEqual(['chanels: unknown field']);
     expect(problemsOf('prices:\n  m: { input: 1, outptu: 2 }\n')).toEqual(['prices.m.outptu: unknown field']);
@@ -139,9 +142,9 @@ keys:
 `);
     expect(problemsOf('channels: {}\n')[0]).toMatch(/^channels: /);
     expect(problems).toContain('channels[0].name: required');
-    expect(problems).toContain('channels[1].baseUrl: must be an http(s) URL');
-    expect(problems.some((p) => p.startsWith('channels[1].weight: '))).toBe(true);
-    expect(problems).toContain('channels[1].apiKey: must be a non-empty string or a list of them');
+    expect(problems).toContain('channels[1].baseUrl (channel "b"): must be an http(s) URL');
+    expect(problems.some((p) => p.startsWith('channels[1].weight (channel "b"): '))).toBe(true);
+    expect(problems).toContain('channels[1].apiKey (channel "b"): must be a non-empty string or a list of them');
     expect(problems.some((p) => p.startsWith('keys[0].rpm: '))).toBe(true);
     expect(problems.some((p) => p.startsWith('keys[0].allowIps[0]: must be an IP address'))).toBe(true);
     expect(problems.some((p) => p.startsWith('keys[0].allowIps[1]: must be an IP address'))).toBe(true);
@@ -194,10 +197,10 @@ describe('channel rules shared with the admin API', () => {
     }
   };
   it('refuses an unknown type, a non-http base URL and settings the type rejects', () => {
-    expect(problems('channels: [{ name: a, type: nope }]')).toEqual([expect.stringMatching(/^channels\[0\]\.type: must be one of simulator/)]);
-    expect(problems('channels: [{ name: a, type: anthropic, baseUrl: "file:///etc/passwd" }]')).toEqual([expect.stringMatching(/^channels\[0\]\.baseUrl:/)]);
-    expect(problems('channels: [{ name: a, type: simulator, settings: { latencyMs: -1 } }]')).toEqual([expect.stringMatching(/^channels\[0\]\.settings: .*latencyMs/)]);
-    expect(problems('channels: [{ name: a, type: wan }]')).toEqual([expect.stringMatching(/baseUrl must be set/)]);
+    expect(problems('channels: [{ name: a, type: nope }]')).toEqual([expect.stringMatching(/^channels\[0\]\.type \(channel "a"\): must be one of simulator/)]);
+    expect(problems('channels: [{ name: a, type: anthropic, baseUrl: "file:///etc/passwd" }]')).toEqual([expect.stringMatching(/^channels\[0\]\.baseUrl \(channel "a"\):/)]);
+    expect(problems('channels: [{ name: a, type: simulator, settings: { latencyMs: -1 } }]')).toEqual([expect.stringMatching(/^channels\[0\]\.settings \(channel "a"\): .*latencyMs/)]);
+    expect(problems('channels: [{ name: a, type: wan, apiKey: k, models: [wan*] }]')).toEqual(['channels[0].baseUrl (channel "a"): required for type wan (an absolute http(s) URL)']);
   });
   it('refuses a file nested deeper than the JSON depth limit', () => {
     expect(problems(`channels: [{ name: a, type: simulator, settings: ${'{a: '.repeat(200)}1${'}'.repeat(200)} }]`)).toEqual([expect.stringMatching(/levels deep/)]);

@@ -53,20 +53,34 @@ describe.each(ENGINES)('admin validation on %s', (engine) => {
       [{ type: 'simulator', settings: { latencyMs: -1 } }, 'settings', /^settings: simulator channel .*latencyMs/],
       [{ type: 'simulator', settings: { imageSize: 100000 } }, 'settings', /imageSize/],
       [{ type: 'simulator', settings: { accounts: 'one' } }, 'settings', /accounts/],
-      [{ type: 'wan' }, 'settings', /baseUrl must be set/],
-      [{ type: 'ig-proxy', baseUrl: 'http://127.0.0.1:9', settings: { botTypes: { MID_GEN: '' } } }, 'settings', /botTypes/],
+      [{ type: 'wan', apiKey: 'sk-up', models: ['wan*'] }, 'baseUrl', /^baseUrl: required for type wan \(an absolute http\(s\) URL\)$/],
+      [{ type: 'openai-chat', models: ['*'] }, 'baseUrl', /^baseUrl: required for type openai-chat/],
+      [{ type: 'anthropic', baseUrl: 'http://127.0.0.1:9', models: ['claude-*'] }, 'apiKey', /^apiKey: required for type anthropic$/],
+      [{ type: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKey: '', models: ['claude-*'] }, 'apiKey', /^apiKey: must not be empty/],
+      [{ type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: ['sk-up', ''], models: ['*'] }, 'apiKey', /^apiKey: must not be empty/],
+      [{ type: 'gemini', apiKey: 'sk-up' }, 'models', /^models: required for type gemini: list the model names or patterns/],
+      [{ type: 'ig-proxy', baseUrl: 'http://127.0.0.1:9', models: ['ig_*'], settings: { botTypes: { MID_GEN: '' } } }, 'settings', /botTypes/],
     ])('%j is refused naming %s', async (fields, field, message) => {
       const created = await gw.admin('POST', '/channels', { name: `c-${JSON.stringify(fields)}`, ...fields });
       expect(created.status).toBe(400);
       expect(created.body.error).toEqual({ type: 'invalid_request', message: expect.stringMatching(message), param: field });
     });
     it('an empty base URL is taken where the type has a default', async () => {
-      const created = await gw.admin('POST', '/channels', { name: 'default-origin', type: 'anthropic', models: ['claude-never'], baseUrl: '' });
+      const created = await gw.admin('POST', '/channels', { name: 'default-origin', type: 'gemini', apiKey: 'sk-up', models: ['gemini-never'], baseUrl: '' });
       expect(created.status).toBe(201);
     });
+    it('a keyless openai-chat channel and a simulator without models are taken', async () => {
+      const keyless = await gw.admin('POST', '/channels', { name: 'keyless', type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', models: ['local-never'] });
+      expect(keyless.status).toBe(201);
+      expect(keyless.body.apiKeyCount).toBe(0);
+      const sim = await gw.admin('POST', '/channels', { name: 'sim-default-models', type: 'simulator', enabled: false });
+      expect(sim.status).toBe(201);
+      expect(sim.body.models).toEqual(['*']);
+    });
     it('an update is checked as the whole channel it makes', async () => {
-      const created = await gw.admin('POST', '/channels', { name: 'wan-ok', type: 'wan', baseUrl: 'http://127.0.0.1:9', models: ['wan-never'] });
+      const created = await gw.admin('POST', '/channels', { name: 'wan-ok', type: 'wan', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-up', models: ['wan-never'] });
       expect(created.status).toBe(201);
+      expect((await gw.admin('PATCH', `/channels/${created.body.id}`, { apiKey: [] })).body.error).toMatchObject({ param: 'apiKey' });
       expect((await gw.admin('PATCH', `/channels/${created.body.id}`, { baseUrl: '' })).status).toBe(400);
       expect((await gw.admin('PATCH', `/channels/${created.body.id}`, { settings: { taskPath: 'no-id' } })).status).toBe(400);
       expect((await gw.admin('PATCH', `/channels/${created.body.id}`, { type: 'nope' })).status).toBe(400);

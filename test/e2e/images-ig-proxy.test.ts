@@ -33,8 +33,8 @@ describe.each(ENGINES)('image tasks through ig-proxy on %s', (engine) => {
       settings: { upstreamTimeoutMs: 600 },
       config: {
         channels: [
-          { name: 'vendor-a', type: 'ig-proxy', baseUrl: primary.origin, apiKey: 'upstream-secret-0001', priority: 10, settings: vendorSettings },
-          { name: 'vendor-b', type: 'ig-proxy', baseUrl: secondary.origin, apiKey: 'upstream-secret-0001', priority: 5, settings: vendorSettings },
+          { name: 'vendor-a', type: 'ig-proxy', baseUrl: primary.origin, apiKey: 'upstream-secret-0001', models: ['ig_*'], priority: 10, settings: vendorSettings },
+          { name: 'vendor-b', type: 'ig-proxy', baseUrl: secondary.origin, apiKey: 'upstream-secret-0001', models: ['ig_*'], priority: 5, settings: vendorSettings },
         ],
         keys: [{ name: 'proxy', key: KEY, quota: 50 }],
         prices: { 'ig_*': { perCall: 0.1 } },
@@ -155,7 +155,7 @@ describe.each(ENGINES)('image tasks through ig-proxy on %s', (engine) => {
     const closed = await closedPlace.start({
       env: { SWITCHYARD_OUTBOUND_ALLOW: '' },
       config: {
-        channels: [{ name: 'vendor-a', type: 'ig-proxy', baseUrl: primary.origin, apiKey: 'upstream-secret-0001', settings: vendorSettings }],
+        channels: [{ name: 'vendor-a', type: 'ig-proxy', baseUrl: primary.origin, apiKey: 'upstream-secret-0001', models: ['ig_*'], settings: vendorSettings }],
         keys: [{ name: 'proxy', key: KEY, quota: 50 }],
         prices: { 'ig_*': { perCall: 0.1 } },
       },

@@ -36,6 +36,7 @@ describe.skipIf(skipPostgres)('two gateways on one PostgreSQL', () => {
           type: 'ig-proxy',
           baseUrl: service.origin,
           apiKey: 'upstream-secret-0001',
+          models: ['ig_*'],
           settings: { pathPrefix: '/vend', secretHeader: 'vend-api-secret', botTypes: { MID_GEN: 'VEND_BOT' }, customIdPrefix: 'VEND' },
         },
         { name: 'sim', type: 'simulator', settings: { taskSeconds: 0.5, imageSize: 64, failTasks: ['BLEND'] } },

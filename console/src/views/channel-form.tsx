@@ -41,7 +41,7 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
   const [type, setType] = useState(existing?.type ?? types?.[0]?.type ?? '');
   const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? '');
   const [apiKeys, setApiKeys] = useState('');
-  const [models, setModels] = useState((existing?.models ?? ['*']).join(', '));
+  const [models, setModels] = useState(existing?.models.join(', ') ?? '');
   const [mapping, setMapping] = useState(JSON.stringify(existing?.modelMapping ?? {}, null, 2));
   const [priority, setPriority] = useState(String(existing?.priority ?? 0));
   const [weight, setWeight] = useState(String(existing?.weight ?? 1));
@@ -53,7 +53,8 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
       name: name.trim(),
       type,
       baseUrl: baseUrl.trim(),
-      models: parseList(models) ?? ['*'],
+      // None typed: the server applies the type's default or says the type needs a list.
+      models: parseList(models) ?? undefined,
       modelMapping: parseJsonField(mapping, 'modelMapping'),
       priority: Number(priority),
       weight: Number(weight),

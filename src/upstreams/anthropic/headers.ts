@@ -27,12 +27,13 @@ export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[
   const clientVersion = joined(call.clientHeaders['anthropic-version'])?.trim();
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'x-api-key': call.apiKey,
     'anthropic-version': clientVersion && datedVersion.test(clientVersion) ? clientVersion : DEFAULT_ANTHROPIC_VERSION,
   };
   const clientBeta = joined(call.clientHeaders['anthropic-beta']);
   const betas = extraBetas.length === 0 ? clientBeta : [clientBeta, ...extraBetas].filter(Boolean).join(',');
   if (betas) headers['anthropic-beta'] = betas;
+  // A channel without a key sends none, never an empty `x-api-key`.
+  if (call.apiKey) headers['x-api-key'] = call.apiKey;
   return headers;
 }
 
@@ -48,6 +49,6 @@ export function passThroughHeaders(call: UpstreamCall): Record<string, string> {
     if (text !== undefined) headers[lower] = text;
   }
   headers['anthropic-version'] ??= DEFAULT_ANTHROPIC_VERSION;
-  headers['x-api-key'] = call.apiKey;
+  if (call.apiKey) headers['x-api-key'] = call.apiKey;
   return headers;
 }

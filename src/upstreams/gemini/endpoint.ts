@@ -17,6 +17,9 @@ export function geminiUrl(call: UpstreamCall, method: string): string {
   return joinUrl(call.channel.baseUrl || DEFAULT_GEMINI_ORIGIN, `/${version}/models/${encodeURIComponent(model)}:${method}`);
 }
 
+/** A channel without a key sends no key header, never an empty one. */
 export function geminiHeaders(call: UpstreamCall): Record<string, string> {
-  return { 'content-type': 'application/json', 'x-goog-api-key': call.apiKey };
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (call.apiKey) headers['x-goog-api-key'] = call.apiKey;
+  return headers;
 }

@@ -2,6 +2,7 @@
 import type { ChatRequest } from '../../core/chat.js';
 import type { ChatResult, UpstreamCall } from '../types.js';
 import { joinUrl, requestOk } from '../http.js';
+import { chatCompletionsHeaders } from './headers.js';
 import { requestJsonOk } from '../whole-answer.js';
 import { throwChatCompletionsStatus } from './errors.js';
 import { limitsOf } from '../../core/upstream-limits.js';
@@ -14,7 +15,7 @@ export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCa
   const body = toChatCompletionRequest(request, call.upstreamModel, call.channel.settings);
   const exchange = {
     url: joinUrl(call.channel.baseUrl, '/chat/completions'),
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` },
+    headers: chatCompletionsHeaders(call),
     body: JSON.stringify(body),
     signal: call.signal,
     timeoutMs: call.timeoutMs,

@@ -11,6 +11,7 @@ import { limitsOf } from '../../core/upstream-limits.js';
 import { bodyForUpstreamModel } from '../pass-through.js';
 import { throwChatCompletionsStatus } from './errors.js';
 import type { EmbeddingPassThroughResult, PassThroughRequest, UpstreamCall } from '../types.js';
+import { chatCompletionsHeaders } from './headers.js';
 
 interface EmbeddingList {
   data?: Array<{ index?: number; embedding?: number[] | string }>;
@@ -22,7 +23,7 @@ function send(call: UpstreamCall, body: string | Buffer) {
   return requestWholeOk(
     {
       url: joinUrl(call.channel.baseUrl, '/embeddings'),
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` },
+      headers: chatCompletionsHeaders(call),
       body,
       signal: call.signal,
       timeoutMs: call.timeoutMs,

@@ -9,6 +9,7 @@
  * bytes as they are; usage is then estimated.
  */
 import { joinUrl } from '../http.js';
+import { chatCompletionsHeaders } from './headers.js';
 import { throwChatCompletionsStatus } from './errors.js';
 import { forwardUntouched } from '../pass-through.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from '../types.js';
@@ -19,7 +20,7 @@ export async function chatCompletionsPassThrough(request: PassThroughRequest, ca
   const result = await forwardUntouched(
     {
       url: joinUrl(call.channel.baseUrl, '/chat/completions'),
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` },
+      headers: chatCompletionsHeaders(call),
       body: upstreamBody(request, call, askUsage),
       stream: request.stream,
       taps: { sse: () => new ChatCompletionStreamUsageTap(), whole: () => new ChatCompletionJsonUsageTap() },

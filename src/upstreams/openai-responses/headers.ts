@@ -9,6 +9,9 @@ export function responsesUrl(call: UpstreamCall): string {
   return joinUrl(call.channel.baseUrl || DEFAULT_OPENAI_BASE_URL, '/responses');
 }
 
+/** A channel without a key sends no auth header, never an empty `Bearer `. */
 export function responsesHeaders(call: UpstreamCall): Record<string, string> {
-  return { 'content-type': 'application/json', authorization: `Bearer ${call.apiKey}` };
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (call.apiKey) headers.authorization = `Bearer ${call.apiKey}`;
+  return headers;
 }

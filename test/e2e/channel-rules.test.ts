@@ -1,0 +1,178 @@
+/**
+ * A channel is valid when stored, whichever way it comes in (CLI, admin API,
+ * config file): a base URL where its type needs one, credentials where its
+ * type needs them, never an empty one, and a model list. A channel that is
+ * bad anyway (stored by hand, or failing when its request is built) is one
+ * bad channel: the other models, and the other channels of its model, serve.
+ * On SQLite and PostgreSQL.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.js';
+import { postgresUrl } from '../storage/engines.js';
+import { startFakeUpstream, type FakeUpstream } from '../upstreams/support/fake-upstream.js';
+import { fixtureText } from '../upstreams/support/fixtures.js';
+import type { TestGateway } from '../support/gateway.js';
+import { createPlace, ENGINES, type Place } from '../support/places.js';
+
+const run = promisify(execFile);
+const KEY = 'sk-rules-client-0001';
+
+const ask = (gw: TestGateway, model: string) =>
+  fetch(`${gw.url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'x-api-key': KEY, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify({ model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+
+describe.each(ENGINES)('channel rules on %s', (engine) => {
+  let place: Place;
+  let gw: TestGateway;
+  let upstream: FakeUpstream;
+  const logLines: string[] = [];
+  const env = () => ({
+    SWITCHYARD_DATA_DIR: place.dataDir,
+    ...(place.schema ? { SWITCHYARD_DATABASE_URL: postgresUrl, SWITCHYARD_DATABASE_SCHEMA: place.schema } : {}),
+  });
+  const cli = (args: string[]) => runCli(args, { env: env(), stdout: () => undefined, stderr: () => undefined });
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream({ status: 200, headers: { 'content-type': 'application/json' }, body: fixtureText('anthropic-messages', 'anthropic-text.json') });
+    place = await createPlace(engine);
+    const sink = new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) });
+    gw = await place.start({
+      logger: pino({ level: 'info' }, sink),
+      config: {
+        keys: [{ name: 'client', key: KEY }],
+        channels: [
+          { name: 'sim', type: 'simulator', models: ['sim-*'] },
+          { name: 'keyless-local', type: 'openai-chat', baseUrl: `${upstream.origin}/v1`, models: ['local-*'] },
+          { name: 'anthropic-up', type: 'anthropic', baseUrl: upstream.origin, apiKey: 'sk-upstream-0001', models: ['claude-*'] },
+        ],
+      },
+    });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await place?.destroy();
+    await upstream?.close();
+  });
+
+  describe('the CLI refuses a channel its type cannot use, with the message', () => {
+    it.each([
+      [['--type', 'openai-chat', '--models', '*'], 'baseUrl: required for type openai-chat (an absolute http(s) URL)'],
+      [['--type', 'anthropic', '--base-url', 'https://api.anthropic.com', '--api-key', '', '--models', 'claude-*'], 'apiKey: must not be empty'],
+      [['--type', 'anthropic', '--base-url', 'https://api.anthropic.com', '--models', 'claude-*'], 'apiKey: required for type anthropic'],
+      [['--type', 'gemini', '--api-key', 'sk-up'], 'models: required for type gemini'],
+    ])('channels add %j', async (args, message) => {
+      await expect(cli(['channels', 'add', '--name', 'z', ...args])).rejects.toThrow(message);
+      expect((await gw.admin('GET', '/channels')).body.data.map((channel: { name: string }) => channel.name)).not.toContain('z');
+    });
+
+    it('the command exits non-zero and prints the message', async () => {
+      const failed = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'channels', 'add', '--name', 'z', '--type', 'openai-chat'], {
+        env: { ...process.env, ...env() },
+      }).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toContain('switchyard: baseUrl: required for type openai-chat');
+    }, 60_000);
+  });
+
+  it('the admin API answers 400 naming the field', async () => {
+    const refused = await gw.admin('POST', '/channels', { name: 'z', type: 'openai-chat' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toEqual({ type: 'invalid_request', message: 'baseUrl: required for type openai-chat (an absolute http(s) URL)', param: 'baseUrl' });
+    const noModels = await gw.admin('POST', '/channels', { name: 'z', type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1' });
+    expect(noModels.body.error).toMatchObject({ param: 'models' });
+    const emptyKey = await gw.admin('POST', '/channels', { name: 'z', type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: '', models: ['*'] });
+    expect(emptyKey.body.error).toMatchObject({ param: 'apiKey', message: expect.stringMatching(/^apiKey: must not be empty/) });
+  });
+
+  it('a config file with such a channel fails at start, naming the channel and the field', async () => {
+    const other = await createPlace(engine);
+    try {
+      await expect(other.start({ config: { channels: [{ name: 'z', type: 'openai-chat', models: ['*'] }] } })).rejects.toThrow(
+        'channels[0].baseUrl (channel "z"): required for type openai-chat (an absolute http(s) URL)',
+      );
+      await expect(other.start({ config: { channels: [{ name: 'y', type: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-up' }] } })).rejects.toThrow(
+        'channels[0].models (channel "y"): required for type anthropic',
+      );
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('a keyless channel sends no auth header; a keyed one sends its key', async () => {
+    upstream.requests.length = 0;
+    upstream.reply(() => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model: 'local-1', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }),
+    }));
+    expect((await ask(gw, 'local-1')).status).toBe(200);
+    const [sent] = upstream.requests;
+    expect(sent.url).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBeUndefined();
+    upstream.reply(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: fixtureText('anthropic-messages', 'anthropic-text.json') }));
+    expect((await ask(gw, 'claude-1')).status).toBe(200);
+    expect(upstream.requests.at(-1)?.headers['x-api-key']).toBe('sk-upstream-0001');
+  });
+
+  it('a stored channel without a base URL (inserted directly) is disabled; every other model still serves', async () => {
+    const store = gw.gateway.ctx.store;
+    await store.channels.create({
+      name: 'no-base-url',
+      type: 'openai-chat',
+      baseUrl: '',
+      models: ['*'],
+      modelMapping: {},
+      priority: 100,
+      weight: 1,
+      status: 'enabled',
+      settings: {},
+      apiKeysEncrypted: [],
+    });
+    await gw.gateway.ctx.channels.refresh();
+    expect(gw.gateway.ctx.channels.all().find((channel) => channel.name === 'no-base-url')?.enabled).toBe(false);
+    expect(logLines.join('')).toMatch(/"channel":"no-base-url".*"problem":"baseUrl: required for type openai-chat/);
+    for (const model of ['sim-1', 'claude-1', 'any-model']) {
+      const response = await ask(gw, model);
+      expect(response.status, model).toBe(200);
+      expect(response.headers.get('x-switchyard-channel')).not.toBe('no-base-url');
+    }
+  });
+
+  it('a channel whose request cannot be sent is one failed attempt: the next channel serves', async () => {
+    // A credential no HTTP header can carry: the request throws while it is built, before anything is sent.
+    const created = await gw.admin('POST', '/channels', {
+      name: 'unsendable',
+      type: 'anthropic',
+      baseUrl: upstream.origin,
+      apiKey: 'sk-bad\nkey',
+      models: ['claude-*'],
+      priority: 50,
+    });
+    expect(created.status).toBe(201);
+    await gw.gateway.ctx.channels.refresh();
+    const response = await ask(gw, 'claude-2');
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(text).not.toMatch(/TypeError|InvalidArgument/);
+    const [log] = (await gw.admin('GET', '/logs?limit=1')).body.data;
+    expect(log.triedChannels).toEqual(['unsendable', 'anthropic-up']);
+    // Alone on a model, it answers the family's error shape, without runtime text.
+    await gw.admin('PATCH', `/channels/${created.body.id}`, { models: ['solo-model'] });
+    await gw.gateway.ctx.channels.refresh();
+    const solo = await ask(gw, 'solo-model');
+    const body = (await solo.json()) as { type: string; error: { type: string; message: string } };
+    expect(solo.status).toBe(502);
+    expect(body.type).toBe('error');
+    expect(body.error.message).not.toMatch(/TypeError|InvalidArgument|Invalid URL/);
+  });
+});
