@@ -141,11 +141,15 @@ describe.each(ENGINES)('channel rules on %s', (engine) => {
     await gw.gateway.ctx.channels.refresh();
     expect(gw.gateway.ctx.channels.all().find((channel) => channel.name === 'no-base-url')?.enabled).toBe(false);
     expect(logLines.join('')).toMatch(/"channel":"no-base-url".*"problem":"baseUrl: required for type openai-chat/);
-    for (const model of ['sim-1', 'claude-1', 'any-model']) {
+    for (const model of ['sim-1', 'claude-1']) {
       const response = await ask(gw, model);
       expect(response.status, model).toBe(200);
       expect(response.headers.get('x-switchyard-channel')).not.toBe('no-base-url');
     }
+    // What only the broken channel would serve is served by nobody: a 404 naming the model, never a 500 or the simulator.
+    const unserved = await ask(gw, 'any-model');
+    expect(unserved.status).toBe(404);
+    expect(((await unserved.json()) as { error: { message: string } }).error.message).toContain('model "any-model" is not served by any channel');
   });
 
   it('a channel whose request cannot be sent is one failed attempt: the next channel serves', async () => {

@@ -106,7 +106,7 @@ describe.each(ENGINES)('the secret key on %s', (engine) => {
     const gw = await start();
     await addChannels(gw);
     const attempt = (env: NodeJS.ProcessEnv, extra: string[] = []) =>
-      cli([...extra, 'channels', 'add', '--name', 'sneaky', '--type', 'openai-chat', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'sk-sneaky'], env);
+      cli([...extra, 'channels', 'add', '--name', 'sneaky', '--type', 'openai-chat', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'sk-sneaky', '--models', 'sneaky-*'], env);
 
     await expect(attempt(placeEnv({ SWITCHYARD_SECRET_KEY: 'not the gateway key at all' }))).rejects.toThrow(
       /upstream credentials cannot be stored now, nothing was written: the secret key is not the one these credentials were sealed with/,

@@ -8,10 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrationProvider, migrations } from '../../src/storage/migrations/index.js';
+import { openSqliteFile } from '../../src/storage/sqlite-driver.js';
 import { readSqliteSchema } from './migrated-sqlite.js';
 
 const run = promisify(execFile);
@@ -24,7 +24,7 @@ describe('SQLite migrations from two processes at once', () => {
 
   it('both open the store; every migration is applied once', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'switchyard-migrate-race-'));
-    const file = new SqliteDatabase(join(dataDir, 'switchyard.db'));
+    const file = openSqliteFile(join(dataDir, 'switchyard.db'));
     const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: file }) });
     const [first] = Object.keys(migrations);
     const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo(first);
@@ -36,7 +36,7 @@ describe('SQLite migrations from two processes at once', () => {
       [1, 2].map(() => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', open], { env: { ...process.env, DIR: dataDir } }).then(({ stdout }) => stdout.trim())),
     );
     expect(opened).toEqual(['opened', 'opened']);
-    const after = new SqliteDatabase(join(dataDir, 'switchyard.db'), { readonly: true });
+    const after = openSqliteFile(join(dataDir, 'switchyard.db'));
     try {
       expect(readSqliteSchema(after).migrationNames).toEqual(Object.keys(migrations).sort());
     } finally {
