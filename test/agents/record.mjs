@@ -83,7 +83,7 @@ async function recordCli(cli, timeoutMs, scratch) {
           } else turn = `extra-${side ?? slug(`${record.method} ${record.path.split('?')[0]}`)}`;
           const name = `${String(++n).padStart(2, '0')}-${slug(model)}-${caseName}-${turn}.json`;
           // The scratch dir (in prompts that name the working directory) says nothing about the CLI.
-          writeFileSync(path.join(dir, name), JSON.stringify(fixture(record), null, 2).replaceAll(scratch, '<tmp>') + '\n');
+          writeFileSync(path.join(dir, name), scrubPaths(JSON.stringify(fixture(record), null, 2).replaceAll(scratch, '<tmp>')) + '\n');
           manifest.files.push({ file: name, model, case: caseName, turn, method: record.method, path: record.path, status: record.response?.status ?? null });
         }
       }
@@ -117,3 +117,12 @@ main().catch((error) => {
   process.stderr.write(`recording failed: ${error.stack ?? error}\n`);
   process.exit(2);
 });
+
+/**
+ * Paths under the scratch dir keep their shape but not names that read like
+ * a machine's own folders (a `tmp` or `work` segment: the CLI's temp folder,
+ * the workspace), so a recording names no path of the machine it was made on.
+ */
+export function scrubPaths(text) {
+  return text.replace(/<tmp>[^"\s`')]*/g, (found) => found.replace(/\/tmp(?=\/|$)/g, '/temp').replace(/\/work(?=\/|$)/g, '/workspace'));
+}
