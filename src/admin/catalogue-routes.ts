@@ -12,7 +12,7 @@ import { CHANNEL_TYPES } from '../upstreams/registry.js';
 const VERSION = '0.1.0';
 
 export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/prices', async () => ({ data: ctx.prices.entries().map(([model, price]) => ({ model, ...price })), source: 'config file' }));
+  app.get('/prices', async () => ({ data: ctx.prices.entries().map(({ model, price }) => ({ model, ...price })), source: 'config file' }));
 
   app.get('/settings', async () => ({
     data: settingsView(ctx.settings.environment ?? {}),

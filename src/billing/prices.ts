@@ -1,48 +1,110 @@
 /**
- * Per-model prices in USD per million tokens, from the config file. A key's
- * quota is in the same unit (USD). Lookup: the exact model, then the longest
- * matching `prefix*` pattern, then `*`; a model with no price costs nothing.
+ * The prices in effect, by model name or pattern, and where each came from:
+ * set through the admin API, applied from the config file (both kept in the
+ * store), or, for a model the operator priced nowhere, the built-in
+ * catalogue. Lookup: the operator's exact name, then the longest matching
+ * `prefix*` pattern, then `*`; else the catalogue by the client's model name,
+ * then by the upstream's. A model priced nowhere costs nothing, and says so
+ * (`quote` returns undefined).
  */
 import { ModelPatternTable } from '../core/model-pattern.js';
 import type { Usage } from '../core/chat.js';
+import type { ModelPrice } from '../config/price-schema.js';
+import { costOf } from './cost.js';
 
-export interface ModelPrice {
-  input?: number;
-  output?: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-  /** USD per call, for work priced per task (image actions: `ig_<action>`). */
-  perCall?: number;
-  /** USD per second of video: one number, or by resolution tier (`480P`, `720P`, `1080P`, `*`). */
-  perSecond?: number | Record<string, number>;
+export type { ModelPrice } from '../config/price-schema.js';
+
+export type PriceSource = 'admin' | 'config' | 'catalogue';
+
+export interface PriceEntry {
+  /** A model name or `prefix*` pattern. */
+  model: string;
+  price: ModelPrice;
+  source: Exclude<PriceSource, 'catalogue'>;
+  updatedAt?: number;
 }
 
+/** What the built-in catalogue offers: a price per well-known model name, and which data it is. */
+export interface PriceCatalogue {
+  priceOf(model: string): ModelPrice | undefined;
+  readonly about: { package: string; version: string; date: string };
+}
+
+export interface PriceQuote {
+  price: ModelPrice;
+  source: PriceSource;
+  /** The operator's pattern or name that matched, or the catalogue's model id. */
+  matched: string;
+}
+
+/** Quotes kept per model name between refreshes; names come from clients, so the map is bounded. */
+const MAX_REMEMBERED = 4096;
+
 export class PriceTable {
-  private readonly table: ModelPatternTable<ModelPrice>;
+  private operator: ModelPatternTable<PriceEntry>;
+  private list: PriceEntry[];
+  private readonly remembered = new Map<string, PriceQuote | null>();
 
-  constructor(private readonly prices: Record<string, ModelPrice> = {}) {
-    this.table = new ModelPatternTable(prices);
+  constructor(entries: PriceEntry[] | Record<string, ModelPrice> = {}, private catalogue?: PriceCatalogue) {
+    this.list = Array.isArray(entries) ? entries : Object.entries(entries).map(([model, price]) => ({ model, price, source: 'config' as const }));
+    this.operator = tableOf(this.list);
   }
 
-  /** Every price as configured, by model name or pattern. */
-  entries(): Array<[string, ModelPrice]> {
-    return Object.entries(this.prices);
+  /** Every operator price (admin and config), as stored. */
+  entries(): PriceEntry[] {
+    return this.list;
   }
 
-  priceOf(model: string): ModelPrice | undefined {
-    return this.table.get(model);
+  /** Takes a new set of operator prices (a refresh from the store). */
+  replace(entries: PriceEntry[]): void {
+    this.list = entries;
+    this.operator = tableOf(entries);
+    this.remembered.clear();
   }
 
-  /** Cost in USD. Cache reads and writes fall back to the input price when not set. */
-  cost(model: string, usage: Usage): number {
-    const price = this.priceOf(model);
-    if (!price) return 0;
-    const input = price.input ?? 0;
-    const perMillion =
-      usage.inputTokens * input +
-      usage.outputTokens * (price.output ?? 0) +
-      usage.cacheReadTokens * (price.cacheRead ?? input) +
-      usage.cacheWriteTokens * (price.cacheWrite ?? input);
-    return perMillion / 1_000_000;
+  /** Sets the catalogue used for models the operator priced nowhere. */
+  useCatalogue(catalogue: PriceCatalogue | undefined): void {
+    this.catalogue = catalogue;
+    this.remembered.clear();
   }
+
+  catalogueAbout(): PriceCatalogue['about'] | undefined {
+    return this.catalogue?.about;
+  }
+
+  /** The price a request for `model` (served as `upstreamModel`) is charged at, and where it came from. */
+  quote(model: string, upstreamModel?: string): PriceQuote | undefined {
+    const key = upstreamModel === undefined || upstreamModel === model ? model : `${model}\u0000${upstreamModel}`;
+    const known = this.remembered.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const quote = this.lookup(model, upstreamModel) ?? null;
+    if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
+    this.remembered.set(key, quote);
+    return quote ?? undefined;
+  }
+
+  priceOf(model: string, upstreamModel?: string): ModelPrice | undefined {
+    return this.quote(model, upstreamModel)?.price;
+  }
+
+  /** Cost in USD; 0 for a model priced nowhere. */
+  cost(model: string, usage: Usage, upstreamModel?: string): number {
+    const quote = this.quote(model, upstreamModel);
+    return quote ? costOf(quote.price, usage) : 0;
+  }
+
+  private lookup(model: string, upstreamModel: string | undefined): PriceQuote | undefined {
+    const own = this.operator.get(model);
+    if (own) return { price: own.price, source: own.source, matched: own.model };
+    if (!this.catalogue) return undefined;
+    for (const name of upstreamModel && upstreamModel !== model ? [model, upstreamModel] : [model]) {
+      const price = this.catalogue.priceOf(name);
+      if (price) return { price, source: 'catalogue', matched: name };
+    }
+    return undefined;
+  }
+}
+
+function tableOf(entries: PriceEntry[]): ModelPatternTable<PriceEntry> {
+  return new ModelPatternTable(Object.fromEntries(entries.map((entry) => [entry.model, entry])));
 }

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from './entity-rules.js';
 import { builtOnce } from '../core/built-once.js';
+import { pricePatternSchema, priceSchema } from './price-schema.js';
 
 type YamlParse = typeof import('yaml').parse;
 
@@ -77,22 +78,6 @@ const keySchema = builtOnce(() => z.strictObject({
   strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
 }));
 
-/** USD per million tokens. */
-const priceSchema = builtOnce(() => z.strictObject({
-  input: z.number().nonnegative().optional().describe('USD per million input tokens.'),
-  output: z.number().nonnegative().optional().describe('USD per million output tokens.'),
-  cacheRead: z.number().nonnegative().optional().describe('USD per million tokens read from the prompt cache.'),
-  cacheWrite: z.number().nonnegative().optional().describe('USD per million tokens written to the prompt cache.'),
-  perCall: z.number().nonnegative().optional().describe('USD per call, for work priced per task (image actions: `ig_<action>`).'),
-  perSecond: z
-    .union([
-      z.number().nonnegative(),
-      z.record(z.string().regex(/^(\d{3,4}P|\*)$/, { error: 'must be a tier such as 720P, or *' }), z.number().nonnegative()),
-    ])
-    .optional()
-    .describe('USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`).'),
-}));
-
 /** Video generation (family B). */
 const videosSchema = builtOnce(() => z.strictObject({
   defaultModel: z.string().min(1).max(256).optional().describe('The model used when a request names none (default `sora-2`).'),
@@ -119,7 +104,7 @@ export const configSchema = builtOnce(() => z
   .strictObject({
     channels: z.array(channelSchema()).default([]).describe('Upstreams, created by name; later starts apply only the fields the file changed since it was last applied.'),
     keys: z.array(keySchema()).default([]).describe('Client keys, created by name; later starts apply only the fields the file changed (a key disabled elsewhere stays disabled).'),
-    prices: z.record(z.string(), priceSchema()).default({}).describe('Prices by model name or `prefix*`; quotas are in USD.'),
+    prices: z.record(pricePatternSchema(), priceSchema()).default({}).describe('Prices by model name or `prefix*`; quotas are in USD.'),
     limits: limitsSchema().optional().describe('Gateway limits; each wins over its environment variable.'),
     contextWindows: z
       .record(z.string().min(1), z.number().int().positive())

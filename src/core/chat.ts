@@ -208,6 +208,9 @@ export interface Usage {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** The part of cacheWriteTokens written with the one-hour TTL (Anthropic); the rest is five-minute. */
+  cacheWrite1hTokens?: number;
+  /** The part of outputTokens spent on reasoning. */
   reasoningTokens?: number;
   /** True when counted by the gateway's tokenizer because the upstream reported nothing. */
   estimated?: boolean;

@@ -65,6 +65,14 @@ export interface RequestLogsTable {
   translation: string | null;
   /** JSON list of core/attempt.ts `Attempt`; null in rows older than the column. */
   attempts: string | null;
+  /** Which numbers were estimated, comma-separated (`input,output`); null when none, or in rows older than the column. */
+  estimated_parts: string | null;
+  /** The part of cache_write_tokens written with the one-hour TTL. */
+  cache_write_1h_tokens: Generated<number>;
+  /** What the upstream charged for the request, from the channel's cost table; null when the channel has none. */
+  upstream_cost: number | null;
+  /** 1 when the request had usage but its model no price (so `cost` is 0 for want of a price, not of usage). */
+  unpriced: Generated<number>;
   created_at: number;
 }
 
@@ -89,6 +97,22 @@ export interface UsageSumsTable {
   cache_write_tokens: number;
   cost: number;
   latency_ms_sum: number;
+  cache_write_1h_tokens: Generated<number>;
+  upstream_cost: Generated<number>;
+  /** Requests whose upstream cost is known (their channel has a cost table). */
+  costed_requests: Generated<number>;
+  /** Answered requests whose model had no price. */
+  unpriced_requests: Generated<number>;
+}
+
+/** Prices set through the admin API (`source` admin) or applied from the config file (`source` config). */
+export interface PricesTable {
+  /** A model name or a `prefix*` pattern. */
+  model: string;
+  /** JSON of billing/prices.ts `ModelPrice`. */
+  price: string;
+  source: string;
+  updated_at: number;
 }
 
 export interface SettingsTable {
@@ -104,4 +128,5 @@ export interface Database {
   usage_minutes: UsageSumsTable;
   usage_hours: UsageSumsTable;
   settings: SettingsTable;
+  prices: PricesTable;
 }

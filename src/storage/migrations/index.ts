@@ -10,6 +10,7 @@ import { translation } from './0004_translation.js';
 import { quotaHolds } from './0005_quota_holds.js';
 import { logIndexes } from './0006_log_indexes.js';
 import { usageSums } from './0007_usage_sums.js';
+import { billing } from './0008_billing.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0005_quota_holds': quotaHolds,
   '0006_log_indexes': logIndexes,
   '0007_usage_sums': usageSums,
+  '0008_billing': billing,
 };
 
 export const migrationProvider: MigrationProvider = {
