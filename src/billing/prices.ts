@@ -27,7 +27,18 @@ export interface PriceEntry {
 /** What the built-in catalogue offers: a price per well-known model name, and which data it is. */
 export interface PriceCatalogue {
   priceOf(model: string): ModelPrice | undefined;
+  /** Every model the catalogue prices, for the console to show and override. */
+  list(): CatalogueEntry[];
+  /** The package the prices come from, its version, and the date of its data. */
   readonly about: { package: string; version: string; date: string };
+}
+
+export interface CatalogueEntry {
+  /** The catalogue's model id (names starting with it, or matching its rule, get its price). */
+  model: string;
+  provider: string;
+  name?: string;
+  price: ModelPrice;
 }
 
 export interface PriceQuote {
