@@ -2,9 +2,11 @@
 import type { RequestLogRow } from '../storage/types.js';
 import { newTimeOrderedId } from '../storage/ids.js';
 
-export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'triedChannels' | 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs' | 'latencyMs'> &
+export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'triedChannels' | 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs' | 'latencyMs' | 'upstreamCost'> &
   Partial<Pick<RequestLogRow, 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs'>> & {
     startedAt: number;
+    /** Null (unknown) unless given: only a channel with a cost table knows it. */
+    upstreamCost?: number | null;
   };
 
 export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLogRow {
@@ -31,6 +33,7 @@ export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLo
     reasoningTokens: fields.reasoningTokens ?? 0,
     estimated: fields.estimated ?? false,
     cost: fields.cost,
+    upstreamCost: fields.upstreamCost ?? null,
     latencyMs: now - fields.startedAt,
     firstByteMs: fields.firstByteMs ?? null,
     clientIp: fields.clientIp,

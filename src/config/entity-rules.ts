@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import type { Channel } from '../core/channel.js';
 import { CHANNEL_TYPES, channelType } from '../upstreams/registry.js';
+import { COSTS_SETTING, readChannelCosts } from './channel-costs.js';
 
 /** An IPv4 or IPv6 address, or a CIDR range whose prefix length fits its family. */
 export function isIpOrCidr(text: string): boolean {
@@ -58,6 +59,12 @@ export function channelProblem(channel: ChannelShape): { field: string; message:
   const listed = channel.settings.listedModels;
   if (listed !== undefined && !(Array.isArray(listed) && listed.every((name) => typeof name === 'string' && name !== '' && !name.endsWith('*'))))
     return { field: 'settings', message: 'listedModels must be a list of exact model names (the names /v1/models shows for pattern entries)' };
+  // A cost table is valid on every type, so it is checked here rather than by a type's readers.
+  try {
+    readChannelCosts(channel.settings);
+  } catch (error) {
+    return { field: `settings.${COSTS_SETTING}`, message: (error as Error).message };
+  }
   // The readers see a fresh object each time, so none of their caches keeps a rejected value.
   const probe = { name: channel.name, type: channel.type, baseUrl: channel.baseUrl, settings: channel.settings } as Channel;
   for (const read of entry.settings) {

@@ -10,6 +10,7 @@ import { countTokens } from '../core/tokens.js';
 import type { AppContext } from '../http/context.js';
 import type { ClientKey } from '../http/auth.js';
 import { requestLogRow } from '../billing/log-row.js';
+import { upstreamCostOf } from '../billing/upstream-cost.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 
 export interface SettleInput {
@@ -99,6 +100,12 @@ function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost:
   });
 }
 
+/** What the serving channel's provider charged for the usage; null when no channel served or it has no cost table for the model. */
+function upstreamCostFor(ctx: AppContext, input: SettleInput, usage: Usage): number | null {
+  if (input.channelId === undefined) return null;
+  return upstreamCostOf(ctx.channels.costsOf(input.channelId), input.model, input.upstreamModel, usage);
+}
+
 export function settle(ctx: AppContext, input: SettleInput): Usage {
   const usage = completeUsage(input);
   const cost = input.answered ? ctx.prices.cost(input.model, usage) : 0;
@@ -125,6 +132,7 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
         reasoningTokens: usage.reasoningTokens ?? 0,
         estimated: usage.estimated ?? false,
         cost,
+        upstreamCost: upstreamCostFor(ctx, input, usage),
         firstByteMs: input.firstByteAt === undefined ? null : input.firstByteAt - input.startedAt,
         clientIp: input.clientIp,
         translation: input.translation ?? null,

@@ -18,6 +18,7 @@ import type { TaskKind } from '../tasks/task-kind.js';
 import type { JsonObject, SubmitOutcome, TaskCall, TaskRecord, TaskUpstream } from '../tasks/types.js';
 import { logTaskRequest, type TaskRequestMeta } from './task-log.js';
 import { upstreamLimits } from '../core/upstream-limits.js';
+import type { ModelPrice } from '../config/price-schema.js';
 
 export type { TaskRequestMeta } from './task-log.js';
 
@@ -36,6 +37,8 @@ export interface TaskSubmission<Request extends object, Result extends object, P
   model: string;
   /** The task's price, asked once the key is admitted. */
   price(): number;
+  /** The family's pricing rule at another price: the serving channel's cost table, for the upstream cost. */
+  priceAt?(price: ModelPrice): number;
   /** The channels to try, in order, asked once the key is admitted (follow-ups: their parent's only). */
   targets(): TaskTarget[];
   /** The stored request, built once the key is admitted (it may keep media). */
@@ -148,13 +151,20 @@ export async function submitTask<Request extends object, Result extends object, 
     const updated = await engine.change(task, acceptedChange(engine.firstPollAt(), task, target, outcome));
     if (!updated) throw new GatewayError('internal', `task ${task.id} changed while it was being submitted`);
     // The charge was written with the task; the log row only reports it.
-    logTaskRequest(ctx, key, meta, { ...logFields(), status: submission.status, cost });
+    logTaskRequest(ctx, key, meta, { ...logFields(), status: submission.status, cost, upstreamCost: taskUpstreamCost(ctx, submission, target.channel) });
     return { task: updated, outcome };
   } catch (thrown) {
     const error = toGatewayError(thrown);
     logTaskRequest(ctx, key, meta, { ...logFields(), status: error.status, cost: 0, error });
     throw error;
   }
+}
+
+/** What the serving channel's provider charges for the task, by its cost table; null without a price there. */
+function taskUpstreamCost(ctx: AppContext, submission: TaskSubmission<any, any, unknown>, channel: Channel): number | null {
+  if (!submission.priceAt) return null;
+  const price = ctx.channels.costsOf(channel.id)?.priceFor(submission.upstreamModel?.(channel), submission.model);
+  return price ? submission.priceAt(price) : null;
 }
 
 /** What the upstream's acceptance changes on the task. */

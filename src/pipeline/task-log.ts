@@ -26,6 +26,8 @@ export interface TaskLogFields {
   attempts: Attempt[];
   status: number;
   cost: number;
+  /** What the serving channel's provider charged, when its cost table prices the work. */
+  upstreamCost?: number | null;
   error?: GatewayError;
   /** Write the cost as spend too (work without a task). */
   spend?: boolean;
@@ -46,6 +48,7 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
     errorMessage: fields.error?.message ?? null,
     stream: false,
     cost: fields.cost,
+    upstreamCost: fields.upstreamCost ?? null,
     clientIp: meta.clientIp,
     startedAt: meta.startedAt,
   });

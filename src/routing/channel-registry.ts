@@ -18,6 +18,7 @@
  * off even with no channel.
  */
 import { channelProblem } from '../config/entity-rules.js';
+import { readChannelCosts, type ChannelCosts } from '../config/channel-costs.js';
 import type { ChannelRecord, Store } from '../storage/types.js';
 import { servesModel, type Channel } from '../core/channel.js';
 
@@ -85,6 +86,8 @@ export class ChannelRegistry {
   private timer?: NodeJS.Timeout;
 
   private unusableChannels: UnusableChannel[] = [];
+  /** Each channel's parsed cost table, built once per refresh so that settling a request only looks it up. */
+  private costTables = new Map<string, ChannelCosts>();
 
   /** Channels already reported as unusable, so each is logged once per change, not on every refresh. */
   private readonly reported = new Map<string, string>();
@@ -137,6 +140,11 @@ export class ChannelRegistry {
     return this.unusableChannels;
   }
 
+  /** The channel's cost table (what its provider charges), as of the last refresh; undefined when it has none. */
+  costsOf(channelId: string): ChannelCosts | undefined {
+    return this.costTables.get(channelId);
+  }
+
   problemOf(id: string): string | undefined {
     return this.unusableChannels.find((entry) => entry.id === id)?.problem;
   }
@@ -152,6 +160,7 @@ export class ChannelRegistry {
     this.providerCount = records.filter((record) => record.type !== DEFAULT_SIMULATOR_CHANNEL.type).length;
     this.channels = this.hasSimulatorFallback ? [...configured, DEFAULT_SIMULATOR_CHANNEL] : configured;
     this.unusableChannels = unusable;
+    this.costTables = costTablesOf(configured);
     this.servingMemo = new Map();
   }
 
@@ -192,4 +201,18 @@ export class ChannelRegistry {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
   }
+}
+
+/** The cost tables of the channels that have one; a table the rules refuse (a disabled channel's) is left out. */
+function costTablesOf(channels: readonly Channel[]): Map<string, ChannelCosts> {
+  const tables = new Map<string, ChannelCosts>();
+  for (const channel of channels) {
+    try {
+      const costs = readChannelCosts(channel.settings);
+      if (costs) tables.set(channel.id, costs);
+    } catch {
+      // A disabled channel is not checked by the rules and serves nothing, so its table is never needed.
+    }
+  }
+  return tables;
 }

@@ -101,6 +101,8 @@ function refundLogRow(task: TaskRecord, model: string): RequestLogRow {
     reasoningTokens: 0,
     estimated: false,
     cost: -task.cost,
+    // The refund gives the client's money back; what the provider kept is not known here.
+    upstreamCost: null,
     latencyMs: now - task.submitTime,
     firstByteMs: null,
     clientIp: null,

@@ -107,6 +107,8 @@ export interface RequestLogRow {
   /** Usage counted by the gateway's tokenizer because the upstream reported none. */
   estimated: boolean;
   cost: number;
+  /** What the serving channel's provider charged, from its cost table; null when it has no price for the model. */
+  upstreamCost: number | null;
   latencyMs: number;
   firstByteMs: number | null;
   clientIp: string | null;

@@ -31,6 +31,7 @@ function logRow(keyId: string, overrides: Partial<RequestLogRow> = {}): RequestL
     reasoningTokens: 0,
     estimated: false,
     cost: 0,
+    upstreamCost: null,
     latencyMs: 1,
     firstByteMs: null,
     clientIp: '127.0.0.1',

@@ -35,6 +35,7 @@ function row(n: number, fields: Partial<RequestLogRow> = {}): RequestLogRow {
     reasoningTokens: 0,
     estimated: false,
     cost: n / 100,
+    upstreamCost: null,
     latencyMs: 10 + n,
     firstByteMs: null,
     clientIp: '127.0.0.1',

@@ -25,6 +25,7 @@ function logRow(overrides: Partial<RequestLogRow>): RequestLogRow {
     reasoningTokens: 3,
     estimated: false,
     cost: 0.001,
+    upstreamCost: null,
     latencyMs: 120,
     firstByteMs: null,
     clientIp: '127.0.0.1',

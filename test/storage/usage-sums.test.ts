@@ -47,6 +47,7 @@ function row(minute: number, fields: Partial<RequestLogRow> = {}): RequestLogRow
     reasoningTokens: 0,
     estimated: false,
     cost: 0.5,
+    upstreamCost: null,
     latencyMs: 120,
     firstByteMs: 30,
     clientIp: null,

@@ -71,6 +71,7 @@ export async function submitImageTask(ctx: AppContext, key: ClientKey, plan: Sub
       action: plan.action,
       model: routeName,
       price: () => perCallPrice(ctx, routeName),
+      priceAt: (price) => price.perCall ?? 0,
       targets: () => (plan.target ? [plan.target] : chooseTargets(ctx, routeName, plan.accountFilter)).map(asTaskTarget),
       request: () => plan.request,
       payload: () => plan.payload,

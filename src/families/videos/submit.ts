@@ -10,7 +10,7 @@ import type { AppContext } from '../../http/context.js';
 import { submitTask, taskUpstreamFor, type TaskRequestMeta } from '../../pipeline/submit-task.js';
 import type { TaskRecord } from '../../tasks/types.js';
 import { VIDEO_TASKS, type VideoAction, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../tasks/video-contract.js';
-import { videoCost } from './pricing.js';
+import { videoCost, videoCostAt } from './pricing.js';
 import type { VideoSpec } from './validate.js';
 
 export interface VideoRequestMeta extends TaskRequestMeta {
@@ -42,6 +42,7 @@ export async function submitVideoTask(ctx: AppContext, key: ClientKey, plan: Vid
       action: plan.action,
       model: fields.model,
       price: () => videoCost(ctx.prices, fields.model, fields.tier, fields.seconds),
+      priceAt: (price) => videoCostAt(price, fields.tier, fields.seconds),
       targets: () => plan.channels.map((channel) => ({ channel })),
       request: async () => {
         const request: VideoTaskRequest = { ...fields, publicBase: meta.publicBase };
