@@ -10,6 +10,7 @@ import { readPlanDescription } from '../core/translation-plan.js';
 import type { AppContext } from '../http/context.js';
 import type { RequestLogRow } from '../storage/types.js';
 import { logListQuery, page, parseQuery, seriesQuery, usageQuery } from './queries.js';
+import { marginOf, totalOf } from './usage-margins.js';
 
 export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/logs', async (request) => {
@@ -31,7 +32,14 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/usage', async (request) => {
     const query = parseQuery(usageQuery(), request.query);
     await ctx.recorder.flush();
-    return { data: await ctx.store.logs.usage(query) };
+    const report = await ctx.store.logs.usageReport(query);
+    const names = await channelNames(ctx);
+    const total = totalOf(report.byChannel);
+    return {
+      data: report.byKey,
+      channels: report.byChannel.map((row) => ({ channelId: row.channelId, channelName: row.channelId === null ? null : (names.get(row.channelId) ?? null), requests: row.requests, cost: row.cost, ...marginOf(row) })),
+      totals: { requests: total.requests, cost: total.cost, ...marginOf(total) },
+    };
   });
 
   app.get('/usage/series', async (request) => {
@@ -71,6 +79,11 @@ async function logDetail(ctx: AppContext, row: RequestLogRow) {
       upstreamMs: row.attempts.length > 0 ? row.attempts.reduce((sum, attempt) => sum + attempt.durationMs, 0) : null,
     },
   };
+}
+
+/** Channel names by id (a deleted channel has none). */
+async function channelNames(ctx: AppContext): Promise<Map<string, string>> {
+  return new Map((await ctx.store.channels.list()).map((channel) => [channel.id, channel.name]));
 }
 
 /** Names for the series of keys and channels (ids are what the sums keep). */

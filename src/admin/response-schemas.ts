@@ -99,6 +99,7 @@ export const logRowSchema = z.object({
   reasoningTokens: count,
   estimated: z.boolean(),
   cost: z.number(),
+  upstreamCost: z.number().nullable().describe('What the serving channel\'s provider charged, by its cost table; null when it has no price for the model.'),
   latencyMs: z.number(),
   firstByteMs: z.number().nullable(),
   clientIp: z.string().nullable(),
@@ -124,10 +125,37 @@ export const logDetailSchema = logRowSchema.extend({
   }),
 });
 
+const upstreamCostSums = {
+  upstreamCost: z.number().describe('What the providers charged, by the serving channels\' cost tables, for the requests whose cost is known.'),
+  costedRequests: count.describe('Requests whose upstream cost is known (their channel has a price for their model in its `costs`).'),
+  costedSpend: z.number().describe('What clients were charged for those requests.'),
+};
+
+const marginFields = {
+  cost: z.number().describe('What clients were charged (spend), refunds subtracted.'),
+  ...upstreamCostSums,
+  margin: z.number().nullable().describe('`costedSpend − upstreamCost`; null when no request\'s upstream cost is known.'),
+  uncostedRequests: count.describe('Requests whose upstream cost is unknown (no cost table, or no price in it for the model): the margin leaves them out.'),
+};
+
 export const usageSummarySchema = z.object({
   data: z.array(
-    z.object({ keyId: z.string().nullable(), model: z.string(), requests: count, inputTokens: count, outputTokens: count, cacheReadTokens: count, cacheWriteTokens: count, cost: z.number() }),
+    z.object({
+      keyId: z.string().nullable(),
+      model: z.string(),
+      requests: count,
+      inputTokens: count,
+      outputTokens: count,
+      cacheReadTokens: count,
+      cacheWriteTokens: count,
+      cost: z.number(),
+      ...upstreamCostSums,
+    }),
   ),
+  channels: z
+    .array(z.object({ channelId: z.string().nullable().describe('Null: requests no channel served.'), channelName: z.string().nullable(), requests: count, ...marginFields }))
+    .describe('Spend, upstream cost and margin per serving channel, most spend first.'),
+  totals: z.object({ requests: count, ...marginFields }),
 });
 
 const usageTotals = z.object({
@@ -138,6 +166,7 @@ const usageTotals = z.object({
   inputTokens: count,
   outputTokens: count,
   cost: z.number(),
+  ...upstreamCostSums,
   p50Ms: z.number().nullable(),
   p95Ms: z.number().nullable(),
   ttftP50Ms: z.number().nullable(),

@@ -6,13 +6,20 @@ import { storableNullable, storableText } from './text.js';
 import { isWellFormedId } from './ids.js';
 import { olderThan } from './paging.js';
 import type { Attempt } from '../core/attempt.js';
-import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageSeriesQuery, UsageSummaryRow } from './types.js';
+import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageReport, UsageSeriesQuery, UsageSummaryRow } from './types.js';
 import { addToSums, hourlyUsage, readSeries } from './usage-sums.js';
-import { mergeSummaries, toSummary } from './usage-summary.js';
+import { reportOf, toSummary, type GroupedUsageRow } from './usage-summary.js';
 
 const defaultLimit = 100;
 const maxLimit = 1000;
 const HOUR = 3_600_000;
+
+/** The log's side of the sums' cost columns: a row's upstream cost is known when it is not null. */
+const upstreamCostSums = [
+  sql<number>`SUM(COALESCE(upstream_cost, 0))`.as('upstream_cost'),
+  sql<number>`SUM(CASE WHEN upstream_cost IS NULL THEN 0 ELSE 1 END)`.as('costed_requests'),
+  sql<number>`SUM(CASE WHEN upstream_cost IS NULL THEN 0 ELSE cost END)`.as('costed_spend'),
+];
 
 /** Every text column goes through storableText: one NUL byte must not fail the batch on PostgreSQL. */
 function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
@@ -154,22 +161,27 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
    * month's totals read a few thousand rows, not the month's log).
    */
   async usage(query: UsageQuery): Promise<UsageSummaryRow[]> {
+    return (await this.usageReport(query)).byKey;
+  }
+
+  async usageReport(query: UsageQuery): Promise<UsageReport> {
     const { since, until } = query;
     const firstHour = since === undefined ? undefined : Math.ceil(since / HOUR) * HOUR;
     const lastHour = until === undefined ? undefined : Math.floor(until / HOUR) * HOUR;
-    if (firstHour !== undefined && lastHour !== undefined && firstHour >= lastHour) return mergeSummaries([await this.logUsage(query)]);
+    if (firstHour !== undefined && lastHour !== undefined && firstHour >= lastHour) return reportOf([await this.logUsage(query)]);
     const parts = [await hourlyUsage(this.db, { keyId: query.keyId, since: firstHour, until: lastHour })];
     if (since !== undefined && since < firstHour!) parts.push(await this.logUsage({ keyId: query.keyId, since, until: firstHour }));
     if (until !== undefined && lastHour! < until) parts.push(await this.logUsage({ keyId: query.keyId, since: lastHour, until }));
-    return mergeSummaries(parts);
+    return reportOf(parts);
   }
 
-  private async logUsage(query: UsageQuery): Promise<UsageSummaryRow[]> {
+  private async logUsage(query: UsageQuery): Promise<GroupedUsageRow[]> {
     let select = this.db
       .selectFrom('request_logs')
       .select((eb) => [
         'key_id',
         'model',
+        'channel_id',
         // A refund row moves money, not a request (as in the sums).
         sql<number>`SUM(CASE WHEN request_id LIKE 'refund:%' THEN 0 ELSE 1 END)`.as('requests'),
         eb.fn.sum('input_tokens').as('input_tokens'),
@@ -177,11 +189,12 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
         eb.fn.sum('cache_read_tokens').as('cache_read_tokens'),
         eb.fn.sum('cache_write_tokens').as('cache_write_tokens'),
         eb.fn.sum('cost').as('cost'),
+        ...upstreamCostSums,
       ]);
     if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
     if (query.since !== undefined) select = select.where('created_at', '>=', query.since);
     if (query.until !== undefined) select = select.where('created_at', '<', query.until);
-    const rows = await select.groupBy(['key_id', 'model']).execute();
+    const rows = await select.groupBy(['key_id', 'model', 'channel_id']).execute();
     return rows.map(toSummary);
   }
 }

@@ -101,6 +101,8 @@ export interface UsageSumsTable {
   upstream_cost: Generated<number>;
   /** Requests whose upstream cost is known (their channel has a cost table). */
   costed_requests: Generated<number>;
+  /** What clients were charged for those requests (the other side of their margin). */
+  costed_spend: Generated<number>;
   /** Answered requests whose model had no price. */
   unpriced_requests: Generated<number>;
 }

@@ -160,6 +160,11 @@ export interface UsageTotals {
   inputTokens: number;
   outputTokens: number;
   cost: number;
+  /** What the providers charged for the requests whose channel prices their model (`costedRequests`). */
+  upstreamCost: number;
+  costedRequests: number;
+  /** What clients were charged for those same requests. */
+  costedSpend: number;
   /** Latency quantiles read off per-minute histograms (bucket-interpolated); null without requests. */
   p50Ms: number | null;
   p95Ms: number | null;
@@ -186,7 +191,7 @@ export interface UsageQuery {
   until?: number;
 }
 
-export interface UsageSummaryRow {
+export interface UsageSummaryRow extends UpstreamCostSums {
   keyId: string | null;
   model: string;
   requests: number;
@@ -195,6 +200,29 @@ export interface UsageSummaryRow {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   cost: number;
+}
+
+/** What the providers charged, over the requests whose channel had a price for their model in its cost table. */
+export interface UpstreamCostSums {
+  upstreamCost: number;
+  /** Requests whose upstream cost is known. */
+  costedRequests: number;
+  /** What clients were charged for those requests: the margin is this less `upstreamCost`. */
+  costedSpend: number;
+}
+
+/** A channel's spend and upstream cost over a period (`channelId` null: requests no channel served). */
+export interface ChannelUsageRow extends UpstreamCostSums {
+  channelId: string | null;
+  requests: number;
+  /** What clients were charged. */
+  cost: number;
+}
+
+/** Usage totals per key and model, and per channel, over one period. */
+export interface UsageReport {
+  byKey: UsageSummaryRow[];
+  byChannel: ChannelUsageRow[];
 }
 
 export interface KeyRepository {
@@ -227,6 +255,8 @@ export interface RequestLogRepository {
   /** Usage over time from the per-minute sums, one series per group, plus the totals. */
   series(query: UsageSeriesQuery): Promise<{ totals: UsageTotals; series: UsageSeries[] }>;
   usage(query: UsageQuery): Promise<UsageSummaryRow[]>;
+  /** The same totals per key and model, and per channel (spend, upstream cost), from one read. */
+  usageReport(query: UsageQuery): Promise<UsageReport>;
   /**
    * Deletes up to `batch` of the oldest rows created before `before`, or
    * beyond the newest `keepRows`; returns how many went.

@@ -1,18 +1,30 @@
 /**
- * Usage totals per key and model (the admin API's and CLI's usage report):
- * rows read from the log or from the hourly sums, added together.
+ * Usage totals per key and model (the admin API's and CLI's usage report)
+ * and per channel (spend beside upstream cost): rows read from the log or
+ * from the hourly sums, grouped by key, model and channel, added together.
  */
 import { toNumber } from './columns.js';
-import type { UsageSummaryRow } from './types.js';
+import type { ChannelUsageRow, UsageReport, UsageSummaryRow } from './types.js';
 
-/** One row per key and model, the parts added together, in a stable order. */
-export function mergeSummaries(parts: UsageSummaryRow[][]): UsageSummaryRow[] {
+/** One group of a read: a key, a model and the channel that served. */
+export interface GroupedUsageRow extends UsageSummaryRow {
+  channelId: string | null;
+}
+
+/** The parts' rows added together per key and model, and per channel. */
+export function reportOf(parts: GroupedUsageRow[][]): UsageReport {
+  const rows = parts.flat();
+  return { byKey: mergeSummaries(rows), byChannel: mergeByChannel(rows) };
+}
+
+/** One row per key and model, in a stable order. */
+export function mergeSummaries(rows: readonly GroupedUsageRow[]): UsageSummaryRow[] {
   const merged = new Map<string, UsageSummaryRow>();
-  for (const row of parts.flat()) {
+  for (const { channelId: _channel, ...row } of rows) {
     const id = `${row.keyId ?? ''}\u0000${row.model}`;
     const into = merged.get(id);
     if (!into) {
-      merged.set(id, { ...row });
+      merged.set(id, row);
       continue;
     }
     into.requests += row.requests;
@@ -21,8 +33,32 @@ export function mergeSummaries(parts: UsageSummaryRow[][]): UsageSummaryRow[] {
     into.cacheReadTokens += row.cacheReadTokens;
     into.cacheWriteTokens += row.cacheWriteTokens;
     into.cost += row.cost;
+    addCosts(into, row);
   }
   return [...merged.values()].sort(bySummaryOrder);
+}
+
+/** One row per channel, most spend first. */
+function mergeByChannel(rows: readonly GroupedUsageRow[]): ChannelUsageRow[] {
+  const merged = new Map<string | null, ChannelUsageRow>();
+  for (const row of rows) {
+    const into = merged.get(row.channelId);
+    if (!into) {
+      const { channelId, requests, cost, upstreamCost, costedRequests, costedSpend } = row;
+      merged.set(row.channelId, { channelId, requests, cost, upstreamCost, costedRequests, costedSpend });
+      continue;
+    }
+    into.requests += row.requests;
+    into.cost += row.cost;
+    addCosts(into, row);
+  }
+  return [...merged.values()].sort((a, b) => b.cost - a.cost || String(a.channelId).localeCompare(String(b.channelId)));
+}
+
+function addCosts(into: GroupedUsageRow | UsageSummaryRow | ChannelUsageRow, row: UsageSummaryRow): void {
+  into.upstreamCost += row.upstreamCost;
+  into.costedRequests += row.costedRequests;
+  into.costedSpend += row.costedSpend;
 }
 
 /** Engines disagree on where NULL sorts and on collation; sort the (small) result here. */
@@ -38,22 +74,30 @@ function bySummaryOrder(a: UsageSummaryRow, b: UsageSummaryRow): number {
 export function toSummary(row: {
   key_id: string | null;
   model: string;
+  channel_id: string | null;
   requests: unknown;
   input_tokens: unknown;
   output_tokens: unknown;
   cache_read_tokens: unknown;
   cache_write_tokens: unknown;
   cost: unknown;
-}): UsageSummaryRow {
+  upstream_cost: unknown;
+  costed_requests: unknown;
+  costed_spend: unknown;
+}): GroupedUsageRow {
   return {
-    // The sums keep '' for requests without a key (a unique key cannot hold NULL alike on both engines).
+    // The sums keep '' for requests without a key or channel (a unique key cannot hold NULL alike on both engines).
     keyId: row.key_id === '' ? null : row.key_id,
     model: row.model,
+    channelId: row.channel_id === '' ? null : row.channel_id,
     requests: toNumber(row.requests),
     inputTokens: toNumber(row.input_tokens),
     outputTokens: toNumber(row.output_tokens),
     cacheReadTokens: toNumber(row.cache_read_tokens),
     cacheWriteTokens: toNumber(row.cache_write_tokens),
     cost: toNumber(row.cost),
+    upstreamCost: toNumber(row.upstream_cost),
+    costedRequests: toNumber(row.costed_requests),
+    costedSpend: toNumber(row.costed_spend),
   };
 }

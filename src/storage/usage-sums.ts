@@ -11,11 +11,11 @@ import { sql, type Kysely } from 'kysely';
 import { isLimitRefusal } from '../core/errors.js';
 import { toNumber } from './columns.js';
 import { storableText } from './text.js';
-import { toSummary } from './usage-summary.js';
+import { toSummary, type GroupedUsageRow } from './usage-summary.js';
 import { BatchWrites } from './batch-writes.js';
 import { bucketOf, firstByteColumns, latencyColumns, quantileOf } from './latency-buckets.js';
 import type { Database } from './schema.js';
-import type { RequestLogRow, UsagePoint, UsageSeries, UsageSeriesQuery, UsageSummaryRow, UsageTotals } from './types.js';
+import type { RequestLogRow, UsagePoint, UsageSeries, UsageSeriesQuery, UsageTotals } from './types.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -23,7 +23,9 @@ const TABLES = [
   ['usage_minutes', MINUTE],
   ['usage_hours', HOUR],
 ] as const;
-const SUM_COLUMNS = ['requests', 'errors', 'rate_limited', 'failovers', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost', 'latency_ms_sum', ...latencyColumns, ...firstByteColumns] as const;
+/** The upstream cost of the requests whose channel prices their model, their count, and what clients paid for them. */
+const COST_COLUMNS = ['upstream_cost', 'costed_requests', 'costed_spend'] as const;
+const SUM_COLUMNS = ['requests', 'errors', 'rate_limited', 'failovers', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost', 'latency_ms_sum', ...latencyColumns, ...firstByteColumns, ...COST_COLUMNS] as const;
 type SumColumn = (typeof SUM_COLUMNS)[number];
 type BucketSum = Record<'family' | 'model' | 'channel_id' | 'key_id', string> & { bucket: number } & Record<SumColumn, number>;
 
@@ -49,11 +51,18 @@ export function bucketSums(rows: readonly RequestLogRow[], width: number): Bucke
     sum.cache_read_tokens += row.cacheReadTokens;
     sum.cache_write_tokens += row.cacheWriteTokens;
     sum.cost += row.cost;
+    if (row.upstreamCost !== null) addUpstreamCost(sum, row.upstreamCost, row.cost);
     sum.latency_ms_sum += row.latencyMs;
     sum[latencyColumns[bucketOf(row.latencyMs)] as SumColumn] += 1;
     if (row.firstByteMs !== null) sum[firstByteColumns[bucketOf(row.firstByteMs)] as SumColumn] += 1;
   }
   return [...sums.values()];
+}
+
+function addUpstreamCost(sum: BucketSum, upstreamCost: number, charged: number): void {
+  sum.upstream_cost += upstreamCost;
+  sum.costed_requests += 1;
+  sum.costed_spend += charged;
 }
 
 /** The sum of one bucket and group in `sums`, made at zero on first use. */
@@ -162,17 +171,17 @@ export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuer
   return { totals: pointOf(total), series };
 }
 
-/** Totals per key and model from the hourly sums, over whole hours [since, until). */
-export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: string; since?: number; until?: number }): Promise<UsageSummaryRow[]> {
+/** Totals per key, model and channel from the hourly sums, over whole hours [since, until). */
+export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: string; since?: number; until?: number }): Promise<GroupedUsageRow[]> {
   const db = typed as Kysely<any>;
   let select = db
     .selectFrom('usage_hours')
-    .select(['key_id', 'model'])
-    .select(['requests', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost'].map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column)));
+    .select(['key_id', 'model', 'channel_id'])
+    .select(['requests', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost', ...COST_COLUMNS].map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column)));
   if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
   if (query.since !== undefined) select = select.where('bucket', '>=', query.since);
   if (query.until !== undefined) select = select.where('bucket', '<', query.until);
-  const rows = await select.groupBy(['key_id', 'model']).execute();
+  const rows = await select.groupBy(['key_id', 'model', 'channel_id']).execute();
   return (rows as unknown as Array<Parameters<typeof toSummary>[0]>).map(toSummary);
 }
 
@@ -201,6 +210,9 @@ function pointOf(sum: Sum): UsageTotals {
     inputTokens: sum.input_tokens,
     outputTokens: sum.output_tokens,
     cost: sum.cost,
+    upstreamCost: sum.upstream_cost,
+    costedRequests: sum.costed_requests,
+    costedSpend: sum.costed_spend,
     p50Ms: quantileOf(latency, 0.5),
     p95Ms: quantileOf(latency, 0.95),
     ttftP50Ms: quantileOf(firstByte, 0.5),

@@ -111,6 +111,9 @@ describe.each(engines)('request logs and settings on $engine', ({ engine, skip }
       cacheReadTokens: 9,
       cacheWriteTokens: 4,
       cost: 0.001,
+      upstreamCost: 0,
+      costedRequests: 0,
+      costedSpend: 0,
     });
 
     const all = await store.logs.usage({ since: 100_000, until: 200_001 });

@@ -11,6 +11,7 @@ import { quotaHolds } from './0005_quota_holds.js';
 import { logIndexes } from './0006_log_indexes.js';
 import { usageSums } from './0007_usage_sums.js';
 import { billing } from './0008_billing.js';
+import { costs } from './0009_costs.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0006_log_indexes': logIndexes,
   '0007_usage_sums': usageSums,
   '0008_billing': billing,
+  '0009_costs': costs,
 };
 
 export const migrationProvider: MigrationProvider = {
