@@ -69,6 +69,8 @@ export interface LogRow {
   reasoningTokens: number;
   estimated: boolean;
   cost: number;
+  /** What the serving channel's provider charged, by its cost table; null when it has no price for the model. */
+  upstreamCost: number | null;
   latencyMs: number;
   firstByteMs: number | null;
   clientIp: string | null;
@@ -99,9 +101,28 @@ export interface SeriesPoint {
   inputTokens: number;
   outputTokens: number;
   cost: number;
+  upstreamCost: number;
+  costedRequests: number;
+  costedSpend: number;
   p50Ms: number | null;
   p95Ms: number | null;
   ttftP50Ms: number | null;
+}
+
+/** Spend beside upstream cost (`GET /admin/usage`): the margin is over the requests whose upstream cost is known. */
+export interface MarginView {
+  requests: number;
+  cost: number;
+  upstreamCost: number;
+  costedRequests: number;
+  costedSpend: number;
+  margin: number | null;
+  uncostedRequests: number;
+}
+
+export interface UsageReport {
+  channels: Array<MarginView & { channelId: string | null; channelName: string | null }>;
+  totals: MarginView;
 }
 
 export interface UsageSeries {

@@ -129,6 +129,16 @@ export function LogDetailView({ id, simulatorIds }: { id: string; simulatorIds: 
               {formatMoney(row.cost)}
               {row.estimated ? <small class="muted"> (tokens counted by the gateway: the upstream reported none)</small> : null}
             </dd>
+            <dt>Upstream cost</dt>
+            <dd data-testid="upstream-cost">
+              {row.upstreamCost === null ? (
+                <span class="muted">unknown (the channel has no cost table for this model)</span>
+              ) : (
+                <>
+                  {formatMoney(row.upstreamCost)} <small class="muted">(margin {formatMoney(row.cost - row.upstreamCost)})</small>
+                </>
+              )}
+            </dd>
           </dl>
           <h2>Timings</h2>
           <dl class="facts" data-testid="timings">

@@ -6,6 +6,7 @@ import { ErrorNote, Tile, valueOf } from '../components.js';
 import { formatCount, formatMoney, formatMs } from '../format.js';
 import { useLoad } from '../hooks.js';
 import type { ChannelView, KeyView, SeriesPoint, UsageSeries } from '../types.js';
+import { ChannelMargins } from './channel-margins.js';
 
 /** Each range with a step that gives a few dozen to a couple of hundred points. */
 const RANGES: Record<string, { span: number; step: number }> = {
@@ -18,7 +19,21 @@ const BY = ['none', 'family', 'model', 'channel', 'key'];
 type Measure = (point: SeriesPoint) => number | null;
 
 /** Measures that are sums read 0 in a bucket without requests; percentiles have no value there. */
-const EMPTY: Omit<SeriesPoint, 't'> = { requests: 0, errors: 0, rateLimited: 0, failovers: 0, inputTokens: 0, outputTokens: 0, cost: 0, p50Ms: null, p95Ms: null, ttftP50Ms: null };
+const EMPTY: Omit<SeriesPoint, 't'> = {
+  requests: 0,
+  errors: 0,
+  rateLimited: 0,
+  failovers: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cost: 0,
+  upstreamCost: 0,
+  costedRequests: 0,
+  costedSpend: 0,
+  p50Ms: null,
+  p95Ms: null,
+  ttftP50Ms: null,
+};
 
 /** One line per group over every bucket of the range (the answer may leave out buckets without requests). */
 function linesOf(answer: UsageSeries, measure: Measure, name: (group: string, label?: string) => string): { times: number[]; lines: Line[] } {
@@ -71,6 +86,8 @@ export function Overview() {
     const until = Math.ceil(Date.now() / step) * step;
     return get<UsageSeries>(`usage/series${query({ since: until - span, until, step, by })}`);
   }, [range, by, round]);
+  const { span: rangeSpan, step: rangeStep } = RANGES[range]!;
+  const rangeUntil = Math.ceil(Date.now() / rangeStep) * rangeStep;
   const keys = useLoad(() => (by === 'key' ? get<{ data: KeyView[] }>('keys') : Promise.resolve(undefined)), [by]);
   const channels = useLoad(() => (by === 'channel' ? get<{ data: ChannelView[] }>('channels') : Promise.resolve(undefined)), [by]);
   const name = useCallback(
@@ -128,6 +145,7 @@ export function Overview() {
           <Tile label="Spend" value={formatMoney(totals.cost)} />
         </div>
       ) : null}
+      <ChannelMargins since={rangeUntil - rangeSpan} until={rangeUntil} round={round} />
       {series.data ? series.data.series.length > 0 ? <Charts answer={series.data} name={name} /> : <p class="note">No requests in this range.</p> : null}
     </section>
   );
