@@ -40,7 +40,9 @@ export function readChannelCosts(settings: Record<string, unknown>): ChannelCost
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue.path.map(String).join('.');
-    throw new Error(where === '' ? `must be a map of model name or pattern to price (${issue.message})` : `${where}: ${issue.message}`);
+    // A bad pattern is reported by the record as an invalid key; its own message says what is wrong.
+    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    throw new Error(where === '' ? `must be a map of model name or pattern to price (${message})` : `${where}: ${message}`);
   }
   return new ChannelCosts(parsed.data);
 }
