@@ -260,6 +260,7 @@ export type EnvVarName = keyof typeof ENV_VARS;
  * that every SWITCHYARD_* name under test/ is here.
  */
 export const TEST_ENV_VARS: Record<string, { default: string; description: string }> = {
+  SWITCHYARD_PROPERTY_SEED: { default: '(a fixed seed in each test)', description: 'The seed of the money-rule property tests (each prints the seed it ran with when it fails).' },
   SWITCHYARD_SKIP_PG: { default: '(unset)', description: '`1`: skip the PostgreSQL half of the storage and end-to-end tests (a machine without PostgreSQL).' },
   SWITCHYARD_TEST_PG_URL: { default: '`postgres://127.0.0.1:5432/test`', description: 'The PostgreSQL database the tests create their schemas in.' },
   SWITCHYARD_TEST_REDIS_URL: { default: '`redis://127.0.0.1:6379`', description: 'The Redis the shared rate-limit test uses.' },
