@@ -197,7 +197,9 @@ pass \`nextCursor\` back as \`cursor\` for the next page. Filters:
 \`since\`, \`until\`, \`keyId\`, \`model\`, \`channelId\`, \`family\`,
 \`status\` (one status such as \`429\`, a class such as \`5xx\`, or
 \`error\` for 400-599), \`limit\` (default 100, at most 1000). Each row
-carries \`attempts\`: every channel tried, in order, with \`status\`,
+carries \`cost\` (what the client was charged), \`upstreamCost\` (what the
+serving channel's provider charged, by its cost table; null when it has no
+price for the model) and \`attempts\`: every channel tried, in order, with \`status\`,
 \`errorKind\`, \`message\` (why it failed), \`at\` and \`durationMs\`.
 
 ${curl(e.logs)}
@@ -211,8 +213,18 @@ tried, \`upstreamMs\`: the attempts together). Never a secret or a prompt.
 
 ### \`GET /admin/usage\`
 
-Requests, tokens and cost per key and model: \`{"data": [row, ...]}\`. Query
-parameters: \`keyId\`, \`since\`, \`until\`.
+Requests, tokens and cost per key and model, and spend beside upstream
+cost per channel: \`{"data": [row, ...], "channels": [row, ...], "totals"}\`.
+Each \`data\` row: \`keyId\`, \`model\`, \`requests\`, the token counts,
+\`cost\` (what clients were charged), \`upstreamCost\`, \`costedRequests\` and
+\`costedSpend\`. Each \`channels\` row (\`channelId\`, \`channelName\`; most
+spend first) and \`totals\`: \`requests\`, \`cost\`, \`upstreamCost\` (what the
+providers charged, by each channel's cost table, the \`costs\` setting),
+\`costedRequests\` (requests whose upstream cost is known), \`costedSpend\`
+(what clients were charged for those), \`margin\` (\`costedSpend −
+upstreamCost\`; null when no request's upstream cost is known) and
+\`uncostedRequests\` (requests the margin leaves out: no cost table, or no
+price in it for the model). Query parameters: \`keyId\`, \`since\`, \`until\`.
 
 ${curl(e.usage)}
 
@@ -222,7 +234,7 @@ Usage over time, read from per-minute and per-hour sums kept beside the log (a s
 chart reads thousands of rows, not millions): \`{"since", "until", "step",
 "by", "totals", "series": [{"group", "label", "totals", "points": [...]}]}\`.
 Each point, each series' totals and the overall totals: \`requests\`, \`errors\`, \`rateLimited\`, \`failovers\`,
-\`inputTokens\`, \`outputTokens\`, \`cost\`, \`p50Ms\`, \`p95Ms\`,
+\`inputTokens\`, \`outputTokens\`, \`cost\`, \`upstreamCost\`, \`costedRequests\`, \`costedSpend\`, \`p50Ms\`, \`p95Ms\`,
 \`ttftP50Ms\` (quantiles from latency histograms, interpolated within their
 bucket). Parameters: \`since\` (default 24 hours before \`until\`),
 \`until\` (default now), \`step\` (ms, whole minutes; default about 100
