@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../upstreams/support/fake-upstream.js';
 import type { TestGateway } from '../support/gateway.js';
 import { createPlace, ENGINES, type Place } from '../support/places.js';
+import { igClient } from '../families/images/support.js';
 
 const KEY = 'sk-upstream-costs-0001';
 const USAGE = { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 };
@@ -44,12 +45,13 @@ describe.each(ENGINES)('channel cost tables on %s', (engine) => {
     gw = await place.start({
       config: {
         keys: [{ name: 'client', key: KEY }],
-        prices: { 'cm-*': { input: 3, output: 6 }, 'free-*': { input: 3, output: 6 }, 'part-*': { input: 3, output: 6 } },
+        prices: { 'cm-*': { input: 3, output: 6 }, 'free-*': { input: 3, output: 6 }, 'part-*': { input: 3, output: 6 }, 'ig_*': { perCall: 0.1 } },
         channels: [
           // Priced by the upstream name the mapping sends, not the client's.
           { ...base, name: 'costed', models: ['cm-*'], modelMapping: { 'cm-a': 'up-a' }, settings: { costs: { 'up-*': { input: 1, output: 2 }, 'cm-*': { input: 50 } } } },
           { ...base, name: 'uncosted', models: ['free-*'] },
           { ...base, name: 'partial', models: ['part-*'], settings: { costs: { 'part-known': { input: 1, output: 2 } } } },
+          { name: 'images', type: 'simulator', models: ['ig_*'], settings: { taskSeconds: 0.2, accounts: [{ instanceId: 'acc-1', channelId: 'room-1' }], costs: { 'ig_*': { perCall: 0.04 } } } },
         ],
       },
     });
@@ -110,6 +112,15 @@ describe.each(ENGINES)('channel cost tables on %s', (engine) => {
     expect(accepted.status).toBe(200);
     const [row] = await rowOf(await ask('free-y'));
     expect(row.upstreamCost).toBeCloseTo((1000 * 2 + 500 * 4) / 1e6, 12);
+  });
+
+  it('records a task submission upstream cost by the family pricing rule at the channel price', async () => {
+    const submitted = await igClient(gw.url, KEY).post('/ig/submit/imagine', { prompt: 'a ledger' });
+    expect(submitted.status).toBe(200);
+    const rows = (await gw.admin('GET', '/logs?model=ig_imagine')).body.data;
+    expect(rows).toHaveLength(1);
+    expect(rows[0].cost).toBeCloseTo(0.1, 12);
+    expect(rows[0].upstreamCost).toBeCloseTo(0.04, 12);
   });
 
   it('a config file with a bad cost table fails at start, naming the channel and the field', async () => {
