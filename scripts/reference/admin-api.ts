@@ -223,8 +223,9 @@ providers charged, by each channel's cost table, the \`costs\` setting),
 \`costedRequests\` (requests whose upstream cost is known), \`costedSpend\`
 (what clients were charged for those), \`margin\` (\`costedSpend −
 upstreamCost\`; null when no request's upstream cost is known) and
-\`uncostedRequests\` (requests the margin leaves out: no cost table, or no
-price in it for the model). Query parameters: \`keyId\`, \`since\`, \`until\`.
+\`uncostedRequests\` (requests a channel served that the margin leaves out: no
+cost table, or no price in it for the model; requests no channel served cost
+nothing upstream and are not counted). Query parameters: \`keyId\`, \`since\`, \`until\`.
 
 ${curl(e.usage)}
 

@@ -10,7 +10,7 @@ import { readPlanDescription } from '../core/translation-plan.js';
 import type { AppContext } from '../http/context.js';
 import type { RequestLogRow } from '../storage/types.js';
 import { logListQuery, page, parseQuery, seriesQuery, usageQuery } from './queries.js';
-import { marginOf, totalOf } from './usage-margins.js';
+import { marginOf, totalsOf } from './usage-margins.js';
 
 export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/logs', async (request) => {
@@ -34,11 +34,16 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
     await ctx.recorder.flush();
     const report = await ctx.store.logs.usageReport(query);
     const names = await channelNames(ctx);
-    const total = totalOf(report.byChannel);
     return {
       data: report.byKey,
-      channels: report.byChannel.map((row) => ({ channelId: row.channelId, channelName: row.channelId === null ? null : (names.get(row.channelId) ?? null), requests: row.requests, cost: row.cost, ...marginOf(row) })),
-      totals: { requests: total.requests, cost: total.cost, ...marginOf(total) },
+      channels: report.byChannel.map((row) => ({
+        channelId: row.channelId,
+        channelName: row.channelId === null ? null : (names.get(row.channelId) ?? null),
+        requests: row.requests,
+        cost: row.cost,
+        ...marginOf(row, row.channelId !== null),
+      })),
+      totals: totalsOf(report.byChannel),
     };
   });
 

@@ -135,7 +135,7 @@ const marginFields = {
   cost: z.number().describe('What clients were charged (spend), refunds subtracted.'),
   ...upstreamCostSums,
   margin: z.number().nullable().describe('`costedSpend − upstreamCost`; null when no request\'s upstream cost is known.'),
-  uncostedRequests: count.describe('Requests whose upstream cost is unknown (no cost table, or no price in it for the model): the margin leaves them out.'),
+  uncostedRequests: count.describe('Requests a channel served whose upstream cost is unknown (no cost table, or no price in it for the model): the margin leaves them out. Requests no channel served cost nothing upstream and are not counted.'),
 };
 
 export const usageSummarySchema = z.object({

@@ -17,25 +17,28 @@ export interface Margin {
   uncostedRequests: number;
 }
 
-export function marginOf(sums: UpstreamCostSums & { requests: number }): Margin {
+/** A channel's (or the totals') margin; requests no channel served (`served` false) cost nothing upstream and are not counted as uncosted. */
+export function marginOf(sums: UpstreamCostSums & { requests: number }, served = true): Margin {
   return {
     upstreamCost: sums.upstreamCost,
     costedRequests: sums.costedRequests,
     costedSpend: sums.costedSpend,
     margin: sums.costedRequests === 0 ? null : sums.costedSpend - sums.upstreamCost,
-    uncostedRequests: Math.max(0, sums.requests - sums.costedRequests),
+    uncostedRequests: served ? Math.max(0, sums.requests - sums.costedRequests) : 0,
   };
 }
 
 /** Every channel's row added up: the report's totals. */
-export function totalOf(rows: readonly ChannelUsageRow[]): UpstreamCostSums & { requests: number; cost: number } {
+export function totalsOf(rows: readonly ChannelUsageRow[]): Margin & { requests: number; cost: number } {
   const total = { requests: 0, cost: 0, upstreamCost: 0, costedRequests: 0, costedSpend: 0 };
+  let uncosted = 0;
   for (const row of rows) {
     total.requests += row.requests;
     total.cost += row.cost;
     total.upstreamCost += row.upstreamCost;
     total.costedRequests += row.costedRequests;
     total.costedSpend += row.costedSpend;
+    uncosted += marginOf(row, row.channelId !== null).uncostedRequests;
   }
-  return total;
+  return { requests: total.requests, cost: total.cost, ...marginOf(total), uncostedRequests: uncosted };
 }

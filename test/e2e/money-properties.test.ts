@@ -202,6 +202,7 @@ describe.each(ENGINES)(`money rules over random usage and prices on %s (seed ${S
     const loggedUpstream = rows.reduce((sum, row) => sum + (row.upstreamCost ?? 0), 0);
     expect(near(report.totals.upstreamCost, loggedUpstream), `seed ${SEED} (${engine}): the usage report's upstream cost is the log's`).toBe(true);
     expect(report.totals.costedRequests, `seed ${SEED} (${engine}): costed requests`).toBe(rows.filter((row) => row.upstreamCost !== null).length);
+    expect(report.totals.uncostedRequests, `seed ${SEED} (${engine}): served requests without a cost`).toBe(rows.filter((row) => row.channelId !== null && row.upstreamCost === null).length);
     for (const key of keys) {
       const charged = rows.filter((row) => row.keyId === key.id).reduce((sum, row) => sum + row.cost, 0);
       expect(near(key.used, charged), `seed ${SEED} (${engine}): key ${key.name} used ${key.used}, logged ${charged}`).toBe(true);
