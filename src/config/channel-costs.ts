@@ -19,7 +19,7 @@ const costsSchema = builtOnce(() => z.record(pricePatternSchema(), priceSchema()
 export class ChannelCosts {
   private readonly table: ModelPatternTable<ModelPrice>;
 
-  constructor(readonly prices: Readonly<Record<string, ModelPrice>>) {
+  constructor(prices: Readonly<Record<string, ModelPrice>>) {
     this.table = new ModelPatternTable(prices);
   }
 

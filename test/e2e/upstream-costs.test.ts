@@ -92,6 +92,14 @@ describe.each(ENGINES)('channel cost tables on %s', (engine) => {
     expect(report.totals.cost).toBeCloseTo(5 * CHARGE, 12);
     expect(report.totals.upstreamCost).toBeCloseTo(0.054, 12);
     expect(report.totals.margin).toBeCloseTo(3 * CHARGE - 0.054, 12);
+    // Partial hours are read from the log itself: the same figures.
+    const now = Date.now();
+    const fromLog = (await gw.admin('GET', `/usage?since=${now - 60_000 * 5}&until=${now + 60_000}`)).body;
+    expect(fromLog.channels.map((row: { channelName: string; costedRequests: number }) => [row.channelName, row.costedRequests]).sort()).toEqual(
+      report.channels.map((row: { channelName: string; costedRequests: number }) => [row.channelName, row.costedRequests]).sort(),
+    );
+    expect(fromLog.totals.upstreamCost).toBeCloseTo(report.totals.upstreamCost, 12);
+    expect(fromLog.totals.margin).toBeCloseTo(report.totals.margin, 12);
     const perKey = report.data.find((row: { model: string }) => row.model === 'cm-a');
     expect(perKey).toMatchObject({ requests: 1, costedRequests: 1 });
     const series = (await gw.admin('GET', `/usage/series?by=channel&since=${Date.now() - 3_600_000}&until=${Date.now() + 60_000}&step=60000`)).body;
