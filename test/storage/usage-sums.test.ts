@@ -126,6 +126,33 @@ describe.each(engines)('usage sums on $engine', ({ engine, skip }) => {
     await store.close();
   });
 
+  it.skipIf(skip)('keeps the upstream cost, and what clients paid, of the requests whose cost is known, per channel', async () => {
+    const costs = await createTestDatabase(engine);
+    const store = await costs.open();
+    try {
+      await store.logs.insertMany([
+        row(0, { channelId: 'ch_1', cost: 0.5, upstreamCost: 0.2 }),
+        row(2, { channelId: 'ch_1', cost: 0.5, upstreamCost: null }),
+        row(61, { channelId: 'ch_2', cost: 0.3, upstreamCost: 0.4 }),
+        row(62, { channelId: null, cost: 0, upstreamCost: null, httpStatus: 502 }),
+      ]);
+      const series = await store.logs.series({ since: base, until: base + 2 * HOUR, step: HOUR, by: 'none', top: 10 });
+      expect(series.totals).toMatchObject({ requests: 4, costedRequests: 2 });
+      expect(series.totals.upstreamCost).toBeCloseTo(0.6, 12);
+      expect(series.totals.costedSpend).toBeCloseTo(0.8, 12);
+      // Whole hours from the sums and a partial one from the log give the same report.
+      for (const query of [{}, { since: base, until: base + 90 * 60_000 }]) {
+        const report = await store.logs.usageReport(query);
+        const byChannel = Object.fromEntries(report.byChannel.map((entry) => [entry.channelId ?? 'none', [entry.requests, entry.costedRequests, entry.upstreamCost, entry.costedSpend]]));
+        expect(byChannel).toEqual({ ch_1: [2, 1, 0.2, 0.5], ch_2: [1, 1, 0.4, 0.3], none: [1, 0, 0, 0] });
+        expect(report.byKey.map((entry) => [entry.model, entry.requests, entry.costedRequests])).toEqual([['m-1', 4, 2]]);
+      }
+    } finally {
+      await store.close();
+      await costs.destroy();
+    }
+  });
+
   it.skipIf(skip)('the migration rolls up rows written before the sums existed', async () => {
     const store = await database.open();
     const migrator = new Migrator({ db: store.db, provider: migrationProvider });
