@@ -68,6 +68,8 @@ export interface LogRow {
   cacheWriteTokens: number;
   reasoningTokens: number;
   estimated: boolean;
+  /** Which numbers the gateway counted itself; absent or empty in older rows. */
+  estimatedParts?: Array<'input' | 'output'>;
   cost: number;
   latencyMs: number;
   firstByteMs: number | null;

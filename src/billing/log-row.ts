@@ -2,8 +2,8 @@
 import type { RequestLogRow } from '../storage/types.js';
 import { newTimeOrderedId } from '../storage/ids.js';
 
-export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'triedChannels' | 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs' | 'latencyMs'> &
-  Partial<Pick<RequestLogRow, 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs'>> & {
+export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'triedChannels' | 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'estimatedParts' | 'firstByteMs' | 'latencyMs'> &
+  Partial<Pick<RequestLogRow, 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'estimatedParts' | 'firstByteMs'>> & {
     startedAt: number;
   };
 
@@ -29,7 +29,9 @@ export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLo
     cacheReadTokens: fields.cacheReadTokens ?? 0,
     cacheWriteTokens: fields.cacheWriteTokens ?? 0,
     reasoningTokens: fields.reasoningTokens ?? 0,
-    estimated: fields.estimated ?? false,
+    // The flag stays for readers of older rows: any part estimated.
+    estimated: fields.estimated ?? (fields.estimatedParts !== undefined && fields.estimatedParts.length > 0),
+    estimatedParts: fields.estimatedParts ?? [],
     cost: fields.cost,
     latencyMs: now - fields.startedAt,
     firstByteMs: fields.firstByteMs ?? null,
