@@ -18,7 +18,7 @@ import { openStore } from '../../src/storage/open.js';
 import { engines, freshSchemas, postgresUrl } from '../storage/engines.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 import type { FakeUpstream } from '../upstreams/support/fake-upstream.js';
-import { channelsFor, cutFamilies, modelFor, PROMPT_TOKENS, readUntil, receivedText, startCutUpstream, type CutFamily, type CutKind } from './support/cut-streams.js';
+import { channelsFor, cutFamilies, modelFor, PROMPT_TOKENS, readUntil, receivedText, startCutUpstream, type CutFamily, type CutKind } from '../support/cut-streams.js';
 
 const KEY = 'sk-client-cut-streams-01';
 const PRICE = { input: 1, output: 2 };

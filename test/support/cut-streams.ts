@@ -6,7 +6,7 @@
  * up; and, on the client's side, the requests of each family and a reading
  * of the text the client actually received from its SSE.
  */
-import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../../upstreams/support/fake-upstream.js';
+import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../upstreams/support/fake-upstream.js';
 
 export type FamilyName = 'messages' | 'chat-completions' | 'responses' | 'generate';
 export type CutKind = 'reset' | 'abort' | 'shutdown';
@@ -87,7 +87,7 @@ export const cutFamilies: CutFamily[] = [
 const frame = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 
 /** The upstream's frames: its beginning, then one frame per delta. */
-function framesOf(family: FamilyName, deltas: string[]): string[] {
+export function framesOf(family: FamilyName, deltas: string[]): string[] {
   switch (family) {
     case 'messages':
       return [
