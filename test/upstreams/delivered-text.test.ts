@@ -113,6 +113,16 @@ describe('the Gemini tap', () => {
     feed(tap, [[undefined, { candidates: [{ content: { parts: [] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 30, totalTokenCount: 42 } }]]);
     expect(tap.usage()).toMatchObject({ inputTokens: 12, outputTokens: 30 });
   });
+
+  it('an error chunk ends the stream without making the running count final', () => {
+    const tap = new GeminiSseUsageTap();
+    feed(tap, [
+      [undefined, { candidates: [{ content: { parts: [{ text: 'Partial' }] } }], usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 3 } }],
+      [undefined, { error: { code: 500, message: 'internal', status: 'INTERNAL' } }],
+    ]);
+    expect(tap.ended()).toBe(true);
+    expect(tap.usage()).toEqual({ inputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
 });
 
 describe('the JSON-array stream form cut short', () => {

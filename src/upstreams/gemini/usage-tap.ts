@@ -22,6 +22,8 @@ export class GeminiSseUsageTap implements StreamTap {
   private last: GeminiResponse | undefined;
   private responseId: string | undefined;
   private done = false;
+  /** The answer finished (a finishReason, a blocked prompt): its usage is final. An error chunk ends the stream without one. */
+  private finished = false;
 
   see(_sse: SseEvent, data: unknown): void {
     const chunk = data as GeminiResponse | null;
@@ -29,7 +31,8 @@ export class GeminiSseUsageTap implements StreamTap {
     deliverParts(chunk, this.delivered);
     if (chunk.usageMetadata) this.last = chunk;
     this.responseId ??= chunk.responseId ?? undefined;
-    if (isLast(chunk)) this.done = true;
+    if (finishes(chunk)) this.finished = this.done = true;
+    else if ((chunk as { error?: unknown }).error) this.done = true;
   }
 
   ended(): boolean {
@@ -39,7 +42,7 @@ export class GeminiSseUsageTap implements StreamTap {
   usage(): Partial<Usage> | undefined {
     if (!this.last?.usageMetadata) return undefined;
     const usage = usageFromGemini(this.last.usageMetadata);
-    return this.done ? usage : promptPart(usage);
+    return this.finished ? usage : promptPart(usage);
   }
 
   id(): string | undefined {
@@ -93,9 +96,8 @@ function deliverParts(chunk: GeminiResponse, delivered: DeliveredText): void {
   }
 }
 
-/** The chunk the service ends a stream with, as the translated path reads it (convert-stream.ts). */
-function isLast(chunk: GeminiResponse): boolean {
-  if ((chunk as { error?: unknown }).error) return true;
+/** The chunk the service finishes an answer with, as the translated path reads it (convert-stream.ts); an error chunk ends a stream too. */
+function finishes(chunk: GeminiResponse): boolean {
   if (chunk.promptFeedback?.blockReason) return true;
   return chunk.candidates?.some((candidate) => Boolean(candidate?.finishReason)) ?? false;
 }

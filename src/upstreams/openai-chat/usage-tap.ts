@@ -20,6 +20,8 @@ import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from 
 
 export class ChatCompletionStreamUsageTap extends ReadingTap implements StreamTap {
   private done = false;
+  /** A choice finished: a usage from here on is final. An error chunk ends the stream without one. */
+  private finished = false;
 
   see(_event: SseEvent, data: unknown): void {
     const chunk = data as ChatCompletionChunk | null;
@@ -30,13 +32,13 @@ export class ChatCompletionStreamUsageTap extends ReadingTap implements StreamTa
       for (let i = 0; i < choices.length; i++) {
         const choice = choices[i];
         if (choice?.delta) this.deliver(choice.delta);
-        if (choice?.finish_reason) this.done = true;
+        if (choice?.finish_reason) this.finished = this.done = true;
       }
     }
     if (chunk.error !== undefined) this.done = true;
     if (chunk.usage) {
       const usage = usageFromChatCompletion(chunk.usage);
-      this.reported = this.done ? usage : promptPart(usage);
+      this.reported = this.finished ? usage : promptPart(usage);
     }
   }
 
