@@ -101,14 +101,15 @@ describe('the Responses tap', () => {
 });
 
 describe('the Gemini tap', () => {
-  it('reads text, thoughts and function-call arguments; a running candidatesTokenCount is no final count', () => {
+  it('reads text, thoughts and function-call arguments (whole, or Vertex AI’s streamed values); a running candidatesTokenCount is no final count', () => {
     const tap = new GeminiSseUsageTap();
     const running = { promptTokenCount: 12, candidatesTokenCount: 3, totalTokenCount: 15 };
     feed(tap, [
       [undefined, { candidates: [{ content: { parts: [{ text: 'pondering ', thought: true }, { text: 'Answer ' }] } }], usageMetadata: running }],
       [undefined, { candidates: [{ content: { parts: [{ functionCall: { name: 'f', args: { q: 'x' } } }] } }], usageMetadata: running }],
+      [undefined, { candidates: [{ content: { parts: [{ functionCall: { name: 'g', partialArgs: [{ jsonPath: '$.q', stringValue: 'ab', willContinue: true }, { jsonPath: '$.n', numberValue: 3 }] } }] } }] }],
     ]);
-    expect(tap.delivered.text()).toBe('pondering Answer {"q":"x"}');
+    expect(tap.delivered.text()).toBe('pondering Answer {"q":"x"}ab3');
     expect(tap.usage()).toEqual({ inputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 0 });
     feed(tap, [[undefined, { candidates: [{ content: { parts: [] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 30, totalTokenCount: 42 } }]]);
     expect(tap.usage()).toMatchObject({ inputTokens: 12, outputTokens: 30 });

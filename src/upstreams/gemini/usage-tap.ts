@@ -6,7 +6,8 @@
  * the stream ends with a chunk that names a finishReason, a blocked prompt,
  * or an error. Until that chunk, a running candidatesTokenCount is no final
  * count: only the prompt's counters are told. Each chunk's parts (text,
- * thoughts, function-call arguments as JSON) add to the delivered text.
+ * thoughts, function-call arguments as JSON, Vertex AI's streamed argument
+ * values) add to the delivered text.
  * Plain answers and the JSON-array stream form are read whole; that form cut
  * short is read from the elements whole in what the client received.
  */
@@ -15,7 +16,7 @@ import type { AnswerTap, StreamTap } from '../pass-through.js';
 import { DeliveredText } from '../delivered-text.js';
 import type { SseEvent } from '../sse.js';
 import { usageFromGemini } from '../../dialects/generate/usage.js';
-import type { GeminiResponse } from '../../dialects/generate/wire.js';
+import type { GeminiPartialArg, GeminiResponse } from '../../dialects/generate/wire.js';
 
 export class GeminiSseUsageTap implements StreamTap {
   readonly delivered = new DeliveredText();
@@ -90,10 +91,21 @@ function deliverParts(chunk: GeminiResponse, delivered: DeliveredText): void {
       const part = parts[p];
       if (!part) continue;
       delivered.add(part.text);
-      const args = part.functionCall?.args;
-      if (args !== undefined && args !== null) delivered.add(JSON.stringify(args));
+      const call = part.functionCall;
+      if (!call) continue;
+      if (call.args !== undefined && call.args !== null) delivered.add(JSON.stringify(call.args));
+      // Vertex AI streams arguments as values by JSON path: their values are what the client was sent.
+      const partial = call.partialArgs;
+      if (partial) for (let a = 0; a < partial.length; a++) delivered.add(partialValue(partial[a]));
     }
   }
+}
+
+function partialValue(arg: GeminiPartialArg | undefined): string | undefined {
+  if (!arg) return undefined;
+  if (typeof arg.stringValue === 'string') return arg.stringValue;
+  if (typeof arg.numberValue === 'number' || typeof arg.boolValue === 'boolean') return String(arg.numberValue ?? arg.boolValue);
+  return undefined;
 }
 
 /** The chunk the service finishes an answer with, as the translated path reads it (convert-stream.ts); an error chunk ends a stream too. */
