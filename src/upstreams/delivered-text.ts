@@ -14,23 +14,22 @@ export interface DeliveredSoFar {
   text(): string;
 }
 
+/** One list of pieces in order and how many of them are committed: a commit moves nothing. */
 export class DeliveredText implements DeliveredSoFar {
-  private pending: string[] = [];
-  private readonly kept: string[] = [];
+  private readonly pieces: string[] = [];
+  private committed = 0;
 
   /** A piece an event carries; anything but a non-empty string (a missing field) is nothing. */
   add(piece: unknown): void {
-    if (typeof piece === 'string' && piece !== '') this.pending.push(piece);
+    if (typeof piece === 'string' && piece !== '') this.pieces.push(piece);
   }
 
   commit(): void {
-    const pending = this.pending;
-    if (pending.length === 0) return;
-    for (let i = 0; i < pending.length; i++) this.kept.push(pending[i]!);
-    this.pending = [];
+    this.committed = this.pieces.length;
   }
 
   text(): string {
-    return this.kept.join('');
+    const pieces = this.pieces;
+    return this.committed === pieces.length ? pieces.join('') : pieces.slice(0, this.committed).join('');
   }
 }
