@@ -68,6 +68,8 @@ export interface LogRow {
   cacheWriteTokens: number;
   reasoningTokens: number;
   estimated: boolean;
+  /** Which numbers the gateway counted itself; absent or empty in older rows. */
+  estimatedParts?: Array<'input' | 'output'>;
   cost: number;
   /** What the serving channel's provider charged, by its cost table; null when it has no price for the model. */
   upstreamCost: number | null;

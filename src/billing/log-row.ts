@@ -2,8 +2,8 @@
 import type { RequestLogRow } from '../storage/types.js';
 import { newTimeOrderedId } from '../storage/ids.js';
 
-export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'triedChannels' | 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs' | 'latencyMs' | 'upstreamCost'> &
-  Partial<Pick<RequestLogRow, 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'firstByteMs'>> & {
+export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'triedChannels' | 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'estimatedParts' | 'firstByteMs' | 'latencyMs' | 'upstreamCost'> &
+  Partial<Pick<RequestLogRow, 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'estimatedParts' | 'firstByteMs'>> & {
     startedAt: number;
     /** Null (unknown) unless given: only a channel with a cost table knows it. */
     upstreamCost?: number | null;
@@ -31,7 +31,9 @@ export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLo
     cacheReadTokens: fields.cacheReadTokens ?? 0,
     cacheWriteTokens: fields.cacheWriteTokens ?? 0,
     reasoningTokens: fields.reasoningTokens ?? 0,
-    estimated: fields.estimated ?? false,
+    // The flag stays for readers of older rows: any part estimated.
+    estimated: fields.estimated ?? (fields.estimatedParts !== undefined && fields.estimatedParts.length > 0),
+    estimatedParts: fields.estimatedParts ?? [],
     cost: fields.cost,
     upstreamCost: fields.upstreamCost ?? null,
     latencyMs: now - fields.startedAt,

@@ -212,9 +212,12 @@ export interface Usage {
   cacheWrite1hTokens?: number;
   /** The part of outputTokens spent on reasoning. */
   reasoningTokens?: number;
-  /** True when counted by the gateway's tokenizer because the upstream reported nothing. */
-  estimated?: boolean;
+  /** The parts the gateway counted with its tokenizer because the upstream's final usage never came; none when absent. */
+  estimatedParts?: readonly EstimatedPart[];
 }
+
+/** A part of a usage the gateway may have to count itself: the prompt, or the answer. */
+export type EstimatedPart = 'input' | 'output';
 
 export interface ChatResponse {
   id: string;
@@ -248,4 +251,18 @@ export type ChatEvent =
 
 export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}
+
+/**
+ * What a usage says of the prompt alone: the counters an upstream reports
+ * before it answers (Anthropic's message_start, a Gemini chunk's prompt
+ * count). Its output counter is a placeholder, never what was delivered.
+ */
+export function promptPart(usage: Partial<Usage>): Partial<Usage> {
+  const part: Partial<Usage> = {};
+  if (usage.inputTokens !== undefined) part.inputTokens = usage.inputTokens;
+  if (usage.cacheReadTokens !== undefined) part.cacheReadTokens = usage.cacheReadTokens;
+  if (usage.cacheWriteTokens !== undefined) part.cacheWriteTokens = usage.cacheWriteTokens;
+  if (usage.cacheWrite1hTokens !== undefined) part.cacheWrite1hTokens = usage.cacheWrite1hTokens;
+  return part;
 }

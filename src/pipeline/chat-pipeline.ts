@@ -6,7 +6,7 @@
  */
 import { CallAbort } from '../core/call-signal.js';
 import type { Attempt } from '../core/attempt.js';
-import type { ChatEvent, ChatRequest, ChatResponse, Usage } from '../core/chat.js';
+import { promptPart, type ChatEvent, type ChatRequest, type ChatResponse, type Usage } from '../core/chat.js';
 import { type GatewayError, toGatewayError } from '../core/errors.js';
 import { describePlan, type TranslationPlan } from '../core/translation-plan.js';
 import { countRequestTokens } from '../core/tokens.js';
@@ -153,7 +153,7 @@ function estimatePrompt(coreRequest: () => ChatRequest): number {
 }
 
 const NO_PLANS: ReadonlyMap<string, TranslationPlan> = new Map();
-/** No delivered text to count: a pass-through answer's usage comes from the upstream, a failed one is not charged. */
+/** No delivered text to count: a plain answer's usage comes from the upstream, a failed one is not charged. */
 const noText = () => '';
 
 async function readWhole(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
@@ -207,29 +207,33 @@ function deliverPassThrough(result: PassThroughResult, call: ChatCall, codec: Ch
   return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: noText };
 }
 
+/**
+ * A pass-through stream's chunks are written as they come; the text the tap
+ * read from a chunk's events counts as delivered once that chunk was written
+ * (`delivered.commit`), which is what a stream cut before its final usage is
+ * charged for.
+ */
 async function deliverPassThroughBody(result: PassThroughResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<Outcome> {
   const writer: StreamSink = output.stream;
-  let bytes = 0;
   if (!call.stream) {
     output.send(result.status, result.contentType, await readWhole(result.body));
     return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: noText };
   }
+  const delivered = result.delivered;
+  const deliveredText = delivered ? () => delivered.text() : noText;
   writer.start(result.status, result.contentType);
   try {
     for await (const chunk of result.body) {
-      bytes += chunk.byteLength;
       if (!(await writer.write(chunk))) break;
+      delivered?.commit();
     }
     writer.end();
-    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: noText };
+    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText };
   } catch (thrown) {
     const error = toGatewayError(thrown);
     await writer.write(codec.createStreamEncoder(call.model).error(error));
     writer.end();
-    // Output not reported by a cut stream is estimated from the bytes that went through (~4 bytes a token, halved for framing).
-    const reported = result.usage() ?? {};
-    const estimate = reported.outputTokens ? reported : { ...reported, outputTokens: Math.ceil(bytes / 8) };
-    return { httpStatus: result.status, answered: true, reported: estimate, deliveredText: noText, error };
+    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText, error };
   }
 }
 
@@ -257,6 +261,7 @@ async function deliverTranslatedEvents(result: ChatResult, call: ChatCall, codec
   const events: AsyncIterable<ChatEvent> | Iterable<ChatEvent> = result.stream ? result.events : responseToEvents(result.response);
   const encoder = codec.createStreamEncoder(call.model);
   const delivered: string[] = [];
+  // The prompt's counters from message_start until the final usage (finish) comes: its output count is a placeholder.
   let reported: Partial<Usage> | undefined;
   let answered = false;
   writer.start(200, codec.streamContentType);
@@ -264,13 +269,14 @@ async function deliverTranslatedEvents(result: ChatResult, call: ChatCall, codec
     if (encoder.open) await writer.write(encoder.open());
     for await (const event of events) {
       answered = true;
-      if (event.type === 'message_start' && event.usage) reported = { ...event.usage };
+      if (event.type === 'message_start' && event.usage) reported = promptPart(event.usage);
       else if (event.type === 'finish') reported = event.usage;
-      else if (event.type === 'text_delta' || event.type === 'thinking_delta') delivered.push(event.text);
-      else if (event.type === 'tool_input_delta') delivered.push(event.json);
       let frame = encoder.encode(event);
       if (typeof frame !== 'string') frame = await frame;
       if (frame && !(await writer.write(frame))) break;
+      // Counted once written (or held by the encoder for a later frame): the client has it.
+      if (event.type === 'text_delta' || event.type === 'thinking_delta') delivered.push(event.text);
+      else if (event.type === 'tool_input_delta') delivered.push(event.json);
     }
     if (encoder.close) await writer.write(encoder.close());
     writer.end();
@@ -279,8 +285,6 @@ async function deliverTranslatedEvents(result: ChatResult, call: ChatCall, codec
     const error = toGatewayError(thrown);
     await writer.write(encoder.error(error));
     writer.end();
-    // A cut stream never carried its final usage: output is counted from what was delivered.
-    const partial = reported ? { ...reported, outputTokens: undefined } : undefined;
-    return { httpStatus: 200, answered: true, reported: partial, deliveredText: () => delivered.join(''), error };
+    return { httpStatus: 200, answered: true, reported, deliveredText: () => delivered.join(''), error };
   }
 }

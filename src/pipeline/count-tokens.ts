@@ -14,7 +14,7 @@
 import { CallAbort } from '../core/call-signal.js';
 import type { Attempt } from '../core/attempt.js';
 import type { FastifyReply } from 'fastify';
-import type { ChatRequest, Dialect } from '../core/chat.js';
+import type { ChatRequest, Dialect, EstimatedPart } from '../core/chat.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import { countRequestTokens } from '../core/tokens.js';
 import { requestLogRow } from '../billing/log-row.js';
@@ -26,6 +26,8 @@ import type { Channel } from '../core/channel.js';
 import type { CountTokensResult, PassThroughRequest, UpstreamAdapter } from '../upstreams/types.js';
 import type { RenderedError } from './types.js';
 import { sendRenderedError } from './error-reply.js';
+
+const PROMPT_COUNTED: readonly EstimatedPart[] = ['input'];
 
 export const ESTIMATED_HEADER = 'x-switchyard-estimated';
 
@@ -138,7 +140,8 @@ function recordCount(ctx: AppContext, call: CountCall, codec: CountCodec, outcom
       errorKind: outcome.error?.kind ?? null,
       errorMessage: outcome.error?.message ?? null,
       stream: false,
-      estimated: outcome.estimated,
+      // The count is of the prompt: that is the part the gateway counted when the upstream could not.
+      estimatedParts: outcome.estimated ? PROMPT_COUNTED : [],
       cost: 0,
       clientIp: call.clientIp,
       startedAt: call.startedAt,

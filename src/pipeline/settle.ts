@@ -1,16 +1,16 @@
 /**
- * Settles one request, exactly once: completes the usage (from the upstream,
- * or counted by the tokenizer when it reported nothing), prices it, and hands
+ * Settles one request, exactly once: completes the usage (the upstream's
+ * final usage, or what was delivered counted by the tokenizer), prices it, and hands
  * the log row and the spend to the batched recorder.
  */
 import type { Attempt } from '../core/attempt.js';
 import type { Usage } from '../core/chat.js';
 import { isLimitRefusal, type GatewayError } from '../core/errors.js';
-import { countTokens } from '../core/tokens.js';
 import type { AppContext } from '../http/context.js';
 import type { ClientKey } from '../http/auth.js';
 import { requestLogRow } from '../billing/log-row.js';
 import { upstreamCostOf } from '../billing/upstream-cost.js';
+import { chargedUsage } from '../billing/delivered-usage.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 
 export interface SettleInput {
@@ -24,13 +24,13 @@ export interface SettleInput {
   stream: boolean;
   httpStatus: number;
   error?: GatewayError;
-  /** What the upstream reported, possibly partial (a stream cut short). */
+  /** What the upstream reported: its final usage, or only the prompt's counters (a stream cut short). */
   reported?: Partial<Usage>;
   /** Whether the upstream produced anything at all (no charge otherwise). */
   answered: boolean;
   /** Estimates the prompt when the upstream did not report it. */
   estimateInput: () => number;
-  /** Text actually delivered, to count output when the upstream did not report it. */
+  /** Text actually delivered, to count output when the upstream's final usage never came. */
   deliveredText: () => string;
   startedAt: number;
   firstByteAt?: number;
@@ -41,32 +41,9 @@ export interface SettleInput {
   hold?: QuotaHold;
 }
 
+/** The usage the request is charged for: the one rule in billing/delivered-usage.ts. */
 export function completeUsage(input: SettleInput): Usage {
-  const reported = input.reported ?? {};
-  if (!input.answered) return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  let estimated = false;
-  let inputTokens = reported.inputTokens;
-  if (inputTokens === undefined) {
-    inputTokens = input.estimateInput();
-    estimated = true;
-  }
-  let outputTokens = reported.outputTokens;
-  // A stream cut before its final usage reports too little output (or none): count what was delivered.
-  if (outputTokens === undefined || outputTokens === 0) {
-    const counted = countTokens(input.deliveredText());
-    if (outputTokens === undefined || counted > outputTokens) {
-      outputTokens = counted;
-      estimated = true;
-    }
-  }
-  return {
-    inputTokens,
-    outputTokens,
-    cacheReadTokens: reported.cacheReadTokens ?? 0,
-    cacheWriteTokens: reported.cacheWriteTokens ?? 0,
-    reasoningTokens: reported.reasoningTokens,
-    estimated,
-  };
+  return chargedUsage(input);
 }
 
 /** The request's metrics and its note for the access log and the trace span, from what settled it. */
@@ -130,7 +107,7 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
         cacheReadTokens: usage.cacheReadTokens,
         cacheWriteTokens: usage.cacheWriteTokens,
         reasoningTokens: usage.reasoningTokens ?? 0,
-        estimated: usage.estimated ?? false,
+        estimatedParts: usage.estimatedParts,
         cost,
         upstreamCost: upstreamCostFor(ctx, input, usage),
         firstByteMs: input.firstByteAt === undefined ? null : input.firstByteAt - input.startedAt,

@@ -6,6 +6,7 @@ import { storableNullable, storableText } from './text.js';
 import { isWellFormedId } from './ids.js';
 import { olderThan } from './paging.js';
 import type { Attempt } from '../core/attempt.js';
+import type { EstimatedPart } from '../core/chat.js';
 import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageReport, UsageSeriesQuery, UsageSummaryRow } from './types.js';
 import { addToSums, hourlyUsage, readSeries } from './usage-sums.js';
 import { reportOf, toSummary, type GroupedUsageRow } from './usage-summary.js';
@@ -42,6 +43,7 @@ function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
     cache_write_tokens: row.cacheWriteTokens,
     reasoning_tokens: row.reasoningTokens,
     estimated: toFlag(row.estimated),
+    estimated_parts: row.estimatedParts && row.estimatedParts.length > 0 ? row.estimatedParts.join(',') : null,
     cost: row.cost,
     upstream_cost: row.upstreamCost,
     latency_ms: Math.round(row.latencyMs),
@@ -51,6 +53,13 @@ function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
     attempts: row.attempts.length === 0 ? null : storableText(toJson(row.attempts)),
     created_at: row.createdAt,
   };
+}
+
+const knownParts: ReadonlySet<string> = new Set<EstimatedPart>(['input', 'output']);
+
+function partsOf(column: string | null): EstimatedPart[] {
+  if (!column) return [];
+  return column.split(',').filter((part): part is EstimatedPart => knownParts.has(part));
 }
 
 function toRow(row: Selectable<RequestLogsTable>): RequestLogRow {
@@ -73,6 +82,7 @@ function toRow(row: Selectable<RequestLogsTable>): RequestLogRow {
     cacheWriteTokens: toNumber(row.cache_write_tokens),
     reasoningTokens: toNumber(row.reasoning_tokens),
     estimated: fromFlag(row.estimated),
+    estimatedParts: partsOf(row.estimated_parts),
     cost: toNumber(row.cost),
     upstreamCost: toNullableNumber(row.upstream_cost),
     latencyMs: toNumber(row.latency_ms),

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Attempt } from '../core/attempt.js';
+import type { EstimatedPart } from '../core/chat.js';
 import type { PagePosition } from './paging.js';
 
 export type KeyStatus = 'active' | 'disabled';
@@ -104,8 +105,10 @@ export interface RequestLogRow {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   reasoningTokens: number;
-  /** Usage counted by the gateway's tokenizer because the upstream reported none. */
+  /** Usage counted by the gateway's tokenizer because the upstream reported none (any part; older rows have only this). */
   estimated: boolean;
+  /** Which numbers the gateway counted itself; empty when none, and in rows older than the column. */
+  estimatedParts?: readonly EstimatedPart[];
   cost: number;
   /** What the serving channel's provider charged, from its cost table; null when it has no price for the model. */
   upstreamCost: number | null;

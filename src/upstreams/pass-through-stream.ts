@@ -12,6 +12,7 @@ import type { Usage } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
 import { toUpstreamError } from './http.js';
 import { capBytes, type UpstreamLimits } from '../core/upstream-limits.js';
+import type { DeliveredText } from './delivered-text.js';
 import { createSseFeeder, type SseEvent, type TappedEvent } from './sse.js';
 
 /** What an adapter watches in the events it forwards. */
@@ -20,8 +21,15 @@ export interface StreamTap {
   see(event: SseEvent, data: unknown): void;
   /** Whether the dialect's last event (or an error event, which ends a stream too) went by. */
   ended(): boolean;
-  usage(): Usage | undefined;
+  /**
+   * What the upstream reported so far. Its output counters are there only
+   * once the dialect's final usage went by: before that, only the prompt's
+   * (a placeholder output count is never handed on as if final).
+   */
+  usage(): Partial<Usage> | undefined;
   id(): string | undefined;
+  /** The text, tool-call arguments and reasoning the events carried, counted once their chunk is written (every adapter's tap has it). */
+  readonly delivered?: DeliveredText;
 }
 
 /**

@@ -12,6 +12,7 @@ import { firstHeader, requestOk, toUpstreamError, type StatusThrower, type Upstr
 import { requestWholeOk } from './whole-answer.js';
 import { WholeBody } from './whole-body.js';
 import { capBytes, limitsOf, type UpstreamLimits } from '../core/upstream-limits.js';
+import { DeliveredText } from './delivered-text.js';
 import { forwardEvents, type StreamTap } from './pass-through-stream.js';
 import type { TappedEvent } from './sse.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from './types.js';
@@ -21,16 +22,24 @@ export type { StreamTap } from './pass-through-stream.js';
 /** What an adapter reads from a whole answer, given parsed (the one parse the gateway makes of it). */
 export interface AnswerTap {
   read(answer: unknown): void;
-  usage(): Usage | undefined;
+  usage(): Partial<Usage> | undefined;
   id(): string | undefined;
+  /**
+   * The JSON-array stream form cut short: the elements that parsed from the
+   * bytes the client received. The tap keeps their prompt counts and the
+   * text they carried (`delivered`); never their running output counts.
+   */
+  readCut?(elements: unknown[]): void;
+  readonly delivered?: DeliveredText;
 }
 
-/** What every tap keeps: the usage and the upstream's response id it read. */
+/** What every tap keeps: the usage and the upstream's response id it read, and what the client was sent. */
 export abstract class ReadingTap {
-  protected reported: Usage | undefined;
+  protected reported: Partial<Usage> | undefined;
   protected responseId: string | undefined;
+  readonly delivered = new DeliveredText();
 
-  usage(): Usage | undefined {
+  usage(): Partial<Usage> | undefined {
     return this.reported;
   }
 
@@ -79,7 +88,7 @@ export async function forwardUntouched(options: ForwardOptions, call: UpstreamCa
   if (contentType.startsWith('text/event-stream')) return forwardedEvents(res.status, contentType, res.body, options, limits, call.signal);
   // A streamed JSON answer (Gemini's JSON-array form) goes out as it comes and is checked once whole.
   const tap = options.taps.whole();
-  return { status: res.status, contentType, body: forwardJsonStream(res.body, tap, limits, call.signal), usage: () => tap.usage(), responseId: () => tap.id() };
+  return { status: res.status, contentType, body: forwardJsonStream(res.body, tap, limits, call.signal), delivered: tap.delivered, usage: () => tap.usage(), responseId: () => tap.id() };
 }
 
 /** The upstream's content type, or the one its answer is expected in when it names none. */
@@ -90,7 +99,7 @@ function contentTypeOf(headers: UpstreamHeaders, sse: boolean): string {
 function forwardedEvents(status: number, contentType: string, body: AsyncIterable<Uint8Array>, options: ForwardOptions, limits: UpstreamLimits, signal: CallSignal): PassThroughResult {
   const tap = options.taps.sse();
   const events: TappedEvent[] = [];
-  return { status, contentType, body: forwardEvents(body, tap, limits, signal, events), events, usage: () => tap.usage(), responseId: () => tap.id() };
+  return { status, contentType, body: forwardEvents(body, tap, limits, signal, events), events, delivered: tap.delivered, usage: () => tap.usage(), responseId: () => tap.id() };
 }
 
 /** The client's bytes, or, when the channel maps the model to another name, the body re-serialised with it. */
@@ -98,7 +107,13 @@ export function bodyForUpstreamModel(request: PassThroughRequest, call: Upstream
   return request.body.model === call.upstreamModel ? request.rawBody : JSON.stringify({ ...request.body, model: call.upstreamModel });
 }
 
-/** Yields a streamed JSON body untouched, within the stream bound; after its last byte, checks and reads it once. */
+/**
+ * Yields a streamed JSON body untouched, within the stream bound; after its
+ * last byte, checks and reads it once. Cut short (the upstream failed, or the
+ * client was gone), the tap reads the elements whole in what the client
+ * received: a chunk counts as received once the pipeline asked for the next
+ * one, which it does only after writing it.
+ */
 async function* forwardJsonStream(
   body: AsyncIterable<Uint8Array>,
   tap: AnswerTap,
@@ -106,13 +121,19 @@ async function* forwardJsonStream(
   signal: CallSignal,
 ): AsyncGenerator<Uint8Array> {
   const chunks: Uint8Array[] = [];
+  let written = 0;
+  let whole = false;
   try {
     for await (const chunk of capBytes(body, limits.maxStreamBytes, 'the upstream stream')) {
       chunks.push(chunk);
       yield chunk;
+      written = chunks.length;
     }
+    whole = true;
   } catch (error) {
     throw toUpstreamError(error, signal);
+  } finally {
+    if (!whole && written > 0) tap.readCut?.(wholeElements(Buffer.concat(chunks.slice(0, written))));
   }
   tap.read(parseAnswer(Buffer.concat(chunks), 'array'));
 }
@@ -131,4 +152,41 @@ function parseAnswer(bytes: Uint8Array, shape: 'object' | 'array'): unknown {
   const fits = shape === 'array' ? Array.isArray(answer) : typeof answer === 'object' && answer !== null && !Array.isArray(answer);
   if (!fits) throw new GatewayError('upstream_error', `upstream answered with JSON that is not an ${shape}`, { retryable: true });
   return answer;
+}
+
+/**
+ * The elements of a JSON array that are whole in a prefix of it (`[{…},{…},{…`
+ * gives the first two). Scans once for the end of each top-level element,
+ * minding strings; an element that does not parse ends the reading.
+ */
+export function wholeElements(bytes: Buffer): unknown[] {
+  const text = bytes.toString('utf8');
+  const elements: unknown[] = [];
+  let depth = 0;
+  let inString = false;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (depth === 1 && start < 0) start = i;
+      depth++;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth === 1 && start >= 0) {
+        try {
+          elements.push(JSON.parse(text.slice(start, i + 1)));
+        } catch {
+          return elements;
+        }
+        start = -1;
+      }
+    }
+  }
+  return elements;
 }

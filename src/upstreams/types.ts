@@ -11,6 +11,7 @@ import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
 import type { PlanOptions } from './plan.js';
 import type { TappedEvent } from './sse.js';
+import type { DeliveredSoFar } from './delivered-text.js';
 
 export interface UpstreamCall {
   channel: Channel;
@@ -49,7 +50,14 @@ export interface PassThroughResult {
    * chunk `body` yielded last, until the next one is asked for.
    */
   events?: readonly TappedEvent[];
+  /**
+   * What the upstream reported: a plain answer's usage; a stream's final
+   * usage, or, until it came (or when the stream was cut before it), only
+   * the prompt's counters, never a placeholder output count.
+   */
   usage(): Partial<Usage> | undefined;
+  /** A stream's text, tool-call arguments and reasoning, as far as the client received them: the pipeline commits each written chunk. */
+  delivered?: DeliveredSoFar;
   /** The upstream's own response id, when it could be read. */
   responseId?(): string | undefined;
 }

@@ -1,8 +1,9 @@
 /**
  * The chat pipeline's money rules, pinned without a server: every request is
  * settled exactly once; nothing is charged for an answer never produced; a
- * stream cut after it began is charged for what was delivered (translated)
- * or by the bytes that went through (pass-through); failover happens only
+ * stream cut after it began (before its final usage) is charged for the text
+ * written to the client, on both paths, never for a placeholder output
+ * count; failover happens only
  * before the first byte; a refusal by plan calls no upstream; a quota hold
  * is released at settlement.
  */
@@ -11,10 +12,33 @@ import { GatewayError, upstreamStatusError } from '../../src/core/errors.js';
 import { countTokens } from '../../src/core/tokens.js';
 import { serveChat } from '../../src/pipeline/chat-pipeline.js';
 import { completeUsage } from '../../src/pipeline/settle.js';
+import { DEFAULT_UPSTREAM_LIMITS } from '../../src/core/upstream-limits.js';
+import { MessagesStreamUsageTap } from '../../src/upstreams/anthropic/usage-tap.js';
+import { forwardEvents } from '../../src/upstreams/pass-through-stream.js';
+import type { PassThroughResult } from '../../src/upstreams/types.js';
 import { adapter, channel, chatCall, codec, events, recordingOutput, services, usage, type ScriptedAdapter } from './fakes.js';
 
 const script = (type: string, parts: Partial<ScriptedAdapter> = {}): ScriptedAdapter => ({ type, calls: 0, ...parts });
 const unavailable = () => upstreamStatusError(503, 'upstream down');
+
+const START = `event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":12,"output_tokens":1,"cache_read_input_tokens":3,"cache_creation_input_tokens":0}}}\n\n`;
+const delta = (text: string) => `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}\n\n`;
+
+/**
+ * A Messages pass-through stream read by the real guard and tap: `written`
+ * chunks one by one, then `after` (its write is where `beforeAfter` strikes),
+ * then `fail` thrown, or the stream's end.
+ */
+function messagesStream(written: string[], after: string[] = [], fail?: GatewayError, beforeAfter?: () => void): PassThroughResult {
+  const tap = new MessagesStreamUsageTap();
+  async function* body() {
+    for (const piece of written) yield Buffer.from(piece);
+    beforeAfter?.();
+    for (const piece of after) yield Buffer.from(piece);
+    if (fail) throw fail;
+  }
+  return { status: 200, contentType: 'text/event-stream', body: forwardEvents(body(), tap, DEFAULT_UPSTREAM_LIMITS, undefined), delivered: tap.delivered, usage: () => tap.usage() };
+}
 
 describe('the chat pipeline', () => {
   it('settles a plain answer once, with the upstream’s usage, and releases the quota hold', async () => {
@@ -83,30 +107,56 @@ describe('the chat pipeline', () => {
     expect(settled.deliveredText()).toBe('one two three');
     const charged = completeUsage(settled);
     expect(charged.outputTokens).toBe(countTokens('one two three'));
-    expect(charged.estimated).toBe(true);
+    expect(charged.estimatedParts).toEqual(['input', 'output']);
   });
 
-  it('charges a cut pass-through stream by the bytes that went through', async () => {
-    const chunk = new Uint8Array(800).fill(97);
-    const a = script('a', {
-      passThrough: async () => ({
-        status: 200,
-        contentType: 'text/event-stream',
-        usage: () => ({ inputTokens: 5 }),
-        body: (async function* () {
-          yield chunk;
-          yield chunk;
-          throw unavailable();
-        })(),
-      }),
-    });
+  it('charges a pass-through stream cut before its final usage for the text written to the client, with the prompt as reported', async () => {
+    const a = script('a', { passThrough: async () => messagesStream([START, delta('Hello'), delta(' world')], [delta(' never sent') + 'data: {cut\n\n']) });
     const run = services([channel('a')], [adapter(a)]);
     const output = recordingOutput();
     await serveChat(run.services, chatCall(true), codec, output);
-    expect(output.chunks.at(-1)).toBe('error unavailable\n');
+    // The chunk with the broken event never went out, nor the delta before it in that chunk.
+    expect(output.chunks.at(-1)).toBe('error upstream_error\n');
+    expect(output.chunks.join('')).not.toContain('never sent');
     expect(run.settled).toHaveLength(1);
-    // About four bytes a token, halved for the framing: 1,600 bytes are 200 tokens.
-    expect(run.settled[0].reported).toEqual({ inputTokens: 5, outputTokens: 200 });
+    // message_start's output_tokens (1) is a placeholder: only its prompt counters are reported.
+    expect(run.settled[0].reported).toEqual({ inputTokens: 12, cacheReadTokens: 3, cacheWriteTokens: 0 });
+    expect(run.settled[0].deliveredText()).toBe('Hello world');
+    const charged = completeUsage(run.settled[0]);
+    expect(charged).toMatchObject({ inputTokens: 12, cacheReadTokens: 3, outputTokens: countTokens('Hello world'), estimatedParts: ['output'] });
+  });
+
+  it('does not count a pass-through chunk whose write failed (the client was gone)', async () => {
+    const output = recordingOutput();
+    const a = script('a', { passThrough: async () => messagesStream([START, delta('kept')], [delta(' lost')], undefined, () => output.disconnect()) });
+    const run = services([channel('a')], [adapter(a)]);
+    await serveChat(run.services, chatCall(true), codec, output);
+    expect(run.settled).toHaveLength(1);
+    expect(run.settled[0].deliveredText()).toBe('kept');
+    expect(completeUsage(run.settled[0])).toMatchObject({ outputTokens: countTokens('kept'), estimatedParts: ['output'] });
+  });
+
+  it('takes a pass-through stream’s final usage as reported', async () => {
+    const final = `event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":42}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`;
+    const a = script('a', { passThrough: async () => messagesStream([START, delta('Hello'), final]) });
+    const run = services([channel('a')], [adapter(a)]);
+    await serveChat(run.services, chatCall(true), codec, recordingOutput());
+    expect(completeUsage(run.settled[0])).toMatchObject({ inputTokens: 12, outputTokens: 42, cacheReadTokens: 3, estimatedParts: [] });
+  });
+
+  it('never takes a translated stream’s message_start output count as final when the client leaves', async () => {
+    const output = recordingOutput();
+    async function* started() {
+      yield { type: 'message_start' as const, id: 'msg_1', model: 'm', usage: { inputTokens: 9, outputTokens: 1 } };
+      yield { type: 'block_start' as const, index: 0, block: { type: 'text' as const } };
+      yield { type: 'text_delta' as const, index: 0, text: 'one two' };
+      output.disconnect();
+      yield { type: 'text_delta' as const, index: 0, text: ' three' };
+    }
+    const a = script('a', { chat: async () => ({ stream: true, events: started() }) });
+    const run = services([channel('a')], [adapter(a)]);
+    await serveChat(run.services, chatCall(true), codec, output);
+    expect(completeUsage(run.settled[0])).toMatchObject({ inputTokens: 9, outputTokens: countTokens('one two'), estimatedParts: ['output'] });
   });
 
   it('settles once when the client goes away mid-stream, charging what it received', async () => {

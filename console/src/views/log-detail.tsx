@@ -115,9 +115,15 @@ export function LogDetailView({ id, simulatorIds }: { id: string; simulatorIds: 
           <h2>Tokens and cost</h2>
           <dl class="facts">
             <dt>Input</dt>
-            <dd>{formatCount(row.inputTokens)}</dd>
+            <dd>
+              {formatCount(row.inputTokens)}
+              {estimatedNote(row, 'input')}
+            </dd>
             <dt>Output</dt>
-            <dd>{formatCount(row.outputTokens)}</dd>
+            <dd>
+              {formatCount(row.outputTokens)}
+              {estimatedNote(row, 'output')}
+            </dd>
             <dt>Cache read / write</dt>
             <dd>
               {formatCount(row.cacheReadTokens)} / {formatCount(row.cacheWriteTokens)}
@@ -127,7 +133,7 @@ export function LogDetailView({ id, simulatorIds }: { id: string; simulatorIds: 
             <dt>Cost</dt>
             <dd>
               {formatMoney(row.cost)}
-              {row.estimated ? <small class="muted"> (tokens counted by the gateway: the upstream reported none)</small> : null}
+              {row.estimated && (row.estimatedParts ?? []).length === 0 ? <small class="muted"> (tokens counted by the gateway: the upstream reported none)</small> : null}
             </dd>
             <dt>Upstream cost</dt>
             <dd data-testid="upstream-cost">
@@ -194,4 +200,9 @@ export function LogDetailView({ id, simulatorIds }: { id: string; simulatorIds: 
       ) : null}
     </section>
   );
+}
+
+/** Says which number the gateway counted itself (the upstream's final usage never came); rows older than the parts only carry the flag, shown beside the cost. */
+function estimatedNote(row: LogRow, part: 'input' | 'output') {
+  return row.estimatedParts?.includes(part) ? <small class="muted" data-testid={`${part}-estimated`}> {part} estimated</small> : null;
 }

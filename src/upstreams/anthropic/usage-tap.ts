@@ -3,8 +3,11 @@
  * untouched while the tap reads usage and the response id from the one parse
  * the gateway makes of them (see pass-through.ts). A stream ends with
  * `message_stop`, or with an `error` event the client sees as it is.
+ * `message_start` tells the prompt's counters (its `output_tokens` is a
+ * placeholder, kept out of the usage); `message_delta` the final ones.
+ * Content deltas add what they carry to the delivered text.
  */
-import type { Usage } from '../../core/chat.js';
+import { promptPart, type Usage } from '../../core/chat.js';
 import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
 import { applyMessagesUsage, usageFromMessages } from '../../dialects/messages/usage.js';
@@ -12,17 +15,23 @@ import type { MessagesResponse, MessagesUsage } from '../../dialects/messages/wi
 
 export class MessagesStreamUsageTap extends ReadingTap implements StreamTap {
   private done = false;
+  /** message_start's counters, placeholder output included: message_delta overwrites what it reports. */
+  private started: Usage | undefined;
 
   see(sse: SseEvent, data: unknown): void {
     const type = sse.event ?? (data as { type?: unknown } | null)?.type;
-    if (type === 'message_start') {
+    if (type === 'content_block_delta') {
+      const delta = (data as { delta?: ContentDelta } | null)?.delta;
+      if (delta) this.delivered.add(delta.text ?? delta.partial_json ?? delta.thinking);
+    } else if (type === 'message_start') {
       const message = (data as { message?: { id?: string; usage?: MessagesUsage } } | null)?.message;
       if (!message) return;
       this.responseId = message.id;
-      this.reported = usageFromMessages(message.usage);
+      this.started = usageFromMessages(message.usage);
+      this.reported = promptPart(this.started);
     } else if (type === 'message_delta') {
       const usage = (data as { usage?: MessagesUsage } | null)?.usage;
-      if (usage) this.reported = applyMessagesUsage(this.reported ?? usageFromMessages(undefined), usage);
+      if (usage) this.reported = applyMessagesUsage({ ...(this.started ?? usageFromMessages(undefined)) }, usage);
     } else if (type === 'message_stop' || type === 'error') {
       this.done = true;
     }
@@ -31,6 +40,13 @@ export class MessagesStreamUsageTap extends ReadingTap implements StreamTap {
   ended(): boolean {
     return this.done;
   }
+}
+
+/** The fields of a text_delta, input_json_delta or thinking_delta (one of them is set). */
+interface ContentDelta {
+  text?: string;
+  partial_json?: string;
+  thinking?: string;
 }
 
 export class MessagesJsonUsageTap extends ReadingTap implements AnswerTap {

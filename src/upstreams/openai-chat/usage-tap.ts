@@ -2,28 +2,54 @@
  * Usage taps for the Chat Completions pass-through path, reading from the one
  * parse the gateway makes of the upstream's bytes (see pass-through.ts). A
  * stream has ended once a choice carried its `finish_reason` (the usage chunk
- * and `[DONE]` may follow) or an error chunk went by.
+ * and `[DONE]` may follow) or an error chunk went by. Usage is final from
+ * then on; a server that repeats a running usage in earlier chunks tells
+ * only the prompt's counters there. Each choice's delta adds its content,
+ * reasoning, refusal and tool-call arguments to the delivered text.
  *
  * When the gateway asked for the usage chunk on the client's behalf,
  * `withoutUsageChunk` keeps that chunk (empty `choices`, a usage object) from
  * the client: the forwarded regions hold whole events, and only a region
  * that holds a usage object is decoded to drop it.
  */
-import type { Usage } from '../../core/chat.js';
+import { promptPart } from '../../core/chat.js';
 import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
 import { usageFromChatCompletion } from '../../dialects/chat-completions/usage.js';
-import type { ChatCompletion, ChatCompletionChunk } from '../../dialects/chat-completions/wire.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from '../../dialects/chat-completions/wire.js';
 
 export class ChatCompletionStreamUsageTap extends ReadingTap implements StreamTap {
   private done = false;
+  /** A choice finished: a usage from here on is final. An error chunk ends the stream without one. */
+  private finished = false;
 
   see(_event: SseEvent, data: unknown): void {
     const chunk = data as ChatCompletionChunk | null;
     if (!chunk || typeof chunk !== 'object') return;
     if (this.responseId === undefined && typeof chunk.id === 'string') this.responseId = chunk.id;
-    if (chunk.usage) this.reported = usageFromChatCompletion(chunk.usage);
-    if (chunk.error !== undefined || chunk.choices?.some((choice) => choice.finish_reason)) this.done = true;
+    const choices = chunk.choices;
+    if (choices) {
+      for (let i = 0; i < choices.length; i++) {
+        const choice = choices[i];
+        if (choice?.delta) this.deliver(choice.delta);
+        if (choice?.finish_reason) this.finished = this.done = true;
+      }
+    }
+    if (chunk.error !== undefined) this.done = true;
+    if (chunk.usage) {
+      const usage = usageFromChatCompletion(chunk.usage);
+      this.reported = this.finished ? usage : promptPart(usage);
+    }
+  }
+
+  private deliver(delta: ChatCompletionMessage): void {
+    const delivered = this.delivered;
+    delivered.add(delta.content);
+    delivered.add(delta.reasoning_content ?? delta.reasoning);
+    delivered.add(delta.refusal);
+    const calls = delta.tool_calls;
+    if (calls) for (let i = 0; i < calls.length; i++) delivered.add(calls[i]?.function?.arguments);
+    delivered.add(delta.function_call?.arguments);
   }
 
   ended(): boolean {

@@ -3,16 +3,28 @@
  * untouched while the tap reads usage and the response id from the one parse
  * the gateway makes of them (see pass-through.ts). Streams: lifecycle events
  * carry the response object (the terminal one its usage); the stream ends with
- * a terminal event, or an `error` event the client sees as it is.
+ * a terminal event, or an `error` event the client sees as it is. Only a
+ * terminal event's usage is final; an earlier one tells the prompt's counters.
+ * The deltas of text, tool-call input, reasoning and refusals add to the
+ * delivered text.
  */
-import type { Usage } from '../../core/chat.js';
+import { promptPart } from '../../core/chat.js';
 import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
 import type { SseEvent } from '../sse.js';
 import { usageFromResponses } from '../../dialects/responses/usage.js';
 import type { WireResponse } from '../../dialects/responses/wire.js';
 
 const terminalEvents = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
-const lifecycleEvents = new Set(['response.created', 'response.completed', 'response.incomplete', 'response.failed']);
+const lifecycleEvents = new Set(['response.created', 'response.in_progress', 'response.completed', 'response.incomplete', 'response.failed']);
+/** Events whose `delta` is text the client receives. */
+const deltaEvents = new Set([
+  'response.output_text.delta',
+  'response.function_call_arguments.delta',
+  'response.custom_tool_call_input.delta',
+  'response.reasoning_summary_text.delta',
+  'response.reasoning_text.delta',
+  'response.refusal.delta',
+]);
 
 export class ResponsesStreamUsageTap extends ReadingTap implements StreamTap {
   private done = false;
@@ -21,12 +33,16 @@ export class ResponsesStreamUsageTap extends ReadingTap implements StreamTap {
     // Without an `event:` line, the type is in the data.
     const type = sse.event ?? (data as { type?: unknown } | null)?.type;
     if (typeof type !== 'string') return;
-    if (terminalEvents.has(type)) this.done = true;
+    if (deltaEvents.has(type)) return this.delivered.add((data as { delta?: unknown } | null)?.delta);
+    const terminal = terminalEvents.has(type);
+    if (terminal) this.done = true;
     if (!lifecycleEvents.has(type)) return;
     const response = (data as { response?: WireResponse } | null)?.response;
     if (!response) return;
     this.responseId ??= response.id;
-    if (response.usage) this.reported = usageFromResponses(response.usage);
+    if (!response.usage) return;
+    const usage = usageFromResponses(response.usage);
+    this.reported = terminal ? usage : promptPart(usage);
   }
 
   ended(): boolean {

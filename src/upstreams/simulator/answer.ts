@@ -30,7 +30,6 @@ export function simulateAnswer(request: ChatRequest, model: string): ChatRespons
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
       ...(thinks(request) ? { reasoningTokens: limited.reasoningTokens } : {}),
-      estimated: false,
     },
   };
 }

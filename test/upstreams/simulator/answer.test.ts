@@ -77,7 +77,6 @@ describe('simulator text answers', () => {
       outputTokens: countTokens(textOf(response)),
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
-      estimated: false,
     });
   });
 });
