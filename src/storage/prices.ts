@@ -18,8 +18,9 @@ export class KyselyPriceRepository implements PriceRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async list(): Promise<PriceRecord[]> {
-    const rows = await this.db.selectFrom('prices').selectAll().orderBy('model').execute();
-    return rows.map(toRecord);
+    const rows = await this.db.selectFrom('prices').selectAll().execute();
+    // Sorted here, by code unit: the engines' collations order `*` and `-` differently.
+    return rows.map(toRecord).sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
   }
 
   async get(model: string): Promise<PriceRecord | undefined> {
