@@ -7,6 +7,7 @@
  * request on (the request log's cost and the key's spend).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PriceCatalogue } from '../../src/billing/prices.js';
 import type { TestGateway } from '../support/gateway.js';
 import { createPlace, ENGINES, type Place } from '../support/places.js';
 
@@ -26,6 +27,8 @@ describe.each(ENGINES)('prices through the admin API on %s', (engine) => {
   beforeAll(async () => {
     place = await createPlace(engine);
     gw = await place.start({ config });
+    // Whatever catalogue the gateway starts with, these tests begin without one (one is set where a test says so).
+    gw.gateway.ctx.prices.useCatalogue(undefined);
   }, 30_000);
   afterAll(async () => {
     await gw?.close();
@@ -114,6 +117,26 @@ describe.each(ENGINES)('prices through the admin API on %s', (engine) => {
 
   it('answers the catalogue endpoint with no catalogue set', async () => {
     expect((await gw.admin('GET', '/prices/catalogue')).body).toEqual({ about: null, data: [] });
+  });
+
+  it('lists a catalogue when one is set, and quotes from it what the operator priced nowhere', async () => {
+    const catalogue: PriceCatalogue = {
+      about: { package: 'test-prices', version: '1.2.3', date: '2026-11-01' },
+      priceOf: (model) => (model.startsWith('cat-model') ? { input: 0.25, output: 1 } : undefined),
+      list: () => [{ model: 'cat-model', provider: 'testing', name: 'Cat Model', price: { input: 0.25, output: 1 } }],
+    };
+    gw.gateway.ctx.prices.useCatalogue(catalogue);
+    try {
+      expect((await gw.admin('GET', '/prices/catalogue')).body).toEqual({ about: catalogue.about, data: catalogue.list() });
+      expect((await gw.admin('GET', '/prices')).body.catalogue).toEqual(catalogue.about);
+      expect((await gw.admin('GET', '/prices/quote?model=alias&upstreamModel=cat-model-2')).body.quote).toEqual({ price: { input: 0.25, output: 1 }, source: 'catalogue', matched: 'cat-model-2' });
+      // An operator's price wins over the catalogue's.
+      await gw.admin('PUT', path('cat-model'), { input: 5 });
+      expect((await gw.admin('GET', '/prices/quote?model=cat-model')).body.quote).toMatchObject({ source: 'admin', price: { input: 5 } });
+      await gw.admin('DELETE', path('cat-model'));
+    } finally {
+      gw.gateway.ctx.prices.useCatalogue(undefined);
+    }
   });
 
   it('charges the next request at a price set through the API', async () => {
