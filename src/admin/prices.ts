@@ -13,6 +13,7 @@ import { configOwnedFields } from '../config/apply.js';
 import { pricePatternSchema, priceSchema } from '../config/price-schema.js';
 import { builtOnce } from '../core/built-once.js';
 import { GatewayError } from '../core/errors.js';
+import { modelNameProblem } from '../core/model-name.js';
 import type { Store } from '../storage/types.js';
 import { parseInput } from './service.js';
 
@@ -48,7 +49,11 @@ export async function setPrice(store: Store, model: string, input: unknown): Pro
   return viewOf(entry, (await configOwnedFields(store)).prices);
 }
 
+/** Deletes one model's price; a stored name the schema now refuses (a row edited by hand) can be deleted too. */
 export async function deletePrice(store: Store, model: string): Promise<{ model: string; deleted: true }> {
+  // Text no database stores (a NUL, say) names no stored price.
+  const problem = modelNameProblem(model);
+  if (problem) throw new GatewayError('invalid_request', `model: ${problem}`, { param: 'model' });
   if (!(await store.prices.delete(model))) throw new GatewayError('not_found', `no price set for "${model}"`, { param: 'model' });
   return { model, deleted: true };
 }

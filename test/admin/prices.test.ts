@@ -177,5 +177,12 @@ describe.each(ENGINES)('prices through the admin API on %s', (engine) => {
     expect((await gw.admin('GET', '/prices/quote?model=still-priced')).body.quote.price).toEqual({ input: 9 });
     expect((await gw.admin('GET', '/prices/quote?model=file-model')).body.quote.source).toBe('config');
     expect(gw.gateway.ctx.storedPrices.problems().map((problem) => problem.model)).toEqual(['broken-model', 'half-json']);
+
+    // Deleted through the API like any other price, and the problem goes with it.
+    expect((await gw.admin('DELETE', path('half-json'))).status).toBe(200);
+    expect((await gw.admin('DELETE', path('broken-model'))).status).toBe(200);
+    expect((await gw.admin('GET', '/prices')).body.problems).toEqual([]);
+    expect(gw.gateway.ctx.storedPrices.problems()).toEqual([]);
+    expect((await gw.admin('DELETE', '/prices/%00')).body.error).toMatchObject({ type: 'invalid_request', param: 'model' });
   });
 });
