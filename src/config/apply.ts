@@ -1,12 +1,13 @@
 /**
  * Writes the config file's channels, keys and prices (apply-prices.ts) to
- * the store, respecting the operator: each field the file declares is applied only when the file's
- * value changed since it was last applied (a fingerprint per field is kept in
- * the `config.applied` setting, never a secret). So re-applying an unchanged
- * file changes nothing, and a restart or a new replica never undoes what an
- * operator changed through the admin API (a channel disabled, a weight tuned,
- * a record deleted). A field the file changes is applied, whatever its stored
- * value. Instances starting together apply under one cluster-wide lock.
+ * the store, respecting the operator: each field the file declares is
+ * applied only when the file's value changed since it was last applied (a
+ * fingerprint per field is kept in the `config.applied` setting, never a
+ * secret). So re-applying an unchanged file changes nothing, and a restart
+ * or a new replica never undoes what an operator changed through the admin
+ * API (a channel disabled, a weight tuned, a record deleted). A field the
+ * file changes is applied, whatever its stored value. Instances starting
+ * together apply under one cluster-wide lock.
  */
 import type { CredentialSealer } from '../storage/store-secrets.js';
 import { withExclusiveLock } from '../storage/exclusive-lock.js';

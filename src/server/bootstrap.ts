@@ -142,7 +142,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     // The config file's prices are in the store by now, beside the operator's.
     const prices = new PriceTable();
     const storedPrices = new StoredPrices(store, prices, ({ model, problem }) =>
-      logger.error({ model, problem }, 'stored price is invalid; the model is priced as if it had none until fixed'),
+      logger.error({ model, problem }, 'stored price is invalid; it is skipped (the model is priced as if it were not there) until fixed'),
     );
     await storedPrices.refresh();
     const refreshPricesFailed = (error: unknown) => logger.warn({ err: error }, 'price refresh failed; the last prices read stay in effect');
