@@ -94,6 +94,9 @@ export async function admin<T>(method: string, path: string, body?: unknown): Pr
 
 export const get = <T>(path: string) => admin<T>('GET', path);
 
+/** One model's price (`*` and `prefix*` too): the model is one path segment, encoded. */
+export const pricePath = (model: string) => `prices/${encodeURIComponent(model)}`;
+
 /** Checks a key before keeping it: a wrong one is refused here, not on the first view. */
 export async function checkAdminKey(key: string): Promise<void> {
   await adminFetch('GET', 'keys', undefined, key);

@@ -1,8 +1,8 @@
-/** Which keys and channels the config file owns (from `GET /admin/settings`), to mark them where they are listed. */
+/** Which keys, channels and prices the config file owns (from `GET /admin/settings`), to mark them where they are listed. */
 import { get } from './api.js';
 import { useLoad } from './hooks.js';
 
-type Owned = { channels: Record<string, string[]>; keys: Record<string, string[]> };
+type Owned = { channels: Record<string, string[]>; keys: Record<string, string[]>; prices?: Record<string, string[]> };
 
 export function useConfigOwned(kind: keyof Owned): Record<string, string[]> {
   // Gateways without the settings endpoint mark nothing.

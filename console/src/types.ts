@@ -161,3 +161,52 @@ export interface TaskDetail extends TaskView {
   history: Array<{ at: number; event: string; detail: string | null }>;
   deliveries: Array<{ id: string; url: string; event: string; status: string; attempts: number; lastStatus: number | null; lastError: string | null; deliveredAt: number | null }>;
 }
+
+/** One model's price: USD per million tokens, per call, per second of video; long-context tiers. */
+export interface ModelPrice {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  cacheWrite1h?: number;
+  reasoning?: number;
+  perCall?: number;
+  perSecond?: number | Record<string, number>;
+  tiers?: Array<{ above: number; input?: number; output?: number; cacheRead?: number; cacheWrite?: number; cacheWrite1h?: number; reasoning?: number }>;
+}
+
+export interface PriceView {
+  /** A model name, `*`, or `prefix*`. */
+  model: string;
+  price: ModelPrice;
+  source: 'admin' | 'config';
+  updatedAt: number;
+  /** The config file declares this model's price: it sets it again when the file's price changes. */
+  configOwned: boolean;
+}
+
+export interface CatalogueAbout {
+  package: string;
+  version: string;
+  date: string;
+}
+
+export interface PriceList {
+  data: PriceView[];
+  /** Stored prices that no longer parse (edited by hand), skipped until fixed. */
+  problems: Array<{ model: string; problem: string }>;
+  catalogue: CatalogueAbout | null;
+}
+
+export interface PriceQuote {
+  model: string;
+  upstreamModel: string | null;
+  quote: { price: ModelPrice; source: 'admin' | 'config' | 'catalogue'; matched: string } | null;
+}
+
+export interface CatalogueModel {
+  model: string;
+  provider: string;
+  name?: string;
+  price: ModelPrice;
+}

@@ -4,10 +4,11 @@
  * data (ADMIN_EXAMPLES) so a test can send every one of them to a gateway.
  */
 import { channelInputSchema, channelPatchSchema, keyInputSchema, keyPatchSchema } from '../../src/admin/service.js';
+import { priceSchema } from '../../src/config/price-schema.js';
 import { rowsTable, schemaRows } from './schema-rows.js';
 
 export interface AdminExample {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** `{key}` and `{channel}` stand for the id an earlier example created. */
   path: string;
   body?: Record<string, unknown>;
@@ -41,13 +42,23 @@ export const ADMIN_EXAMPLES = {
   usageSeries: { method: 'GET', path: '/admin/usage/series?by=model&step=3600000&since=1767225600000&until=1767312000000', status: 200 },
   tasks: { method: 'GET', path: '/admin/tasks?family=images&status=SUCCESS&limit=20', status: 200 },
   channelTypes: { method: 'GET', path: '/admin/channel-types', status: 200 },
+  setPrice: {
+    method: 'PUT',
+    path: '/admin/prices/claude-sonnet-%2A',
+    body: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, cacheWrite1h: 6, tiers: [{ above: 200000, input: 6, output: 22.5 }] },
+    status: 200,
+  },
   prices: { method: 'GET', path: '/admin/prices', status: 200 },
+  quotePrice: { method: 'GET', path: '/admin/prices/quote?model=claude-sonnet-4-5', status: 200 },
+  priceCatalogue: { method: 'GET', path: '/admin/prices/catalogue', status: 200 },
+  deletePrice: { method: 'DELETE', path: '/admin/prices/claude-sonnet-%2A', status: 200 },
   settings: { method: 'GET', path: '/admin/settings', status: 200 },
   openApi: { method: 'GET', path: '/admin/openapi.json', status: 200 },
 } satisfies Record<string, AdminExample>;
 
-/** What a key and a channel look like in answers (checked against real answers by the test). */
+/** What a key, a channel and a price look like in answers (checked against real answers by the test). */
 export const KEY_FIELDS = ['id', 'name', 'keyPrefix', 'status', 'quota', 'used', 'remaining', 'models', 'allowIps', 'rpm', 'tpm', 'expiresAt', 'strictTranslation', 'createdAt', 'updatedAt'];
+export const PRICE_FIELDS = ['model', 'price', 'source', 'updatedAt', 'configOwned'];
 export const CHANNEL_FIELDS = ['id', 'name', 'type', 'baseUrl', 'models', 'modelMapping', 'priority', 'weight', 'status', 'enabled', 'settings', 'apiKeyCount', 'createdAt', 'updatedAt', 'health', 'problem'];
 
 const codeList = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
@@ -260,14 +271,71 @@ adds \`clientView\` (what its client sees), \`history\` and \`deliveries\`
 
 ${curl(e.tasks)}
 
-## Configuration, read-only
+## Prices
 
-\`GET /admin/prices\` (set in the config file), \`GET /admin/settings\` (each
-variable's value in effect and whether it came from the environment;
-credentials show only \`(set)\`, addresses lose user, password and query; and
-\`configOwned\`, the fields the config file declares per channel and key).
+USD per million tokens (input, output, cache reads and writes, one-hour
+cache writes, reasoning), per call (\`perCall\`, image actions) or per second
+of video (\`perSecond\`), by model name, \`*\` or \`prefix*\` (an exact name
+wins, then the longest prefix). The same schema as the config file's
+\`prices\` and the CLI's \`prices set\`. A model the operator priced
+nowhere falls back on the built-in catalogue, when one is set, else costs
+nothing. A change is charged from the next request on, on every instance (at
+once with the change feed, else within \`SWITCHYARD_REFRESH_MS\`).
+
+### \`PUT /admin/prices/{model}\`: set a model's price
+
+Sets or replaces the price of \`{model}\`, URL-encoded (\`claude-%2A\` for
+\`claude-*\`, \`%2A\` for \`*\`, \`%2F\` for a \`/\` in a name). Answers the
+price: ${codeList(PRICE_FIELDS)}. Set here, its \`source\` is \`admin\`; the
+config file sets it again only when its own price for that model changes.
+
+${rowsTable(schemaRows(priceSchema()))}
+
+${curl(e.setPrice)}
+
+### \`GET /admin/prices\`
+
+\`{"data": [price, ...], "problems", "catalogue"}\`: every price set, with
+\`source\` (\`admin\` or \`config\`) and \`configOwned\` (the config file
+declares the model's price); \`problems\`, stored prices that no longer parse
+(edited by hand; \`{"model", "problem"}\`), which are skipped until fixed while
+the others apply; \`catalogue\`, the built-in catalogue's \`package\`,
+\`version\` and \`date\`, or null.
 
 ${curl(e.prices)}
+
+### \`GET /admin/prices/quote\`
+
+What a request for \`model\` would be charged at on this instance, and why:
+\`{"model", "upstreamModel", "quote": {"price", "source", "matched"}}\`,
+\`source\` being \`admin\`, \`config\` or \`catalogue\` and \`matched\` the name
+or pattern that priced it; \`quote\` is null for a model priced nowhere.
+\`upstreamModel\` (optional): the name a channel sends upstream, which the
+catalogue is asked for too.
+
+${curl(e.quotePrice)}
+
+### \`GET /admin/prices/catalogue\`
+
+The built-in catalogue: \`{"about": {"package", "version", "date"}, "data":
+[{"model", "provider", "name", "price"}, ...]}\`; \`{"about": null, "data": []}\`
+when none is set.
+
+${curl(e.priceCatalogue)}
+
+### \`DELETE /admin/prices/{model}\`
+
+Answers \`{"model", "deleted": true}\`; 404 when no price is set for it. A
+config-owned price deleted here stays deleted until the file changes it.
+
+${curl(e.deletePrice)}
+
+## Configuration, read-only
+
+\`GET /admin/settings\` (each variable's value in effect and whether it came
+from the environment; credentials show only \`(set)\`, addresses lose user,
+password and query; and \`configOwned\`, the fields the config file declares
+per channel and key, and the models whose price it declares).
 
 ${curl(e.settings)}
 

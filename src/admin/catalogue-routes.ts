@@ -1,7 +1,7 @@
 /**
- * What the gateway is configured with, read-only: prices, settings (and what
- * the config file owns), the channel types it knows, and the admin API's own
- * OpenAPI document.
+ * What the gateway is configured with, read-only: settings (and what the
+ * config file owns), the channel types it knows, and the admin API's own
+ * OpenAPI document. Prices, which the operator sets, are in price-routes.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { configOwnedFields } from '../config/apply.js';
@@ -12,8 +12,6 @@ import { CHANNEL_TYPES } from '../upstreams/registry.js';
 const VERSION = '0.1.0';
 
 export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/prices', async () => ({ data: ctx.prices.entries().map(({ model, price }) => ({ model, ...price })), source: 'config file' }));
-
   app.get('/settings', async () => ({
     data: settingsView(ctx.settings.environment ?? {}),
     configFile: ctx.settings.configPath ?? null,

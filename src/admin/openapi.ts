@@ -7,11 +7,12 @@
  */
 import { z } from 'zod';
 import { channelInputSchema, channelPatchSchema, keyInputSchema, keyPatchSchema } from './service.js';
-import { channelTestBody, logListQuery, seriesQuery, taskListQuery, usageQuery } from './queries.js';
+import { channelTestBody, logListQuery, priceQuoteQuery, seriesQuery, taskListQuery, usageQuery } from './queries.js';
+import { priceSchema } from '../config/price-schema.js';
 import * as answers from './response-schemas.js';
 
 interface Operation {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path, `{id}` style, under /admin. */
   path: string;
   tag: string;
@@ -47,7 +48,11 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/tasks', tag: 'tasks', summary: 'Image and video tasks, newest first.', query: taskListQuery(), answer: answers.taskPageSchema },
   { method: 'get', path: '/tasks/{id}', tag: 'tasks', summary: 'One task: what its client sees, its history and its callback deliveries.', answer: answers.taskDetailSchema },
   { method: 'get', path: '/tasks/{id}/media/{index}', tag: 'tasks', summary: 'A task’s stored image or video.', answerType: 'application/octet-stream' },
-  { method: 'get', path: '/prices', tag: 'settings', summary: 'Prices in effect (set in the config file).', answer: answers.pricesSchema },
+  { method: 'get', path: '/prices', tag: 'prices', summary: 'The operator’s prices (set here or by the config file), stored ones that no longer parse, and the catalogue in use.', answer: answers.pricesSchema },
+  { method: 'put', path: '/prices/{model}', tag: 'prices', summary: 'Set or replace one model’s price (the model URL-encoded: a name, `*` or `prefix*`).', body: priceSchema(), answer: answers.priceViewSchema },
+  { method: 'delete', path: '/prices/{model}', tag: 'prices', summary: 'Delete one model’s price.', answer: answers.priceDeletedSchema },
+  { method: 'get', path: '/prices/quote', tag: 'prices', summary: 'The price a request for a model would be charged at, and where it comes from.', query: priceQuoteQuery(), answer: answers.priceQuoteSchema },
+  { method: 'get', path: '/prices/catalogue', tag: 'prices', summary: 'The built-in catalogue’s models and prices (empty when none is set).', answer: answers.priceCatalogueSchema },
   { method: 'get', path: '/settings', tag: 'settings', summary: 'Settings in effect and where each came from; what the config file owns.', answer: answers.settingsSchema },
   { method: 'get', path: '/openapi.json', tag: 'settings', summary: 'This document.', answerType: 'application/json' },
 ];
@@ -92,7 +97,7 @@ export function adminOpenApi(version: string): Record<string, unknown> {
   }
   built = {
     openapi: '3.1.0',
-    info: { title: 'Switchyard admin API', version, description: 'Keys, channels, request logs, usage, tasks and settings. Every operation takes the admin key as `Authorization: Bearer <key>` or `x-admin-key`.' },
+    info: { title: 'Switchyard admin API', version, description: 'Keys, channels, prices, request logs, usage, tasks and settings. Every operation takes the admin key as `Authorization: Bearer <key>` or `x-admin-key`.' },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { adminKey: [] }],
     components: {

@@ -143,6 +143,13 @@ export const taskListQuery = builtOnce(() => z
   })
   .strict());
 
+export const priceQuoteQuery = builtOnce(() => z
+  .object({
+    model: text('The model a client asks for.'),
+    upstreamModel: text('The name the channel sends upstream, when it maps the model (the catalogue is asked for it too).').optional(),
+  })
+  .strict());
+
 export const channelTestBody = builtOnce(() => z
   .object({
     model: z.string().min(1).optional().describe('The model to ask (default: the channel’s first exact model name, or its first mapped one).'),

@@ -4,6 +4,7 @@
  * so the document cannot drift from the code.
  */
 import { z } from 'zod';
+import { priceSchema } from '../config/price-schema.js';
 
 const ms = z.number().describe('Epoch milliseconds.');
 const nullableMs = ms.nullable();
@@ -236,25 +237,51 @@ export const taskDetailSchema = taskViewSchema.extend({
   ),
 });
 
+const price = priceSchema().in.describe('USD per million tokens, per call or per second (see the config file reference, `prices`).');
+const priceSource = z.enum(['admin', 'config']).describe('`admin`: set through the admin API or CLI; `config`: applied from the config file.');
+
+export const priceViewSchema = z.object({
+  model: z.string().describe('A model name, `*`, or `prefix*`.'),
+  price,
+  source: priceSource,
+  updatedAt: ms,
+  configOwned: z.boolean().describe('The config file declares this model’s price: it sets it again (source `config`) when the file’s price for it changes.'),
+});
+
+const catalogueAbout = z.object({ package: z.string(), version: z.string(), date: z.string() });
+
 export const pricesSchema = z.object({
-  data: z.array(
-    z.object({
-      model: z.string().describe('A model name or `prefix*`.'),
-      input: z.number().optional(),
-      output: z.number().optional(),
-      cacheRead: z.number().optional(),
-      cacheWrite: z.number().optional(),
-      perCall: z.number().optional(),
-      perSecond: z.union([z.number(), z.record(z.string(), z.number())]).optional(),
-    }),
-  ),
-  source: z.literal('config file').describe('Prices are set in the config file; the API reads them.'),
+  data: z.array(priceViewSchema),
+  problems: z.array(z.object({ model: z.string(), problem: z.string() })).describe('Stored prices that no longer parse (edited by hand): skipped until fixed.'),
+  catalogue: catalogueAbout.nullable().describe('The built-in catalogue models priced nowhere else fall back on; null when none is set.'),
+});
+
+export const priceDeletedSchema = z.object({ model: z.string(), deleted: z.literal(true) });
+
+export const priceQuoteSchema = z.object({
+  model: z.string(),
+  upstreamModel: z.string().nullable(),
+  quote: z
+    .object({
+      price,
+      source: z.enum(['admin', 'config', 'catalogue']),
+      matched: z.string().describe('The operator’s name or pattern that matched, or the name the catalogue priced.'),
+    })
+    .nullable()
+    .describe('null: priced nowhere, such a request costs nothing.'),
+});
+
+export const priceCatalogueSchema = z.object({
+  about: catalogueAbout.nullable().describe('null (and no models) when no catalogue is set.'),
+  data: z.array(z.object({ model: z.string(), provider: z.string(), name: z.string().optional(), price })),
 });
 
 export const settingsSchema = z.object({
   data: z.array(z.object({ name: z.string(), section: z.string(), value: z.union([z.string(), z.number()]).nullable(), source: z.enum(['environment', 'default']), description: z.string() })),
   configFile: z.string().nullable(),
-  configOwned: z.object({ channels: z.record(z.string(), z.array(z.string())), keys: z.record(z.string(), z.array(z.string())) }).describe('Fields the config file declares, per channel and key name: it rewrites them when it changes.'),
+  configOwned: z
+    .object({ channels: z.record(z.string(), z.array(z.string())), keys: z.record(z.string(), z.array(z.string())), prices: z.record(z.string(), z.array(z.string())) })
+    .describe('Fields the config file declares, per channel and key name, and the models whose price it declares (`["price"]`): it rewrites them when it changes.'),
 });
 
 export const channelTypesSchema = z.object({

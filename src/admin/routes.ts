@@ -11,7 +11,8 @@
  *   GET               /admin/logs, /admin/logs/:id       request logs (log-routes.ts)
  *   GET               /admin/usage, /admin/usage/series  usage totals and series
  *   GET               /admin/tasks, /admin/tasks/:id     image and video tasks (task-routes.ts)
- *   GET               /admin/prices, settings, channel-types, openapi.json   (catalogue-routes.ts)
+ *   GET/PUT/DELETE    /admin/prices, /admin/prices/:model, quote, catalogue   (price-routes.ts)
+ *   GET               /admin/settings, channel-types, openapi.json   (catalogue-routes.ts)
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -26,6 +27,7 @@ import { channelTestBody } from './queries.js';
 import { registerLogRoutes } from './log-routes.js';
 import { registerTaskRoutes } from './task-routes.js';
 import { registerCatalogueRoutes } from './catalogue-routes.js';
+import { registerPriceRoutes } from './price-routes.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelRecord } from '../storage/types.js';
 
@@ -127,4 +129,5 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   registerLogRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
   registerCatalogueRoutes(app, ctx);
+  registerPriceRoutes(app, ctx);
 }

@@ -83,6 +83,11 @@ export class PriceTable {
     return this.catalogue?.about;
   }
 
+  /** Every model the catalogue prices; undefined when no catalogue is set. */
+  catalogueModels(): CatalogueEntry[] | undefined {
+    return this.catalogue?.list();
+  }
+
   /** The price a request for `model` (served as `upstreamModel`) is charged at, and where it came from. */
   quote(model: string, upstreamModel?: string): PriceQuote | undefined {
     const key = upstreamModel === undefined || upstreamModel === model ? model : `${model}\u0000${upstreamModel}`;

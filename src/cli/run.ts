@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { rotateAdminKey } from '../admin/admin-key.js';
+import { deletePrice, listPrices, setPrice } from '../admin/prices.js';
 import { AdminService, publicChannel, publicKey } from '../admin/service.js';
 import { settingsFromEnv } from '../config/env.js';
 import { GatewayError } from '../core/errors.js';
@@ -31,6 +32,13 @@ const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
   channels disable NAME|ID
   channels enable NAME|ID
   channels delete NAME|ID
+  prices list               every price set (source admin or config), and stored ones
+                            that no longer parse
+  prices set MODEL --input USD --output USD [--cache-read USD] [--cache-write USD]
+             [--cache-write-1h USD] [--reasoning USD] [--per-call USD]
+  prices set MODEL --json '{"input": 3, "output": 15, "tiers": [...]}'
+                            (USD per million tokens; MODEL: a name, '*' or 'prefix*')
+  prices delete MODEL
   usage [--key NAME|ID] [--since ISO-8601]
   admin-key rotate          a new generated admin key (the old one stops working
                             when the gateway restarts); prints it once
@@ -45,6 +53,7 @@ PostgreSQL when SWITCHYARD_DATABASE_URL is set.
 const COMMANDS = new Set([
   'keys create', 'keys list', 'keys disable', 'keys enable',
   'channels add', 'channels list', 'channels disable', 'channels enable', 'channels delete',
+  'prices list', 'prices set', 'prices delete',
   'usage', 'admin-key rotate', 'secret-key rotate',
 ]);
 
@@ -55,6 +64,31 @@ function required(ref: string | undefined): string {
   if (!ref) throw new GatewayError('invalid_request', 'name the key or channel: NAME or ID');
   return ref;
 }
+
+/** The price `prices set` was given: `--json`, or one flag per field (checked by the schema the API uses). */
+function priceInput(values: Record<string, string | boolean | string[] | undefined>): Record<string, unknown> {
+  const flags = Object.entries(PRICE_FLAGS).filter(([flag]) => values[flag] !== undefined);
+  if (typeof values.json === 'string') {
+    if (flags.length > 0) throw new GatewayError('invalid_request', `give the price either as --json or as flags, not both (--${flags[0][0]})`);
+    try {
+      return JSON.parse(values.json);
+    } catch {
+      throw new GatewayError('invalid_request', '--json: not valid JSON', { param: 'json' });
+    }
+  }
+  if (flags.length === 0) throw new GatewayError('invalid_request', 'give the price: --input and --output (USD per million tokens), other flags, or --json');
+  return Object.fromEntries(flags.map(([flag, field]) => [field, Number(values[flag])]));
+}
+
+const PRICE_FLAGS: Record<string, string> = {
+  input: 'input',
+  output: 'output',
+  'cache-read': 'cacheRead',
+  'cache-write': 'cacheWrite',
+  'cache-write-1h': 'cacheWrite1h',
+  reasoning: 'reasoning',
+  'per-call': 'perCall',
+};
 
 /** Where the CLI reads its environment and writes its output (tests pass their own). */
 export interface CliIo {
@@ -109,6 +143,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
       since: { type: 'string' },
       'new-key': { type: 'string' },
       'forget-unreadable': { type: 'boolean' },
+      ...Object.fromEntries(Object.keys(PRICE_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
+      json: { type: 'string' },
     },
   });
   const [group, ...words] = positionals;
@@ -185,6 +221,17 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
         print({ id, deleted: true });
         return;
       }
+      case 'prices list':
+        print(await listPrices(store));
+        return;
+      case 'prices set':
+        if (!ref) throw new GatewayError('invalid_request', "name the model: a name, '*' or 'prefix*'");
+        print(await setPrice(store, ref, priceInput(values)));
+        return;
+      case 'prices delete':
+        if (!ref) throw new GatewayError('invalid_request', "name the model: a name, '*' or 'prefix*'");
+        print(await deletePrice(store, ref));
+        return;
       case 'usage': {
         const keyId = values.key ? await findKeyId(store, values.key) : undefined;
         const since = values.since ? Date.parse(values.since) : undefined;

@@ -1,18 +1,20 @@
 /**
- * Writes the config file's channels and keys to the store, respecting the
- * operator: each field the file declares is applied only when the file's
- * value changed since it was last applied (a fingerprint per field is kept in
- * the `config.applied` setting, never a secret). So re-applying an unchanged
- * file changes nothing, and a restart or a new replica never undoes what an
- * operator changed through the admin API (a channel disabled, a weight tuned,
- * a record deleted). A field the file changes is applied, whatever its stored
- * value. Instances starting together apply under one cluster-wide lock.
+ * Writes the config file's channels, keys and prices (apply-prices.ts) to
+ * the store, respecting the operator: each field the file declares is
+ * applied only when the file's value changed since it was last applied (a
+ * fingerprint per field is kept in the `config.applied` setting, never a
+ * secret). So re-applying an unchanged file changes nothing, and a restart
+ * or a new replica never undoes what an operator changed through the admin
+ * API (a channel disabled, a weight tuned, a record deleted). A field the
+ * file changes is applied, whatever its stored value. Instances starting
+ * together apply under one cluster-wide lock.
  */
-import { createHash } from 'node:crypto';
 import type { CredentialSealer } from '../storage/store-secrets.js';
 import { withExclusiveLock } from '../storage/exclusive-lock.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
+import { applyConfigPrices, type PriceFingerprints } from './apply-prices.js';
 import { declaredModels } from './entity-rules.js';
+import { fingerprint, sameJson } from './fingerprints.js';
 import type { ConfigChannel, ConfigFile, ConfigKey } from './file.js';
 
 export const APPLIED_SETTING = 'config.applied';
@@ -22,6 +24,7 @@ type Fingerprints = Record<string, string>;
 interface AppliedRecord {
   channels: Record<string, Fingerprints>;
   keys: Record<string, Fingerprints>;
+  prices: PriceFingerprints;
 }
 
 export async function applyConfigFile(
@@ -29,10 +32,10 @@ export async function applyConfigFile(
   secrets: CredentialSealer,
   config: ConfigFile,
   hashKey: (secret: string) => string,
-): Promise<{ channels: number; keys: number }> {
+): Promise<{ channels: number; keys: number; prices: number }> {
   return withExclusiveLock(store, APPLIED_SETTING, async () => {
     const last = await readApplied(store);
-    const next: AppliedRecord = { channels: {}, keys: {} };
+    const next: AppliedRecord = { channels: {}, keys: {}, prices: {} };
     let channels = 0;
     for (const [index, channel] of config.channels.entries()) {
       const label = `channels[${index}] "${channel.name}"`;
@@ -46,16 +49,25 @@ export async function applyConfigFile(
       next.keys[key.name] = applied.fingerprints;
       if (applied.changed) keys++;
     }
+    const prices = await applyConfigPrices(store, config.prices, last.prices);
+    next.prices = prices.fingerprints;
     if (JSON.stringify(next) !== JSON.stringify(last)) await store.settings.set(APPLIED_SETTING, JSON.stringify(next));
-    return { channels, keys };
+    return { channels, keys, prices: prices.changed };
   });
 }
 
-/** Which fields of which keys and channels the config file owns (it last declared them), by entity name. */
-export async function configOwnedFields(store: Store): Promise<{ channels: Record<string, string[]>; keys: Record<string, string[]> }> {
+export interface ConfigOwned {
+  channels: Record<string, string[]>;
+  keys: Record<string, string[]>;
+  /** Models whose price the file declares: `{ model: ['price'] }`. */
+  prices: Record<string, string[]>;
+}
+
+/** Which fields of which keys, channels and prices the config file owns (it last declared them), by name. */
+export async function configOwnedFields(store: Store): Promise<ConfigOwned> {
   const applied = await readApplied(store);
   const fields = (entities: Record<string, Fingerprints>) => Object.fromEntries(Object.entries(entities).map(([name, prints]) => [name, Object.keys(prints)]));
-  return { channels: fields(applied.channels), keys: fields(applied.keys) };
+  return { channels: fields(applied.channels), keys: fields(applied.keys), prices: Object.fromEntries(Object.keys(applied.prices).map((model) => [model, ['price']])) };
 }
 
 interface Applied {
@@ -67,9 +79,9 @@ async function readApplied(store: Store): Promise<AppliedRecord> {
   const text = await store.settings.get(APPLIED_SETTING);
   try {
     const parsed = text === undefined ? undefined : (JSON.parse(text) as Partial<AppliedRecord>);
-    return { channels: parsed?.channels ?? {}, keys: parsed?.keys ?? {} };
+    return { channels: parsed?.channels ?? {}, keys: parsed?.keys ?? {}, prices: parsed?.prices ?? {} };
   } catch {
-    return { channels: {}, keys: {} };
+    return { channels: {}, keys: {}, prices: {} };
   }
 }
 
@@ -176,20 +188,6 @@ function fingerprintAll(declared: object): Fingerprints {
   return out;
 }
 
-/** A short hash of the canonical JSON: identifies a declared value without keeping it (credentials among them). */
-function fingerprint(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64url').slice(0, 16);
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 function sameFingerprints(a: Fingerprints, b: Fingerprints): boolean {
   const keys = Object.keys(b);
   return keys.length === Object.keys(a).length && keys.every((key) => a[key] === b[key]);
@@ -202,9 +200,4 @@ function openAll(secrets: CredentialSealer, sealed: string[]): string[] | undefi
   } catch {
     return undefined;
   }
-}
-
-/** Structural equality for JSON-like values, independent of object key order. */
-function sameJson(a: unknown, b: unknown): boolean {
-  return a === b || canonicalJson(a) === canonicalJson(b);
 }

@@ -174,7 +174,7 @@ export const ENV_VARS = {
   },
   SWITCHYARD_LOG_RETENTION_DAYS: { kind: 'integer', default: 0, section: 'storage', description: 'Request-log rows older than this many days are deleted (hourly, oldest first, in small batches); 0 keeps every age. Key spend is kept on the keys either way.' },
   SWITCHYARD_LOG_MAX_ROWS: { kind: 'integer', default: 0, section: 'storage', description: 'At most about this many request-log rows are kept (the oldest beyond go, hourly); 0 keeps any number.' },
-  SWITCHYARD_REFRESH_MS: { kind: 'integer', default: 5_000, section: 'storage', description: 'How often channel and key changes made elsewhere are picked up; other instances\' admin changes also arrive at once by notification (Redis, or PostgreSQL without it), the CLI\'s with this refresh.' },
+  SWITCHYARD_REFRESH_MS: { kind: 'integer', default: 5_000, section: 'storage', description: 'How often channel, key and price changes made elsewhere are picked up; other instances\' admin changes also arrive at once by notification (Redis, or PostgreSQL without it), the CLI\'s with this refresh.' },
 
   SWITCHYARD_UPSTREAM_TIMEOUT_MS: {
     kind: 'integer',

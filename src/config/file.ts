@@ -104,7 +104,10 @@ export const configSchema = builtOnce(() => z
   .strictObject({
     channels: z.array(channelSchema()).default([]).describe('Upstreams, created by name; later starts apply only the fields the file changed since it was last applied.'),
     keys: z.array(keySchema()).default([]).describe('Client keys, created by name; later starts apply only the fields the file changed (a key disabled elsewhere stays disabled).'),
-    prices: z.record(pricePatternSchema(), priceSchema()).default({}).describe('Prices by model name or `prefix*`; quotas are in USD.'),
+    prices: z
+      .record(pricePatternSchema(), priceSchema())
+      .default({})
+      .describe('Prices by model name or `prefix*`; quotas are in USD. Stored as the file’s (`source: config`) beside the admin API’s; a model’s price is applied again only when the file changes it, and a model the file stops pricing loses the file’s price.'),
     limits: limitsSchema().optional().describe('Gateway limits; each wins over its environment variable.'),
     contextWindows: z
       .record(z.string().min(1), z.number().int().positive())

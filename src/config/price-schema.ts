@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { builtOnce } from '../core/built-once.js';
+import { isWellFormedModelName, modelNameIssue } from '../core/model-name.js';
 
 export interface TokenPrices {
   input?: number;
@@ -70,5 +71,7 @@ export const pricePatternSchema = builtOnce(() =>
     .string()
     .min(1, { error: 'must not be empty' })
     .max(256)
-    .refine((pattern) => !pattern.slice(0, -1).includes('*'), { error: 'may hold `*` only at its end' }),
+    .refine((pattern) => !pattern.slice(0, -1).includes('*'), { error: 'may hold `*` only at its end' })
+    // Patterns are stored, logged and shown: the rules a client's model name meets.
+    .refine(isWellFormedModelName, { error: modelNameIssue }),
 );

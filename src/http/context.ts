@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { InFlightCalls } from '../core/in-flight.js';
 import type { PriceTable } from '../billing/prices.js';
+import type { StoredPrices } from '../billing/stored-prices.js';
 import type { QuotaLedger } from '../billing/quota/ledger.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import type { GatewaySettings } from '../config/env.js';
@@ -32,6 +33,8 @@ export interface AppContext {
   channels: ChannelRegistry;
   health: ChannelHealth;
   prices: PriceTable;
+  /** Loads the stored prices into `prices` (refresh after a write) and names the stored ones it skipped. */
+  storedPrices: StoredPrices;
   recorder: UsageRecorder;
   /** Prometheus metrics of this instance (GET /metrics). */
   metrics: GatewayMetrics;
@@ -39,7 +42,7 @@ export interface AppContext {
   accessNotes: AccessNotes;
   /** One trace span per request, when traces are configured (the SDK is not loaded otherwise). */
   tracer?: RequestTracer;
-  /** Tells the other instances that keys or channels changed. */
+  /** Tells the other instances that keys, channels or prices changed. */
   changes: ChangeFeed;
   /** Holds against key quotas, shared by the instances (Redis, else PostgreSQL) or local. */
   quota: QuotaLedger;

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { ADMIN_KEY_HASH_SETTING } from '../admin/admin-key.js';
 import { PriceTable } from '../billing/prices.js';
+import { StoredPrices } from '../billing/stored-prices.js';
 import { startLogRetention } from '../billing/log-retention.js';
 import { selectQuotaLedger } from '../billing/quota/select.js';
 import { ROWS_PER_INSERT, UsageRecorder } from '../billing/usage-recorder.js';
@@ -138,6 +139,14 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const simulatorWarning = simulatorSettingWarning(settings.simulator ?? fileConfig?.simulator, channels);
     if (simulatorWarning) logger.warn(simulatorWarning);
     channels.startAutoRefresh(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'channel refresh failed'));
+    // The config file's prices are in the store by now, beside the operator's.
+    const prices = new PriceTable();
+    const storedPrices = new StoredPrices(store, prices, ({ model, problem }) =>
+      logger.error({ model, problem }, 'stored price is invalid; it is skipped (the model is priced as if it were not there) until fixed'),
+    );
+    await storedPrices.refresh();
+    const refreshPricesFailed = (error: unknown) => logger.warn({ err: error }, 'price refresh failed; the last prices read stay in effect');
+    storedPrices.startAutoRefresh(effective.refreshIntervalMs, refreshPricesFailed);
 
     // The Redis client is loaded only when shared rate-limit counters are configured.
     let redisWatch: RedisWatch | undefined;
@@ -170,7 +179,11 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       namespace: effective.databaseSchema ?? 'default',
       redis,
       databaseUrl: store.engine === 'postgres' ? effective.databaseUrl : undefined,
-      onChange: (topic) => (topic === 'keys' ? auth.invalidate() : void channels.refresh().catch(() => undefined)),
+      onChange: (topic) => {
+        if (topic === 'keys') auth.invalidate();
+        else if (topic === 'prices') void storedPrices.refresh().catch(refreshPricesFailed);
+        else void channels.refresh().catch(() => undefined);
+      },
       onError: unlessRedisAway((error) => logger.warn({ err: error }, 'change notifications unavailable; changes arrive with the periodic refresh')),
     });
     const health = new ChannelHealth(effective.cooldownSeconds * 1000);
@@ -196,7 +209,8 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       }),
       channels,
       health,
-      prices: new PriceTable(fileConfig?.prices),
+      prices,
+      storedPrices,
       recorder,
       changes,
       metrics: new GatewayMetrics(metricsSources(store, channels, health), { enabled: settings.metrics }),
@@ -245,6 +259,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         // Before the store closes: the loop finishes its pass and hands its leases back.
         await ctx.tasks.stop();
         channels.stop();
+        storedPrices.stop();
         await recorder.close();
         // Every request has ended, and its span with it: send what is buffered.
         await tracer?.shutdown().catch(() => undefined);

@@ -1,17 +1,18 @@
 /**
- * Tells every instance at once that keys or channels changed (an admin
- * write on one of them), so a disabled key or channel is refused cluster-wide
- * within a round trip rather than the refresh interval, which stays as the
- * fallback. Redis pub/sub when Redis is configured, else PostgreSQL
- * LISTEN/NOTIFY; on SQLite (one instance) there is no one else to tell.
+ * Tells every instance at once that keys, channels or prices changed (an
+ * admin write on one of them), so a disabled key or channel is refused and a
+ * new price charged cluster-wide within a round trip rather than the refresh
+ * interval, which stays as the fallback. Redis pub/sub when Redis is
+ * configured, else PostgreSQL LISTEN/NOTIFY; on SQLite (one instance) there
+ * is no one else to tell.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { postgresConnection } from './postgres-connection.js';
 
-export type ChangeTopic = 'keys' | 'channels';
-const TOPICS: ReadonlySet<string> = new Set<ChangeTopic>(['keys', 'channels']);
+export type ChangeTopic = 'keys' | 'channels' | 'prices';
+const TOPICS: ReadonlySet<string> = new Set<ChangeTopic>(['keys', 'channels', 'prices']);
 
 export interface ChangeFeed {
   /** Tells the other instances; never throws (the refresh interval is the fallback). */

@@ -13,6 +13,7 @@ import { KyselyRequestLogRepository } from './logs.js';
 import { createFreshSqliteSchema } from './migrations/fresh-sqlite.js';
 import { migrationProvider, migrations } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
+import { KyselyPriceRepository } from './prices.js';
 import type { Database } from './schema.js';
 import { KyselySettingsRepository } from './settings.js';
 import { openSqliteFile } from './sqlite-driver.js';
@@ -170,6 +171,7 @@ function createStore(db: Kysely<Database>, engine: Store['engine']): Store {
     channels: new KyselyChannelRepository(db),
     logs: new KyselyRequestLogRepository(db),
     settings: new KyselySettingsRepository(db),
+    prices: new KyselyPriceRepository(db),
     db: db as Kysely<any>,
     async ping() {
       await sql`select 1`.execute(db);

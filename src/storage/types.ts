@@ -274,12 +274,35 @@ export interface SettingsRepository {
   setIfAbsent(name: string, value: string): Promise<string>;
 }
 
+export type PriceSource = 'admin' | 'config';
+
+export interface PriceRecord {
+  /** A model name, `*`, or `prefix*`. */
+  model: string;
+  /** The price as stored: JSON text, checked by the layer that reads it (a row edited by hand may not parse). */
+  priceJson: string;
+  /** `admin` or `config` as written by the gateway; whatever the row holds when edited by hand. */
+  source: string;
+  updatedAt: number;
+}
+
+export interface PriceRepository {
+  /** Every stored price, by model. */
+  list(): Promise<PriceRecord[]>;
+  get(model: string): Promise<PriceRecord | undefined>;
+  /** Sets one model's price, replacing any stored one, and says who set it. */
+  put(model: string, price: object, source: PriceSource): Promise<PriceRecord>;
+  /** Deletes one model's price (only when `onlySource` set it, if given); whether a row went. */
+  delete(model: string, onlySource?: PriceSource): Promise<boolean>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly keys: KeyRepository;
   readonly channels: ChannelRepository;
   readonly logs: RequestLogRepository;
   readonly settings: SettingsRepository;
+  readonly prices: PriceRepository;
   /** The query builder, for later concerns (tasks, stored responses) that add their own tables by migration. */
   readonly db: Kysely<any>;
   /** Throws when the database cannot be reached (used by /readyz). */

@@ -195,9 +195,9 @@ describe.each(ENGINES)('the console’s admin API on %s', (engine) => {
     expect((await gw.admin('GET', '/tasks/12345')).status).toBe(404);
   });
 
-  it('shows prices, settings (no credential) and channel types read-only', async () => {
+  it('shows prices, settings (no credential) and channel types', async () => {
     const prices = await gw.admin('GET', '/prices');
-    expect(prices.body.data).toEqual([{ model: 'flaky-model', input: 1, output: 2 }]);
+    expect(prices.body.data).toEqual([{ model: 'flaky-model', price: { input: 1, output: 2 }, source: 'config', configOwned: true, updatedAt: expect.any(Number) }]);
     const settings = await gw.admin('GET', '/settings');
     expect(settings.body.configOwned.channels.broken).toEqual(expect.arrayContaining(['priority', 'settings']));
     expect(JSON.stringify(settings.body)).not.toContain(gw.adminKey);

@@ -75,6 +75,13 @@ describe('the admin API’s OpenAPI document', () => {
     check('/admin/tasks', 'get', 200, (await gw.admin('GET', '/tasks')).body);
     check('/admin/tasks/{id}', 'get', 200, (await gw.admin('GET', `/tasks/${task.result}`)).body);
     check('/admin/prices', 'get', 200, (await gw.admin('GET', '/prices')).body);
+    check('/admin/prices/{model}', 'put', 200, (await gw.admin('PUT', '/prices/doc-*', { input: 1, tiers: [{ above: 1000, input: 2 }], perSecond: { '720P': 0.1 } })).body);
+    check('/admin/prices', 'get', 200, (await gw.admin('GET', '/prices')).body);
+    check('/admin/prices/quote', 'get', 200, (await gw.admin('GET', '/prices/quote?model=doc-model')).body);
+    check('/admin/prices/quote', 'get', 200, (await gw.admin('GET', '/prices/quote?model=unpriced')).body);
+    check('/admin/prices/catalogue', 'get', 200, (await gw.admin('GET', '/prices/catalogue')).body);
+    check('/admin/prices/{model}', 'delete', 200, (await gw.admin('DELETE', '/prices/doc-*')).body);
+    check('/admin/prices/{model}', 'put', 400, (await gw.admin('PUT', '/prices/doc-*', { input: 'free' })).body);
     check('/admin/settings', 'get', 200, (await gw.admin('GET', '/settings')).body);
     check('/admin/channel-types', 'get', 200, (await gw.admin('GET', '/channel-types')).body);
     const refused = await gw.admin('GET', '/logs?status=teapot');

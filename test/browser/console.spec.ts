@@ -8,7 +8,7 @@
  * with it appears in the request logs with its detail; the overview charts
  * have data; an image task's picture shows and a video plays in Tasks; a
  * channel test answers and a refused channel shows why; the playground
- * streams an answer. Throughout, the page logs no error and requests nothing
+ * streams an answer; a price is set, edited, looked up and deleted. Throughout, the page logs no error and requests nothing
  * from another origin. Screenshots go to test/browser/screenshots/. Code run in
  * the page reaches the DOM through `globalThis`: this file is type-checked
  * without the DOM types.
@@ -325,7 +325,42 @@ async function main(): Promise<void> {
       await page.locator('main h1', { hasText: 'Prices' }).waitFor();
       const prices = page.locator('main table', { hasText: 'console-*' });
       await prices.waitFor();
-      assert.match(await prices.innerText(), /console-\*\s+\$3\s+\$15/);
+      // The config file's price, marked as the file's.
+      assert.match(await prices.innerText(), /console-\*\s+config\s+config file\s+\$3\s+\$15/);
+    });
+
+    await step('a price is set, edited, looked up and deleted', async () => {
+      const row = page.locator('main tr[data-model="browser-*"]');
+      await page.click('text=New price');
+      await page.fill('dialog input[name=model]', 'browser-*');
+      await page.fill('dialog input[name=input]', '2');
+      await page.fill('dialog input[name=output]', '8');
+      await page.click('dialog button[type=submit]');
+      await row.waitFor();
+      assert.match(await row.innerText(), /browser-\*\s+admin\s+\$2\s+\$8/);
+
+      await row.getByRole('button', { name: 'Edit' }).click();
+      await page.fill('dialog input[name=input]', '2.5');
+      await page.fill('dialog input[name=cacheWrite1h]', '4');
+      await page.fill('dialog textarea[name=tiers]', '[{"above": 1000, "input": 5}]');
+      await shot(page, 'price-form');
+      await page.click('dialog button[type=submit]');
+      await waitFor(async () => /\$2\.5\s+\$8/.test(await row.innerText()), 'the edited price');
+      const stored = (await (await fetch(`${gw.url}/admin/prices`, { headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` } })).json()) as { data: Array<{ model: string; price: unknown }> };
+      assert.deepEqual(stored.data.find((entry) => entry.model === 'browser-*')?.price, { input: 2.5, output: 8, cacheWrite1h: 4, tiers: [{ above: 1000, input: 5 }] });
+
+      await page.fill('input[name=quoteModel]', 'browser-model');
+      await page.click('.price-quote button[type=submit]');
+      const answer = page.locator('.quote-answer');
+      await answer.waitFor();
+      assert.match(await answer.innerText(), /matched by browser-\*/);
+      // With no catalogue set the section says so; with one, its table lists models.
+      await page.locator('.price-catalogue :is(p.note, table)').first().waitFor();
+      await shot(page, 'prices-edited');
+
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await row.getByRole('button', { name: 'Confirm delete' }).click();
+      await row.waitFor({ state: 'detached' });
     });
 
     await step('logging out forgets the admin key', async () => {

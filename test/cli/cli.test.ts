@@ -76,6 +76,32 @@ describe('CLI', () => {
     expect((await cli(['keys', 'enable', 'k'])).out).toMatchObject({ status: 'active' });
   });
 
+  it('sets, lists and deletes prices, checked by the schema the admin API uses', async () => {
+    const { out: set } = await cli(['--data-dir', dataDir, 'prices', 'set', 'claude-*', '--input', '3', '--output', '15', '--cache-read', '0.3', '--cache-write-1h', '6', '--reasoning', '20']);
+    expect(set).toMatchObject({ model: 'claude-*', source: 'admin', configOwned: false, price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite1h: 6, reasoning: 20 } });
+    const tiers = { input: 1.25, output: 10, tiers: [{ above: 200000, input: 2.5, output: 15 }] };
+    expect((await cli(['prices', 'set', 'gemini-2.5-pro', '--json', JSON.stringify(tiers)])).out.price).toEqual(tiers);
+    expect((await cli(['prices', 'set', '*', '--per-call', '0.01'])).out.price).toEqual({ perCall: 0.01 });
+    // Set again: replaced, not merged.
+    expect((await cli(['prices', 'set', 'claude-*', '--input', '4'])).out.price).toEqual({ input: 4 });
+
+    const { out: listed } = await cli(['prices', 'list']);
+    expect(listed.problems).toEqual([]);
+    expect(listed.data.map((row: { model: string }) => row.model)).toEqual(['*', 'claude-*', 'gemini-2.5-pro']);
+
+    expect((await cli(['prices', 'delete', '*'])).out).toEqual({ model: '*', deleted: true });
+    await expect(cli(['prices', 'delete', '*'])).rejects.toThrow('no price set for "*"');
+    await expect(cli(['prices', 'set', 'm', '--input', 'cheap'])).rejects.toThrow(/^input: /);
+    await expect(cli(['prices', 'set', 'm', '--input=-1'])).rejects.toThrow(/^input: /);
+    await expect(cli(['prices', 'set', 'm', '--json', '{"input": 1, "cached": 2}'])).rejects.toThrow('cached');
+    await expect(cli(['prices', 'set', 'm', '--json', '{'])).rejects.toThrow('--json: not valid JSON');
+    await expect(cli(['prices', 'set', 'm', '--json', '{}', '--input', '1'])).rejects.toThrow('not both');
+    await expect(cli(['prices', 'set', 'm'])).rejects.toThrow('give the price');
+    await expect(cli(['prices', 'set', 'a*b', '--input', '1'])).rejects.toThrow('model: may hold `*` only at its end');
+    await expect(cli(['prices', 'set', '--input', '1'])).rejects.toThrow('name the model');
+    expect((await cli(['prices', 'list'])).out.data).toHaveLength(2);
+  });
+
   it('names the database it uses on stderr', async () => {
     const { stderr } = await cli(['--data-dir', dataDir, 'keys', 'list']);
     expect(stderr).toBe(`switchyard: using SQLite ${path.join(dataDir, 'switchyard.db')}\n`);

@@ -3,7 +3,7 @@
  * the documented status, and records carry exactly the documented fields.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EXAMPLES, CHANNEL_FIELDS, KEY_FIELDS, type AdminExample } from '../../scripts/reference/admin-api.js';
+import { ADMIN_EXAMPLES, CHANNEL_FIELDS, KEY_FIELDS, PRICE_FIELDS, type AdminExample } from '../../scripts/reference/admin-api.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;
@@ -32,6 +32,8 @@ describe('docs/admin-api.md examples', () => {
       if (name === 'getChannel') expect(Object.keys(body).sort()).toEqual([...CHANNEL_FIELDS].sort());
       if (name === 'createKey') expect(body).toMatchObject({ name: 'team-b', key: expect.any(String), models: ['claude-*', 'ig_*'] });
       if (name === 'patchKey') expect(body).toMatchObject({ quota: 50, rpm: null });
+      if (name === 'setPrice') expect(Object.keys(body).sort()).toEqual([...PRICE_FIELDS].sort());
+      if (name === 'quotePrice') expect(body.quote).toMatchObject({ source: 'admin', matched: 'claude-sonnet-*' });
       if (name === 'patchChannel') expect(body).toMatchObject({ enabled: false, weight: 2, apiKeyCount: 2 });
     });
   }

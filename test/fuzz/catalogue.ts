@@ -30,7 +30,7 @@ export interface Fixtures {
 export interface RouteEntry {
   family: Family;
   shape: ErrorShape;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The path with `{name}` placeholders filled from `params`. */
   path: string;
   /** The route as Fastify registered it, when it differs from `path` with `{x}` → `:x`. */
@@ -207,6 +207,10 @@ export const CATALOGUE: RouteEntry[] = [
   admin('GET', '/tasks/{id}', { params: { id: imageTaskId } }),
   admin('GET', '/tasks/{id}/media/{index}', { params: { id: imageTaskId, index: () => '7' }, baseStatus: 404 }),
   admin('GET', '/prices'),
+  admin('PUT', '/prices/{model}', { params: { model: () => 'fuzz-*' }, body: () => ({ input: 1, output: 2, tiers: [{ above: 1000, input: 3 }] }) }),
+  admin('DELETE', '/prices/{model}', { params: { model: () => 'fuzz-unpriced' }, baseStatus: 404 }),
+  admin('GET', '/prices/quote', { query: { model: 'fuzz-model', upstreamModel: 'fuzz-upstream' } }),
+  admin('GET', '/prices/catalogue'),
   admin('GET', '/settings'),
   admin('GET', '/openapi.json'),
 ];

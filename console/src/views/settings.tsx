@@ -1,8 +1,8 @@
 /**
  * The gateway's settings (`GET /admin/settings`), read-only: each variable's
  * value in effect and where it came from, and which keys' and channels'
- * fields the config file owns (an admin change to those is overwritten when
- * the file changes).
+ * fields and which prices the config file owns (an admin change to those is
+ * overwritten when the file changes).
  */
 import { get } from '../api.js';
 import { Badge, ErrorNote } from '../components.js';
@@ -19,7 +19,7 @@ interface SettingRow {
 interface SettingsAnswer {
   data: SettingRow[];
   configFile?: string | null;
-  configOwned?: { channels: Record<string, string[]>; keys: Record<string, string[]> };
+  configOwned?: { channels: Record<string, string[]>; keys: Record<string, string[]>; prices?: Record<string, string[]> };
 }
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
@@ -92,6 +92,7 @@ export function Settings() {
         <>
           <Owned what="Keys" owned={data.configOwned.keys} />
           <Owned what="Channels" owned={data.configOwned.channels} />
+          <Owned what="Prices" owned={data.configOwned.prices ?? {}} />
         </>
       ) : null}
     </section>
