@@ -161,7 +161,11 @@ export async function submitTask<Request extends object, Result extends object, 
 }
 
 /** What the serving channel's provider charges for the task, by its cost table; null without a price there. */
-function taskUpstreamCost(ctx: AppContext, submission: TaskSubmission<any, any, unknown>, channel: Channel): number | null {
+function taskUpstreamCost<Request extends object, Result extends object, Payload>(
+  ctx: AppContext,
+  submission: TaskSubmission<Request, Result, Payload>,
+  channel: Channel,
+): number | null {
   if (!submission.priceAt) return null;
   const price = ctx.channels.costsOf(channel.id)?.priceFor(submission.upstreamModel?.(channel), submission.model);
   return price ? submission.priceAt(price) : null;

@@ -1,6 +1,6 @@
 /**
  * Channel cost tables end to end, on SQLite and PostgreSQL: written through
- * the config file and the admin API (a bad one refused with a 400, or a
+ * the config file, the admin API and the CLI (a bad one refused with a 400, or a
  * failed start, naming the field), each request's upstream cost recorded by
  * the serving channel's table (upstream model name first), and the usage
  * report's spend, upstream cost and margin per channel and in total.
@@ -10,6 +10,8 @@ import { startFakeUpstream, type FakeUpstream } from '../upstreams/support/fake-
 import type { TestGateway } from '../support/gateway.js';
 import { createPlace, ENGINES, type Place } from '../support/places.js';
 import { igClient } from '../families/images/support.js';
+import { runCli } from '../../src/cli/run.js';
+import { postgresUrl } from '../storage/engines.js';
 
 const KEY = 'sk-upstream-costs-0001';
 const USAGE = { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 };
@@ -129,6 +131,15 @@ describe.each(ENGINES)('channel cost tables on %s', (engine) => {
     expect(rows).toHaveLength(1);
     expect(rows[0].cost).toBeCloseTo(0.1, 12);
     expect(rows[0].upstreamCost).toBeCloseTo(0.04, 12);
+  });
+
+  it('the CLI refuses a bad cost table with the same message', async () => {
+    const env = { SWITCHYARD_DATA_DIR: place.dataDir, ...(place.schema ? { SWITCHYARD_DATABASE_URL: postgresUrl, SWITCHYARD_DATABASE_SCHEMA: place.schema } : {}) };
+    const cli = (args: string[]) => runCli(args, { env, stdout: () => undefined, stderr: () => undefined });
+    await expect(cli(['channels', 'add', '--name', 'z', '--type', 'simulator', '--models', 'z-*', '--settings', '{"costs":{"z-*":{"perCall":-1}}}'])).rejects.toThrow(
+      /^settings\.costs: z-\*\.perCall: /,
+    );
+    expect((await gw.admin('GET', '/channels')).body.data.map((channel: { name: string }) => channel.name)).not.toContain('z');
   });
 
   it('a config file with a bad cost table fails at start, naming the channel and the field', async () => {
