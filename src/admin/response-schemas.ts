@@ -126,7 +126,18 @@ export const logDetailSchema = logRowSchema.extend({
 
 export const usageSummarySchema = z.object({
   data: z.array(
-    z.object({ keyId: z.string().nullable(), model: z.string(), requests: count, inputTokens: count, outputTokens: count, cacheReadTokens: count, cacheWriteTokens: count, cost: z.number() }),
+    z.object({
+      keyId: z.string().nullable(),
+      model: z.string(),
+      requests: count,
+      inputTokens: count,
+      outputTokens: count,
+      cacheReadTokens: count,
+      cacheWriteTokens: count,
+      cacheWrite1hTokens: count.describe('The part of `cacheWriteTokens` written with the one-hour TTL.'),
+      cost: z.number(),
+      unpricedRequests: count.describe('Requests answered while the model had no price anywhere (operator or built-in catalogue): their cost counts as 0.'),
+    }),
   ),
 });
 
@@ -138,6 +149,7 @@ const usageTotals = z.object({
   inputTokens: count,
   outputTokens: count,
   cost: z.number(),
+  unpricedRequests: count.describe('Requests answered while their model had no price anywhere: their cost counts as 0.'),
   p50Ms: z.number().nullable(),
   p95Ms: z.number().nullable(),
   ttftP50Ms: z.number().nullable(),

@@ -105,6 +105,10 @@ export const configSchema = builtOnce(() => z
     channels: z.array(channelSchema()).default([]).describe('Upstreams, created by name; later starts apply only the fields the file changed since it was last applied.'),
     keys: z.array(keySchema()).default([]).describe('Client keys, created by name; later starts apply only the fields the file changed (a key disabled elsewhere stays disabled).'),
     prices: z.record(pricePatternSchema(), priceSchema()).default({}).describe('Prices by model name or `prefix*`; quotas are in USD.'),
+    priceCatalogue: z
+      .boolean()
+      .optional()
+      .describe('`false`: the built-in price catalogue (@pydantic/genai-prices) prices nothing, so only `prices` and the admin API\'s prices count. Default: on, under the operator\'s prices. `SWITCHYARD_PRICE_CATALOGUE` wins.'),
     limits: limitsSchema().optional().describe('Gateway limits; each wins over its environment variable.'),
     contextWindows: z
       .record(z.string().min(1), z.number().int().positive())

@@ -33,9 +33,11 @@ function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
     output_tokens: row.outputTokens,
     cache_read_tokens: row.cacheReadTokens,
     cache_write_tokens: row.cacheWriteTokens,
+    cache_write_1h_tokens: row.cacheWrite1hTokens ?? 0,
     reasoning_tokens: row.reasoningTokens,
     estimated: toFlag(row.estimated),
     cost: row.cost,
+    unpriced: toFlag(row.unpriced ?? false),
     latency_ms: Math.round(row.latencyMs),
     first_byte_ms: row.firstByteMs === null ? null : Math.round(row.firstByteMs),
     client_ip: storableNullable(row.clientIp),
@@ -63,9 +65,11 @@ function toRow(row: Selectable<RequestLogsTable>): RequestLogRow {
     outputTokens: toNumber(row.output_tokens),
     cacheReadTokens: toNumber(row.cache_read_tokens),
     cacheWriteTokens: toNumber(row.cache_write_tokens),
+    cacheWrite1hTokens: toNumber(row.cache_write_1h_tokens),
     reasoningTokens: toNumber(row.reasoning_tokens),
     estimated: fromFlag(row.estimated),
     cost: toNumber(row.cost),
+    unpriced: fromFlag(row.unpriced),
     latencyMs: toNumber(row.latency_ms),
     firstByteMs: toNullableNumber(row.first_byte_ms),
     clientIp: row.client_ip,
@@ -174,7 +178,9 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
         eb.fn.sum('output_tokens').as('output_tokens'),
         eb.fn.sum('cache_read_tokens').as('cache_read_tokens'),
         eb.fn.sum('cache_write_tokens').as('cache_write_tokens'),
+        eb.fn.sum('cache_write_1h_tokens').as('cache_write_1h_tokens'),
         eb.fn.sum('cost').as('cost'),
+        eb.fn.sum('unpriced').as('unpriced_requests'),
       ]);
     if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
     if (query.since !== undefined) select = select.where('created_at', '>=', query.since);

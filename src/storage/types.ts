@@ -103,10 +103,14 @@ export interface RequestLogRow {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** The part of cacheWriteTokens written with the one-hour TTL (read back as 0 where none was recorded). */
+  cacheWrite1hTokens?: number;
   reasoningTokens: number;
   /** Usage counted by the gateway's tokenizer because the upstream reported none. */
   estimated: boolean;
   cost: number;
+  /** Answered work for a model priced nowhere: its cost of 0 is not a price (read back as false where not recorded). */
+  unpriced?: boolean;
   latencyMs: number;
   firstByteMs: number | null;
   clientIp: string | null;
@@ -158,6 +162,8 @@ export interface UsageTotals {
   inputTokens: number;
   outputTokens: number;
   cost: number;
+  /** Requests answered with no price anywhere for their model (their cost counted as 0). */
+  unpricedRequests: number;
   /** Latency quantiles read off per-minute histograms (bucket-interpolated); null without requests. */
   p50Ms: number | null;
   p95Ms: number | null;
@@ -192,7 +198,10 @@ export interface UsageSummaryRow {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  cacheWrite1hTokens: number;
   cost: number;
+  /** Requests answered for this model with no price anywhere (their cost counted as 0). */
+  unpricedRequests: number;
 }
 
 export interface KeyRepository {

@@ -20,7 +20,9 @@ export function mergeSummaries(parts: UsageSummaryRow[][]): UsageSummaryRow[] {
     into.outputTokens += row.outputTokens;
     into.cacheReadTokens += row.cacheReadTokens;
     into.cacheWriteTokens += row.cacheWriteTokens;
+    into.cacheWrite1hTokens += row.cacheWrite1hTokens;
     into.cost += row.cost;
+    into.unpricedRequests += row.unpricedRequests;
   }
   return [...merged.values()].sort(bySummaryOrder);
 }
@@ -43,7 +45,9 @@ export function toSummary(row: {
   output_tokens: unknown;
   cache_read_tokens: unknown;
   cache_write_tokens: unknown;
+  cache_write_1h_tokens: unknown;
   cost: unknown;
+  unpriced_requests: unknown;
 }): UsageSummaryRow {
   return {
     // The sums keep '' for requests without a key (a unique key cannot hold NULL alike on both engines).
@@ -54,6 +58,8 @@ export function toSummary(row: {
     outputTokens: toNumber(row.output_tokens),
     cacheReadTokens: toNumber(row.cache_read_tokens),
     cacheWriteTokens: toNumber(row.cache_write_tokens),
+    cacheWrite1hTokens: toNumber(row.cache_write_1h_tokens),
     cost: toNumber(row.cost),
+    unpricedRequests: toNumber(row.unpriced_requests),
   };
 }

@@ -40,16 +40,17 @@ export interface SubmitPlan {
   target?: Target;
 }
 
-export function perCallPrice(ctx: AppContext, routeName: string): number {
-  return ctx.prices.priceOf(routeName)?.perCall ?? 0;
+/** The action's price per call; undefined when it has none anywhere (the call is then logged as unpriced). */
+export function perCallPrice(ctx: AppContext, routeName: string): number | undefined {
+  return ctx.prices.priceOf(routeName)?.perCall;
 }
 
 export function imageUpstream(ctx: AppContext, channel: Channel): ImageTaskUpstream {
   return taskUpstreamFor(ctx, IMAGE_TASKS, 'image', channel) as ImageTaskUpstream;
 }
 
-/** Checks the key may use the action and has not hit its limits. Returns the price. */
-export async function admit(ctx: AppContext, key: ClientKey, routeName: string): Promise<number> {
+/** Checks the key may use the action and has not hit its limits. Returns the price (undefined: priced nowhere). */
+export async function admit(ctx: AppContext, key: ClientKey, routeName: string): Promise<number | undefined> {
   ctx.auth.authorize(key, routeName);
   await ctx.limits.admit(key.record);
   return perCallPrice(ctx, routeName);
@@ -93,6 +94,7 @@ interface LogFields {
   attempts: Attempt[];
   status: number;
   cost: number;
+  unpriced?: boolean;
   error?: TaskLogFields['error'];
   /** Write the cost as spend too (work without a task; task charges are written with the task). */
   spend?: boolean;
@@ -107,6 +109,7 @@ export function log(ctx: AppContext, key: ClientKey, meta: ImageRequestMeta, fie
     attempts: fields.attempts,
     status: fields.status,
     cost: fields.cost,
+    unpriced: fields.unpriced,
     error: fields.error,
     spend: fields.spend,
   });
