@@ -31,7 +31,14 @@ export const keyViewSchema = z.object({
   updatedAt: ms,
 });
 
-export const createdKeySchema = keyViewSchema.extend({ key: z.string().describe('The secret: shown in this answer only.') });
+const keyWarnings = z
+  .array(z.string())
+  .optional()
+  .describe('Present when the key has a quota and may use models with no price anywhere (operator or built-in catalogue): each names one; their requests would cost nothing against the quota.');
+
+export const createdKeySchema = keyViewSchema.extend({ key: z.string().describe('The secret: shown in this answer only.'), warnings: keyWarnings });
+
+export const changedKeySchema = keyViewSchema.extend({ warnings: keyWarnings });
 
 const breakerState = z.enum(['closed', 'open', 'half_open']);
 

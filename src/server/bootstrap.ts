@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { ADMIN_KEY_HASH_SETTING } from '../admin/admin-key.js';
 import { PriceTable } from '../billing/prices.js';
+import { GenaiPricesCatalogue } from '../billing/catalogue.js';
+import { warnUnpricedKeys } from '../admin/unpriced-models.js';
 import { startLogRetention } from '../billing/log-retention.js';
 import { selectQuotaLedger } from '../billing/quota/select.js';
 import { ROWS_PER_INSERT, UsageRecorder } from '../billing/usage-recorder.js';
@@ -63,6 +65,9 @@ const REDACT = [
   'req.headers["x-goog-api-key"]',
   'req.headers["x-admin-key"]',
 ];
+
+/** How long after the listen the price catalogue is read: past the first health checks, and before most first requests settle. */
+const CATALOGUE_DELAY_MS = 50;
 
 /** Instances starting together make the first-start credentials one at a time (see exclusive-lock.ts). */
 const BOOTSTRAP_LOCK = 'switchyard.bootstrap';
@@ -123,6 +128,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       maxAttempts: limits.maxAttempts ?? settings.maxAttempts,
       cooldownSeconds: limits.cooldownSeconds ?? settings.cooldownSeconds,
       simulator: settings.simulator ?? fileConfig?.simulator ?? true,
+      priceCatalogue: settings.priceCatalogue ?? fileConfig?.priceCatalogue ?? true,
       trustedProxies: settings.trustedProxies ?? fileConfig?.trustedProxies,
     };
 
@@ -184,6 +190,8 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           onExportFailure: (message) => logger.warn({ endpoint: new URL(effective.traces!.endpoint).origin }, `trace export failed: ${message}`),
         })
       : undefined;
+    // Required on first use, and read shortly after the listen (see `listen`), so the start does not wait for it.
+    const catalogue = effective.priceCatalogue ? new GenaiPricesCatalogue() : undefined;
     const ctx: AppContext = {
       settings: effective,
       store,
@@ -196,7 +204,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       }),
       channels,
       health,
-      prices: new PriceTable(fileConfig?.prices),
+      prices: new PriceTable(fileConfig?.prices, catalogue),
       recorder,
       changes,
       metrics: new GatewayMetrics(metricsSources(store, channels, health), { enabled: settings.metrics }),
@@ -228,9 +236,25 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     });
     const app = await buildApp(ctx);
 
+    let catalogueTimer: NodeJS.Timeout | undefined;
+    /** Reads the catalogue once the instance is serving, then checks the config file's keys against every price. */
+    const loadCatalogue = () => {
+      catalogueTimer = setTimeout(() => {
+        void (catalogue ? catalogue.load() : Promise.resolve())
+          .then(() => {
+            // Quotes taken before the catalogue's whole list was read are taken again.
+            ctx.prices.useCatalogue(catalogue);
+            if (fileConfig) warnUnpricedKeys(ctx, fileConfig.keys);
+          })
+          .catch((error: unknown) => logger.error({ err: error }, 'the price catalogue could not be read; models the operator priced nowhere are unpriced'));
+      }, CATALOGUE_DELAY_MS);
+      catalogueTimer.unref();
+    };
+
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        clearTimeout(catalogueTimer);
         // In-flight requests and streams get a bounded grace period; then the gateway ends them itself.
         const disarm = endAtGraceDeadline(app.server, ctx.inFlight, effective.shutdownGraceMs);
         // Keep-alive connections that go idle after their last response would otherwise hold the close open.
@@ -264,6 +288,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           throw listenError(error, effective.host, effective.port);
         });
         ctx.tasks.start();
+        loadCatalogue();
         return address;
       },
       close,
