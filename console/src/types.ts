@@ -15,6 +15,19 @@ export interface KeyView {
   expiresAt: number | null;
   strictTranslation: boolean;
   createdAt: number;
+  /** On a create or change answer: models the key may use that have no price (with a quota, they would cost nothing). */
+  warnings?: string[];
+}
+
+/** One row of `GET /admin/usage`: totals per key and model. */
+export interface UsageRow {
+  keyId: string | null;
+  model: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  unpricedRequests: number;
 }
 
 export interface Breaker {
@@ -99,6 +112,7 @@ export interface SeriesPoint {
   inputTokens: number;
   outputTokens: number;
   cost: number;
+  unpricedRequests: number;
   p50Ms: number | null;
   p95Ms: number | null;
   ttftP50Ms: number | null;

@@ -5,7 +5,7 @@ import { Chart, type Line } from '../chart.js';
 import { ErrorNote, Tile, valueOf } from '../components.js';
 import { formatCount, formatMoney, formatMs } from '../format.js';
 import { useLoad } from '../hooks.js';
-import type { ChannelView, KeyView, SeriesPoint, UsageSeries } from '../types.js';
+import type { ChannelView, KeyView, SeriesPoint, UsageRow, UsageSeries } from '../types.js';
 
 /** Each range with a step that gives a few dozen to a couple of hundred points. */
 const RANGES: Record<string, { span: number; step: number }> = {
@@ -18,7 +18,27 @@ const BY = ['none', 'family', 'model', 'channel', 'key'];
 type Measure = (point: SeriesPoint) => number | null;
 
 /** Measures that are sums read 0 in a bucket without requests; percentiles have no value there. */
-const EMPTY: Omit<SeriesPoint, 't'> = { requests: 0, errors: 0, rateLimited: 0, failovers: 0, inputTokens: 0, outputTokens: 0, cost: 0, p50Ms: null, p95Ms: null, ttftP50Ms: null };
+const EMPTY: Omit<SeriesPoint, 't'> = { requests: 0, errors: 0, rateLimited: 0, failovers: 0, inputTokens: 0, outputTokens: 0, cost: 0, unpricedRequests: 0, p50Ms: null, p95Ms: null, ttftP50Ms: null };
+
+/** Models that had traffic but no price anywhere: their requests cost nothing, so spend reads low. */
+function UnpricedWarning({ since, until, round }: { since: number; until: number; round: number }) {
+  const usage = useLoad(() => get<{ data: UsageRow[] }>(`usage${query({ since, until })}`), [since, until, round]);
+  const byModel = new Map<string, number>();
+  for (const row of usage.data?.data ?? []) if (row.unpricedRequests > 0) byModel.set(row.model, (byModel.get(row.model) ?? 0) + row.unpricedRequests);
+  if (byModel.size === 0) return null;
+  return (
+    <div class="warning" data-testid="unpriced-models">
+      Models without a price had traffic: their requests cost nothing against spend and quotas. Give them a price (Prices, or the config file's <code>prices</code>).
+      <ul>
+        {[...byModel].sort((a, b) => b[1] - a[1]).map(([model, requests]) => (
+          <li key={model}>
+            <code>{model}</code>: {formatCount(requests)} unpriced request{requests === 1 ? '' : 's'}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /** One line per group over every bucket of the range (the answer may leave out buckets without requests). */
 function linesOf(answer: UsageSeries, measure: Measure, name: (group: string, label?: string) => string): { times: number[]; lines: Line[] } {
@@ -71,6 +91,7 @@ export function Overview() {
     const until = Math.ceil(Date.now() / step) * step;
     return get<UsageSeries>(`usage/series${query({ since: until - span, until, step, by })}`);
   }, [range, by, round]);
+  const shown = series.data;
   const keys = useLoad(() => (by === 'key' ? get<{ data: KeyView[] }>('keys') : Promise.resolve(undefined)), [by]);
   const channels = useLoad(() => (by === 'channel' ? get<{ data: ChannelView[] }>('channels') : Promise.resolve(undefined)), [by]);
   const name = useCallback(
@@ -116,6 +137,7 @@ export function Overview() {
         </div>
       </header>
       <ErrorNote error={series.error} />
+      {shown && totals && totals.unpricedRequests > 0 ? <UnpricedWarning since={shown.since} until={shown.until} round={round} /> : null}
       {totals ? (
         <div class="tiles" data-testid="totals">
           <Tile label="Requests" value={formatCount(totals.requests)} />
@@ -126,6 +148,7 @@ export function Overview() {
           <Tile label="First token p50" value={formatMs(totals.ttftP50Ms)} />
           <Tile label="Tokens in / out" value={`${formatCount(totals.inputTokens)} / ${formatCount(totals.outputTokens)}`} />
           <Tile label="Spend" value={formatMoney(totals.cost)} />
+          {totals.unpricedRequests > 0 ? <Tile label="Unpriced requests" value={formatCount(totals.unpricedRequests)} /> : null}
         </div>
       ) : null}
       {series.data ? series.data.series.length > 0 ? <Charts answer={series.data} name={name} /> : <p class="note">No requests in this range.</p> : null}
