@@ -4,13 +4,14 @@
  * upstream reporting `cache_creation`, plain, streamed and translated), a
  * model priced nowhere logged as unpriced with one warning and counted in
  * /admin/usage, warnings for keys whose quota cannot hold, and the catalogue
- * turned off.
+ * turned off; an image action without a price, unpriced too.
  */
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../upstreams/support/fake-upstream.js';
 import { freshSchemas, postgresUrl, skipPostgres } from '../storage/engines.js';
+import { igClient, pngDataUrl } from '../families/images/support.js';
 import { startGateway, type StartOptions, type TestGateway } from '../support/gateway.js';
 
 const KEY = 'sk-prices-client-0001';
@@ -214,6 +215,33 @@ describe('the catalogue turned off', () => {
     } finally {
       await gw.close();
       await upstream.close();
+    }
+  });
+});
+
+describe('task actions without a price', () => {
+  it('logs an image action priced nowhere as unpriced, and a priced one at its price', async () => {
+    const log = capturingLogger();
+    const gw = await startGateway({
+      logger: log.logger,
+      config: {
+        channels: [{ name: 'sim', type: 'simulator', settings: { taskSeconds: 0.2, imageSize: 64, accounts: [{ instanceId: 'acc-1', channelId: 'room-1' }] } }],
+        keys: [{ name: 'images', key: KEY }],
+        prices: { ig_imagine: { perCall: 0.1 } },
+      },
+    });
+    try {
+      const ig = igClient(gw.url, KEY);
+      const submitted = await ig.post('/ig/submit/imagine', { prompt: 'a priced lighthouse' });
+      expect(submitted.status).toBe(200);
+      const uploaded = await ig.post('/ig/submit/upload-discord-images', { base64Array: [pngDataUrl(10, 20, 30)] });
+      expect(uploaded.status).toBe(200);
+      const rowOf = async (model: string) => (await until(async () => (await gw.admin('GET', `/logs?model=${model}`)).body.data as any[], (rows) => rows.length > 0))[0];
+      expect(await rowOf('ig_imagine')).toMatchObject({ cost: 0.1, unpriced: false });
+      expect(await rowOf('ig_upload')).toMatchObject({ cost: 0, unpriced: true });
+      expect(log.lines.filter((line) => line.model === 'ig_upload' && /has no price/.test(line.msg))).toHaveLength(1);
+    } finally {
+      await gw.close();
     }
   });
 });
