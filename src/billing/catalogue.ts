@@ -8,10 +8,13 @@
  * a dashed date; a name no vendor takes is looked for among every provider's
  * models, vendors first, then resellers, in the package's order.
  *
- * The package is about 0.5 MB of code with its data: it is required on first
- * use (through `createRequire`, so the bundle leaves it to node_modules), and
- * the gateway asks for it shortly after it listens (`load`), so neither the
- * start nor the first request waits for it.
+ * The package is about 0.5 MB of code with its data, so the gateway's own
+ * thread never runs it unless it must: shortly after the listen, `load` has a
+ * worker thread read the providers (catalogue-thread.ts) and only parses
+ * them, so neither the start nor the first request waits for it. A price
+ * asked before they arrive requires the package there and then (through
+ * `createRequire`, so the bundle leaves it to node_modules) and looks among
+ * the vendor's models only, until the whole list is read.
  */
 import { createRequire } from 'node:module';
 import type { ModelInfo, Provider } from '@pydantic/genai-prices';
@@ -19,6 +22,7 @@ import { GatewayError } from '../core/errors.js';
 import type { ModelPrice } from '../config/price-schema.js';
 import { toModelPrice } from './catalogue-price.js';
 import { matchesRule, nextPriceChange, priceInEffect, withDashedDate } from './catalogue-rules.js';
+import { readProvidersInThread } from './catalogue-thread.js';
 import type { CatalogueEntry, PriceCatalogue } from './prices.js';
 
 /**
@@ -42,19 +46,23 @@ interface Found {
 
 export class GenaiPricesCatalogue implements PriceCatalogue {
   readonly about = { ...CATALOGUE_RELEASE };
+  /** The package itself, required only when a price was asked before `load` read the providers. */
   private library?: GenaiPrices;
   /** Every provider, once `load` has read them; until then only the vendor's models are searched. */
   private providers?: readonly Provider[];
+  private loading?: Promise<void>;
   private readonly found = new Map<string, Found | null>();
   private readonly converted = new WeakMap<object, ModelPrice | null>();
 
-  /** Requires the package and reads its provider list. */
-  async load(): Promise<void> {
-    if (this.providers) return;
-    const providers = await this.package().waitForUpdate();
-    this.providers = providers ?? [];
-    // Names looked up before the list was read are looked up again over every provider.
-    this.found.clear();
+  /** Reads the package's provider list (in a thread of its own unless the package is already loaded here). */
+  load(): Promise<void> {
+    this.loading ??= (async () => {
+      const providers = this.library ? ((await this.library.waitForUpdate()) ?? []) : await readProvidersInThread(requireFromHere.resolve(CATALOGUE_RELEASE.package));
+      this.providers = providers;
+      // Names looked up before the list was read are looked up again over every provider.
+      this.found.clear();
+    })();
+    return this.loading;
   }
 
   get loaded(): boolean {
@@ -97,14 +105,13 @@ export class GenaiPricesCatalogue implements PriceCatalogue {
   }
 
   private search(name: string): Found | undefined {
-    const library = this.package();
     const dated = withDashedDate(name);
     const names = dated === name ? [name] : [name, dated];
-    // The vendor, as the package chooses it (`findProvider` by its rule), with the providers it defers to.
-    const vendor = library.findProvider({ modelId: name });
+    // The vendor, as the package chooses it (the first provider whose own rule takes the name), with the providers it defers to.
+    const vendor = this.providers ? this.providers.find((provider) => provider.model_match && matchesRule(provider.model_match, name)) : this.package().findProvider({ modelId: name });
     if (vendor) {
       for (const candidate of names) {
-        const found = modelOf(vendor, candidate) ?? fallbackOf(library, vendor, candidate);
+        const found = modelOf(vendor, candidate) ?? this.fallbackOf(vendor, candidate);
         if (found) return found;
       }
     }
@@ -116,6 +123,16 @@ export class GenaiPricesCatalogue implements PriceCatalogue {
         const found = modelOf(provider, candidate);
         if (found) return found;
       }
+    }
+    return undefined;
+  }
+
+  /** A vendor's models sold under another provider's ids (Vertex's Claude under Google, say), as the package looks there. */
+  private fallbackOf(vendor: Provider, name: string): Found | undefined {
+    for (const id of vendor.fallback_model_providers ?? []) {
+      const provider = this.providers ? this.providers.find((entry) => entry.id === id) : this.package().findProvider({ providerId: id });
+      const found = provider && modelOf(provider, name);
+      if (found) return found;
     }
     return undefined;
   }
@@ -135,14 +152,4 @@ export class GenaiPricesCatalogue implements PriceCatalogue {
 function modelOf(provider: Provider, name: string): Found | undefined {
   const model = provider.models.find((entry) => matchesRule(entry.match, name));
   return model && { model, provider };
-}
-
-/** A vendor's models sold under another provider's ids (Vertex's Claude under Google, say), as the package looks there. */
-function fallbackOf(library: GenaiPrices, vendor: Provider, name: string): Found | undefined {
-  for (const id of vendor.fallback_model_providers ?? []) {
-    const provider = library.findProvider({ providerId: id });
-    const found = provider && modelOf(provider, name);
-    if (found) return found;
-  }
-  return undefined;
 }

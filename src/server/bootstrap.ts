@@ -66,9 +66,6 @@ const REDACT = [
   'req.headers["x-admin-key"]',
 ];
 
-/** How long after the listen the price catalogue is read: past the first health checks, and before most first requests settle. */
-const CATALOGUE_DELAY_MS = 50;
-
 /** Instances starting together make the first-start credentials one at a time (see exclusive-lock.ts). */
 const BOOTSTRAP_LOCK = 'switchyard.bootstrap';
 
@@ -132,6 +129,16 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       trustedProxies: settings.trustedProxies ?? fileConfig?.trustedProxies,
     };
 
+    // The price catalogue is read by a thread of its own while the rest starts (see catalogue.ts): nothing waits for it.
+    const catalogue = effective.priceCatalogue ? new GenaiPricesCatalogue() : undefined;
+    const catalogueRead = (catalogue ? catalogue.load() : Promise.resolve()).then(
+      () => true,
+      (error: unknown) => {
+        logger.error({ err: error }, 'the price catalogue could not be read whole; models are looked for among their vendors\' only');
+        return false;
+      },
+    );
+
     const { admin, clientKey } = await withExclusiveLock(store, BOOTSTRAP_LOCK, async () => ({
       admin: await resolveAdminKeyHash(store, effective),
       clientKey: await ensureFirstClientKey(store),
@@ -190,8 +197,6 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           onExportFailure: (message) => logger.warn({ endpoint: new URL(effective.traces!.endpoint).origin }, `trace export failed: ${message}`),
         })
       : undefined;
-    // Required on first use, and read shortly after the listen (see `listen`), so the start does not wait for it.
-    const catalogue = effective.priceCatalogue ? new GenaiPricesCatalogue() : undefined;
     const ctx: AppContext = {
       settings: effective,
       store,
@@ -236,25 +241,17 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     });
     const app = await buildApp(ctx);
 
-    let catalogueTimer: NodeJS.Timeout | undefined;
-    /** Reads the catalogue once the instance is serving, then checks the config file's keys against every price. */
-    const loadCatalogue = () => {
-      catalogueTimer = setTimeout(() => {
-        void (catalogue ? catalogue.load() : Promise.resolve())
-          .then(() => {
-            // Quotes taken before the catalogue's whole list was read are taken again.
-            ctx.prices.useCatalogue(catalogue);
-            if (fileConfig) warnUnpricedKeys(ctx, fileConfig.keys);
-          })
-          .catch((error: unknown) => logger.error({ err: error }, 'the price catalogue could not be read; models the operator priced nowhere are unpriced'));
-      }, CATALOGUE_DELAY_MS);
-      catalogueTimer.unref();
-    };
+    /** Once the instance serves and the catalogue is read: the config file's keys checked against every price. */
+    const afterCatalogue = () =>
+      void catalogueRead.then(() => {
+        // Quotes taken before the catalogue's whole list was read are taken again.
+        ctx.prices.useCatalogue(catalogue);
+        if (fileConfig && !closing) warnUnpricedKeys(ctx, fileConfig.keys);
+      });
 
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
-        clearTimeout(catalogueTimer);
         // In-flight requests and streams get a bounded grace period; then the gateway ends them itself.
         const disarm = endAtGraceDeadline(app.server, ctx.inFlight, effective.shutdownGraceMs);
         // Keep-alive connections that go idle after their last response would otherwise hold the close open.
@@ -288,7 +285,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           throw listenError(error, effective.host, effective.port);
         });
         ctx.tasks.start();
-        loadCatalogue();
+        afterCatalogue();
         return address;
       },
       close,
