@@ -8,13 +8,14 @@
  * a dashed date; a name no vendor takes is looked for among every provider's
  * models, vendors first, then resellers, in the package's order.
  *
- * The package is about 0.5 MB of code with its data, so the gateway's own
- * thread never runs it unless it must: shortly after the listen, `load` has a
- * worker thread read the providers (catalogue-thread.ts) and only parses
- * them, so neither the start nor the first request waits for it. A price
- * asked before they arrive requires the package there and then (through
- * `createRequire`, so the bundle leaves it to node_modules) and looks among
- * the vendor's models only, until the whole list is read.
+ * The package is about 0.5 MB of code with its data (60 to 150 ms to
+ * compile and run), so the gateway's own thread avoids running it: the bundle
+ * reads the providers from a JSON snapshot the build wrote beside it
+ * (catalogue-snapshot.ts, about 10 ms), and run from the sources a worker
+ * thread reads them (catalogue-thread.ts) while a price asked meanwhile
+ * requires the package there and then (through `createRequire`, so a bundle
+ * without the snapshot leaves it to node_modules) and looks among the
+ * vendor's models only, until the whole list is read.
  */
 import { createRequire } from 'node:module';
 import type { ModelInfo, Provider } from '@pydantic/genai-prices';
@@ -22,6 +23,7 @@ import { GatewayError } from '../core/errors.js';
 import type { ModelPrice } from '../config/price-schema.js';
 import { toModelPrice } from './catalogue-price.js';
 import { matchesRule, nextPriceChange, priceInEffect, withDashedDate } from './catalogue-rules.js';
+import { readSnapshot } from './catalogue-snapshot.js';
 import { readProvidersInThread } from './catalogue-thread.js';
 import type { CatalogueEntry, PriceCatalogue } from './prices.js';
 
@@ -51,18 +53,30 @@ export class GenaiPricesCatalogue implements PriceCatalogue {
   /** Every provider, once `load` has read them; until then only the vendor's models are searched. */
   private providers?: readonly Provider[];
   private loading?: Promise<void>;
+  private snapshotTried = false;
   private readonly found = new Map<string, Found | null>();
   private readonly converted = new WeakMap<object, ModelPrice | null>();
 
   /** Reads the package's provider list (in a thread of its own unless the package is already loaded here). */
   load(): Promise<void> {
     this.loading ??= (async () => {
+      if (this.fromSnapshot()) return;
       const providers = this.library ? ((await this.library.waitForUpdate()) ?? []) : await readProvidersInThread(requireFromHere.resolve(CATALOGUE_RELEASE.package));
       this.providers = providers;
       // Names looked up before the list was read are looked up again over every provider.
       this.found.clear();
     })();
     return this.loading;
+  }
+
+  /** Takes the providers from the build's snapshot, once, when there is one. */
+  private fromSnapshot(): boolean {
+    if (this.providers) return true;
+    if (this.snapshotTried) return false;
+    this.snapshotTried = true;
+    this.providers = readSnapshot(import.meta.url, CATALOGUE_RELEASE.version);
+    if (this.providers) this.found.clear();
+    return this.providers !== undefined;
   }
 
   get loaded(): boolean {
@@ -105,6 +119,7 @@ export class GenaiPricesCatalogue implements PriceCatalogue {
   }
 
   private search(name: string): Found | undefined {
+    this.fromSnapshot();
     const dated = withDashedDate(name);
     const names = dated === name ? [name] : [name, dated];
     // The vendor, as the package chooses it (the first provider whose own rule takes the name), with the providers it defers to.

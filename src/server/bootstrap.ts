@@ -129,15 +129,8 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       trustedProxies: settings.trustedProxies ?? fileConfig?.trustedProxies,
     };
 
-    // The price catalogue is read by a thread of its own while the rest starts (see catalogue.ts): nothing waits for it.
+    // Required on first use, its providers read shortly after the listen (see `listen`): the start does not wait for it.
     const catalogue = effective.priceCatalogue ? new GenaiPricesCatalogue() : undefined;
-    const catalogueRead = (catalogue ? catalogue.load() : Promise.resolve()).then(
-      () => true,
-      (error: unknown) => {
-        logger.error({ err: error }, 'the price catalogue could not be read whole; models are looked for among their vendors\' only');
-        return false;
-      },
-    );
 
     const { admin, clientKey } = await withExclusiveLock(store, BOOTSTRAP_LOCK, async () => ({
       admin: await resolveAdminKeyHash(store, effective),
@@ -241,13 +234,18 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     });
     const app = await buildApp(ctx);
 
-    /** Once the instance serves and the catalogue is read: the config file's keys checked against every price. */
-    const afterCatalogue = () =>
-      void catalogueRead.then(() => {
-        // Quotes taken before the catalogue's whole list was read are taken again.
-        ctx.prices.useCatalogue(catalogue);
-        if (fileConfig && !closing) warnUnpricedKeys(ctx, fileConfig.keys);
-      });
+    /** Once the instance serves: the catalogue read, then the config file's keys checked against every price. */
+    const readCatalogue = () =>
+      setImmediate(() => {
+        void (catalogue ? catalogue.load() : Promise.resolve()).then(
+          () => {
+            // Quotes taken before the catalogue's whole list was read are taken again.
+            ctx.prices.useCatalogue(catalogue);
+            if (fileConfig && !closing) warnUnpricedKeys(ctx, fileConfig.keys);
+          },
+          (error: unknown) => logger.error({ err: error }, 'the price catalogue could not be read whole; models are looked for among their vendors\' only'),
+        );
+      }).unref();
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -285,7 +283,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           throw listenError(error, effective.host, effective.port);
         });
         ctx.tasks.start();
-        afterCatalogue();
+        readCatalogue();
         return address;
       },
       close,
