@@ -66,6 +66,9 @@ const REDACT = [
   'req.headers["x-admin-key"]',
 ];
 
+/** The price catalogue is read this long after the listen: past the first health checks (a price asked sooner reads it then). */
+const CATALOGUE_READ_DELAY_MS = 100;
+
 /** Instances starting together make the first-start credentials one at a time (see exclusive-lock.ts). */
 const BOOTSTRAP_LOCK = 'switchyard.bootstrap';
 
@@ -236,7 +239,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
 
     /** Once the instance serves: the catalogue read, then the config file's keys checked against every price. */
     const readCatalogue = () =>
-      setImmediate(() => {
+      setTimeout(() => {
         void (catalogue ? catalogue.load() : Promise.resolve()).then(
           () => {
             // Quotes taken before the catalogue's whole list was read are taken again.
@@ -245,7 +248,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           },
           (error: unknown) => logger.error({ err: error }, 'the price catalogue could not be read whole; models are looked for among their vendors\' only'),
         );
-      }).unref();
+      }, CATALOGUE_READ_DELAY_MS).unref();
 
     let closing: Promise<void> | undefined;
     const close = () =>
