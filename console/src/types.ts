@@ -79,9 +79,13 @@ export interface LogRow {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** The part of the cache writes with the one-hour TTL (0 in rows older than the record). */
+  cacheWrite1hTokens?: number;
   reasoningTokens: number;
   estimated: boolean;
   cost: number;
+  /** Answered while the model had no price anywhere: the cost of 0 is not a price. */
+  unpriced?: boolean;
   latencyMs: number;
   firstByteMs: number | null;
   clientIp: string | null;
