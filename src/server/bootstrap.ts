@@ -237,9 +237,10 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     });
     const app = await buildApp(ctx);
 
+    let catalogueTimer: NodeJS.Timeout | undefined;
     /** Once the instance serves: the catalogue read, then the config file's keys checked against every price. */
     const readCatalogue = () =>
-      setTimeout(() => {
+      (catalogueTimer = setTimeout(() => {
         void (catalogue ? catalogue.load() : Promise.resolve()).then(
           () => {
             // Quotes taken before the catalogue's whole list was read are taken again.
@@ -248,11 +249,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           },
           (error: unknown) => logger.error({ err: error }, 'the price catalogue could not be read whole; models are looked for among their vendors\' only'),
         );
-      }, CATALOGUE_READ_DELAY_MS).unref();
+      }, CATALOGUE_READ_DELAY_MS).unref());
 
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        clearTimeout(catalogueTimer);
         // In-flight requests and streams get a bounded grace period; then the gateway ends them itself.
         const disarm = endAtGraceDeadline(app.server, ctx.inFlight, effective.shutdownGraceMs);
         // Keep-alive connections that go idle after their last response would otherwise hold the close open.
