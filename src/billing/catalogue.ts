@@ -95,10 +95,12 @@ export class GenaiPricesCatalogue implements PriceCatalogue {
 
   /** Every model the catalogue prices in gateway terms, with the price in effect now. */
   list(): CatalogueEntry[] {
-    if (!this.providers) throw new GatewayError('unavailable', 'the price catalogue is still loading; ask again in a moment');
+    this.fromSnapshot();
+    const providers = this.providers;
+    if (!providers) throw new GatewayError('unavailable', 'the price catalogue is still loading; ask again in a moment');
     const now = new Date();
     const entries: CatalogueEntry[] = [];
-    for (const provider of this.providers) {
+    for (const provider of providers) {
       for (const model of provider.models) {
         const price = this.convert(priceInEffect(model, now));
         if (price) entries.push({ model: model.id, provider: provider.id, ...(model.name ? { name: model.name } : {}), price });
