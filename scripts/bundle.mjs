@@ -9,7 +9,10 @@
  * (dynamic `import()`: undici, the PostgreSQL and Redis drivers, traces) stays
  * in it, costs nothing until it runs, and is compiled only then. The SQLite
  * driver's addon is handed to it from node_modules (src/storage/sqlite-driver.ts).
- * The CLI stays an ES module with its own chunks.
+ * The CLI stays an ES module with its own chunks. The price catalogue's data
+ * is written beside the gateway as JSON (`price-catalogue.json`, from the
+ * installed @pydantic/genai-prices), which the gateway parses in a fraction of
+ * the time the package's code takes to run (src/billing/catalogue-snapshot.ts).
  *
  * The build ends by starting the new gateway once (an empty data directory,
  * a config file with one channel and one key, a free port), asking /healthz,
@@ -20,6 +23,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,10 +142,21 @@ await build({
 if (/[^\x00-\x7f]/.test(readFileSync(path.join(outdir, 'gateway.cjs'), 'latin1'))) {
   process.stderr.write('bundle: gateway.cjs holds non-ASCII text (write it as \\u escapes in the sources); each start decodes it slower\n');
 }
+await writePriceCatalogue(outdir);
 copyFileSync(path.join(scriptsDir, 'gateway-loader.mjs'), path.join(outdir, 'main.js'));
 rmSync(path.join(outdir, 'main.js.map'), { force: true });
 
 await writeCodeCache(path.join(outdir, 'main.js'));
+
+/** The price catalogue's providers as JSON, with the release they come from (a snapshot of another release is not used). */
+async function writePriceCatalogue(dir) {
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve('@pydantic/genai-prices');
+  // The package exports no ./package.json: its manifest sits two folders above its entry (dist/index.cjs).
+  const manifest = JSON.parse(readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8'));
+  const providers = await require(entry).waitForUpdate();
+  writeFileSync(path.join(dir, 'price-catalogue.json'), JSON.stringify({ package: manifest.name, version: manifest.version, providers }));
+}
 
 /**
  * The upstream of the build's one request: answers every request with one small

@@ -15,6 +15,19 @@ export interface KeyView {
   expiresAt: number | null;
   strictTranslation: boolean;
   createdAt: number;
+  /** On a create or change answer: models the key may use that have no price (with a quota, they would cost nothing). */
+  warnings?: string[];
+}
+
+/** One row of `GET /admin/usage`: totals per key and model. */
+export interface UsageRow {
+  keyId: string | null;
+  model: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  unpricedRequests: number;
 }
 
 export interface Breaker {
@@ -66,6 +79,8 @@ export interface LogRow {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** The part of the cache writes with the one-hour TTL (0 in rows older than the record). */
+  cacheWrite1hTokens?: number;
   reasoningTokens: number;
   estimated: boolean;
   /** Which numbers the gateway counted itself; absent or empty in older rows. */
@@ -73,6 +88,8 @@ export interface LogRow {
   cost: number;
   /** What the serving channel's provider charged, by its cost table; null when it has no price for the model. */
   upstreamCost: number | null;
+  /** Answered while the model had no price anywhere: the cost of 0 is not a price. */
+  unpriced?: boolean;
   latencyMs: number;
   firstByteMs: number | null;
   clientIp: string | null;
@@ -106,6 +123,7 @@ export interface SeriesPoint {
   upstreamCost: number;
   costedRequests: number;
   costedSpend: number;
+  unpricedRequests: number;
   p50Ms: number | null;
   p95Ms: number | null;
   ttftP50Ms: number | null;

@@ -31,7 +31,7 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/keys', tag: 'keys', summary: 'List keys (spend included, never secrets).', answer: data(answers.keyViewSchema) },
   { method: 'post', path: '/keys', tag: 'keys', summary: 'Create a key; the answer carries its secret, once.', body: keyInputSchema(), status: 201, answer: answers.createdKeySchema },
   { method: 'get', path: '/keys/{id}', tag: 'keys', summary: 'Read a key.', answer: answers.keyViewSchema },
-  { method: 'patch', path: '/keys/{id}', tag: 'keys', summary: 'Change a key’s limits, models, addresses, expiry or status.', body: keyPatchSchema(), answer: answers.keyViewSchema },
+  { method: 'patch', path: '/keys/{id}', tag: 'keys', summary: 'Change a key’s limits, models, addresses, expiry or status.', body: keyPatchSchema(), answer: answers.changedKeySchema },
   { method: 'delete', path: '/keys/{id}', tag: 'keys', summary: 'Disable a key (kept for its logs).', answer: answers.keyViewSchema },
   { method: 'get', path: '/channels', tag: 'channels', summary: 'List channels with their breaker state.', answer: data(answers.channelViewSchema) },
   { method: 'post', path: '/channels', tag: 'channels', summary: 'Create a channel; its type’s settings are checked.', body: channelInputSchema(), status: 201, answer: answers.channelViewSchema },

@@ -32,7 +32,14 @@ export const keyViewSchema = z.object({
   updatedAt: ms,
 });
 
-export const createdKeySchema = keyViewSchema.extend({ key: z.string().describe('The secret: shown in this answer only.') });
+const keyWarnings = z
+  .array(z.string())
+  .optional()
+  .describe('Present when the key has a quota and may use models with no price anywhere (operator or built-in catalogue): each names one; their requests would cost nothing against the quota.');
+
+export const createdKeySchema = keyViewSchema.extend({ key: z.string().describe('The secret: shown in this answer only.'), warnings: keyWarnings });
+
+export const changedKeySchema = keyViewSchema.extend({ warnings: keyWarnings });
 
 const breakerState = z.enum(['closed', 'open', 'half_open']);
 
@@ -97,11 +104,13 @@ export const logRowSchema = z.object({
   outputTokens: count,
   cacheReadTokens: count,
   cacheWriteTokens: count,
+  cacheWrite1hTokens: count.describe('The part of `cacheWriteTokens` written with the one-hour TTL.'),
   reasoningTokens: count,
   estimated: z.boolean().describe('Some number was counted by the gateway (see `estimatedParts`; older rows have only this flag).'),
   estimatedParts: z.array(z.enum(['input', 'output'])).describe('The numbers the gateway counted with its tokenizer because the upstream never reported them (a stream cut before its final usage): `input` (the prompt), `output` (what was delivered).'),
   cost: z.number(),
   upstreamCost: z.number().nullable().describe('What the serving channel\'s provider charged, by its cost table; null when it has no price for the model.'),
+  unpriced: z.boolean().describe('Answered while the model had no price anywhere (operator or built-in catalogue): the cost of 0 is not a price.'),
   latencyMs: z.number(),
   firstByteMs: z.number().nullable(),
   clientIp: z.string().nullable(),
@@ -150,8 +159,10 @@ export const usageSummarySchema = z.object({
       outputTokens: count,
       cacheReadTokens: count,
       cacheWriteTokens: count,
+      cacheWrite1hTokens: count.describe('The part of `cacheWriteTokens` written with the one-hour TTL.'),
       cost: z.number(),
       ...upstreamCostSums,
+      unpricedRequests: count.describe('Requests answered while the model had no price anywhere (operator or built-in catalogue): their cost counts as 0.'),
     }),
   ),
   channels: z
@@ -169,6 +180,7 @@ const usageTotals = z.object({
   outputTokens: count,
   cost: z.number(),
   ...upstreamCostSums,
+  unpricedRequests: count.describe('Requests answered while their model had no price anywhere: their cost counts as 0.'),
   p50Ms: z.number().nullable(),
   p95Ms: z.number().nullable(),
   ttftP50Ms: z.number().nullable(),

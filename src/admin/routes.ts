@@ -28,8 +28,12 @@ import { registerLogRoutes } from './log-routes.js';
 import { registerTaskRoutes } from './task-routes.js';
 import { registerCatalogueRoutes } from './catalogue-routes.js';
 import { registerPriceRoutes } from './price-routes.js';
+import { keyPriceWarnings } from './unpriced-models.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelRecord } from '../storage/types.js';
+
+/** `warnings` only when there is something to say. */
+const withWarnings = (warnings: string[]) => (warnings.length > 0 ? { warnings } : {});
 
 export function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean {
   const presented = headerValue(request, 'x-admin-key') ?? bearerToken(request);
@@ -76,7 +80,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     const { record, secret } = await admin.createKey(request.body ?? {});
     keysChanged();
     reply.code(201);
-    return { ...publicKey(record), key: secret };
+    return { ...publicKey(record), key: secret, ...withWarnings(keyPriceWarnings(ctx, record, record.name)) };
   });
   app.get<{ Params: { id: string } }>('/keys/:id', async (request) => {
     await ctx.recorder.flush();
@@ -85,7 +89,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   app.patch<{ Params: { id: string } }>('/keys/:id', async (request) => {
     const record = await admin.updateKey(request.params.id, request.body ?? {});
     keysChanged();
-    return publicKey(record);
+    return { ...publicKey(record), ...withWarnings(keyPriceWarnings(ctx, record, record.name)) };
   });
   app.delete<{ Params: { id: string } }>('/keys/:id', async (request) => {
     const record = await admin.updateKey(request.params.id, { status: 'disabled' });

@@ -27,6 +27,8 @@ export interface PriceEntry {
 /** What the built-in catalogue offers: a price per well-known model name, and which data it is. */
 export interface PriceCatalogue {
   priceOf(model: string): ModelPrice | undefined;
+  /** When the model's price next changes (a dated price starting, a time-of-day rate), if ever: quotes are remembered until then. */
+  priceChangesAt?(model: string, now: number): number | undefined;
   /** Every model the catalogue prices, for the console to show and override. */
   list(): CatalogueEntry[];
   /** The package the prices come from, its version, and the date of its data. */
@@ -55,6 +57,8 @@ export class PriceTable {
   private operator: ModelPatternTable<PriceEntry>;
   private list: PriceEntry[];
   private readonly remembered = new Map<string, PriceQuote | null>();
+  /** The first instant a remembered catalogue quote stops being the price in effect. */
+  private rememberedUntil = Infinity;
 
   constructor(entries: PriceEntry[] | Record<string, ModelPrice> = {}, private catalogue?: PriceCatalogue) {
     this.list = Array.isArray(entries) ? entries : Object.entries(entries).map(([model, price]) => ({ model, price, source: 'config' as const }));
@@ -70,13 +74,13 @@ export class PriceTable {
   replace(entries: PriceEntry[]): void {
     this.list = entries;
     this.operator = tableOf(entries);
-    this.remembered.clear();
+    this.forget();
   }
 
   /** Sets the catalogue used for models the operator priced nowhere. */
   useCatalogue(catalogue: PriceCatalogue | undefined): void {
     this.catalogue = catalogue;
-    this.remembered.clear();
+    this.forget();
   }
 
   catalogueAbout(): PriceCatalogue['about'] | undefined {
@@ -91,12 +95,22 @@ export class PriceTable {
   /** The price a request for `model` (served as `upstreamModel`) is charged at, and where it came from. */
   quote(model: string, upstreamModel?: string): PriceQuote | undefined {
     const key = upstreamModel === undefined || upstreamModel === model ? model : `${model}\u0000${upstreamModel}`;
+    if (this.rememberedUntil !== Infinity && Date.now() >= this.rememberedUntil) this.forget();
     const known = this.remembered.get(key);
     if (known !== undefined) return known ?? undefined;
     const quote = this.lookup(model, upstreamModel) ?? null;
-    if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
+    if (this.remembered.size >= MAX_REMEMBERED) this.forget();
     this.remembered.set(key, quote);
+    if (quote?.source === 'catalogue') {
+      const changes = this.catalogue?.priceChangesAt?.(quote.matched, Date.now());
+      if (changes !== undefined) this.rememberedUntil = Math.min(this.rememberedUntil, changes);
+    }
     return quote ?? undefined;
+  }
+
+  private forget(): void {
+    this.remembered.clear();
+    this.rememberedUntil = Infinity;
   }
 
   priceOf(model: string, upstreamModel?: string): ModelPrice | undefined {

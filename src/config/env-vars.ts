@@ -225,6 +225,13 @@ export const ENV_VARS = {
     section: 'routing',
     description: 'The built-in simulator serves every model and action while no channel of a provider (a type other than `simulator`) is stored, in any state; beside one it serves nothing, whatever this says (`on` then logs a warning: add a channel of type `simulator` listing the models to simulate). `off`: it serves nothing even with no channel. Wins over the config file.',
   },
+  SWITCHYARD_PRICE_CATALOGUE: {
+    kind: 'on-off',
+    defaultText: 'the config file\'s `priceCatalogue`, else on',
+    section: 'routing',
+    description:
+      'The built-in price catalogue (@pydantic/genai-prices, dated; `GET /admin/prices` names its release) prices well-known models the operator priced nowhere; the operator\'s prices always win. `off`: only the operator\'s prices count, and a model without one is logged as unpriced. Wins over the config file.',
+  },
 
   SWITCHYARD_OUTBOUND_ALLOW: {
     kind: 'list',

@@ -70,6 +70,12 @@ export interface GatewaySettings {
    * `simulator`, else on. Beside a provider channel it never serves.
    */
   simulator?: boolean;
+  /**
+   * Whether the built-in price catalogue prices models the operator priced
+   * nowhere (SWITCHYARD_PRICE_CATALOGUE=on|off); unset: the config file's
+   * `priceCatalogue`, else on.
+   */
+  priceCatalogue?: boolean;
   /** The durable task engine (image and video tasks) and its callbacks. */
   tasks: TaskSettings;
 }
@@ -191,6 +197,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     shutdownGraceMs: read.integer('SWITCHYARD_SHUTDOWN_GRACE_MS'),
     refreshIntervalMs: read.integer('SWITCHYARD_REFRESH_MS'),
     simulator: read.onOff('SWITCHYARD_SIMULATOR'),
+    priceCatalogue: read.onOff('SWITCHYARD_PRICE_CATALOGUE'),
     accessLog: read.onOff('SWITCHYARD_ACCESS_LOG') ?? true,
     metrics: read.onOff('SWITCHYARD_METRICS') ?? true,
     traces: traceSettingsFromEnv(read, env),

@@ -108,6 +108,10 @@ export const configSchema = builtOnce(() => z
       .record(pricePatternSchema(), priceSchema())
       .default({})
       .describe('Prices by model name or `prefix*`; quotas are in USD. Stored as the file’s (`source: config`) beside the admin API’s; a model’s price is applied again only when the file changes it, and a model the file stops pricing loses the file’s price.'),
+    priceCatalogue: z
+      .boolean()
+      .optional()
+      .describe('`false`: the built-in price catalogue (@pydantic/genai-prices) prices nothing, so only `prices` and the admin API\'s prices count. Default: on, under the operator\'s prices. `SWITCHYARD_PRICE_CATALOGUE` wins.'),
     limits: limitsSchema().optional().describe('Gateway limits; each wins over its environment variable.'),
     contextWindows: z
       .record(z.string().min(1), z.number().int().positive())

@@ -91,7 +91,13 @@ export function* responseToEvents(response: ChatResponse): Generator<ChatEvent> 
     type: 'message_start',
     id: response.id,
     model: response.model,
-    usage: { inputTokens: response.usage.inputTokens, outputTokens: 0, cacheReadTokens: response.usage.cacheReadTokens, cacheWriteTokens: response.usage.cacheWriteTokens },
+    usage: {
+      inputTokens: response.usage.inputTokens,
+      outputTokens: 0,
+      cacheReadTokens: response.usage.cacheReadTokens,
+      cacheWriteTokens: response.usage.cacheWriteTokens,
+      ...(response.usage.cacheWrite1hTokens === undefined ? {} : { cacheWrite1hTokens: response.usage.cacheWrite1hTokens }),
+    },
   };
   let index = 0;
   for (const part of response.content) {

@@ -11,6 +11,8 @@ import type { ClientKey } from '../http/auth.js';
 import { requestLogRow } from '../billing/log-row.js';
 import { upstreamCostOf } from '../billing/upstream-cost.js';
 import { chargedUsage } from '../billing/delivered-usage.js';
+import { costOf } from '../billing/cost.js';
+import { warnUnpricedOnce } from '../billing/unpriced.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 
 export interface SettleInput {
@@ -83,9 +85,21 @@ function upstreamCostFor(ctx: AppContext, input: SettleInput, usage: Usage): num
   return upstreamCostOf(ctx.channels.costsOf(input.channelId), input.model, input.upstreamModel, usage);
 }
 
+/** The request's cost, and whether its model had no price anywhere although it was answered with usage. */
+function priceOf(ctx: AppContext, input: SettleInput, usage: Usage): { cost: number; unpriced: boolean } {
+  if (!input.answered) return { cost: 0, unpriced: false };
+  const quote = ctx.prices.quote(input.model, input.upstreamModel);
+  if (quote) return { cost: costOf(quote.price, usage), unpriced: false };
+  const used = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens > 0;
+  if (used) warnUnpricedOnce(ctx.prices, ctx.logger, input.model);
+  return { cost: 0, unpriced: used };
+}
+
 export function settle(ctx: AppContext, input: SettleInput): Usage {
   const usage = completeUsage(input);
-  const cost = input.answered ? ctx.prices.cost(input.model, usage) : 0;
+  // The one-hour part of the cache writes, as the upstream reported it.
+  if (input.answered && input.reported?.cacheWrite1hTokens !== undefined) usage.cacheWrite1hTokens = input.reported.cacheWrite1hTokens;
+  const { cost, unpriced } = priceOf(ctx, input, usage);
   const key = input.key?.record;
   const now = Date.now();
   ctx.recorder.record(
@@ -106,10 +120,12 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
         outputTokens: usage.outputTokens,
         cacheReadTokens: usage.cacheReadTokens,
         cacheWriteTokens: usage.cacheWriteTokens,
+        cacheWrite1hTokens: usage.cacheWrite1hTokens ?? 0,
         reasoningTokens: usage.reasoningTokens ?? 0,
         estimatedParts: usage.estimatedParts,
         cost,
         upstreamCost: upstreamCostFor(ctx, input, usage),
+        unpriced,
         firstByteMs: input.firstByteAt === undefined ? null : input.firstByteAt - input.startedAt,
         clientIp: input.clientIp,
         translation: input.translation ?? null,

@@ -35,10 +35,10 @@ export interface TaskSubmission<Request extends object, Result extends object, P
   action: string;
   /** What the key must be allowed and the request is logged under (a model, or a routing name such as `ig_imagine`). */
   model: string;
-  /** The task's price, asked once the key is admitted. */
-  price(): number;
-  /** The family's pricing rule at another price: the serving channel's cost table, for the upstream cost. */
-  priceAt?(price: ModelPrice): number;
+  /** The task's price, asked once the key is admitted; undefined when the model or action is priced nowhere (then it costs 0, logged as unpriced). */
+  price(): number | undefined;
+  /** The family's pricing rule at another price (the serving channel's cost table, for the upstream cost); undefined when it prices none of this work. */
+  priceAt?(price: ModelPrice): number | undefined;
   /** The channels to try, in order, asked once the key is admitted (follow-ups: their parent's only). */
   targets(): TaskTarget[];
   /** The stored request, built once the key is admitted (it may keep media). */
@@ -102,12 +102,15 @@ export async function submitTask<Request extends object, Result extends object, 
   const engine = ctx.tasks;
   const attempts: Attempt[] = [];
   let cost = 0;
+  let unpriced = false;
   let channel: Channel | undefined;
   const logFields = () => ({ family: kind.family, model: submission.model, channel, upstreamModel: submission.upstreamModel, attempts });
   try {
     ctx.auth.authorize(key, submission.model);
     await ctx.limits.admit(key.record);
-    cost = submission.price();
+    const price = submission.price();
+    unpriced = price === undefined;
+    cost = price ?? 0;
     const targets = submission.targets();
     const request = await submission.request();
     const first = targets[0];
@@ -151,7 +154,7 @@ export async function submitTask<Request extends object, Result extends object, 
     const updated = await engine.change(task, acceptedChange(engine.firstPollAt(), task, target, outcome));
     if (!updated) throw new GatewayError('internal', `task ${task.id} changed while it was being submitted`);
     // The charge was written with the task; the log row only reports it.
-    logTaskRequest(ctx, key, meta, { ...logFields(), status: submission.status, cost, upstreamCost: taskUpstreamCost(ctx, submission, target.channel) });
+    logTaskRequest(ctx, key, meta, { ...logFields(), status: submission.status, cost, unpriced, upstreamCost: taskUpstreamCost(ctx, submission, target.channel) });
     return { task: updated, outcome };
   } catch (thrown) {
     const error = toGatewayError(thrown);
@@ -168,7 +171,7 @@ function taskUpstreamCost<Request extends object, Result extends object, Payload
 ): number | null {
   if (!submission.priceAt) return null;
   const price = ctx.channels.costsOf(channel.id)?.priceFor(submission.upstreamModel?.(channel), submission.model);
-  return price ? submission.priceAt(price) : null;
+  return price ? (submission.priceAt(price) ?? null) : null;
 }
 
 /** What the upstream's acceptance changes on the task. */

@@ -9,6 +9,7 @@ import type { Channel } from '../core/channel.js';
 import { isLimitRefusal, type GatewayError } from '../core/errors.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
+import { warnUnpricedOnce } from '../billing/unpriced.js';
 
 export interface TaskRequestMeta {
   requestId: string;
@@ -28,6 +29,8 @@ export interface TaskLogFields {
   cost: number;
   /** What the serving channel's provider charged, when its cost table prices the work. */
   upstreamCost?: number | null;
+  /** Done for a model or action priced nowhere: the cost of 0 is not a price (warned about once per model). */
+  unpriced?: boolean;
   error?: GatewayError;
   /** Write the cost as spend too (work without a task). */
   spend?: boolean;
@@ -35,6 +38,8 @@ export interface TaskLogFields {
 
 export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskRequestMeta, fields: TaskLogFields): void {
   const spend = fields.spend && fields.cost > 0 ? { keyId: key.record.id, amount: fields.cost } : undefined;
+  const unpriced = fields.unpriced === true && fields.error === undefined;
+  if (unpriced) warnUnpricedOnce(ctx.prices, ctx.logger, fields.model);
   const row = requestLogRow({
     requestId: meta.requestId,
     keyId: key.record.id,
@@ -49,6 +54,7 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
     stream: false,
     cost: fields.cost,
     upstreamCost: fields.upstreamCost ?? null,
+    unpriced,
     clientIp: meta.clientIp,
     startedAt: meta.startedAt,
   });

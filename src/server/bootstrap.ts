@@ -8,6 +8,8 @@ import { pino, type Logger } from 'pino';
 import { ADMIN_KEY_HASH_SETTING } from '../admin/admin-key.js';
 import { PriceTable } from '../billing/prices.js';
 import { StoredPrices } from '../billing/stored-prices.js';
+import { GenaiPricesCatalogue } from '../billing/catalogue.js';
+import { warnUnpricedKeys } from '../admin/unpriced-models.js';
 import { startLogRetention } from '../billing/log-retention.js';
 import { selectQuotaLedger } from '../billing/quota/select.js';
 import { ROWS_PER_INSERT, UsageRecorder } from '../billing/usage-recorder.js';
@@ -64,6 +66,9 @@ const REDACT = [
   'req.headers["x-goog-api-key"]',
   'req.headers["x-admin-key"]',
 ];
+
+/** The price catalogue is read this long after the listen: past the first health checks (a price asked sooner reads it then). */
+const CATALOGUE_READ_DELAY_MS = 100;
 
 /** Instances starting together make the first-start credentials one at a time (see exclusive-lock.ts). */
 const BOOTSTRAP_LOCK = 'switchyard.bootstrap';
@@ -124,8 +129,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       maxAttempts: limits.maxAttempts ?? settings.maxAttempts,
       cooldownSeconds: limits.cooldownSeconds ?? settings.cooldownSeconds,
       simulator: settings.simulator ?? fileConfig?.simulator ?? true,
+      priceCatalogue: settings.priceCatalogue ?? fileConfig?.priceCatalogue ?? true,
       trustedProxies: settings.trustedProxies ?? fileConfig?.trustedProxies,
     };
+
+    // Required on first use, its providers read shortly after the listen (see `listen`): the start does not wait for it.
+    const catalogue = effective.priceCatalogue ? new GenaiPricesCatalogue() : undefined;
 
     const { admin, clientKey } = await withExclusiveLock(store, BOOTSTRAP_LOCK, async () => ({
       admin: await resolveAdminKeyHash(store, effective),
@@ -140,7 +149,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     if (simulatorWarning) logger.warn(simulatorWarning);
     channels.startAutoRefresh(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'channel refresh failed'));
     // The config file's prices are in the store by now, beside the operator's.
-    const prices = new PriceTable();
+    const prices = new PriceTable([], catalogue);
     const storedPrices = new StoredPrices(store, prices, ({ model, problem }) =>
       logger.error({ model, problem }, 'stored price is invalid; it is skipped (the model is priced as if it were not there) until fixed'),
     );
@@ -242,9 +251,24 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     });
     const app = await buildApp(ctx);
 
+    let catalogueTimer: NodeJS.Timeout | undefined;
+    /** Once the instance serves: the catalogue read, then the config file's keys checked against every price. */
+    const readCatalogue = () =>
+      (catalogueTimer = setTimeout(() => {
+        void (catalogue ? catalogue.load() : Promise.resolve()).then(
+          () => {
+            // Quotes taken before the catalogue's whole list was read are taken again.
+            ctx.prices.useCatalogue(catalogue);
+            if (fileConfig && !closing) warnUnpricedKeys(ctx, fileConfig.keys);
+          },
+          (error: unknown) => logger.error({ err: error }, 'the price catalogue could not be read whole; models are looked for among their vendors\' only'),
+        );
+      }, CATALOGUE_READ_DELAY_MS).unref());
+
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        clearTimeout(catalogueTimer);
         // In-flight requests and streams get a bounded grace period; then the gateway ends them itself.
         const disarm = endAtGraceDeadline(app.server, ctx.inFlight, effective.shutdownGraceMs);
         // Keep-alive connections that go idle after their last response would otherwise hold the close open.
@@ -279,6 +303,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           throw listenError(error, effective.host, effective.port);
         });
         ctx.tasks.start();
+        readCatalogue();
         return address;
       },
       close,

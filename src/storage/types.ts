@@ -104,6 +104,8 @@ export interface RequestLogRow {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** The part of cacheWriteTokens written with the one-hour TTL (read back as 0 where none was recorded). */
+  cacheWrite1hTokens?: number;
   reasoningTokens: number;
   /** Usage counted by the gateway's tokenizer because the upstream reported none (any part; older rows have only this). */
   estimated: boolean;
@@ -112,6 +114,8 @@ export interface RequestLogRow {
   cost: number;
   /** What the serving channel's provider charged, from its cost table; null when it has no price for the model. */
   upstreamCost: number | null;
+  /** Answered work for a model priced nowhere: its cost of 0 is not a price (read back as false where not recorded). */
+  unpriced?: boolean;
   latencyMs: number;
   firstByteMs: number | null;
   clientIp: string | null;
@@ -168,6 +172,8 @@ export interface UsageTotals {
   costedRequests: number;
   /** What clients were charged for those same requests. */
   costedSpend: number;
+  /** Requests answered with no price anywhere for their model (their cost counted as 0). */
+  unpricedRequests: number;
   /** Latency quantiles read off per-minute histograms (bucket-interpolated); null without requests. */
   p50Ms: number | null;
   p95Ms: number | null;
@@ -202,7 +208,10 @@ export interface UsageSummaryRow extends UpstreamCostSums {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  cacheWrite1hTokens: number;
   cost: number;
+  /** Requests answered for this model with no price anywhere (their cost counted as 0). */
+  unpricedRequests: number;
 }
 
 /** What the providers charged, over the requests whose channel had a price for their model in its cost table. */

@@ -32,8 +32,10 @@ export function mergeSummaries(rows: readonly GroupedUsageRow[]): UsageSummaryRo
     into.outputTokens += row.outputTokens;
     into.cacheReadTokens += row.cacheReadTokens;
     into.cacheWriteTokens += row.cacheWriteTokens;
+    into.cacheWrite1hTokens += row.cacheWrite1hTokens;
     into.cost += row.cost;
     addCosts(into, row);
+    into.unpricedRequests += row.unpricedRequests;
   }
   return [...merged.values()].sort(bySummaryOrder);
 }
@@ -80,10 +82,12 @@ export function toSummary(row: {
   output_tokens: unknown;
   cache_read_tokens: unknown;
   cache_write_tokens: unknown;
+  cache_write_1h_tokens: unknown;
   cost: unknown;
   upstream_cost: unknown;
   costed_requests: unknown;
   costed_spend: unknown;
+  unpriced_requests: unknown;
 }): GroupedUsageRow {
   return {
     // The sums keep '' for requests without a key or channel (a unique key cannot hold NULL alike on both engines).
@@ -95,9 +99,11 @@ export function toSummary(row: {
     outputTokens: toNumber(row.output_tokens),
     cacheReadTokens: toNumber(row.cache_read_tokens),
     cacheWriteTokens: toNumber(row.cache_write_tokens),
+    cacheWrite1hTokens: toNumber(row.cache_write_1h_tokens),
     cost: toNumber(row.cost),
     upstreamCost: toNumber(row.upstream_cost),
     costedRequests: toNumber(row.costed_requests),
     costedSpend: toNumber(row.costed_spend),
+    unpricedRequests: toNumber(row.unpriced_requests),
   };
 }

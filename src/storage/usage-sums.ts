@@ -25,7 +25,7 @@ const TABLES = [
 ] as const;
 /** The upstream cost of the requests whose channel prices their model, their count, and what clients paid for them. */
 const COST_COLUMNS = ['upstream_cost', 'costed_requests', 'costed_spend'] as const;
-const SUM_COLUMNS = ['requests', 'errors', 'rate_limited', 'failovers', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost', 'latency_ms_sum', ...latencyColumns, ...firstByteColumns, ...COST_COLUMNS] as const;
+const SUM_COLUMNS = ['requests', 'errors', 'rate_limited', 'failovers', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost', 'latency_ms_sum', ...latencyColumns, ...firstByteColumns, ...COST_COLUMNS, 'cache_write_1h_tokens', 'unpriced_requests'] as const;
 type SumColumn = (typeof SUM_COLUMNS)[number];
 type BucketSum = Record<'family' | 'model' | 'channel_id' | 'key_id', string> & { bucket: number } & Record<SumColumn, number>;
 
@@ -52,6 +52,8 @@ export function bucketSums(rows: readonly RequestLogRow[], width: number): Bucke
     sum.cache_write_tokens += row.cacheWriteTokens;
     sum.cost += row.cost;
     if (row.upstreamCost !== null) addUpstreamCost(sum, row.upstreamCost, row.cost);
+    sum.cache_write_1h_tokens += row.cacheWrite1hTokens ?? 0;
+    if (row.unpriced) sum.unpriced_requests += 1;
     sum.latency_ms_sum += row.latencyMs;
     sum[latencyColumns[bucketOf(row.latencyMs)] as SumColumn] += 1;
     if (row.firstByteMs !== null) sum[firstByteColumns[bucketOf(row.firstByteMs)] as SumColumn] += 1;
@@ -177,7 +179,7 @@ export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: stri
   let select = db
     .selectFrom('usage_hours')
     .select(['key_id', 'model', 'channel_id'])
-    .select(['requests', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost', ...COST_COLUMNS].map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column)));
+    .select(['requests', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cache_write_1h_tokens', 'cost', 'unpriced_requests', ...COST_COLUMNS].map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column)));
   if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
   if (query.since !== undefined) select = select.where('bucket', '>=', query.since);
   if (query.until !== undefined) select = select.where('bucket', '<', query.until);
@@ -213,6 +215,7 @@ function pointOf(sum: Sum): UsageTotals {
     upstreamCost: sum.upstream_cost,
     costedRequests: sum.costed_requests,
     costedSpend: sum.costed_spend,
+    unpricedRequests: sum.unpriced_requests,
     p50Ms: quantileOf(latency, 0.5),
     p95Ms: quantileOf(latency, 0.95),
     ttftP50Ms: quantileOf(firstByte, 0.5),

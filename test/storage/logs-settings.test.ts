@@ -22,11 +22,13 @@ function logRow(overrides: Partial<RequestLogRow>): RequestLogRow {
     outputTokens: 20,
     cacheReadTokens: 1,
     cacheWriteTokens: 2,
+    cacheWrite1hTokens: 1,
     reasoningTokens: 3,
     estimated: false,
     estimatedParts: [],
     cost: 0.001,
     upstreamCost: null,
+    unpriced: false,
     latencyMs: 120,
     firstByteMs: null,
     clientIp: '127.0.0.1',
@@ -60,6 +62,7 @@ describe.each(engines)('request logs and settings on $engine', ({ engine, skip }
       firstByteMs: 42,
       clientIp: null,
       inputTokens: 2_000_000_000_123,
+      unpriced: true,
     });
     await store.logs.insertMany([detailed]);
     await store.logs.insertMany([]);
@@ -94,7 +97,7 @@ describe.each(engines)('request logs and settings on $engine', ({ engine, skip }
     await store.logs.insertMany([
       logRow({ keyId: 'key_u', model: 'alpha', createdAt: 100_000, inputTokens: 5, outputTokens: 7, cost: 0.5 }),
       logRow({ keyId: 'key_u', model: 'alpha', createdAt: 100_001, inputTokens: 6, outputTokens: 8, cost: 0.25 }),
-      logRow({ keyId: 'key_u', model: 'beta', createdAt: 100_002, cacheReadTokens: 9, cacheWriteTokens: 4 }),
+      logRow({ keyId: 'key_u', model: 'beta', createdAt: 100_002, cacheReadTokens: 9, cacheWriteTokens: 4, cacheWrite1hTokens: 3, unpriced: true, cost: 0 }),
       logRow({ keyId: 'key_v', model: 'alpha', createdAt: 100_003 }),
       logRow({ keyId: null, model: 'alpha', createdAt: 100_004 }),
       logRow({ keyId: 'key_u', model: 'alpha', createdAt: 200_000 }),
@@ -112,7 +115,9 @@ describe.each(engines)('request logs and settings on $engine', ({ engine, skip }
       outputTokens: 20,
       cacheReadTokens: 9,
       cacheWriteTokens: 4,
-      cost: 0.001,
+      cacheWrite1hTokens: 3,
+      cost: 0,
+      unpricedRequests: 1,
       upstreamCost: 0,
       costedRequests: 0,
       costedSpend: 0,

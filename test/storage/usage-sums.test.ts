@@ -153,6 +153,29 @@ describe.each(engines)('usage sums on $engine', ({ engine, skip }) => {
     }
   });
 
+  it.skipIf(skip)('counts unpriced requests and one-hour cache writes in the sums and the totals', async () => {
+    const store = await database.open();
+    const day = 24 * HOUR;
+    await store.logs.insertMany([
+      row(0, { createdAt: base + day + 1_000, model: 'priced', cacheWriteTokens: 30, cacheWrite1hTokens: 20 }),
+      row(0, { createdAt: base + day + 2_000, model: 'free-model', cost: 0, unpriced: true }),
+      row(0, { createdAt: base + day + 3_000, model: 'free-model', cost: 0, unpriced: true }),
+    ]);
+    const query = { since: base + day, until: base + day + HOUR, by: 'model' as const, top: 10 };
+    for (const step of [60_000, HOUR]) {
+      const series = await store.logs.series({ ...query, step });
+      expect(series.totals.unpricedRequests).toBe(2);
+      expect(Object.fromEntries(series.series.map((group) => [group.group, group.totals.unpricedRequests]))).toEqual({ priced: 0, 'free-model': 2 });
+    }
+    // Whole hours come from the hourly sums.
+    const usage = await store.logs.usage({ since: base + day, until: base + day + HOUR });
+    expect(usage.map((entry) => [entry.model, entry.requests, entry.unpricedRequests, entry.cacheWrite1hTokens])).toEqual([
+      ['free-model', 2, 2, 0],
+      ['priced', 1, 0, 20],
+    ]);
+    await store.close();
+  });
+
   it.skipIf(skip)('the migration rolls up rows written before the sums existed', async () => {
     const store = await database.open();
     const migrator = new Migrator({ db: store.db, provider: migrationProvider });

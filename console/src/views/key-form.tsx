@@ -18,6 +18,8 @@ export function KeyForm({ existing, onDone }: { existing?: KeyView; onDone: (sav
   const [allowIps, setAllowIps] = useState(existing?.allowIps ? formatList(existing.allowIps) : '');
   const [expiresAt, setExpiresAt] = useState(toLocalInput(existing?.expiresAt));
   const [strict, setStrict] = useState(existing?.strictTranslation ?? false);
+  // A saved key whose quota cannot hold for some models: shown before the form closes.
+  const [warned, setWarned] = useState<KeyView & { key?: string }>();
   const { submit, busy, error } = useSubmit(async () => {
     const body = {
       name: name.trim(),
@@ -29,8 +31,30 @@ export function KeyForm({ existing, onDone }: { existing?: KeyView; onDone: (sav
       expiresAt: fromLocalInput(expiresAt),
       strictTranslation: strict,
     };
-    onDone(existing ? await admin<KeyView>('PATCH', `keys/${encodeURIComponent(existing.id)}`, body) : await admin<KeyView & { key: string }>('POST', 'keys', body));
+    const saved = existing ? await admin<KeyView>('PATCH', `keys/${encodeURIComponent(existing.id)}`, body) : await admin<KeyView & { key: string }>('POST', 'keys', body);
+    if (saved.warnings && saved.warnings.length > 0) setWarned(saved);
+    else onDone(saved);
   });
+
+  if (warned) {
+    return (
+      <div class="form">
+        <div class="warning" data-testid="key-warnings">
+          Saved. This key has a quota, but some models it may use have no price: their requests would cost nothing against it.
+          <ul>
+            {warned.warnings!.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        </div>
+        <div class="actions">
+          <button type="button" onClick={() => onDone(warned)}>
+            Continue
+          </button>
+        </div>
+      </div>
+    );
+  }
 
   return (
     <form class="form" onSubmit={submit}>

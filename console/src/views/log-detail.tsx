@@ -127,12 +127,14 @@ export function LogDetailView({ id, simulatorIds }: { id: string; simulatorIds: 
             <dt>Cache read / write</dt>
             <dd>
               {formatCount(row.cacheReadTokens)} / {formatCount(row.cacheWriteTokens)}
+              {row.cacheWrite1hTokens ? <small class="muted"> (one-hour: {formatCount(row.cacheWrite1hTokens)})</small> : null}
             </dd>
             <dt>Reasoning</dt>
             <dd>{formatCount(row.reasoningTokens)}</dd>
             <dt>Cost</dt>
             <dd>
               {formatMoney(row.cost)}
+              {row.unpriced ? <small class="error"> (unpriced: the model has no price anywhere)</small> : null}
               {row.estimated && (row.estimatedParts ?? []).length === 0 ? <small class="muted"> (tokens counted by the gateway: the upstream reported none)</small> : null}
             </dd>
             <dt>Upstream cost</dt>

@@ -5,7 +5,7 @@ import { Chart, type Line } from '../chart.js';
 import { ErrorNote, Tile, valueOf } from '../components.js';
 import { formatCount, formatMoney, formatMs } from '../format.js';
 import { useLoad } from '../hooks.js';
-import type { ChannelView, KeyView, SeriesPoint, UsageSeries } from '../types.js';
+import type { ChannelView, KeyView, SeriesPoint, UsageRow, UsageSeries } from '../types.js';
 import { ChannelMargins } from './channel-margins.js';
 
 /** Each range with a step that gives a few dozen to a couple of hundred points. */
@@ -27,6 +27,7 @@ const EMPTY: Omit<SeriesPoint, 't'> = {
   inputTokens: 0,
   outputTokens: 0,
   cost: 0,
+  unpricedRequests: 0,
   upstreamCost: 0,
   costedRequests: 0,
   costedSpend: 0,
@@ -34,6 +35,26 @@ const EMPTY: Omit<SeriesPoint, 't'> = {
   p95Ms: null,
   ttftP50Ms: null,
 };
+
+/** Models that had traffic but no price anywhere: their requests cost nothing, so spend reads low. */
+function UnpricedWarning({ since, until, round }: { since: number; until: number; round: number }) {
+  const usage = useLoad(() => get<{ data: UsageRow[] }>(`usage${query({ since, until })}`), [since, until, round]);
+  const byModel = new Map<string, number>();
+  for (const row of usage.data?.data ?? []) if (row.unpricedRequests > 0) byModel.set(row.model, (byModel.get(row.model) ?? 0) + row.unpricedRequests);
+  if (byModel.size === 0) return null;
+  return (
+    <div class="warning" data-testid="unpriced-models">
+      Models without a price had traffic: their requests cost nothing against spend and quotas. Give them a price (Prices, or the config file's <code>prices</code>).
+      <ul>
+        {[...byModel].sort((a, b) => b[1] - a[1]).map(([model, requests]) => (
+          <li key={model}>
+            <code>{model}</code>: {formatCount(requests)} unpriced request{requests === 1 ? '' : 's'}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /** One line per group over every bucket of the range (the answer may leave out buckets without requests). */
 function linesOf(answer: UsageSeries, measure: Measure, name: (group: string, label?: string) => string): { times: number[]; lines: Line[] } {
@@ -88,6 +109,7 @@ export function Overview() {
   }, [range, by, round]);
   const { span: rangeSpan, step: rangeStep } = RANGES[range]!;
   const rangeUntil = Math.ceil(Date.now() / rangeStep) * rangeStep;
+  const shown = series.data;
   const keys = useLoad(() => (by === 'key' ? get<{ data: KeyView[] }>('keys') : Promise.resolve(undefined)), [by]);
   const channels = useLoad(() => (by === 'channel' ? get<{ data: ChannelView[] }>('channels') : Promise.resolve(undefined)), [by]);
   const name = useCallback(
@@ -133,6 +155,7 @@ export function Overview() {
         </div>
       </header>
       <ErrorNote error={series.error} />
+      {shown && totals && totals.unpricedRequests > 0 ? <UnpricedWarning since={shown.since} until={shown.until} round={round} /> : null}
       {totals ? (
         <div class="tiles" data-testid="totals">
           <Tile label="Requests" value={formatCount(totals.requests)} />
@@ -143,6 +166,7 @@ export function Overview() {
           <Tile label="First token p50" value={formatMs(totals.ttftP50Ms)} />
           <Tile label="Tokens in / out" value={`${formatCount(totals.inputTokens)} / ${formatCount(totals.outputTokens)}`} />
           <Tile label="Spend" value={formatMoney(totals.cost)} />
+          {totals.unpricedRequests > 0 ? <Tile label="Unpriced requests" value={formatCount(totals.unpricedRequests)} /> : null}
         </div>
       ) : null}
       <ChannelMargins since={rangeUntil - rangeSpan} until={rangeUntil} round={round} />

@@ -3,7 +3,8 @@
  * gateway's: input_tokens excludes cache reads and writes, output_tokens
  * includes thinking tokens (reasoningTokens is a breakdown of outputTokens,
  * not an addition). Read from an upstream's answer; rendered to a client
- * always with all four counters.
+ * always with all four counters, and with the cache writes by TTL
+ * (`cache_creation`: five-minute and one-hour) when the upstream reported them.
  */
 import { emptyUsage, type Usage } from '../../core/chat.js';
 import type { MessagesUsage } from './wire.js';
@@ -15,6 +16,14 @@ export function applyMessagesUsage(target: Usage, usage: MessagesUsage | null | 
   if (typeof usage.output_tokens === 'number') target.outputTokens = usage.output_tokens;
   if (typeof usage.cache_read_input_tokens === 'number') target.cacheReadTokens = usage.cache_read_input_tokens;
   if (typeof usage.cache_creation_input_tokens === 'number') target.cacheWriteTokens = usage.cache_creation_input_tokens;
+  const byTtl = usage.cache_creation;
+  if (byTtl) {
+    const fiveMinutes = typeof byTtl.ephemeral_5m_input_tokens === 'number' ? byTtl.ephemeral_5m_input_tokens : 0;
+    const oneHour = typeof byTtl.ephemeral_1h_input_tokens === 'number' ? byTtl.ephemeral_1h_input_tokens : 0;
+    target.cacheWrite1hTokens = oneHour;
+    // An answer with the split alone still says how much was written.
+    if (typeof usage.cache_creation_input_tokens !== 'number') target.cacheWriteTokens = fiveMinutes + oneHour;
+  }
   const thinking = usage.output_tokens_details?.thinking_tokens;
   if (typeof thinking === 'number') target.reasoningTokens = thinking;
   return target;
@@ -29,13 +38,19 @@ export interface RenderedMessagesUsage {
   output_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }
 
 export function renderUsage(usage: Partial<Usage> | undefined): RenderedMessagesUsage {
-  return {
+  const rendered: RenderedMessagesUsage = {
     input_tokens: usage?.inputTokens ?? 0,
     output_tokens: usage?.outputTokens ?? 0,
     cache_creation_input_tokens: usage?.cacheWriteTokens ?? 0,
     cache_read_input_tokens: usage?.cacheReadTokens ?? 0,
   };
+  if (usage?.cacheWrite1hTokens !== undefined) {
+    const oneHour = Math.min(usage.cacheWrite1hTokens, rendered.cache_creation_input_tokens);
+    rendered.cache_creation = { ephemeral_5m_input_tokens: rendered.cache_creation_input_tokens - oneHour, ephemeral_1h_input_tokens: oneHour };
+  }
+  return rendered;
 }

@@ -44,7 +44,8 @@ export async function uploadImages(sc: SubmitContext, body: unknown): Promise<En
   const req = parseBody(uploadSchema(), body);
   const images = req.base64Array.map((value, i) => decodeImage(value, `base64Array.${i}`));
   const routeName = 'ig_upload';
-  const cost = await admit(sc.ctx, sc.key, routeName);
+  const price = await admit(sc.ctx, sc.key, routeName);
+  const cost = price ?? 0;
   if (req.filter && Object.values(req.filter).some((value) => value !== undefined)) {
     const types = sc.ctx.tasks.channelTypes(IMAGE_FAMILY);
     const found = sc.ctx.channels
@@ -54,7 +55,7 @@ export async function uploadImages(sc: SubmitContext, body: unknown): Promise<En
   }
   const refs = await Promise.all(images.map((image) => sc.ctx.tasks.media.put({ bytes: image.bytes, contentType: image.contentType })));
   // No task carries this charge, so it goes the way chat spend goes: batched with the log row.
-  log(sc.ctx, sc.key, sc.meta, { routeName, attempts: [], status: 200, cost, spend: true });
+  log(sc.ctx, sc.key, sc.meta, { routeName, attempts: [], status: 200, cost, unpriced: price === undefined, spend: true });
   if (cost > 0) {
     sc.ctx.auth.noteSpend(sc.key.record.keyHash, cost);
     void sc.ctx.quota.adjust(sc.key.record.id, cost);

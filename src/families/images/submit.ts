@@ -40,16 +40,17 @@ export interface SubmitPlan {
   target?: Target;
 }
 
-export function perCallPrice(ctx: AppContext, routeName: string): number {
-  return ctx.prices.priceOf(routeName)?.perCall ?? 0;
+/** The action's price per call; undefined when it has none anywhere (the call is then logged as unpriced). */
+export function perCallPrice(ctx: AppContext, routeName: string): number | undefined {
+  return ctx.prices.priceOf(routeName)?.perCall;
 }
 
 export function imageUpstream(ctx: AppContext, channel: Channel): ImageTaskUpstream {
   return taskUpstreamFor(ctx, IMAGE_TASKS, 'image', channel) as ImageTaskUpstream;
 }
 
-/** Checks the key may use the action and has not hit its limits. Returns the price. */
-export async function admit(ctx: AppContext, key: ClientKey, routeName: string): Promise<number> {
+/** Checks the key may use the action and has not hit its limits. Returns the price (undefined: priced nowhere). */
+export async function admit(ctx: AppContext, key: ClientKey, routeName: string): Promise<number | undefined> {
   ctx.auth.authorize(key, routeName);
   await ctx.limits.admit(key.record);
   return perCallPrice(ctx, routeName);
@@ -71,7 +72,7 @@ export async function submitImageTask(ctx: AppContext, key: ClientKey, plan: Sub
       action: plan.action,
       model: routeName,
       price: () => perCallPrice(ctx, routeName),
-      priceAt: (price) => price.perCall ?? 0,
+      priceAt: (price) => price.perCall,
       targets: () => (plan.target ? [plan.target] : chooseTargets(ctx, routeName, plan.accountFilter)).map(asTaskTarget),
       request: () => plan.request,
       payload: () => plan.payload,
@@ -94,6 +95,7 @@ interface LogFields {
   attempts: Attempt[];
   status: number;
   cost: number;
+  unpriced?: boolean;
   error?: TaskLogFields['error'];
   /** Write the cost as spend too (work without a task; task charges are written with the task). */
   spend?: boolean;
@@ -108,6 +110,7 @@ export function log(ctx: AppContext, key: ClientKey, meta: ImageRequestMeta, fie
     attempts: fields.attempts,
     status: fields.status,
     cost: fields.cost,
+    unpriced: fields.unpriced,
     error: fields.error,
     spend: fields.spend,
   });

@@ -66,8 +66,10 @@ describe('video rules', () => {
     expect(pricePerSecond(prices, 'sora-2', '1080P')).toBe(0.1);
     expect(pricePerSecond(prices, 'wan2.5-i2v', '480P')).toBe(0.05);
     expect(pricePerSecond(prices, 'wan2.5-i2v', '720P')).toBe(0.1);
-    expect(pricePerSecond(prices, 'tiers-only', '720P')).toBe(0);
-    expect(pricePerSecond(prices, 'unpriced', '720P')).toBe(0);
+    // No price for the tier, or none for the model: unpriced, not free.
+    expect(pricePerSecond(prices, 'tiers-only', '720P')).toBeUndefined();
+    expect(pricePerSecond(prices, 'unpriced', '720P')).toBeUndefined();
+    expect(videoCost(prices, 'unpriced', '720P', 4)).toBeUndefined();
     expect(videoCost(prices, 'wan2.5-i2v', '1080P', 10)).toBe(1.5);
     expect(videoCost(prices, 'wan2.5-i2v', '480P', 3)).toBe(0.15);
   });

@@ -37,14 +37,14 @@ const expectations: Record<string, (answer: Answer) => void> = {
       "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?",
     ]);
     expect(answer.finishReason).toBe('stop');
-    expect(answer.usage).toEqual({ inputTokens: 12, outputTokens: 29, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(answer.usage).toEqual({ inputTokens: 12, outputTokens: 29, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
   },
   'anthropic-text.chunks.txt': (answer) => {
     expect(texts(answer)).toEqual([
       "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
     ]);
     expect(answer.finishReason).toBe('stop');
-    expect(answer.usage).toEqual({ inputTokens: 12, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(answer.usage).toEqual({ inputTokens: 12, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
   },
   'anthropic-tool-no-args.chunks.txt': (answer) => {
     expect(answer.content).toEqual([
@@ -79,6 +79,7 @@ const expectations: Record<string, (answer: Answer) => void> = {
       outputTokens: 1699,
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
       reasoningTokens: 139,
     });
   },
@@ -120,6 +121,7 @@ const expectations: Record<string, (answer: Answer) => void> = {
       outputTokens: 198,
       cacheReadTokens: 6289,
       cacheWriteTokens: 3337,
+      cacheWrite1hTokens: 0,
       reasoningTokens: 0,
     });
   },

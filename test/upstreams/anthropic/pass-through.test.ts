@@ -49,6 +49,7 @@ describe('anthropic pass-through', () => {
       outputTokens: 198,
       cacheReadTokens: 6289,
       cacheWriteTokens: 3337,
+      cacheWrite1hTokens: 0,
       reasoningTokens: 0,
     });
     expect(result.responseId?.()).toBe('msg_011CdYfpjpVtBoXyXCQD1tQP');
@@ -62,7 +63,7 @@ describe('anthropic pass-through', () => {
     const result = await passThrough(passRequest('m', true), { baseUrl: upstream.origin, upstreamModel: 'm' });
     const out = await drain(result);
     expect(out.toString('utf8')).toBe(sseFrames(DIALECT, file, '\r\n').join(''));
-    expect(result.usage()).toEqual({ inputTokens: 12, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(result.usage()).toEqual({ inputTokens: 12, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
   });
 
   it('plain answers: bytes unchanged, usage and id read once at the end', async () => {
@@ -77,6 +78,7 @@ describe('anthropic pass-through', () => {
       outputTokens: 1699,
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
       reasoningTokens: 139,
     });
     expect(result.responseId?.()).toBe('msg_011CdMNhurHSJCxCC2NB7WYc');
