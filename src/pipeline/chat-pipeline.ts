@@ -277,7 +277,7 @@ async function deliverTranslatedEvents(result: ChatResult, call: ChatCall, codec
     for await (const event of events) {
       answered = true;
       if (event.type === 'message_start' && event.usage) reported = promptPart(event.usage);
-      else if (event.type === 'finish') reported = event.usage;
+      else if (event.type === 'finish' && !event.unreported) reported = event.usage;
       let frame = encoder.encode(event);
       if (typeof frame !== 'string') frame = await frame;
       if (frame && !(await writer.write(frame))) break;

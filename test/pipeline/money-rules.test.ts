@@ -172,6 +172,20 @@ describe('the chat pipeline', () => {
     expect(completeUsage(run.settled[0])).toMatchObject({ outputTokens: countTokens('a whole answer'), estimatedParts: ['input', 'output'] });
   });
 
+  it('counts what a translated stream delivered when its upstream reported no usage at all (zeros are no counts)', async () => {
+    async function* unreported() {
+      yield { type: 'message_start' as const, id: 'msg_1' };
+      yield { type: 'block_start' as const, index: 0, block: { type: 'text' as const } };
+      yield { type: 'text_delta' as const, index: 0, text: 'an answer without usage' };
+      yield { type: 'block_stop' as const, index: 0 };
+      yield { type: 'finish' as const, reason: 'stop' as const, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, unreported: true as const };
+    }
+    const a = script('a', { chat: async () => ({ stream: true, events: unreported() }) });
+    const run = services([channel('a')], [adapter(a)]);
+    await serveChat(run.services, chatCall(true), codec, recordingOutput());
+    expect(completeUsage(run.settled[0])).toMatchObject({ outputTokens: countTokens('an answer without usage'), estimatedParts: ['input', 'output'] });
+  });
+
   it('settles once when the client goes away mid-stream, charging what it received', async () => {
     const output = recordingOutput();
     async function* slow() {
