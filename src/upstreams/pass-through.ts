@@ -12,7 +12,7 @@ import { firstHeader, requestOk, toUpstreamError, type StatusThrower, type Upstr
 import { requestWholeOk } from './whole-answer.js';
 import { WholeBody } from './whole-body.js';
 import { capBytes, limitsOf, type UpstreamLimits } from '../core/upstream-limits.js';
-import { DeliveredText, type DeliveredSoFar } from './delivered-text.js';
+import type { DeliveredSoFar, DeliveredText } from './delivered-text.js';
 import { forwardEvents, type StreamTap } from './pass-through-stream.js';
 import type { TappedEvent } from './sse.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from './types.js';
@@ -35,11 +35,10 @@ export interface AnswerTap {
   answerText?(): string;
 }
 
-/** What every tap keeps: the usage and the upstream's response id it read, and what the client was sent. */
+/** What every tap keeps: the usage and the upstream's response id it read. */
 export abstract class ReadingTap {
   protected reported: Partial<Usage> | undefined;
   protected responseId: string | undefined;
-  readonly delivered = new DeliveredText();
 
   usage(): Partial<Usage> | undefined {
     return this.reported;

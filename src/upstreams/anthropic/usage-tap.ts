@@ -15,6 +15,7 @@ import { applyMessagesUsage, usageFromMessages } from '../../dialects/messages/u
 import type { MessagesResponse, MessagesUsage } from '../../dialects/messages/wire.js';
 
 export class MessagesStreamUsageTap extends ReadingTap implements StreamTap {
+  readonly delivered = new DeliveredText();
   private done = false;
   /** message_start's counters, placeholder output included: message_delta overwrites what it reports. */
   private started: Usage | undefined;

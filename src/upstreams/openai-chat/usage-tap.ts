@@ -20,6 +20,7 @@ import { usageFromChatCompletion } from '../../dialects/chat-completions/usage.j
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from '../../dialects/chat-completions/wire.js';
 
 export class ChatCompletionStreamUsageTap extends ReadingTap implements StreamTap {
+  readonly delivered = new DeliveredText();
   private done = false;
   /** A choice finished: a usage from here on is final. An error chunk ends the stream without one. */
   private finished = false;

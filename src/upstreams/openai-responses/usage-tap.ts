@@ -28,6 +28,7 @@ const deltaEvents = new Set([
 ]);
 
 export class ResponsesStreamUsageTap extends ReadingTap implements StreamTap {
+  readonly delivered = new DeliveredText();
   private done = false;
 
   see(sse: SseEvent, data: unknown): void {
