@@ -247,7 +247,8 @@ export type ChatEvent =
   | { type: 'signature_delta'; index: number; signature: string }
   | { type: 'tool_input_delta'; index: number; json: string }
   | { type: 'block_stop'; index: number }
-  | { type: 'finish'; reason: FinishReason; stopSequence?: string | null; usage: Usage };
+  /** `unreported`: the upstream told no usage, so `usage` holds zeros, not counts (the answer is then charged for what was delivered). */
+  | { type: 'finish'; reason: FinishReason; stopSequence?: string | null; usage: Usage; unreported?: true };
 
 export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };

@@ -153,7 +153,7 @@ function estimatePrompt(coreRequest: () => ChatRequest): number {
 }
 
 const NO_PLANS: ReadonlyMap<string, TranslationPlan> = new Map();
-/** No delivered text to count: a plain answer's usage comes from the upstream, a failed one is not charged. */
+/** No delivered text to count: a translated plain answer carries its usage, a failed request is not charged. */
 const noText = () => '';
 
 async function readWhole(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
@@ -204,7 +204,13 @@ function servableCandidates(
 function deliverPassThrough(result: PassThroughResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Outcome | Promise<Outcome> {
   if (call.stream || !(result.body instanceof WholeBody)) return deliverPassThroughBody(result, call, codec, output);
   output.send(result.status, result.contentType, result.body.bytes);
-  return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: noText };
+  return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: deliveredTextOf(result) };
+}
+
+/** What the client received of a pass-through answer, asked only when the final usage never came. */
+function deliveredTextOf(result: PassThroughResult): () => string {
+  const delivered = result.delivered;
+  return delivered ? () => delivered.text() : noText;
 }
 
 /**
@@ -217,10 +223,11 @@ async function deliverPassThroughBody(result: PassThroughResult, call: ChatCall,
   const writer: StreamSink = output.stream;
   if (!call.stream) {
     output.send(result.status, result.contentType, await readWhole(result.body));
-    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: noText };
+    result.delivered?.commit();
+    return { httpStatus: result.status, answered: true, reported: result.usage(), deliveredText: deliveredTextOf(result) };
   }
   const delivered = result.delivered;
-  const deliveredText = delivered ? () => delivered.text() : noText;
+  const deliveredText = deliveredTextOf(result);
   writer.start(result.status, result.contentType);
   try {
     for await (const chunk of result.body) {
@@ -270,7 +277,7 @@ async function deliverTranslatedEvents(result: ChatResult, call: ChatCall, codec
     for await (const event of events) {
       answered = true;
       if (event.type === 'message_start' && event.usage) reported = promptPart(event.usage);
-      else if (event.type === 'finish') reported = event.usage;
+      else if (event.type === 'finish' && !event.unreported) reported = event.usage;
       let frame = encoder.encode(event);
       if (typeof frame !== 'string') frame = await frame;
       if (frame && !(await writer.write(frame))) break;

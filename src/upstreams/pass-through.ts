@@ -12,7 +12,7 @@ import { firstHeader, requestOk, toUpstreamError, type StatusThrower, type Upstr
 import { requestWholeOk } from './whole-answer.js';
 import { WholeBody } from './whole-body.js';
 import { capBytes, limitsOf, type UpstreamLimits } from '../core/upstream-limits.js';
-import { DeliveredText } from './delivered-text.js';
+import type { DeliveredSoFar, DeliveredText } from './delivered-text.js';
 import { forwardEvents, type StreamTap } from './pass-through-stream.js';
 import type { TappedEvent } from './sse.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from './types.js';
@@ -31,13 +31,14 @@ export interface AnswerTap {
    */
   readCut?(elements: unknown[]): void;
   readonly delivered?: DeliveredText;
+  /** The text, tool-call arguments and reasoning of the answer read: what a plain answer without usage is charged for. Asked only then. */
+  answerText?(): string;
 }
 
-/** What every tap keeps: the usage and the upstream's response id it read, and what the client was sent. */
+/** What every tap keeps: the usage and the upstream's response id it read. */
 export abstract class ReadingTap {
   protected reported: Partial<Usage> | undefined;
   protected responseId: string | undefined;
-  readonly delivered = new DeliveredText();
 
   usage(): Partial<Usage> | undefined {
     return this.reported;
@@ -81,7 +82,7 @@ export async function forwardUntouched(options: ForwardOptions, call: UpstreamCa
     const tap = options.taps.whole();
     const answer = parseAnswer(whole.bytes, 'object');
     tap.read(answer);
-    return { status: whole.status, contentType, body, answer, usage: () => tap.usage(), responseId: () => tap.id() };
+    return { status: whole.status, contentType, body, answer, delivered: wholeDelivered(tap), usage: () => tap.usage(), responseId: () => tap.id() };
   }
   const res = await requestOk(exchange);
   const contentType = contentTypeOf(res.headers, sse);
@@ -89,6 +90,12 @@ export async function forwardUntouched(options: ForwardOptions, call: UpstreamCa
   // A streamed JSON answer (Gemini's JSON-array form) goes out as it comes and is checked once whole.
   const tap = options.taps.whole();
   return { status: res.status, contentType, body: forwardJsonStream(res.body, tap, limits, call.signal), delivered: tap.delivered, usage: () => tap.usage(), responseId: () => tap.id() };
+}
+
+/** A plain answer goes out whole: all of it is delivered, read only if its usage is missing. */
+function wholeDelivered(tap: AnswerTap): DeliveredSoFar | undefined {
+  if (!tap.answerText) return undefined;
+  return { commit() {}, text: () => tap.answerText!() };
 }
 
 /** The upstream's content type, or the one its answer is expected in when it names none. */

@@ -13,7 +13,8 @@ import { countTokens } from '../../src/core/tokens.js';
 import { serveChat } from '../../src/pipeline/chat-pipeline.js';
 import { completeUsage } from '../../src/pipeline/settle.js';
 import { DEFAULT_UPSTREAM_LIMITS } from '../../src/core/upstream-limits.js';
-import { MessagesStreamUsageTap } from '../../src/upstreams/anthropic/usage-tap.js';
+import { MessagesJsonUsageTap, MessagesStreamUsageTap } from '../../src/upstreams/anthropic/usage-tap.js';
+import { WholeBody } from '../../src/upstreams/whole-body.js';
 import { forwardEvents } from '../../src/upstreams/pass-through-stream.js';
 import type { PassThroughResult } from '../../src/upstreams/types.js';
 import { adapter, channel, chatCall, codec, events, recordingOutput, services, usage, type ScriptedAdapter } from './fakes.js';
@@ -157,6 +158,32 @@ describe('the chat pipeline', () => {
     const run = services([channel('a')], [adapter(a)]);
     await serveChat(run.services, chatCall(true), codec, output);
     expect(completeUsage(run.settled[0])).toMatchObject({ inputTokens: 9, outputTokens: countTokens('one two'), estimatedParts: ['output'] });
+  });
+
+  it('charges a plain pass-through answer that carries no usage for its text', async () => {
+    const tap = new MessagesJsonUsageTap();
+    const answer = { id: 'msg_1', content: [{ type: 'text', text: 'a whole answer' }] };
+    tap.read(answer);
+    const a = script('a', {
+      passThrough: async () => ({ status: 200, contentType: 'application/json', body: new WholeBody(Buffer.from(JSON.stringify(answer))), delivered: { commit() {}, text: () => tap.answerText() }, usage: () => tap.usage() }),
+    });
+    const run = services([channel('a')], [adapter(a)]);
+    await serveChat(run.services, chatCall(false), codec, recordingOutput());
+    expect(completeUsage(run.settled[0])).toMatchObject({ outputTokens: countTokens('a whole answer'), estimatedParts: ['input', 'output'] });
+  });
+
+  it('counts what a translated stream delivered when its upstream reported no usage at all (zeros are no counts)', async () => {
+    async function* unreported() {
+      yield { type: 'message_start' as const, id: 'msg_1' };
+      yield { type: 'block_start' as const, index: 0, block: { type: 'text' as const } };
+      yield { type: 'text_delta' as const, index: 0, text: 'an answer without usage' };
+      yield { type: 'block_stop' as const, index: 0 };
+      yield { type: 'finish' as const, reason: 'stop' as const, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, unreported: true as const };
+    }
+    const a = script('a', { chat: async () => ({ stream: true, events: unreported() }) });
+    const run = services([channel('a')], [adapter(a)]);
+    await serveChat(run.services, chatCall(true), codec, recordingOutput());
+    expect(completeUsage(run.settled[0])).toMatchObject({ outputTokens: countTokens('an answer without usage'), estimatedParts: ['input', 'output'] });
   });
 
   it('settles once when the client goes away mid-stream, charging what it received', async () => {

@@ -4,15 +4,16 @@
  * events, counted once committed (their chunk was written); output counters
  * only once the upstream's final usage went by, never a placeholder. And the
  * Gemini JSON-array stream form cut short: read from the elements whole in
- * what the client received.
+ * what the client received. A plain answer without usage: its text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MessagesStreamUsageTap } from '../../src/upstreams/anthropic/usage-tap.js';
+import { MessagesJsonUsageTap, MessagesStreamUsageTap } from '../../src/upstreams/anthropic/usage-tap.js';
+import { anthropicAdapter } from '../../src/upstreams/anthropic/index.js';
 import { DeliveredText } from '../../src/upstreams/delivered-text.js';
 import { geminiAdapter } from '../../src/upstreams/gemini/index.js';
-import { GeminiSseUsageTap } from '../../src/upstreams/gemini/usage-tap.js';
-import { ChatCompletionStreamUsageTap } from '../../src/upstreams/openai-chat/usage-tap.js';
-import { ResponsesStreamUsageTap } from '../../src/upstreams/openai-responses/usage-tap.js';
+import { GeminiJsonUsageTap, GeminiSseUsageTap } from '../../src/upstreams/gemini/usage-tap.js';
+import { ChatCompletionJsonUsageTap, ChatCompletionStreamUsageTap } from '../../src/upstreams/openai-chat/usage-tap.js';
+import { ResponsesJsonUsageTap, ResponsesStreamUsageTap } from '../../src/upstreams/openai-responses/usage-tap.js';
 import { wholeElements } from '../../src/upstreams/pass-through.js';
 import type { StreamTap } from '../../src/upstreams/pass-through-stream.js';
 import { testCall } from './support/call.js';
@@ -126,7 +127,40 @@ describe('the Gemini tap', () => {
   });
 });
 
-describe('the JSON-array stream form cut short', () => {
+describe('plain answers, read only when their usage is missing', () => {
+  it('Messages: text, thinking and tool input', () => {
+    const tap = new MessagesJsonUsageTap();
+    tap.read({ id: 'm', content: [{ type: 'thinking', thinking: 'hmm ' }, { type: 'text', text: 'Hi ' }, { type: 'tool_use', name: 'f', input: { a: 1 } }] });
+    expect(tap.answerText()).toBe('hmm Hi {"a":1}');
+  });
+
+  it('Chat Completions: content, reasoning, refusal and tool-call arguments', () => {
+    const tap = new ChatCompletionJsonUsageTap();
+    tap.read({ choices: [{ message: { reasoning_content: 'r ', content: 'c ', refusal: 'no ', tool_calls: [{ function: { name: 'f', arguments: '{}' } }] } }] });
+    expect(tap.answerText()).toBe('r c no {}');
+  });
+
+  it('Responses: output text, refusals, tool input and reasoning', () => {
+    const tap = new ResponsesJsonUsageTap();
+    tap.read({
+      output: [
+        { type: 'reasoning', summary: [{ type: 'summary_text', text: 's ' }] },
+        { type: 'message', content: [{ type: 'output_text', text: 't ' }, { type: 'refusal', refusal: 'no ' }] },
+        { type: 'function_call', name: 'f', arguments: '{"x":2}' },
+        { type: 'custom_tool_call', name: 'g', input: 'raw' },
+      ],
+    });
+    expect(tap.answerText()).toBe('s t no {"x":2}raw');
+  });
+
+  it('Gemini: every part of a whole answer', () => {
+    const tap = new GeminiJsonUsageTap();
+    tap.read({ candidates: [{ content: { parts: [{ text: 'one ' }, { functionCall: { name: 'f', args: { b: true } } }] } }] });
+    expect(tap.answerText()).toBe('one {"b":true}');
+  });
+});
+
+describe('answers read from a fake upstream', () => {
   let upstream: FakeUpstream;
   beforeAll(async () => {
     upstream = await startFakeUpstream();
@@ -136,6 +170,16 @@ describe('the JSON-array stream form cut short', () => {
   it('finds the elements whole in a prefix, minding braces in strings', () => {
     const prefix = Buffer.from('[{"a":"}{\\"]"},\r\n{"b":[1,{"c":2}]}\r\n,{"d":"cut');
     expect(wholeElements(prefix)).toEqual([{ a: '}{"]' }, { b: [1, { c: 2 }] }]);
+  });
+
+  it('a plain answer without usage is delivered whole, its text read on demand', async () => {
+    upstream.reply({ status: 200, body: JSON.stringify({ id: 'msg_1', type: 'message', content: [{ type: 'text', text: 'plain text' }] }) });
+    const result = await anthropicAdapter.passThrough!(
+      { rawBody: Buffer.from('{"model":"m"}'), body: { model: 'm' }, stream: false },
+      testCall({ baseUrl: upstream.origin, upstreamModel: 'm', type: 'anthropic' }),
+    );
+    expect(result.usage()).toBeUndefined();
+    expect(result.delivered!.text()).toBe('plain text');
   });
 
   it('charges the text of the elements the client received, with their prompt count and no running output count', async () => {

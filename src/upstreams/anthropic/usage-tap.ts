@@ -9,11 +9,13 @@
  */
 import { promptPart, type Usage } from '../../core/chat.js';
 import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
+import { DeliveredText } from '../delivered-text.js';
 import type { SseEvent } from '../sse.js';
 import { applyMessagesUsage, usageFromMessages } from '../../dialects/messages/usage.js';
 import type { MessagesResponse, MessagesUsage } from '../../dialects/messages/wire.js';
 
 export class MessagesStreamUsageTap extends ReadingTap implements StreamTap {
+  readonly delivered = new DeliveredText();
   private done = false;
   /** message_start's counters, placeholder output included: message_delta overwrites what it reports. */
   private started: Usage | undefined;
@@ -50,9 +52,25 @@ interface ContentDelta {
 }
 
 export class MessagesJsonUsageTap extends ReadingTap implements AnswerTap {
+  private answer: Partial<MessagesResponse> | undefined;
+
   read(answer: unknown): void {
     const json = answer as Partial<MessagesResponse>;
+    this.answer = json;
     this.responseId = json.id;
     if (json.usage) this.reported = usageFromMessages(json.usage);
+  }
+
+  answerText(): string {
+    const blocks = this.answer?.content;
+    if (!Array.isArray(blocks)) return '';
+    const text = new DeliveredText();
+    for (const block of blocks as Array<{ text?: unknown; thinking?: unknown; input?: unknown } | null>) {
+      if (!block) continue;
+      text.add(block.text ?? block.thinking);
+      if (block.input !== undefined) text.add(JSON.stringify(block.input));
+    }
+    text.commit();
+    return text.text();
   }
 }

@@ -59,6 +59,7 @@ function parseChunk(data: string): GeminiResponse {
 class GeminiStreamState {
   private started = false;
   private usage: Usage = usageFromGemini(undefined);
+  private usageReported = false;
   private finishReason: string | undefined;
   private blocked = false;
   private hasCalls = false;
@@ -69,7 +70,10 @@ class GeminiStreamState {
   constructor(private readonly opts: GeminiReadOptions) {}
 
   handle(chunk: GeminiResponse, out: ChatEvent[]): void {
-    if (hasCounts(chunk.usageMetadata)) this.usage = usageFromGemini(chunk.usageMetadata);
+    if (hasCounts(chunk.usageMetadata)) {
+      this.usage = usageFromGemini(chunk.usageMetadata);
+      this.usageReported = true;
+    }
     if (!this.started) {
       this.started = true;
       const id = chunk.responseId || newResponseId();
@@ -91,7 +95,7 @@ class GeminiStreamState {
     this.endCall(out);
     this.closeOpen(out);
     const reason: FinishReason = this.blocked && !this.finishReason ? 'content_filter' : mapFinishReason(this.finishReason, this.hasCalls);
-    out.push({ type: 'finish', reason, stopSequence: null, usage: this.usage });
+    out.push(this.usageReported ? { type: 'finish', reason, stopSequence: null, usage: this.usage } : { type: 'finish', reason, stopSequence: null, usage: this.usage, unreported: true });
   }
 
   private part(part: GeminiPart, out: ChatEvent[]): void {

@@ -54,11 +54,21 @@ export class GeminiSseUsageTap implements StreamTap {
 export class GeminiJsonUsageTap implements AnswerTap {
   readonly delivered = new DeliveredText();
   private answer: GeminiResponse | undefined;
+  private whole: unknown;
   private cut = false;
 
   read(answer: unknown): void {
+    this.whole = answer;
     // The JSON-array stream form: the last chunk holds the final usage.
     this.answer = Array.isArray(answer) ? lastWithUsage(answer as GeminiResponse[]) : (answer as GeminiResponse);
+  }
+
+  answerText(): string {
+    const chunks = (Array.isArray(this.whole) ? this.whole : [this.whole]) as Array<GeminiResponse | null>;
+    const text = new DeliveredText();
+    for (const chunk of chunks) if (chunk && typeof chunk === 'object') deliverParts(chunk, text);
+    text.commit();
+    return text.text();
   }
 
   readCut(elements: unknown[]): void {

@@ -97,8 +97,9 @@ class ChatStreamState {
     }
     this.closeOpen(out);
     this.finished = true;
-    const usage = this.usage ?? usageFromChatCompletion(undefined);
-    out.push({ type: 'finish', reason: this.refused ? 'refusal' : this.reason, stopSequence: null, usage });
+    const reason = this.refused ? 'refusal' : this.reason;
+    if (this.usage) out.push({ type: 'finish', reason, stopSequence: null, usage: this.usage });
+    else out.push({ type: 'finish', reason, stopSequence: null, usage: usageFromChatCompletion(undefined), unreported: true });
   }
 
   private handleDelta(delta: ChatCompletionMessage, out: ChatEvent[]): void {

@@ -14,11 +14,13 @@
  */
 import { promptPart } from '../../core/chat.js';
 import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
+import { DeliveredText } from '../delivered-text.js';
 import type { SseEvent } from '../sse.js';
 import { usageFromChatCompletion } from '../../dialects/chat-completions/usage.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from '../../dialects/chat-completions/wire.js';
 
 export class ChatCompletionStreamUsageTap extends ReadingTap implements StreamTap {
+  readonly delivered = new DeliveredText();
   private done = false;
   /** A choice finished: a usage from here on is final. An error chunk ends the stream without one. */
   private finished = false;
@@ -43,13 +45,7 @@ export class ChatCompletionStreamUsageTap extends ReadingTap implements StreamTa
   }
 
   private deliver(delta: ChatCompletionMessage): void {
-    const delivered = this.delivered;
-    delivered.add(delta.content);
-    delivered.add(delta.reasoning_content ?? delta.reasoning);
-    delivered.add(delta.refusal);
-    const calls = delta.tool_calls;
-    if (calls) for (let i = 0; i < calls.length; i++) delivered.add(calls[i]?.function?.arguments);
-    delivered.add(delta.function_call?.arguments);
+    deliverMessage(delta, this.delivered);
   }
 
   ended(): boolean {
@@ -57,11 +53,34 @@ export class ChatCompletionStreamUsageTap extends ReadingTap implements StreamTa
   }
 }
 
+/** A message's or a delta's content, reasoning, refusal and tool-call arguments. */
+function deliverMessage(delta: ChatCompletionMessage, delivered: DeliveredText): void {
+  // Reasoning comes before the answer it leads to.
+  delivered.add(delta.reasoning_content ?? delta.reasoning);
+  delivered.add(delta.content);
+  delivered.add(delta.refusal);
+  const calls = delta.tool_calls;
+  if (calls) for (let i = 0; i < calls.length; i++) delivered.add(calls[i]?.function?.arguments);
+  delivered.add(delta.function_call?.arguments);
+}
+
 export class ChatCompletionJsonUsageTap extends ReadingTap implements AnswerTap {
+  private answer: Partial<ChatCompletion> | undefined;
+
   read(answer: unknown): void {
     const json = answer as Partial<ChatCompletion>;
+    this.answer = json;
     this.responseId = json.id;
     if (json.usage) this.reported = usageFromChatCompletion(json.usage);
+  }
+
+  answerText(): string {
+    const choices = this.answer?.choices;
+    if (!Array.isArray(choices)) return '';
+    const text = new DeliveredText();
+    for (const choice of choices) if (choice?.message) deliverMessage(choice.message, text);
+    text.commit();
+    return text.text();
   }
 }
 

@@ -110,7 +110,8 @@ class ResponsesStreamState {
         this.finished = true;
         const response = event.response ?? {};
         const usage: Usage = usageFromResponses(response.usage);
-        out.push({ type: 'finish', reason: finishReasonOf(response, this.sawToolCall, this.sawRefusal), stopSequence: null, usage });
+        const reason = finishReasonOf(response, this.sawToolCall, this.sawRefusal);
+        out.push(response.usage ? { type: 'finish', reason, stopSequence: null, usage } : { type: 'finish', reason, stopSequence: null, usage, unreported: true });
         return;
       }
       case 'response.failed':

@@ -10,6 +10,7 @@
  */
 import { promptPart } from '../../core/chat.js';
 import { ReadingTap, type AnswerTap, type StreamTap } from '../pass-through.js';
+import { DeliveredText } from '../delivered-text.js';
 import type { SseEvent } from '../sse.js';
 import { usageFromResponses } from '../../dialects/responses/usage.js';
 import type { WireResponse } from '../../dialects/responses/wire.js';
@@ -27,6 +28,7 @@ const deltaEvents = new Set([
 ]);
 
 export class ResponsesStreamUsageTap extends ReadingTap implements StreamTap {
+  readonly delivered = new DeliveredText();
   private done = false;
 
   see(sse: SseEvent, data: unknown): void {
@@ -51,9 +53,28 @@ export class ResponsesStreamUsageTap extends ReadingTap implements StreamTap {
 }
 
 export class ResponsesJsonUsageTap extends ReadingTap implements AnswerTap {
+  private answer: WireResponse | undefined;
+
   read(answer: unknown): void {
     const json = answer as WireResponse;
+    this.answer = json;
     this.responseId = json.id;
     if (json.usage) this.reported = usageFromResponses(json.usage);
+  }
+
+  /** Output text and refusals, function-call arguments, custom tool input, reasoning summaries and text. */
+  answerText(): string {
+    const items = this.answer?.output;
+    if (!Array.isArray(items)) return '';
+    const text = new DeliveredText();
+    for (const item of items) {
+      if (!item) continue;
+      text.add(item.arguments);
+      text.add(item.input);
+      const parts = [...(Array.isArray(item.content) ? item.content : []), ...(Array.isArray(item.summary) ? item.summary : [])] as Array<{ text?: unknown; refusal?: unknown } | null>;
+      for (const part of parts) text.add(part?.text ?? part?.refusal);
+    }
+    text.commit();
+    return text.text();
   }
 }
