@@ -97,8 +97,6 @@ function priceOf(ctx: AppContext, input: SettleInput, usage: Usage): { cost: num
 
 export function settle(ctx: AppContext, input: SettleInput): Usage {
   const usage = completeUsage(input);
-  // The one-hour part of the cache writes, as the upstream reported it.
-  if (input.answered && input.reported?.cacheWrite1hTokens !== undefined) usage.cacheWrite1hTokens = input.reported.cacheWrite1hTokens;
   const { cost, unpriced } = priceOf(ctx, input, usage);
   const key = input.key?.record;
   const now = Date.now();
