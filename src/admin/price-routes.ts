@@ -42,5 +42,5 @@ export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void
   });
 
   // No catalogue set: an empty list, which the console shows as "no catalogue".
-  app.get('/prices/catalogue', async () => ({ about: ctx.prices.catalogueAbout() ?? null, data: ctx.prices.catalogueModels() ?? [] }));
+  app.get('/prices/catalogue', async () => ({ about: ctx.prices.catalogueAbout() ?? null, data: (await ctx.prices.catalogueModels()) ?? [] }));
 }

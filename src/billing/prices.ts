@@ -29,8 +29,10 @@ export interface PriceCatalogue {
   priceOf(model: string): ModelPrice | undefined;
   /** When the model's price next changes (a dated price starting, a time-of-day rate), if ever: quotes are remembered until then. */
   priceChangesAt?(model: string, now: number): number | undefined;
-  /** Every model the catalogue prices, for the console to show and override. */
+  /** Every model the catalogue prices, for the console to show and override (once `load` has finished, where there is one). */
   list(): CatalogueEntry[];
+  /** Reads the whole catalogue, where that takes a while; `priceOf` answers meanwhile. */
+  load?(): Promise<void>;
   /** The package the prices come from, its version, and the date of its data. */
   readonly about: { package: string; version: string; date: string };
 }
@@ -88,8 +90,12 @@ export class PriceTable {
   }
 
   /** Every model the catalogue prices; undefined when no catalogue is set. */
-  catalogueModels(): CatalogueEntry[] | undefined {
-    return this.catalogue?.list();
+  async catalogueModels(): Promise<CatalogueEntry[] | undefined> {
+    const catalogue = this.catalogue;
+    if (!catalogue) return undefined;
+    // Asked before the catalogue was read whole (a start from the sources): the list waits for it.
+    await catalogue.load?.();
+    return catalogue.list();
   }
 
   /** The price a request for `model` (served as `upstreamModel`) is charged at, and where it came from. */

@@ -16,6 +16,8 @@ const config = {
   channels: [{ name: 'sim', type: 'simulator', models: ['*'] }],
   keys: [{ name: 'payer', key: KEY }],
   prices: { 'file-model': { input: 1, output: 2 } },
+  // These tests begin without a catalogue (one is set where a test says so).
+  priceCatalogue: false,
 };
 
 const path = (model: string) => `/prices/${encodeURIComponent(model)}`;
@@ -27,8 +29,6 @@ describe.each(ENGINES)('prices through the admin API on %s', (engine) => {
   beforeAll(async () => {
     place = await createPlace(engine);
     gw = await place.start({ config });
-    // Whatever catalogue the gateway starts with, these tests begin without one (one is set where a test says so).
-    gw.gateway.ctx.prices.useCatalogue(undefined);
   }, 30_000);
   afterAll(async () => {
     await gw?.close();
