@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { pricePatternSchema, priceSchema } from '../config/price-schema.js';
 import type { PriceRecord, Store } from '../storage/types.js';
 import type { PriceEntry, PriceTable } from './prices.js';
+import { RefreshTimer } from '../core/refresh-timer.js';
 
 /** A stored price that cannot be used, and why. */
 export interface PriceProblem {
@@ -57,7 +58,7 @@ export class StoredPrices {
   private problemList: PriceProblem[] = [];
   /** Problems already logged, by model, so each is named once per change rather than on every refresh. */
   private readonly reported = new Map<string, string>();
-  private timer?: NodeJS.Timeout;
+  private readonly timer = new RefreshTimer();
   /** Refreshes may overlap (the timer, the change feed, an admin write): only the latest read is applied. */
   private started = 0;
   private applied = 0;
@@ -91,12 +92,10 @@ export class StoredPrices {
   }
 
   startAutoRefresh(intervalMs: number, onError: (error: unknown) => void): void {
-    if (intervalMs <= 0) return;
-    this.timer = setInterval(() => this.refresh().catch(onError), intervalMs);
-    this.timer.unref();
+    this.timer.start(intervalMs, () => this.refresh(), onError);
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.timer.stop();
   }
 }

@@ -21,6 +21,7 @@ import { channelProblem } from '../config/entity-rules.js';
 import { readChannelCosts, type ChannelCosts } from '../config/channel-costs.js';
 import type { ChannelRecord, Store } from '../storage/types.js';
 import { servesModel, type Channel } from '../core/channel.js';
+import { RefreshTimer } from '../core/refresh-timer.js';
 
 /** Model names come from clients: the memo of who serves what stays this small. */
 const SERVING_MEMO_LIMIT = 1000;
@@ -83,7 +84,7 @@ export class ChannelRegistry {
   private servingMemo = new Map<string, readonly Channel[]>();
   private configuredCount = 0;
   private providerCount = 0;
-  private timer?: NodeJS.Timeout;
+  private readonly timer = new RefreshTimer();
 
   private unusableChannels: UnusableChannel[] = [];
   /** Each channel's parsed cost table, built once per refresh so that settling a request only looks it up. */
@@ -193,13 +194,11 @@ export class ChannelRegistry {
   }
 
   startAutoRefresh(intervalMs: number, onError: (error: unknown) => void): void {
-    if (intervalMs <= 0) return;
-    this.timer = setInterval(() => this.refresh().catch(onError), intervalMs);
-    this.timer.unref();
+    this.timer.start(intervalMs, () => this.refresh(), onError);
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.timer.stop();
   }
 }
 
