@@ -88,6 +88,10 @@ export class GenaiPricesCatalogue implements PriceCatalogue {
     return found && this.convert(priceInEffect(found.model, at));
   }
 
+  idOf(model: string): string | undefined {
+    return this.find(model)?.model.id;
+  }
+
   priceChangesAt(model: string, now: number): number | undefined {
     const found = this.find(model);
     return found && nextPriceChange(found.model, new Date(now));

@@ -31,6 +31,8 @@ export interface PriceCatalogue {
   priceChangesAt?(model: string, now: number): number | undefined;
   /** Every model the catalogue prices, for the console to show and override (once `load` has finished, where there is one). */
   list(): CatalogueEntry[];
+  /** The catalogue's own id of the model a name matched (`claude-sonnet-4-5` for a dated id). */
+  idOf?(model: string): string | undefined;
   /** Reads the whole catalogue, where that takes a while; `priceOf` answers meanwhile. */
   load?(): Promise<void>;
   /** The package the prices come from, its version, and the date of its data. */
@@ -48,7 +50,7 @@ export interface CatalogueEntry {
 export interface PriceQuote {
   price: ModelPrice;
   source: PriceSource;
-  /** The operator's pattern or name that matched, or the catalogue's model id. */
+  /** The operator's pattern or name that matched, or the catalogue's id of the model. */
   matched: string;
 }
 
@@ -135,7 +137,7 @@ export class PriceTable {
     if (!this.catalogue) return undefined;
     for (const name of upstreamModel && upstreamModel !== model ? [model, upstreamModel] : [model]) {
       const price = this.catalogue.priceOf(name);
-      if (price) return { price, source: 'catalogue', matched: name };
+      if (price) return { price, source: 'catalogue', matched: this.catalogue.idOf?.(name) ?? name };
     }
     return undefined;
   }

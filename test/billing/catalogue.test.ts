@@ -119,7 +119,7 @@ describe('the price table with the catalogue', () => {
   it('prefers the operator, then the client name, then the upstream name', () => {
     const table = new PriceTable([{ model: 'gpt-4o', price: { input: 1, output: 1 }, source: 'admin' }], catalogue);
     expect(table.quote('gpt-4o')).toMatchObject({ source: 'admin', price: { input: 1 } });
-    expect(table.quote('claude-sonnet-4-5-20250929')).toMatchObject({ source: 'catalogue', price: { input: 3 } });
+    expect(table.quote('claude-sonnet-4-5-20250929')).toMatchObject({ source: 'catalogue', matched: 'claude-sonnet-4-5', price: { input: 3 } });
     expect(table.quote('my-alias', 'gemini-2.5-pro')).toMatchObject({ source: 'catalogue', matched: 'gemini-2.5-pro', price: { input: 1.25 } });
     expect(table.quote('my-alias')).toBeUndefined();
     table.useCatalogue(undefined);
