@@ -182,6 +182,14 @@ export const ENV_VARS = {
     section: 'routing',
     description: 'How long to wait for an upstream\'s response headers before failing over. The config file\'s `limits.upstreamTimeoutMs` wins.',
   },
+  SWITCHYARD_UPSTREAM_IDLE_MS: {
+    kind: 'integer',
+    default: 300_000,
+    min: 100,
+    refuseBelowMin: true,
+    section: 'routing',
+    description: 'How long an upstream may stay silent while its answer arrives (between two pieces of a stream, or in a plain answer\'s body) before the gateway ends the call: before anything reached the client the next channel is tried, after it the stream ends with its error event. The config file\'s `limits.upstreamIdleMs` wins.',
+  },
   SWITCHYARD_MAX_UPSTREAM_BODY_BYTES: {
     kind: 'integer',
     default: 32 * 1024 * 1024,

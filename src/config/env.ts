@@ -50,6 +50,8 @@ export interface GatewaySettings {
   maxBodyBytes: number;
   /** Time to wait for an upstream's response headers before failing over. */
   upstreamTimeoutMs: number;
+  /** Longest silence of an upstream while its answer's body arrives, streamed or not, before the call is ended. */
+  upstreamIdleMs: number;
   /** Largest non-streamed upstream answer, in bytes (the request is cut beyond, and fails over). */
   maxUpstreamBodyBytes: number;
   /** Largest streamed upstream answer, all events together, in bytes. */
@@ -189,6 +191,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     trustedProxies: trustedProxies.length > 0 ? trustedProxies : undefined,
     maxBodyBytes: read.integer('SWITCHYARD_MAX_BODY_BYTES'),
     upstreamTimeoutMs: read.integer('SWITCHYARD_UPSTREAM_TIMEOUT_MS'),
+    upstreamIdleMs: read.integer('SWITCHYARD_UPSTREAM_IDLE_MS'),
     maxUpstreamBodyBytes: read.integer('SWITCHYARD_MAX_UPSTREAM_BODY_BYTES'),
     maxUpstreamStreamBytes: read.integer('SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES'),
     maxUpstreamEventBytes: read.integer('SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES'),

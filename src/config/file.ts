@@ -93,6 +93,7 @@ const videosSchema = builtOnce(() => z.strictObject({
 const limitsSchema = builtOnce(() => z.strictObject({
   maxBodyBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_BODY_BYTES`.'),
   upstreamTimeoutMs: z.number().int().positive().optional().describe('As `SWITCHYARD_UPSTREAM_TIMEOUT_MS`.'),
+  upstreamIdleMs: z.number().int().min(100).optional().describe('As `SWITCHYARD_UPSTREAM_IDLE_MS` (at least 100).'),
   maxUpstreamBodyBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_UPSTREAM_BODY_BYTES`.'),
   maxUpstreamStreamBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES`.'),
   maxUpstreamEventBytes: z.number().int().positive().optional().describe('As `SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES`.'),

@@ -14,6 +14,7 @@ import { foldStream, responseToEvents } from '../core/stream-fold.js';
 import { openRequestState, sealEvents, sealResponse, type SealOptions } from '../core/reasoning-seal.js';
 import type { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
+import { afterFirstPiece } from './first-piece.js';
 import { logUnexpectedAttempt } from './upstream-call.js';
 import type { Channel } from '../core/channel.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
@@ -73,10 +74,11 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
           };
           const result = await adapter.passThrough!(request, upstreamCall);
           const wrapped = call.wrapPassThrough ? call.wrapPassThrough(result, next.channel) : result;
-          return { kind: 'pass', result: wrapped instanceof Promise ? await wrapped : wrapped };
+          return { kind: 'pass', result: await withFirstChunk(wrapped instanceof Promise ? await wrapped : wrapped) };
         }
         const result = await adapter.chat(coreRequest(), upstreamCall);
-        return { kind: 'chat', result: sealResult(result, sealer, { origin: adapter.type, carryText: codec.reasoningTextHidden === true }) };
+        const sealed = sealResult(result, sealer, { origin: adapter.type, carryText: codec.reasoningTextHidden === true });
+        return { kind: 'chat', result: sealed.stream ? { stream: true, events: await afterFirstPiece(sealed.events) } : sealed };
       },
     );
     target = attempt.target;
@@ -123,6 +125,12 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
   } finally {
     services.inFlight.settled(abort);
   }
+}
+
+/** A streamed pass-through body, its first chunk already read (a body read whole has nothing to wait for). */
+async function withFirstChunk(result: PassThroughResult): Promise<PassThroughResult> {
+  if (result.body instanceof WholeBody) return result;
+  return { ...result, body: await afterFirstPiece(result.body) };
 }
 
 /** A translated answer's reasoning state leaves sealed, tagged with the upstream type that made it. */

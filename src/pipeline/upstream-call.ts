@@ -33,6 +33,7 @@ export function upstreamCallFor(
     requestId: request.requestId,
     clientHeaders: request.headers,
     timeoutMs: ctx.settings.upstreamTimeoutMs,
+    idleTimeoutMs: ctx.settings.upstreamIdleMs,
     limits: upstreamLimits(ctx.settings),
   };
 }

@@ -123,6 +123,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       ...settings,
       maxBodyBytes: limits.maxBodyBytes ?? settings.maxBodyBytes,
       upstreamTimeoutMs: limits.upstreamTimeoutMs ?? settings.upstreamTimeoutMs,
+      upstreamIdleMs: limits.upstreamIdleMs ?? settings.upstreamIdleMs,
       maxUpstreamBodyBytes: limits.maxUpstreamBodyBytes ?? settings.maxUpstreamBodyBytes,
       maxUpstreamStreamBytes: limits.maxUpstreamStreamBytes ?? settings.maxUpstreamStreamBytes,
       maxUpstreamEventBytes: limits.maxUpstreamEventBytes ?? settings.maxUpstreamEventBytes,

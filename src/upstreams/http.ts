@@ -13,7 +13,7 @@ import { loadUndici } from '../core/undici.js';
 
 /** Failing to open a TCP/TLS connection this fast means the upstream is unreachable; try the next channel. */
 const CONNECT_TIMEOUT_MS = 10_000;
-/** A streamed body that stays silent this long is considered dead. */
+/** A body that stays silent this long is considered dead, when the caller sets no bound of its own. */
 const BODY_TIMEOUT_MS = 5 * 60_000;
 /** Error bodies are read up to this size; anything beyond is not worth keeping. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -46,7 +46,7 @@ export interface UpstreamRequestOptions {
    * checks it on a coarse clock: expect it to fire up to about a second late.
    */
   timeoutMs: number;
-  /** Bound on silence while the body streams; defaults to five minutes. */
+  /** Bound on silence while the body arrives (undici bodyTimeout, on the same coarse clock); defaults to five minutes. */
   bodyTimeoutMs?: number;
 }
 

@@ -70,7 +70,7 @@ export interface ForwardOptions {
  * router can still fail over.
  */
 export async function forwardUntouched(options: ForwardOptions, call: UpstreamCall): Promise<PassThroughResult> {
-  const exchange = { url: options.url, headers: options.headers, body: options.body, signal: call.signal, timeoutMs: call.timeoutMs, secrets: [call.apiKey], throwStatus: options.throwFor };
+  const exchange = { url: options.url, headers: options.headers, body: options.body, signal: call.signal, timeoutMs: call.timeoutMs, bodyTimeoutMs: call.idleTimeoutMs, secrets: [call.apiKey], throwStatus: options.throwFor };
   const limits = limitsOf(call);
   const sse = options.sse ?? options.stream;
   // A plain answer is wanted whole: gathered as it arrives, with no body stream (whole-answer.ts).

@@ -26,6 +26,11 @@ export interface UpstreamCall {
   clientHeaders: Record<string, string | string[] | undefined>;
   /** Milliseconds to wait for the upstream's response headers before failing over. */
   timeoutMs: number;
+  /**
+   * Milliseconds the upstream may stay silent while its answer's body arrives
+   * before the call is ended (undici bodyTimeout); five minutes when absent.
+   */
+  idleTimeoutMs?: number;
   /** Size bounds on the answer; the defaults when absent. */
   limits?: UpstreamLimits;
 }

@@ -1,4 +1,4 @@
-/** Settings from the environment (src/config/env.ts): the bounds on upstream answers. */
+/** Settings from the environment (src/config/env.ts): the bounds on upstream answers and on their silence. */
 import { describe, expect, it } from 'vitest';
 import { settingsFromEnv } from '../../src/config/env.js';
 
@@ -21,5 +21,15 @@ describe('upstream answer bounds', () => {
     expect([settings.maxUpstreamBodyBytes, settings.maxUpstreamStreamBytes, settings.maxUpstreamEventBytes]).toEqual([1000, 2000, 300]);
     expect(() => settingsFromEnv({ SWITCHYARD_MAX_UPSTREAM_BODY_BYTES: '0' })).toThrow('must be a positive integer');
     expect(() => settingsFromEnv({ SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES: 'lots' })).toThrow('must be a non-negative integer');
+  });
+});
+
+describe('upstream idle timeout', () => {
+  it('defaults to five minutes, is read from SWITCHYARD_UPSTREAM_IDLE_MS, and below 100 ms is refused', () => {
+    expect(settingsFromEnv({}).upstreamIdleMs).toBe(300_000);
+    expect(settingsFromEnv({ SWITCHYARD_UPSTREAM_IDLE_MS: '2500' }).upstreamIdleMs).toBe(2_500);
+    // Refused, not raised: a 0 meant as "never" must not quietly become 100 ms.
+    expect(() => settingsFromEnv({ SWITCHYARD_UPSTREAM_IDLE_MS: '0' })).toThrow('SWITCHYARD_UPSTREAM_IDLE_MS');
+    expect(() => settingsFromEnv({ SWITCHYARD_UPSTREAM_IDLE_MS: '99' })).toThrow('SWITCHYARD_UPSTREAM_IDLE_MS');
   });
 });

@@ -3,13 +3,13 @@
  * the client received: the output counted by the tokenizer from the text the
  * client read off its SSE, the prompt as the upstream reported it early (else
  * estimated), and the log row says which parts were estimated. Every chat
- * family on its native (pass-through) channel, cut three ways: the upstream
- * resets the connection, the client leaves, shutdown ends the stream. The
+ * family on its native (pass-through) channel, cut four ways: the upstream
+ * resets the connection, the upstream goes silent past the idle timeout
+ * (`limits.upstreamIdleMs`), the client leaves, shutdown ends the stream. The
  * three reported cuts (a Messages stream cut after 108 characters, a Messages
  * client leaving after three deltas, a Chat Completions stream cut before its
  * usage chunk after 60 characters) run on SQLite and PostgreSQL; the rest on
- * SQLite. (A stream whose upstream goes silent ends through the same path:
- * test/pipeline/cut-streams.test.ts.)
+ * SQLite.
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import { openStore } from '../../src/storage/open.js';
 import { engines, freshSchemas, postgresUrl } from '../storage/engines.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 import type { FakeUpstream } from '../upstreams/support/fake-upstream.js';
-import { channelsFor, cutFamilies, modelFor, PROMPT_TOKENS, readUntil, receivedText, startCutUpstream, type CutFamily, type CutKind } from '../support/cut-streams.js';
+import { channelsFor, closingError, cutFamilies, modelFor, PROMPT_TOKENS, readUntil, receivedText, startCutUpstream, type CutFamily, type CutKind } from '../support/cut-streams.js';
 
 const KEY = 'sk-client-cut-streams-01';
 const PRICE = { input: 1, output: 2 };
@@ -31,6 +31,8 @@ beforeAll(async () => {
 afterAll(() => upstream?.close());
 
 const config = () => ({ channels: channelsFor(upstream), keys: [{ name: 'client', key: KEY }], prices: { '*': PRICE } });
+/** Short, so the silent cases stay quick; undici checks it on a coarse clock (up to about a second late). */
+const IDLE_MS = 300;
 
 function send(gw: TestGateway, family: CutFamily, model: string, signal?: AbortSignal) {
   const request = family.request(model, KEY);
@@ -47,7 +49,7 @@ async function logOf(gw: TestGateway, model: string): Promise<any> {
 }
 
 /** The client's side of one cut: the text it received off the SSE. */
-async function cutStream(gw: TestGateway, family: CutFamily, kind: Exclude<CutKind, 'shutdown'>, model: string): Promise<string> {
+async function cutStream(gw: TestGateway, family: CutFamily, kind: Exclude<CutKind, 'shutdown' | 'silent'>, model: string): Promise<string> {
   const abort = new AbortController();
   const response = await send(gw, family, model, abort.signal);
   expect(response.status).toBe(200);
@@ -70,7 +72,7 @@ function expectCharged(row: any, family: CutFamily, received: string): void {
   expect(row.cost).toBeCloseTo((row.inputTokens * PRICE.input + row.outputTokens * PRICE.output) / 1_000_000, 12);
 }
 
-const reported: Array<[string, CutFamily, Exclude<CutKind, 'shutdown'>]> = [
+const reported: Array<[string, CutFamily, Exclude<CutKind, 'shutdown' | 'silent'>]> = [
   ['Messages stream reset after 108 characters', cutFamilies[0]!, 'reset'],
   ['Messages client leaving after the deltas', cutFamilies[0]!, 'abort'],
   ['Chat Completions stream reset before its usage chunk after 60 characters', cutFamilies[1]!, 'reset'],
@@ -129,5 +131,25 @@ describe('every family, every cut (sqlite)', () => {
     } finally {
       await rm(sgw.dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('every family, its upstream silent mid-stream past the idle timeout (sqlite)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway({ config: { ...config(), limits: { upstreamIdleMs: IDLE_MS } } });
+  });
+  afterAll(() => gw?.close());
+
+  // Concurrent: each case waits out the idle timeout, late by up to undici's coarse clock.
+  it.concurrent.each(cutFamilies.map((family) => [family.name, family] as const))('%s', async (_name, family) => {
+    const model = modelFor(family, 'silent');
+    const response = await send(gw, family, model);
+    expect(response.status).toBe(200);
+    const sse = await response.text();
+    expect(closingError(family, sse)).toBe('upstream went silent while sending its answer');
+    const row = await logOf(gw, model);
+    expect(row).toMatchObject({ model, stream: true, httpStatus: 200, errorKind: 'timeout' });
+    expectCharged(row, family, receivedText(family, sse));
   });
 });

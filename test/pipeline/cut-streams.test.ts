@@ -1,10 +1,10 @@
 /**
  * An upstream that goes silent mid-stream: undici's body timeout ends the
  * read, and the pipeline charges what the client received, as for any other
- * cut (test/e2e/delivered-usage.test.ts drives the others over HTTP; the
- * silence a real upstream must keep for the timeout is minutes long, so here
- * the body fails with undici's own timeout error). Every family's pass-through
- * stream, read by its real guard and tap.
+ * cut (test/e2e/delivered-usage.test.ts drives the same case over HTTP with a
+ * short `limits.upstreamIdleMs`; here the body fails with undici's own timeout
+ * error, without the wait). Every family's pass-through stream, read by its
+ * real guard and tap.
  */
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/core/tokens.js';

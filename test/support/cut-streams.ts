@@ -3,13 +3,14 @@
  * of what a cut stream is charged: a fake upstream that sends a beginning
  * (with the prompt's usage where the dialect reports it early), a few text
  * deltas, then resets the connection or goes silent until the gateway hangs
- * up; and, on the client's side, the requests of each family and a reading
- * of the text the client actually received from its SSE.
+ * up (the client left, shutdown, or the gateway's idle timeout); and, on the
+ * client's side, the requests of each family and a reading of the text the
+ * client actually received from its SSE.
  */
 import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../upstreams/support/fake-upstream.js';
 
 export type FamilyName = 'messages' | 'chat-completions' | 'responses' | 'generate';
-export type CutKind = 'reset' | 'abort' | 'shutdown';
+export type CutKind = 'reset' | 'abort' | 'shutdown' | 'silent';
 
 export const PROMPT_TOKENS = 25;
 
@@ -25,6 +26,8 @@ export interface CutFamily {
   request(model: string, key: string): { path: string; headers: Record<string, string>; body: unknown };
   /** The text pieces one parsed client event carries. */
   textOf(event: any): string | undefined;
+  /** The message of the family's error frame, when the parsed event is that frame. */
+  errorOf(event: any): string | undefined;
 }
 
 /** Six deltas of 18 characters: the 108 characters of the reported Messages cut. */
@@ -46,6 +49,7 @@ export const cutFamilies: CutFamily[] = [
       body: { model, max_tokens: 500, stream: true, messages: [{ role: 'user', content: 'tell me a long story' }] },
     }),
     textOf: (event) => (event?.type === 'content_block_delta' ? event.delta?.text : undefined),
+    errorOf: (event) => (event?.type === 'error' ? event.error?.message : undefined),
   },
   {
     name: 'chat-completions',
@@ -59,6 +63,7 @@ export const cutFamilies: CutFamily[] = [
       body: { model, stream: true, messages: [{ role: 'user', content: 'tell me a long story' }] },
     }),
     textOf: (event) => event?.choices?.[0]?.delta?.content ?? undefined,
+    errorOf: (event) => event?.error?.message,
   },
   {
     name: 'responses',
@@ -68,6 +73,7 @@ export const cutFamilies: CutFamily[] = [
     promptReported: false,
     request: (model, key) => ({ path: '/v1/responses', headers: { authorization: `Bearer ${key}` }, body: { model, input: 'tell me a long story', stream: true } }),
     textOf: (event) => (event?.type === 'response.output_text.delta' ? event.delta : undefined),
+    errorOf: (event) => (event?.type === 'response.failed' ? event.response?.error?.message : undefined),
   },
   {
     name: 'generate',
@@ -81,6 +87,7 @@ export const cutFamilies: CutFamily[] = [
       body: { contents: [{ role: 'user', parts: [{ text: 'tell me a long story' }] }] },
     }),
     textOf: (event) => (event?.candidates?.[0]?.content?.parts ?? []).map((part: { text?: string }) => part.text ?? '').join('') || undefined,
+    errorOf: (event) => event?.error?.message,
   },
 ];
 
@@ -128,7 +135,7 @@ export function startCutUpstream(): Promise<FakeUpstream> {
     const family = cutFamilies.find((entry) => model.startsWith(`${entry.prefix}-`))!;
     const chunks = framesOf(family.name, family.deltas);
     if (model.endsWith('-reset')) return { status: 200, headers: { 'content-type': 'text/event-stream' }, chunks, cutAfterChunks: chunks.length };
-    // Silent after the deltas until the gateway hangs up (the client left, or shutdown ended the call).
+    // Silent after the deltas until the gateway hangs up (the client left, shutdown ended the call, or the idle timeout did).
     return {
       status: 200,
       headers: { 'content-type': 'text/event-stream' },
@@ -150,21 +157,31 @@ export function channelsFor(upstream: FakeUpstream) {
   }));
 }
 
+function* parsedEvents(sse: string): Iterable<unknown> {
+  for (const line of sse.split('\n')) {
+    if (!line.startsWith('data:')) continue;
+    try {
+      yield JSON.parse(line.slice(5).trim());
+    } catch {
+      // A data line that is not JSON ([DONE]) carries no text.
+    }
+  }
+}
+
 /** The text the client received: every delta of its family's events in what it read. */
 export function receivedText(family: CutFamily, sse: string): string {
   const pieces: string[] = [];
-  for (const line of sse.split('\n')) {
-    if (!line.startsWith('data:')) continue;
-    let event: unknown;
-    try {
-      event = JSON.parse(line.slice(5).trim());
-    } catch {
-      continue;
-    }
+  for (const event of parsedEvents(sse)) {
     const text = family.textOf(event);
     if (text) pieces.push(text);
   }
   return pieces.join('');
+}
+
+/** The message of the stream's last event, when that event is the family's error frame. */
+export function closingError(family: CutFamily, sse: string): string | undefined {
+  const events = [...parsedEvents(sse)];
+  return events.length > 0 ? family.errorOf(events.at(-1)) : undefined;
 }
 
 /** Reads a streamed answer until `until` says enough (or it ends): the text so far, and the reader to go on with. */

@@ -18,6 +18,7 @@ export async function messagesChat(request: ChatRequest, call: UpstreamCall): Pr
     body: JSON.stringify(body),
     signal: call.signal,
     timeoutMs: call.timeoutMs,
+    bodyTimeoutMs: call.idleTimeoutMs,
     secrets: [call.apiKey],
   };
   if (request.stream) return { stream: true, events: messagesSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };

@@ -19,6 +19,7 @@ export async function geminiChat(request: ChatRequest, call: UpstreamCall): Prom
     body: JSON.stringify(body),
     signal: call.signal,
     timeoutMs: call.timeoutMs,
+    bodyTimeoutMs: call.idleTimeoutMs,
     secrets: [call.apiKey],
     throwStatus: throwGeminiStatus,
   };

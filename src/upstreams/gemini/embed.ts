@@ -27,6 +27,7 @@ export async function geminiEmbeddings(request: EmbeddingRequest, call: Upstream
       body: JSON.stringify({ requests }),
       signal: call.signal,
       timeoutMs: call.timeoutMs,
+      bodyTimeoutMs: call.idleTimeoutMs,
       secrets: [call.apiKey],
       throwStatus: throwGeminiStatus,
     },

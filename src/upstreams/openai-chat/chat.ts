@@ -19,6 +19,7 @@ export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCa
     body: JSON.stringify(body),
     signal: call.signal,
     timeoutMs: call.timeoutMs,
+    bodyTimeoutMs: call.idleTimeoutMs,
     secrets: [call.apiKey],
     throwStatus: throwChatCompletionsStatus,
   };

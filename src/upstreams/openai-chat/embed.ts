@@ -27,6 +27,7 @@ function send(call: UpstreamCall, body: string | Buffer) {
       body,
       signal: call.signal,
       timeoutMs: call.timeoutMs,
+      bodyTimeoutMs: call.idleTimeoutMs,
       secrets: [call.apiKey],
       throwStatus: throwChatCompletionsStatus,
     },

@@ -18,6 +18,7 @@ export async function responsesChat(request: ChatRequest, call: UpstreamCall): P
     body: JSON.stringify(body),
     signal: call.signal,
     timeoutMs: call.timeoutMs,
+    bodyTimeoutMs: call.idleTimeoutMs,
     secrets: [call.apiKey],
   };
   if (request.stream) return { stream: true, events: responsesSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };

@@ -64,6 +64,13 @@ function opening(type: UpstreamType): string[] {
   return frames.slice(0, Math.min(3, frames.length - 1));
 }
 
+/**
+ * Frames paced apart, so the fault lands after the first frames reached the
+ * client (the stream is then cut with an error frame); a fault read with the
+ * first chunk is a failed attempt, and the next channel answers.
+ */
+const AFTER_FIRST_FRAMES: Partial<FakeReply> = { chunkDelayMs: 15 };
+
 function withInserted(type: UpstreamType, inserted: string): string[] {
   const frames = okFrames(type);
   return [...frames.slice(0, 2), inserted, ...frames.slice(2)];
@@ -77,9 +84,9 @@ export const faults = {
   /** A 200 that claims JSON and is not. */
   notJson: (() => json('upstream exploded \u0000\u00ff')) satisfies Fault,
   /** Garbage bytes between two good events. */
-  garbageInStream: ((type) => sse(withInserted(type, '\u0000\u00ff@@ not an event }{\n\n'))) satisfies Fault,
+  garbageInStream: ((type) => sse(withInserted(type, '\u0000\u00ff@@ not an event }{\n\n'), AFTER_FIRST_FRAMES)) satisfies Fault,
   /** An event whose JSON was cut short. */
-  truncatedEvent: ((type) => sse(withInserted(type, 'data: {"type":"content_block_delta","index":0,"delta":{"type":"te\n\n'))) satisfies Fault,
+  truncatedEvent: ((type) => sse(withInserted(type, 'data: {"type":"content_block_delta","index":0,"delta":{"type":"te\n\n'), AFTER_FIRST_FRAMES)) satisfies Fault,
   /** A stream that ends cleanly before its last event. */
   endsEarly: ((type) => sse(opening(type))) satisfies Fault,
   /** A stream whose connection is reset half way. */
