@@ -226,6 +226,8 @@ export interface ChatResponse {
   finishReason: FinishReason;
   stopSequence?: string | null;
   usage: Usage;
+  /** The upstream told no usage, so `usage` holds zeros, not counts (the answer is then charged for its content). */
+  usageUnreported?: true;
 }
 
 export type BlockStart =

@@ -75,6 +75,7 @@ export class StreamFolder {
       finishReason: this.finished?.reason ?? 'other',
       stopSequence: this.finished?.stopSequence ?? null,
       usage: this.usage,
+      ...(this.finished?.unreported ? { usageUnreported: true as const } : {}),
     };
   }
 }

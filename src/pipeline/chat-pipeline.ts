@@ -262,7 +262,19 @@ function deliverTranslated(result: ChatResult, call: ChatCall, codec: ChatCodec,
 
 function sendRendered(rendered: unknown, response: ChatResponse, output: ChatOutput): Outcome {
   output.send(200, 'application/json', JSON.stringify(rendered));
+  // An answer whose upstream told no usage is charged for its content, like a stream cut before its usage.
+  if (response.usageUnreported) return { httpStatus: 200, answered: true, reported: undefined, deliveredText: () => contentText(response) };
   return { httpStatus: 200, answered: true, reported: response.usage, deliveredText: noText };
+}
+
+/** The text, reasoning and tool-call arguments of an answer, as the client received them. */
+function contentText(response: ChatResponse): string {
+  let text = '';
+  for (const part of response.content) {
+    if (part.type === 'text' || part.type === 'thinking') text += part.text ?? '';
+    else if (part.type === 'tool_call') text += JSON.stringify(part.input);
+  }
+  return text;
 }
 
 async function deliverTranslatedEvents(result: ChatResult, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<Outcome> {

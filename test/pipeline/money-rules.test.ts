@@ -186,6 +186,21 @@ describe('the chat pipeline', () => {
     expect(completeUsage(run.settled[0])).toMatchObject({ outputTokens: countTokens('an answer without usage'), estimatedParts: ['input', 'output'] });
   });
 
+  it('counts a translated plain answer whose upstream reported no usage from its content (zeros are no counts)', async () => {
+    const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const content = [
+      { type: 'text' as const, text: 'a plain answer without usage' },
+      { type: 'tool_call' as const, id: 'call_1', name: 'lookup', input: { city: 'Oslo' } },
+    ];
+    const a = script('a', { chat: async () => ({ stream: false, response: { id: 'r', model: 'm', content, finishReason: 'stop', usage: zero, usageUnreported: true } }) });
+    const run = services([channel('a')], [adapter(a)]);
+    await serveChat(run.services, chatCall(false), codec, recordingOutput());
+    expect(completeUsage(run.settled[0])).toMatchObject({
+      outputTokens: countTokens('a plain answer without usage' + JSON.stringify({ city: 'Oslo' })),
+      estimatedParts: ['input', 'output'],
+    });
+  });
+
   it('settles once when the client goes away mid-stream, charging what it received', async () => {
     const output = recordingOutput();
     async function* slow() {

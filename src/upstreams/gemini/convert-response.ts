@@ -43,6 +43,7 @@ export function fromGeminiResponse(json: GeminiResponse, fallbackModel: string, 
     finishReason: blocked ? 'content_filter' : mapFinishReason(candidate?.finishReason, hasCalls),
     stopSequence: null,
     usage: usageFromGemini(json.usageMetadata),
+    ...(json.usageMetadata ? {} : { usageUnreported: true as const }),
   };
 }
 

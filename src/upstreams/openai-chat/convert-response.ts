@@ -37,5 +37,6 @@ export function fromChatCompletion(json: ChatCompletion, fallbackModel: string):
     finishReason: message.refusal ? 'refusal' : mapFinishReason(choice.finish_reason),
     stopSequence: null,
     usage: usageFromChatCompletion(json.usage),
+    ...(json.usage ? {} : { usageUnreported: true as const }),
   };
 }

@@ -45,6 +45,7 @@ export function fromResponsesResponse(json: WireResponse, fallbackModel: string)
     finishReason: finishReasonOf(json, sawToolCall, sawRefusal),
     stopSequence: null,
     usage: usageFromResponses(json.usage),
+    ...(json.usage ? {} : { usageUnreported: true as const }),
   };
 }
 
