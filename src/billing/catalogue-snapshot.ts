@@ -23,6 +23,12 @@ export interface CatalogueSnapshot {
 export function readSnapshot(moduleUrl: string, version: string): Provider[] | undefined {
   const file = join(dirname(fileURLToPath(moduleUrl)), SNAPSHOT_FILE);
   if (!existsSync(file)) return undefined;
-  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as CatalogueSnapshot;
-  return snapshot.version === version && Array.isArray(snapshot.providers) ? snapshot.providers : undefined;
+  let snapshot: CatalogueSnapshot;
+  try {
+    snapshot = JSON.parse(readFileSync(file, 'utf8')) as CatalogueSnapshot;
+  } catch {
+    // A damaged snapshot is as good as none: the package is read instead.
+    return undefined;
+  }
+  return snapshot?.version === version && Array.isArray(snapshot.providers) ? snapshot.providers : undefined;
 }

@@ -136,9 +136,22 @@ export class PriceTable {
     if (own) return { price: own.price, source: own.source, matched: own.model };
     if (!this.catalogue) return undefined;
     for (const name of upstreamModel && upstreamModel !== model ? [model, upstreamModel] : [model]) {
-      const price = this.catalogue.priceOf(name);
+      const price = catalogueSays(() => this.catalogue!.priceOf(name));
       if (price) return { price, source: 'catalogue', matched: this.catalogue.idOf?.(name) ?? name };
     }
+    return undefined;
+  }
+}
+
+/**
+ * A catalogue that fails (data it cannot read) prices nothing rather than
+ * failing the settlement asking it: the request is then logged as unpriced,
+ * which warns, instead of being lost.
+ */
+function catalogueSays<T>(ask: () => T): T | undefined {
+  try {
+    return ask();
+  } catch {
     return undefined;
   }
 }

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GenaiPricesCatalogue } from '../../src/billing/catalogue.js';
 import { costOf } from '../../src/billing/cost.js';
-import { PriceTable } from '../../src/billing/prices.js';
+import { PriceTable, type PriceCatalogue } from '../../src/billing/prices.js';
 import type { Usage } from '../../src/core/chat.js';
 
 const genai = createRequire(import.meta.url)('@pydantic/genai-prices') as typeof import('@pydantic/genai-prices');
@@ -135,5 +135,21 @@ describe('the price table with the catalogue', () => {
     const after = table.quote('deepseek-chat')!.price.input;
     expect(after).toBe(catalogue.priceOf('deepseek-chat', new Date(Date.UTC(2026, 10, 20, 17, 0)))?.input);
     expect(after).not.toBe(before);
+  });
+});
+
+describe('a catalogue that fails', () => {
+  it('prices nothing instead of failing the settlement that asked', () => {
+    const broken: PriceCatalogue = {
+      about: { package: 'broken', version: '0', date: '2026-01-01' },
+      priceOf: () => {
+        throw new Error('unreadable data');
+      },
+      list: () => [],
+    };
+    const table = new PriceTable([{ model: 'mine', price: { input: 1 }, source: 'admin' }], broken);
+    expect(table.quote('claude-sonnet-4-5')).toBeUndefined();
+    expect(table.cost('claude-sonnet-4-5', { inputTokens: 10, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBe(0);
+    expect(table.quote('mine')).toMatchObject({ source: 'admin' });
   });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/storage/open.js';
 import { engines, freshSchemas, postgresUrl } from '../storage/engines.js';
 import { startGateway } from '../support/gateway.js';
-import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../upstreams/support/fake-upstream.js';
+import { silentAfter, startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../upstreams/support/fake-upstream.js';
 import { sseFrames, type FixtureDialect } from '../upstreams/support/fixtures.js';
 
 const CLIENT_KEY = 'sk-client-shutdown-01';
@@ -37,15 +37,7 @@ function providerOf(request: RecordedRequest): string {
 beforeAll(async () => {
   upstream = await startFakeUpstream((request) => {
     const { dialect, file, frames } = beginnings[providerOf(request)]!;
-    const chunks = sseFrames(dialect, file).slice(0, frames);
-    return {
-      status: 200,
-      headers: { 'content-type': 'text/event-stream' },
-      source: async function* () {
-        yield* chunks;
-        await request.closed;
-      },
-    };
+    return silentAfter(request, sseFrames(dialect, file).slice(0, frames));
   });
 });
 afterAll(() => upstream?.close());

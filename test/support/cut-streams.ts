@@ -7,7 +7,7 @@
  * client's side, the requests of each family and a reading of the text the
  * client actually received from its SSE.
  */
-import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../upstreams/support/fake-upstream.js';
+import { silentAfter, startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../upstreams/support/fake-upstream.js';
 
 export type FamilyName = 'messages' | 'chat-completions' | 'responses' | 'generate';
 export type CutKind = 'reset' | 'abort' | 'shutdown' | 'silent';
@@ -136,14 +136,7 @@ export function startCutUpstream(): Promise<FakeUpstream> {
     const chunks = framesOf(family.name, family.deltas);
     if (model.endsWith('-reset')) return { status: 200, headers: { 'content-type': 'text/event-stream' }, chunks, cutAfterChunks: chunks.length };
     // Silent after the deltas until the gateway hangs up (the client left, shutdown ended the call, or the idle timeout did).
-    return {
-      status: 200,
-      headers: { 'content-type': 'text/event-stream' },
-      source: async function* () {
-        yield* chunks;
-        await request.closed;
-      },
-    };
+    return silentAfter(request, chunks);
   });
 }
 

@@ -19,6 +19,18 @@ export interface RecordedRequest {
   closed: Promise<void>;
 }
 
+/** An event stream that sends `chunks`, then stays silent until the gateway hangs up (a client gone, shutdown, an idle timeout). */
+export function silentAfter(request: RecordedRequest, chunks: Array<string | Buffer>): FakeReply {
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream' },
+    source: async function* () {
+      yield* chunks;
+      await request.closed;
+    },
+  };
+}
+
 export interface FakeReply {
   status?: number;
   headers?: Record<string, string>;
