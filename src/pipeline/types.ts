@@ -67,4 +67,10 @@ export interface ChatCall {
   /** Wraps a channel's pass-through answer before delivery (e.g. to map its ids and record it); a promise only when it must wait. */
   wrapPassThrough?(result: PassThroughResult, channel: Channel): PassThroughResult | Promise<PassThroughResult>;
   startedAt: number;
+  /**
+   * The client's session, when one is known: the turns of one session are
+   * routed to the same channel and upstream key while it stays healthy, so
+   * the upstream's prompt cache keeps hitting (see routing/session-affinity).
+   */
+  sessionKey?: string;
 }

@@ -33,6 +33,12 @@ export interface UpstreamCall {
   idleTimeoutMs?: number;
   /** Size bounds on the answer; the defaults when absent. */
   limits?: UpstreamLimits;
+  /**
+   * The client's session, as the router keeps its turns together (see
+   * routing/session-affinity): upstreams that key their prompt cache by a
+   * string (OpenAI `prompt_cache_key`) send it when the client gave none.
+   */
+  sessionKey?: string;
 }
 
 export type ChatResult =
