@@ -227,6 +227,27 @@ export const ENV_VARS = {
     section: 'routing',
     description: 'How long a channel whose credentials were refused (401/403) sits out. The config file\'s `limits.cooldownSeconds` wins.',
   },
+  SWITCHYARD_SESSION_AFFINITY: {
+    kind: 'on-off',
+    defaultText: 'the config file\'s `sessionAffinity.enabled`, else on',
+    section: 'routing',
+    description:
+      'Keeps the turns of one client session on the channel and upstream key that served its last turn, while that channel is a candidate in the top healthy priority tier and the key is not cooling down, so the upstream\'s prompt cache keeps hitting (see README, Session affinity). A session is named by the agent\'s session header, `prompt_cache_key`, the conversation a `previous_response_id` continues, `cachedContent`, else a hash of the conversation\'s stable prefix. `off`: every turn is placed by priority and weight alone. Wins over the config file.',
+  },
+  SWITCHYARD_SESSION_AFFINITY_IDLE_SECONDS: {
+    kind: 'integer',
+    default: 3_600,
+    min: 1,
+    section: 'routing',
+    description: 'How long a session\'s pin is kept after its last turn. The config file\'s `sessionAffinity.idleSeconds` wins.',
+  },
+  SWITCHYARD_SESSION_AFFINITY_MAX_SESSIONS: {
+    kind: 'integer',
+    default: 100_000,
+    min: 1,
+    section: 'routing',
+    description: 'Sessions an instance keeps pins for (about 200 bytes each); beyond, the least recently used is forgotten. With Redis the pins are shared by the instances and expire there after the idle time. The config file\'s `sessionAffinity.maxSessions` wins.',
+  },
   SWITCHYARD_SIMULATOR: {
     kind: 'on-off',
     defaultText: 'the config file\'s `simulator`, else on',

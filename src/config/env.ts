@@ -78,6 +78,16 @@ export interface GatewaySettings {
    * `priceCatalogue`, else on.
    */
   priceCatalogue?: boolean;
+  /**
+   * Whether a session's turns stay on one channel and key
+   * (SWITCHYARD_SESSION_AFFINITY=on|off); unset: the config file's
+   * `sessionAffinity.enabled`, else on.
+   */
+  sessionAffinity?: boolean;
+  /** How long a session's pin outlives its last turn, in seconds. */
+  sessionAffinityIdleSeconds: number;
+  /** Sessions one instance keeps pins for (least recently used forgotten first). */
+  sessionAffinityMaxSessions: number;
   /** The durable task engine (image and video tasks) and its callbacks. */
   tasks: TaskSettings;
 }
@@ -201,6 +211,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     refreshIntervalMs: read.integer('SWITCHYARD_REFRESH_MS'),
     simulator: read.onOff('SWITCHYARD_SIMULATOR'),
     priceCatalogue: read.onOff('SWITCHYARD_PRICE_CATALOGUE'),
+    sessionAffinity: read.onOff('SWITCHYARD_SESSION_AFFINITY'),
+    sessionAffinityIdleSeconds: read.integer('SWITCHYARD_SESSION_AFFINITY_IDLE_SECONDS'),
+    sessionAffinityMaxSessions: read.integer('SWITCHYARD_SESSION_AFFINITY_MAX_SESSIONS'),
     accessLog: read.onOff('SWITCHYARD_ACCESS_LOG') ?? true,
     metrics: read.onOff('SWITCHYARD_METRICS') ?? true,
     traces: traceSettingsFromEnv(read, env),

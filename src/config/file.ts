@@ -101,6 +101,13 @@ const limitsSchema = builtOnce(() => z.strictObject({
   cooldownSeconds: z.number().nonnegative().optional().describe('As `SWITCHYARD_COOLDOWN_SECONDS`.'),
 }));
 
+// The numbers win over their environment variables; `SWITCHYARD_SESSION_AFFINITY` wins over `enabled`.
+const sessionAffinitySchema = builtOnce(() => z.strictObject({
+  enabled: z.boolean().optional().describe('`false`: every turn is placed by priority and weight alone. Default: on. `SWITCHYARD_SESSION_AFFINITY` wins.'),
+  idleSeconds: z.number().int().positive().optional().describe('As `SWITCHYARD_SESSION_AFFINITY_IDLE_SECONDS`.'),
+  maxSessions: z.number().int().positive().optional().describe('As `SWITCHYARD_SESSION_AFFINITY_MAX_SESSIONS`.'),
+}));
+
 export const configSchema = builtOnce(() => z
   .strictObject({
     channels: z.array(channelSchema()).default([]).describe('Upstreams, created by name; later starts apply only the fields the file changed since it was last applied.'),
@@ -114,6 +121,9 @@ export const configSchema = builtOnce(() => z
       .optional()
       .describe('`false`: the built-in price catalogue (@pydantic/genai-prices) prices nothing, so only `prices` and the admin API\'s prices count. Default: on, under the operator\'s prices. `SWITCHYARD_PRICE_CATALOGUE` wins.'),
     limits: limitsSchema().optional().describe('Gateway limits; each wins over its environment variable.'),
+    sessionAffinity: sessionAffinitySchema()
+      .optional()
+      .describe('Keeping a client session\'s turns on one channel and upstream key, for the upstream\'s prompt cache (see README, Session affinity).'),
     contextWindows: z
       .record(z.string().min(1), z.number().int().positive())
       .optional()

@@ -12,6 +12,7 @@ import type { GatewaySettings } from '../config/env.js';
 import type { ConfigFile } from '../config/file.js';
 import type { ChannelHealth } from '../routing/health.js';
 import type { ChannelRegistry } from '../routing/channel-registry.js';
+import type { SessionAffinity } from '../routing/session-affinity.js';
 import type { AccessNotes } from '../observe/access-log.js';
 import type { GatewayMetrics } from '../observe/metrics.js';
 import type { RequestTracer } from '../observe/request-trace.js';
@@ -32,6 +33,8 @@ export interface AppContext {
   limits: RateLimits;
   channels: ChannelRegistry;
   health: ChannelHealth;
+  /** Session pins for prompt caches (routing/session-affinity.ts); absent when turned off. */
+  affinity?: SessionAffinity;
   prices: PriceTable;
   /** Loads the stored prices into `prices` (refresh after a write) and names the stored ones it skipped. */
   storedPrices: StoredPrices;

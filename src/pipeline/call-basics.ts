@@ -30,5 +30,8 @@ export function chatCall(request: FastifyRequest, key: ClientKey, fields: ChatCa
     passThroughRequest: fields.passThroughRequest,
     wrapPassThrough: fields.wrapPassThrough,
     startedAt: fields.startedAt,
+    sessionKey: undefined,
+    sessionHint: fields.sessionHint,
+    sessionAlias: fields.sessionAlias,
   };
 }

@@ -16,6 +16,7 @@ import type { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
 import { afterFirstPiece } from './first-piece.js';
 import { logUnexpectedAttempt } from './upstream-call.js';
+import { placeSession } from './session-placement.js';
 import type { Channel } from '../core/channel.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
 import { WholeBody } from '../upstreams/whole-body.js';
@@ -58,9 +59,19 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     const held = services.holdQuota(call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body });
     if (held) hold = await held;
     const { candidates, plans } = servableCandidates(services, call, codec, coreRequest);
+    const placing = placeSession(services.affinity, services.health, call, candidates);
+    const placed = placing instanceof Promise ? await placing : placing;
     const attempt = await withFailover(
-      candidates,
-      { model: call.model, maxAttempts: services.maxAttempts, health: services.health, attempts, signal: abort.signal, onUnexpected: logUnexpectedAttempt(services.logger, call.requestId) },
+      placed.candidates,
+      {
+        model: call.model,
+        maxAttempts: services.maxAttempts,
+        health: services.health,
+        attempts,
+        signal: abort.signal,
+        onUnexpected: logUnexpectedAttempt(services.logger, call.requestId),
+        keyFor: placed.keyFor,
+      },
       async (next): Promise<AttemptValue> => {
         const adapter = services.adapter(next.channel.type);
         const upstreamCall = services.upstreamCall(next, call, abort.signal);
@@ -82,6 +93,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
       },
     );
     target = attempt.target;
+    placed.served?.(attempt.target);
     translation = noteTranslation(services, call, plans.get(attempt.target.channel.id), output);
     const delivered =
       attempt.value.kind === 'pass'

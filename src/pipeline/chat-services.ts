@@ -15,6 +15,7 @@ import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import type { AttemptTarget } from '../routing/failover.js';
 import type { ChannelHealth } from '../routing/health.js';
+import type { SessionAffinity } from '../routing/session-affinity.js';
 import type { KeyRecord } from '../storage/types.js';
 import type { UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
 import { holdQuota } from './quota-hold.js';
@@ -33,7 +34,9 @@ export interface ChatServices {
   adapter(type: string): UpstreamAdapter;
   readonly maxAttempts: number;
   readonly health: ChannelHealth;
-  upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders'] }, signal: CallSignal): UpstreamCall;
+  /** Keeps a session's turns on one channel and key; undefined when the operator turned it off. */
+  readonly affinity?: SessionAffinity;
+  upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders']; sessionKey?: string }, signal: CallSignal): UpstreamCall;
   readonly sealer: ReasoningSealer;
   readonly logger: Logger;
   /** Settles the request: usage completed and priced, the log row and spend recorded, the hold released. */
@@ -58,6 +61,7 @@ export function chatServices(ctx: AppContext): ChatServices {
         return ctx.settings.maxAttempts;
       },
       health: ctx.health,
+      affinity: ctx.affinity,
       upstreamCall: (target, request, signal) => upstreamCallFor(ctx, target, request, signal),
       sealer: ReasoningSealer.of(ctx.secrets),
       logger: ctx.logger,

@@ -71,6 +71,20 @@ export interface ChatCall {
    * The client's session, when one is known: the turns of one session are
    * routed to the same channel and upstream key while it stays healthy, so
    * the upstream's prompt cache keeps hitting (see routing/session-affinity).
+   * Set by the pipeline (see session-key.ts), only when it is needed.
    */
   sessionKey?: string;
+  /**
+   * What identifies the session in the body, asked only when the router has
+   * a choice and no session header was sent: an id the client gave
+   * (`sessionIdHint`), else the stable prefix of the conversation
+   * (`sessionPrefixHint`: system, tools, the first messages).
+   */
+  sessionHint?(): string | undefined;
+  /**
+   * Another name later turns will know this session by (the id of the
+   * response being stored, which a follow-up names as its
+   * `previous_response_id`), as a hint; the pin is kept under both.
+   */
+  sessionAlias?(): string | undefined;
 }

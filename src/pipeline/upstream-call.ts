@@ -22,7 +22,7 @@ export function chatCandidates(ctx: AppContext, model: string): Channel[] {
 export function upstreamCallFor(
   ctx: AppContext,
   target: AttemptTarget,
-  request: { requestId: string; headers: UpstreamCall['clientHeaders'] },
+  request: { requestId: string; headers: UpstreamCall['clientHeaders']; sessionKey?: string },
   signal: CallSignal,
 ): UpstreamCall {
   return {
@@ -35,6 +35,7 @@ export function upstreamCallFor(
     timeoutMs: ctx.settings.upstreamTimeoutMs,
     idleTimeoutMs: ctx.settings.upstreamIdleMs,
     limits: upstreamLimits(ctx.settings),
+    sessionKey: request.sessionKey,
   };
 }
 

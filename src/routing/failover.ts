@@ -34,6 +34,8 @@ export interface FailoverOptions {
   signal?: CallSignal;
   /** Told about an attempt that threw something other than a gateway error (see `tryInOrder`). */
   onUnexpected?: (channel: Channel, error: unknown) => void;
+  /** The upstream key to use on a channel (a session's pinned key), else undefined for the usual rotation. */
+  keyFor?: (channel: Channel) => string | undefined;
 }
 
 const CAPACITY_KINDS = new Set(['rate_limited', 'overloaded', 'unavailable']);
@@ -59,7 +61,8 @@ export async function withFailover<T>(
     onUnexpected: options.onUnexpected,
   };
   const { value } = await tryInOrder(candidates, (channel) => channel, ordered, (channel) => {
-    target = { channel, upstreamModel: upstreamModelFor(channel, options.model), apiKey: options.health.nextKey(channel) };
+    const apiKey = options.keyFor?.(channel) ?? options.health.nextKey(channel);
+    target = { channel, upstreamModel: upstreamModelFor(channel, options.model), apiKey };
     return attempt(target);
   });
   return { value, target: target! };

@@ -116,6 +116,16 @@ export class ChannelHealth {
     return keys[cursor % keys.length];
   }
 
+  /** The channel's key with this fingerprint while its breaker admits it (a session's pinned key), else undefined. */
+  admittedKey(channel: Channel, fingerprint: string): string | undefined {
+    const now = Date.now();
+    for (const key of channel.apiKeys) {
+      if (keyFingerprint(key) !== fingerprint) continue;
+      return !this.channelsWithKeyBreakers.has(channel.id) || this.keyAdmits(channel, key, now) ? key : undefined;
+    }
+    return undefined;
+  }
+
   succeeded(channel: Channel, apiKey?: string): void {
     const breaker = this.breaker(channel.id);
     pushOutcome(breaker, true);

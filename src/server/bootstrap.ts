@@ -18,6 +18,8 @@ import { applyConfigFile } from '../config/apply.js';
 import { loadConfigFile } from '../config/file.js';
 import { ChannelHealth } from '../routing/health.js';
 import { shareBreakers } from '../routing/breaker-share.js';
+import { SessionAffinity } from '../routing/session-affinity.js';
+import { redisSessionShare } from '../routing/session-share.js';
 import { ChannelRegistry } from '../routing/channel-registry.js';
 import { simulatorSettingWarning } from '../routing/simulator-setting.js';
 import { AccessNotes } from '../observe/access-log.js';
@@ -131,6 +133,9 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       cooldownSeconds: limits.cooldownSeconds ?? settings.cooldownSeconds,
       simulator: settings.simulator ?? fileConfig?.simulator ?? true,
       priceCatalogue: settings.priceCatalogue ?? fileConfig?.priceCatalogue ?? true,
+      sessionAffinity: settings.sessionAffinity ?? fileConfig?.sessionAffinity?.enabled ?? true,
+      sessionAffinityIdleSeconds: fileConfig?.sessionAffinity?.idleSeconds ?? settings.sessionAffinityIdleSeconds,
+      sessionAffinityMaxSessions: fileConfig?.sessionAffinity?.maxSessions ?? settings.sessionAffinityMaxSessions,
       trustedProxies: settings.trustedProxies ?? fileConfig?.trustedProxies,
     };
 
@@ -201,6 +206,14 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const breakers = redis
       ? await shareBreakers(health, redis, effective.databaseSchema ?? 'default', unlessRedisAway((error) => logger.warn({ err: error }, 'breaker sharing unavailable')))
       : undefined;
+    // With Redis, a session moving to another instance keeps its channel and key.
+    const affinity = effective.sessionAffinity
+      ? new SessionAffinity({
+          maxSessions: effective.sessionAffinityMaxSessions,
+          idleMs: effective.sessionAffinityIdleSeconds * 1000,
+          share: redis && redisSessionShare(redis, effective.databaseSchema ?? 'default', unlessRedisAway((error) => logger.warn({ err: error }, 'session pins unavailable'))),
+        })
+      : undefined;
     // The OpenTelemetry SDK is loaded only when traces are configured.
     const tracer = effective.traces
       ? (await import('../observe/tracing.js')).startTracing(effective.traces, {
@@ -219,6 +232,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       }),
       channels,
       health,
+      affinity,
       prices,
       storedPrices,
       recorder,

@@ -16,6 +16,7 @@ import { useFamilyErrors } from '../../http/family-errors.js';
 import { renderResponsesError } from '../../dialects/openai/errors.js';
 import { chatCompletionsCodec } from './codec.js';
 import { chatCompletionsToCore } from './to-core.js';
+import { chatCompletionsSessionHint } from './session-hint.js';
 import { parseChatCompletionsRequest } from './validate.js';
 
 export function registerChatCompletionsRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -36,6 +37,7 @@ export function registerChatCompletionsRoutes(app: FastifyInstance, ctx: AppCont
         body: request.body as Record<string, unknown>,
         toCore: () => chatCompletionsToCore(parsed),
         startedAt,
+        sessionHint: () => chatCompletionsSessionHint(request.body as Record<string, unknown>),
       }),
       chatCompletionsCodec(parsed),
       fastifyOutput(reply),

@@ -22,6 +22,7 @@ import { serveGenerateEmbeddings } from './embed.js';
 import { generateToCore } from './to-core.js';
 import { promptMediaOf } from './prompt-media.js';
 import { parseGenerateRequest } from './validate.js';
+import { generateSessionHint } from './session-hint.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
 import { modelNameProblem } from '../../core/model-name.js';
 
@@ -88,6 +89,7 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
         passThroughMethod: passThroughMethod(stream, sse),
         passThroughRequest: () => withoutSealedSignatures(request.body as Record<string, unknown>, stream, passThroughMethod(stream, sse)),
         startedAt,
+        sessionHint: () => generateSessionHint(request.body as Record<string, unknown>),
       }),
       codec,
       fastifyOutput(reply),

@@ -14,6 +14,7 @@ import { messagesCodec } from './codec.js';
 import { registerMessagesCountTokens } from './count-tokens.js';
 import { authenticateMessagesRequest } from './request-key.js';
 import { messagesToCore } from './to-core.js';
+import { messagesSessionHint } from './session-hint.js';
 import { parseMessagesRequest } from './validate.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
 
@@ -36,6 +37,7 @@ export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): v
         toCore: () => messagesToCore(parsed),
         passThroughRequest: () => withoutSealedThinking(request.body as Record<string, unknown>, parsed.stream === true),
         startedAt,
+        sessionHint: () => messagesSessionHint(request.body as Record<string, unknown>),
       }),
       messagesCodec,
       fastifyOutput(reply),

@@ -21,6 +21,7 @@ import { wrapNativeAnswer } from './native-answer.js';
 import { nativeRequest } from './native-request.js';
 import { registerStoredRoutes } from './stored-routes.js';
 import { responsesToCore } from './to-core.js';
+import { responsesSessionAlias, responsesSessionHint } from './session-hint.js';
 import { parseResponsesRequest } from './validate.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
 
@@ -59,6 +60,8 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
         passThroughRequest: (channel) => nativeRequest(exchange, client, channel),
         wrapPassThrough: (result, channel) => wrapNativeAnswer(exchange, result, channel),
         startedAt,
+        sessionHint: () => responsesSessionHint(client.body, exchange),
+        sessionAlias: () => responsesSessionAlias(exchange),
       }),
       responsesCodec(exchange),
       fastifyOutput(reply),
