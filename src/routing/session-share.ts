@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import type { SessionPin, SessionShare } from './session-affinity.js';
 
 /** How long a lookup may hold a request that this instance has no pin for. */
-export const SESSION_LOOKUP_TIMEOUT_MS = 50;
+export const SESSION_LOOKUP_TIMEOUT_MS = 100;
 
 export function redisSessionShare(redis: Redis, namespace: string, onError: (error: unknown) => void): SessionShare {
   const prefix = `switchyard:sessions:${namespace}:`;
