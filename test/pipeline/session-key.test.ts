@@ -89,6 +89,22 @@ describe('one recorded session, one key', () => {
     expect(responsesSessionAlias(exchangeOf({ stores: true, previous: { id: 'resp_1', chain: [] } }))).toBeUndefined();
   });
 
+  it('a Responses conversation resent whole: a first turn\'s text input is the user message later turns begin with', () => {
+    const request = (body: Record<string, unknown>): RecordedAgentRequest => ({ method: 'POST', path: '/v1/responses', headers: {}, body });
+    const first = sessionKeyOf(callOf(request({ model: 'gpt-5.5', instructions: 'be brief', input: 'hello' }), responsesHint()));
+    const later = sessionKeyOf(
+      callOf(
+        request({
+          model: 'gpt-5.5',
+          instructions: 'be brief',
+          input: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }, { role: 'user', content: 'more' }],
+        }),
+        responsesHint(),
+      ),
+    );
+    expect(later).toBe(first);
+  });
+
   it('Gemini cachedContent names the session', () => {
     const recorded = gemini('02-gemini-3.1-pro-preview-tool-first-turn.json');
     const withCache = (name: string) => ({ ...recorded, body: { ...recorded.body, cachedContent: name } });

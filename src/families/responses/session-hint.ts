@@ -16,8 +16,9 @@ export function responsesSessionHint(body: Record<string, unknown>, exchange: Re
   if (typeof cacheKey === 'string' && cacheKey !== '') return sessionIdHint(cacheKey);
   const previous = exchange.options.history.previous;
   if (previous) return chainHint(previous.chain[0] ?? previous.id);
-  const input = body.input;
-  return sessionPrefixHint(body.instructions, body.tools, Array.isArray(input) ? throughFirstUserMessage(input) : input);
+  // A first turn's text input is the user message the later turns send back as an item.
+  const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body.input) ? body.input : [];
+  return sessionPrefixHint(body.instructions, body.tools, throughFirstUserMessage(input));
 }
 
 export function responsesSessionAlias(exchange: ResponsesExchange): string | undefined {
