@@ -179,6 +179,23 @@ describe('turned off', () => {
   });
 });
 
+describe('settings', () => {
+  it('the config file turns it off and sizes it; SWITCHYARD_SESSION_AFFINITY wins over the file', async () => {
+    const off = await startGateway({ config: { ...config(), sessionAffinity: { enabled: false } } });
+    const on = await startGateway({ config: { ...config(), sessionAffinity: { enabled: false, idleSeconds: 60, maxSessions: 2 } }, env: { SWITCHYARD_SESSION_AFFINITY: 'on' } });
+    try {
+      expect(off.gateway.ctx.affinity).toBeUndefined();
+      const affinity = on.gateway.ctx.affinity!;
+      expect(on.gateway.ctx.settings).toMatchObject({ sessionAffinity: true, sessionAffinityIdleSeconds: 60, sessionAffinityMaxSessions: 2 });
+      for (const session of ['a', 'b', 'c']) affinity.served(session, { channelId: 'x', key: '' });
+      expect(affinity.size).toBe(2);
+    } finally {
+      await off.close();
+      await on.close();
+    }
+  });
+});
+
 describe.skipIf(skipPostgres)('two instances on one PostgreSQL database and Redis', () => {
   const redisUrl = process.env.SWITCHYARD_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
