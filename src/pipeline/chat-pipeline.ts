@@ -62,7 +62,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     const placing = placeSession(services.affinity, services.health, call, candidates);
     const placed = placing instanceof Promise ? await placing : placing;
     const attempt = await withFailover(
-      placed.candidates,
+      placed?.candidates ?? candidates,
       {
         model: call.model,
         maxAttempts: services.maxAttempts,
@@ -70,7 +70,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
         attempts,
         signal: abort.signal,
         onUnexpected: logUnexpectedAttempt(services.logger, call.requestId),
-        keyFor: placed.keyFor,
+        keyFor: placed?.keyFor,
       },
       async (next): Promise<AttemptValue> => {
         const adapter = services.adapter(next.channel.type);
@@ -93,7 +93,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
       },
     );
     target = attempt.target;
-    placed.served?.(attempt.target);
+    placed?.served(attempt.target);
     translation = noteTranslation(services, call, plans.get(attempt.target.channel.id), output);
     const delivered =
       attempt.value.kind === 'pass'

@@ -19,24 +19,27 @@ export interface SessionPlacement {
   /** The pinned key on the pinned channel, while its breaker admits it. */
   keyFor?: (channel: Channel) => string | undefined;
   /** Pins the session to the channel and key that answered. */
-  served?: (target: AttemptTarget) => void;
+  served: (target: AttemptTarget) => void;
 }
 
 const noChoice = (candidates: readonly Channel[]): boolean => candidates.length <= 1 && (candidates[0]?.apiKeys.length ?? 0) <= 1;
 
-/** The placement at once (no promise) unless a pin must be asked of the other instances. */
+/**
+ * The placement at once (no promise) unless a pin must be asked of the other
+ * instances; undefined (nothing allocated) when the candidates stay as they are.
+ */
 export function placeSession(
   affinity: SessionAffinity | undefined,
   health: ChannelHealth,
   call: ChatCall,
   candidates: readonly Channel[],
-): SessionPlacement | Promise<SessionPlacement> {
+): SessionPlacement | undefined | Promise<SessionPlacement> {
   if (affinity === undefined || noChoice(candidates)) {
     call.sessionKey ??= headerSessionKey(call);
-    return { candidates };
+    return undefined;
   }
   const session = (call.sessionKey ??= sessionKeyOf(call));
-  if (session === undefined) return { candidates };
+  if (session === undefined) return undefined;
   const served = (target: AttemptTarget) => {
     const pin: SessionPin = { channelId: target.channel.id, key: target.apiKey ? keyFingerprint(target.apiKey) : '' };
     affinity.served(session, pin);
