@@ -59,7 +59,7 @@ describe('one recorded session, one key', () => {
   });
 
   it.each([
-    ['Claude Code, Messages: system, tools and first message (cache marks moved)', claude('02-claude-opus-5-tool-first-turn.json'), claude('03-claude-opus-5-tool-result-turn.json'), messagesSessionHint as Hint],
+    ['Claude Code: the session id in metadata.user_id', claude('02-claude-opus-5-tool-first-turn.json'), claude('03-claude-opus-5-tool-result-turn.json'), messagesSessionHint as Hint],
     ['Codex: prompt_cache_key', codex('05-gpt-5.5-tool-first-turn.json'), codex('06-gpt-5.5-tool-result-turn.json'), responsesHint()],
     ['opencode to Claude: the prefix without its moving cache marks', opencode('09-claude-sonnet-4-5-tool-first-turn.json'), opencode('10-claude-sonnet-4-5-tool-result-turn.json'), chatCompletionsSessionHint as Hint],
     ['opencode to GPT: the prefix', opencode('04-gpt-5.5-tool-first-turn.json'), opencode('05-gpt-5.5-tool-result-turn.json'), chatCompletionsSessionHint as Hint],
@@ -67,6 +67,16 @@ describe('one recorded session, one key', () => {
     const key = sessionKeyOf(callOf(first, hint, { headers: false }));
     expect(key).toBeDefined();
     expect(sessionKeyOf(callOf(later, hint, { headers: false }))).toBe(key);
+  });
+
+  it('Messages without a session anywhere: system, tools and first message, whatever cache marks moved', () => {
+    const withoutMetadata = (recorded: RecordedAgentRequest) => ({ ...recorded, body: { ...recorded.body, metadata: undefined } });
+    const first = sessionKeyOf(callOf(withoutMetadata(claude('02-claude-opus-5-tool-first-turn.json')), messagesSessionHint, { headers: false }));
+    const later = sessionKeyOf(callOf(withoutMetadata(claude('03-claude-opus-5-tool-result-turn.json')), messagesSessionHint, { headers: false }));
+    expect(later).toBe(first);
+    // A plain user id names a person, not a session: the prefix decides.
+    const userOnly = (recorded: RecordedAgentRequest) => ({ ...recorded, body: { ...recorded.body, metadata: { user_id: 'user-7' } } });
+    expect(sessionKeyOf(callOf(userOnly(claude('03-claude-opus-5-tool-result-turn.json')), messagesSessionHint, { headers: false }))).toBe(first);
   });
 
   it('a stored Responses chain: the first turn is known by its own id, later turns by the chain it starts', () => {
