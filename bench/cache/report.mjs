@@ -1,0 +1,87 @@
+/**
+ * The cache benchmark's numbers: per client dialect × upstream type and per
+ * setup, the cached share of the prompt as the upstream counted it, what the
+ * client was told, and what the prompt cost at a fixed price table.
+ */
+
+/**
+ * One price table for every upstream, so that only caching differs: $3 per M
+ * input tokens, $15 per M output tokens; cache reads 0.1× input (Anthropic,
+ * OpenAI's GPT-5 family and Gemini 2.5+ implicit caching all bill about that);
+ * cache writes 1.25× input for 5 minutes and 2× for 1 hour (Anthropic; the
+ * automatic caches of OpenAI and Gemini charge nothing extra to write).
+ */
+export const PRICES = { inputPerM: 3, outputPerM: 15, readFactor: 0.1, write5mFactor: 1.25, write1hFactor: 2 };
+
+export function costOf(rows) {
+  let dollars = 0;
+  for (const row of rows) {
+    const uncached = row.promptTokens - row.readTokens - row.write5mTokens - row.write1hTokens;
+    const input = uncached + row.readTokens * PRICES.readFactor + row.write5mTokens * PRICES.write5mFactor + row.write1hTokens * PRICES.write1hFactor;
+    dollars += (input * PRICES.inputPerM + row.outputTokens * PRICES.outputPerM) / 1e6;
+  }
+  return dollars;
+}
+
+const sum = (rows, field) => rows.reduce((total, row) => total + (row[field] ?? 0), 0);
+const ratio = (part, whole) => (whole > 0 ? part / whole : null);
+
+/**
+ * `records`: the upstream's rows of one pair and setup (all sessions);
+ * `reported`: the clients' per-turn usage. Ratios leave out each session's
+ * first turn (nothing can be cached yet); `ratioAllTurns` keeps it.
+ */
+export function summarise({ records, reported, sessions, errors }) {
+  const later = records.filter((row) => row.turn > 1);
+  const laterReported = reported.flatMap((turns) => turns.slice(1));
+  const keysPerSession = [...new Set(records.map((row) => row.marker))].map(
+    (marker) => new Set(records.filter((row) => row.marker === marker).map((row) => row.apiKey)).size,
+  );
+  return {
+    sessions,
+    requests: records.length,
+    promptTokens: sum(records, 'promptTokens'),
+    readTokens: sum(records, 'readTokens'),
+    writeTokens: sum(records, 'write5mTokens') + sum(records, 'write1hTokens'),
+    ratio: ratio(sum(later, 'readTokens'), sum(later, 'promptTokens')),
+    ratioAllTurns: ratio(sum(records, 'readTokens'), sum(records, 'promptTokens')),
+    reportedRatio: ratio(sum(laterReported, 'cachedTokens'), sum(laterReported, 'promptTokens')),
+    maxBreakpoints: records.reduce((most, row) => Math.max(most, row.breakpoints ?? 0), 0),
+    keysPerSession: keysPerSession.length ? keysPerSession.reduce((a, b) => a + b, 0) / keysPerSession.length : null,
+    costPerSession: sessions ? costOf(records) / sessions : null,
+    costUncachedPerSession: sessions ? costOf(records.map((row) => ({ ...row, readTokens: 0, write5mTokens: 0, write1hTokens: 0 }))) / sessions : null,
+    errors,
+  };
+}
+
+const fixed = (value, digits = 2) => (value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits));
+const dollars = (value) => (value === null || value === undefined ? '–' : `$${value.toFixed(4)}`);
+const percent = (value) => (value === null || value === undefined || Number.isNaN(value) ? '–' : `${(value * 100).toFixed(0)} %`);
+
+/** Markdown: one row per client dialect × upstream type. */
+export function renderMarkdown({ pairs, settings }) {
+  const lines = [
+    `Cache benchmark, ${settings.date}: ${settings.sessions} sessions of ${settings.turns} turns per pair and setup (streamed and plain alternating), gateway ${settings.entry}.`,
+    '',
+    'Cached-token ratio = cached prompt tokens ÷ prompt tokens, counted by the fake upstream, over turns 2–' +
+      `${settings.turns} of each session. (a) one channel, one key; (b) 4 channels × 2 keys, \`SWITCHYARD_SESSION_AFFINITY=off\`; ` +
+      '(c) 4 × 2, the default. "told" = the ratio in the usage the client received for (c). Cost = the prompt and reply of one session at the price table of bench/cache/report.mjs.',
+    '',
+    '| client → upstream | path | (a) 1×1 | (b) 4×2 off | (c) 4×2 | c / a | told (c) | keys/session b / c | $/session a / b / c | saved c vs b |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const pair of pairs) {
+    const { a, b, c } = pair.setups;
+    const cOverA = a?.ratio && c ? ratio(c.ratio ?? 0, a.ratio) : null;
+    const saved = b?.costPerSession && c?.costPerSession !== null ? 1 - c.costPerSession / b.costPerSession : null;
+    const failed = Object.entries(pair.setups).filter(([, setup]) => setup.errors.length).map(([name]) => name);
+    lines.push(
+      `| ${pair.client} → ${pair.upstream} | ${pair.native ? 'native' : 'translated'}${failed.length ? ` (errors in ${failed.join(', ')})` : ''} | ` +
+        `${fixed(a?.ratio)} | ${fixed(b?.ratio)} | ${fixed(c?.ratio)} | ${fixed(cOverA)}${cOverA !== null && cOverA >= 0.95 ? ' ✓' : ''} | ${fixed(c?.reportedRatio)} | ` +
+        `${fixed(b?.keysPerSession, 1)} / ${fixed(c?.keysPerSession, 1)} | ${dollars(a?.costPerSession)} / ${dollars(b?.costPerSession)} / ${dollars(c?.costPerSession)} | ${percent(saved)} |`,
+    );
+  }
+  const errors = pairs.flatMap((pair) => Object.entries(pair.setups).flatMap(([name, setup]) => setup.errors.map((error) => `- ${pair.client} → ${pair.upstream} (${name}): ${error}`)));
+  if (errors.length) lines.push('', 'Failed sessions (first error of each):', '', ...errors);
+  return lines.join('\n');
+}
