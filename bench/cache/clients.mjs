@@ -52,19 +52,23 @@ const claudeCode = {
   name: 'messages',
   agent: 'Claude Code 2.1.328',
   recorded: load('claude-code-2.1.328/04-claude-sonnet-4-5-plain-turn.json'),
-  start(marker, key, model) {
+  /** `ttl` '1h': every breakpoint asks for the one-hour cache, as Claude Code does where it is enabled. */
+  start(marker, key, model, { ttl } = {}) {
     const { headers, body } = clone(this.recorded);
     const id = randomUUID();
     body.model = model;
     body.system[1].text = `${marker} ${body.system[1].text}`;
+    const mark = ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+    for (const block of body.system) if (block.cache_control) block.cache_control = mark;
+    body.messages.at(-1).content.at(-1).cache_control = mark;
     body.metadata.user_id = body.metadata.user_id.replaceAll(headers['x-claude-code-session-id'], id);
-    return { path: '/v1/messages?beta=true', headers: { ...headersOf(headers, key), 'x-claude-code-session-id': id }, body };
+    return { path: '/v1/messages?beta=true', headers: { ...headersOf(headers, key), 'x-claude-code-session-id': id }, body, mark };
   },
   nextTurn(state, turn) {
     for (const message of state.body.messages) {
       if (Array.isArray(message.content)) for (const block of message.content) delete block.cache_control;
     }
-    state.body.messages.push({ role: 'user', content: [{ type: 'text', text: toolOutput(turn), cache_control: { type: 'ephemeral' } }] });
+    state.body.messages.push({ role: 'user', content: [{ type: 'text', text: toolOutput(turn), cache_control: state.mark }] });
   },
   request(state, stream) {
     return { path: state.path, headers: state.headers, body: { ...state.body, stream } };

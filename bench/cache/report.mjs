@@ -31,7 +31,7 @@ const ratio = (part, whole) => (whole > 0 ? part / whole : null);
  * `reported`: the clients' per-turn usage. Ratios leave out each session's
  * first turn (nothing can be cached yet); `ratioAllTurns` keeps it.
  */
-export function summarise({ records, reported, sessions, errors }) {
+export function summarise({ records, reported, sessions, errors, billed }) {
   const later = records.filter((row) => row.turn > 1);
   const laterReported = reported.flatMap((turns) => turns.slice(1));
   const keysPerSession = [...new Set(records.map((row) => row.marker))].map(
@@ -50,8 +50,52 @@ export function summarise({ records, reported, sessions, errors }) {
     keysPerSession: keysPerSession.length ? keysPerSession.reduce((a, b) => a + b, 0) / keysPerSession.length : null,
     costPerSession: sessions ? costOf(records) / sessions : null,
     costUncachedPerSession: sessions ? costOf(records.map((row) => ({ ...row, readTokens: 0, write5mTokens: 0, write1hTokens: 0 }))) / sessions : null,
+    billing: billingCheck(records, billed),
     errors,
   };
+}
+
+/**
+ * What the gateway billed (its usage report for the pair's client key and
+ * model) against what the upstream counted: the same prompt, cache reads and
+ * writes, and the same cost at the same prices.
+ */
+function billingCheck(records, billed) {
+  const truth = {
+    promptTokens: sum(records, 'promptTokens'),
+    readTokens: sum(records, 'readTokens'),
+    writeTokens: sum(records, 'write5mTokens') + sum(records, 'write1hTokens'),
+    write1hTokens: sum(records, 'write1hTokens'),
+    cost: costOf(records),
+  };
+  if (!billed) return { truth, billed: null, matches: records.length === 0 };
+  const seen = {
+    promptTokens: billed.inputTokens + billed.cacheReadTokens + billed.cacheWriteTokens,
+    readTokens: billed.cacheReadTokens,
+    writeTokens: billed.cacheWriteTokens,
+    write1hTokens: billed.cacheWrite1hTokens,
+    cost: billed.cost,
+  };
+  const tokensMatch = ['promptTokens', 'readTokens', 'writeTokens', 'write1hTokens'].every((field) => seen[field] === truth[field]);
+  const costMatches = Math.abs(seen.cost - truth.cost) <= 1e-6 * Math.max(1, truth.cost);
+  return { truth, billed: seen, matches: tokensMatch && costMatches };
+}
+
+const thousands = (tokens) => `${Math.round(tokens / 1000)}k`;
+
+/** "✓", or where the bill differs from the upstream's counts. */
+function billingCell(check) {
+  if (!check) return '–';
+  if (check.matches) return '✓';
+  if (!check.billed) return 'not in the usage report';
+  const { truth, billed } = check;
+  const parts = [];
+  if (billed.readTokens !== truth.readTokens) parts.push(`reads ${thousands(billed.readTokens)} of ${thousands(truth.readTokens)}`);
+  if (billed.writeTokens !== truth.writeTokens) parts.push(`writes ${thousands(billed.writeTokens)} of ${thousands(truth.writeTokens)}`);
+  if (billed.write1hTokens !== truth.write1hTokens) parts.push(`1 h writes ${thousands(billed.write1hTokens)} of ${thousands(truth.write1hTokens)}`);
+  if (billed.promptTokens !== truth.promptTokens) parts.push(`prompt ${thousands(billed.promptTokens)} of ${thousands(truth.promptTokens)}`);
+  parts.push(`cost ${((billed.cost / truth.cost - 1) * 100).toFixed(1)} %`);
+  return parts.join('; ');
 }
 
 const fixed = (value, digits = 2) => (value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits));
@@ -61,14 +105,16 @@ const percent = (value) => (value === null || value === undefined || Number.isNa
 /** Markdown: one row per client dialect × upstream type. */
 export function renderMarkdown({ pairs, settings }) {
   const lines = [
-    `Cache benchmark, ${settings.date}: ${settings.sessions} sessions of ${settings.turns} turns per pair and setup (streamed and plain alternating), gateway ${settings.entry}.`,
+    `Cache benchmark, ${settings.date}: ${settings.sessions} sessions of ${settings.turns} turns per pair and setup (streamed and plain alternating), ` +
+      `Claude Code's breakpoints at ${settings.claudeCodeTtl}, gateway ${settings.entry}.`,
     '',
     'Cached-token ratio = cached prompt tokens ÷ prompt tokens, counted by the fake upstream, over turns 2–' +
       `${settings.turns} of each session. (a) one channel, one key; (b) 4 channels × 2 keys, \`SWITCHYARD_SESSION_AFFINITY=off\`; ` +
-      '(c) 4 × 2, the default. "told" = the ratio in the usage the client received for (c). Cost = the prompt and reply of one session at the price table of bench/cache/report.mjs.',
+      '(c) 4 × 2, the default. "told" = the ratio in the usage the client received for (c). Cost = the prompt and reply of one session at the price table of bench/cache/report.mjs. ' +
+      '"billed (c)": ✓ when the gateway\'s usage report for the pair (c) has the upstream\'s prompt, cache-read and cache-write tokens and the same cost at the same prices.',
     '',
-    '| client → upstream | path | (a) 1×1 | (b) 4×2 off | (c) 4×2 | c / a | told (c) | keys/session b / c | $/session a / b / c | saved c vs b |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| client → upstream | path | (a) 1×1 | (b) 4×2 off | (c) 4×2 | c / a | told (c) | keys/session b / c | $/session a / b / c | saved c vs b | billed (c) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const pair of pairs) {
     const { a, b, c } = pair.setups;
@@ -78,7 +124,7 @@ export function renderMarkdown({ pairs, settings }) {
     lines.push(
       `| ${pair.client} → ${pair.upstream} | ${pair.native ? 'native' : 'translated'}${failed.length ? ` (errors in ${failed.join(', ')})` : ''} | ` +
         `${fixed(a?.ratio)} | ${fixed(b?.ratio)} | ${fixed(c?.ratio)} | ${fixed(cOverA)}${cOverA !== null && cOverA >= 0.95 ? ' ✓' : ''} | ${fixed(c?.reportedRatio)} | ` +
-        `${fixed(b?.keysPerSession, 1)} / ${fixed(c?.keysPerSession, 1)} | ${dollars(a?.costPerSession)} / ${dollars(b?.costPerSession)} / ${dollars(c?.costPerSession)} | ${percent(saved)} |`,
+        `${fixed(b?.keysPerSession, 1)} / ${fixed(c?.keysPerSession, 1)} | ${dollars(a?.costPerSession)} / ${dollars(b?.costPerSession)} / ${dollars(c?.costPerSession)} | ${percent(saved)} | ${billingCell(c?.billing)} |`,
     );
   }
   const errors = pairs.flatMap((pair) => Object.entries(pair.setups).flatMap(([name, setup]) => setup.errors.map((error) => `- ${pair.client} → ${pair.upstream} (${name}): ${error}`)));

@@ -9,6 +9,7 @@
  * BENCH_CACHE_CONCURRENCY sessions at once (8), BENCH_CACHE_SETUPS (a,b,c),
  * BENCH_CACHE_CLIENTS (messages,responses,chat,generate),
  * BENCH_CACHE_UPSTREAMS (anthropic,openai-responses,openai-chat,gemini),
+ * BENCH_CACHE_CLAUDE_TTL (5m; 1h: Claude Code's breakpoints ask for the one-hour cache),
  * BENCH_ENTRY (a gateway bundle; default dist/bundle/main.js, else the sources through tsx).
  */
 import { randomBytes } from 'node:crypto';
@@ -19,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { cleanUpOnExit, runMain, stopProcess } from '../lib/processes.mjs';
 import { CLIENTS } from './clients.mjs';
 import { createCacheUpstream } from './fake-upstream.mjs';
-import { CLIENT_KEY, UPSTREAM_TYPES, gatewayEntry, modelFor, startGateway, writeCacheConfig } from './gateway-setup.mjs';
+import { billedUsage } from './billing.mjs';
+import { UPSTREAM_TYPES, clientKeyFor, clientKeyName, gatewayEntry, modelFor, startGateway, writeCacheConfig } from './gateway-setup.mjs';
 import { PRICES, renderMarkdown, summarise } from './report.mjs';
 import { closeClients, runSession } from './session.mjs';
 
@@ -28,6 +30,7 @@ const list = (name, fallback) => (process.env[name] ? process.env[name].split(',
 const TURNS = Number(process.env.BENCH_CACHE_TURNS ?? 30);
 const SESSIONS = Number(process.env.BENCH_CACHE_SESSIONS ?? 4);
 const CONCURRENCY = Number(process.env.BENCH_CACHE_CONCURRENCY ?? 8);
+const CLAUDE_TTL = process.env.BENCH_CACHE_CLAUDE_TTL === '1h' ? '1h' : '5m';
 const WATCHDOG_MS = 20 * 60_000;
 
 const SETUPS = {
@@ -69,10 +72,11 @@ async function main() {
   const upstreamUrl = await upstream.listen();
   const sessions = new Map(); // marker → { setup, client, upstream }
   const outcomes = [];
+  const billed = {}; // setup label → what the gateway billed per client key and model
   const started = Date.now();
 
   for (const setup of setups) {
-    const configPath = writeCacheConfig(tmpRoot, upstreamUrl, setup);
+    const configPath = writeCacheConfig(tmpRoot, upstreamUrl, setup, clients.map((client) => client.name));
     const gateway = await startGateway({ tmpRoot, configPath, env: setup.env });
     try {
       const tasks = [];
@@ -83,7 +87,7 @@ async function main() {
             sessions.set(marker, { setup: setup.label, client: client.name, upstream: type });
             tasks.push(async () => {
               const outcome = await runSession({
-                client, baseUrl: gateway.baseUrl, key: CLIENT_KEY, model: modelFor(type), marker, turns: TURNS, stream: index % 2 === 0,
+                client, baseUrl: gateway.baseUrl, key: clientKeyFor(client.name), model: modelFor(type), marker, turns: TURNS, stream: index % 2 === 0, options: { ttl: CLAUDE_TTL },
               });
               outcomes.push({ marker, ...outcome });
             });
@@ -92,6 +96,7 @@ async function main() {
       }
       const setupStart = Date.now();
       await pooled(tasks, CONCURRENCY);
+      billed[setup.label] = await billedUsage(gateway.baseUrl);
       process.stderr.write(`[cache-bench] setup ${setup.label} (${setup.title}): ${tasks.length} sessions in ${((Date.now() - setupStart) / 1000).toFixed(1)} s\n`);
     } finally {
       await stopProcess(gateway.child);
@@ -115,6 +120,7 @@ async function main() {
           reported: mine.map((outcome) => outcome.reported),
           sessions: mine.length,
           errors: mine.flatMap((outcome) => (outcome.error ? [outcome.error] : [])),
+          billed: billed[setup.label].get(`${clientKeyName(client.name)}\u0000${modelFor(type)}`),
         });
       }
       pairs.push(pair);
@@ -126,6 +132,7 @@ async function main() {
     date: new Date().toISOString(),
     turns: TURNS,
     sessions: SESSIONS,
+    claudeCodeTtl: CLAUDE_TTL,
     concurrency: CONCURRENCY,
     entry: relative(root, entry.entry) + (entry.nodeArgs.length ? ` (${entry.nodeArgs.join(' ')})` : ''),
     setups: Object.fromEntries(setups.map((setup) => [setup.label, { title: setup.title, channels: setup.channels, keysPerChannel: setup.keysPerChannel, env: setup.env }])),

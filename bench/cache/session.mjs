@@ -20,8 +20,8 @@ async function send(baseUrl, { path, headers, body }) {
  * Runs the session; resolves with the usage the client was told each turn
  * (`reported`), and the first failure (status and the start of its body), if any.
  */
-export async function runSession({ client, baseUrl, key, model, marker, turns, stream }) {
-  const state = client.start(marker, key, model);
+export async function runSession({ client, baseUrl, key, model, marker, turns, stream, options }) {
+  const state = client.start(marker, key, model, options);
   const reported = [];
   for (let turn = 1; turn <= turns; turn += 1) {
     if (turn > 1) client.nextTurn(state, turn);
