@@ -72,8 +72,10 @@ export function chatBody(model, stream = false) {
 }
 
 /**
- * Spawns `node <entry>` on `core` with a fresh data directory under `tmpRoot`.
- * Returns the child, its base URL and the hrtime (ns) just before the spawn.
+ * Spawns `node <entry>` on `core` with a fresh data directory under `tmpRoot`
+ * (`env` adds or replaces variables; `cwd` where `nodeArgs` such as
+ * `--import tsx` resolve). Returns the child, its base URL and the hrtime (ns)
+ * just before the spawn.
  */
 export async function spawnGateway({ entry, core, tmpRoot, configPath, nodeArgs = [], env: extraEnv = {}, cwd }) {
   const port = await freePort();
