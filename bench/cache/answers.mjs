@@ -1,7 +1,8 @@
 /**
  * The fake upstreams' answers, plain and streamed, per dialect: a short text
- * reply with the usage the real APIs report, cache fields included, shaped
- * after the recorded answers in test/fixtures/upstream (and bench/lib/fake).
+ * reply, and on some turns one tool call after it (`call` = { id, name, args }),
+ * with the usage the real APIs report, cache fields included; shaped after the
+ * recorded answers in test/fixtures/upstream (and bench/lib/fake).
  */
 import { dataEvent, namedEvent } from '../lib/fake/sse.mjs';
 
@@ -16,7 +17,7 @@ function pieces(text) {
 }
 
 /** `usage` = { promptTokens, readTokens, write5mTokens, write1hTokens, outputTokens }. */
-export function anthropicAnswer({ model, text, usage, stream }) {
+export function anthropicAnswer({ model, text, call, usage, stream }) {
   const id = `msg_cache${nextId()}`;
   const written = usage.write5mTokens + usage.write1hTokens;
   const counts = {
@@ -25,11 +26,13 @@ export function anthropicAnswer({ model, text, usage, stream }) {
     cache_read_input_tokens: usage.readTokens,
     cache_creation: { ephemeral_5m_input_tokens: usage.write5mTokens, ephemeral_1h_input_tokens: usage.write1hTokens },
   };
-  const message = (content, stop, output) => ({
-    id, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null,
+  const stop = call ? 'tool_use' : 'end_turn';
+  const message = (content, stopReason, output) => ({
+    id, type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: null,
     usage: { ...counts, output_tokens: output, service_tier: 'standard' },
   });
-  if (!stream) return { json: message([{ type: 'text', text }], 'end_turn', usage.outputTokens) };
+  const toolUse = call && { type: 'tool_use', id: call.id, name: call.name, input: call.args };
+  if (!stream) return { json: message([{ type: 'text', text }, ...(toolUse ? [toolUse] : [])], stop, usage.outputTokens) };
   return {
     events: [
       namedEvent('message_start', { type: 'message_start', message: message([], null, 1) }),
@@ -37,9 +40,16 @@ export function anthropicAnswer({ model, text, usage, stream }) {
       namedEvent('ping', { type: 'ping' }),
       ...pieces(text).map((piece) => namedEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } })),
       namedEvent('content_block_stop', { type: 'content_block_stop', index: 0 }),
+      ...(toolUse
+        ? [
+            namedEvent('content_block_start', { type: 'content_block_start', index: 1, content_block: { ...toolUse, input: {} } }),
+            namedEvent('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.args) } }),
+            namedEvent('content_block_stop', { type: 'content_block_stop', index: 1 }),
+          ]
+        : []),
       namedEvent('message_delta', {
         type: 'message_delta',
-        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        delta: { stop_reason: stop, stop_sequence: null },
         usage: { ...counts, output_tokens: usage.outputTokens },
       }),
       namedEvent('message_stop', { type: 'message_stop' }),
@@ -47,7 +57,7 @@ export function anthropicAnswer({ model, text, usage, stream }) {
   };
 }
 
-export function chatAnswer({ model, text, usage, stream }) {
+export function chatAnswer({ model, text, call, usage, stream }) {
   const id = `chatcmpl-cache${nextId()}`;
   const counts = {
     prompt_tokens: usage.promptTokens,
@@ -57,36 +67,42 @@ export function chatAnswer({ model, text, usage, stream }) {
     completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
   const base = { id, created: CREATED, model, system_fingerprint: 'fp_cache' };
+  const finish = call ? 'tool_calls' : 'stop';
+  const toolCall = call && { id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } };
   if (!stream) {
-    return {
-      json: {
-        ...base, object: 'chat.completion',
-        choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
-        usage: counts,
-      },
-    };
+    const message = { role: 'assistant', content: text, refusal: null, ...(toolCall ? { tool_calls: [toolCall] } : {}) };
+    return { json: { ...base, object: 'chat.completion', choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage: counts } };
   }
-  const chunk = (delta, finish) => dataEvent({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const chunk = (delta, finishReason) => dataEvent({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
   return {
     events: [
       chunk({ role: 'assistant', content: '' }, null),
       ...pieces(text).map((content) => chunk({ content }, null)),
-      chunk({}, 'stop'),
+      ...(toolCall
+        ? [
+            chunk({ tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null),
+            chunk({ tool_calls: [{ index: 0, function: { arguments: toolCall.function.arguments } }] }, null),
+          ]
+        : []),
+      chunk({}, finish),
       dataEvent({ ...base, object: 'chat.completion.chunk', choices: [], usage: counts }),
       'data: [DONE]\n\n',
     ],
   };
 }
 
-export function responsesAnswer({ model, text, usage, stream, request }) {
+export function responsesAnswer({ model, text, call, usage, stream, request }) {
   const id = `resp_cache${nextId()}`;
   const itemId = `msg_cache${nextId()}`;
+  const callItemId = `fc_cache${nextId()}`;
   const part = (value) => ({ type: 'output_text', annotations: [], logprobs: [], text: value });
   const item = (status, content) => ({ id: itemId, type: 'message', status, content, role: 'assistant' });
+  const callItem = (status, args) => ({ id: callItemId, type: 'function_call', status, arguments: args, call_id: call.id, name: call.name });
+  const output = [item('completed', [part(text)]), ...(call ? [callItem('completed', JSON.stringify(call.args))] : [])];
   const response = (finished) => ({
     id, object: 'response', created_at: CREATED, status: finished ? 'completed' : 'in_progress', background: false,
     completed_at: finished ? CREATED : null, error: null, incomplete_details: null, instructions: request.instructions ?? null,
-    max_output_tokens: request.max_output_tokens ?? null, model, output: finished ? [item('completed', [part(text)])] : [],
+    max_output_tokens: request.max_output_tokens ?? null, model, output: finished ? output : [],
     parallel_tool_calls: true, previous_response_id: null, prompt_cache_key: request.prompt_cache_key ?? null,
     prompt_cache_retention: request.prompt_cache_retention ?? null, reasoning: { effort: null, summary: null },
     store: request.store ?? true, text: { format: { type: 'text' }, verbosity: 'medium' }, tool_choice: 'auto', tools: [],
@@ -112,12 +128,21 @@ export function responsesAnswer({ model, text, usage, stream, request }) {
     { type: 'response.output_text.done', ...where, text, logprobs: [] },
     { type: 'response.content_part.done', ...where, part: part(text) },
     { type: 'response.output_item.done', output_index: 0, item: item('completed', [part(text)]) },
+    ...(call
+      ? [
+          { type: 'response.output_item.added', output_index: 1, item: callItem('in_progress', '') },
+          { type: 'response.function_call_arguments.delta', item_id: callItemId, output_index: 1, delta: JSON.stringify(call.args) },
+          { type: 'response.function_call_arguments.done', item_id: callItemId, output_index: 1, arguments: JSON.stringify(call.args) },
+          { type: 'response.output_item.done', output_index: 1, item: callItem('completed', JSON.stringify(call.args)) },
+        ]
+      : []),
     { type: 'response.completed', response: response(true) },
   ];
   return { events: events.map((event, sequence) => namedEvent(event.type, { ...event, sequence_number: sequence })) };
 }
 
-export function geminiAnswer({ model, text, usage, stream }) {
+/** Gemini 3 signs its function calls (`thoughtSignature`) and wants the signature back with the call in later turns. */
+export function geminiAnswer({ model, text, call, usage, stream }) {
   const responseId = `cache${nextId()}`;
   const metadata = (output) => ({
     promptTokenCount: usage.promptTokens,
@@ -129,17 +154,18 @@ export function geminiAnswer({ model, text, usage, stream }) {
       : {}),
     promptTokensDetails: [{ modality: 'TEXT', tokenCount: usage.promptTokens }],
   });
-  const chunk = (piece, finish, output) => ({
-    candidates: [{ content: { parts: [{ text: piece }], role: 'model' }, ...(finish ? { finishReason: 'STOP' } : {}), index: 0 }],
+  const callPart = call && { functionCall: { name: call.name, args: call.args }, thoughtSignature: Buffer.from(`signature of ${call.id}`).toString('base64') };
+  const chunk = (parts, finish, output) => ({
+    candidates: [{ content: { parts, role: 'model' }, ...(finish ? { finishReason: 'STOP' } : {}), index: 0 }],
     usageMetadata: metadata(output),
     modelVersion: model,
     responseId,
   });
-  if (!stream) return { json: chunk(text, true, usage.outputTokens) };
-  const parts = pieces(text);
+  if (!stream) return { json: chunk([{ text }, ...(callPart ? [callPart] : [])], true, usage.outputTokens) };
+  const parts = [...pieces(text).map((piece) => [{ text: piece }]), ...(callPart ? [[callPart]] : [])];
   return {
-    events: parts.map((piece, index) =>
-      dataEvent(chunk(piece, index === parts.length - 1, Math.ceil((usage.outputTokens * (index + 1)) / parts.length))),
+    events: parts.map((chunkParts, index) =>
+      dataEvent(chunk(chunkParts, index === parts.length - 1, Math.ceil((usage.outputTokens * (index + 1)) / parts.length))),
     ),
   };
 }

@@ -14,9 +14,12 @@ export interface CacheRecord {
   breakpoints?: number;
   stream: boolean;
   promptCacheKey?: boolean;
+  toolCall: boolean;
+  /** Gemini: replayed function calls without their thoughtSignature. */
+  unsignedCalls?: number;
 }
 
-export declare function createCacheUpstream(): {
+export declare function createCacheUpstream(options?: { toolEvery?: number }): {
   records: CacheRecord[];
   listen(): Promise<string>;
   close(): Promise<void>;

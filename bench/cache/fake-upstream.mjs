@@ -8,7 +8,9 @@
  *   POST /v1beta/models/<m>:generateContent, :streamGenerateContent?alt=sse   Gemini (implicit)
  *
  * Every request is recorded (which key, prompt, cached and written tokens),
- * attributed to the benchmark session whose marker its prompt carries.
+ * attributed to the benchmark session whose marker its prompt carries. With
+ * `toolEvery` n > 0, every n-th turn of a session also calls the first tool
+ * of the request, so that the client's next turn carries a tool result.
  */
 import http from 'node:http';
 import { anthropicAnswer, chatAnswer, geminiAnswer, responsesAnswer } from './answers.mjs';
@@ -46,7 +48,15 @@ function breakpointProblem(blocks) {
   return undefined;
 }
 
-export function createCacheUpstream() {
+/** The first function tool a request declares, in its own dialect. */
+const firstTool = {
+  anthropic: (body) => body.tools?.find((tool) => typeof tool.name === 'string' && !tool.type?.startsWith('web_'))?.name,
+  'openai-chat': (body) => body.tools?.find((tool) => tool.type === 'function')?.function?.name,
+  'openai-responses': (body) => body.tools?.find((tool) => tool.type === 'function')?.name,
+  gemini: (body) => body.tools?.find((tool) => tool.functionDeclarations?.length)?.functionDeclarations[0].name,
+};
+
+export function createCacheUpstream({ toolEvery = 0 } = {}) {
   const caches = {
     anthropic: new BreakpointCache(),
     openai: new PrefixCache(OPENAI_TTL_MS),
@@ -55,13 +65,16 @@ export function createCacheUpstream() {
   const records = [];
   const turns = new Map();
 
-  function record(upstream, rawBody, apiKey, usage, extra) {
+  function record(upstream, body, rawBody, apiKey, usage, extra) {
     const marker = rawBody.match(SESSION_MARKER)?.[0];
     const turn = (turns.get(marker) ?? 0) + 1;
     turns.set(marker, turn);
-    const counts = { write5mTokens: 0, write1hTokens: 0, ...usage, outputTokens: tokensOf(replyText(turn).length) };
-    records.push({ marker, upstream, apiKey, turn, ...counts, ...extra });
-    return { text: replyText(turn), usage: counts };
+    const name = toolEvery > 0 && turn % toolEvery === 0 ? firstTool[upstream](body) : undefined;
+    const call = name && { id: `call_cache_${marker}_${turn}`, name, args: { cmd: `ls src/pkg${turn}` } };
+    const outputChars = replyText(turn).length + (call ? JSON.stringify(call.args).length + name.length : 0);
+    const counts = { write5mTokens: 0, write1hTokens: 0, ...usage, outputTokens: tokensOf(outputChars) };
+    records.push({ marker, upstream, apiKey, turn, ...counts, ...extra, toolCall: Boolean(call) });
+    return { text: replyText(turn), call, usage: counts };
   }
 
   function handle(path, headers, rawBody) {
@@ -73,8 +86,8 @@ export function createCacheUpstream() {
       const problem = breakpointProblem(blocks);
       if (problem) return anthropicError(problem);
       const { breakpoints, ...usage } = caches.anthropic.serve(apiKey, blocks);
-      const { text, usage: full } = record('anthropic', rawBody, apiKey, usage, { breakpoints, stream: body.stream === true });
-      return anthropicAnswer({ model: body.model, text, usage: full, stream: body.stream === true });
+      const { text, call, usage: full } = record('anthropic', body, rawBody, apiKey, usage, { breakpoints, stream: body.stream === true });
+      return anthropicAnswer({ model: body.model, text, call, usage: full, stream: body.stream === true });
     }
     if (path === '/v1/chat/completions' || path === '/v1/responses') {
       const apiKey = bearer(headers);
@@ -85,8 +98,8 @@ export function createCacheUpstream() {
       const usage = caches.openai.serve(namespace, chat ? chatPrompt(body) : responsesPrompt(body), { ttlMs });
       const upstream = chat ? 'openai-chat' : 'openai-responses';
       const extra = { stream: body.stream === true, promptCacheKey: body.prompt_cache_key !== undefined };
-      const { text, usage: full } = record(upstream, rawBody, apiKey, usage, extra);
-      const answer = { model: body.model, text, usage: full, stream: body.stream === true, request: body };
+      const { text, call, usage: full } = record(upstream, body, rawBody, apiKey, usage, extra);
+      const answer = { model: body.model, text, call, usage: full, stream: body.stream === true, request: body };
       return chat ? chatAnswer(answer) : responsesAnswer(answer);
     }
     const gemini = path.match(/^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/);
@@ -96,8 +109,13 @@ export function createCacheUpstream() {
       if (body.cachedContent) return { status: 400, json: { error: { code: 400, message: 'cachedContent is not served by this fake upstream', status: 'INVALID_ARGUMENT' } } };
       const stream = gemini[2] === 'streamGenerateContent';
       const usage = caches.gemini.serve(apiKey, geminiPrompt(body));
-      const { text, usage: full } = record('gemini', rawBody, apiKey, usage, { stream });
-      return geminiAnswer({ model: gemini[1], text, usage: full, stream });
+      // Gemini 3 refuses a replayed function call without its signature; the fake counts them instead.
+      const unsignedCalls = (body.contents ?? [])
+        .filter((content) => content.role === 'model')
+        .flatMap((content) => content.parts ?? [])
+        .filter((part) => part.functionCall && !part.thoughtSignature).length;
+      const { text, call, usage: full } = record('gemini', body, rawBody, apiKey, usage, { stream, unsignedCalls });
+      return geminiAnswer({ model: gemini[1], text, call, usage: full, stream });
     }
     return { status: 404, json: { error: { message: `no fake route for ${path}` } } };
   }

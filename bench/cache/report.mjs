@@ -40,6 +40,8 @@ export function summarise({ records, reported, sessions, errors, billed }) {
   return {
     sessions,
     requests: records.length,
+    toolCalls: records.filter((row) => row.toolCall).length,
+    unsignedFunctionCalls: sum(records, 'unsignedCalls'),
     promptTokens: sum(records, 'promptTokens'),
     readTokens: sum(records, 'readTokens'),
     writeTokens: sum(records, 'write5mTokens') + sum(records, 'write1hTokens'),
@@ -83,6 +85,15 @@ function billingCheck(records, billed) {
 
 const thousands = (tokens) => `${Math.round(tokens / 1000)}k`;
 
+/** "✓" when every setup's bill matches, else each setup that differs and how. */
+function billingCells(setups) {
+  const checks = Object.entries(setups).filter(([, setup]) => setup.billing);
+  if (checks.length === 0) return '–';
+  const wrong = checks.filter(([, setup]) => !setup.billing.matches);
+  if (wrong.length === 0) return '✓';
+  return wrong.map(([name, setup]) => `(${name}) ${billingCell(setup.billing)}`).join('; ');
+}
+
 /** "✓", or where the bill differs from the upstream's counts. */
 function billingCell(check) {
   if (!check) return '–';
@@ -111,9 +122,9 @@ export function renderMarkdown({ pairs, settings }) {
     'Cached-token ratio = cached prompt tokens ÷ prompt tokens, counted by the fake upstream, over turns 2–' +
       `${settings.turns} of each session. (a) one channel, one key; (b) 4 channels × 2 keys, \`SWITCHYARD_SESSION_AFFINITY=off\`; ` +
       '(c) 4 × 2, the default. "told" = the ratio in the usage the client received for (c). Cost = the prompt and reply of one session at the price table of bench/cache/report.mjs. ' +
-      '"billed (c)": ✓ when the gateway\'s usage report for the pair (c) has the upstream\'s prompt, cache-read and cache-write tokens and the same cost at the same prices.',
+      '"billed": ✓ when, in every setup, the gateway\'s usage report for the pair has the upstream\'s prompt, cache-read and cache-write tokens and the same cost at the same prices.',
     '',
-    '| client → upstream | path | (a) 1×1 | (b) 4×2 off | (c) 4×2 | c / a | told (c) | keys/session b / c | $/session a / b / c | saved c vs b | billed (c) |',
+    '| client → upstream | path | (a) 1×1 | (b) 4×2 off | (c) 4×2 | c / a | told (c) | keys/session b / c | $/session a / b / c | saved c vs b | billed |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const pair of pairs) {
@@ -124,10 +135,14 @@ export function renderMarkdown({ pairs, settings }) {
     lines.push(
       `| ${pair.client} → ${pair.upstream} | ${pair.native ? 'native' : 'translated'}${failed.length ? ` (errors in ${failed.join(', ')})` : ''} | ` +
         `${fixed(a?.ratio)} | ${fixed(b?.ratio)} | ${fixed(c?.ratio)} | ${fixed(cOverA)}${cOverA !== null && cOverA >= 0.95 ? ' ✓' : ''} | ${fixed(c?.reportedRatio)} | ` +
-        `${fixed(b?.keysPerSession, 1)} / ${fixed(c?.keysPerSession, 1)} | ${dollars(a?.costPerSession)} / ${dollars(b?.costPerSession)} / ${dollars(c?.costPerSession)} | ${percent(saved)} | ${billingCell(c?.billing)} |`,
+        `${fixed(b?.keysPerSession, 1)} / ${fixed(c?.keysPerSession, 1)} | ${dollars(a?.costPerSession)} / ${dollars(b?.costPerSession)} / ${dollars(c?.costPerSession)} | ${percent(saved)} | ${billingCells(pair.setups)} |`,
     );
   }
   const errors = pairs.flatMap((pair) => Object.entries(pair.setups).flatMap(([name, setup]) => setup.errors.map((error) => `- ${pair.client} → ${pair.upstream} (${name}): ${error}`)));
   if (errors.length) lines.push('', 'Failed sessions (first error of each):', '', ...errors);
+  const unsigned = pairs.filter((pair) => Object.values(pair.setups).some((setup) => setup.unsignedFunctionCalls > 0));
+  if (unsigned.length) {
+    lines.push('', `Gemini function calls replayed without their \`thoughtSignature\` (Gemini 3 would refuse these turns; the fake counts them): ${unsigned.map((pair) => `${pair.client} → ${pair.upstream}`).join(', ')}.`);
+  }
   return lines.join('\n');
 }

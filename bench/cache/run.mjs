@@ -9,6 +9,7 @@
  * BENCH_CACHE_CONCURRENCY sessions at once (8), BENCH_CACHE_SETUPS (a,b,c),
  * BENCH_CACHE_CLIENTS (messages,responses,chat,generate),
  * BENCH_CACHE_UPSTREAMS (anthropic,openai-responses,openai-chat,gemini),
+ * BENCH_CACHE_TOOL_EVERY (3: every third answer also calls a tool; 0: never),
  * BENCH_CACHE_CLAUDE_TTL (5m; 1h: Claude Code's breakpoints ask for the one-hour cache),
  * BENCH_ENTRY (a gateway bundle; default dist/bundle/main.js, else the sources through tsx).
  */
@@ -31,6 +32,7 @@ const TURNS = Number(process.env.BENCH_CACHE_TURNS ?? 30);
 const SESSIONS = Number(process.env.BENCH_CACHE_SESSIONS ?? 4);
 const CONCURRENCY = Number(process.env.BENCH_CACHE_CONCURRENCY ?? 8);
 const CLAUDE_TTL = process.env.BENCH_CACHE_CLAUDE_TTL === '1h' ? '1h' : '5m';
+const TOOL_EVERY = Number(process.env.BENCH_CACHE_TOOL_EVERY ?? 3);
 const WATCHDOG_MS = 20 * 60_000;
 
 const SETUPS = {
@@ -68,7 +70,7 @@ async function main() {
   const upstreams = UPSTREAM_TYPES.filter((type) => list('BENCH_CACHE_UPSTREAMS', UPSTREAM_TYPES).includes(type));
   const setups = list('BENCH_CACHE_SETUPS', ['a', 'b', 'c']).map((name) => SETUPS[name]);
 
-  const upstream = createCacheUpstream();
+  const upstream = createCacheUpstream({ toolEvery: TOOL_EVERY });
   const upstreamUrl = await upstream.listen();
   const sessions = new Map(); // marker → { setup, client, upstream }
   const outcomes = [];
@@ -133,6 +135,7 @@ async function main() {
     turns: TURNS,
     sessions: SESSIONS,
     claudeCodeTtl: CLAUDE_TTL,
+    toolEvery: TOOL_EVERY,
     concurrency: CONCURRENCY,
     entry: relative(root, entry.entry) + (entry.nodeArgs.length ? ` (${entry.nodeArgs.join(' ')})` : ''),
     setups: Object.fromEntries(setups.map((setup) => [setup.label, { title: setup.title, channels: setup.channels, keysPerChannel: setup.keysPerChannel, env: setup.env }])),

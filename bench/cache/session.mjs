@@ -23,8 +23,9 @@ async function send(baseUrl, { path, headers, body }) {
 export async function runSession({ client, baseUrl, key, model, marker, turns, stream, options }) {
   const state = client.start(marker, key, model, options);
   const reported = [];
+  let calls = [];
   for (let turn = 1; turn <= turns; turn += 1) {
-    if (turn > 1) client.nextTurn(state, turn);
+    if (turn > 1) client.nextTurn(state, turn, calls);
     const answer = await send(baseUrl, client.request(state, stream));
     if (answer.status !== 200) return { reported, error: `turn ${turn}: ${answer.status} ${answer.text.slice(0, 300)}` };
     let read;
@@ -35,6 +36,7 @@ export async function runSession({ client, baseUrl, key, model, marker, turns, s
     }
     reported.push(read.reported);
     client.append(state, read.history);
+    calls = read.calls;
   }
   return { reported };
 }

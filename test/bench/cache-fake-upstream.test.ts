@@ -120,3 +120,40 @@ describe('the fake upstream server', () => {
     expect(streamed.text).toMatch(/"cachedContentTokenCount":1\d\d\d/);
   });
 });
+
+describe('the fake upstream\'s tool calls', () => {
+  const upstream = createCacheUpstream({ toolEvery: 2 });
+  let url = '';
+  beforeAll(async () => {
+    url = await upstream.listen();
+  });
+  afterAll(() => upstream.close());
+
+  const post = async (path: string, headers: Record<string, string>, body: unknown): Promise<any> =>
+    (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json();
+
+  it('calls the request\'s first tool on every n-th turn of a session', async () => {
+    const body = {
+      model: 'm', max_tokens: 10, system: 'cbs_00000000000a', messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ name: 'Bash', description: 'run', input_schema: { type: 'object' } }],
+    };
+    const first = await post('/v1/messages', { 'x-api-key': 'k' }, body);
+    expect(first.stop_reason).toBe('end_turn');
+    const second = await post('/v1/messages', { 'x-api-key': 'k' }, body);
+    expect(second.stop_reason).toBe('tool_use');
+    expect(second.content[1]).toMatchObject({ type: 'tool_use', name: 'Bash' });
+  });
+
+  it('signs Gemini function calls, and counts replayed calls that lost their signature', async () => {
+    const tools = [{ functionDeclarations: [{ name: 'run_shell_command', description: 'run' }] }];
+    const contents = [{ role: 'user', parts: [{ text: 'cbs_00000000000b' }] }];
+    await post('/v1beta/models/m:generateContent', { 'x-goog-api-key': 'g' }, { contents, tools });
+    const answer = await post('/v1beta/models/m:generateContent', { 'x-goog-api-key': 'g' }, { contents, tools });
+    const call = answer.candidates[0].content.parts[1];
+    expect(call).toMatchObject({ functionCall: { name: 'run_shell_command' } });
+    expect(call.thoughtSignature).toEqual(expect.any(String));
+    const unsigned = [...contents, { role: 'model', parts: [{ functionCall: call.functionCall }] }, { role: 'user', parts: [{ functionResponse: { name: 'run_shell_command', response: {} } }] }];
+    await post('/v1beta/models/m:generateContent', { 'x-goog-api-key': 'g' }, { contents: unsigned, tools });
+    expect(upstream.records.at(-1)).toMatchObject({ marker: 'cbs_00000000000b', turn: 3, unsignedCalls: 1 });
+  });
+});
