@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnGateway, waitHealthy } from '../lib/gateway.mjs';
-import { PRICES } from './report.mjs';
+import { PRICES } from './prices.mjs';
 
 /** One client key per client dialect, so that the gateway's usage report tells the pairs apart. */
 export const clientKeyFor = (client) => `sk-cache-bench-${client}-0123456789`;

@@ -3,25 +3,7 @@
  * setup, the cached share of the prompt as the upstream counted it, what the
  * client was told, and what the prompt cost at a fixed price table.
  */
-
-/**
- * One price table for every upstream, so that only caching differs: $3 per M
- * input tokens, $15 per M output tokens; cache reads 0.1× input (Anthropic,
- * OpenAI's GPT-5 family and Gemini 2.5+ implicit caching all bill about that);
- * cache writes 1.25× input for 5 minutes and 2× for 1 hour (Anthropic; the
- * automatic caches of OpenAI and Gemini charge nothing extra to write).
- */
-export const PRICES = { inputPerM: 3, outputPerM: 15, readFactor: 0.1, write5mFactor: 1.25, write1hFactor: 2 };
-
-export function costOf(rows) {
-  let dollars = 0;
-  for (const row of rows) {
-    const uncached = row.promptTokens - row.readTokens - row.write5mTokens - row.write1hTokens;
-    const input = uncached + row.readTokens * PRICES.readFactor + row.write5mTokens * PRICES.write5mFactor + row.write1hTokens * PRICES.write1hFactor;
-    dollars += (input * PRICES.inputPerM + row.outputTokens * PRICES.outputPerM) / 1e6;
-  }
-  return dollars;
-}
+import { costOf } from './prices.mjs';
 
 const sum = (rows, field) => rows.reduce((total, row) => total + (row[field] ?? 0), 0);
 const ratio = (part, whole) => (whole > 0 ? part / whole : null);
@@ -121,7 +103,7 @@ export function renderMarkdown({ pairs, settings }) {
     '',
     'Cached-token ratio = cached prompt tokens ÷ prompt tokens, counted by the fake upstream, over turns 2–' +
       `${settings.turns} of each session. (a) one channel, one key; (b) 4 channels × 2 keys, \`SWITCHYARD_SESSION_AFFINITY=off\`; ` +
-      '(c) 4 × 2, the default. "told" = the ratio in the usage the client received for (c). Cost = the prompt and reply of one session at the price table of bench/cache/report.mjs. ' +
+      '(c) 4 × 2, the default. "told" = the ratio in the usage the client received for (c). Cost = the prompt and reply of one session at the price table of bench/cache/prices.mjs. ' +
       '"billed": ✓ when, in every setup, the gateway\'s usage report for the pair has the upstream\'s prompt, cache-read and cache-write tokens and the same cost at the same prices.',
     '',
     '| client → upstream | path | (a) 1×1 | (b) 4×2 off | (c) 4×2 | c / a | told (c) | keys/session b / c | $/session a / b / c | saved c vs b | billed |',

@@ -23,7 +23,8 @@ import { CLIENTS } from './clients.mjs';
 import { createCacheUpstream } from './fake-upstream.mjs';
 import { billedUsage } from './billing.mjs';
 import { UPSTREAM_TYPES, clientKeyFor, clientKeyName, gatewayEntry, modelFor, startGateway, writeCacheConfig } from './gateway-setup.mjs';
-import { PRICES, renderMarkdown, summarise } from './report.mjs';
+import { PRICES } from './prices.mjs';
+import { renderMarkdown, summarise } from './report.mjs';
 import { closeClients, runSession } from './session.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
