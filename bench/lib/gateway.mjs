@@ -72,10 +72,12 @@ export function chatBody(model, stream = false) {
 }
 
 /**
- * Spawns `node <entry>` on `core` with a fresh data directory under `tmpRoot`.
- * Returns the child, its base URL and the hrtime (ns) just before the spawn.
+ * Spawns `node <entry>` on `core` with a fresh data directory under `tmpRoot`
+ * (`env` adds or replaces variables; `cwd` where `nodeArgs` such as
+ * `--import tsx` resolve). Returns the child, its base URL and the hrtime (ns)
+ * just before the spawn.
  */
-export async function spawnGateway({ entry, core, tmpRoot, configPath, nodeArgs = [] }) {
+export async function spawnGateway({ entry, core, tmpRoot, configPath, nodeArgs = [], env: extraEnv = {}, cwd }) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpRoot, 'data-'));
   const env = {
@@ -87,9 +89,10 @@ export async function spawnGateway({ entry, core, tmpRoot, configPath, nodeArgs 
     SWITCHYARD_CONFIG: configPath,
     SWITCHYARD_ADMIN_KEY: `sk-admin-${randomBytes(12).toString('hex')}`,
     SWITCHYARD_LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   const spawnedAt = process.hrtime.bigint();
-  const child = spawnPinned(core, process.execPath, [...nodeArgs, entry], { env });
+  const child = spawnPinned(core, process.execPath, [...nodeArgs, entry], { env, ...(cwd ? { cwd } : {}) });
   return { child, baseUrl: `http://127.0.0.1:${port}`, spawnedAt };
 }
 
