@@ -15,6 +15,7 @@ import { openRequestState, sealEvents, sealResponse, type SealOptions } from '..
 import type { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
 import { afterFirstPiece } from './first-piece.js';
+import { startWaitPings, type WaitPings } from './wait-pings.js';
 import { logUnexpectedAttempt } from './upstream-call.js';
 import type { Channel } from '../core/channel.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
@@ -49,6 +50,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
   let outcome: Outcome;
   let translation: string | undefined;
   let hold: QuotaHold | undefined;
+  let pings: WaitPings | undefined;
 
   try {
     services.authorize(call.key, call.model);
@@ -58,6 +60,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     const held = services.holdQuota(call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body });
     if (held) hold = await held;
     const { candidates, plans } = servableCandidates(services, call, codec, coreRequest);
+    if (call.stream) pings = startWaitPings(writer, codec.keepAliveFrame, codec.streamContentType, services.streamPingMs);
     const attempt = await withFailover(
       candidates,
       { model: call.model, maxAttempts: services.maxAttempts, health: services.health, attempts, signal: abort.signal, onUnexpected: logUnexpectedAttempt(services.logger, call.requestId) },
@@ -81,6 +84,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
         return { kind: 'chat', result: sealed.stream ? { stream: true, events: await afterFirstPiece(sealed.events) } : sealed };
       },
     );
+    pings?.stop();
     target = attempt.target;
     translation = noteTranslation(services, call, plans.get(attempt.target.channel.id), output);
     const delivered =
@@ -89,6 +93,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
         : deliverTranslated(attempt.value.result, call, codec, output);
     outcome = delivered instanceof Promise ? await delivered : delivered;
   } catch (thrown) {
+    pings?.stop();
     const error = toGatewayError(thrown);
     if (error.kind === 'internal') services.logger.error({ err: thrown, requestId: call.requestId }, 'request failed');
     if (writer.hasStarted) {

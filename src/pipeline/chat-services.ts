@@ -32,6 +32,8 @@ export interface ChatServices {
   candidates(model: string): Channel[];
   adapter(type: string): UpstreamAdapter;
   readonly maxAttempts: number;
+  /** How long a streamed answer's first piece is awaited before keep-alive frames are sent, and their interval; 0: never. */
+  readonly streamPingMs: number;
   readonly health: ChannelHealth;
   upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders'] }, signal: CallSignal): UpstreamCall;
   readonly sealer: ReasoningSealer;
@@ -56,6 +58,9 @@ export function chatServices(ctx: AppContext): ChatServices {
       adapter: (type) => ctx.adapters.get(type),
       get maxAttempts() {
         return ctx.settings.maxAttempts;
+      },
+      get streamPingMs() {
+        return ctx.settings.streamPingMs;
       },
       health: ctx.health,
       upstreamCall: (target, request, signal) => upstreamCallFor(ctx, target, request, signal),
