@@ -18,6 +18,7 @@ const BETAS = 'claude-code-20250219,interleaved-thinking-2025-05-14, context-man
 
 let first: FakeUpstream;
 let second: FakeUpstream;
+let chat: FakeUpstream;
 let gw: TestGateway;
 
 const anthropicText = (): FakeReply => sseReply('anthropic-messages', 'anthropic-text.chunks.txt');
@@ -30,6 +31,7 @@ const refusal = (status: number, type: string, message: string, headers: Record<
 beforeAll(async () => {
   first = await startFakeUpstream(anthropicText());
   second = await startFakeUpstream(anthropicText());
+  chat = await startFakeUpstream(sseReply('openai-chat', 'openai-text.chunks.txt'));
   const channel = (name: string, fake: FakeUpstream, models: string[], extra: Record<string, unknown> = {}) => ({
     name,
     type: 'anthropic',
@@ -49,6 +51,8 @@ beforeAll(async () => {
         // Two channels for one model, for failover: the first is preferred.
         channel('primary', first, ['claude-pair'], { priority: 10 }),
         channel('secondary', second, ['claude-pair'], { priority: 1 }),
+        // A translated path: a Messages client served by an OpenAI-compatible upstream.
+        { name: 'translated', type: 'openai-chat', baseUrl: `${chat.origin}/v1`, apiKey: 'sk-upstream-chat-0123456789', models: ['claude-translated'] },
       ],
       keys: [{ name: 'cli', key: KEY }],
       simulator: false,
@@ -60,6 +64,7 @@ afterAll(async () => {
   await gw?.close();
   await first?.close();
   await second?.close();
+  await chat?.close();
 });
 
 async function send(model: string, options: { stream?: boolean; betas?: string } = {}) {
@@ -213,10 +218,29 @@ describe('ping events while the first event is slow', () => {
     expect(message.stop_reason).toBeTruthy();
   });
 
-  it('are not sent when the first event comes at once', async () => {
-    first.reply(anthropicText());
-    const { text } = await send('claude-open');
-    expect(eventNames(text)[0]).toBe('message_start');
+  it('are sent on a translated path too', async () => {
+    chat.reply({ ...sseReply('openai-chat', 'openai-text.chunks.txt'), headersDelayMs: 600 });
+    const { res, text } = await send('claude-translated');
+    expect(res.status).toBe(200);
+    const names = eventNames(text);
+    expect(names[0]).toBe('ping');
+    expect(names.filter((name) => name !== 'ping')[0]).toBe('message_start');
+    expect(names.at(-1)).toBe('message_stop');
+  });
+
+  it('are not sent when the first event comes before the interval (the default, 10 s)', async () => {
+    const plain = await startGateway({ config: { channels: [{ name: 'open', type: 'anthropic', baseUrl: first.origin, apiKey: 'sk-upstream-open-0123456789', models: ['claude-open'] }], keys: [{ name: 'cli', key: KEY }], simulator: false } });
+    try {
+      first.reply(anthropicText());
+      const res = await fetch(`${plain.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'claude-open', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(eventNames(await res.text())).toEqual(eventNames(anthropicText().chunks!.join('')));
+    } finally {
+      await plain.close();
+    }
   });
 
   it('leave failover possible: the next channel answers after pings were sent', async () => {
@@ -276,6 +300,6 @@ describe("model discovery (Claude Code's gateway model list)", () => {
     const client = new Anthropic({ baseURL: gw.url, apiKey: KEY, maxRetries: 0 });
     const ids: string[] = [];
     for await (const model of client.models.list({ limit: 2 })) ids.push(model.id);
-    expect(ids).toEqual(['claude-allow', 'claude-deny', 'claude-none', 'claude-open', 'claude-pair']);
+    expect(ids).toEqual(['claude-allow', 'claude-deny', 'claude-none', 'claude-open', 'claude-pair', 'claude-translated']);
   });
 });
