@@ -190,6 +190,12 @@ export const ENV_VARS = {
     section: 'routing',
     description: 'How long an upstream may stay silent while its answer arrives (between two pieces of a stream, or in a plain answer\'s body) before the gateway ends the call: before anything reached the client the next channel is tried, after it the stream ends with its error event. The config file\'s `limits.upstreamIdleMs` wins.',
   },
+  SWITCHYARD_STREAM_PING_MS: {
+    kind: 'integer',
+    default: 10_000,
+    section: 'routing',
+    description: 'How long a streamed Messages answer waits for its first event (a slow first token, failover) before the gateway sends Anthropic `ping` events, and then their interval, so that proxies and clients do not end a quiet connection. Once one is sent the status is 200 and a request that fails in the end gets an `error` event instead of an error status; failover to the next channel still happens. 0: never.',
+  },
   SWITCHYARD_MAX_UPSTREAM_BODY_BYTES: {
     kind: 'integer',
     default: 32 * 1024 * 1024,

@@ -52,6 +52,8 @@ export interface GatewaySettings {
   upstreamTimeoutMs: number;
   /** Longest silence of an upstream while its answer's body arrives, streamed or not, before the call is ended. */
   upstreamIdleMs: number;
+  /** Wait for a streamed answer's first piece before keep-alive frames are sent, and their interval; 0: never. */
+  streamPingMs: number;
   /** Largest non-streamed upstream answer, in bytes (the request is cut beyond, and fails over). */
   maxUpstreamBodyBytes: number;
   /** Largest streamed upstream answer, all events together, in bytes. */
@@ -202,6 +204,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     maxBodyBytes: read.integer('SWITCHYARD_MAX_BODY_BYTES'),
     upstreamTimeoutMs: read.integer('SWITCHYARD_UPSTREAM_TIMEOUT_MS'),
     upstreamIdleMs: read.integer('SWITCHYARD_UPSTREAM_IDLE_MS'),
+    streamPingMs: read.integer('SWITCHYARD_STREAM_PING_MS'),
     maxUpstreamBodyBytes: read.integer('SWITCHYARD_MAX_UPSTREAM_BODY_BYTES'),
     maxUpstreamStreamBytes: read.integer('SWITCHYARD_MAX_UPSTREAM_STREAM_BYTES'),
     maxUpstreamEventBytes: read.integer('SWITCHYARD_MAX_UPSTREAM_EVENT_BYTES'),

@@ -47,7 +47,23 @@ export interface GatewayErrorOptions {
   retryable?: boolean;
   /** The dialect's own word for the failure, when it has one. */
   detail?: ErrorDetail;
+  /** The upstream's error answer as it wrote it, for the family of its dialect to return unchanged. */
+  upstreamReply?: UpstreamReply;
   cause?: unknown;
+}
+
+/**
+ * An upstream's non-2xx answer kept as written (its status, its parsed JSON
+ * error body with the channel's keys masked, the retry headers its clients
+ * read). A client of the same dialect gets it unchanged, since agents match
+ * their recovery on the upstream's own wording; every other family renders
+ * the error from its kind and status.
+ */
+export interface UpstreamReply {
+  dialect: Dialect;
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
 }
 
 /**
@@ -71,6 +87,7 @@ export class GatewayError extends Error {
   readonly upstreamStatus?: number;
   readonly retryable: boolean;
   readonly detail?: ErrorDetail;
+  readonly upstreamReply?: UpstreamReply;
 
   constructor(kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -82,6 +99,7 @@ export class GatewayError extends Error {
     this.upstreamStatus = options.upstreamStatus;
     this.retryable = options.retryable ?? false;
     this.detail = options.detail;
+    this.upstreamReply = options.upstreamReply;
   }
 }
 

@@ -15,6 +15,8 @@ export interface StreamSink {
   readonly firstByteAt?: number;
   start(status: number, contentType: string): void;
   write(chunk: string | Uint8Array): Promise<boolean>;
+  /** A frame the client ignores, written while the answer's first piece is awaited; it is not the answer's first byte. */
+  keepAlive?(frame: string): void;
   end(): void;
 }
 

@@ -15,6 +15,7 @@ import { openRequestState, sealEvents, sealResponse, type SealOptions } from '..
 import type { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
 import { afterFirstPiece } from './first-piece.js';
+import { startWaitPings, type WaitPings } from './wait-pings.js';
 import { logUnexpectedAttempt } from './upstream-call.js';
 import { placeSession } from './session-placement.js';
 import type { Channel } from '../core/channel.js';
@@ -50,6 +51,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
   let outcome: Outcome;
   let translation: string | undefined;
   let hold: QuotaHold | undefined;
+  let pings: WaitPings | undefined;
 
   try {
     services.authorize(call.key, call.model);
@@ -61,6 +63,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     const { candidates, plans } = servableCandidates(services, call, codec, coreRequest);
     const placing = placeSession(services.affinity, services.health, call, candidates);
     const placed = placing instanceof Promise ? await placing : placing;
+    if (call.stream) pings = startWaitPings(writer, codec.keepAliveFrame, codec.streamContentType, services.streamPingMs);
     const attempt = await withFailover(
       placed?.candidates ?? candidates,
       {
@@ -92,6 +95,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
         return { kind: 'chat', result: sealed.stream ? { stream: true, events: await afterFirstPiece(sealed.events) } : sealed };
       },
     );
+    pings?.stop();
     target = attempt.target;
     placed?.served(attempt.target);
     translation = noteTranslation(services, call, plans.get(attempt.target.channel.id), output);
@@ -101,6 +105,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
         : deliverTranslated(attempt.value.result, call, codec, output);
     outcome = delivered instanceof Promise ? await delivered : delivered;
   } catch (thrown) {
+    pings?.stop();
     const error = toGatewayError(thrown);
     if (error.kind === 'internal') services.logger.error({ err: thrown, requestId: call.requestId }, 'request failed');
     if (writer.hasStarted) {

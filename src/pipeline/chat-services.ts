@@ -33,6 +33,8 @@ export interface ChatServices {
   candidates(model: string): Channel[];
   adapter(type: string): UpstreamAdapter;
   readonly maxAttempts: number;
+  /** How long a streamed answer's first piece is awaited before keep-alive frames are sent, and their interval; 0: never. */
+  readonly streamPingMs: number;
   readonly health: ChannelHealth;
   /** Keeps a session's turns on one channel and key; undefined when the operator turned it off. */
   readonly affinity?: SessionAffinity;
@@ -59,6 +61,9 @@ export function chatServices(ctx: AppContext): ChatServices {
       adapter: (type) => ctx.adapters.get(type),
       get maxAttempts() {
         return ctx.settings.maxAttempts;
+      },
+      get streamPingMs() {
+        return ctx.settings.streamPingMs;
       },
       health: ctx.health,
       affinity: ctx.affinity,

@@ -53,6 +53,12 @@ export class StreamWriter {
     if (this.firstByteAt === undefined && !this.res.destroyed) this.res.flushHeaders();
   }
 
+  /** A keep-alive frame before the answer's first chunk: sent at once (headers with it), skipped while the socket is full, not counted as the first byte. */
+  keepAlive(frame: string): void {
+    if (!this.writable || this.res.writableNeedDrain) return;
+    this.res.write(frame);
+  }
+
   async write(chunk: Chunk): Promise<boolean> {
     if (!this.writable) return false;
     if (this.held) {

@@ -33,6 +33,8 @@ export interface ChatCodec {
   /** The dialect this family speaks; upstreams natively speaking it get the pass-through path. */
   readonly dialect: Dialect;
   readonly streamContentType: string;
+  /** A frame the family's clients ignore, sent while a streamed answer's first piece is awaited (wait-pings.ts); absent: none. */
+  readonly keepAliveFrame?: string;
   /**
    * The client may not send thought text back verbatim (thoughts hidden, no
    * summaries): sealed reasoning state then carries the text its signature proves.

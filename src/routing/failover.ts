@@ -142,5 +142,6 @@ function exhausted(errors: GatewayError[], label: string): GatewayError {
       retryAfterSeconds: last.retryAfterSeconds,
     });
   }
+  // Otherwise the last failure as it is: with an upstream's own answer kept, a client of its dialect gets it unchanged.
   return last;
 }

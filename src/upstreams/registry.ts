@@ -9,6 +9,7 @@
 import type { Channel } from '../core/channel.js';
 import { GatewayError } from '../core/errors.js';
 import { accountsOf } from '../tasks/image-accounts.js';
+import { readBetaLists } from './anthropic/betas.js';
 import type { ImageTaskUpstream } from '../tasks/image-contract.js';
 import type { AnyTaskUpstream } from '../tasks/types.js';
 import type { VideoTaskUpstream } from '../tasks/video-contract.js';
@@ -63,7 +64,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
       videoTasks: (await import('./simulator/videos/index.js')).videoSimulator,
     }),
   },
-  { type: 'anthropic', needs: REMOTE, settings: [], load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }) },
+  { type: 'anthropic', needs: REMOTE, settings: [readBetaLists], load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }) },
   // The public service is the default address.
   { type: 'gemini', needs: { baseUrl: false, credentials: true }, settings: [], load: async () => ({ chat: (await import('./gemini/index.js')).geminiAdapter }) },
   // Local servers (vLLM, llama.cpp, Ollama) often run without a key.

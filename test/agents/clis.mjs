@@ -92,7 +92,9 @@ export const CLIS = {
     fixtureName: 'claude-code',
     models: ['claude-opus-5', 'claude-sonnet-4-5'],
     dialect: 'anthropic',
-    command({ baseUrl, model, prompt, home }) {
+    // `discovery`: a plain turn with gateway model discovery on (GET /v1/models at start, cached under CLAUDE_CONFIG_DIR).
+    extraCases: ['discovery'],
+    command({ baseUrl, model, prompt, home, caseName }) {
       const { command, prefix } = claudeBinary();
       return {
         command,
@@ -105,6 +107,7 @@ export const CLIS = {
           DISABLE_ERROR_REPORTING: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
           CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+          ...(caseName === 'discovery' ? { CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1' } : {}),
         }),
       };
     },

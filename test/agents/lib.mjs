@@ -104,9 +104,11 @@ export const tempDir = (prefix) => mkdtemp(path.join(os.tmpdir(), prefix));
 // ---------------------------------------------------------------- gateway
 
 /** The gateway's channel entry for an upstream under test. */
-export function channelFor(upstream, fake) {
-  if (upstream === 'simulator') return { name: 'agents-simulator', type: 'simulator', models: ['*'] };
-  return { name: `agents-${upstream}`, type: upstream, baseUrl: fake.baseUrl, apiKey: UPSTREAM_KEY, models: ['*'] };
+export function channelFor(upstream, fake, listedModels = []) {
+  // `*` serves every name; `listedModels` are the names the model list (GET /v1/models) shows for it.
+  const settings = { listedModels };
+  if (upstream === 'simulator') return { name: 'agents-simulator', type: 'simulator', models: ['*'], settings };
+  return { name: `agents-${upstream}`, type: upstream, baseUrl: fake.baseUrl, apiKey: UPSTREAM_KEY, models: ['*'], settings };
 }
 
 /**

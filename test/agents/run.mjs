@@ -19,7 +19,10 @@
  *   plain: the answer holds SWITCHYARD_PLAIN_OK (simulator: any answer);
  *   tool:  the answer holds "The tool said: SWITCHYARD_TOOL_OK", which the fake
  *          only writes after the CLI ran `echo SWITCHYARD_TOOL_OK` and sent the
- *          output back (simulator: a later request carried a tool result).
+ *          output back (simulator: a later request carried a tool result);
+ *   discovery (the CLIs that list it in `extraCases`: Claude Code with gateway
+ *          model discovery on): as plain, and the CLI's GET /v1/models was
+ *          answered 200 with the model under test in the list.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,7 +32,10 @@ import { CLIS, prepareHome } from './clis.mjs';
 import { AGENTS_DIR, PLAIN_PROMPT, TOOL_PROMPT, carriesToolResult, channelFor, packageVersion, runProcess, startGateway, tempDir } from './lib.mjs';
 
 const UPSTREAMS = ['simulator', 'anthropic', 'openai-chat', 'gemini', 'openai-responses'];
-const CASES = ['plain', 'tool'];
+const CASES = ['plain', 'tool', 'discovery'];
+/** Cases every CLI runs; the others only where the CLI lists them in `extraCases`. */
+const COMMON_CASES = ['plain', 'tool'];
+const casesOf = (cli, cases) => cases.filter((c) => COMMON_CASES.includes(c) || CLIS[cli].extraCases?.includes(c));
 
 function options() {
   const args = process.argv.slice(2);
@@ -63,7 +69,15 @@ function errorMessage(body) {
   return message ? String(message) : JSON.stringify(body).slice(0, 300);
 }
 
-function judge(caseName, upstream, run, outcome, records) {
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function judge(caseName, upstream, model, home, run, outcome, records) {
   const reasons = [];
   const refused = records.filter((r) => r.method !== 'GET' && (r.response?.status ?? 0) >= 400);
   if (run.timedOut) reasons.push(`timed out after ${Math.round(run.ms / 1000)} s`);
@@ -80,12 +94,23 @@ function judge(caseName, upstream, run, outcome, records) {
   const notes = aux.map((r) => `${r.response.status} ${r.method} ${r.path}`);
   const posts = records.filter((r) => r.method === 'POST');
   if (!refused.length && run.code === 0) {
-    if (caseName === 'plain' && upstream !== 'simulator' && !outcome.text.includes('SWITCHYARD_PLAIN_OK')) reasons.push(`answer lacks SWITCHYARD_PLAIN_OK: ${JSON.stringify(outcome.text.slice(0, 160))}`);
-    if (caseName === 'plain' && upstream === 'simulator' && !outcome.text.trim()) reasons.push('empty answer');
+    const plainLike = caseName === 'plain' || caseName === 'discovery';
+    if (plainLike && upstream !== 'simulator' && !outcome.text.includes('SWITCHYARD_PLAIN_OK')) reasons.push(`answer lacks SWITCHYARD_PLAIN_OK: ${JSON.stringify(outcome.text.slice(0, 160))}`);
+    if (plainLike && upstream === 'simulator' && !outcome.text.trim()) reasons.push('empty answer');
     if (caseName === 'tool' && upstream !== 'simulator' && !outcome.text.includes('The tool said: SWITCHYARD_TOOL_OK')) {
       reasons.push(`answer lacks "The tool said: SWITCHYARD_TOOL_OK": ${JSON.stringify(outcome.text.slice(0, 160))}`);
     }
     if (caseName === 'tool' && upstream === 'simulator' && !posts.some((r) => carriesToolResult(r.body))) reasons.push('no request carried a tool result (the tool loop did not happen)');
+  }
+  if (caseName === 'discovery') {
+    const listing = records.find((r) => r.method === 'GET' && r.path.split('?')[0] === '/v1/models');
+    if (!listing) reasons.push('the CLI did not ask for the model list (GET /v1/models)');
+    else if (listing.response?.status !== 200) reasons.push(`the model list was answered ${listing.response?.status}`);
+    else {
+      // What the CLI kept of the list (it keeps only claude/anthropic names): the model under test must be among them.
+      const cached = readJson(path.join(home, '.claude', 'cache', 'gateway-models.json'));
+      if (!cached?.models?.some((m) => m.id === model)) reasons.push(`the CLI's discovery cache lacks ${model}: ${JSON.stringify(cached)?.slice(0, 200)}`);
+    }
   }
   if (outcome.error && reasons.length && !refused.length) reasons.push(`CLI said: ${outcome.error.slice(0, 300)}`);
   if (!records.length && !run.timedOut) reasons.push('the CLI sent no request to the gateway');
@@ -129,21 +154,22 @@ async function main() {
     for (const upstream of opts.upstreams) {
       const dir = path.join(opts.out, upstream);
       const fake = upstream === 'simulator' ? null : await startFake(upstream);
-      const gateway = await startGateway({ channel: channelFor(upstream, fake), dir: path.join(scratch, upstream), mode: opts.gatewayMode });
+      const listed = [...new Set(variants.map((v) => v.model))];
+      const gateway = await startGateway({ channel: channelFor(upstream, fake, listed), dir: path.join(scratch, upstream), mode: opts.gatewayMode });
       stacks[upstream] = { dir, fake, gateway };
     }
 
     const tasks = [];
     for (const upstream of opts.upstreams) {
       for (const { cli, model } of variants) {
-        for (const caseName of opts.cases) {
+        for (const caseName of casesOf(cli, opts.cases)) {
           tasks.push(async () => {
             const id = `${cli}-${model}-${caseName}`;
             const caseDir = path.join(stacks[upstream].dir, id);
             const root = path.join(scratch, upstream, id);
             const { home, cwd } = await prepareHome(cli, root);
             const proxy = await startRecordProxy({ target: stacks[upstream].gateway.url, out: path.join(caseDir, 'requests'), label: id });
-            const spec = CLIS[cli].command({ baseUrl: proxy.url, model, prompt: caseName === 'tool' ? TOOL_PROMPT : PLAIN_PROMPT, home, cwd });
+            const spec = CLIS[cli].command({ baseUrl: proxy.url, model, prompt: caseName === 'tool' ? TOOL_PROMPT : PLAIN_PROMPT, home, cwd, caseName });
             const run = await runProcess(spec.command, spec.args, {
               env: spec.env,
               cwd,
@@ -154,7 +180,7 @@ async function main() {
             await new Promise((resolve) => setTimeout(resolve, 100));
             await proxy.close();
             const outcome = CLIS[cli].result(run, { home });
-            const verdict = judge(caseName, upstream, run, outcome, proxy.records);
+            const verdict = judge(caseName, upstream, model, home, run, outcome, proxy.records);
             const result = { cli, model, upstream, case: caseName, ...verdict, exit: run.code, ms: run.ms, answer: outcome.text.slice(0, 500), cliError: outcome.error };
             writeFileSync(path.join(caseDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
             if (opts.verbose) process.stdout.write(`${result.pass ? 'PASS' : 'FAIL'} ${cli} (${model}) x ${upstream} x ${caseName} ${(run.ms / 1000).toFixed(1)} s\n`);

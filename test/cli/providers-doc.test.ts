@@ -40,7 +40,7 @@ function shBlocks(): string[] {
 describe('docs/providers.md', () => {
   it('every CLI line runs as written', async () => {
     const lines = shBlocks().flatMap((block) => block.split('\n')).filter((line) => line.startsWith('npm run cli -- '));
-    expect(lines.filter((line) => line.includes('channels add')).length).toBe(8);
+    expect(lines.filter((line) => line.includes('channels add')).length).toBe(9);
     const env = { SWITCHYARD_DATA_DIR: path.join(root, 'data') };
     await runCli(['--data-dir', env.SWITCHYARD_DATA_DIR, 'keys', 'list'], { env, stdout: () => undefined, stderr: () => undefined });
     const added: Record<string, any> = {};
@@ -55,6 +55,8 @@ describe('docs/providers.md', () => {
     expect(Object.keys(added).sort()).toEqual(['anthropic', 'gemini', 'ig-proxy', 'openai-chat', 'openai-responses', 'openai-videos', 'simulator', 'wan']);
     expect(added['openai-chat']).toMatchObject({ modelMapping: { 'claude-sonnet-4-5': 'qwen3-32b' }, apiKeyCount: 0 });
     expect(added['ig-proxy'].settings).toMatchObject({ pathPrefix: '/mj' });
+    // The last anthropic channel added: one in front of a proxy that refuses some betas.
+    expect(added.anthropic.settings).toEqual({ betas: { deny: ['context-management-*', 'advanced-tool-use-*'] } });
     expect(added['openai-responses'].models).toEqual(['gpt-*', 'o3*', 'o4*']);
   });
 

@@ -70,6 +70,7 @@ export function services(channels: Channel[], adapters: UpstreamAdapter[], optio
       candidates: () => channels,
       adapter: (type) => byType.get(type)!,
       maxAttempts: 3,
+      streamPingMs: 0,
       health: new ChannelHealth(60_000),
       upstreamCall: (target, request, signal) => ({
         channel: target.channel,

@@ -51,14 +51,23 @@ export interface MessagesErrorObject {
   code: string;
 }
 
-export function messagesErrorObject(err: GatewayError): MessagesErrorObject {
+/** The `error` object of an error body or stream event: the Anthropic upstream's own when it wrote one. */
+export function messagesErrorObject(err: GatewayError): MessagesErrorObject | object {
+  const reply = err.upstreamReply;
+  if (reply?.dialect === 'messages') return (reply.body as { error: object }).error;
   return { type: messagesErrorType(err.status), message: err.message, code: err.kind };
 }
 
+/**
+ * The error a Messages client gets: an Anthropic upstream's own answer as it
+ * wrote it (pass-through, no other channel left to try), else the gateway's.
+ */
 export function renderMessagesError(
   err: GatewayError,
   requestId: string,
 ): { status: number; body: object; headers: Record<string, string> } {
+  const reply = err.upstreamReply;
+  if (reply?.dialect === 'messages') return { status: reply.status, body: reply.body as object, headers: reply.headers };
   return {
     status: err.status,
     body: { type: 'error', error: messagesErrorObject(err), request_id: requestId },

@@ -8,6 +8,7 @@ import { requestCount, integerField } from '../count-tokens.js';
 import { joinUrl } from '../http.js';
 import { bodyForUpstreamModel } from '../pass-through.js';
 import type { CountTokensResult, PassThroughRequest, UpstreamCall } from '../types.js';
+import { throwMessagesError } from './errors.js';
 import { messagesHeaders } from './headers.js';
 
 export function messagesCountTokens(request: PassThroughRequest, call: UpstreamCall): Promise<CountTokensResult> {
@@ -17,6 +18,7 @@ export function messagesCountTokens(request: PassThroughRequest, call: UpstreamC
       headers: messagesHeaders(call),
       body: bodyForUpstreamModel(request, call),
       readCount: (answer) => integerField(answer, 'input_tokens'),
+      throwFor: throwMessagesError,
     },
     call,
   );

@@ -6,9 +6,11 @@
  * `anthropic-workspace-id`, and whatever new ones appear) is forwarded
  * unchanged; the credential is the channel's. Nothing else of the client's is
  * forwarded (session and attribution headers such as `x-claude-code-session-id`
- * are the gateway's to consume).
+ * are the gateway's to consume). A channel's `betas` lists (betas.ts) filter
+ * `anthropic-beta` on both paths, for upstreams that refuse some betas.
  */
 import type { UpstreamCall } from '../types.js';
+import { filteredBetas, readBetaLists } from './betas.js';
 
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
 const datedVersion = /^\d{4}-\d{2}-\d{2}$/;
@@ -30,7 +32,8 @@ export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[
     'anthropic-version': clientVersion && datedVersion.test(clientVersion) ? clientVersion : DEFAULT_ANTHROPIC_VERSION,
   };
   const clientBeta = joined(call.clientHeaders['anthropic-beta']);
-  const betas = extraBetas.length === 0 ? clientBeta : [clientBeta, ...extraBetas].filter(Boolean).join(',');
+  const wanted = extraBetas.length === 0 ? clientBeta : [clientBeta, ...extraBetas].filter(Boolean).join(',');
+  const betas = filteredBetas(wanted, readBetaLists(call.channel));
   if (betas) headers['anthropic-beta'] = betas;
   // A channel without a key sends none, never an empty `x-api-key`.
   if (call.apiKey) headers['x-api-key'] = call.apiKey;
@@ -49,6 +52,12 @@ export function passThroughHeaders(call: UpstreamCall): Record<string, string> {
     if (text !== undefined) headers[lower] = text;
   }
   headers['anthropic-version'] ??= DEFAULT_ANTHROPIC_VERSION;
+  const lists = readBetaLists(call.channel);
+  if (lists) {
+    const betas = filteredBetas(headers['anthropic-beta'], lists);
+    if (betas === undefined) delete headers['anthropic-beta'];
+    else headers['anthropic-beta'] = betas;
+  }
   if (call.apiKey) headers['x-api-key'] = call.apiKey;
   return headers;
 }
