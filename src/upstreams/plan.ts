@@ -86,11 +86,11 @@ export function planTranslation(request: ChatRequest, caps: TranslationCapabilit
     if (dialect === caps.dialect && caps.features?.has(feature)) plan.native(feature);
     else plan.refused(feature, 'cannot honour it');
   }
-  planPromptCache(request, caps.promptCache ?? {}, plan);
   for (const hint of Object.keys(request.hints ?? {})) {
     if (caps.hints?.has(hint)) plan.native(hint);
     else plan.hint(hint);
   }
+  planPromptCache(request, caps.promptCache ?? {}, plan);
   extra?.(request, plan, options);
   return plan.build(options.strict);
 }

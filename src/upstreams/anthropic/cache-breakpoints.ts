@@ -5,7 +5,8 @@
  * clients have no such word) would cache nothing.
  *
  * - The client's own marks are used where it placed some (a Chat Completions
- *   client's `cache_control`, the tools' and system prompt's marks).
+ *   client's `cache_control`, the tools' and system prompt's marks; a mark on
+ *   a system turn marks the system prompt it is folded into).
  * - Otherwise the gateway places them as Claude Code does: the end of the
  *   tools, the end of the system prompt, and the moving end of the
  *   conversation: the last cacheable block of the last message (this turn's
@@ -18,7 +19,7 @@
  *   empty text never carry one (Anthropic refuses them; empty text is never sent).
  */
 import type { CacheMark, ChatRequest } from '../../core/chat.js';
-import { asksLongCache, hasCacheMarks } from '../../core/prompt-cache.js';
+import { asksLongCache, hasCacheMarks, longerMark } from '../../core/prompt-cache.js';
 import { cacheControlOf } from '../../dialects/messages/cache-control.js';
 
 type Block = Record<string, unknown>;
@@ -34,7 +35,8 @@ export function gatewayBreakpointsOn(settings: Record<string, unknown>): boolean
 export function placeCacheBreakpoints(body: Block, request: ChatRequest, settings: Record<string, unknown>): void {
   if (hasCacheMarks(request)) {
     if (request.cache?.tools) markLastTool(body, request.cache.tools);
-    if (request.cache?.system) markSystem(body, request.cache.system);
+    const system = systemTurnMarks(request).reduce(longerMark, request.cache?.system);
+    if (system) markSystem(body, system);
   } else if (gatewayBreakpointsOn(settings)) {
     const mark: CacheMark = { ttl: asksLongCache(request) ? '1h' : '5m' };
     markLastTool(body, mark);
@@ -43,6 +45,16 @@ export function placeCacheBreakpoints(body: Block, request: ChatRequest, setting
     for (const message of messages.slice(-2)) markLastCacheable(message.content, mark);
   }
   keepLast(body, MAX_BREAKPOINTS);
+}
+
+/** System turns are folded into the system prompt (convert-request.ts): their marks mark it. */
+function systemTurnMarks(request: ChatRequest): CacheMark[] {
+  const marks: CacheMark[] = [];
+  for (const message of request.messages) {
+    if (message.role !== 'system') continue;
+    for (const part of message.content) if (part.type !== 'thinking' && part.cache) marks.push(part.cache);
+  }
+  return marks;
 }
 
 function markLastTool(body: Block, mark: CacheMark): void {
