@@ -1,6 +1,7 @@
 /** OpenAI's prompt-cache fields on translated requests, for both OpenAI upstreams. */
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../src/core/chat.js';
+import { channelProblem } from '../../src/config/entity-rules.js';
 import { describePlan } from '../../src/core/translation-plan.js';
 import { toChatCompletionRequest } from '../../src/upstreams/openai-chat/convert-request.js';
 import { openAiChatAdapter } from '../../src/upstreams/openai-chat/index.js';
@@ -57,5 +58,18 @@ describe.each(Object.keys(converters) as Array<keyof typeof converters>)('the %s
     expect(describePlan(plan)).toBe('mapped=cache_control');
     const off = adapters[type].plan(request, { strict: false, settings: { promptCacheKey: false } });
     expect(describePlan(off)).toBe('mapped=cache_control; ignored=prompt_cache_key,prompt_cache_retention');
+  });
+});
+
+describe('the settings that turn prompt-cache fields off', () => {
+  const channel = (type: string, settings: Record<string, unknown>) => ({ name: 'c', type, baseUrl: 'https://api.example.com/v1', apiKeys: ['k'], models: ['*'], settings });
+
+  it.each([
+    ['anthropic', 'cacheBreakpoints'],
+    ['openai-chat', 'promptCacheKey'],
+    ['openai-responses', 'promptCacheKey'],
+  ])('a %s channel takes %s as true or false only', (type, key) => {
+    expect(channelProblem(channel(type, { [key]: false }))).toBeUndefined();
+    expect(channelProblem(channel(type, { [key]: 'no' }))).toEqual({ field: 'settings', message: `${type} channel c: setting ${key} must be true or false` });
   });
 });

@@ -17,6 +17,9 @@
  * - At most four breakpoints (Anthropic's limit): the last ones are kept, the
  *   ones furthest into the prompt, which cover the most. Thinking blocks and
  *   empty text never carry one (Anthropic refuses them; empty text is never sent).
+ * - Anthropic refuses a one-hour breakpoint after a five-minute one: a
+ *   five-minute mark before a one-hour one becomes one hour (its prefix is
+ *   part of the longer-lived one anyway).
  */
 import type { CacheMark, ChatRequest } from '../../core/chat.js';
 import { asksLongCache, hasCacheMarks, longerMark } from '../../core/prompt-cache.js';
@@ -89,4 +92,9 @@ function keepLast(body: Block, limit: number): void {
   collect(body.system);
   for (const message of (body.messages ?? []) as Array<{ content: Block[] }>) collect(message.content);
   for (const block of marked.slice(0, Math.max(0, marked.length - limit))) delete block.cache_control;
+  let oneHourFollows = false;
+  for (const block of marked.slice(-limit).reverse()) {
+    if ((block.cache_control as { ttl?: string }).ttl === '1h') oneHourFollows = true;
+    else if (oneHourFollows) block.cache_control = cacheControlOf({ ttl: '1h' });
+  }
 }

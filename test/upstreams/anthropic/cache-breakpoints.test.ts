@@ -97,6 +97,13 @@ describe('breakpoints the client placed', () => {
     expect(marksOf(body)).toEqual(['system']);
   });
 
+  it('lengthens a five-minute mark that precedes a one-hour one, which Anthropic would refuse', () => {
+    const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'doc', cache: { ttl: '1h' } }, { type: 'text', text: 'q', cache: { ttl: '5m' } }] }];
+    const body = build({ ...session, tools: undefined, messages, cache: { system: { ttl: '5m' } } });
+    expect(body.system).toEqual([{ type: 'text', text: 'you are terse', cache_control: oneHour }]);
+    expect(body.messages[0].content.map((b) => b.cache_control)).toEqual([oneHour, ephemeral]);
+  });
+
   it('keeps the last four, Anthropic\'s limit', () => {
     const marked = (text: string): ChatMessage => ({ role: 'user', content: [{ type: 'text', text, cache: { ttl: '5m' } }] });
     const messages = [marked('a'), { role: 'assistant', content: [{ type: 'text', text: 'b', cache: { ttl: '5m' } }] } as ChatMessage, marked('c'), { role: 'assistant', content: [{ type: 'text', text: 'd' }] } as ChatMessage, marked('e')];
