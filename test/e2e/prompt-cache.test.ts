@@ -12,6 +12,8 @@ import { REPORTED, startCacheUpstreams, type CacheUpstreams } from './cache-usag
 let fakes: CacheUpstreams;
 let gw: TestGateway;
 const KEY = 'sk-cache-client-0001';
+/** A key of its own for the spend check, so no other test's spend lands in it. */
+const SPENDER = 'sk-cache-spender-0001';
 const PRICE = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, cacheWrite1h: 6 };
 
 const upstreams = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const;
@@ -28,7 +30,7 @@ beforeAll(async () => {
         { name: 'responses', type: 'openai-responses', baseUrl: `${fakes.openaiResponses.origin}/v1`, apiKey: 'sk-up-responses', models: ['resp-*'] },
         { name: 'gemini', type: 'gemini', baseUrl: fakes.gemini.origin, apiKey: 'AIza-up-gemini', models: ['gem-*'] },
       ],
-      keys: [{ name: 'cache', key: KEY }],
+      keys: [{ name: 'cache', key: KEY }, { name: 'spender', key: SPENDER }],
       prices: { 'anth-*': PRICE, 'chat-*': PRICE, 'resp-*': PRICE, 'gem-*': PRICE },
     },
   });
@@ -203,5 +205,27 @@ describe('what reaches the upstream', () => {
     const response = await send('generate', 'chat-cached-content', { cachedContent: 'cachedContents/abc' });
     expect(response.status).toBe(400);
     expect(JSON.stringify(await response.json())).toContain('cachedContent');
+  });
+});
+
+describe("the key's spend", () => {
+  const used = async () => (await gw.admin('GET', '/keys')).body.data.find((key: { name: string }) => key.name === 'spender').used as number;
+
+  it('grows by what the log row charged for cache reads and one-hour writes', async () => {
+    const before = await used();
+    const response = await fetch(`${gw.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SPENDER}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'anth-spend', input: 'hi', stream: true }),
+    });
+    await response.text();
+    const row = await logFor('anth-spend');
+    expect(row.cacheWrite1hTokens).toBe(REPORTED.written1h);
+    let after = await used();
+    for (let attempt = 0; attempt < 80 && Math.abs(after - before - row.cost) > 1e-12; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      after = await used();
+    }
+    expect(after - before).toBeCloseTo(row.cost, 12);
   });
 });
