@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatRequest } from '../core/chat.js';
 import { asksLongCache } from '../core/prompt-cache.js';
+import type { PromptCacheSupport } from './plan.js';
 
 /** OpenAI refuses longer keys. */
 const MAX_KEY_LENGTH = 64;
@@ -37,8 +38,10 @@ function boundedKey(key: string): string {
   return key.length <= MAX_KEY_LENGTH ? key : createHash('sha256').update(key).digest('base64url');
 }
 
+const fieldsSent: PromptCacheSupport = { marks: 'automatic prefix caching (a one-hour mark: prompt_cache_retention 24h)', key: 'native', retention: 'native' };
+const fieldsOff: PromptCacheSupport = { marks: 'automatic prefix caching' };
+
 /** The plan's words for these fields, by the channel's setting. */
-export function openAiPromptCacheSupport(settings: Record<string, unknown>) {
-  if (!promptCacheFieldsOn(settings)) return { marks: 'automatic prefix caching' };
-  return { marks: 'automatic prefix caching (a one-hour mark: prompt_cache_retention 24h)', key: 'native', retention: 'native' } as const;
+export function openAiPromptCacheSupport(settings: Record<string, unknown>): PromptCacheSupport {
+  return promptCacheFieldsOn(settings) ? fieldsSent : fieldsOff;
 }
