@@ -9,11 +9,38 @@
 
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * A prompt-cache breakpoint the client placed (Messages `cache_control`): the
+ * prompt up to and including what carries it should be cached, for this long.
+ */
+export interface CacheMark {
+  ttl: '5m' | '1h';
+}
+
+/**
+ * The client's prompt-caching intent, as far as its dialect words it. Marks on
+ * content parts (`ContentPart.cache`) say where the client placed breakpoints
+ * inside the conversation; these say the rest. Each upstream uses what its own
+ * mechanism has a place for (see each `capabilities.ts`).
+ */
+export interface PromptCache {
+  /** A breakpoint at the end of the tools (the client marked a tool). */
+  tools?: CacheMark;
+  /** A breakpoint at the end of the system prompt (the client marked a system block). */
+  system?: CacheMark;
+  /** The client's cache key (Responses and Chat Completions `prompt_cache_key`). */
+  key?: string;
+  /** The client's cache retention (`prompt_cache_retention`: `in_memory` or `24h`). */
+  retention?: string;
+}
+
 export interface TextPart {
   type: 'text';
   text: string;
   /** Provider-specific citation objects, passed along where both sides understand them. */
   citations?: unknown[];
+  /** A cache breakpoint the client placed on this part. */
+  cache?: CacheMark;
 }
 
 /** An image, document, audio or video input, inline (base64) or by URL. */
@@ -26,6 +53,8 @@ export interface MediaPart {
   /** Plain-text documents keep their text here instead of `data`. */
   text?: string;
   title?: string;
+  /** A cache breakpoint the client placed on this part. */
+  cache?: CacheMark;
 }
 
 export interface ToolCallPart {
@@ -37,6 +66,8 @@ export interface ToolCallPart {
   signature?: string;
   /** The upstream type that produced `signature`; state goes back only to that type (see reasoning-state.ts). */
   origin?: string;
+  /** A cache breakpoint the client placed on this part. */
+  cache?: CacheMark;
 }
 
 export interface ToolResultPart {
@@ -46,6 +77,8 @@ export interface ToolResultPart {
   name?: string;
   content: Array<TextPart | MediaPart>;
   isError?: boolean;
+  /** A cache breakpoint the client placed on this part (or inside its content). */
+  cache?: CacheMark;
 }
 
 export interface ThinkingPart {
@@ -183,6 +216,8 @@ export interface ChatRequest {
    * a 400 naming it only when no candidate can.
    */
   features?: DialectFeatures;
+  /** The client's prompt-caching intent beyond the marks on content parts; absent when it expressed none. */
+  cache?: PromptCache;
   /**
    * Client fields that cannot change the answer (cache keys, client metadata,
    * context-management edits, service tiers…), keyed by the client's field

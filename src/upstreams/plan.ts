@@ -6,6 +6,7 @@
  * `capabilities.ts`) and may add rules of its own; converters then follow the
  * plan (they drop what it ignores and never refuse on their own).
  */
+import { hasCacheMarks } from '../core/prompt-cache.js';
 import { featureEntries, type BuiltinCapability, type BuiltinTool, type ChatRequest, type Dialect, type ToolDefinition } from '../core/chat.js';
 import { PlanBuilder, type TranslationPlan } from '../core/translation-plan.js';
 
@@ -39,6 +40,18 @@ export interface TranslationCapabilities {
   systemTurns: 'native' | 'mapped';
   /** Whether "let the model choose the thinking budget" exists upstream (`native`) or becomes an effort or budget (`mapped`). */
   adaptiveThinking: 'native' | 'mapped';
+  /** What the upstream's prompt cache makes of the client's caching intent; what it has no place for is ignored (a hint). */
+  promptCache?: PromptCacheSupport;
+}
+
+/** Per part of `ChatRequest.cache` (and the marks on parts): `native` (the same field), or what it becomes (`mapped`, with this note). */
+export interface PromptCacheSupport {
+  /** `cache_control` breakpoints. */
+  marks?: string;
+  /** `prompt_cache_key`. */
+  key?: 'native' | string;
+  /** `prompt_cache_retention`. */
+  retention?: 'native' | string;
 }
 
 export interface PlanOptions {
@@ -77,8 +90,22 @@ export function planTranslation(request: ChatRequest, caps: TranslationCapabilit
     if (caps.hints?.has(hint)) plan.native(hint);
     else plan.hint(hint);
   }
+  planPromptCache(request, caps.promptCache ?? {}, plan);
   extra?.(request, plan, options);
   return plan.build(options.strict);
+}
+
+/** The client's caching intent never changes the answer: what an upstream cannot use is a hint. */
+function planPromptCache(request: ChatRequest, support: PromptCacheSupport, plan: PlanBuilder): void {
+  const decide = (field: string, present: boolean, treatment: string | undefined, missing: string) => {
+    if (!present) return;
+    if (treatment === 'native') plan.native(field);
+    else if (treatment !== undefined) plan.mapped(field, treatment);
+    else plan.hint(field, missing);
+  };
+  decide('cache_control', hasCacheMarks(request), support.marks, 'the upstream has no cache breakpoints');
+  decide('prompt_cache_key', request.cache?.key !== undefined, support.key, 'the upstream has no cache key');
+  decide('prompt_cache_retention', request.cache?.retention !== undefined, support.retention, 'the upstream sets its own cache lifetime');
 }
 
 function planBuiltinTool(tool: BuiltinTool, request: ChatRequest, caps: TranslationCapabilities, plan: PlanBuilder): void {

@@ -20,6 +20,7 @@ import { readSimulatorSettings } from './simulator/settings.js';
 import { readVideoSimulatorSettings } from './simulator/videos/settings.js';
 import type { UpstreamAdapter } from './types.js';
 import { readWanSettings } from './wan/settings.js';
+import { readCacheBreakpointsSetting, readPromptCacheKeySetting } from './prompt-cache-settings.js';
 
 /** Checks one part of a channel's settings; throws a message naming the setting. */
 export type SettingsReader = (channel: Channel) => unknown;
@@ -64,13 +65,13 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
       videoTasks: (await import('./simulator/videos/index.js')).videoSimulator,
     }),
   },
-  { type: 'anthropic', needs: REMOTE, settings: [readBetaLists], load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }) },
+  { type: 'anthropic', needs: REMOTE, settings: [readBetaLists, readCacheBreakpointsSetting], load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }) },
   // The public service is the default address.
   { type: 'gemini', needs: { baseUrl: false, credentials: true }, settings: [], load: async () => ({ chat: (await import('./gemini/index.js')).geminiAdapter }) },
   // Local servers (vLLM, llama.cpp, Ollama) often run without a key.
-  { type: 'openai-chat', needs: { baseUrl: true, credentials: false }, settings: [], load: async () => ({ chat: (await import('./openai-chat/index.js')).openAiChatAdapter }) },
+  { type: 'openai-chat', needs: { baseUrl: true, credentials: false }, settings: [readPromptCacheKeySetting], load: async () => ({ chat: (await import('./openai-chat/index.js')).openAiChatAdapter }) },
   // OpenAI's public address is the default.
-  { type: 'openai-responses', needs: { baseUrl: false, credentials: true }, settings: [], load: async () => ({ chat: (await import('./openai-responses/index.js')).openAiResponsesAdapter }) },
+  { type: 'openai-responses', needs: { baseUrl: false, credentials: true }, settings: [readPromptCacheKeySetting], load: async () => ({ chat: (await import('./openai-responses/index.js')).openAiResponsesAdapter }) },
   // Image proxies often run without a secret (the header is then left out).
   { type: 'ig-proxy', needs: { baseUrl: true, credentials: false }, settings: [readIgProxySettings, accountsOf], load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream }) },
   { type: 'openai-videos', needs: REMOTE, settings: [readOpenAiVideosSettings], load: async () => ({ videoTasks: (await import('./openai-videos/index.js')).openAiVideosUpstream }) },

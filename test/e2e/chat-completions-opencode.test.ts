@@ -124,9 +124,10 @@ describe.each(RECORDED)('opencode ($model) request bodies', ({ model: recordedMo
       expect(result.finish).toEqual(['stop']);
     }
     const first = await replay(files.first, model);
-    // opencode marks Claude models' messages with cache_control: nothing carries it, so it is named as ignored.
-    if (cacheMarks) expect(first.translation).toMatch(/ignored=(\S+,)?cache_control\b/);
+    // opencode marks Claude models' messages with cache_control: each upstream's prompt cache takes the marks.
+    if (cacheMarks) expect(first.translation).toMatch(/mapped=(\S+,)?cache_control\b/);
     else expect(first.translation ?? '').not.toContain('cache_control');
+    if (cacheMarks && model === 'claude-opencode') expect(fakes.anthropic.requests.at(-1)!.body.toString()).toContain('"cache_control"');
     expectReadableStream(first, files.first);
     expect(first.calls).toHaveLength(1);
     expect(first.calls[0]!.name).toBe(SHELL_TOOL);

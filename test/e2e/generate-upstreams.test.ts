@@ -198,7 +198,14 @@ describe('through an anthropic upstream (translation)', () => {
     expect(plain.text?.length).toBeGreaterThan(0);
     expect(plain.candidates?.[0].finishReason).toBe('STOP');
     expect(plain.modelVersion).toBe('anthropic-text');
-    expect(anthropic.requests.at(-1)!.json()).toMatchObject({ model: 'anthropic-text', system: 'be kind', max_tokens: 300, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }] });
+    // The gateway's cache breakpoints: the end of the system prompt and of the conversation.
+    const ephemeral = { type: 'ephemeral' };
+    expect(anthropic.requests.at(-1)!.json()).toMatchObject({
+      model: 'anthropic-text',
+      system: [{ type: 'text', text: 'be kind', cache_control: ephemeral }],
+      max_tokens: 300,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello', cache_control: ephemeral }] }],
+    });
 
     const stream = await genai().models.generateContentStream({ model: 'anthropic-text', contents: 'Hello' });
     const chunks = [];
@@ -259,7 +266,7 @@ describe('through an anthropic upstream (translation)', () => {
     await genai().models.generateContent({ model: 'anthropic-text', contents: history });
     const sent = anthropic.requests.at(-1)!.json<{ messages: Array<{ role: string; content: Array<Record<string, unknown>> }> }>().messages;
     const toolUse = sent[1].content.find((block) => block.type === 'tool_use')!;
-    expect(sent[2].content[0]).toEqual({ type: 'tool_result', tool_use_id: toolUse.id, content: [{ type: 'text', text: 'done' }] });
+    expect(sent[2].content[0]).toEqual({ type: 'tool_result', tool_use_id: toolUse.id, content: [{ type: 'text', text: 'done' }], cache_control: { type: 'ephemeral' } });
   });
 
   it('ignores what cannot change the answer, and says so in a header', async () => {

@@ -99,12 +99,13 @@ function streamedBlocks(text: string): string[] {
     .map((line) => (JSON.parse(line.slice(6)) as { content_block: { type: string } }).content_block.type);
 }
 
-const ignored = 'ignored=x-anthropic-billing-header,context_management,cache_control';
+// Claude Code's cache marks go to each upstream's prompt cache; the simulator has none.
+const ignored = 'ignored=x-anthropic-billing-header,context_management';
 const expectedHeader: Record<string, { opus: string; sonnet: string }> = {
-  simulator: { opus: `mapped=system messages,thinking.adaptive,defer_loading; ${ignored}`, sonnet: `mapped=defer_loading; ${ignored}` },
-  gemini: { opus: `mapped=system messages,thinking.adaptive,defer_loading; ${ignored}`, sonnet: `mapped=defer_loading; ${ignored}` },
-  'openai-chat': { opus: `mapped=thinking.adaptive,defer_loading; ${ignored}`, sonnet: `mapped=defer_loading; ${ignored}` },
-  'openai-responses': { opus: `mapped=thinking.adaptive,defer_loading; ${ignored}`, sonnet: `mapped=defer_loading; ${ignored}` },
+  simulator: { opus: `mapped=system messages,thinking.adaptive,defer_loading; ${ignored},cache_control`, sonnet: `mapped=defer_loading; ${ignored},cache_control` },
+  gemini: { opus: `mapped=system messages,thinking.adaptive,defer_loading,cache_control; ${ignored}`, sonnet: `mapped=defer_loading,cache_control; ${ignored}` },
+  'openai-chat': { opus: `mapped=thinking.adaptive,defer_loading,cache_control; ${ignored}`, sonnet: `mapped=defer_loading,cache_control; ${ignored}` },
+  'openai-responses': { opus: `mapped=thinking.adaptive,defer_loading,cache_control; ${ignored}`, sonnet: `mapped=defer_loading,cache_control; ${ignored}` },
 };
 
 describe('through an anthropic upstream (pass-through)', () => {

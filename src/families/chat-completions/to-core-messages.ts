@@ -11,8 +11,13 @@
  * - Parts the internal representation cannot carry (stored files, unknown
  *   part types) become features, so every translating upstream refuses them
  *   by name before routing, while an `openai-chat` channel gets them as sent.
+ * - `cache_control` (an extension opencode sends for Claude models, on a
+ *   message or on its parts) marks the end of that message: its last part
+ *   carries the cache mark; on leading system messages it marks the system prompt.
  */
-import type { ChatMessage, ContentPart, MediaPart, TextPart } from '../../core/chat.js';
+import type { CacheMark, ChatMessage, ContentPart, MediaPart, TextPart } from '../../core/chat.js';
+import { longerMark } from '../../core/prompt-cache.js';
+import { cacheMarkOf } from '../../dialects/messages/cache-control.js';
 import { parseToolArguments } from '../../upstreams/tool-arguments.js';
 import { invalidParam } from '../../dialects/openai/validate-issue.js';
 import { parseDataUrl } from '../../dialects/openai/media-fields.js';
@@ -22,6 +27,8 @@ export interface CoreConversation {
   system: string[];
   messages: ChatMessage[];
   features: Record<string, unknown>;
+  /** The cache mark of the system prompt (a leading system message carried one). */
+  systemMark?: CacheMark;
 }
 
 export function messagesToCore(messages: readonly MessageParam[]): CoreConversation {
@@ -31,30 +38,54 @@ export function messagesToCore(messages: readonly MessageParam[]): CoreConversat
   messages.forEach((message, i) => {
     const isSystem = message.role === 'system' || message.role === 'developer';
     if (!isSystem) leading = false;
-    switch (message.role) {
-      case 'system':
-      case 'developer': {
-        const text = textOf(message.content);
-        if (leading) {
-          if (text !== '') out.system.push(text);
-        } else out.messages.push({ role: 'system', content: [{ type: 'text', text }] });
-        return;
-      }
-      case 'user':
-        for (const part of userParts(message.content, out)) push(out, 'user', part);
-        return;
-      case 'assistant':
-        for (const part of assistantParts(message, i, callNames, out)) push(out, 'assistant', part);
-        return;
-      case 'tool':
-        push(out, 'user', { type: 'tool_result', callId: message.tool_call_id, name: callNames.get(message.tool_call_id), content: [{ type: 'text', text: textOf(message.content) }] });
-        return;
-      case 'function':
-        push(out, 'user', { type: 'tool_result', callId: legacyCallId(message.name), name: message.name, content: [{ type: 'text', text: message.content ?? '' }] });
-        return;
+    const mark = messageMark(message);
+    if (!mark) return convertMessage(out, message, i, leading, callNames);
+    if (isSystem && leading) {
+      out.systemMark = longerMark(out.systemMark, mark);
+      return convertMessage(out, message, i, leading, callNames);
     }
+    const before = partCount(out);
+    convertMessage(out, message, i, leading, callNames);
+    const last = out.messages.at(-1)?.content.at(-1);
+    if (partCount(out) > before && last && last.type !== 'thinking') last.cache = mark;
   });
   return out;
+}
+
+/** The message's own mark, or the longest of its parts' marks. */
+function messageMark(message: MessageParam): CacheMark | undefined {
+  let mark = cacheMarkOf(message);
+  if (Array.isArray(message.content)) for (const part of message.content as unknown[]) mark = longerMark(mark, cacheMarkOf(part));
+  return mark;
+}
+
+function partCount(out: CoreConversation): number {
+  return out.messages.reduce((sum, message) => sum + message.content.length, 0);
+}
+
+function convertMessage(out: CoreConversation, message: MessageParam, i: number, leading: boolean, callNames: Map<string, string>): void {
+  switch (message.role) {
+    case 'system':
+    case 'developer': {
+      const text = textOf(message.content);
+      if (leading) {
+        if (text !== '') out.system.push(text);
+      } else out.messages.push({ role: 'system', content: [{ type: 'text', text }] });
+      return;
+    }
+    case 'user':
+      for (const part of userParts(message.content, out)) push(out, 'user', part);
+      return;
+    case 'assistant':
+      for (const part of assistantParts(message, i, callNames, out)) push(out, 'assistant', part);
+      return;
+    case 'tool':
+      push(out, 'user', { type: 'tool_result', callId: message.tool_call_id, name: callNames.get(message.tool_call_id), content: [{ type: 'text', text: textOf(message.content) }] });
+      return;
+    case 'function':
+      push(out, 'user', { type: 'tool_result', callId: legacyCallId(message.name), name: message.name, content: [{ type: 'text', text: message.content ?? '' }] });
+      return;
+  }
 }
 
 /** The legacy single function call has no id; the call and its result share one made from the name. */

@@ -13,12 +13,11 @@
  * - Fields that change the answer and only a native upstream honours are
  *   features, refused by name elsewhere: `logprobs`/`top_logprobs`, `n` > 1,
  *   `logit_bias`, audio output (`modalities`, `audio`), custom tools, stored
- *   files. Every other field the gateway does not read is a hint, and so are
- *   `cache_control` marks on messages or parts (an extension some clients
- *   send, opencode for Claude models): the internal representation has no
- *   cache breakpoints, so they are named, not carried.
+ *   files. Every other field the gateway does not read is a hint.
+ * - The prompt cache: `cache_control` marks (see to-core-messages.ts),
+ *   `prompt_cache_key` and `prompt_cache_retention` go to `ChatRequest.cache`.
  */
-import type { BuiltinTool, ChatRequest, FunctionTool, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
+import type { BuiltinTool, ChatRequest, PromptCache, FunctionTool, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import type { FunctionToolParam, ResponseFormatParam, ToolChoiceParam } from './schema.js';
 import { messagesToCore } from './to-core-messages.js';
 import type { ValidatedChatRequest } from './validate.js';
@@ -26,7 +25,7 @@ import type { ValidatedChatRequest } from './validate.js';
 const handledFields = new Set([
   'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'max_tokens', 'max_completion_tokens',
   'temperature', 'top_p', 'stop', 'seed', 'presence_penalty', 'frequency_penalty', 'reasoning_effort', 'stream', 'stream_options',
-  'user', 'functions', 'function_call', 'web_search_options',
+  'user', 'functions', 'function_call', 'web_search_options', 'prompt_cache_key', 'prompt_cache_retention',
 ]);
 
 export function chatCompletionsToCore(req: ValidatedChatRequest): ChatRequest {
@@ -53,7 +52,8 @@ export function chatCompletionsToCore(req: ValidatedChatRequest): ChatRequest {
   const thinking = req.reasoning_effort != null ? thinkingToCore(req.reasoning_effort) : undefined;
   if (thinking) out.thinking = thinking;
   const hints = classifyFields(req, features);
-  if (carriesCacheControl(req.messages)) hints.cache_control = true;
+  const cache = promptCacheOf(req, conversation.systemMark);
+  if (cache) out.cache = cache;
   if (Object.keys(features).length > 0) out.features = { 'chat-completions': features };
   if (Object.keys(hints).length > 0) out.hints = hints;
   return out;
@@ -132,7 +132,11 @@ function classifyFields(req: ValidatedChatRequest, features: Record<string, unkn
   return hints;
 }
 
-function carriesCacheControl(messages: ValidatedChatRequest['messages']): boolean {
-  const marked = (value: unknown) => typeof value === 'object' && value !== null && (value as { cache_control?: unknown }).cache_control != null;
-  return messages.some((message) => marked(message) || (Array.isArray(message.content) && (message.content as unknown[]).some(marked)));
+function promptCacheOf(req: ValidatedChatRequest, systemMark: PromptCache['system']): PromptCache | undefined {
+  const cache: PromptCache = {};
+  if (systemMark) cache.system = systemMark;
+  const fields = req as { prompt_cache_key?: unknown; prompt_cache_retention?: unknown };
+  if (typeof fields.prompt_cache_key === 'string' && fields.prompt_cache_key !== '') cache.key = fields.prompt_cache_key;
+  if (typeof fields.prompt_cache_retention === 'string') cache.retention = fields.prompt_cache_retention;
+  return Object.keys(cache).length > 0 ? cache : undefined;
 }

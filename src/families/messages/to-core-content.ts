@@ -11,9 +11,14 @@
  *   effect is in the text after it;
  * - any other block in a user turn is a feature (`content block <type>`) no
  *   translation honours, so the request is refused rather than answered without it.
- * `cache_control` marks are collected by to-core-notes.ts.
+ * A block's `cache_control` becomes the cache mark of the part it became (the
+ * last one, for a document that became several; a tool result's inner marks
+ * mark the tool result); thinking carries none, as in Anthropic's API. The
+ * system prompt's and the tools' marks are read by to-core-notes.ts.
  */
 import type { ContentPart, MediaPart, TextPart } from '../../core/chat.js';
+import { cacheMarkOf } from '../../dialects/messages/cache-control.js';
+import { longerMark } from '../../core/prompt-cache.js';
 import type { RequestNotes } from './to-core-notes.js';
 import {
   isKnownBlock,
@@ -34,7 +39,7 @@ export function blocksToParts(content: string | ContentBlock[], into: ContentPar
     return;
   }
   for (const block of content) {
-    if (isKnownBlock(block)) into.push(...knownBlockToParts(block, notes));
+    if (isKnownBlock(block)) into.push(...withMark(knownBlockToParts(block, notes), block));
     else {
       const part = otherBlockToPart(block, role, notes);
       if (part) into.push(part);
@@ -59,6 +64,15 @@ function knownBlockToParts(block: KnownContentBlock, notes: RequestNotes): Conte
     case 'redacted_thinking':
       return [{ type: 'thinking', text: '', redactedData: block.data }];
   }
+}
+
+/** The block's cache mark on the last part it became (where the prefix it marks ends). */
+function withMark(parts: ContentPart[], block: KnownContentBlock): ContentPart[] {
+  const last = parts.at(-1);
+  let mark = cacheMarkOf(block);
+  if (block.type === 'tool_result' && Array.isArray(block.content)) for (const inner of block.content) mark = longerMark(mark, cacheMarkOf(inner));
+  if (mark && last && last.type !== 'thinking') last.cache = mark;
+  return parts;
 }
 
 /** A block of a type the gateway does not convert as such (see the header). */

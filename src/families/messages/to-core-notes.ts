@@ -2,9 +2,10 @@
  * What a Messages request carries beyond the internal representation, written
  * down for the translation plan (see core/translation-plan.ts):
  *
+ * - the prompt cache: `cache_control` marks on system blocks and tools (those
+ *   on content blocks are read with the blocks, to-core-content.ts);
  * - hints (cannot change the answer; ignored where the upstream lacks them,
- *   named in the `x-switchyard-translation` header): `cache_control` marks
- *   anywhere, `context_management`, `metadata` keys besides `user_id`, the
+ *   named in the `x-switchyard-translation` header): `context_management`, `metadata` keys besides `user_id`, the
  *   `x-anthropic-billing-header` attribution line of the system prompt,
  *   `output_config` keys other than effort and format, tool keys that only tune
  *   delivery (`eager_input_streaming`, `input_examples`…), and any top-level key
@@ -13,6 +14,9 @@
  * - features (change the answer; only an upstream that honours them may serve):
  *   `mcp_servers` (the provider connects to the client's MCP servers).
  */
+import type { PromptCache } from '../../core/chat.js';
+import { longerMark } from '../../core/prompt-cache.js';
+import { cacheMarkOf } from '../../dialects/messages/cache-control.js';
 import type { MessagesRequest } from './schema.js';
 
 export interface RequestNotes {
@@ -22,6 +26,20 @@ export interface RequestNotes {
 
 export function emptyNotes(): RequestNotes {
   return { hints: {}, features: {} };
+}
+
+/**
+ * The breakpoints on the system prompt and the tools. Several marks collapse
+ * into one at the end of each (the internal system prompt is one text), with
+ * the longer lifetime any of them asked for.
+ */
+export function promptCacheOf(req: MessagesRequest): PromptCache | undefined {
+  const cache: PromptCache = {};
+  if (Array.isArray(req.system)) for (const block of req.system) cache.system = longerMark(cache.system, cacheMarkOf(block));
+  for (const tool of req.tools ?? []) cache.tools = longerMark(cache.tools, cacheMarkOf(tool));
+  if (!cache.system) delete cache.system;
+  if (!cache.tools) delete cache.tools;
+  return Object.keys(cache).length > 0 ? cache : undefined;
 }
 
 /** Top-level keys to-core converts itself; every other key is a hint. */
@@ -63,17 +81,4 @@ export function noteRequestFields(req: MessagesRequest, notes: RequestNotes): vo
     if (tool.type !== undefined && tool.type !== 'custom') continue;
     for (const key of Object.keys(tool)) if (!interpretedToolKeys.has(key)) notes.hints[key] = true;
   }
-  if (carriesCacheControl(req)) notes.hints.cache_control = true;
-}
-
-/** Whether any block, system block or tool carries a prompt-caching mark. */
-function carriesCacheControl(req: MessagesRequest): boolean {
-  const marked = (value: unknown) => typeof value === 'object' && value !== null && (value as { cache_control?: unknown }).cache_control != null;
-  if (Array.isArray(req.system) && req.system.some(marked)) return true;
-  if (req.tools?.some(marked)) return true;
-  const nested = (block: object) => {
-    const content = (block as { content?: unknown }).content;
-    return Array.isArray(content) && content.some(marked);
-  };
-  return req.messages.some((message) => Array.isArray(message.content) && message.content.some((block) => marked(block) || nested(block)));
 }

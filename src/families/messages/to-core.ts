@@ -14,11 +14,13 @@
  *   `deferLoading`); typed tools are builtin tools, with the shared capability
  *   of web search, web fetch and code execution so other upstreams can run
  *   their own.
+ * - `cache_control` marks become cache marks (`ChatRequest.cache`, and on the
+ *   parts of the marked blocks).
  * Everything else is written down as hints or features (see to-core-notes.ts).
  */
 import type { BuiltinCapability, ChatMessage, ChatRequest, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import { blocksToParts } from './to-core-content.js';
-import { attributionPrefix, emptyNotes, noteRequestFields, type RequestNotes } from './to-core-notes.js';
+import { attributionPrefix, emptyNotes, noteRequestFields, promptCacheOf, type RequestNotes } from './to-core-notes.js';
 import { isCustomTool, type MessagesRequest, type OutputConfig, type ThinkingParam, type Tool, type ToolChoiceParam } from './schema.js';
 
 export function messagesToCore(req: MessagesRequest): ChatRequest {
@@ -49,6 +51,8 @@ export function messagesToCore(req: MessagesRequest): ChatRequest {
   if (format) out.responseFormat = { type: 'json_schema', schema: format.schema };
   if (req.metadata?.user_id) out.user = req.metadata.user_id;
   noteRequestFields(req, notes);
+  const cache = promptCacheOf(req);
+  if (cache) out.cache = cache;
   if (Object.keys(notes.hints).length > 0) out.hints = notes.hints;
   if (Object.keys(notes.features).length > 0) out.features = { messages: notes.features };
   return out;

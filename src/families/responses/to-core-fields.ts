@@ -9,12 +9,15 @@
  *   tool runs).
  * - Fields the gateway handles itself are neither: `store` (the gateway keeps
  *   its own store), `metadata` (echoed), `include: reasoning.encrypted_content`
- *   (the gateway writes reasoning items), `previous_response_id`, `truncation`.
+ *   (the gateway writes reasoning items), `previous_response_id`, `truncation`,
+ *   and the prompt cache's `prompt_cache_key` and `prompt_cache_retention`
+ *   (`ChatRequest.cache`: each upstream uses them with its own mechanism).
  * - Everything else is a hint: it cannot change the answer (cache keys, client
  *   metadata, safety identifiers, service tiers, verbosity, context
  *   management, stream options) or is unknown to the gateway; hints are named
  *   in the translation header, and strict translation refuses them.
  */
+import type { PromptCache } from '../../core/chat.js';
 import type { ValidatedRequest } from './validate.js';
 
 /** Top-level fields to-core converts or the gateway handles. */
@@ -27,6 +30,8 @@ const handledFields = new Set([
   'metadata',
   'parallel_tool_calls',
   'previous_response_id',
+  'prompt_cache_key',
+  'prompt_cache_retention',
   'reasoning',
   'store',
   'stream',
@@ -71,6 +76,15 @@ export function classifyFields(req: ValidatedRequest): FieldTreatment {
   nestedHints(out.hints, 'reasoning', req.reasoning, readReasoningKeys);
   nestedHints(out.hints, 'text', req.text, readTextKeys);
   return out;
+}
+
+/** The client's cache key and retention, when it gave them. */
+export function promptCacheOf(req: ValidatedRequest): PromptCache | undefined {
+  const fields = req as { prompt_cache_key?: unknown; prompt_cache_retention?: unknown };
+  const cache: PromptCache = {};
+  if (typeof fields.prompt_cache_key === 'string' && fields.prompt_cache_key !== '') cache.key = fields.prompt_cache_key;
+  if (typeof fields.prompt_cache_retention === 'string') cache.retention = fields.prompt_cache_retention;
+  return Object.keys(cache).length > 0 ? cache : undefined;
 }
 
 function nestedHints(hints: Record<string, unknown>, field: string, value: Record<string, unknown> | null | undefined, read: ReadonlySet<string>): void {

@@ -9,13 +9,14 @@
  * - Tools (with `additional_tools` items) are converted in to-core-tools.ts;
  *   their flat names are kept in `ToolNames` so the answer can be rendered
  *   with the client's own names.
- * - Top-level fields become features or hints as to-core-fields.ts decides.
+ * - Top-level fields become features or hints as to-core-fields.ts decides;
+ *   `prompt_cache_key` and `prompt_cache_retention` become `ChatRequest.cache`.
  */
 import type { ChatRequest, ResponseFormat, ThinkingConfig } from '../../core/chat.js';
 import type { SourcedItem } from './conversation.js';
 import type { ReasoningParam, TextFormatParam } from './schema.js';
 import type { ToolParam } from './schema-tools.js';
-import { classifyFields } from './to-core-fields.js';
+import { classifyFields, promptCacheOf } from './to-core-fields.js';
 import { itemsToCore } from './to-core-items.js';
 import { toolChoiceToCore, toolsToCore } from './to-core-tools.js';
 import { ToolNames } from './tool-names.js';
@@ -53,6 +54,8 @@ export function responsesToCore(req: ValidatedRequest, items: readonly SourcedIt
   if (thinking) out.thinking = thinking;
   if (req.user) out.user = req.user;
   const fields = classifyFields(req);
+  const cache = promptCacheOf(req);
+  if (cache) out.cache = cache;
   const features = { ...conversation.features, ...fields.features };
   const hints = { ...conversation.hints, ...fields.hints };
   if (Object.keys(features).length > 0) out.features = { responses: features };

@@ -6,6 +6,7 @@ import type { ChatRequest } from '../../core/chat.js';
 import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
 import { planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
 import { anthropicBuiltinTools } from './builtin-tools.js';
+import { gatewayBreakpointsOn } from './cache-breakpoints.js';
 import { thinkingBreaksContinuity } from './thinking-continuity.js';
 
 export const anthropicCapabilities: TranslationCapabilities = {
@@ -20,7 +21,15 @@ export const anthropicCapabilities: TranslationCapabilities = {
   systemTurns: 'mapped',
   // A thinking budget by effort, which every thinking model takes; see `adaptiveThinkingOn`.
   adaptiveThinking: 'mapped',
+  promptCache: {
+    marks: 'cache_control breakpoints (at most 4: the last ones)',
+    key: 'breakpoints placed by the gateway',
+    retention: 'the breakpoints\' lifetime (24h: one hour, else five minutes)',
+  },
 };
+
+/** A channel with `cacheBreakpoints: false` places none of the gateway's own: a cache key or retention then does nothing. */
+const withoutGatewayBreakpoints: TranslationCapabilities['promptCache'] = { marks: anthropicCapabilities.promptCache!.marks };
 
 /**
  * Channel setting `adaptiveThinking: true`: the channel's models take
@@ -33,7 +42,11 @@ export function adaptiveThinkingOn(settings: Record<string, unknown>): boolean {
 
 /** The capabilities as a channel's settings shape them. */
 export function anthropicCapabilitiesFor(settings: Record<string, unknown>): TranslationCapabilities {
-  return adaptiveThinkingOn(settings) ? { ...anthropicCapabilities, adaptiveThinking: 'native' } : anthropicCapabilities;
+  if (!adaptiveThinkingOn(settings) && gatewayBreakpointsOn(settings)) return anthropicCapabilities;
+  const caps: TranslationCapabilities = { ...anthropicCapabilities };
+  if (adaptiveThinkingOn(settings)) caps.adaptiveThinking = 'native';
+  if (!gatewayBreakpointsOn(settings)) caps.promptCache = withoutGatewayBreakpoints;
+  return caps;
 }
 
 const mediaTypes = /^(image\/|application\/pdf$|text\/)/;

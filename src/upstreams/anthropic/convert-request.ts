@@ -24,6 +24,9 @@
  *   signature, cannot be verified by Anthropic and is left out; citations in
  *   the history are not sent. When that leaves the last tool-calling assistant
  *   turn without its thought, thinking is off for the turn (thinking-continuity.ts).
+ * - Prompt caching: the client's marks on content parts become the blocks'
+ *   `cache_control`; breakpoints on tools and system, and the gateway's own
+ *   where the client placed none, are added by cache-breakpoints.ts.
  */
 import type {
   ChatMessage,
@@ -37,6 +40,8 @@ import type {
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
 import { toolsToSend } from '../plan.js';
 import { adaptiveThinkingOn, anthropicCapabilitiesFor } from './capabilities.js';
+import { cacheControlOf } from '../../dialects/messages/cache-control.js';
+import { placeCacheBreakpoints } from './cache-breakpoints.js';
 import { toTool, toToolChoice } from './convert-tools.js';
 import { thinkingBreaksContinuity } from './thinking-continuity.js';
 
@@ -97,6 +102,7 @@ export function toMessagesRequest(
   }
   if (request.user) body.metadata = { user_id: request.user };
   if (request.stream) body.stream = true;
+  placeCacheBreakpoints(body, request, settings);
   return { body, betas };
 }
 
@@ -136,7 +142,9 @@ function toMessage(message: ChatMessage): { role: string; content: Block[] } {
   const blocks: Block[] = [];
   for (const part of message.content) {
     const block = toBlock(part);
-    if (block) blocks.push(block);
+    if (!block) continue;
+    if (part.type !== 'thinking' && part.cache) block.cache_control = cacheControlOf(part.cache);
+    blocks.push(block);
   }
   // Anthropic wants tool results ahead of any other content in a user turn.
   if (message.role === 'user' && blocks.length > 1 && blocks.some((b, i) => i > 0 && b.type === 'tool_result')) {

@@ -28,6 +28,11 @@ export const geminiCapabilities: TranslationCapabilities = {
   builtinCapabilities: new Set(['web_search', 'web_fetch', 'code_execution']),
   systemTurns: 'mapped',
   adaptiveThinking: 'mapped',
+  // Gemini 2.5 and newer cache prompt prefixes by themselves (implicit caching), which a
+  // breakpoint or a key asks for. Explicit `cachedContents` are not created: they are
+  // billed per hour of storage, need a minimum size and a deletion, for a gain implicit
+  // caching already gives. Its lifetime is Gemini's own: a retention is ignored.
+  promptCache: { marks: 'implicit prefix caching', key: 'implicit prefix caching' },
 };
 
 function geminiRules(request: ChatRequest, plan: PlanBuilder): void {

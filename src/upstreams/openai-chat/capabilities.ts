@@ -4,6 +4,7 @@
  */
 import type { ChatRequest, MediaPart } from '../../core/chat.js';
 import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
+import { openAiPromptCacheSupport } from '../openai-prompt-cache.js';
 import { hasAssistantMedia, hasToolResultMedia, planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
 
 export const openAiChatCapabilities: TranslationCapabilities = {
@@ -38,5 +39,5 @@ function openAiChatRules(request: ChatRequest, plan: PlanBuilder): void {
 }
 
 export function planOpenAiChat(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, openAiChatCapabilities, options, openAiChatRules);
+  return planTranslation(request, { ...openAiChatCapabilities, promptCache: openAiPromptCacheSupport(options.settings) }, options, openAiChatRules);
 }

@@ -12,7 +12,7 @@ import { chatSseToEvents } from './convert-stream.js';
 import type { ChatCompletion } from '../../dialects/chat-completions/wire.js';
 
 export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
-  const body = toChatCompletionRequest(request, call.upstreamModel, call.channel.settings);
+  const body = toChatCompletionRequest(request, call.upstreamModel, call.channel.settings, call.sessionKey);
   const exchange = {
     url: joinUrl(call.channel.baseUrl, '/chat/completions'),
     headers: chatCompletionsHeaders(call),

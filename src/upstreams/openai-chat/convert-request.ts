@@ -12,16 +12,18 @@
  *   unless the channel sets `streamUsage: false`.
  * - top_k is not part of chat completions: ignored (a hint in the translation
  *   plan, see capabilities.ts), as are provider-run tools.
+ * - `prompt_cache_key` and `prompt_cache_retention`: see ../openai-prompt-cache.ts.
  */
 import { featureEntries, type ChatRequest, type ResponseFormat, type ThinkingConfig, type ToolChoice, type ToolDefinition } from '../../core/chat.js';
 import { unsupportedFeature } from '../../core/errors.js';
+import { openAiPromptCacheFields } from '../openai-prompt-cache.js';
 import { toolsToSend } from '../plan.js';
 import { openAiChatCapabilities } from './capabilities.js';
 import { toChatMessages } from './convert-messages.js';
 
 type Json = Record<string, unknown>;
 
-export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}): Json {
+export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
   // The plan refuses every feature before routing (this upstream honours none); a safety net.
   const [feature] = featureEntries(request.features);
   if (feature) throw unsupportedFeature(feature[1], 'the openai-chat upstream honours no optional features');
@@ -49,6 +51,7 @@ export function toChatCompletionRequest(request: ChatRequest, upstreamModel: str
   const effort = reasoningEffort(request.thinking);
   if (effort) body.reasoning_effort = effort;
   if (request.user) body.user = request.user;
+  Object.assign(body, openAiPromptCacheFields(request, sessionKey, settings, false));
   if (request.stream) {
     body.stream = true;
     if (settings.streamUsage !== false) body.stream_options = { include_usage: true };

@@ -4,6 +4,7 @@
  */
 import type { ChatRequest } from '../../core/chat.js';
 import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
+import { openAiPromptCacheSupport } from '../openai-prompt-cache.js';
 import { hasAssistantMedia, hasToolResultMedia, planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
 
 /**
@@ -36,5 +37,5 @@ function openAiResponsesRules(request: ChatRequest, plan: PlanBuilder, options: 
 }
 
 export function planOpenAiResponses(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, openAiResponsesCapabilities, options, openAiResponsesRules);
+  return planTranslation(request, { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport(options.settings) }, options, openAiResponsesRules);
 }

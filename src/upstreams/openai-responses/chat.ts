@@ -11,7 +11,7 @@ import { responsesHeaders, responsesUrl } from './headers.js';
 import type { WireResponse } from '../../dialects/responses/wire.js';
 
 export async function responsesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
-  const body = toResponsesRequest(request, call.upstreamModel);
+  const body = toResponsesRequest(request, call.upstreamModel, call.channel.settings, call.sessionKey);
   const exchange = {
     url: responsesUrl(call),
     headers: responsesHeaders(call),

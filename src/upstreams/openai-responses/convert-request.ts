@@ -17,6 +17,7 @@
  * - System turns inside the conversation become `developer` messages at
  *   their place; web search tools of other dialects become `web_search`;
  *   adaptive thinking becomes the client's effort, else `medium`.
+ * - `prompt_cache_key` and `prompt_cache_retention`: see ../openai-prompt-cache.ts.
  * - Tool results become `function_call_output` items (text joined; images and
  *   files are refused, the item carries text only here).
  */
@@ -32,13 +33,14 @@ import type {
   ToolResultPart,
 } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
+import { openAiPromptCacheFields } from '../openai-prompt-cache.js';
 import { builtinToolTreatment, toolsToSend } from '../plan.js';
 import { openAiResponsesCapabilities } from './capabilities.js';
 import { unpackReasoning } from './reasoning-proof.js';
 
 type Json = Record<string, unknown>;
 
-export function toResponsesRequest(request: ChatRequest, upstreamModel: string): Json {
+export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
   const input: Json[] = [];
   for (const message of request.messages) appendMessage(input, message);
 
@@ -64,6 +66,7 @@ export function toResponsesRequest(request: ChatRequest, upstreamModel: string):
     body.include = ['reasoning.encrypted_content'];
   }
   if (request.user) body.user = request.user;
+  Object.assign(body, openAiPromptCacheFields(request, sessionKey, settings, true));
   if (request.stream) body.stream = true;
   return body;
 }

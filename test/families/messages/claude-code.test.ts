@@ -36,7 +36,9 @@ describe('Claude Code request bodies convert to the internal request as decided'
     expect(req.thinking).toEqual({ enabled: true, adaptive: true, effort: 'high', includeThoughts: false });
     expect(req.system?.startsWith('You are a Claude agent')).toBe(true);
     expect(req.system).not.toContain('x-anthropic-billing-header');
-    expect(Object.keys(req.hints ?? {})).toEqual(['x-anthropic-billing-header', 'context_management', 'cache_control']);
+    expect(Object.keys(req.hints ?? {})).toEqual(['x-anthropic-billing-header', 'context_management']);
+    expect(req.cache).toEqual({ system: { ttl: '5m' } });
+    expect(req.messages.at(-1)!.content.at(-1)!).toHaveProperty('cache', { ttl: '5m' });
     expect(req.features).toBeUndefined();
     expect(req.tools?.every((tool) => tool.type === 'function')).toBe(true);
     expect(req.tools?.flatMap((tool) => (tool.type === 'function' && tool.deferLoading ? [tool.name] : []))).toEqual(['DeferredToolPlaceholder']);
@@ -50,14 +52,15 @@ describe('Claude Code request bodies convert to the internal request as decided'
   });
 });
 
-const expectedPlans: Record<string, { opus: string; sonnet: string }> = {
-  simulator: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading' },
-  anthropic: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading' },
-  gemini: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading' },
-  'openai-chat': { opus: 'mapped=thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading' },
-  'openai-responses': { opus: 'mapped=thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading' },
+// Claude Code's cache marks are mapped to each upstream's prompt cache; the simulator has none.
+const expectedPlans: Record<string, { opus: string; sonnet: string; cache: string }> = {
+  simulator: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: '' },
+  anthropic: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control' },
+  gemini: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control' },
+  'openai-chat': { opus: 'mapped=thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control' },
+  'openai-responses': { opus: 'mapped=thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control' },
 };
-const ignored = 'ignored=x-anthropic-billing-header,context_management,cache_control';
+const ignored = (type: string) => `ignored=x-anthropic-billing-header,context_management${type === 'simulator' ? ',cache_control' : ''}`;
 
 const converters: Record<string, (req: ChatRequest) => unknown> = {
   simulator: (req) => simulateAnswer(req, 'sim'),
@@ -78,7 +81,8 @@ describe.each(Object.keys(expectedPlans))('the %s upstream', (type) => {
     expect(plan.refusal).toBeUndefined();
     // A tool loop whose thought is not Anthropic state this gateway sealed goes to anthropic with thinking off (thinking-continuity.ts).
     const continuity = type === 'anthropic' && name.endsWith('ToolResult') ? ',thinking' : '';
-    expect(describePlan(plan)).toBe(`${expectedPlans[type][name.startsWith('opus') ? 'opus' : 'sonnet']}${continuity}; ${ignored}`);
+    const expected = expectedPlans[type];
+    expect(describePlan(plan)).toBe(`${expected[name.startsWith('opus') ? 'opus' : 'sonnet']}${expected.cache}${continuity}; ${ignored(type)}`);
     expect(() => converters[type](req)).not.toThrow();
   });
 
@@ -92,7 +96,8 @@ describe('the anthropic upstream translating the newest shape', () => {
   it('folds the system turns into the system prompt and sends a budget by effort', () => {
     const { body: sent } = toMessagesRequest(core(files.opusToolResult), 'claude-x');
     expect((sent.messages as Array<{ role: string }>).map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(sent.system).toMatch(/# Environment[\s\S]*<total_tokens>/);
+    // Claude Code marked its system prompt: the folded prompt is one marked block.
+    expect(sent.system).toEqual([{ type: 'text', text: expect.stringMatching(/# Environment[\s\S]*<total_tokens>/), cache_control: { type: 'ephemeral' } }]);
     // The recorded thought carries no state this gateway sealed, so the tool loop goes with thinking off; the first turn thinks.
     expect(sent.thinking).toBeUndefined();
     expect(toMessagesRequest(core(files.opusFirst), 'claude-x').body.thinking).toEqual({ type: 'enabled', budget_tokens: 32768 });

@@ -23,10 +23,10 @@ describe('system-role messages', () => {
     expect(req.system).toBe('prompt\n\nleading one\n\nleading two');
     expect(req.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'question' }] },
-      { role: 'system', content: [{ type: 'text', text: 'env' }, { type: 'text', text: 'more env' }] },
+      { role: 'system', content: [{ type: 'text', text: 'env' }, { type: 'text', text: 'more env', cache: { ttl: '5m' } }] },
       { role: 'assistant', content: [{ type: 'text', text: 'answer' }] },
     ]);
-    expect(req.hints).toEqual({ cache_control: true });
+    expect(req.hints).toBeUndefined();
   });
 
   it('leaves the attribution line out of the system prompt, as a hint', () => {
@@ -80,7 +80,7 @@ describe('thinking and output_config', () => {
 });
 
 describe('fields that cannot change the answer, and features', () => {
-  it('names context_management, extra metadata, cache marks and unknown keys as hints', () => {
+  it('names context_management, extra metadata and unknown keys as hints; carries cache marks', () => {
     const req = toCore({
       messages: [{ role: 'user', content: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral', ttl: '1h' } }] }],
       context_management: { edits: [] },
@@ -90,10 +90,10 @@ describe('fields that cannot change the answer, and features', () => {
       inference_geo: 'eu',
     });
     expect(req.user).toBe('{"device_id":"d"}');
+    expect(req.messages[0].content[0]).toEqual({ type: 'text', text: 'x', cache: { ttl: '1h' } });
     expect(req.hints).toEqual({
       context_management: { edits: [] },
       metadata: { team: 'a' },
-      cache_control: true,
       service_tier: 'auto',
       container: 'container_1',
       inference_geo: 'eu',

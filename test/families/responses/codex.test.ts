@@ -70,7 +70,8 @@ describe('Codex 0.169.0 requests on every upstream type', () => {
       const body = file.includes('result-turn') ? withReasoning(fixture(file)) : fixture(file);
       const { core } = translate(body);
       expect(core.features).toBeUndefined();
-      expect(core.hints).toMatchObject({ client_metadata: expect.any(Object), prompt_cache_key: expect.any(String) });
+      expect(core.hints).toMatchObject({ client_metadata: expect.any(Object) });
+      expect(core.cache).toEqual({ key: expect.any(String) });
       const adapters = await defaultAdapters();
       for (const [type, convert] of Object.entries(converters)) {
         const plan = adapters.get(type).plan(core, { strict: false, settings: {} });

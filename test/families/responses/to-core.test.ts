@@ -35,7 +35,7 @@ describe('responsesToCore', () => {
       text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true, description: 'why' } },
       reasoning: { effort: 'high', generate_summary: 'auto' },
       service_tier: 'flex',
-      prompt_cache_key: 'ignored hint',
+      prompt_cache_key: 'session-1',
     });
     expect(core).toEqual({
       model: 'm',
@@ -54,7 +54,8 @@ describe('responsesToCore', () => {
       responseFormat: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true, description: 'why' },
       thinking: { enabled: true, effort: 'high', includeThoughts: true },
       user: 'u-1',
-      hints: { service_tier: 'flex', prompt_cache_key: 'ignored hint' },
+      hints: { service_tier: 'flex' },
+      cache: { key: 'session-1' },
     });
   });
 

@@ -7,8 +7,9 @@ import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
 const base: ChatRequest = { model: 'alias', messages: [{ role: 'user', content: [text('hi')] }], stream: false };
+// Without the gateway's own cache breakpoints (cache-breakpoints.test.ts covers them), bodies stay as the client's.
 const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) =>
-  toMessagesRequest({ ...base, ...overrides }, 'claude-x', settings);
+  toMessagesRequest({ ...base, ...overrides }, 'claude-x', { cacheBreakpoints: false, ...settings });
 const plan = (overrides: Partial<ChatRequest>, settings: Record<string, unknown> = {}) =>
   anthropicAdapter.plan({ ...base, ...overrides }, { strict: false, settings });
 

@@ -9,8 +9,9 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { jsonReply } from '../support/fixtures.js';
 
 const base: ChatRequest = { model: 'alias', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
+// Without the gateway's own cache breakpoints (cache-breakpoints.test.ts covers them), bodies stay as the client's.
 const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) =>
-  toMessagesRequest({ ...base, ...overrides }, 'claude-x', settings);
+  toMessagesRequest({ ...base, ...overrides }, 'claude-x', { cacheBreakpoints: false, ...settings });
 
 describe('toMessagesRequest', () => {
   it('maps the common fields', () => {
