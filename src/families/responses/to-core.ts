@@ -10,13 +10,16 @@
  *   their flat names are kept in `ToolNames` so the answer can be rendered
  *   with the client's own names.
  * - Top-level fields become features or hints as to-core-fields.ts decides.
+ * - A `compaction_trigger` item makes it the summarising request of
+ *   compaction.ts.
  */
 import type { ChatRequest, ResponseFormat, ThinkingConfig } from '../../core/chat.js';
 import type { SourcedItem } from './conversation.js';
 import type { ReasoningParam, TextFormatParam } from './schema.js';
 import type { ToolParam } from './schema-tools.js';
 import { classifyFields } from './to-core-fields.js';
-import { itemsToCore } from './to-core-items.js';
+import { itemsToCore, type SummaryOpener } from './to-core-items.js';
+import { isCompactionTrigger, summarisingRequest } from './compaction.js';
 import { toolChoiceToCore, toolsToCore } from './to-core-tools.js';
 import { ToolNames } from './tool-names.js';
 import { applyTruncation } from './truncation.js';
@@ -27,13 +30,15 @@ export interface ToCoreOptions {
   contextWindow?: number;
   /** Filled with the flat names given to the tools, for rendering the answer. */
   toolNames?: ToolNames;
+  /** Opens the compaction items the gateway sealed on earlier turns (see compaction.ts). */
+  openSummary?: SummaryOpener;
 }
 
 export function responsesToCore(req: ValidatedRequest, items: readonly SourcedItem[], options: ToCoreOptions = {}): ChatRequest {
   const names = options.toolNames ?? new ToolNames();
   const additional = items.map(({ item }) => item).filter((item) => item.type === 'additional_tools').map((item) => item.tools as ToolParam[]);
   let tools = toolsToCore([req.tools ?? [], ...additional], names);
-  const conversation = itemsToCore(items, names);
+  const conversation = itemsToCore(items, names, options.openSummary);
   const out: ChatRequest = { model: req.model, messages: conversation.messages, stream: req.stream ?? false };
   const system = [req.instructions ?? '', ...conversation.system].filter((text) => text !== '').join('\n\n');
   if (system) out.system = system;
@@ -58,7 +63,8 @@ export function responsesToCore(req: ValidatedRequest, items: readonly SourcedIt
   if (Object.keys(features).length > 0) out.features = { responses: features };
   if (Object.keys(hints).length > 0) out.hints = hints;
   applyTruncation(out, options.contextWindow, req.truncation ?? 'disabled');
-  return out;
+  // A compaction asked of an upstream that cannot compact: it is asked for a summary instead.
+  return items.some(({ item }) => isCompactionTrigger(item)) ? summarisingRequest(out) : out;
 }
 
 function formatToCore(format: TextFormatParam): ResponseFormat | undefined {
