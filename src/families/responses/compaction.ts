@@ -41,8 +41,14 @@ const SUMMARY_PREAMBLE = 'Summary of the conversation so far (the earlier turns 
 /** Where the gateway's seal says the summary came from (it goes back to no upstream as state). */
 const SUMMARY_ORIGIN = 'switchyard';
 
-export function isCompactionTrigger(item: InputItem): boolean {
-  return itemKind(item) === 'compaction_trigger';
+/**
+ * Whether a request asks for a compaction: its input ends with the trigger
+ * (as Codex sends it). A trigger anywhere else is an earlier turn's, replayed
+ * from the store, and asks for nothing.
+ */
+export function asksForCompaction(items: ReadonlyArray<{ item: InputItem }>): boolean {
+  const last = items[items.length - 1];
+  return last !== undefined && itemKind(last.item) === 'compaction_trigger';
 }
 
 /** Whether an item is a compaction the gateway sealed (it may still fail to open). */

@@ -16,7 +16,7 @@ import { ToolNames } from './tool-names.js';
 import type { ValidatedRequest } from './validate.js';
 import type { CompactionOutputItem, ResponseObject } from '../../dialects/responses/wire.js';
 import type { ReasoningSealer } from '../../core/reasoning-state.js';
-import { compactionItem, isCompactionTrigger, openSummary } from './compaction.js';
+import { asksForCompaction, compactionItem, openSummary } from './compaction.js';
 import type { InputItem } from './schema-items.js';
 
 export interface ExchangeOptions {
@@ -57,7 +57,7 @@ export class ResponsesExchange {
   readonly compacting: boolean;
 
   constructor(readonly options: ExchangeOptions) {
-    this.compacting = options.current.some(({ item }) => isCompactionTrigger(item));
+    this.compacting = asksForCompaction(options.current);
     this.include = includeOptions(options.request.include);
     const reasoning = options.request.reasoning;
     this.summaries = (reasoning?.summary ?? reasoning?.generate_summary) != null;

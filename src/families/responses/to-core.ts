@@ -19,7 +19,7 @@ import type { ReasoningParam, TextFormatParam } from './schema.js';
 import type { ToolParam } from './schema-tools.js';
 import { classifyFields } from './to-core-fields.js';
 import { itemsToCore, type SummaryOpener } from './to-core-items.js';
-import { isCompactionTrigger, summarisingRequest } from './compaction.js';
+import { asksForCompaction, summarisingRequest } from './compaction.js';
 import { toolChoiceToCore, toolsToCore } from './to-core-tools.js';
 import { ToolNames } from './tool-names.js';
 import { applyTruncation } from './truncation.js';
@@ -64,7 +64,7 @@ export function responsesToCore(req: ValidatedRequest, items: readonly SourcedIt
   if (Object.keys(hints).length > 0) out.hints = hints;
   applyTruncation(out, options.contextWindow, req.truncation ?? 'disabled');
   // A compaction asked of an upstream that cannot compact: it is asked for a summary instead.
-  return items.some(({ item }) => isCompactionTrigger(item)) ? summarisingRequest(out) : out;
+  return asksForCompaction(items) ? summarisingRequest(out) : out;
 }
 
 function formatToCore(format: TextFormatParam): ResponseFormat | undefined {
