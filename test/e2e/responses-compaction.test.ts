@@ -65,6 +65,7 @@ beforeAll(async () => {
     config: {
       channels: [...channels(fakes.origin), { name: 'native', type: 'openai-responses', baseUrl: `${native.origin}/v1`, apiKey: 'sk-up', models: ['gpt-*'] }],
       keys: [{ name: 'codex', key: KEY }],
+      prices: { 'claude-priced': { input: 3, output: 15 } },
     },
   });
   translatedOnly = await startGateway({ config: { channels: channels(fakes.origin), keys: [{ name: 'codex', key: KEY }] } });
@@ -126,6 +127,20 @@ describe('compaction performed by the gateway on translating upstreams', () => {
     expect(body.output[0]).toMatchObject({ type: 'compaction', encrypted_content: expect.stringMatching(/^swy1/) });
     const sent = fakes.requests.at(-1)!.json<Body>();
     expect(sent.tool_choice).toEqual({ type: 'none' });
+  });
+
+  it('the summarising call is billed and logged to the key like any request', async () => {
+    const response = await post('/v1/responses', { ...trigger, model: 'claude-priced' });
+    expect(response.status).toBe(200);
+    await response.text();
+    let rows: Body[] = [];
+    for (let attempt = 0; attempt < 40 && rows.length === 0; attempt++) {
+      rows = (await gw.admin('GET', '/logs?model=claude-priced')).body.data;
+      if (rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ family: 'responses', inputTokens: 80, outputTokens: 20 });
+    expect(rows[0]!.cost).toBeCloseTo((80 * 3 + 20 * 15) / 1_000_000, 12);
   });
 
   it('POST /v1/responses/compact answers the kept user messages and one sealed compaction item', async () => {
