@@ -4,7 +4,7 @@
  * upstream type, and prints CLI (model) x upstream x {plain, tool} -> PASS/FAIL.
  *
  *   node test/agents/run.mjs [--cli claude,codex,gemini] [--upstream simulator,anthropic,...]
- *        [--model NAME,...] [--case plain,tool] [--jobs 4] [--timeout 120] [--gateway source|bundle]
+ *        [--model NAME,...] [--case plain,tool,compact] [--jobs 4] [--timeout 120] [--gateway source|bundle]
  *        [--out DIR] [--verbose]
  * (the same filters as env: AGENTS_CLI, AGENTS_UPSTREAM, AGENTS_MODEL, AGENTS_CASE, AGENTS_JOBS)
  *
@@ -19,13 +19,15 @@
  *   plain: the answer holds SWITCHYARD_PLAIN_OK (simulator: any answer);
  *   tool:  the answer holds "The tool said: SWITCHYARD_TOOL_OK", which the fake
  *          only writes after the CLI ran `echo SWITCHYARD_TOOL_OK` and sent the
- *          output back (simulator: a later request carried a tool result).
+ *          output back (simulator: a later request carried a tool result);
+ *   compact (Codex only, asked for with --case compact): see compact.mjs.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFake } from './fakes/index.mjs';
 import { startRecordProxy } from './record-proxy.mjs';
 import { CLIS, prepareHome } from './clis.mjs';
+import { COMPACT_CASE, compactApplies, compactCommand, compactReasons } from './compact.mjs';
 import { AGENTS_DIR, PLAIN_PROMPT, TOOL_PROMPT, carriesToolResult, channelFor, packageVersion, runProcess, startGateway, tempDir } from './lib.mjs';
 
 const UPSTREAMS = ['simulator', 'anthropic', 'openai-chat', 'gemini', 'openai-responses'];
@@ -86,6 +88,7 @@ function judge(caseName, upstream, run, outcome, records) {
       reasons.push(`answer lacks "The tool said: SWITCHYARD_TOOL_OK": ${JSON.stringify(outcome.text.slice(0, 160))}`);
     }
     if (caseName === 'tool' && upstream === 'simulator' && !posts.some((r) => carriesToolResult(r.body))) reasons.push('no request carried a tool result (the tool loop did not happen)');
+    if (caseName === COMPACT_CASE) reasons.push(...compactReasons(upstream, records, outcome));
   }
   if (outcome.error && reasons.length && !refused.length) reasons.push(`CLI said: ${outcome.error.slice(0, 300)}`);
   if (!records.length && !run.timedOut) reasons.push('the CLI sent no request to the gateway');
@@ -137,13 +140,15 @@ async function main() {
     for (const upstream of opts.upstreams) {
       for (const { cli, model } of variants) {
         for (const caseName of opts.cases) {
+          if (caseName === COMPACT_CASE && !compactApplies(cli, upstream)) continue;
           tasks.push(async () => {
             const id = `${cli}-${model}-${caseName}`;
             const caseDir = path.join(stacks[upstream].dir, id);
             const root = path.join(scratch, upstream, id);
             const { home, cwd } = await prepareHome(cli, root);
             const proxy = await startRecordProxy({ target: stacks[upstream].gateway.url, out: path.join(caseDir, 'requests'), label: id });
-            const spec = CLIS[cli].command({ baseUrl: proxy.url, model, prompt: caseName === 'tool' ? TOOL_PROMPT : PLAIN_PROMPT, home, cwd });
+            const command = { baseUrl: proxy.url, model, prompt: caseName === 'tool' ? TOOL_PROMPT : PLAIN_PROMPT, home, cwd };
+            const spec = caseName === COMPACT_CASE ? compactCommand(CLIS[cli], command) : CLIS[cli].command(command);
             const run = await runProcess(spec.command, spec.args, {
               env: spec.env,
               cwd,
