@@ -16,7 +16,7 @@
  *   is no turn (see compaction.ts);
  * - records of hosted tool runs (web and file search, code interpreter,
  *   image generation, MCP calls) are dropped as hints: their effect is in the
- *   text that follows them;
+ *   text that follows them; so are Codex's `configuration_update` notes;
  * - any other item (computer use, local shell, OpenAI's own compaction, tool search, types
  *   newer than this gateway) and OpenAI file ids are reported as features, so
  *   every translating upstream refuses them by name rather than drop input.
@@ -52,6 +52,13 @@ export interface CoreConversation {
 
 /** Records of runs of hosted tools: the answer that follows already holds their effect. */
 const hostedToolRecords = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools']);
+
+/**
+ * Codex 0.171's note to the model that its settings changed
+ * (`{"type": "configuration_update", "reasoning": {...}}`): the request's own
+ * fields already carry the settings in effect, so it is left out as a hint.
+ */
+const settingNotes = new Set(['configuration_update']);
 
 /** The summary inside a compaction item the gateway sealed (undefined for any other). */
 export type SummaryOpener = (item: InputItem) => string | undefined;
@@ -99,7 +106,7 @@ function convertItem(sourced: SourcedItem, out: CoreConversation, openSummary: S
       return;
     }
     default:
-      if (hostedToolRecords.has(kind)) out.hints[`input item ${kind}`] = true;
+      if (hostedToolRecords.has(kind) || settingNotes.has(kind)) out.hints[`input item ${kind}`] = true;
       else out.features[`input item ${kind}`] = true;
   }
 }

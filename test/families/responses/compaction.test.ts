@@ -100,6 +100,15 @@ describe('a later turn', () => {
   });
 });
 
+describe('Codex 0.171 items beside compaction', () => {
+  it('leaves a configuration_update note out as a hint', () => {
+    const request = open({ input: [user('a'), { type: 'configuration_update', reasoning: { effort: 'low' } }], reasoning: { effort: 'low' } }).core();
+    expect(request.hints).toEqual({ 'input item configuration_update': true });
+    expect(request.features).toBeUndefined();
+    expect(request.messages).toHaveLength(1);
+  });
+});
+
 describe('CompactionStreamEncoder', () => {
   const usage = { inputTokens: 30, outputTokens: 8, cacheReadTokens: 0, cacheWriteTokens: 0 };
   const events = (): ChatEvent[] => [...responseToEvents({ id: 'u', model: 'm', content: [{ type: 'thinking', text: 'hmm' }, { type: 'text', text: 'SUM' }, { type: 'text', text: 'MARY' }], finishReason: 'stop', usage })];
