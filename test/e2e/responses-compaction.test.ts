@@ -129,6 +129,23 @@ describe('compaction performed by the gateway on translating upstreams', () => {
     expect(sent.tool_choice).toEqual({ type: 'none' });
   });
 
+  it('a stored compaction continued with previous_response_id is read as its summary, here and on a native channel', async () => {
+    const response = await post('/v1/responses', { ...trigger, model: 'claude-x', stream: false, store: true });
+    const compacted = (await response.json()) as Body;
+    expect(compacted.output).toHaveLength(1);
+    for (const model of ['claude-x', 'gpt-native']) {
+      const upstream = model === 'gpt-native' ? native : fakes;
+      const next = await post('/v1/responses', { model, previous_response_id: compacted.id, input: 'and now?', stream: false });
+      expect(next.status).toBe(200);
+      const sent = JSON.stringify(upstream.requests.at(-1)!.json());
+      expect(sent).toContain(SUMMARY);
+      expect(sent).not.toContain('swy1');
+      expect(sent).not.toContain('compaction_trigger');
+      // The earlier turn's trigger is history now, not a request for another compaction.
+      expect(((await next.json()) as Body).output[0].type).toBe('message');
+    }
+  });
+
   it('the summarising call is billed and logged to the key like any request', async () => {
     const response = await post('/v1/responses', { ...trigger, model: 'claude-priced' });
     expect(response.status).toBe(200);

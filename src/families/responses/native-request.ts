@@ -9,7 +9,8 @@
  *   item; elsewhere they are replaced by the stored item.
  * Stored items are adapted for a channel that did not produce them: ids it
  * would not know are dropped, assistant messages become plain text messages,
- * records of hosted searches are left out (their effect is in the text), and
+ * records of hosted searches are left out (their effect is in the text), so
+ * is an earlier turn's `compaction_trigger`, and
  * reasoning is kept only with an `encrypted_content` from a native upstream.
  * Reasoning the client sends back with state the gateway sealed (another
  * provider's) is left out too, and a compaction the gateway performed is sent
@@ -106,6 +107,8 @@ function adapt(sourced: SourcedItem, channel: Channel): InputItem[] {
   switch (kind) {
     case 'web_search_call':
     case 'file_search_call':
+    // An earlier turn's request for a compaction, not conversation: its answer follows it.
+    case 'compaction_trigger':
       return [];
     case 'reasoning': {
       const encrypted = item.encrypted_content;
