@@ -63,7 +63,12 @@ beforeAll(async () => {
   native = await startFakeUpstream(nativeReply);
   gw = await startGateway({
     config: {
-      channels: [...channels(fakes.origin), { name: 'native', type: 'openai-responses', baseUrl: `${native.origin}/v1`, apiKey: 'sk-up', models: ['gpt-*'] }],
+      channels: [
+        ...channels(fakes.origin),
+        { name: 'native', type: 'openai-responses', baseUrl: `${native.origin}/v1`, apiKey: 'sk-up', models: ['gpt-*', 'mix-*'] },
+        // Preferred for mix-* models, but unable to read OpenAI's own compaction items.
+        { name: 'mix-claude', type: 'anthropic', baseUrl: fakes.origin, apiKey: 'sk-up', models: ['mix-*'], priority: 10 },
+      ],
       keys: [{ name: 'codex', key: KEY }],
       prices: { 'claude-priced': { input: 3, output: 15 } },
     },
@@ -215,6 +220,15 @@ describe('compaction on an openai-responses channel', () => {
 });
 
 describe('a compaction item the gateway did not seal', () => {
+  it('goes to the native channel even when a translating one is preferred', async () => {
+    const before = fakes.requests.length;
+    const response = await post('/v1/responses', { ...after, model: 'mix-x' });
+    expect(response.status).toBe(200);
+    await response.text();
+    expect(native.requests.at(-1)!.json()).toEqual({ ...after, model: 'mix-x' });
+    expect(fakes.requests.length).toBe(before);
+  });
+
   it('is refused by name where no channel can read it', async () => {
     const response = await post('/v1/responses', { ...after, model: 'claude-x' }, translatedOnly);
     expect(response.status).toBe(400);
