@@ -4,8 +4,9 @@
  * and the client gets the events Codex reads: `response.created`,
  * `response.in_progress`, then the one `compaction` item
  * (`output_item.added` and `output_item.done`) once the summary is whole,
- * then `response.completed` with the usage. A failure gives `error` and
- * `response.failed`, with no compaction item.
+ * then `response.completed` with the usage. A failure (an upstream that
+ * wrote no summary too) gives `error` and `response.failed`, with no
+ * compaction item.
  */
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
@@ -54,7 +55,8 @@ export class CompactionStreamEncoder implements StreamEncoder {
     return this.frame('response.created', { response: this.response }) + this.frame('response.in_progress', { response: this.response });
   }
 
-  private finish(prefix: string, reason: FinishReason, usage: Usage): Promise<string> {
+  private finish(prefix: string, reason: FinishReason, usage: Usage): Promise<string> | string {
+    if (this.summary.trim() === '') return prefix + this.error(new GatewayError('upstream_error', 'the upstream wrote no summary for the compaction'));
     this.finished = true;
     const item = this.exchange.compactionOutput(this.summary);
     const frames =

@@ -18,6 +18,7 @@ import type { CompactionOutputItem, ResponseObject } from '../../dialects/respon
 import type { ReasoningSealer } from '../../core/reasoning-state.js';
 import { asksForCompaction, compactionItem, openSummary } from './compaction.js';
 import type { InputItem } from './schema-items.js';
+import { GatewayError } from '../../core/errors.js';
 
 export interface ExchangeOptions {
   request: ValidatedRequest;
@@ -84,8 +85,13 @@ export class ResponsesExchange {
   /** The summary inside a compaction item this gateway sealed on an earlier turn. */
   readonly openSummary = (item: InputItem): string | undefined => openSummary(this.options.sealer, item);
 
-  /** The one output item of a compaction the gateway performed, holding the summary sealed. */
+  /**
+   * The one output item of a compaction the gateway performed, holding the
+   * summary sealed. An upstream that wrote no summary failed the compaction:
+   * an empty item would silently lose the conversation.
+   */
   compactionOutput(summary: string): CompactionOutputItem {
+    if (summary.trim() === '') throw new GatewayError('upstream_error', 'the upstream wrote no summary for the compaction');
     return compactionItem(this.options.sealer, summary);
   }
 

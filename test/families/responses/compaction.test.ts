@@ -128,6 +128,17 @@ describe('CompactionStreamEncoder', () => {
     expect(saved).toHaveLength(1);
   });
 
+  it('an upstream that wrote no summary failed the compaction (no empty item)', async () => {
+    const { exchange } = open({ input: [user('a'), trigger] });
+    expect(() => exchange.compactionOutput('  ')).toThrow(/no summary/);
+    const encoder = new CompactionStreamEncoder(exchange);
+    let out = '';
+    for (const event of responseToEvents({ id: 'u', model: 'm', content: [{ type: 'tool_call', id: 'c', name: 'f', input: {} }], finishReason: 'tool_use', usage })) out += await encoder.encode(event);
+    const parsed = parseSse(out).map((event) => event.data as Record<string, any>);
+    expect(parsed.map((event) => event.type)).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
+    expect(parsed[2]!.message).toMatch(/no summary/);
+  });
+
   it('a failure gives error and response.failed, with no compaction item', async () => {
     const { exchange } = open({ input: [user('a'), trigger] });
     const encoder = new CompactionStreamEncoder(exchange);
