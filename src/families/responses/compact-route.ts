@@ -21,7 +21,7 @@ import { serveChat } from '../../pipeline/chat-pipeline.js';
 import { chatServices } from '../../pipeline/chat-services.js';
 import type { ChatCodec } from '../../pipeline/types.js';
 import type { ResponseRepository } from '../../storage/responses.js';
-import { summarisingRequest } from './compaction.js';
+import { asksForCompaction, summarisingRequest } from './compaction.js';
 import { priorItems, type SourcedItem } from './conversation.js';
 import { answerText, type ResponsesExchange } from './exchange.js';
 import { nativeRequest } from './native-request.js';
@@ -53,14 +53,16 @@ export function registerCompactRoute(app: FastifyInstance, ctx: AppContext, repo
         rawBody: client.rawBody,
         body: client.body,
         passThroughMethod: COMPACT_METHOD,
-        toCore: () =>
-          summarisingRequest(
-            responsesToCore(parsed, conversation(), {
-              contextWindow: contextWindowFor(parsed.model, ctx.contextWindows),
-              toolNames: exchange.toolNames,
-              openSummary: exchange.openSummary,
-            }),
-          ),
+        toCore: () => {
+          const items = conversation();
+          const core = responsesToCore(parsed, items, {
+            contextWindow: contextWindowFor(parsed.model, ctx.contextWindows),
+            toolNames: exchange.toolNames,
+            openSummary: exchange.openSummary,
+          });
+          // An input that already ends with a trigger was made a summarising request by to-core.
+          return asksForCompaction(items) ? core : summarisingRequest(core);
+        },
         passThroughRequest: async (channel) => {
           const own = await nativeRequest(exchange, client, channel);
           return { ...(own ?? client), method: COMPACT_METHOD };
