@@ -168,7 +168,7 @@ describe('compaction performed by the gateway on translating upstreams', () => {
   it('POST /v1/responses/compact answers the kept user messages and one sealed compaction item', async () => {
     const { stream: _stream, store: _store, include: _include, ...body } = trigger;
     const input = trigger.input.filter((item: Body) => item.type !== 'compaction_trigger');
-    for (const model of ['claude-x', 'gemini-x']) {
+    for (const model of ['claude-x', 'chat-x', 'gemini-x', 'sim-x']) {
       const response = await post('/v1/responses/compact', { ...body, input, model });
       expect(response.status).toBe(200);
       const compacted = (await response.json()) as Body;
