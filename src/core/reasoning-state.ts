@@ -13,8 +13,12 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-/** What the state proves: a thought's signature, redacted thinking data, a tool call's signature. */
-export type ReasoningKind = 'thinking' | 'redacted' | 'call';
+/**
+ * What the state proves: a thought's signature, redacted thinking data, a
+ * tool call's signature, or (`compaction`) the summary the gateway wrote
+ * when it compacted a conversation for a client (its `value` is the summary).
+ */
+export type ReasoningKind = 'thinking' | 'redacted' | 'call' | 'compaction';
 
 export interface ReasoningState {
   /** The upstream type that produced the state (`anthropic`, `gemini`, `openai-responses`…). */
@@ -31,7 +35,7 @@ const MARKER = Buffer.from(TOKEN_PREFIX, 'base64');
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_LABEL = 'switchyard/reasoning-state/v1';
-const kindCodes: Record<ReasoningKind, string> = { thinking: 't', redacted: 'r', call: 'c' };
+const kindCodes: Record<ReasoningKind, string> = { thinking: 't', redacted: 'r', call: 'c', compaction: 's' };
 
 interface Payload {
   o: string;

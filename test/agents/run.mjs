@@ -4,7 +4,7 @@
  * upstream type, and prints CLI (model) x upstream x {plain, tool} -> PASS/FAIL.
  *
  *   node test/agents/run.mjs [--cli claude,codex,gemini] [--upstream simulator,anthropic,...]
- *        [--model NAME,...] [--case plain,tool] [--jobs 4] [--timeout 120] [--gateway source|bundle]
+ *        [--model NAME,...] [--case plain,tool,compact] [--jobs 4] [--timeout 120] [--gateway source|bundle]
  *        [--out DIR] [--verbose]
  * (the same filters as env: AGENTS_CLI, AGENTS_UPSTREAM, AGENTS_MODEL, AGENTS_CASE, AGENTS_JOBS)
  *
@@ -23,19 +23,21 @@
  *   discovery (the CLIs that list it in `extraCases`: Claude Code with gateway
  *          model discovery on): as plain, and the CLI's GET /v1/models was
  *          answered 200 with the model under test in the list.
+ *   compact (Codex only, asked for with --case compact): see compact.mjs.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFake } from './fakes/index.mjs';
 import { startRecordProxy } from './record-proxy.mjs';
 import { CLIS, prepareHome } from './clis.mjs';
+import { COMPACT_CASE, compactApplies, compactCommand, compactReasons } from './compact.mjs';
 import { AGENTS_DIR, PLAIN_PROMPT, TOOL_PROMPT, carriesToolResult, channelFor, packageVersion, runProcess, startGateway, tempDir } from './lib.mjs';
 
 const UPSTREAMS = ['simulator', 'anthropic', 'openai-chat', 'gemini', 'openai-responses'];
-const CASES = ['plain', 'tool', 'discovery'];
-/** Cases every CLI runs; the others only where the CLI lists them in `extraCases`. */
+const CASES = ['plain', 'tool', 'discovery', COMPACT_CASE];
+/** Cases every CLI runs; the others only where the CLI lists them in `extraCases` (compact: where `compactApplies`). */
 const COMMON_CASES = ['plain', 'tool'];
-const casesOf = (cli, cases) => cases.filter((c) => COMMON_CASES.includes(c) || CLIS[cli].extraCases?.includes(c));
+const casesOf = (cli, cases) => cases.filter((c) => COMMON_CASES.includes(c) || c === COMPACT_CASE || CLIS[cli].extraCases?.includes(c));
 
 function options() {
   const args = process.argv.slice(2);
@@ -101,6 +103,7 @@ function judge(caseName, upstream, model, home, run, outcome, records) {
       reasons.push(`answer lacks "The tool said: SWITCHYARD_TOOL_OK": ${JSON.stringify(outcome.text.slice(0, 160))}`);
     }
     if (caseName === 'tool' && upstream === 'simulator' && !posts.some((r) => carriesToolResult(r.body))) reasons.push('no request carried a tool result (the tool loop did not happen)');
+    if (caseName === COMPACT_CASE) reasons.push(...compactReasons(upstream, records, outcome));
   }
   if (caseName === 'discovery') {
     const listing = records.find((r) => r.method === 'GET' && r.path.split('?')[0] === '/v1/models');
@@ -163,13 +166,15 @@ async function main() {
     for (const upstream of opts.upstreams) {
       for (const { cli, model } of variants) {
         for (const caseName of casesOf(cli, opts.cases)) {
+          if (caseName === COMPACT_CASE && !compactApplies(cli, upstream)) continue;
           tasks.push(async () => {
             const id = `${cli}-${model}-${caseName}`;
             const caseDir = path.join(stacks[upstream].dir, id);
             const root = path.join(scratch, upstream, id);
             const { home, cwd } = await prepareHome(cli, root);
             const proxy = await startRecordProxy({ target: stacks[upstream].gateway.url, out: path.join(caseDir, 'requests'), label: id });
-            const spec = CLIS[cli].command({ baseUrl: proxy.url, model, prompt: caseName === 'tool' ? TOOL_PROMPT : PLAIN_PROMPT, home, cwd, caseName });
+            const command = { baseUrl: proxy.url, model, prompt: caseName === 'tool' ? TOOL_PROMPT : PLAIN_PROMPT, home, cwd, caseName };
+            const spec = caseName === COMPACT_CASE ? compactCommand(CLIS[cli], command) : CLIS[cli].command(command);
             const run = await runProcess(spec.command, spec.args, {
               env: spec.env,
               cwd,

@@ -117,6 +117,7 @@ export const CATALOGUE: RouteEntry[] = [
 
   { family: 'responses', shape: 'openai', method: 'POST', path: '/v1/responses', auth: 'bearer', body: base.responsesBody, media: base.RESPONSES_MEDIA },
   { family: 'responses', shape: 'openai', method: 'POST', path: '/v1/responses/input_tokens', auth: 'bearer', body: base.responsesCountBody, media: base.RESPONSES_MEDIA },
+  { family: 'responses', shape: 'openai', method: 'POST', path: '/v1/responses/compact', auth: 'bearer', body: base.responsesCountBody, media: base.RESPONSES_MEDIA },
   {
     family: 'responses',
     shape: 'openai',

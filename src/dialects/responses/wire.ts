@@ -126,7 +126,14 @@ export interface ReasoningOutputItem {
   status?: ItemStatus;
 }
 
-export type OutputItem = MessageOutputItem | FunctionCallOutputItem | CustomToolCallOutputItem | ReasoningOutputItem;
+/** The compacted conversation: opaque state a later turn sends back in place of the turns it replaces. */
+export interface CompactionOutputItem {
+  id: string;
+  type: 'compaction';
+  encrypted_content: string;
+}
+
+export type OutputItem = MessageOutputItem | FunctionCallOutputItem | CustomToolCallOutputItem | ReasoningOutputItem | CompactionOutputItem;
 
 export interface RenderedResponsesUsage {
   input_tokens: number;

@@ -7,6 +7,7 @@ import type { ChatCodec } from '../../pipeline/types.js';
 import { renderResponsesError } from '../../dialects/openai/errors.js';
 import type { ResponsesExchange } from './exchange.js';
 import { ResponsesStreamEncoder } from './stream-encoder.js';
+import { CompactionStreamEncoder } from './compaction-stream.js';
 import { exposedError } from '../../core/errors.js';
 
 export function responsesCodec(exchange: ResponsesExchange): ChatCodec {
@@ -17,7 +18,7 @@ export function responsesCodec(exchange: ResponsesExchange): ChatCodec {
     // Without summaries a reasoning item shows no text the client could send back.
     reasoningTextHidden: !exchange.summaries,
     renderResponse: (response) => exchange.completePlain(response),
-    createStreamEncoder: () => new ResponsesStreamEncoder(exchange),
+    createStreamEncoder: () => (exchange.compacting ? new CompactionStreamEncoder(exchange) : new ResponsesStreamEncoder(exchange)),
     renderError: (error, requestId) => renderResponsesError(exposedError(error, requestId)),
   };
 }

@@ -53,7 +53,7 @@ export function registerResponsesCountTokens(app: FastifyInstance, ctx: AppConte
         toCore: async () => {
           // A native channel without a counting endpoint may leave the estimate to a conversation not read yet.
           await completeHistory(repository, key.record.id, history);
-          return responsesToCore(parsed, [...priorItems(history), ...current]);
+          return responsesToCore(parsed, [...priorItems(history), ...current], { openSummary: exchange.openSummary });
         },
       },
       responsesCountCodec,

@@ -14,7 +14,11 @@ import { includeOptions, visibleItems, withIds, type IncludeOptions } from './it
 import { baseResponse, finishResponse } from './response-object.js';
 import { ToolNames } from './tool-names.js';
 import type { ValidatedRequest } from './validate.js';
-import type { ResponseObject } from '../../dialects/responses/wire.js';
+import type { CompactionOutputItem, ResponseObject } from '../../dialects/responses/wire.js';
+import type { ReasoningSealer } from '../../core/reasoning-state.js';
+import { asksForCompaction, compactionItem, openSummary } from './compaction.js';
+import type { InputItem } from './schema-items.js';
+import { GatewayError } from '../../core/errors.js';
 
 export interface ExchangeOptions {
   request: ValidatedRequest;
@@ -25,6 +29,8 @@ export interface ExchangeOptions {
   repository: ResponseRepository;
   /** Called when recording fails: the answer still goes out, the failure is only logged. */
   onRecordError: (error: unknown) => void;
+  /** Seals the summaries of compactions the gateway performs and opens them on later turns. */
+  sealer: ReasoningSealer;
 }
 
 /** Where an answer came from, kept with it for later turns. */
@@ -48,8 +54,11 @@ export class ResponsesExchange {
   sequence = 0;
   /** The flat tool names of the translated request (filled by to-core), to name tool calls as the client knows them. */
   readonly toolNames = new ToolNames();
+  /** The client asked for a compaction (a `compaction_trigger` item): a translated answer is one compaction item. */
+  readonly compacting: boolean;
 
   constructor(readonly options: ExchangeOptions) {
+    this.compacting = asksForCompaction(options.current);
     this.include = includeOptions(options.request.include);
     const reasoning = options.request.reasoning;
     this.summaries = (reasoning?.summary ?? reasoning?.generate_summary) != null;
@@ -73,10 +82,25 @@ export class ResponsesExchange {
     return this.include.encryptedReasoning ? response : { ...response, output: visibleItems(response.output as Record<string, unknown>[], this.include) };
   }
 
+  /** The summary inside a compaction item this gateway sealed on an earlier turn. */
+  readonly openSummary = (item: InputItem): string | undefined => openSummary(this.options.sealer, item);
+
+  /**
+   * The one output item of a compaction the gateway performed, holding the
+   * summary sealed. An upstream that wrote no summary failed the compaction:
+   * an empty item would silently lose the conversation.
+   */
+  compactionOutput(summary: string): CompactionOutputItem {
+    if (summary.trim() === '') throw new GatewayError('upstream_error', 'the upstream wrote no summary for the compaction');
+    return compactionItem(this.options.sealer, summary);
+  }
+
   /** A translated plain answer: rendered, recorded, then shown (at once, no promise, when nothing is stored). */
   completePlain(answer: ChatResponse): ResponseObject | Promise<ResponseObject> {
     const response = this.base();
-    response.output = outputFromCore(answer, { summaries: this.summaries, toolNames: this.toolNames });
+    response.output = this.compacting
+      ? [this.compactionOutput(answerText(answer))]
+      : outputFromCore(answer, { summaries: this.summaries, toolNames: this.toolNames });
     finishResponse(response, answer.finishReason, answer.usage);
     if (!this.stores) return this.visible(response);
     return this.record(response, translated).then(() => this.visible(response));
@@ -104,4 +128,9 @@ export class ResponsesExchange {
       this.options.onRecordError(error);
     }
   }
+}
+
+/** The text of an answer (a summary): its text parts, joined. */
+export function answerText(answer: ChatResponse): string {
+  return answer.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }

@@ -5,7 +5,7 @@
  */
 import { randomHex } from '../../core/random.js';
 
-export type IdPrefix = 'resp' | 'msg' | 'fc' | 'fco' | 'ctc' | 'ctco' | 'rs' | 'cuo' | 'item';
+export type IdPrefix = 'resp' | 'msg' | 'fc' | 'fco' | 'ctc' | 'ctco' | 'rs' | 'cuo' | 'cmp' | 'item';
 
 export function newResponsesId(prefix: IdPrefix): string {
   // A response's id leads with the millisecond (12 hex digits, then 36 random ones), so stored

@@ -9,16 +9,20 @@
  *   item; elsewhere they are replaced by the stored item.
  * Stored items are adapted for a channel that did not produce them: ids it
  * would not know are dropped, assistant messages become plain text messages,
- * records of hosted searches are left out (their effect is in the text), and
+ * records of hosted searches are left out (their effect is in the text), so
+ * is an earlier turn's `compaction_trigger`, and
  * reasoning is kept only with an `encrypted_content` from a native upstream.
  * Reasoning the client sends back with state the gateway sealed (another
- * provider's) is left out too.
+ * provider's) is left out too, and a compaction the gateway performed is sent
+ * as its summary, a user message (the upstream cannot read the gateway's
+ * token; see compaction.ts).
  */
 import type { StoredResponse } from '../../storage/responses.js';
 import type { Channel } from '../../core/channel.js';
 import type { PassThroughRequest } from '../../upstreams/types.js';
 import { priorItems, type SourcedItem } from './conversation.js';
 import { isGatewayProof } from './encrypted.js';
+import { isGatewayCompaction, summaryMessage } from './compaction.js';
 import type { ResponsesExchange } from './exchange.js';
 import { completeHistory } from './history.js';
 import { inputAsItems } from './items.js';
@@ -32,8 +36,8 @@ export interface ClientBody {
 
 /** The body for a native channel; at once (no promise) when the request continues nothing stored. */
 export function nativeRequest(exchange: ResponsesExchange, client: ClientBody, channel: Channel): PassThroughRequest | undefined | Promise<PassThroughRequest | undefined> {
-  if (!continuesStored(exchange)) return withoutGatewayReasoning(client);
-  return withStoredState(exchange, client, channel).then((built) => withoutGatewayReasoning(built ?? client) ?? built);
+  if (!continuesStored(exchange)) return withoutGatewayState(client, exchange.openSummary);
+  return withStoredState(exchange, client, channel).then((built) => withoutGatewayState(built ?? client, exchange.openSummary) ?? built);
 }
 
 /** Whether the request continues a stored response or references stored items (references to nothing stored stay as they are: the upstream may know them). */
@@ -46,13 +50,21 @@ const isStoredReference = (sourced: SourcedItem) => sourced.from !== undefined;
 /**
  * Reasoning items whose `encrypted_content` this gateway sealed on a
  * translated turn hold another provider's state, which the upstream cannot
- * read and would refuse: they are left out. Undefined when there are none.
+ * read and would refuse: they are left out. A compaction item the gateway
+ * sealed becomes its summary (left out when it cannot be opened: another
+ * secret key). Undefined when there are none.
  */
-function withoutGatewayReasoning(request: ClientBody): PassThroughRequest | undefined {
+function withoutGatewayState(request: ClientBody, openSummary: (item: InputItem) => string | undefined): PassThroughRequest | undefined {
   const input = request.body.input;
-  const sealed = (item: InputItem) => itemKind(item) === 'reasoning' && isGatewayProof(item.encrypted_content);
-  if (!Array.isArray(input) || !(input as InputItem[]).some(sealed)) return undefined;
-  const body = { ...request.body, input: (input as InputItem[]).filter((item) => !sealed(item)) };
+  const sealedReasoning = (item: InputItem) => itemKind(item) === 'reasoning' && isGatewayProof(item.encrypted_content);
+  if (!Array.isArray(input) || !(input as InputItem[]).some((item) => sealedReasoning(item) || isGatewayCompaction(item))) return undefined;
+  const kept = (input as InputItem[]).flatMap((item): InputItem[] => {
+    if (sealedReasoning(item)) return [];
+    if (!isGatewayCompaction(item)) return [item];
+    const summary = openSummary(item);
+    return summary === undefined ? [] : [summaryMessage(summary)];
+  });
+  const body = { ...request.body, input: kept };
   return { rawBody: Buffer.from(JSON.stringify(body)), body, stream: request.stream };
 }
 
@@ -95,6 +107,8 @@ function adapt(sourced: SourcedItem, channel: Channel): InputItem[] {
   switch (kind) {
     case 'web_search_call':
     case 'file_search_call':
+    // An earlier turn's request for a compaction, not conversation: its answer follows it.
+    case 'compaction_trigger':
       return [];
     case 'reasoning': {
       const encrypted = item.encrypted_content;

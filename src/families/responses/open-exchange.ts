@@ -5,6 +5,7 @@
  * answer.
  */
 import type { AppContext } from '../../http/context.js';
+import { ReasoningSealer } from '../../core/reasoning-state.js';
 import type { ResponseRepository } from '../../storage/responses.js';
 import { currentItems, type SourcedItem } from './conversation.js';
 import { ResponsesExchange } from './exchange.js';
@@ -36,7 +37,7 @@ export function openExchange(
   });
   const open = (loaded: History): OpenedExchange => {
     const current = currentItems(input, loaded);
-    const exchange = new ResponsesExchange({ request, keyId, history: loaded, current, repository, onRecordError });
+    const exchange = new ResponsesExchange({ request, keyId, history: loaded, current, repository, onRecordError, sealer: ReasoningSealer.of(ctx.secrets) });
     return { history: loaded, current, exchange };
   };
   return history instanceof Promise ? history.then(open) : open(history);

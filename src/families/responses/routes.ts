@@ -1,6 +1,7 @@
 /**
  * Family E routes: `POST /v1/responses` (credential: `Authorization: Bearer`),
- * and the stored-response endpoints (see stored-routes.ts). Every error leaves
+ * the stored-response endpoints (see stored-routes.ts) and
+ * `POST /v1/responses/compact` (compact-route.ts). Every error leaves
  * in the OpenAI shape.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,6 +15,7 @@ import { ResponseRepository } from '../../storage/responses.js';
 import { responsesCodec } from './codec.js';
 import { contextWindowFor } from '../../core/context-windows.js';
 import { registerResponsesCountTokens } from './count-tokens.js';
+import { registerCompactRoute } from './compact-route.js';
 import { priorItems } from './conversation.js';
 import { openExchange } from './open-exchange.js';
 import { renderResponsesError } from '../../dialects/openai/errors.js';
@@ -56,6 +58,7 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
           responsesToCore(parsed, [...priorItems(history), ...current], {
             contextWindow: contextWindowFor(parsed.model, ctx.contextWindows),
             toolNames: exchange.toolNames,
+            openSummary: exchange.openSummary,
           }),
         passThroughRequest: (channel) => nativeRequest(exchange, client, channel),
         wrapPassThrough: (result, channel) => wrapNativeAnswer(exchange, result, channel),
@@ -71,4 +74,5 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
   app.post('/v1/responses', create);
   registerStoredRoutes(app, ctx, repository);
   registerResponsesCountTokens(app, ctx, repository);
+  registerCompactRoute(app, ctx, repository);
 }

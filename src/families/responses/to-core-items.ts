@@ -11,10 +11,13 @@
  * - reasoning becomes a thinking part; its proof comes back only from an
  *   `encrypted_content` the gateway wrote itself (see encrypted.ts);
  * - `additional_tools` items hold tools (read by to-core.ts), no turn;
+ * - a `compaction` item the gateway sealed becomes its summary, as user text;
+ *   a `compaction_trigger` makes the request a compaction (to-core.ts) and
+ *   is no turn (see compaction.ts);
  * - records of hosted tool runs (web and file search, code interpreter,
  *   image generation, MCP calls) are dropped as hints: their effect is in the
- *   text that follows them;
- * - any other item (computer use, local shell, compaction, tool search, types
+ *   text that follows them; so are Codex's `configuration_update` notes;
+ * - any other item (computer use, local shell, OpenAI's own compaction, tool search, types
  *   newer than this gateway) and OpenAI file ids are reported as features, so
  *   every translating upstream refuses them by name rather than drop input.
  */
@@ -22,6 +25,7 @@ import type { ChatMessage, ContentPart, MediaPart, TextPart } from '../../core/c
 import { invalidRequest } from '../../core/errors.js';
 import type { SourcedItem } from './conversation.js';
 import { thinkingProof } from './encrypted.js';
+import { summaryText } from './compaction.js';
 import { parseDataUrl } from '../../dialects/openai/media-fields.js';
 import type { MessagePart } from './schema-content.js';
 import {
@@ -30,6 +34,7 @@ import {
   type CustomToolCallResultItem,
   type FunctionCallItem,
   type FunctionCallResultItem,
+  type InputItem,
   type MessageItem,
   type ReasoningItem,
 } from './schema-items.js';
@@ -48,13 +53,23 @@ export interface CoreConversation {
 /** Records of runs of hosted tools: the answer that follows already holds their effect. */
 const hostedToolRecords = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools']);
 
-export function itemsToCore(items: readonly SourcedItem[], names = new ToolNames()): CoreConversation {
+/**
+ * Codex 0.171's note to the model that its settings changed
+ * (`{"type": "configuration_update", "reasoning": {...}}`): the request's own
+ * fields already carry the settings in effect, so it is left out as a hint.
+ */
+const settingNotes = new Set(['configuration_update']);
+
+/** The summary inside a compaction item the gateway sealed (undefined for any other). */
+export type SummaryOpener = (item: InputItem) => string | undefined;
+
+export function itemsToCore(items: readonly SourcedItem[], names = new ToolNames(), openSummary: SummaryOpener = () => undefined): CoreConversation {
   const out: CoreConversation = { system: [], messages: [], features: {}, hints: {}, names };
-  for (const sourced of items) convertItem(sourced, out);
+  for (const sourced of items) convertItem(sourced, out, openSummary);
   return out;
 }
 
-function convertItem(sourced: SourcedItem, out: CoreConversation): void {
+function convertItem(sourced: SourcedItem, out: CoreConversation, openSummary: SummaryOpener): void {
   const { item } = sourced;
   if (sourced.unresolved) {
     throw invalidRequest(`item_reference "${String(item.id)}" names no stored item of this key`, 'input');
@@ -82,9 +97,16 @@ function convertItem(sourced: SourcedItem, out: CoreConversation): void {
     case 'reasoning':
       return convertReasoning(item as ReasoningItem, out);
     case 'additional_tools':
+    case 'compaction_trigger':
       return;
+    case 'compaction': {
+      const summary = openSummary(item);
+      if (summary === undefined) out.features['input item compaction'] = true;
+      else push(out, 'user', { type: 'text', text: summaryText(summary) });
+      return;
+    }
     default:
-      if (hostedToolRecords.has(kind)) out.hints[`input item ${kind}`] = true;
+      if (hostedToolRecords.has(kind) || settingNotes.has(kind)) out.hints[`input item ${kind}`] = true;
       else out.features[`input item ${kind}`] = true;
   }
 }

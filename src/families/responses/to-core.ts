@@ -11,13 +11,16 @@
  *   with the client's own names.
  * - Top-level fields become features or hints as to-core-fields.ts decides;
  *   `prompt_cache_key` and `prompt_cache_retention` become `ChatRequest.cache`.
+ * - A `compaction_trigger` item makes it the summarising request of
+ *   compaction.ts.
  */
 import type { ChatRequest, ResponseFormat, ThinkingConfig } from '../../core/chat.js';
 import type { SourcedItem } from './conversation.js';
 import type { ReasoningParam, TextFormatParam } from './schema.js';
 import type { ToolParam } from './schema-tools.js';
 import { classifyFields, promptCacheOf } from './to-core-fields.js';
-import { itemsToCore } from './to-core-items.js';
+import { itemsToCore, type SummaryOpener } from './to-core-items.js';
+import { asksForCompaction, summarisingRequest } from './compaction.js';
 import { toolChoiceToCore, toolsToCore } from './to-core-tools.js';
 import { ToolNames } from './tool-names.js';
 import { applyTruncation } from './truncation.js';
@@ -28,13 +31,15 @@ export interface ToCoreOptions {
   contextWindow?: number;
   /** Filled with the flat names given to the tools, for rendering the answer. */
   toolNames?: ToolNames;
+  /** Opens the compaction items the gateway sealed on earlier turns (see compaction.ts). */
+  openSummary?: SummaryOpener;
 }
 
 export function responsesToCore(req: ValidatedRequest, items: readonly SourcedItem[], options: ToCoreOptions = {}): ChatRequest {
   const names = options.toolNames ?? new ToolNames();
   const additional = items.map(({ item }) => item).filter((item) => item.type === 'additional_tools').map((item) => item.tools as ToolParam[]);
   let tools = toolsToCore([req.tools ?? [], ...additional], names);
-  const conversation = itemsToCore(items, names);
+  const conversation = itemsToCore(items, names, options.openSummary);
   const out: ChatRequest = { model: req.model, messages: conversation.messages, stream: req.stream ?? false };
   const system = [req.instructions ?? '', ...conversation.system].filter((text) => text !== '').join('\n\n');
   if (system) out.system = system;
@@ -61,7 +66,8 @@ export function responsesToCore(req: ValidatedRequest, items: readonly SourcedIt
   if (Object.keys(features).length > 0) out.features = { responses: features };
   if (Object.keys(hints).length > 0) out.hints = hints;
   applyTruncation(out, options.contextWindow, req.truncation ?? 'disabled');
-  return out;
+  // A compaction asked of an upstream that cannot compact: it is asked for a summary instead.
+  return asksForCompaction(items) ? summarisingRequest(out) : out;
 }
 
 function formatToCore(format: TextFormatParam): ResponseFormat | undefined {

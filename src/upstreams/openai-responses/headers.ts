@@ -9,6 +9,14 @@ export function responsesUrl(call: UpstreamCall): string {
   return joinUrl(call.channel.baseUrl || DEFAULT_OPENAI_BASE_URL, '/responses');
 }
 
+/** Where OpenAI compacts a conversation (`POST /responses/compact`). */
+export function compactUrl(call: UpstreamCall): string {
+  return joinUrl(call.channel.baseUrl || DEFAULT_OPENAI_BASE_URL, '/responses/compact');
+}
+
+/** The routing word a family sets on a pass-through request to reach `compactUrl`. */
+export const COMPACT_METHOD = 'compact';
+
 /** A channel without a key sends no auth header, never an empty `Bearer `. */
 export function responsesHeaders(call: UpstreamCall): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };

@@ -8,6 +8,11 @@
  *   2. the request text contains USE_SHELL and a shell tool is offered
  *      -> ONE call of that tool running `echo SWITCHYARD_TOOL_OK`;
  *   3. otherwise                                 -> text "SWITCHYARD_PLAIN_OK".
+ * Before these, for compaction (Codex): a request asking the upstream for a
+ * hand-off summary (the gateway's compaction prompt) gets a summary naming
+ * the tool's output; a conversation already compacted (a `compaction` item,
+ * or the gateway's summary read back as text) gets "SWITCHYARD_COMPACTED_OK",
+ * so a compacting tool loop ends.
  * Shell tools, by name: Bash (Claude Code), bash (opencode), exec_command /
  * shell / shell_command (Codex), run_shell_command (Gemini CLI); failing those, a
  * code-mode `exec` tool (Codex's newest models) is given JavaScript that runs
@@ -21,6 +26,10 @@ import { fileURLToPath } from 'node:url';
 export const TOOL_OK = 'SWITCHYARD_TOOL_OK';
 export const PLAIN_OK = 'SWITCHYARD_PLAIN_OK';
 export const TRIGGER = 'USE_SHELL';
+export const COMPACTED_OK = 'SWITCHYARD_COMPACTED_OK';
+/** Words of the gateway's compaction prompt and of its summary read back (src/families/responses/compaction.ts). */
+const SUMMARY_ASKED = 'The conversation above is being compacted';
+const SUMMARY_READ_BACK = 'Summary of the conversation so far';
 export const SHELL_COMMAND = `echo ${TOOL_OK}`;
 export const SHELL_TOOL_NAMES = ['Bash', 'bash', 'exec_command', 'shell', 'shell_command', 'run_shell_command', 'local_shell'];
 /** JavaScript for Codex's code-mode `exec` tool: run the shell command and hand back its output. */
@@ -82,6 +91,9 @@ export function pickShellTool(tools) {
  * request body (searched for the trigger word).
  */
 export function decide({ turns, tools, raw }) {
+  const whole = JSON.stringify(raw ?? '');
+  if (whole.includes(SUMMARY_ASKED)) return { kind: 'text', text: `Goal: run the shell line. Progress: it printed ${TOOL_OK}.` };
+  if (whole.includes(SUMMARY_READ_BACK) || whole.includes('"type":"compaction"')) return { kind: 'text', text: COMPACTED_OK };
   const lastUser = turns.findLastIndex((t) => t.kind === 'user');
   const lastResult = turns.findLastIndex((t) => t.kind === 'tool-result');
   if (lastResult >= 0 && lastResult > lastUser) {

@@ -3,6 +3,9 @@
  * response.created to response.completed with `stream: true`), GET /v1/models.
  * Tools are looked for in `tools` (function, custom, inside `namespace`
  * tools) and in `additional_tools` input items. See common.mjs for the script.
+ * Compaction as OpenAI does it: an input ending with a `compaction_trigger`
+ * item, and `POST /v1/responses/compact`, are answered with one `compaction`
+ * item whose `encrypted_content` is opaque (`fake-compaction-...`).
  */
 import { decide, hex, nowSeconds, pieces, runStandalone, startFakeServer, textOf, tokensOf, writeJson, writeSse } from './common.mjs';
 
@@ -67,6 +70,21 @@ function responseObject(body, id, created, status, output, usageValue) {
   };
 }
 
+function isCompactionTurn(body) {
+  return Array.isArray(body?.input) && body.input.at(-1)?.type === 'compaction_trigger';
+}
+
+function compactionItem() {
+  return { id: `cmp_${hex(24)}`, type: 'compaction', encrypted_content: `fake-compaction-${hex(16)}` };
+}
+
+/** `/v1/responses/compact`: the user messages kept, then one compaction item. */
+function compactObject(body) {
+  const input = typeof body?.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body?.input ?? [];
+  const kept = input.filter((item) => (item.type ?? 'message') === 'message' && item.role === 'user');
+  return { id: `resp_${hex(24)}`, object: 'response.compaction', created_at: nowSeconds(), output: [...kept, compactionItem()], usage: usage(body, 12) };
+}
+
 export function start({ port } = {}) {
   return startFakeServer({
     name: 'openai-responses',
@@ -76,6 +94,7 @@ export function start({ port } = {}) {
       if (req.method === 'GET' && url.pathname === '/v1/models') {
         return writeJson(res, 200, { object: 'list', data: [{ id: 'fake-responses-model', object: 'model', created: 1700000000, owned_by: 'fake' }] });
       }
+      if (req.method === 'POST' && url.pathname === '/v1/responses/compact') return writeJson(res, 200, compactObject(body));
       if (req.method !== 'POST' || url.pathname !== '/v1/responses') {
         return writeJson(res, 404, { error: { message: `fake openai-responses: no route ${req.method} ${url.pathname}`, type: 'invalid_request_error', param: null, code: 'not_found' } });
       }
@@ -85,7 +104,10 @@ export function start({ port } = {}) {
       const created = nowSeconds();
       let item;
       let outputTokens;
-      if (decision.kind === 'tool' && decision.custom) {
+      if (isCompactionTurn(body)) {
+        item = compactionItem();
+        outputTokens = 12;
+      } else if (decision.kind === 'tool' && decision.custom) {
         item = { id: `ctc_${hex(24)}`, type: 'custom_tool_call', status: 'completed', call_id: `call_${hex(12)}`, name: decision.name, input: decision.args };
         outputTokens = tokensOf(decision.args);
       } else if (decision.kind === 'tool') {
@@ -115,6 +137,8 @@ export function start({ port } = {}) {
         push({ type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } });
         for (const piece of pieces(item.arguments, 10)) push({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: 0, delta: piece });
         push({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: 0, arguments: item.arguments });
+      } else if (item.type === 'compaction') {
+        push({ type: 'response.output_item.added', output_index: 0, item });
       } else {
         push({ type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', input: '' } });
         for (const piece of pieces(item.input, 20)) push({ type: 'response.custom_tool_call_input.delta', item_id: item.id, output_index: 0, delta: piece });

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../../src/core/chat.js';
+import { ReasoningSealer } from '../../../src/core/reasoning-state.js';
 import { responseToEvents } from '../../../src/core/stream-fold.js';
 import { describePlan } from '../../../src/core/translation-plan.js';
 import { currentItems } from '../../../src/families/responses/conversation.js';
@@ -51,7 +52,7 @@ const repository = { save: async () => undefined } as unknown as ResponseReposit
 function translate(body: Body): { core: ChatRequest; exchange: ResponsesExchange } {
   const request = parseResponsesRequest(body);
   const current = currentItems(inputAsItems(request.input), emptyHistory);
-  const exchange = new ResponsesExchange({ request, keyId: 'k', history: emptyHistory, current, repository, onRecordError: (error) => { throw error; } });
+  const exchange = new ResponsesExchange({ request, keyId: 'k', history: emptyHistory, current, repository, onRecordError: (error) => { throw error; }, sealer: new ReasoningSealer(Buffer.alloc(32, 5)) });
   const core = responsesToCore(request, current, { toolNames: exchange.toolNames });
   return { core, exchange };
 }

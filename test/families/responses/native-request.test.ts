@@ -79,7 +79,7 @@ async function prepare(body: Record<string, unknown>, records: StoredResponse[],
   const request = parseResponsesRequest({ model: 'm', ...body });
   const input = inputAsItems(request.input);
   const history = await loadHistory(repository, { keyId: 'k', previousResponseId: request.previous_response_id, input, wholeConversation });
-  const exchange = new ResponsesExchange({ request, keyId: 'k', history, current: currentItems(input, history), repository, onRecordError: () => undefined });
+  const exchange = new ResponsesExchange({ request, keyId: 'k', history, current: currentItems(input, history), repository, onRecordError: () => undefined, sealer: new ReasoningSealer(Buffer.alloc(32, 1)) });
   const rawBody = Buffer.from(JSON.stringify({ model: 'm', ...body }));
   const client = { rawBody, body: JSON.parse(rawBody.toString('utf8')), stream: false };
   return { exchange, client, reads };

@@ -23,7 +23,7 @@ function exchange(body: Record<string, unknown> = {}) {
   const saved: StoredResponse[] = [];
   const repository = { save: async (record: StoredResponse) => void saved.push(record) } as unknown as ResponseRepository;
   const request = parseResponsesRequest({ model: 'm', input: 'hi', ...body });
-  const value = new ResponsesExchange({ request, keyId: 'k', history: emptyHistory, current: [], repository, onRecordError: (error) => { throw error; } });
+  const value = new ResponsesExchange({ request, keyId: 'k', history: emptyHistory, current: [], repository, onRecordError: (error) => { throw error; }, sealer: new ReasoningSealer(Buffer.alloc(32, 7)) });
   return { exchange: value, saved };
 }
 
