@@ -25,13 +25,19 @@ export type ReasoningDetail =
   | { type: 'reasoning.text'; text: string; signature?: string; format: string; index: number }
   | { type: 'reasoning.encrypted'; data: string; id?: string; format: string; index: number };
 
-/** The details of a whole answer, in the order of its parts; an empty thought's signature names the call after it. */
+/**
+ * The details of a whole answer, in the order of its parts. An empty
+ * thought's signature names the call after it, or else the call before it
+ * (Gemini may send a call's signature late); it goes back before that call.
+ */
 export function detailsOfAnswer(content: ChatResponse['content']): ReasoningDetail[] {
   const details: ReasoningDetail[] = [];
+  let lastCall: string | undefined;
   content.forEach((part, i) => {
+    if (part.type === 'tool_call') lastCall = part.id;
     if (part.type !== 'thinking') return;
     const next = content[i + 1];
-    const detail = detailOfThought(part, details.length, next?.type === 'tool_call' ? next.id : undefined);
+    const detail = detailOfThought(part, details.length, next?.type === 'tool_call' ? next.id : lastCall);
     if (detail) details.push(detail);
   });
   return details;
@@ -50,7 +56,7 @@ export function detailOfThought(part: ThinkingPart, index: number, callId?: stri
 export interface ThoughtsOfMessage {
   /** Thoughts that go first in the assistant turn. */
   leading: ThinkingPart[];
-  /** Thoughts that go right before the tool call with this id. */
+  /** Thoughts that go right before the tool call with this id (Gemini puts a late one on the turn's first call). */
   beforeCall: Map<string, ThinkingPart[]>;
 }
 

@@ -8,7 +8,7 @@
  * state, as `reasoning_details` deltas (pieces of one entry share its
  * `index`; a signature comes as the entry's last piece, and state with no
  * text as one `reasoning.encrypted` entry, sent with the block after it so a
- * call's signature names the call). The frame around each delta
+ * call's signature names the call after it, or else the call before it). The frame around each delta
  * is built once per stream; only the delta is serialised per event.
  */
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
@@ -41,6 +41,7 @@ export class ChatCompletionsStreamEncoder {
   private details = 0;
   /** State with no text, waiting for the next block to know whether a call follows. */
   private pendingState: string | undefined;
+  private lastCallId: string | undefined;
 
   constructor(private readonly opts: ChunkEncoderOptions) {
     this.usageField = opts.includeUsage ? ',"usage":null' : '';
@@ -56,6 +57,7 @@ export class ChatCompletionsStreamEncoder {
         if (event.block.type === 'thinking') this.thoughts.set(event.index, { signature: '' });
         if (event.block.type === 'redacted_thinking') return prefix + held + this.detailChunk({ type: 'reasoning.encrypted', data: event.block.data, format: DETAIL_FORMAT, index: this.details++ });
         if (event.block.type !== 'tool_call') return prefix + held;
+        this.lastCallId = event.block.id;
         return prefix + held + this.toolStart(event.index, event.block.id, event.block.name);
       }
       case 'text_delta':
@@ -114,10 +116,12 @@ export class ChatCompletionsStreamEncoder {
     return this.detailChunk({ type: 'reasoning.text', text: '', signature: thought.signature, format: DETAIL_FORMAT, index: thought.detail });
   }
 
-  private flushState(callId: string | undefined): string {
+  /** The held state, naming the call that follows it, or else the last call before it. */
+  private flushState(nextCall: string | undefined): string {
     const data = this.pendingState;
     if (data === undefined) return '';
     this.pendingState = undefined;
+    const callId = nextCall ?? this.lastCallId;
     return this.detailChunk({ type: 'reasoning.encrypted', data, ...(callId ? { id: callId } : {}), format: DETAIL_FORMAT, index: this.details++ });
   }
 
