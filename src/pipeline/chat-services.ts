@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 import type { Channel } from '../core/channel.js';
 import { ReasoningSealer } from '../core/reasoning-state.js';
+import { CallStateMemo } from '../core/call-state-memo.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import type { AttemptTarget } from '../routing/failover.js';
@@ -35,6 +36,8 @@ export interface ChatServices {
   readonly health: ChannelHealth;
   upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders'] }, signal: CallSignal): UpstreamCall;
   readonly sealer: ReasoningSealer;
+  /** Calls' sealed state, for clients that send a call back without it. */
+  readonly callStates: CallStateMemo;
   readonly logger: Logger;
   /** Settles the request: usage completed and priced, the log row and spend recorded, the hold released. */
   settle(input: SettleInput): void;
@@ -43,6 +46,9 @@ export interface ChatServices {
 }
 
 const built = new WeakMap<AppContext, ChatServices>();
+
+/** A long agent session's calls, for an hour; a sealed Gemini signature is one to a few kilobytes, so at most some tens of MB. */
+const CALL_STATE_LIMITS = { maxEntries: 20_000, ttlMs: 60 * 60_000 };
 
 /** The gateway's own services, built once per context (no allocation per request). */
 export function chatServices(ctx: AppContext): ChatServices {
@@ -60,6 +66,7 @@ export function chatServices(ctx: AppContext): ChatServices {
       health: ctx.health,
       upstreamCall: (target, request, signal) => upstreamCallFor(ctx, target, request, signal),
       sealer: ReasoningSealer.of(ctx.secrets),
+      callStates: new CallStateMemo(CALL_STATE_LIMITS),
       logger: ctx.logger,
       settle: (input) => void settle(ctx, input),
       inFlight: ctx.inFlight,

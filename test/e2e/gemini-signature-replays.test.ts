@@ -8,7 +8,8 @@
  * signature that arrives after the call on an empty text part). Each client
  * then sends its history back the way real clients do, and the upstream must
  * receive the exact original signature on the first function-call part of
- * the tool-result turn (and none invented on the parallel calls after it).
+ * the tool-result turn (and none invented on the parallel calls after it),
+ * also when the client sent back only the calls (the gateway remembers them).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -254,6 +255,22 @@ describe.each(VARIANTS)('$name', (variant) => {
     expect(JSON.stringify(assistant)).not.toContain(firstSignature(variant.answer));
     const results = assistant.tool_calls.map((call: Json) => ({ role: 'tool', tool_call_id: call.id, content: 'ok' }));
     await chatTurn(variant, [question, assistant, ...results]);
+    expectSignatureBack(variant);
+  });
+
+  it('Chat Completions, an ai-SDK-style client that sends back only content and tool_calls (the gateway remembers the calls)', async () => {
+    const question = { role: 'user', content: 'Go.' };
+    const { content, tool_calls } = await chatTurn(variant, [question]);
+    const results = tool_calls.map((call: Json) => ({ role: 'tool', tool_call_id: call.id, content: 'ok' }));
+    await chatTurn(variant, [question, { role: 'assistant', content: content || null, tool_calls }, ...results]);
+    expectSignatureBack(variant);
+  });
+
+  it('Messages, a client that sends back only the tool_use blocks (the gateway remembers the calls)', async () => {
+    const question = { role: 'user', content: 'Go.' };
+    const uses = (await messagesTurn(variant, [question])).filter((block) => block.type === 'tool_use');
+    const results = uses.map((block) => ({ type: 'tool_result', tool_use_id: block.id, content: 'ok' }));
+    await messagesTurn(variant, [question, { role: 'assistant', content: uses }, { role: 'user', content: results }]);
     expectSignatureBack(variant);
   });
 

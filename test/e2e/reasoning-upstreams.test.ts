@@ -210,7 +210,7 @@ describe('Chat Completions client', () => {
     expect(openaiInput()).toContainEqual({ type: 'reasoning', id: OPENAI_REASONING.id, encrypted_content: OPENAI_REASONING.encrypted, summary: [] });
   });
 
-  it('a client that keeps only reasoning_content sends an unsigned thought: Anthropic gets none, Gemini 3 the sentinel', async () => {
+  it('a client that keeps only reasoning_content: Anthropic gets no thought, Gemini 3 its call signature remembered by call id', async () => {
     const question = { role: 'user', content: 'Weather in Paris?' };
     for (const model of ['claude-x', 'gemini-3-pro-preview']) {
       const first = await chat({ model, messages: [question] });
@@ -218,7 +218,7 @@ describe('Chat Completions client', () => {
       await chat({ model, messages: [question, assistant, { role: 'tool', tool_call_id: assistant.tool_calls[0].id, content: 'sunny' }] });
     }
     expect(anthropicAssistant().content.map((block: { type: string }) => block.type)).toEqual(['tool_use']);
-    expect(geminiCall().thoughtSignature).toBe(SKIP);
+    expect(geminiCall().thoughtSignature).toBe(GEMINI_SIGNATURE);
   });
 
   it('switching upstreams: Gemini state replayed to anthropic is dropped', async () => {
