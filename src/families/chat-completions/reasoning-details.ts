@@ -68,9 +68,8 @@ export interface ThoughtsOfMessage {
  */
 export function thoughtsOfDetails(details: readonly unknown[], callIds: ReadonlySet<string>): ThoughtsOfMessage {
   const out: ThoughtsOfMessage = { leading: [], beforeCall: new Map() };
-  const entries = details.filter(isObject).slice();
   // Streamed details arrive as pieces sharing an index; a client may send them back unmerged.
-  for (const thought of mergeByIndex(entries)) {
+  for (const thought of mergeByIndex(details.filter(isObject))) {
     const { part, callId } = thought;
     if (callId !== undefined && callIds.has(callId)) {
       const list = out.beforeCall.get(callId) ?? [];
