@@ -239,6 +239,12 @@ describe.each(VARIANTS)('$name', (variant) => {
     expectSignatureBack(variant);
   });
 
+  it('Responses, store false without include: bare reasoning items (the gateway remembers the calls)', async () => {
+    const first = await responses(variant, { input: [QUESTION], store: false });
+    await responses(variant, { input: [QUESTION, ...first.output, ...callOutputs(first)], store: false });
+    expectSignatureBack(variant);
+  });
+
   it('Responses, previous_response_id and item_reference', async () => {
     const first = await responses(variant, { input: [QUESTION] });
     await responses(variant, { previous_response_id: first.id, input: callOutputs(first) });

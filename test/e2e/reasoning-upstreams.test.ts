@@ -191,6 +191,22 @@ describe('Chat Completions client', () => {
     expect(second.choices[0].message.content).toContain('sunny');
   });
 
+  it('× anthropic, streamed: reasoning_details deltas, the signature last, and the signed block comes back', async () => {
+    const question = { role: 'user', content: 'Weather in Paris?' };
+    const stream: string = await chat({ model: 'claude-x', stream: true, messages: [question] });
+    const deltas = [...stream.matchAll(/^data: (\{.*\})$/gm)].map((match) => JSON.parse(match[1]).choices?.[0]?.delta ?? {});
+    const details = deltas.flatMap((delta) => delta.reasoning_details ?? []);
+    expect(details).toEqual([
+      { type: 'reasoning.text', text: ANTHROPIC_THOUGHT, format: 'unknown', index: 0 },
+      { type: 'reasoning.text', text: '', signature: expect.stringMatching(/^swy1/), format: 'unknown', index: 0 },
+    ]);
+    expect(stream).not.toContain(ANTHROPIC_SIGNATURE);
+    const toolCall = deltas.find((delta) => delta.tool_calls)!.tool_calls[0];
+    const assistant = { role: 'assistant', content: null, reasoning_details: details, tool_calls: [{ id: toolCall.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] };
+    await chat({ model: 'claude-x', messages: [question, assistant, { role: 'tool', tool_call_id: toolCall.id, content: 'sunny' }] });
+    expect(anthropicAssistant().content[0]).toEqual({ type: 'thinking', thinking: ANTHROPIC_THOUGHT, signature: ANTHROPIC_SIGNATURE });
+  });
+
   it('× gemini: the thought and the call signature come back on their parts', async () => {
     const { assistant } = await chatLoop('gemini-3-pro-preview');
     const call = assistant.tool_calls[0];
