@@ -86,7 +86,7 @@ export class CallStateMemo {
   }
 }
 
-/** Call id → the state (a signature with no thought text) that came right before it, or right after the last call. */
+/** Call id → the state (a signature with no thought text) that came right before it, or after the last call at the answer's end. */
 function callStates(content: readonly ContentPart[]): Map<string, string> {
   const states = new Map<string, string>();
   let lastCall: string | undefined;
@@ -94,7 +94,7 @@ function callStates(content: readonly ContentPart[]): Map<string, string> {
     if (part.type === 'tool_call') lastCall = part.id;
     if (part.type !== 'thinking' || part.text !== '' || !part.signature) return;
     const next = content[i + 1];
-    const callId = next?.type === 'tool_call' ? next.id : lastCall;
+    const callId = next === undefined ? lastCall : next.type === 'tool_call' ? next.id : undefined;
     if (callId) states.set(callId, part.signature);
   });
   return states;

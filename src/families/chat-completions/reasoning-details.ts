@@ -27,8 +27,9 @@ export type ReasoningDetail =
 
 /**
  * The details of a whole answer, in the order of its parts. An empty
- * thought's signature names the call after it, or else the call before it
- * (Gemini may send a call's signature late); it goes back before that call.
+ * thought's signature names the call after it or, when it ends the answer,
+ * the call before it (Gemini may send a call's signature late); it goes back
+ * before that call.
  */
 export function detailsOfAnswer(content: ChatResponse['content']): ReasoningDetail[] {
   const details: ReasoningDetail[] = [];
@@ -37,7 +38,7 @@ export function detailsOfAnswer(content: ChatResponse['content']): ReasoningDeta
     if (part.type === 'tool_call') lastCall = part.id;
     if (part.type !== 'thinking') return;
     const next = content[i + 1];
-    const detail = detailOfThought(part, details.length, next?.type === 'tool_call' ? next.id : lastCall);
+    const detail = detailOfThought(part, details.length, next === undefined ? lastCall : next.type === 'tool_call' ? next.id : undefined);
     if (detail) details.push(detail);
   });
   return details;

@@ -8,8 +8,9 @@
  * state, as `reasoning_details` deltas (pieces of one entry share its
  * `index`; a signature comes as the entry's last piece, and state with no
  * text as one `reasoning.encrypted` entry, sent with the block after it so a
- * call's signature names the call after it, or else the call before it). The frame around each delta
- * is built once per stream; only the delta is serialised per event.
+ * call's signature names the call after it or, when it ends the answer, the
+ * call before it). The frame around each delta is built once per stream;
+ * only the delta is serialised per event.
  */
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import type { GatewayError } from '../../core/errors.js';
@@ -53,7 +54,7 @@ export class ChatCompletionsStreamEncoder {
     const prefix = this.started ? '' : this.start(undefined);
     switch (event.type) {
       case 'block_start': {
-        const held = this.flushState(event.block.type === 'tool_call' ? event.block.id : undefined);
+        const held = this.flushState(event.block.type === 'tool_call' ? event.block.id : undefined, false);
         if (event.block.type === 'thinking') this.thoughts.set(event.index, { signature: '' });
         if (event.block.type === 'redacted_thinking') return prefix + held + this.detailChunk({ type: 'reasoning.encrypted', data: event.block.data, format: DETAIL_FORMAT, index: this.details++ });
         if (event.block.type !== 'tool_call') return prefix + held;
@@ -74,7 +75,7 @@ export class ChatCompletionsStreamEncoder {
       case 'block_stop':
         return prefix + this.thoughtEnd(event.index);
       case 'finish':
-        return prefix + this.flushState(undefined) + this.finish(event.reason, event.usage);
+        return prefix + this.flushState(undefined, true) + this.finish(event.reason, event.usage);
     }
   }
 
@@ -116,12 +117,12 @@ export class ChatCompletionsStreamEncoder {
     return this.detailChunk({ type: 'reasoning.text', text: '', signature: thought.signature, format: DETAIL_FORMAT, index: thought.detail });
   }
 
-  /** The held state, naming the call that follows it, or else the last call before it. */
-  private flushState(nextCall: string | undefined): string {
+  /** The held state, naming the call that follows it or, when it ends the answer, the last call before it. */
+  private flushState(nextCall: string | undefined, atEnd: boolean): string {
     const data = this.pendingState;
     if (data === undefined) return '';
     this.pendingState = undefined;
-    const callId = nextCall ?? this.lastCallId;
+    const callId = atEnd ? this.lastCallId : nextCall;
     return this.detailChunk({ type: 'reasoning.encrypted', data, ...(callId ? { id: callId } : {}), format: DETAIL_FORMAT, index: this.details++ });
   }
 

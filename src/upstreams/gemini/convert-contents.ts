@@ -67,7 +67,11 @@ function modelParts(content: ContentPart[], needsCallSignatures: boolean): Gemin
         if (part.redactedData !== undefined) break;
         const signature = ownSignature(part);
         if (part.text !== '') parts.push(signature ? { text: part.text, thought: true, thoughtSignature: signature } : { text: part.text, thought: true });
-        else if (signature) pending = signature;
+        else if (signature) {
+          // Two signatures in a row: the first keeps a part of its own rather than being lost.
+          if (pending !== undefined && !signFirstCall()) parts.push({ text: '', thoughtSignature: pending });
+          pending = signature;
+        }
         break;
       }
       case 'text':

@@ -45,6 +45,11 @@ describe('answers', () => {
       { type: 'reasoning.encrypted', data: 'swy1-late', id: 'c1', format: 'unknown', index: 0 },
     ]);
     expect(render([{ type: 'text', text: 'hi' }])).not.toHaveProperty('reasoning_details');
+    // A signature before text after a call is the text's: it names no call.
+    expect(render([{ type: 'thinking', text: '', signature: 'swy1-call' }, call('c1'), { type: 'thinking', text: '', signature: 'swy1-text' }, { type: 'text', text: 'Done.' }]).reasoning_details).toEqual([
+      { type: 'reasoning.encrypted', data: 'swy1-call', id: 'c1', format: 'unknown', index: 0 },
+      { type: 'reasoning.encrypted', data: 'swy1-text', format: 'unknown', index: 1 },
+    ]);
   });
 });
 

@@ -75,5 +75,11 @@ describe('sending it back', () => {
       { functionCall: { id: 'b', name: 'w', args: {} } },
     ]);
     expect(replay([{ type: 'text', text: 'Hi.' }, late])).toEqual([{ text: 'Hi.' }, { text: '', thoughtSignature: SIG }]);
+    // Two in a row after an unsigned call: the first goes on the call, the second on the part after it.
+    const other = { ...late, signature: 'T1RIRVI=' };
+    expect(replay([call('a'), late, other, { type: 'text', text: 'Done.' }])).toEqual([
+      { functionCall: { id: 'a', name: 'w', args: {} }, thoughtSignature: SIG },
+      { text: 'Done.', thoughtSignature: 'T1RIRVI=' },
+    ]);
   });
 });
