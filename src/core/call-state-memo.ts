@@ -7,20 +7,23 @@
  * sealed state that came with each call id it handed out, and puts it back
  * before that call when a replayed turn arrives without any.
  *
- * Bounded: at most `maxEntries` calls, each for `ttlMs`, least recently used
- * first out. Held by one instance: a turn served by another instance finds
+ * Bounded: at most `maxEntries` calls and `maxChars` characters, each call
+ * for `ttlMs`, least recently used first out. Held by one instance: a turn served by another instance finds
  * nothing and goes on as before (Gemini 3 then gets the documented sentinel).
  */
 import type { ChatEvent, ChatMessage, ChatRequest, ChatResponse, ContentPart } from './chat.js';
 
 export interface CallStateMemoOptions {
   maxEntries: number;
+  /** The characters of keys and tokens held at most (signatures run to kilobytes). */
+  maxChars: number;
   ttlMs: number;
   now?: () => number;
 }
 
 export class CallStateMemo {
   private readonly entries = new Map<string, { token: string; expires: number }>();
+  private chars = 0;
   private readonly now: () => number;
 
   constructor(private readonly options: CallStateMemoOptions) {
@@ -29,9 +32,10 @@ export class CallStateMemo {
 
   remember(scope: string, callId: string, token: string): void {
     const key = `${scope}\u0000${callId}`;
-    this.entries.delete(key);
+    this.forget(key);
     this.entries.set(key, { token, expires: this.now() + this.options.ttlMs });
-    while (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.chars += key.length + token.length;
+    while (this.entries.size > this.options.maxEntries || this.chars > this.options.maxChars) this.forget(this.entries.keys().next().value!);
   }
 
   recall(scope: string, callId: string): string | undefined {
@@ -39,9 +43,19 @@ export class CallStateMemo {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
-    if (entry.expires <= this.now()) return undefined;
+    if (entry.expires <= this.now()) {
+      this.chars -= key.length + entry.token.length;
+      return undefined;
+    }
     this.entries.set(key, entry);
     return entry.token;
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.chars -= key.length + entry.token.length;
   }
 
   /** Notes the state of each call of a (sealed) answer. */

@@ -47,8 +47,8 @@ export interface ChatServices {
 
 const built = new WeakMap<AppContext, ChatServices>();
 
-/** A long agent session's calls, for an hour; a sealed Gemini signature is one to a few kilobytes, so at most some tens of MB. */
-const CALL_STATE_LIMITS = { maxEntries: 20_000, ttlMs: 60 * 60_000 };
+/** Agent sessions' calls for an hour, within 32 MiB of text (a sealed Gemini signature is one to a few kilobytes). */
+const CALL_STATE_LIMITS = { maxEntries: 20_000, maxChars: 32 * 1024 * 1024, ttlMs: 60 * 60_000 };
 
 /** The gateway's own services, built once per context (no allocation per request). */
 export function chatServices(ctx: AppContext): ChatServices {

@@ -17,7 +17,7 @@ const turn = (request: ChatRequest) => request.messages[1].content;
 
 describe('CallStateMemo', () => {
   it('remembers the state before a call (or after the last one) and restores it only where the replay lost all state', () => {
-    const memo = new CallStateMemo({ maxEntries: 10, ttlMs: 1000 });
+    const memo = new CallStateMemo({ maxEntries: 10, maxChars: 10_000, ttlMs: 1000 });
     memo.rememberAnswer('key1', [{ type: 'thinking', text: 'a thought', signature: 'swy1-thought' }, signed('swy1-a'), call('a'), call('b')]);
     memo.rememberAnswer('key1', [call('c'), signed('swy1-late')]);
     expect(turn(memo.restore('key1', replay([{ type: 'text', text: 'x' }, call('a'), call('b')])))).toEqual([{ type: 'text', text: 'x' }, signed('swy1-a'), call('a'), call('b')]);
@@ -30,7 +30,7 @@ describe('CallStateMemo', () => {
   });
 
   it('reads a stream as it passes, unchanged', async () => {
-    const memo = new CallStateMemo({ maxEntries: 10, ttlMs: 1000 });
+    const memo = new CallStateMemo({ maxEntries: 10, maxChars: 10_000, ttlMs: 1000 });
     const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
     const events: ChatEvent[] = [
       { type: 'message_start' },
@@ -49,7 +49,7 @@ describe('CallStateMemo', () => {
 
   it('forgets the least recently used past its size, and what is older than its time to live', () => {
     let now = 0;
-    const memo = new CallStateMemo({ maxEntries: 2, ttlMs: 100, now: () => now });
+    const memo = new CallStateMemo({ maxEntries: 2, maxChars: 10_000, ttlMs: 100, now: () => now });
     memo.remember('k', 'a', 'A');
     memo.remember('k', 'b', 'B');
     expect(memo.recall('k', 'a')).toBe('A');
@@ -58,5 +58,16 @@ describe('CallStateMemo', () => {
     expect(memo.recall('k', 'a')).toBe('A');
     now = 150;
     expect(memo.recall('k', 'c')).toBeUndefined();
+  });
+
+  it('forgets the least recently used past its size in characters', () => {
+    const memo = new CallStateMemo({ maxEntries: 100, maxChars: 30, ttlMs: 1000 });
+    memo.remember('k', 'a', 'x'.repeat(10));
+    memo.remember('k', 'b', 'y'.repeat(10));
+    expect(memo.recall('k', 'a')).toBe('x'.repeat(10));
+    memo.remember('k', 'c', 'z'.repeat(10));
+    expect(memo.recall('k', 'b')).toBeUndefined();
+    expect(memo.recall('k', 'a')).toBe('x'.repeat(10));
+    expect(memo.recall('k', 'c')).toBe('z'.repeat(10));
   });
 });

@@ -83,7 +83,7 @@ export function services(channels: Channel[], adapters: UpstreamAdapter[], optio
         limits: { maxBodyBytes: 1 << 20, maxStreamBytes: 1 << 22, maxEventBytes: 1 << 20 },
       }),
       sealer: new ReasoningSealer(Buffer.alloc(32, 7)),
-      callStates: new CallStateMemo({ maxEntries: 100, ttlMs: 60_000 }),
+      callStates: new CallStateMemo({ maxEntries: 100, maxChars: 1_000_000, ttlMs: 60_000 }),
       logger: pino({ level: 'silent' }),
       inFlight: new InFlightCalls(),
       settle: (input) => {
