@@ -16,10 +16,12 @@
  *   `reasoningContent: true` (DeepSeek-style servers in thinking mode, which
  *   refuse a tool-call turn whose `reasoning_content` is missing) gets the
  *   turn's thought text as `reasoning_content`, empty on a tool-call turn
- *   with no thought.
+ *   with no thought. `reasoning_details` an openai-chat upstream gave on a
+ *   turn go back on it as they came (reasoning-details.ts).
  */
 import type { ChatMessage, ChatRequest, MediaPart, ToolResultPart } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
+import { detailsOfTurn } from './reasoning-details.js';
 
 type Json = Record<string, unknown>;
 
@@ -67,6 +69,8 @@ function toAssistantMessage(message: ChatMessage, sendReasoning: boolean): Json 
   if (text === '' && toolCalls.length === 0) return undefined;
   const result: Json = { role: 'assistant', content: text === '' ? null : text };
   if (sendReasoning && (reasoning !== '' || toolCalls.length > 0)) result.reasoning_content = reasoning;
+  const details = detailsOfTurn(message.content);
+  if (details.length > 0) result.reasoning_details = details;
   if (toolCalls.length > 0) result.tool_calls = toolCalls;
   return result;
 }

@@ -1,4 +1,10 @@
 /**
+ * Reasoning state of openai-chat upstreams through other dialects' clients.
+ *
+ * An OpenRouter-style upstream answers with `reasoning_details` (a signed
+ * thought and a Gemini call's encrypted state naming the call); a Messages
+ * client replaying its history gets them back to that upstream verbatim.
+ *
  * A DeepSeek-style upstream on an openai-chat channel: in thinking mode it
  * answers with `reasoning_content` beside its tool calls and refuses a
  * tool-loop turn whose assistant message lost it. A Messages client (a
@@ -15,8 +21,41 @@ type Json = Record<string, any>;
 const KEY = 'sk-client-deepseek';
 const THOUGHT = 'The user wants the weather; call the tool.';
 
+const OPENROUTER_DETAILS = [
+  { type: 'reasoning.text', text: THOUGHT, signature: 'c2lnbmVkLXRob3VnaHQ=', format: 'anthropic-claude-v1', index: 0 },
+  { type: 'reasoning.encrypted', data: 'Z2VtaW5pLWNhbGwtc2lnbmF0dXJl', id: 'call_0', format: 'google-gemini-v1', index: 1 },
+];
+
+function openrouterReply(request: RecordedRequest): FakeReply {
+  const body = request.json<{ messages: Json[]; stream?: boolean }>();
+  const answered = body.messages.some((message) => message.role === 'tool');
+  const call = { id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } };
+  const message = answered ? { role: 'assistant', content: 'Sunny.' } : { role: 'assistant', content: null, reasoning: THOUGHT, reasoning_details: OPENROUTER_DETAILS, tool_calls: [call] };
+  const finish = answered ? 'stop' : 'tool_calls';
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  if (!body.stream) {
+    const reply = { id: 'gen-1', object: 'chat.completion', created: 1, model: 'google/gemini-3-pro-preview', choices: [{ index: 0, message, finish_reason: finish }], usage };
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(reply) };
+  }
+  // Streamed as OpenRouter does: the thought in pieces of one entry, the signature last, the call's state after the call.
+  const chunk = (delta: Json, finishReason: string | null = null, extra: Json = {}) =>
+    `data: ${JSON.stringify({ id: 'gen-1', object: 'chat.completion.chunk', created: 1, model: 'google/gemini-3-pro-preview', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`;
+  const chunks = answered
+    ? [chunk({ role: 'assistant', content: 'Sunny.' }), chunk({}, 'stop', { usage })]
+    : [
+        chunk({ role: 'assistant', reasoning: THOUGHT.slice(0, 10), reasoning_details: [{ type: 'reasoning.text', text: THOUGHT.slice(0, 10), format: 'anthropic-claude-v1', index: 0 }] }),
+        chunk({ reasoning: THOUGHT.slice(10), reasoning_details: [{ type: 'reasoning.text', text: THOUGHT.slice(10), format: 'anthropic-claude-v1', index: 0 }] }),
+        chunk({ reasoning_details: [{ type: 'reasoning.text', text: '', signature: OPENROUTER_DETAILS[0].signature, format: 'anthropic-claude-v1', index: 0 }] }),
+        chunk({ tool_calls: [{ index: 0, ...call }] }),
+        chunk({ reasoning_details: [OPENROUTER_DETAILS[1]] }),
+        chunk({}, 'tool_calls', { usage }),
+      ];
+  return { status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [...chunks, 'data: [DONE]\n\n'] };
+}
+
 function deepseekReply(request: RecordedRequest): FakeReply {
-  const body = request.json<{ messages: Json[] }>();
+  const body = request.json<{ messages: Json[]; model: string }>();
+  if (body.model === 'openrouter-model') return openrouterReply(request);
   const answered = body.messages.some((message) => message.role === 'tool');
   const lost = body.messages.some((message) => message.role === 'assistant' && message.tool_calls && typeof message.reasoning_content !== 'string');
   if (lost) {
@@ -48,6 +87,7 @@ beforeAll(async () => {
       channels: [
         { ...channel, name: 'deepseek', models: ['deepseek-v4-pro'], settings: { reasoningContent: true } },
         { ...channel, name: 'plain', models: ['plain-chat'] },
+        { ...channel, name: 'openrouter', models: ['openrouter-model'] },
       ],
       keys: [{ name: 'client', key: KEY }],
     },
@@ -72,10 +112,53 @@ async function messagesLoop(model: string) {
   const body = { model, max_tokens: 4000, tools, thinking: { type: 'enabled', budget_tokens: 1024 } };
   const first = await post('/v1/messages', { ...body, messages: [question] }, MESSAGES_HEADERS);
   expect(first.status, JSON.stringify(first.body)).toBe(200);
+  return replayMessages(body, question, first);
+}
+
+async function replayMessages(body: Json, question: Json, first: { body: Json }) {
   const call = first.body.content.find((block: Json) => block.type === 'tool_use');
   const history = [question, { role: 'assistant', content: first.body.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'sunny' }] }];
   return { first, second: await post('/v1/messages', { ...body, messages: history }, MESSAGES_HEADERS) };
 }
+
+/** A streamed Messages answer folded into its content blocks, as Claude Code keeps them. */
+async function streamedMessages(body: Json): Promise<Json[]> {
+  const response = await fetch(`${gw.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...MESSAGES_HEADERS }, body: JSON.stringify({ ...body, stream: true }) });
+  expect(response.status).toBe(200);
+  const blocks: Json[] = [];
+  for (const match of (await response.text()).matchAll(/^data: (\{.*\})$/gm)) {
+    const event = JSON.parse(match[1]);
+    if (event.type === 'content_block_start') blocks[event.index] = { ...event.content_block };
+    if (event.type !== 'content_block_delta') continue;
+    const block = blocks[event.index];
+    if (event.delta.type === 'thinking_delta') block.thinking += event.delta.thinking;
+    if (event.delta.type === 'signature_delta') block.signature += event.delta.signature;
+    if (event.delta.type === 'input_json_delta') block.input = JSON.parse(event.delta.partial_json);
+    if (event.delta.type === 'text_delta') block.text += event.delta.text;
+  }
+  return blocks;
+}
+
+describe('OpenRouter-style reasoning_details from an openai-chat channel', () => {
+  const lastAssistant = () => upstream.requests.at(-1)!.json<{ messages: Json[] }>().messages.find((message) => message.role === 'assistant')!;
+
+  it('a Messages client sees the thought, and the upstream gets its entries back verbatim', async () => {
+    const { first, second } = await messagesLoop('openrouter-model');
+    expect(first.body.content[0]).toEqual({ type: 'thinking', thinking: THOUGHT, signature: '' });
+    expect(JSON.stringify(first.body)).not.toContain(OPENROUTER_DETAILS[1].data);
+    expect(second.status).toBe(200);
+    expect(lastAssistant().reasoning_details).toEqual(OPENROUTER_DETAILS);
+  });
+
+  it('streamed: pieces of one entry are joined, and the entries still come back whole', async () => {
+    const question = { role: 'user', content: 'Weather in Paris?' };
+    const body = { model: 'openrouter-model', max_tokens: 4000, tools, thinking: { type: 'enabled', budget_tokens: 1024 } };
+    const content = await streamedMessages({ ...body, messages: [question] });
+    const { second } = await replayMessages(body, question, { body: { content } });
+    expect(second.status).toBe(200);
+    expect(lastAssistant().reasoning_details).toEqual(OPENROUTER_DETAILS);
+  });
+});
 
 describe('DeepSeek-style reasoning_content on an openai-chat channel', () => {
   it('a Messages client sees the reasoning, and the channel set for it gets it back on the tool-result turn', async () => {
