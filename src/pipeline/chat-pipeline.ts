@@ -13,6 +13,7 @@ import { countRequestTokens } from '../core/tokens.js';
 import { foldStream, responseToEvents } from '../core/stream-fold.js';
 import { openRequestState, sealEvents, sealResponse, type SealOptions } from '../core/reasoning-seal.js';
 import type { ReasoningSealer } from '../core/reasoning-state.js';
+import type { CallStateMemo } from '../core/call-state-memo.js';
 import { withFailover } from '../routing/failover.js';
 import { afterFirstPiece } from './first-piece.js';
 import { startWaitPings, type WaitPings } from './wait-pings.js';
@@ -45,7 +46,9 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
   let core: ChatRequest | undefined;
   const sealer = services.sealer;
   // Reasoning state the gateway sealed on an earlier translated turn is opened once, before any plan.
-  const coreRequest = () => (core ??= openRequestState(call.toCore(), sealer));
+  // A replayed call whose client dropped its state gets the state remembered for it (core/call-state-memo.ts).
+  const memoScope = call.key.record.id;
+  const coreRequest = () => (core ??= openRequestState(services.callStates.restore(memoScope, call.toCore()), sealer));
   const writer = output.stream;
   let target: { channel: Channel; upstreamModel: string } | undefined;
   let outcome: Outcome;
@@ -91,7 +94,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
           return { kind: 'pass', result: await withFirstChunk(wrapped instanceof Promise ? await wrapped : wrapped) };
         }
         const result = await adapter.chat(coreRequest(), upstreamCall);
-        const sealed = sealResult(result, sealer, { origin: adapter.type, carryText: codec.reasoningTextHidden === true });
+        const sealed = rememberCallStates(sealResult(result, sealer, { origin: adapter.type, carryText: codec.reasoningTextHidden === true }), services.callStates, memoScope);
         return { kind: 'chat', result: sealed.stream ? { stream: true, events: await afterFirstPiece(sealed.events) } : sealed };
       },
     );
@@ -155,6 +158,12 @@ function sealResult(result: ChatResult, sealer: ReasoningSealer, options: SealOp
   return result.stream
     ? { stream: true, events: sealEvents(result.events, sealer, options) }
     : { stream: false, response: sealResponse(result.response, sealer, options) };
+}
+
+function rememberCallStates(result: ChatResult, memo: CallStateMemo, scope: string): ChatResult {
+  if (result.stream) return { stream: true, events: memo.rememberEvents(scope, result.events) };
+  memo.rememberAnswer(scope, result.response.content);
+  return result;
 }
 
 /** Names what the serving channel's plan mapped or ignored: a response header, a log line, and the request log (via settle). */

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 import type { Channel } from '../core/channel.js';
 import { ReasoningSealer } from '../core/reasoning-state.js';
+import { CallStateMemo } from '../core/call-state-memo.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import type { AttemptTarget } from '../routing/failover.js';
@@ -40,6 +41,8 @@ export interface ChatServices {
   readonly affinity?: SessionAffinity;
   upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders']; sessionKey?: string }, signal: CallSignal): UpstreamCall;
   readonly sealer: ReasoningSealer;
+  /** Calls' sealed state, for clients that send a call back without it. */
+  readonly callStates: CallStateMemo;
   readonly logger: Logger;
   /** Settles the request: usage completed and priced, the log row and spend recorded, the hold released. */
   settle(input: SettleInput): void;
@@ -48,6 +51,9 @@ export interface ChatServices {
 }
 
 const built = new WeakMap<AppContext, ChatServices>();
+
+/** Agent sessions' calls for an hour, within 32 MiB of text (a sealed Gemini signature is one to a few kilobytes). */
+const CALL_STATE_LIMITS = { maxEntries: 20_000, maxChars: 32 * 1024 * 1024, ttlMs: 60 * 60_000 };
 
 /** The gateway's own services, built once per context (no allocation per request). */
 export function chatServices(ctx: AppContext): ChatServices {
@@ -69,6 +75,7 @@ export function chatServices(ctx: AppContext): ChatServices {
       affinity: ctx.affinity,
       upstreamCall: (target, request, signal) => upstreamCallFor(ctx, target, request, signal),
       sealer: ReasoningSealer.of(ctx.secrets),
+      callStates: new CallStateMemo(CALL_STATE_LIMITS),
       logger: ctx.logger,
       settle: (input) => void settle(ctx, input),
       inFlight: ctx.inFlight,

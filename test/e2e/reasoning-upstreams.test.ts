@@ -12,6 +12,7 @@ import {
   ANTHROPIC_SIGNATURE,
   ANTHROPIC_THOUGHT,
   GEMINI_SIGNATURE,
+  GEMINI_THOUGHT_SIGNATURE,
   OPENAI_REASONING,
   startReasoningFakes,
   type ReasoningFakes,
@@ -164,6 +165,81 @@ describe('Responses client', () => {
     const first = await responses({ model: 'claude-x', input: [question], store: false, include: ['reasoning.encrypted_content'] });
     await responses({ model: 'gpt-x', input: [question, ...first.output, callOutput(first)], store: false });
     expect(openaiInput().filter((item) => item.type === 'reasoning')).toEqual([]);
+  });
+});
+
+// Chat Completions client (opencode-style: the assistant message goes back with its reasoning_details)
+const chatTools = [{ type: 'function', function: { name: 'get_weather', description: 'weather', parameters: weatherSchema } }];
+const chat = (body: Record<string, unknown>) =>
+  post(gw.url, '/v1/chat/completions', { tools: chatTools, reasoning_effort: 'low', ...body }, { authorization: `Bearer ${KEY}` });
+async function chatLoop(model: string, replayModel = model) {
+  const question = { role: 'user', content: 'Weather in Paris?' };
+  const first = await chat({ model, messages: [question] });
+  const assistant = first.choices[0].message;
+  const results = assistant.tool_calls.map((call: { id: string }) => ({ role: 'tool', tool_call_id: call.id, content: 'sunny' }));
+  const second = await chat({ model: replayModel, messages: [question, assistant, ...results] });
+  return { assistant, second };
+}
+
+describe('Chat Completions client', () => {
+  it('× anthropic: the signed thinking block comes back whole through reasoning_details', async () => {
+    const { assistant, second } = await chatLoop('claude-x');
+    expect(assistant.reasoning_content).toBe(ANTHROPIC_THOUGHT);
+    expect(assistant.reasoning_details).toEqual([{ type: 'reasoning.text', text: ANTHROPIC_THOUGHT, signature: expect.stringMatching(/^swy1/), format: 'unknown', index: 0 }]);
+    expect(JSON.stringify(assistant)).not.toContain(ANTHROPIC_SIGNATURE);
+    expect(anthropicAssistant().content[0]).toEqual({ type: 'thinking', thinking: ANTHROPIC_THOUGHT, signature: ANTHROPIC_SIGNATURE });
+    expect(second.choices[0].message.content).toContain('sunny');
+  });
+
+  it('× anthropic, streamed: reasoning_details deltas, the signature last, and the signed block comes back', async () => {
+    const question = { role: 'user', content: 'Weather in Paris?' };
+    const stream: string = await chat({ model: 'claude-x', stream: true, messages: [question] });
+    const deltas = [...stream.matchAll(/^data: (\{.*\})$/gm)].map((match) => JSON.parse(match[1]).choices?.[0]?.delta ?? {});
+    const details = deltas.flatMap((delta) => delta.reasoning_details ?? []);
+    expect(details).toEqual([
+      { type: 'reasoning.text', text: ANTHROPIC_THOUGHT, format: 'unknown', index: 0 },
+      { type: 'reasoning.text', text: '', signature: expect.stringMatching(/^swy1/), format: 'unknown', index: 0 },
+    ]);
+    expect(stream).not.toContain(ANTHROPIC_SIGNATURE);
+    const toolCall = deltas.find((delta) => delta.tool_calls)!.tool_calls[0];
+    const assistant = { role: 'assistant', content: null, reasoning_details: details, tool_calls: [{ id: toolCall.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] };
+    await chat({ model: 'claude-x', messages: [question, assistant, { role: 'tool', tool_call_id: toolCall.id, content: 'sunny' }] });
+    expect(anthropicAssistant().content[0]).toEqual({ type: 'thinking', thinking: ANTHROPIC_THOUGHT, signature: ANTHROPIC_SIGNATURE });
+  });
+
+  it('× gemini: the thought and the call signature come back on their parts', async () => {
+    const { assistant } = await chatLoop('gemini-3-pro-preview');
+    const call = assistant.tool_calls[0];
+    expect(assistant.reasoning_details).toEqual([
+      { type: 'reasoning.text', text: 'Looking up the weather.', signature: expect.stringMatching(/^swy1/), format: 'unknown', index: 0 },
+      { type: 'reasoning.encrypted', data: expect.stringMatching(/^swy1/), id: call.id, format: 'unknown', index: 1 },
+    ]);
+    expect(geminiModelTurn().parts).toEqual([
+      { text: 'Looking up the weather.', thought: true, thoughtSignature: GEMINI_THOUGHT_SIGNATURE },
+      { functionCall: expect.objectContaining({ name: 'get_weather' }), thoughtSignature: GEMINI_SIGNATURE },
+    ]);
+  });
+
+  it('× openai-responses: the encrypted reasoning item goes back as it came', async () => {
+    const { assistant } = await chatLoop('gpt-x');
+    expect(assistant.reasoning_details).toEqual([{ type: 'reasoning.encrypted', data: expect.stringMatching(/^swy1/), id: assistant.tool_calls[0].id, format: 'unknown', index: 0 }]);
+    expect(openaiInput()).toContainEqual({ type: 'reasoning', id: OPENAI_REASONING.id, encrypted_content: OPENAI_REASONING.encrypted, summary: [] });
+  });
+
+  it('a client that keeps only reasoning_content: Anthropic gets no thought, Gemini 3 its call signature remembered by call id', async () => {
+    const question = { role: 'user', content: 'Weather in Paris?' };
+    for (const model of ['claude-x', 'gemini-3-pro-preview']) {
+      const first = await chat({ model, messages: [question] });
+      const { reasoning_details: _dropped, ...assistant } = first.choices[0].message;
+      await chat({ model, messages: [question, assistant, { role: 'tool', tool_call_id: assistant.tool_calls[0].id, content: 'sunny' }] });
+    }
+    expect(anthropicAssistant().content.map((block: { type: string }) => block.type)).toEqual(['tool_use']);
+    expect(geminiCall().thoughtSignature).toBe(GEMINI_SIGNATURE);
+  });
+
+  it('switching upstreams: Gemini state replayed to anthropic is dropped', async () => {
+    await chatLoop('gemini-3-pro-preview', 'claude-x');
+    expect(anthropicAssistant().content.map((block: { type: string }) => block.type)).toEqual(['tool_use']);
   });
 });
 

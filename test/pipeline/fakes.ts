@@ -8,6 +8,7 @@ import type { ChatEvent, ChatRequest } from '../../src/core/chat.js';
 import type { Channel } from '../../src/core/channel.js';
 import { GatewayError } from '../../src/core/errors.js';
 import { ReasoningSealer } from '../../src/core/reasoning-state.js';
+import { CallStateMemo } from '../../src/core/call-state-memo.js';
 import { nativePlan, type TranslationPlan } from '../../src/core/translation-plan.js';
 import type { ClientKey } from '../../src/http/auth.js';
 import { ChannelHealth } from '../../src/routing/health.js';
@@ -83,6 +84,7 @@ export function services(channels: Channel[], adapters: UpstreamAdapter[], optio
         limits: { maxBodyBytes: 1 << 20, maxStreamBytes: 1 << 22, maxEventBytes: 1 << 20 },
       }),
       sealer: new ReasoningSealer(Buffer.alloc(32, 7)),
+      callStates: new CallStateMemo({ maxEntries: 100, maxChars: 1_000_000, ttlMs: 60_000 }),
       logger: pino({ level: 'silent' }),
       inFlight: new InFlightCalls(),
       settle: (input) => {

@@ -1,7 +1,7 @@
 /**
  * The parts of the OpenAI chat-completions wire format this adapter reads,
  * including the common extensions of compatible servers (`reasoning_content`
- * from DeepSeek/Qwen, `reasoning` from Groq/OpenRouter).
+ * from DeepSeek/Qwen, `reasoning` and `reasoning_details` from Groq/OpenRouter).
  */
 
 export interface ChatCompletionUsage {
@@ -27,6 +27,8 @@ export interface ChatCompletionMessage {
   refusal?: string | null;
   reasoning_content?: string | null;
   reasoning?: string | null;
+  /** OpenRouter's reasoning entries (text with signatures, encrypted state), to send back verbatim. */
+  reasoning_details?: unknown[] | null;
   tool_calls?: WireToolCall[] | null;
   /** Legacy single function call. */
   function_call?: { name?: string; arguments?: string } | null;

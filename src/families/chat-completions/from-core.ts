@@ -1,13 +1,15 @@
 /**
  * Renders an internal ChatResponse as a `chat.completion` object. Thoughts
  * surface as `reasoning_content`, where the popular OpenAI-compatible servers
- * put them; a request made with the legacy `functions` gets its call as
+ * put them, and with their sealed state as `reasoning_details`
+ * (reasoning-details.ts), which a client sends back; a request made with the legacy `functions` gets its call as
  * `function_call`.
  */
 import type { ChatResponse } from '../../core/chat.js';
 import { toFinishReason } from '../../dialects/chat-completions/finish-reason.js';
 import { renderUsage } from '../../dialects/chat-completions/usage.js';
 import { nowSeconds, toCompletionId } from './answer-fields.js';
+import { detailsOfAnswer } from './reasoning-details.js';
 
 export interface RenderOptions {
   clientModel: string;
@@ -25,6 +27,8 @@ export function renderCompletion(res: ChatResponse, options: RenderOptions): Rec
   }
   const message: Record<string, unknown> = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, refusal: null };
   if (reasoning !== '') message.reasoning_content = reasoning;
+  const details = detailsOfAnswer(res.content);
+  if (details.length > 0) message.reasoning_details = details;
   if (toolCalls.length > 0) {
     if (options.legacyFunctions) message.function_call = toolCalls[0].function;
     else message.tool_calls = toolCalls;

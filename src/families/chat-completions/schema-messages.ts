@@ -64,6 +64,8 @@ export const messageSchemas = builtOnce(() => ({
     function_call: nullable(z.looseObject({ name: z.string().min(1), arguments: z.string() })),
     /** The reasoning text compatible servers return (DeepSeek, vLLM); some clients send it back. */
     reasoning_content: nullable(z.string()),
+    /** OpenRouter's reasoning entries (see reasoning-details.ts); entries of unknown types are kept for a native upstream. */
+    reasoning_details: nullable(z.array(z.unknown())),
   }),
   tool: z.looseObject({ role: z.literal('tool'), content: z.union([z.string(), anyParts()]), tool_call_id: z.string().min(1) }),
   function: z.looseObject({ role: z.literal('function'), content: nullable(z.string()), name: z.string().min(1) }),

@@ -4,8 +4,13 @@
  * the first delta, tool-call deltas numbered by `index` (the name and id in
  * the first), `finish_reason` on the last choice chunk, the usage chunk with
  * empty `choices` when the client asked for it, then `data: [DONE]`.
- * Thoughts stream as `reasoning_content` deltas. The frame around each delta
- * is built once per stream; only the delta is serialised per event.
+ * Thoughts stream as `reasoning_content` deltas and, with their sealed
+ * state, as `reasoning_details` deltas (pieces of one entry share its
+ * `index`; a signature comes as the entry's last piece, and state with no
+ * text as one `reasoning.encrypted` entry, sent with the block after it so a
+ * call's signature names the call after it or, when it ends the answer, the
+ * call before it). The frame around each delta is built once per stream;
+ * only the delta is serialised per event.
  */
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import type { GatewayError } from '../../core/errors.js';
@@ -13,6 +18,7 @@ import { renderResponsesError } from '../../dialects/openai/errors.js';
 import { toFinishReason } from '../../dialects/chat-completions/finish-reason.js';
 import { renderUsage } from '../../dialects/chat-completions/usage.js';
 import { nowSeconds, toCompletionId } from './answer-fields.js';
+import { DETAIL_FORMAT, type ReasoningDetail } from './reasoning-details.js';
 
 export interface ChunkEncoderOptions {
   clientModel: string;
@@ -31,6 +37,12 @@ export class ChatCompletionsStreamEncoder {
   private finished = false;
   /** Block index → tool-call index, for the blocks that are tool calls. */
   private readonly toolIndexes = new Map<number, number>();
+  /** Block index → the thought being streamed: its detail index once it has text, its (sealed) signature. */
+  private readonly thoughts = new Map<number, { detail?: number; signature: string }>();
+  private details = 0;
+  /** State with no text, waiting for the next block to know whether a call follows. */
+  private pendingState: string | undefined;
+  private lastCallId: string | undefined;
 
   constructor(private readonly opts: ChunkEncoderOptions) {
     this.usageField = opts.includeUsage ? ',"usage":null' : '';
@@ -41,20 +53,29 @@ export class ChatCompletionsStreamEncoder {
     if (event.type === 'message_start') return this.started ? '' : this.start(event.id);
     const prefix = this.started ? '' : this.start(undefined);
     switch (event.type) {
-      case 'block_start':
-        if (event.block.type !== 'tool_call') return prefix;
-        return prefix + this.toolStart(event.index, event.block.id, event.block.name);
+      case 'block_start': {
+        const held = this.flushState(event.block.type === 'tool_call' ? event.block.id : undefined, false);
+        if (event.block.type === 'thinking') this.thoughts.set(event.index, { signature: '' });
+        if (event.block.type === 'redacted_thinking') return prefix + held + this.detailChunk({ type: 'reasoning.encrypted', data: event.block.data, format: DETAIL_FORMAT, index: this.details++ });
+        if (event.block.type !== 'tool_call') return prefix + held;
+        this.lastCallId = event.block.id;
+        return prefix + held + this.toolStart(event.index, event.block.id, event.block.name);
+      }
       case 'text_delta':
         return prefix + this.chunk(`{"content":${JSON.stringify(event.text)}}`);
       case 'thinking_delta':
-        return prefix + this.chunk(`{"reasoning_content":${JSON.stringify(event.text)}}`);
+        return prefix + this.thinkingDelta(event.index, event.text);
       case 'tool_input_delta':
         return prefix + this.toolArguments(event.index, event.json);
-      case 'signature_delta':
-      case 'block_stop':
+      case 'signature_delta': {
+        const thought = this.thoughts.get(event.index);
+        if (thought) thought.signature += event.signature;
         return prefix;
+      }
+      case 'block_stop':
+        return prefix + this.thoughtEnd(event.index);
       case 'finish':
-        return prefix + this.finish(event.reason, event.usage);
+        return prefix + this.flushState(undefined, true) + this.finish(event.reason, event.usage);
     }
   }
 
@@ -73,6 +94,40 @@ export class ChatCompletionsStreamEncoder {
 
   private chunk(delta: string, finishReason = 'null'): string {
     return `${this.head}${delta},"logprobs":null,"finish_reason":${finishReason}}]${this.usageField}}\n\n`;
+  }
+
+  private thinkingDelta(blockIndex: number, text: string): string {
+    const thought = this.thoughts.get(blockIndex);
+    if (!thought || text === '') return this.chunk(`{"reasoning_content":${JSON.stringify(text)}}`);
+    thought.detail ??= this.details++;
+    const detail: ReasoningDetail = { type: 'reasoning.text', text, format: DETAIL_FORMAT, index: thought.detail };
+    return this.chunk(`{"reasoning_content":${JSON.stringify(text)},"reasoning_details":[${JSON.stringify(detail)}]}`);
+  }
+
+  /** A thought's signature closes its entry; a signature with no thought waits for the next block. */
+  private thoughtEnd(blockIndex: number): string {
+    const thought = this.thoughts.get(blockIndex);
+    if (!thought) return '';
+    this.thoughts.delete(blockIndex);
+    if (thought.signature === '') return '';
+    if (thought.detail === undefined) {
+      this.pendingState = thought.signature;
+      return '';
+    }
+    return this.detailChunk({ type: 'reasoning.text', text: '', signature: thought.signature, format: DETAIL_FORMAT, index: thought.detail });
+  }
+
+  /** The held state, naming the call that follows it or, when it ends the answer, the last call before it. */
+  private flushState(nextCall: string | undefined, atEnd: boolean): string {
+    const data = this.pendingState;
+    if (data === undefined) return '';
+    this.pendingState = undefined;
+    const callId = atEnd ? this.lastCallId : nextCall;
+    return this.detailChunk({ type: 'reasoning.encrypted', data, ...(callId ? { id: callId } : {}), format: DETAIL_FORMAT, index: this.details++ });
+  }
+
+  private detailChunk(detail: ReasoningDetail): string {
+    return this.chunk(`{"reasoning_details":[${JSON.stringify(detail)}]}`);
   }
 
   private toolStart(blockIndex: number, id: string, name: string): string {

@@ -6,8 +6,9 @@
  * - Tool messages (and the legacy `function` role) become tool results in the
  *   user turn that follows the assistant's calls; a user message right after
  *   them joins the same turn.
- * - `reasoning_content` on an assistant message is a thought without a
- *   signature: upstreams that need a signature leave it out.
+ * - `reasoning_details` on an assistant message are its thoughts with their
+ *   sealed state (reasoning-details.ts); without them, `reasoning_content`
+ *   is a thought without a signature: upstreams that need one leave it out.
  * - Parts the internal representation cannot carry (stored files, unknown
  *   part types) become features, so every translating upstream refuses them
  *   by name before routing, while an `openai-chat` channel gets them as sent.
@@ -22,6 +23,7 @@ import { parseToolArguments } from '../../upstreams/tool-arguments.js';
 import { invalidParam } from '../../dialects/openai/validate-issue.js';
 import { parseDataUrl } from '../../dialects/openai/media-fields.js';
 import type { AssistantMessage, ContentPartParam, MessageParam } from './schema-messages.js';
+import { thoughtsOfDetails } from './reasoning-details.js';
 
 export interface CoreConversation {
   system: string[];
@@ -141,7 +143,11 @@ function filePart(file: { file_data?: string | null; file_id?: string | null; fi
 
 function assistantParts(message: AssistantMessage, i: number, callNames: Map<string, string>, out: CoreConversation): ContentPart[] {
   const parts: ContentPart[] = [];
-  if (message.reasoning_content) parts.push({ type: 'thinking', text: message.reasoning_content });
+  const callIds = new Set((message.tool_calls ?? []).map((call) => call.id));
+  const read = message.reasoning_details?.length ? thoughtsOfDetails(message.reasoning_details, callIds) : undefined;
+  const thoughts = read && (read.leading.length > 0 || read.beforeCall.size > 0) ? read : undefined;
+  if (thoughts) parts.push(...thoughts.leading);
+  else if (message.reasoning_content) parts.push({ type: 'thinking', text: message.reasoning_content });
   const text = textOf(message.content) || (message.refusal ?? '');
   if (text !== '') parts.push({ type: 'text', text });
   (message.tool_calls ?? []).forEach((call, j) => {
@@ -150,6 +156,7 @@ function assistantParts(message: AssistantMessage, i: number, callNames: Map<str
       return;
     }
     callNames.set(call.id, call.function.name);
+    parts.push(...(thoughts?.beforeCall.get(call.id) ?? []));
     parts.push({ type: 'tool_call', id: call.id, name: call.function.name, input: callInput(call.function, ['messages', i, 'tool_calls', j, 'function', 'arguments']) });
   });
   if (message.function_call) {

@@ -1,11 +1,13 @@
 /**
  * The whole conversation a request continues, as one list of items with their
  * provenance: the stored turns (each turn's input, then its output) followed
- * by this request's input, item references replaced by the items they name.
+ * by this request's input, item references replaced by the items they name,
+ * reasoning items sent back bare given the sealed state stored with them.
  */
 import { GatewayError } from '../../core/errors.js';
 import type { StoredResponse } from '../../storage/responses.js';
-import type { History } from './history.js';
+import { isBareReasoning, type History } from './history.js';
+import { isGatewayProof } from './encrypted.js';
 import { itemKind, type InputItem } from './schema-items.js';
 
 export interface SourcedItem {
@@ -31,12 +33,21 @@ export function priorItems(history: History): SourcedItem[] {
 
 export function currentItems(input: readonly InputItem[], history: History): SourcedItem[] {
   return input.map((item): SourcedItem => {
+    if (isBareReasoning(item)) return withStoredState(item, history);
     if (itemKind(item) !== 'item_reference') return { item, output: false };
     const found = history.references.get(item.id as string);
     if (!found) return { item, output: false, unresolved: true };
     const output = (found.record.response.output ?? []).includes(found.item);
     return { item: found.item, from: found.record, output };
   });
+}
+
+/** A reasoning item sent back without its state gets the sealed state the gateway stored with it (a native upstream never sees that state). */
+function withStoredState(item: InputItem, history: History): SourcedItem {
+  const found = history.references.get(item.id as string);
+  const stored = (found?.item as { encrypted_content?: unknown } | undefined)?.encrypted_content;
+  if (!found || !isGatewayProof(stored)) return { item, output: false };
+  return { item: { ...item, encrypted_content: stored } as InputItem, output: false };
 }
 
 /** The items of this request as they are stored: references resolved where they could be. */

@@ -1,6 +1,7 @@
 /**
  * The stored state a request builds on: the earlier turns named by
- * `previous_response_id` and the items its `item_reference` inputs point at.
+ * `previous_response_id`, the items its `item_reference` inputs point at,
+ * and the stored reasoning items it sends back without their state.
  * Everything is scoped to the key: another key's response is unknown here.
  *
  * The earlier turns are read in one query through the stored chain. When only
@@ -69,8 +70,16 @@ export async function completeHistory(repository: ResponseRepository, keyId: str
 
 function referencedIds(input: readonly InputItem[]): string[] {
   const ids = new Set<string>();
-  for (const item of input) if (itemKind(item) === 'item_reference') ids.add(item.id as string);
+  for (const item of input) if (itemKind(item) === 'item_reference' || isBareReasoning(item)) ids.add(item.id as string);
   return [...ids];
+}
+
+/**
+ * A reasoning item sent back without its `encrypted_content` (the client did
+ * not ask for it) names, by its id, the stored item that holds the state.
+ */
+export function isBareReasoning(item: InputItem): boolean {
+  return itemKind(item) === 'reasoning' && typeof item.id === 'string' && item.id !== '' && (item as { encrypted_content?: unknown }).encrypted_content == null;
 }
 
 function findInTurns(turns: readonly StoredResponse[], id: string): FoundItem | undefined {

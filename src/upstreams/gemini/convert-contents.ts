@@ -11,6 +11,8 @@
  *   form and is left out.
  * - Only signatures whose origin is `gemini` go back (core/reasoning-seal.ts);
  *   another provider's state is dropped.
+ * - Only the first function call of a turn carries a signature; a signature
+ *   that came after an unsigned first call (late, in a stream) goes on it.
  * - Gemini 3 models refuse a replayed function call without its signature;
  *   a call that lost it (e.g. the conversation began on another provider)
  *   gets the documented `skip_thought_signature_validator` sentinel.
@@ -46,11 +48,18 @@ function callNames(messages: ChatMessage[]): Map<string, string> {
 function modelParts(content: ContentPart[], needsCallSignatures: boolean): GeminiRequestPart[] {
   const parts: GeminiRequestPart[] = [];
   let pending: string | undefined;
-  let signedCall = false;
+  let firstCall: GeminiRequestPart | undefined;
   const sign = (part: GeminiRequestPart): GeminiRequestPart => {
     if (pending !== undefined) part.thoughtSignature = pending;
     pending = undefined;
     return part;
+  };
+  // Only the first call of a turn carries a signature; one that came after it (late in a stream) is its own.
+  const signFirstCall = (): boolean => {
+    if (pending === undefined || !firstCall || firstCall.thoughtSignature !== undefined) return false;
+    firstCall.thoughtSignature = pending;
+    pending = undefined;
+    return true;
   };
   for (const part of content) {
     switch (part.type) {
@@ -58,22 +67,22 @@ function modelParts(content: ContentPart[], needsCallSignatures: boolean): Gemin
         if (part.redactedData !== undefined) break;
         const signature = ownSignature(part);
         if (part.text !== '') parts.push(signature ? { text: part.text, thought: true, thoughtSignature: signature } : { text: part.text, thought: true });
-        else if (signature) pending = signature;
+        else if (signature) {
+          // Two signatures in a row: the first keeps a part of its own rather than being lost.
+          if (pending !== undefined && !signFirstCall()) parts.push({ text: '', thoughtSignature: pending });
+          pending = signature;
+        }
         break;
       }
       case 'text':
         if (part.text !== '' || pending !== undefined) parts.push(sign({ text: part.text }));
         break;
       case 'tool_call': {
+        signFirstCall();
         const call = sign({ functionCall: { id: part.id, name: part.name, args: part.input } });
         const callSignature = ownSignature(part);
         if (call.thoughtSignature === undefined && callSignature) call.thoughtSignature = callSignature;
-        if (call.thoughtSignature !== undefined) signedCall = true;
-        else if (needsCallSignatures && !signedCall) {
-          // Parallel calls: only the first of a turn carries the signature.
-          call.thoughtSignature = SKIP_SIGNATURE;
-          signedCall = true;
-        }
+        firstCall ??= call;
         parts.push(call);
         break;
       }
@@ -84,7 +93,9 @@ function modelParts(content: ContentPart[], needsCallSignatures: boolean): Gemin
         break; // never in a model turn
     }
   }
-  if (pending !== undefined) parts.push({ text: '', thoughtSignature: pending });
+  if (!signFirstCall() && pending !== undefined) parts.push({ text: '', thoughtSignature: pending });
+  // A call that lost its signature (the conversation began elsewhere): Gemini 3 takes the documented sentinel.
+  if (needsCallSignatures && firstCall && firstCall.thoughtSignature === undefined) firstCall.thoughtSignature = SKIP_SIGNATURE;
   return parts;
 }
 

@@ -55,7 +55,9 @@ function appendPart(content: Content, part: GeminiPart, opts: GeminiReadOptions)
     if (part.thoughtSignature) (content[content.length - 1] as { signature?: string }).signature = part.thoughtSignature;
     return;
   }
-  const keepSignature = part.functionCall ? true : opts.keepTextSignatures;
+  // A signature on an empty part after a call is the call's (convert-contents.ts puts it back on the first call).
+  const late = part.text === '' && content.some((earlier) => earlier.type === 'tool_call');
+  const keepSignature = part.functionCall || late ? true : opts.keepTextSignatures;
   if (part.thoughtSignature && keepSignature) content.push({ type: 'thinking', text: '', signature: part.thoughtSignature });
   const text = partText(part);
   if (text !== undefined) {

@@ -3,7 +3,9 @@
  * Each chunk is a whole GenerateContent response holding the new parts of the
  * first candidate. Consecutive text (or thought) parts continue one block; a
  * thought signature becomes its own signed thinking block before the part that
- * carried it (see convert-response.ts); a function call arrives whole, or, on
+ * carried it (see convert-response.ts), or after the call when it came late
+ * (on an empty text part or a call's closing piece: convert-contents.ts puts
+ * it back on the turn's first call); a function call arrives whole, or, on
  * Vertex AI, as a named start, `partialArgs` pieces and an empty closing part.
  * `finish` is emitted when the stream ends; a stream that ends without a
  * finishReason was cut, and is reported as a failure.
@@ -65,7 +67,7 @@ class GeminiStreamState {
   private hasCalls = false;
   private nextIndex = 0;
   private open: { kind: 'text' | 'thinking'; index: number; signed: boolean } | undefined;
-  private call: { index: number; args: PartialArgs } | undefined;
+  private call: { index: number; args: PartialArgs; signature?: string } | undefined;
 
   constructor(private readonly opts: GeminiReadOptions) {}
 
@@ -107,7 +109,9 @@ class GeminiStreamState {
       this.thought(part.text, part.thoughtSignature ?? undefined, out);
       return;
     }
-    if (part.thoughtSignature && (part.functionCall || this.opts.keepTextSignatures)) this.signature(part.thoughtSignature, out);
+    // A signature on an empty part after a call (streams may send it late) is the call's: always kept.
+    const late = this.hasCalls && part.text === '';
+    if (part.thoughtSignature && (part.functionCall || late || this.opts.keepTextSignatures)) this.signature(part.thoughtSignature, out);
     const text = partText(part);
     if (text !== undefined) {
       if (text !== '') out.push({ type: 'text_delta', index: this.ensure('text', out), text });
@@ -152,6 +156,8 @@ class GeminiStreamState {
       this.startCall(call, out);
       return;
     }
+    // A signature on an argument or closing piece: it follows the call once the call is complete.
+    if (signature) this.call!.signature = signature;
     if (call.partialArgs?.length) {
       this.call!.args.apply(call.partialArgs);
       if (call.willContinue !== true && call.partialArgs.every((arg) => arg.willContinue !== true)) this.endCall(out);
@@ -162,10 +168,11 @@ class GeminiStreamState {
 
   private endCall(out: ChatEvent[]): void {
     if (!this.call) return;
-    const { index, args } = this.call;
+    const { index, args, signature } = this.call;
     this.call = undefined;
     if (Object.keys(args.value).length > 0) out.push({ type: 'tool_input_delta', index, json: JSON.stringify(args.value) });
     out.push({ type: 'block_stop', index });
+    if (signature) this.signature(signature, out);
   }
 
   private ensure(kind: 'text', out: ChatEvent[]): number {

@@ -11,11 +11,17 @@
  *   the tool messages, each group introduced by the call id; the tool
  *   message says they follow. Text documents join the tool message's text.
  *   `isError` has no field (the text says it).
- * - Thinking parts are dropped: chat completions has no field to send a
- *   previous turn's reasoning back.
+ * - Thinking parts are dropped: plain chat completions has no field to send
+ *   a previous turn's reasoning back. A channel with the setting
+ *   `reasoningContent: true` (DeepSeek-style servers in thinking mode, which
+ *   refuse a tool-call turn whose `reasoning_content` is missing) gets the
+ *   turn's thought text as `reasoning_content`, empty on a tool-call turn
+ *   with no thought. `reasoning_details` an openai-chat upstream gave on a
+ *   turn go back on it as they came (reasoning-details.ts).
  */
 import type { ChatMessage, ChatRequest, MediaPart, ToolResultPart } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
+import { detailsOfTurn } from './reasoning-details.js';
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +34,7 @@ export function toChatMessages(request: ChatRequest, settings: Record<string, un
       const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
       if (text !== '') messages.push({ role: systemRole, content: text });
     } else if (message.role === 'assistant') {
-      const assistant = toAssistantMessage(message);
+      const assistant = toAssistantMessage(message, settings.reasoningContent === true);
       if (assistant) messages.push(assistant);
     } else appendUserTurn(messages, message);
   }
@@ -48,11 +54,13 @@ function appendUserTurn(messages: Json[], message: ChatMessage): void {
   if (content.length > 0) messages.push({ role: 'user', content: userContent(content) });
 }
 
-function toAssistantMessage(message: ChatMessage): Json | undefined {
+function toAssistantMessage(message: ChatMessage, sendReasoning: boolean): Json | undefined {
   let text = '';
+  let reasoning = '';
   const toolCalls: Json[] = [];
   for (const part of message.content) {
     if (part.type === 'text') text += part.text;
+    else if (part.type === 'thinking') reasoning += part.text;
     else if (part.type === 'tool_call')
       toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input) } });
     // Refused by the plan (capabilities.ts) before routing; a safety net should the two ever disagree.
@@ -60,6 +68,9 @@ function toAssistantMessage(message: ChatMessage): Json | undefined {
   }
   if (text === '' && toolCalls.length === 0) return undefined;
   const result: Json = { role: 'assistant', content: text === '' ? null : text };
+  if (sendReasoning && (reasoning !== '' || toolCalls.length > 0)) result.reasoning_content = reasoning;
+  const details = detailsOfTurn(message.content);
+  if (details.length > 0) result.reasoning_details = details;
   if (toolCalls.length > 0) result.tool_calls = toolCalls;
   return result;
 }

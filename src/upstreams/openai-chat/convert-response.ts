@@ -1,13 +1,15 @@
 /**
  * Chat completion → ChatResponse. Only the first choice is read (the adapter
  * never asks for more). Reasoning (`reasoning_content` or `reasoning`) becomes
- * a thinking part ahead of the text; a refusal becomes the text with the
+ * a thinking part ahead of the text, and `reasoning_details` one signed state
+ * after it (reasoning-details.ts); a refusal becomes the text with the
  * `refusal` finish reason.
  */
 import type { ChatResponse } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { mapFinishReason } from '../../dialects/chat-completions/finish-reason.js';
 import { parseToolArguments } from '../tool-arguments.js';
+import { DetailsCollector } from './reasoning-details.js';
 import { newCompletionId, newToolCallId } from './ids.js';
 import { usageFromChatCompletion } from '../../dialects/chat-completions/usage.js';
 import type { ChatCompletion } from '../../dialects/chat-completions/wire.js';
@@ -20,6 +22,10 @@ export function fromChatCompletion(json: ChatCompletion, fallbackModel: string):
   const content: ChatResponse['content'] = [];
   const reasoning = message.reasoning_content ?? message.reasoning;
   if (reasoning) content.push({ type: 'thinking', text: reasoning });
+  const details = new DetailsCollector();
+  details.add(message.reasoning_details);
+  const state = details.state();
+  if (state) content.push(state);
   if (message.content) content.push({ type: 'text', text: message.content });
   if (message.refusal) content.push({ type: 'text', text: message.refusal });
   for (const call of message.tool_calls ?? []) {

@@ -15,6 +15,7 @@ import { readSse } from '../sse.js';
 import type { UpstreamLimits } from '../../core/upstream-limits.js';
 import { newCompletionId, newToolCallId } from './ids.js';
 import { mapFinishReason } from '../../dialects/chat-completions/finish-reason.js';
+import { DetailsCollector } from './reasoning-details.js';
 import { usageFromChatCompletion } from '../../dialects/chat-completions/usage.js';
 import type { ChatCompletionChunk, ChatCompletionMessage } from '../../dialects/chat-completions/wire.js';
 
@@ -72,6 +73,8 @@ class ChatStreamState {
   private open: { kind: OpenKind; index: number; toolIndex?: number } | undefined;
   /** Tool index → block index, for every tool call seen. */
   private readonly toolBlocks = new Map<number, number>();
+  /** `reasoning_details` pieces, sent on as one signed state when the answer ends. */
+  private readonly details = new DetailsCollector();
 
   handle(chunk: ChatCompletionChunk, out: ChatEvent[]): void {
     if (!this.started) {
@@ -96,6 +99,12 @@ class ChatStreamState {
       out.push({ type: 'message_start', id: newCompletionId() });
     }
     this.closeOpen(out);
+    const state = this.details.state();
+    if (state) {
+      const index = this.openBlock('thinking', { type: 'thinking' }, out);
+      out.push({ type: 'signature_delta', index, signature: state.signature! });
+      this.closeOpen(out);
+    }
     this.finished = true;
     const reason = this.refused ? 'refusal' : this.reason;
     if (this.usage) out.push({ type: 'finish', reason, stopSequence: null, usage: this.usage });
@@ -105,6 +114,7 @@ class ChatStreamState {
   private handleDelta(delta: ChatCompletionMessage, out: ChatEvent[]): void {
     const reasoning = delta.reasoning_content ?? delta.reasoning;
     if (reasoning) out.push({ type: 'thinking_delta', index: this.ensure('thinking', out), text: reasoning });
+    if (delta.reasoning_details) this.details.add(delta.reasoning_details);
     if (delta.content) out.push({ type: 'text_delta', index: this.ensure('text', out), text: delta.content });
     if (delta.refusal) {
       this.refused = true;

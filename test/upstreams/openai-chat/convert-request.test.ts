@@ -150,6 +150,25 @@ describe('toChatCompletionRequest', () => {
     expect(build({ parallelToolCalls: false })).not.toHaveProperty('parallel_tool_calls');
   });
 
+  it('sends the thought back as reasoning_content only to a channel set for it (DeepSeek thinking-mode tool loops)', () => {
+    const messages: ChatRequest['messages'] = [
+      { role: 'user', content: [{ type: 'text', text: 'weather?' }] },
+      { role: 'assistant', content: [{ type: 'thinking', text: 'Look it up.' }, { type: 'tool_call', id: 'c1', name: 'w', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: 'sunny' }] }] },
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'c2', name: 'w', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', callId: 'c2', content: [{ type: 'text', text: 'rain' }] }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Sunny, then rain.' }] },
+    ];
+    const assistants = (settings?: Record<string, unknown>) =>
+      (build({ messages }, settings).messages as Array<Record<string, unknown>>).filter((message) => message.role === 'assistant');
+    for (const message of assistants()) expect(message).not.toHaveProperty('reasoning_content');
+    const sent = assistants({ reasoningContent: true });
+    expect(sent[0].reasoning_content).toBe('Look it up.');
+    // A tool-call turn with no thought (the conversation began elsewhere) still carries the field DeepSeek asks for.
+    expect(sent[1].reasoning_content).toBe('');
+    expect(sent[2]).not.toHaveProperty('reasoning_content');
+  });
+
   it('maps response formats and reasoning effort', () => {
     expect(build({ responseFormat: { type: 'json_object' } }).response_format).toEqual({ type: 'json_object' });
     expect(build({ responseFormat: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true } }).response_format).toEqual({

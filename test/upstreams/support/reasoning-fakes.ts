@@ -47,16 +47,31 @@ function anthropicReply(request: RecordedRequest): FakeReply {
         { type: 'thinking', thinking: ANTHROPIC_THOUGHT, signature: ANTHROPIC_SIGNATURE },
         { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
       ];
-  return json({
-    id: 'msg_fake',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-x',
-    content,
-    stop_reason: answered ? 'end_turn' : 'tool_use',
-    stop_sequence: null,
-    usage: { input_tokens: 10, output_tokens: 5 },
+  const message = { id: 'msg_fake', type: 'message', role: 'assistant', model: 'claude-x', stop_sequence: null };
+  const stopReason = answered ? 'end_turn' : 'tool_use';
+  if (request.json<{ stream?: boolean }>().stream) return anthropicStream(message, content, stopReason);
+  return json({ ...message, content, stop_reason: stopReason, usage: { input_tokens: 10, output_tokens: 5 } });
+}
+
+/** The same answer as Anthropic streams it: each block opened empty, then its deltas, the signature last. */
+function anthropicStream(message: Record<string, unknown>, content: Array<Record<string, any>>, stopReason: string): FakeReply {
+  const events: Array<Record<string, unknown>> = [{ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } }];
+  content.forEach((block, index) => {
+    if (block.type === 'thinking') {
+      events.push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      events.push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: block.thinking } });
+      events.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
+    } else if (block.type === 'tool_use') {
+      events.push({ type: 'content_block_start', index, content_block: { ...block, input: {} } });
+      events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+    } else {
+      events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
+    }
+    events.push({ type: 'content_block_stop', index });
   });
+  events.push({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 5 } }, { type: 'message_stop' });
+  return { status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`) };
 }
 
 function openaiReply(request: RecordedRequest): FakeReply {
