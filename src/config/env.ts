@@ -78,6 +78,10 @@ export interface GatewaySettings {
    * `priceCatalogue`, else on.
    */
   priceCatalogue?: boolean;
+  /** The Responses WebSocket transport (SWITCHYARD_RESPONSES_WEBSOCKET=on|off); unset: the config file's `responsesWebSocket`, else on. */
+  responsesWebSocket?: boolean;
+  /** How long a Responses WebSocket may wait for its next turn before it is closed. */
+  responsesWebSocketIdleMs: number;
   /** The durable task engine (image and video tasks) and its callbacks. */
   tasks: TaskSettings;
 }
@@ -201,6 +205,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     refreshIntervalMs: read.integer('SWITCHYARD_REFRESH_MS'),
     simulator: read.onOff('SWITCHYARD_SIMULATOR'),
     priceCatalogue: read.onOff('SWITCHYARD_PRICE_CATALOGUE'),
+    responsesWebSocket: read.onOff('SWITCHYARD_RESPONSES_WEBSOCKET'),
+    responsesWebSocketIdleMs: read.integer('SWITCHYARD_RESPONSES_WEBSOCKET_IDLE_MS'),
     accessLog: read.onOff('SWITCHYARD_ACCESS_LOG') ?? true,
     metrics: read.onOff('SWITCHYARD_METRICS') ?? true,
     traces: traceSettingsFromEnv(read, env),

@@ -131,6 +131,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       cooldownSeconds: limits.cooldownSeconds ?? settings.cooldownSeconds,
       simulator: settings.simulator ?? fileConfig?.simulator ?? true,
       priceCatalogue: settings.priceCatalogue ?? fileConfig?.priceCatalogue ?? true,
+      responsesWebSocket: settings.responsesWebSocket ?? fileConfig?.responsesWebSocket ?? true,
       trustedProxies: settings.trustedProxies ?? fileConfig?.trustedProxies,
     };
 

@@ -1,0 +1,219 @@
+/**
+ * The Responses WebSocket transport end to end: a `ws` client opens
+ * `GET /v1/responses` on a running gateway and sends `response.create`
+ * messages, as Codex's built-in provider does, through the simulator, a
+ * translating anthropic fake and a pass-through openai-responses fake. Each
+ * turn gets the stream's events as text messages ending in its terminal
+ * event; `previous_response_id` with `store: false` continues a turn of the
+ * same socket (connection-local state); a warm-up (`generate: false`) calls
+ * no upstream; each generated turn writes its own request log; a refused key
+ * is a 401 before the upgrade; the transport turned off answers 426.
+ */
+import { WebSocket } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codexFake } from '../families/responses/codex-fakes.js';
+import { startFakeUpstream, type FakeUpstream } from '../upstreams/support/fake-upstream.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
+
+type Json = Record<string, any>;
+
+const KEY = 'sk-client-websocket';
+let fakes: FakeUpstream;
+let native: FakeUpstream;
+let gw: TestGateway;
+
+const nativeResponse = (id: string, text: string) => ({
+  id,
+  object: 'response',
+  created_at: 1,
+  status: 'completed',
+  model: 'gpt-native',
+  store: false,
+  output: [{ id: `msg_${id}`, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
+  usage: { input_tokens: 5, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 6 },
+});
+
+beforeAll(async () => {
+  fakes = await startFakeUpstream(codexFake);
+  let turn = 0;
+  native = await startFakeUpstream(() => {
+    const response = nativeResponse(`resp_up${++turn}`, 'native');
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: [
+        `event: response.created\ndata: ${JSON.stringify({ type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [], usage: null } })}\n\n`,
+        `event: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', sequence_number: 1, response })}\n\n`,
+      ],
+    };
+  });
+  gw = await startGateway({
+    config: {
+      channels: [
+        { name: 'sim', type: 'simulator', models: ['sim-*'] },
+        { name: 'claude', type: 'anthropic', baseUrl: fakes.origin, apiKey: 'sk-up', models: ['claude-*'] },
+        { name: 'native', type: 'openai-responses', baseUrl: `${native.origin}/v1`, apiKey: 'sk-up', models: ['gpt-*'] },
+      ],
+      keys: [{ name: 'ws', key: KEY }],
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await gw?.close();
+  await fakes?.close();
+  await native?.close();
+});
+
+/** A socket that collects messages; `turn` sends one response.create and resolves with its events up to the terminal one. */
+async function connect(headers: Record<string, string> = { authorization: `Bearer ${KEY}` }): Promise<{ socket: WebSocket; next(): Promise<Json>; turn(body: Json): Promise<Json[]> }> {
+  const socket = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/responses`, { headers });
+  const queue: Json[] = [];
+  let wake: (() => void) | undefined;
+  socket.on('message', (data) => {
+    queue.push(JSON.parse(String(data)));
+    wake?.();
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  const next = async (): Promise<Json> => {
+    while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    return queue.shift()!;
+  };
+  return {
+    socket,
+    next,
+    async turn(body) {
+      socket.send(JSON.stringify({ type: 'response.create', ...body }));
+      const events: Json[] = [];
+      for (;;) {
+        const event = await next();
+        events.push(event);
+        if (['response.completed', 'response.incomplete', 'response.failed', 'error'].includes(event.type)) return events;
+      }
+    },
+  };
+}
+
+/** The handshake's HTTP answer when the server refuses the upgrade. */
+function refusal(url: string, headers: Record<string, string>): Promise<{ status: number; body: Json }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    socket.on('unexpected-response', (_request, response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    socket.on('open', () => reject(new Error('the handshake was accepted')));
+    socket.on('error', () => undefined);
+  });
+}
+
+const userText = (text: string) => [{ type: 'message', role: 'user', content: [{ type: 'input_text', text }] }];
+const terminal = (events: Json[]) => events.at(-1)!;
+
+describe('Responses WebSocket', () => {
+  it('serves a turn through the simulator with the stream\'s events in order', async () => {
+    const { socket, turn } = await connect();
+    const events = await turn({ model: 'sim-model', input: userText('Hello') });
+    expect(events[0].type).toBe('response.created');
+    expect(terminal(events)).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, i) => i));
+    socket.close();
+  });
+
+  it('translates to an anthropic upstream, and continues a store:false turn on the same socket by previous_response_id', async () => {
+    const { socket, turn } = await connect();
+    const first = await turn({ model: 'claude-x', store: false, input: userText('Say something') });
+    const done = terminal(first);
+    expect(done).toMatchObject({ type: 'response.completed' });
+    expect(first.some((event) => event.type === 'response.output_text.delta')).toBe(true);
+    const before = fakes.requests.length;
+    const second = await turn({ model: 'claude-x', store: false, previous_response_id: done.response.id, input: userText('And again') });
+    expect(terminal(second)).toMatchObject({ type: 'response.completed', response: { previous_response_id: done.response.id } });
+    const sent = fakes.requests[before]!.json<Json>();
+    // The earlier turn came from the socket's own memory: nothing was stored.
+    expect(JSON.stringify(sent.messages)).toContain('Say something');
+    expect(JSON.stringify(sent.messages)).toContain('And again');
+    socket.close();
+
+    // Another socket does not know the first one's unstored turns.
+    const other = await connect();
+    const refused = await other.turn({ model: 'claude-x', store: false, previous_response_id: done.response.id, input: userText('x') });
+    expect(terminal(refused)).toMatchObject({ type: 'error', status: 404, error: { code: 'previous_response_not_found' } });
+    other.socket.close();
+  });
+
+  it('passes through to an openai-responses upstream, sending the whole conversation when the previous turn was not stored', async () => {
+    const { socket, turn } = await connect();
+    const warm = await turn({ model: 'gpt-x', store: false, generate: false, input: userText('Context first') });
+    expect(warm.map((event) => event.type)).toEqual(['response.created', 'response.completed']);
+    expect(terminal(warm).response.output).toEqual([]);
+    expect(native.requests).toHaveLength(0);
+
+    const events = await turn({ model: 'gpt-x', store: false, previous_response_id: terminal(warm).response.id, input: userText('Now answer') });
+    expect(terminal(events)).toMatchObject({ type: 'response.completed', response: { output: [{ content: [{ text: 'native' }] }] } });
+    const sent = native.requests.at(-1)!.json<Json>();
+    expect(sent).not.toHaveProperty('previous_response_id');
+    expect(sent).not.toHaveProperty('type');
+    expect(sent).not.toHaveProperty('generate');
+    expect(sent.stream).toBe(true);
+    expect(JSON.stringify(sent.input)).toContain('Context first');
+    expect(JSON.stringify(sent.input)).toContain('Now answer');
+    socket.close();
+  });
+
+  it('writes one request log per generated turn', async () => {
+    const { socket, turn } = await connect();
+    for (let i = 0; i < 2; i++) expect(terminal(await turn({ model: 'claude-logged', input: userText(`turn ${i}`) })).type).toBe('response.completed');
+    socket.close();
+    await gw.gateway.ctx.recorder.flush();
+    const logs = (await gw.admin('GET', '/logs?model=claude-logged')).body.data as Json[];
+    expect(logs).toHaveLength(2);
+    expect(logs.map((log) => [log.httpStatus, log.family, log.stream, log.inputTokens, log.outputTokens])).toEqual([
+      [200, 'responses', true, 50, 7],
+      [200, 'responses', true, 50, 7],
+    ]);
+    expect(new Set(logs.map((log) => log.requestId)).size).toBe(2);
+    expect(logs.every((log) => typeof log.firstByteMs === 'number')).toBe(true);
+  });
+
+  it('answers a bad message with an error event and keeps the socket open', async () => {
+    const { socket, turn, next } = await connect();
+    socket.send('not json');
+    expect(await next()).toMatchObject({ type: 'error', status: 400, error: { message: 'the message is not valid JSON' } });
+    const invalid = await turn({ model: 'sim-model', input: 7 });
+    expect(invalid).toEqual([expect.objectContaining({ type: 'error', status: 400, error: expect.objectContaining({ type: 'invalid_request_error', param: 'input' }) })]);
+    const ok = await turn({ model: 'sim-model', input: userText('still here') });
+    expect(terminal(ok).type).toBe('response.completed');
+    socket.close();
+  });
+
+  it('refuses a handshake without a valid key with a 401 in the OpenAI shape', async () => {
+    const answer = await refusal(`${gw.url.replace('http', 'ws')}/v1/responses`, { authorization: 'Bearer sk-wrong' });
+    expect(answer.status).toBe(401);
+    expect(answer.body.error).toMatchObject({ type: 'invalid_request_error' });
+    expect(JSON.stringify(answer.body)).not.toContain('sk-wrong');
+  });
+
+  it('answers a plain GET with 426', async () => {
+    const response = await fetch(`${gw.url}/v1/responses`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(response.status).toBe(426);
+    expect(((await response.json()) as Json).error.message).toMatch(/WebSocket/);
+  });
+});
+
+describe('Responses WebSocket turned off', () => {
+  it('answers the handshake with 426 (the status Codex falls back from at once)', async () => {
+    const off = await startGateway({ env: { SWITCHYARD_RESPONSES_WEBSOCKET: 'off' }, config: { keys: [{ name: 'ws', key: KEY }] } });
+    try {
+      const answer = await refusal(`${off.url.replace('http', 'ws')}/v1/responses`, { authorization: `Bearer ${KEY}` });
+      expect(answer.status).toBe(426);
+      expect(answer.body.error.message).toMatch(/turned off/);
+    } finally {
+      await off.close();
+    }
+  });
+});
