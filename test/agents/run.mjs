@@ -63,8 +63,27 @@ function errorMessage(body) {
   return message ? String(message) : JSON.stringify(body).slice(0, 300);
 }
 
-function judge(caseName, upstream, run, outcome, records) {
+/**
+ * What keeps a case on the Responses WebSocket from passing: a WebSocket
+ * error, retry or fallback line on the CLI's stderr, a turn sent as
+ * POST /v1/responses (the HTTP fallback), a turn the socket left unanswered,
+ * or no turn served over the socket at all.
+ */
+function websocketProblems(run, records) {
+  const problems = [];
+  const lines = run.stderr.split('\n').filter((line) => /responses_websocket|websocket|Falling back|Reconnecting\.\.\./i.test(line));
+  if (lines.length) problems.push(`WebSocket error or fallback on stderr: ${lines[0].trim().slice(0, 200)}${lines.length > 1 ? ` (+${lines.length - 1} more)` : ''}`);
+  const overHttp = records.filter((r) => r.method === 'POST' && r.path === '/v1/responses');
+  if (overHttp.length) problems.push(`${overHttp.length} turn(s) sent over HTTP instead of the WebSocket`);
+  const unanswered = records.filter((r) => r.method === 'WS' && r.response?.status === 0);
+  if (unanswered.length) problems.push(`${unanswered.length} WebSocket turn(s) left without a terminal event`);
+  if (!records.some((r) => r.method === 'WS' && r.response?.status === 200 && r.body?.generate !== false)) problems.push('no turn was served over the WebSocket');
+  return problems;
+}
+
+function judge(caseName, upstream, run, outcome, records, transport) {
   const reasons = [];
+  if (transport === 'responses-websocket') reasons.push(...websocketProblems(run, records));
   const refused = records.filter((r) => r.method !== 'GET' && (r.response?.status ?? 0) >= 400);
   if (run.timedOut) reasons.push(`timed out after ${Math.round(run.ms / 1000)} s`);
   else if (run.code !== 0) reasons.push(`exit ${run.code ?? run.signal}`);
@@ -78,7 +97,7 @@ function judge(caseName, upstream, run, outcome, records) {
   }
   const aux = records.filter((r) => r.method === 'GET' && (r.response?.status ?? 0) >= 400);
   const notes = aux.map((r) => `${r.response.status} ${r.method} ${r.path}`);
-  const posts = records.filter((r) => r.method === 'POST');
+  const posts = records.filter((r) => r.method === 'POST' || r.method === 'WS');
   if (!refused.length && run.code === 0) {
     if (caseName === 'plain' && upstream !== 'simulator' && !outcome.text.includes('SWITCHYARD_PLAIN_OK')) reasons.push(`answer lacks SWITCHYARD_PLAIN_OK: ${JSON.stringify(outcome.text.slice(0, 160))}`);
     if (caseName === 'plain' && upstream === 'simulator' && !outcome.text.trim()) reasons.push('empty answer');
@@ -143,6 +162,11 @@ async function main() {
             const root = path.join(scratch, upstream, id);
             const { home, cwd } = await prepareHome(cli, root);
             const proxy = await startRecordProxy({ target: stacks[upstream].gateway.url, out: path.join(caseDir, 'requests'), label: id });
+            const setup = CLIS[cli].setup?.({ baseUrl: proxy.url, home });
+            if (setup) {
+              const ready = await runProcess(setup.command, setup.args, { env: setup.env, cwd, timeoutMs: opts.timeoutMs, input: setup.input, stderrPath: path.join(caseDir, 'setup-stderr.txt') });
+              if (ready.code !== 0) throw new Error(`${cli} setup failed (exit ${ready.code}): ${ready.stderr.slice(-300)}`);
+            }
             const spec = CLIS[cli].command({ baseUrl: proxy.url, model, prompt: caseName === 'tool' ? TOOL_PROMPT : PLAIN_PROMPT, home, cwd });
             const run = await runProcess(spec.command, spec.args, {
               env: spec.env,
@@ -154,7 +178,7 @@ async function main() {
             await new Promise((resolve) => setTimeout(resolve, 100));
             await proxy.close();
             const outcome = CLIS[cli].result(run, { home });
-            const verdict = judge(caseName, upstream, run, outcome, proxy.records);
+            const verdict = judge(caseName, upstream, run, outcome, proxy.records, CLIS[cli].transport);
             const result = { cli, model, upstream, case: caseName, ...verdict, exit: run.code, ms: run.ms, answer: outcome.text.slice(0, 500), cliError: outcome.error };
             writeFileSync(path.join(caseDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
             if (opts.verbose) process.stdout.write(`${result.pass ? 'PASS' : 'FAIL'} ${cli} (${model}) x ${upstream} x ${caseName} ${(run.ms / 1000).toFixed(1)} s\n`);
