@@ -6,10 +6,13 @@
  * socket and lets the framework route it. A route that accepts the upgrade
  * takes the socket (and the bytes read past the headers) from `upgradeOf`;
  * any other answer goes out on the socket as a plain HTTP response, which
- * then closes.
+ * then closes. An upgrade to anything but a WebSocket (`h2c`) is served as
+ * the plain request it also is (see plain-replay.ts).
  */
 import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
+import { replayAsPlainRequest } from './plain-replay.js';
 
 export interface PendingUpgrade {
   socket: Duplex;
@@ -21,6 +24,7 @@ const pending = new WeakMap<IncomingMessage, PendingUpgrade>();
 
 export function routeUpgradesThrough(server: Server): void {
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (String(request.headers.upgrade).toLowerCase() !== 'websocket') return replayAsPlainRequest(server, request, socket as Socket, head);
     pending.set(request, { socket, head });
     const response = new ServerResponse(request);
     response.shouldKeepAlive = false;

@@ -9,6 +9,7 @@
  * no upstream; each generated turn writes its own request log; a refused key
  * is a 401 before the upgrade; the transport turned off answers 426.
  */
+import net from 'node:net';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codexFake } from '../families/responses/codex-fakes.js';
@@ -66,8 +67,8 @@ afterAll(async () => {
 });
 
 /** A socket that collects messages; `turn` sends one response.create and resolves with its events up to the terminal one. */
-async function connect(headers: Record<string, string> = { authorization: `Bearer ${KEY}` }): Promise<{ socket: WebSocket; next(): Promise<Json>; turn(body: Json): Promise<Json[]> }> {
-  const socket = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/responses`, { headers });
+async function connect(headers: Record<string, string> = { authorization: `Bearer ${KEY}` }, url = gw.url): Promise<{ socket: WebSocket; next(): Promise<Json>; turn(body: Json): Promise<Json[]> }> {
+  const socket = new WebSocket(`${url.replace('http', 'ws')}/v1/responses`, { headers });
   const queue: Json[] = [];
   let wake: (() => void) | undefined;
   socket.on('message', (data) => {
@@ -198,6 +199,40 @@ describe('Responses WebSocket', () => {
     expect(JSON.stringify(answer.body)).not.toContain('sk-wrong');
   });
 
+  it('serves turns sent back to back one at a time, in order', async () => {
+    const { socket, next } = await connect();
+    socket.send(JSON.stringify({ type: 'response.create', model: 'sim-model', input: userText('first') }));
+    socket.send(JSON.stringify({ type: 'response.create', model: 'sim-model', input: userText('second') }));
+    const terminals: Json[] = [];
+    const created: string[] = [];
+    while (terminals.length < 2) {
+      const event = await next();
+      if (event.type === 'response.created') created.push(event.response.id);
+      if (event.type === 'response.completed') terminals.push(event);
+    }
+    // Each turn's events end before the next turn's begin.
+    expect(created).toEqual(terminals.map((event) => event.response.id));
+    socket.close();
+  });
+
+  it('serves a POST that offers an h2c upgrade as plain HTTP/1.1 (Java\'s HttpClient, curl --http2)', async () => {
+    const body = JSON.stringify({ model: 'sim-model', input: 'hi' });
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(new URL(gw.url).port), '127.0.0.1', () => {
+        socket.write(
+          `POST /v1/responses HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n` +
+            `Authorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ object: 'response', status: 'completed' });
+  });
+
   it('answers a plain GET with 426', async () => {
     const response = await fetch(`${gw.url}/v1/responses`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(response.status).toBe(426);
@@ -206,14 +241,38 @@ describe('Responses WebSocket', () => {
 });
 
 describe('Responses WebSocket turned off', () => {
-  it('answers the handshake with 426 (the status Codex falls back from at once)', async () => {
-    const off = await startGateway({ env: { SWITCHYARD_RESPONSES_WEBSOCKET: 'off' }, config: { keys: [{ name: 'ws', key: KEY }] } });
+  for (const [how, options] of [
+    ['SWITCHYARD_RESPONSES_WEBSOCKET=off', { env: { SWITCHYARD_RESPONSES_WEBSOCKET: 'off' }, config: { keys: [{ name: 'ws', key: KEY }] } }],
+    ['responsesWebSocket: false in the config file', { config: { responsesWebSocket: false, keys: [{ name: 'ws', key: KEY }] } }],
+  ] as const) {
+    it(`${how}: answers the handshake with 426 (the status Codex falls back from at once)`, async () => {
+      const off = await startGateway(options);
+      try {
+        const answer = await refusal(`${off.url.replace('http', 'ws')}/v1/responses`, { authorization: `Bearer ${KEY}` });
+        expect(answer.status).toBe(426);
+        expect(answer.body.error.message).toMatch(/turned off/);
+      } finally {
+        await off.close();
+      }
+    });
+  }
+});
+
+describe('Responses WebSocket lifetime', () => {
+  it('closes a socket that waits longer than the idle setting for its next turn, and closes open sockets at shutdown', async () => {
+    const short = await startGateway({ env: { SWITCHYARD_RESPONSES_WEBSOCKET_IDLE_MS: '1000' }, config: { channels: [{ name: 'sim', type: 'simulator', models: ['*'] }], keys: [{ name: 'ws', key: KEY }] } });
     try {
-      const answer = await refusal(`${off.url.replace('http', 'ws')}/v1/responses`, { authorization: `Bearer ${KEY}` });
-      expect(answer.status).toBe(426);
-      expect(answer.body.error.message).toMatch(/turned off/);
+      const idle = await connect(undefined, short.url);
+      expect(terminal(await idle.turn({ model: 'sim-model', input: userText('one turn') })).type).toBe('response.completed');
+      const [code] = await new Promise<[number, string]>((resolve) => idle.socket.on('close', (closeCode, reason) => resolve([closeCode, String(reason)])));
+      expect(code).toBe(1000);
+
+      const open = await connect(undefined, short.url);
+      const closed = new Promise<number>((resolve) => open.socket.on('close', (closeCode) => resolve(closeCode)));
+      await short.gateway.close();
+      expect(await closed).toBe(1001);
     } finally {
-      await off.close();
+      await short.close();
     }
   });
 });
