@@ -7,6 +7,7 @@
 import { serveChat } from '../../pipeline/chat-pipeline.js';
 import type { ChatOutput } from '../../pipeline/chat-output.js';
 import { chatServices } from '../../pipeline/chat-services.js';
+import { chatCall, type CallOrigin } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../http/context.js';
 import type { ClientKey } from '../../http/auth.js';
 import type { ResponseRepository } from '../../storage/responses.js';
@@ -19,28 +20,19 @@ import { openExchange } from './open-exchange.js';
 import { responsesToCore } from './to-core.js';
 import { parseResponsesRequest } from './validate.js';
 
-/** Where a turn came from: what the pipeline logs and limits it by. */
-export interface TurnOrigin {
-  requestId: string;
-  clientIp: string;
-  headers: Record<string, string | string[] | undefined>;
-}
 
-export interface CreateOptions {
-  /** Keep a `store: false` answer where later turns can build on it (the WebSocket's connection-local state). */
-  keepUnstored?: boolean;
-}
 
 export async function serveCreate(
   ctx: AppContext,
   repository: ResponseRepository,
-  origin: TurnOrigin,
+  origin: CallOrigin,
   key: ClientKey,
   body: unknown,
   rawBody: Buffer,
   output: ChatOutput,
   startedAt: number,
-  options: CreateOptions = {},
+  /** Keep a `store: false` answer where later turns can build on it (the WebSocket's connection-local state). */
+  keepUnstored = false,
 ): Promise<void> {
   const parsed = parseResponsesRequest(body);
   const opening = openExchange(
@@ -48,8 +40,8 @@ export async function serveCreate(
     repository,
     key.record.id,
     parsed,
-    (error) => ctx.logger.error({ err: error, requestId: origin.requestId }, 'storing a response failed'),
-    options.keepUnstored === true,
+    (error) => ctx.logger.error({ err: error, requestId: origin.id }, 'storing a response failed'),
+    keepUnstored,
   );
   const { history, current, exchange } = opening instanceof Promise ? await opening : opening;
   const client = {
@@ -57,14 +49,9 @@ export async function serveCreate(
     body: body as Record<string, unknown>,
     stream: parsed.stream === true,
   };
-  // One literal of one shape (see pipeline/call-basics.ts).
   await serveChat(
     chatServices(ctx),
-    {
-      requestId: origin.requestId,
-      key,
-      clientIp: origin.clientIp,
-      headers: origin.headers,
+    chatCall(origin, key, {
       model: parsed.model,
       stream: client.stream,
       rawBody: client.rawBody,
@@ -74,11 +61,10 @@ export async function serveCreate(
           contextWindow: contextWindowFor(parsed.model, ctx.contextWindows),
           toolNames: exchange.toolNames,
         }),
-      passThroughMethod: undefined,
       passThroughRequest: (channel) => nativeRequest(exchange, client, channel),
       wrapPassThrough: (result, channel) => wrapNativeAnswer(exchange, result, channel),
       startedAt,
-    },
+    }),
     responsesCodec(exchange),
     output,
   );

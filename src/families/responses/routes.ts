@@ -25,8 +25,7 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): 
     const authenticated = ctx.auth.authenticate(bearerToken(request), request.ip);
     // A key checked from the cache is no promise: nothing to wait for.
     const key = authenticated instanceof Promise ? await authenticated : authenticated;
-    const origin = { requestId: request.id, clientIp: request.ip, headers: request.headers };
-    await serveCreate(ctx, repository, origin, key, request.body, request.rawBody ?? Buffer.alloc(0), fastifyOutput(reply), startedAt);
+    await serveCreate(ctx, repository, request, key, request.body, request.rawBody ?? Buffer.alloc(0), fastifyOutput(reply), startedAt);
   };
 
   app.post('/v1/responses', create);

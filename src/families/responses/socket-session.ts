@@ -16,7 +16,8 @@ import { GatewayError, exposedError } from '../../core/errors.js';
 import { randomHex } from '../../core/random.js';
 import { renderResponsesError } from '../../dialects/openai/errors.js';
 import type { ResponseRepository } from '../../storage/responses.js';
-import { serveCreate, type TurnOrigin } from './create.js';
+import type { CallOrigin } from '../../pipeline/call-basics.js';
+import { serveCreate } from './create.js';
 import { SocketOutput } from './socket-output.js';
 import { warmUp } from './warm-up.js';
 
@@ -108,8 +109,8 @@ export class ResponsesSocketSession {
       const authenticated = ctx.auth.authenticate(this.options.secret, this.options.clientIp);
       const key = authenticated instanceof Promise ? await authenticated : authenticated;
       if (generate === false) return await warmUp(ctx, this.options.repository, key, body, output, requestId);
-      const origin: TurnOrigin = { requestId, clientIp: this.options.clientIp, headers: this.options.headers };
-      await serveCreate(ctx, this.options.repository, origin, key, body, Buffer.from(JSON.stringify(body)), output, startedAt, { keepUnstored: true });
+      const origin: CallOrigin = { id: requestId, ip: this.options.clientIp, headers: this.options.headers };
+      await serveCreate(ctx, this.options.repository, origin, key, body, Buffer.from(JSON.stringify(body)), output, startedAt, true);
     } catch (error) {
       const gatewayError = asGatewayError(error);
       if (gatewayError.kind === 'internal') ctx.logger.error({ err: error, requestId }, 'unhandled error on a Responses WebSocket');
