@@ -10,6 +10,7 @@
  * is a 401 before the upgrade; the transport turned off answers 426.
  */
 import net from 'node:net';
+import { pino } from 'pino';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codexFake } from '../families/responses/codex-fakes.js';
@@ -256,6 +257,36 @@ describe('Responses WebSocket turned off', () => {
       }
     });
   }
+});
+
+describe('Responses WebSocket access log', () => {
+  it('writes one line per turn and one for the socket, with no credential', async () => {
+    const lines: Json[] = [];
+    const logged = await startGateway({
+      logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }),
+      config: { channels: [{ name: 'sim', type: 'simulator', models: ['*'] }], keys: [{ name: 'ws', key: KEY }] },
+    });
+    try {
+      const { socket, turn } = await connect(undefined, logged.url);
+      expect(terminal(await turn({ model: 'sim-model', input: userText('logged') })).type).toBe('response.completed');
+      expect(terminal(await turn({ model: 'sim-model', previous_response_id: 'resp_unknown', input: userText('x') })).status).toBe(404);
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      socket.close();
+      await closed;
+      // The handshake's line is written when the server side of the socket has closed too.
+      for (let i = 0; i < 100 && !lines.some((line) => line.msg === 'access' && line.method === 'GET'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      const access = lines.filter((line) => line.msg === 'access');
+      expect(access.map((line) => [line.method, line.path, line.status])).toEqual([
+        ['WS', '/v1/responses', 200],
+        ['WS', '/v1/responses', 404],
+        ['GET', '/v1/responses', 101],
+      ]);
+      expect(access[0]).toMatchObject({ key: 'ws', model: 'sim-model' });
+      expect(JSON.stringify(lines)).not.toContain(KEY);
+    } finally {
+      await logged.close();
+    }
+  });
 });
 
 describe('Responses WebSocket lifetime', () => {

@@ -17,6 +17,8 @@ const OPEN = 1;
 export class SocketOutput implements ChatOutput, StreamSink {
   private started = false;
   private ended = false;
+  /** The turn's outcome as an HTTP status (the access log's): 200, or the refusal's. */
+  status = 200;
   /** The part of the last chunk after its last complete event. */
   private pending = '';
   private readonly decoder = new TextDecoder();
@@ -54,14 +56,18 @@ export class SocketOutput implements ChatOutput, StreamSink {
     // Turns on a socket are always streamed; a whole answer still reaches the client as its terminal event.
     this.ended = true;
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    this.status = status;
     if (status >= 400) return this.sendMessage(JSON.stringify({ type: 'error', status, error: errorObject(text) }));
     this.sendMessage(JSON.stringify({ type: 'response.completed', response: JSON.parse(text) as unknown }));
   }
 
   sendError(rendered: RenderedError): void {
     this.ended = true;
+    this.status = rendered.status;
     const body = rendered.body as { error?: unknown } | undefined;
-    this.sendMessage(JSON.stringify({ type: 'error', status: rendered.status, error: body?.error ?? body }));
+    // The headers an HTTP answer would carry (retry-after), as OpenAI's socket errors carry them.
+    const headers = rendered.headers && Object.keys(rendered.headers).length > 0 ? { headers: rendered.headers } : undefined;
+    this.sendMessage(JSON.stringify({ type: 'error', status: rendered.status, error: body?.error ?? body, ...headers }));
   }
 
   start(): void {

@@ -115,7 +115,29 @@ export class ResponsesSocketSession {
       const gatewayError = asGatewayError(error);
       if (gatewayError.kind === 'internal') ctx.logger.error({ err: error, requestId }, 'unhandled error on a Responses WebSocket');
       if (!output.finished) output.sendError(renderResponsesError(exposedError(gatewayError, requestId)));
+    } finally {
+      this.logTurn(requestId, startedAt, output.status);
     }
+  }
+
+  /** The turn's access-log line, as an HTTP request gets one (the handshake has its own, written when the socket closes). */
+  private logTurn(requestId: string, startedAt: number, status: number): void {
+    const { ctx } = this.options;
+    if (!ctx.accessNotes.enabled) return;
+    const note = ctx.accessNotes.take(requestId);
+    if (!ctx.accessNotes.logged) return;
+    ctx.logger.info(
+      {
+        method: 'WS',
+        path: '/v1/responses',
+        status,
+        durationMs: Date.now() - startedAt,
+        requestId,
+        clientIp: this.options.clientIp,
+        ...(note && { key: note.key, model: note.model, channel: note.channel, attempts: note.attempts }),
+      },
+      'access',
+    );
   }
 
   private refuse(message: string, param?: string): void {

@@ -41,6 +41,8 @@ export function registerResponsesWebSocket(app: FastifyInstance, ctx: AppContext
     if (authenticated instanceof Promise) await authenticated;
     const wss = await socketServer(ctx.settings.maxBodyBytes);
     reply.hijack();
+    // What the handshake's access-log line says when the socket closes.
+    reply.raw.statusCode = 101;
     wss.handleUpgrade(request.raw, upgrade.socket, upgrade.head, (socket) => {
       const session = new ResponsesSocketSession(socket, {
         ctx,
