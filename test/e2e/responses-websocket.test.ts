@@ -14,7 +14,8 @@ import { pino } from 'pino';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codexFake } from '../families/responses/codex-fakes.js';
-import { startFakeUpstream, type FakeUpstream } from '../upstreams/support/fake-upstream.js';
+import { silentAfter, startFakeUpstream, type FakeUpstream } from '../upstreams/support/fake-upstream.js';
+import { sseFrames } from '../upstreams/support/fixtures.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 
 type Json = Record<string, any>;
@@ -290,6 +291,33 @@ describe('Responses WebSocket access log', () => {
 });
 
 describe('Responses WebSocket lifetime', () => {
+  it('ends a turn still running when the shutdown grace period ends with a failure event, then closes the socket', async () => {
+    const silent = await startFakeUpstream((request) => silentAfter(request, sseFrames('anthropic-messages', 'anthropic-text.chunks.txt').slice(0, 5)));
+    const ending = await startGateway({
+      env: { SWITCHYARD_SHUTDOWN_GRACE_MS: '200' },
+      config: { channels: [{ name: 'claude', type: 'anthropic', baseUrl: silent.origin, apiKey: 'sk-up', models: ['*'] }], keys: [{ name: 'ws', key: KEY }] },
+    });
+    try {
+      const { socket, next } = await connect(undefined, ending.url);
+      socket.send(JSON.stringify({ type: 'response.create', model: 'claude-x', input: userText('never finishes') }));
+      // The turn is running once its first text arrived.
+      for (let event = await next(); event.type !== 'response.output_text.delta'; event = await next());
+      const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+      const stopping = ending.gateway.close();
+      const events: Json[] = [];
+      for (let event = await next(); ; event = await next()) {
+        events.push(event);
+        if (['response.failed', 'error'].includes(event.type)) break;
+      }
+      expect(JSON.stringify(events.at(-1))).toMatch(/shutting down/);
+      expect(await closed).toBe(1001);
+      await stopping;
+    } finally {
+      await ending.close();
+      await silent.close();
+    }
+  });
+
   it('closes a socket that waits longer than the idle setting for its next turn, and closes open sockets at shutdown', async () => {
     const short = await startGateway({ env: { SWITCHYARD_RESPONSES_WEBSOCKET_IDLE_MS: '1000' }, config: { channels: [{ name: 'sim', type: 'simulator', models: ['*'] }], keys: [{ name: 'ws', key: KEY }] } });
     try {
