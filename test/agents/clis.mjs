@@ -85,7 +85,8 @@ function parseJson(text) {
  * `{ command, args, env }`; `setup({ baseUrl, home })`, where a CLI needs one,
  * a command run before it (with `input` on its stdin); `transport`, where it is
  * not plain HTTP (`responses-websocket`: the case also requires every turn on
- * the WebSocket, see run.mjs); `result(run, files)` extracts `{ text, error }`;
+ * the WebSocket, see run.mjs); `compacts`: it runs the optional `compact`
+ * case (see run.mjs); `result(run, files)` extracts `{ text, error }`;
  * `sideRequest(body)`, where a CLI has them, names requests beside the
  * conversation (recorded as `extra-<name>`).
  */
@@ -174,9 +175,12 @@ export const CLIS = {
     models: ['gpt-6.1-sol', 'gpt-5.5'],
     dialect: 'openai-responses',
     transport: 'responses-websocket',
-    setup({ baseUrl, home }) {
+    compacts: true,
+    setup({ baseUrl, home, caseName }) {
       const { command, prefix } = nodeBin('codex');
-      writeFileSync(path.join(home, '.codex', 'config.toml'), `openai_base_url = "${baseUrl}/v1"\n`);
+      // The compact case: a threshold far below one turn's prompt, so the tool loop compacts before its second request.
+      const compact = caseName === 'compact' ? 'model_auto_compact_token_limit = 2000\n' : '';
+      writeFileSync(path.join(home, '.codex', 'config.toml'), `openai_base_url = "${baseUrl}/v1"\n${compact}`);
       return { command, args: [...prefix, 'login', '--with-api-key'], env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex') }), input: CLIENT_KEY };
     },
     command({ model, prompt, home, cwd }) {

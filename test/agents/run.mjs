@@ -30,6 +30,13 @@ import { AGENTS_DIR, PLAIN_PROMPT, TOOL_PROMPT, carriesToolResult, channelFor, p
 
 const UPSTREAMS = ['simulator', 'anthropic', 'openai-chat', 'gemini', 'openai-responses'];
 const CASES = ['plain', 'tool'];
+/**
+ * Run only when named (`--case compact`), by the CLIs that declare `compacts`:
+ * the tool case with the CLI's automatic compaction threshold set so low that
+ * it compacts within the loop (Codex: a `compaction_trigger` item, answered by
+ * one `compaction` item, on the Responses WebSocket).
+ */
+const OPTIONAL_CASES = ['compact'];
 
 function options() {
   const args = process.argv.slice(2);
@@ -98,13 +105,18 @@ function judge(caseName, upstream, run, outcome, records, transport) {
   const aux = records.filter((r) => r.method === 'GET' && (r.response?.status ?? 0) >= 400);
   const notes = aux.map((r) => `${r.response.status} ${r.method} ${r.path}`);
   const posts = records.filter((r) => r.method === 'POST' || r.method === 'WS');
+  // The compact case is the tool case with a compaction inside it.
+  const toolLoop = caseName === 'tool' || caseName === 'compact';
+  if (caseName === 'compact' && !records.some((r) => r.response?.status === 200 && JSON.stringify(r.body?.input ?? []).includes('"compaction_trigger"'))) {
+    reasons.push('no compaction (a compaction_trigger turn) was answered');
+  }
   if (!refused.length && run.code === 0) {
     if (caseName === 'plain' && upstream !== 'simulator' && !outcome.text.includes('SWITCHYARD_PLAIN_OK')) reasons.push(`answer lacks SWITCHYARD_PLAIN_OK: ${JSON.stringify(outcome.text.slice(0, 160))}`);
     if (caseName === 'plain' && upstream === 'simulator' && !outcome.text.trim()) reasons.push('empty answer');
-    if (caseName === 'tool' && upstream !== 'simulator' && !outcome.text.includes('The tool said: SWITCHYARD_TOOL_OK')) {
+    if (toolLoop && upstream !== 'simulator' && !outcome.text.includes('The tool said: SWITCHYARD_TOOL_OK')) {
       reasons.push(`answer lacks "The tool said: SWITCHYARD_TOOL_OK": ${JSON.stringify(outcome.text.slice(0, 160))}`);
     }
-    if (caseName === 'tool' && upstream === 'simulator' && !posts.some((r) => carriesToolResult(r.body))) reasons.push('no request carried a tool result (the tool loop did not happen)');
+    if (toolLoop && upstream === 'simulator' && !posts.some((r) => carriesToolResult(r.body))) reasons.push('no request carried a tool result (the tool loop did not happen)');
   }
   if (outcome.error && reasons.length && !refused.length) reasons.push(`CLI said: ${outcome.error.slice(0, 300)}`);
   if (!records.length && !run.timedOut) reasons.push('the CLI sent no request to the gateway');
@@ -128,6 +140,7 @@ async function pool(tasks, jobs) {
 async function main() {
   const opts = options();
   for (const cli of opts.clis) if (!CLIS[cli]) throw new Error(`unknown CLI ${cli} (one of ${Object.keys(CLIS).join(', ')})`);
+  for (const caseName of opts.cases) if (!CASES.includes(caseName) && !OPTIONAL_CASES.includes(caseName)) throw new Error(`unknown case ${caseName} (one of ${[...CASES, ...OPTIONAL_CASES].join(', ')})`);
   for (const upstream of opts.upstreams) if (!UPSTREAMS.includes(upstream)) throw new Error(`unknown upstream ${upstream} (one of ${UPSTREAMS.join(', ')})`);
   rmSync(opts.out, { recursive: true, force: true });
   mkdirSync(opts.out, { recursive: true });
@@ -156,18 +169,19 @@ async function main() {
     for (const upstream of opts.upstreams) {
       for (const { cli, model } of variants) {
         for (const caseName of opts.cases) {
+          if (caseName === 'compact' && !CLIS[cli].compacts) continue;
           tasks.push(async () => {
             const id = `${cli}-${model}-${caseName}`;
             const caseDir = path.join(stacks[upstream].dir, id);
             const root = path.join(scratch, upstream, id);
             const { home, cwd } = await prepareHome(cli, root);
             const proxy = await startRecordProxy({ target: stacks[upstream].gateway.url, out: path.join(caseDir, 'requests'), label: id });
-            const setup = CLIS[cli].setup?.({ baseUrl: proxy.url, home });
+            const setup = CLIS[cli].setup?.({ baseUrl: proxy.url, home, caseName });
             if (setup) {
               const ready = await runProcess(setup.command, setup.args, { env: setup.env, cwd, timeoutMs: opts.timeoutMs, input: setup.input, stderrPath: path.join(caseDir, 'setup-stderr.txt') });
               if (ready.code !== 0) throw new Error(`${cli} setup failed (exit ${ready.code}): ${ready.stderr.slice(-300)}`);
             }
-            const spec = CLIS[cli].command({ baseUrl: proxy.url, model, prompt: caseName === 'tool' ? TOOL_PROMPT : PLAIN_PROMPT, home, cwd });
+            const spec = CLIS[cli].command({ baseUrl: proxy.url, model, prompt: caseName === 'plain' ? PLAIN_PROMPT : TOOL_PROMPT, home, cwd });
             const run = await runProcess(spec.command, spec.args, {
               env: spec.env,
               cwd,
