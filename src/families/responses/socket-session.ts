@@ -149,6 +149,8 @@ export class ResponsesSocketSession {
   }
 
   private ping(): void {
+    // A socket already closing is past pinging (`ws` throws on a ping then).
+    if (this.socket.readyState !== 1) return;
     if (this.missedPongs >= 2) return this.socket.terminate();
     this.missedPongs++;
     this.socket.ping();
