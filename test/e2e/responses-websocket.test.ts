@@ -187,6 +187,12 @@ describe('Responses WebSocket', () => {
     const { socket, turn, next } = await connect();
     socket.send('not json');
     expect(await next()).toMatchObject({ type: 'error', status: 400, error: { message: 'the message is not valid JSON' } });
+    let deep: unknown = 'x';
+    for (let i = 0; i < 200; i++) deep = [deep];
+    socket.send(JSON.stringify({ type: 'response.create', model: 'sim-model', input: deep }));
+    expect(await next()).toMatchObject({ type: 'error', status: 400, error: { message: expect.stringMatching(/levels deep/) } });
+    socket.send(JSON.stringify({ type: 'response.steer', input: [] }));
+    expect(await next()).toMatchObject({ type: 'error', status: 400, error: { param: 'type', message: expect.stringMatching(/response\.steer/) } });
     const invalid = await turn({ model: 'sim-model', input: 7 });
     expect(invalid).toEqual([expect.objectContaining({ type: 'error', status: 400, error: expect.objectContaining({ type: 'invalid_request_error', param: 'input' }) })]);
     const ok = await turn({ model: 'sim-model', input: userText('still here') });

@@ -14,6 +14,7 @@ import { asGatewayError } from '../../http/fastify-errors.js';
 import type { AppContext } from '../../http/context.js';
 import { GatewayError, exposedError } from '../../core/errors.js';
 import { randomHex } from '../../core/random.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
 import { renderResponsesError } from '../../dialects/openai/errors.js';
 import type { ResponseRepository } from '../../storage/responses.js';
 import type { CallOrigin } from '../../pipeline/call-basics.js';
@@ -59,11 +60,6 @@ export class ResponsesSocketSession {
     this.armIdle();
   }
 
-  /** The turn running now, if any (shutdown waits for it). */
-  get turn(): Promise<void> | undefined {
-    return this.running;
-  }
-
   /** Closes the socket once its running turn (if any) ended; turns sent after this are not started. */
   async shutDown(): Promise<void> {
     this.closing = true;
@@ -81,6 +77,8 @@ export class ResponsesSocketSession {
       return this.refuse('the message is not valid JSON');
     }
     if (typeof message !== 'object' || message === null || Array.isArray(message)) return this.refuse('the message must be a JSON object');
+    // The bound an HTTP body gets (server/app.ts): what walks the request recurses over it.
+    if (exceedsJsonDepth(message)) return this.refuse(`the message nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
     const type = (message as { type?: unknown }).type;
     if (type !== 'response.create') return this.refuse(`unsupported message type ${JSON.stringify(type ?? null)}; this socket takes "response.create"`, 'type');
     if (this.closing) return;
