@@ -7,10 +7,13 @@
  * event; `previous_response_id` with `store: false` continues a turn of the
  * same socket (connection-local state); a warm-up (`generate: false`) calls
  * no upstream; each generated turn writes its own request log; a refused key
- * is a 401 before the upgrade; the transport turned off answers 426.
+ * is a 401 before the upgrade; the transport turned off answers 426. The
+ * official `openai` SDK's WebSocket client (`ResponsesWS`) chains two turns.
  */
 import net from 'node:net';
 import { pino } from 'pino';
+import OpenAI from 'openai';
+import { ResponsesWS } from 'openai/resources/responses/ws';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codexFake } from '../families/responses/codex-fakes.js';
@@ -124,6 +127,28 @@ describe('Responses WebSocket', () => {
     expect(events[0].type).toBe('response.created');
     expect(terminal(events)).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, i) => i));
+    socket.close();
+  });
+
+  it('serves the official openai SDK\'s WebSocket client (ResponsesWS), two chained turns', async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
+    const socket = new ResponsesWS(client);
+    const events = socket.stream();
+    const completed = async (): Promise<Json> => {
+      for (;;) {
+        const { value, done } = await events.next();
+        if (done) throw new Error('the socket closed before the turn ended');
+        if (value.type === 'error') throw value.error;
+        if (value.type === 'message' && value.message.type === 'response.completed') return value.message.response as unknown as Json;
+      }
+    };
+    socket.send({ type: 'response.create', model: 'claude-sdk', store: false, input: 'First question' } as never);
+    const first = await completed();
+    expect(first.status).toBe('completed');
+    socket.send({ type: 'response.create', model: 'claude-sdk', store: false, previous_response_id: first.id, input: 'Second question' } as never);
+    const second = await completed();
+    expect(second).toMatchObject({ status: 'completed', previous_response_id: first.id });
+    expect(JSON.stringify(fakes.requests.at(-1)!.json<Json>().messages)).toContain('First question');
     socket.close();
   });
 
