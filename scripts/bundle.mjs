@@ -54,6 +54,9 @@ const external = [
   '@fastify/ajv-compiler',
   '@fastify/fast-json-stringify-compiler',
   'light-my-request',
+  // ws's optional native speed-ups; it runs without them.
+  'bufferutil',
+  'utf-8-validate',
 ];
 
 /**
@@ -66,6 +69,7 @@ const separateFiles = [
   { specifier: '../observe/tracing.js', entry: 'src/observe/tracing.ts', file: 'tracing.cjs' }, // traces, when an endpoint is set
   { specifier: 'pg', entry: 'pg', file: 'pg.cjs' }, // PostgreSQL storage
   { specifier: 'ioredis', entry: 'ioredis', file: 'ioredis.cjs' }, // Redis
+  { specifier: 'ws', entry: 'ws', file: 'ws.cjs' }, // the Responses WebSocket, at its first handshake
 ];
 
 /** The imports of `separateFiles`, left to `require('./<file>')` at run time. */

@@ -260,6 +260,19 @@ export const ENV_VARS = {
     section: 'routing',
     description: 'The built-in simulator serves every model and action while no channel of a provider (a type other than `simulator`) is stored, in any state; beside one it serves nothing, whatever this says (`on` then logs a warning: add a channel of type `simulator` listing the models to simulate). `off`: it serves nothing even with no channel. Wins over the config file.',
   },
+  SWITCHYARD_RESPONSES_WEBSOCKET: {
+    kind: 'on-off',
+    defaultText: 'the config file\'s `responsesWebSocket`, else on',
+    section: 'server',
+    description: 'The Responses WebSocket transport on `GET /v1/responses` (one `response.create` message per turn over a long-lived socket, the mode Codex\'s built-in OpenAI provider uses). `off`: the handshake is answered `426` in the OpenAI error shape, from which Codex falls back to HTTP at once, without retrying. Wins over the config file.',
+  },
+  SWITCHYARD_RESPONSES_WEBSOCKET_IDLE_MS: {
+    kind: 'integer',
+    default: 1_800_000,
+    min: 1_000,
+    section: 'server',
+    description: 'How long a Responses WebSocket may stay without a turn (between the end of one answer and the next `response.create`) before the gateway closes it (code 1000); agents\' long tool runs happen in that gap. A running turn is never cut by it. The server pings every open socket every 30 s so that proxies keep it open.',
+  },
   SWITCHYARD_PRICE_CATALOGUE: {
     kind: 'on-off',
     defaultText: 'the config file\'s `priceCatalogue`, else on',

@@ -90,6 +90,10 @@ export interface GatewaySettings {
   sessionAffinityIdleSeconds: number;
   /** Sessions one instance keeps pins for (least recently used forgotten first). */
   sessionAffinityMaxSessions: number;
+  /** The Responses WebSocket transport (SWITCHYARD_RESPONSES_WEBSOCKET=on|off); unset: the config file's `responsesWebSocket`, else on. */
+  responsesWebSocket?: boolean;
+  /** How long a Responses WebSocket may wait for its next turn before it is closed. */
+  responsesWebSocketIdleMs: number;
   /** The durable task engine (image and video tasks) and its callbacks. */
   tasks: TaskSettings;
 }
@@ -217,6 +221,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     sessionAffinity: read.onOff('SWITCHYARD_SESSION_AFFINITY'),
     sessionAffinityIdleSeconds: read.integer('SWITCHYARD_SESSION_AFFINITY_IDLE_SECONDS'),
     sessionAffinityMaxSessions: read.integer('SWITCHYARD_SESSION_AFFINITY_MAX_SESSIONS'),
+    responsesWebSocket: read.onOff('SWITCHYARD_RESPONSES_WEBSOCKET'),
+    responsesWebSocketIdleMs: read.integer('SWITCHYARD_RESPONSES_WEBSOCKET_IDLE_MS'),
     accessLog: read.onOff('SWITCHYARD_ACCESS_LOG') ?? true,
     metrics: read.onOff('SWITCHYARD_METRICS') ?? true,
     traces: traceSettingsFromEnv(read, env),

@@ -141,6 +141,10 @@ export const configSchema = builtOnce(() => z
       .boolean()
       .optional()
       .describe('`false`: the built-in simulator serves nothing, even with no channel. It serves only while no channel of a type other than `simulator` is stored, whatever this says (`true` beside one logs a warning: add a channel of type `simulator` listing the models instead). `SWITCHYARD_SIMULATOR` wins.'),
+    responsesWebSocket: z
+      .boolean()
+      .optional()
+      .describe('`false`: the Responses WebSocket transport on `GET /v1/responses` is off; the handshake is answered `426`, from which Codex falls back to HTTP at once. Default: on. `SWITCHYARD_RESPONSES_WEBSOCKET` wins.'),
     trustedProxies: z
       .array(ipOrCidr())
       .optional()

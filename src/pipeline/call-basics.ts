@@ -10,12 +10,15 @@ export function callBasics(request: FastifyRequest, key: ClientKey, model: strin
 /** What a chat family decides about its call; the rest comes from the HTTP request. */
 export type ChatCallFields = Omit<ChatCall, 'requestId' | 'key' | 'clientIp' | 'headers'>;
 
+/** What a call takes from the request it came in: an HTTP request, or the handshake of a WebSocket one turn of which it is. */
+export type CallOrigin = Pick<FastifyRequest, 'id' | 'ip' | 'headers'>;
+
 /**
  * A chat call, written out as one literal of one shape. Spreading the
  * request's fields into the family's would make V8 build an object with a
  * far larger backing store, on every request (bench/README.md).
  */
-export function chatCall(request: FastifyRequest, key: ClientKey, fields: ChatCallFields): ChatCall {
+export function chatCall(request: CallOrigin, key: ClientKey, fields: ChatCallFields): ChatCall {
   return {
     requestId: request.id,
     key,

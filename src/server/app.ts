@@ -29,6 +29,7 @@ import { drainOversizedBody } from './oversized-body.js';
 import { RouteTable } from './route-table.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
 import { proxyTrust } from '../http/trusted-proxies.js';
+import { routeUpgradesThrough } from '../http/upgrade-requests.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -87,6 +88,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   const routes = new RouteTable();
   routes.watch(app);
+  // WebSocket handshakes are routed like other requests (the Responses WebSocket); off, Node hands them to the routes as plain GETs.
+  if (ctx.settings.responsesWebSocket !== false) routeUpgradesThrough(app.server);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer' }, parseJsonBody);

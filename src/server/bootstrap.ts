@@ -136,6 +136,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       sessionAffinity: settings.sessionAffinity ?? fileConfig?.sessionAffinity?.enabled ?? true,
       sessionAffinityIdleSeconds: fileConfig?.sessionAffinity?.idleSeconds ?? settings.sessionAffinityIdleSeconds,
       sessionAffinityMaxSessions: fileConfig?.sessionAffinity?.maxSessions ?? settings.sessionAffinityMaxSessions,
+      responsesWebSocket: settings.responsesWebSocket ?? fileConfig?.responsesWebSocket ?? true,
       trustedProxies: settings.trustedProxies ?? fileConfig?.trustedProxies,
     };
 

@@ -82,7 +82,11 @@ function parseJson(text) {
 /**
  * Each CLI: its npm package, the models run by default (first = the newest
  * shape), and `command({ baseUrl, model, prompt, home, cwd })` giving
- * `{ command, args, env }`; `result(run, files)` extracts `{ text, error }`;
+ * `{ command, args, env }`; `setup({ baseUrl, home })`, where a CLI needs one,
+ * a command run before it (with `input` on its stdin); `transport`, where it is
+ * not plain HTTP (`responses-websocket`: the case also requires every turn on
+ * the WebSocket, see run.mjs); `compacts`: it runs the optional `compact`
+ * case (see run.mjs); `result(run, files)` extracts `{ text, error }`;
  * `sideRequest(body)`, where a CLI has them, names requests beside the
  * conversation (recorded as `extra-<name>`).
  */
@@ -153,6 +157,56 @@ export const CLIS = {
           prompt,
         ],
         env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex'), SWITCHYARD_KEY: CLIENT_KEY }),
+      };
+    },
+    result(run, { home }) {
+      let text = '';
+      try {
+        text = readFileSync(path.join(home, 'last-message.txt'), 'utf8');
+      } catch {
+        text = run.stdout;
+      }
+      const errors = run.stderr.split('\n').filter((line) => /^ERROR:/.test(line));
+      return { text, error: errors.length ? errors.at(-1).replace(/^ERROR:\s*/, '') : run.code === 0 ? null : lastLines(run.stderr) };
+    },
+  },
+  // Codex with its built-in OpenAI provider, the common setup: `openai_base_url` in config.toml and
+  // `codex login --with-api-key`. It opens the Responses WebSocket first and falls back to HTTP only if refused.
+  'codex-builtin': {
+    package: '@openai/codex',
+    fixtureName: 'codex-builtin',
+    models: ['gpt-6.1-sol', 'gpt-5.5'],
+    dialect: 'openai-responses',
+    transport: 'responses-websocket',
+    compacts: true,
+    setup({ baseUrl, home, caseName }) {
+      const { command, prefix } = nodeBin('codex');
+      // The compact case: a threshold far below one turn's prompt, so the tool loop compacts before its second request.
+      const compact = caseName === 'compact' ? 'model_auto_compact_token_limit = 2000\n' : '';
+      writeFileSync(path.join(home, '.codex', 'config.toml'), `openai_base_url = "${baseUrl}/v1"\n${compact}`);
+      return { command, args: [...prefix, 'login', '--with-api-key'], env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex') }), input: CLIENT_KEY };
+    },
+    command({ model, prompt, home, cwd }) {
+      const { command, prefix } = nodeBin('codex');
+      return {
+        command,
+        args: [
+          ...prefix,
+          'exec',
+          '--skip-git-repo-check',
+          '--dangerously-bypass-approvals-and-sandbox',
+          '--ephemeral',
+          '--color',
+          'never',
+          '-C',
+          cwd,
+          '-o',
+          path.join(home, 'last-message.txt'),
+          '-m',
+          model,
+          prompt,
+        ],
+        env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex') }),
       };
     },
     result(run, { home }) {
@@ -257,7 +311,7 @@ export async function prepareHome(cli, root) {
     mkdirSync(path.join(home, '.gemini'), { recursive: true });
     writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
   }
-  if (cli === 'codex') mkdirSync(path.join(home, '.codex'), { recursive: true });
+  if (cli.startsWith('codex')) mkdirSync(path.join(home, '.codex'), { recursive: true });
   if (cli === 'claude') mkdirSync(path.join(home, '.claude'), { recursive: true });
   return { home, cwd };
 }

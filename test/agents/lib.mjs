@@ -56,15 +56,17 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 /**
- * Runs a command to completion in its own process group, stdin closed.
+ * Runs a command to completion in its own process group, stdin closed (or
+ * fed `input`, then closed).
  * Resolves `{ code, signal, stdout, stderr, timedOut, ms }`; on timeout the
  * whole group is killed. Whatever the outcome, stragglers of the group are killed.
  */
-export function runProcess(command, args, { env, cwd, timeoutMs = 120_000, stdoutPath, stderrPath } = {}) {
+export function runProcess(command, args, { env, cwd, timeoutMs = 120_000, stdoutPath, stderrPath, input } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, { env, cwd, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
     live.add(child.pid);
+    if (input !== undefined) child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

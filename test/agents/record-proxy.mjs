@@ -9,12 +9,30 @@
  *
  * With --out, each exchange is written to DIR/NNN.json when it completes.
  * Used in-process by run.mjs and record.mjs through startRecordProxy().
+ *
+ * WebSocket handshakes (the Responses WebSocket Codex's built-in provider
+ * opens on GET /v1/responses) are forwarded too: the proxy opens the same
+ * socket to the target with the client's headers and relays every message
+ * both ways. The handshake is recorded as a GET (status 101, or the target's
+ * refusal with its body), and each `response.create` message as one record
+ * with method `WS`: the message as its body, the event types that answered
+ * it, and as status 200 at its terminal event or the `error` event's status.
  */
 import http from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+// `ws` is the gateway's own dependency, found in the repository's node_modules; loaded at the first handshake.
+const requireFromHere = createRequire(import.meta.url);
+let wsModule;
+const ws = () => (wsModule ??= requireFromHere('ws'));
+
+const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+/** Handshake headers the proxy's own socket to the target sets itself. */
+const HANDSHAKE_HEADERS = new Set(['host', 'connection', 'upgrade', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions']);
 
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'cookie', 'proxy-authorization', 'chatgpt-account-id']);
 const SECRET_QUERY = new Set(['key', 'api_key', 'apikey', 'access_token']);
@@ -132,6 +150,86 @@ export async function startRecordProxy({ target, port = 0, out, onRecord, label 
       upstream.end(requestBody);
     });
   });
+
+  server.on('upgrade', (req, socket, head) => forwardWebSocket(req, socket, head));
+
+  /** One WebSocket: the target's socket first, then the client's handshake completed and every message relayed and recorded. */
+  function forwardWebSocket(req, socket, head) {
+    const { WebSocket, WebSocketServer } = ws();
+    const record = { seq: ++seq, label, time: new Date().toISOString(), method: 'GET', path: redactPath(req.url), headers: redactHeaders(req.headers), body: null, response: null };
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !HANDSHAKE_HEADERS.has(name)));
+    const basePath = targetUrl.pathname.replace(/\/+$/, '');
+    const target = new WebSocket(`${targetUrl.protocol === 'https:' ? 'wss' : 'ws'}://${targetUrl.host}${basePath}${req.url}`, { headers });
+    let opened = false;
+    target.on('unexpected-response', (_request, response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => {
+        const body = Buffer.concat(chunks);
+        record.response = { status: response.statusCode, contentType: response.headers['content-type'] ?? null, body: bodyForRecord(body, response.headers['content-encoding']) };
+        const lines = [`HTTP/1.1 ${response.statusCode} ${response.statusMessage}`];
+        for (const [name, value] of Object.entries(response.headers)) if (!['connection', 'transfer-encoding', 'content-length'].includes(name)) lines.push(`${name}: ${value}`);
+        lines.push(`content-length: ${body.length}`, 'connection: close', '', '');
+        socket.end(Buffer.concat([Buffer.from(lines.join('\r\n')), body]));
+        finish(record);
+      });
+    });
+    target.on('error', (error) => {
+      if (opened || record.response) return;
+      record.response = { status: 502, error: `proxy: ${error.message}` };
+      socket.end('HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+      finish(record);
+    });
+    target.on('open', () => {
+      opened = true;
+      record.response = { status: 101 };
+      finish(record);
+      new WebSocketServer({ noServer: true }).handleUpgrade(req, socket, head, (client) => relay(client, target, record.path));
+    });
+  }
+
+  function relay(client, target, recordPath) {
+    /** Turns sent and not yet answered to their end, oldest first. */
+    const turns = [];
+    const endTurn = (turn, response) => {
+      turn.response = response;
+      finish(turn);
+    };
+    client.on('message', (data, isBinary) => {
+      if (target.readyState === 1) target.send(data, { binary: isBinary });
+      let message = null;
+      try {
+        message = JSON.parse(String(data));
+      } catch {
+        // not JSON: relayed, not recorded as a turn
+      }
+      if (message?.type !== 'response.create') return;
+      turns.push({ seq: ++seq, label, time: new Date().toISOString(), method: 'WS', path: recordPath, headers: {}, body: message, events: [], response: null });
+    });
+    target.on('message', (data, isBinary) => {
+      if (client.readyState === 1) client.send(data, { binary: isBinary });
+      let event = null;
+      try {
+        event = JSON.parse(String(data));
+      } catch {
+        return;
+      }
+      const turn = turns[0];
+      if (!turn) return;
+      turn.events.push(event.type);
+      if (TERMINAL_EVENTS.has(event.type)) endTurn(turns.shift(), { status: 200, terminal: event.type, responseStatus: event.response?.status ?? null });
+      else if (event.type === 'error') endTurn(turns.shift(), { status: Number(event.status ?? 400), body: event });
+    });
+    const closeBoth = () => {
+      for (const turn of turns.splice(0)) endTurn(turn, { status: 0, error: 'the socket closed before the turn ended' });
+      if (client.readyState <= 1) client.close();
+      if (target.readyState <= 1) target.close();
+    };
+    client.on('close', closeBoth);
+    target.on('close', closeBoth);
+    client.on('error', closeBoth);
+    target.on('error', closeBoth);
+  }
 
   function finish(record) {
     records.push(record);

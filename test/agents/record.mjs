@@ -102,6 +102,8 @@ async function main() {
   try {
     for (const cli of clis) {
       if (!CLIS[cli]) throw new Error(`unknown CLI ${cli}`);
+      // The fakes speak HTTP only: a CLI on another transport would record its fallback, not what it sends.
+      if (!RECORD_MODELS[cli]) throw new Error(`${cli} is not recorded here (the fakes speak HTTP; its turns are recorded by run.mjs, under results/)`);
       const { dir, files, problems } = await recordCli(cli, timeoutMs, scratch);
       process.stdout.write(`${path.relative(REPO_ROOT, dir)}: ${files.length} request(s)\n${files.map((f) => `  ${f.file}  ${f.method} ${f.path} -> ${f.status}`).join('\n')}\n`);
       for (const problem of problems) process.stdout.write(`  PROBLEM ${problem}\n`);

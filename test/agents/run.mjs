@@ -4,7 +4,7 @@
  * upstream type, and prints CLI (model) x upstream x {plain, tool} -> PASS/FAIL.
  *
  *   node test/agents/run.mjs [--cli claude,codex,gemini] [--upstream simulator,anthropic,...]
- *        [--model NAME,...] [--case plain,tool,compact] [--jobs 4] [--timeout 120] [--gateway source|bundle]
+ *        [--model NAME,...] [--case plain,tool] [--jobs 4] [--timeout 120] [--gateway source|bundle]
  *        [--out DIR] [--verbose]
  * (the same filters as env: AGENTS_CLI, AGENTS_UPSTREAM, AGENTS_MODEL, AGENTS_CASE, AGENTS_JOBS)
  *
@@ -19,25 +19,24 @@
  *   plain: the answer holds SWITCHYARD_PLAIN_OK (simulator: any answer);
  *   tool:  the answer holds "The tool said: SWITCHYARD_TOOL_OK", which the fake
  *          only writes after the CLI ran `echo SWITCHYARD_TOOL_OK` and sent the
- *          output back (simulator: a later request carried a tool result);
- *   discovery (the CLIs that list it in `extraCases`: Claude Code with gateway
- *          model discovery on): as plain, and the CLI's GET /v1/models was
- *          answered 200 with the model under test in the list.
- *   compact (Codex only, asked for with --case compact): see compact.mjs.
+ *          output back (simulator: a later request carried a tool result).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFake } from './fakes/index.mjs';
 import { startRecordProxy } from './record-proxy.mjs';
 import { CLIS, prepareHome } from './clis.mjs';
-import { COMPACT_CASE, compactApplies, compactCommand, compactReasons } from './compact.mjs';
 import { AGENTS_DIR, PLAIN_PROMPT, TOOL_PROMPT, carriesToolResult, channelFor, packageVersion, runProcess, startGateway, tempDir } from './lib.mjs';
 
 const UPSTREAMS = ['simulator', 'anthropic', 'openai-chat', 'gemini', 'openai-responses'];
-const CASES = ['plain', 'tool', 'discovery', COMPACT_CASE];
-/** Cases every CLI runs; the others only where the CLI lists them in `extraCases` (compact: where `compactApplies`). */
-const COMMON_CASES = ['plain', 'tool'];
-const casesOf = (cli, cases) => cases.filter((c) => COMMON_CASES.includes(c) || c === COMPACT_CASE || CLIS[cli].extraCases?.includes(c));
+const CASES = ['plain', 'tool'];
+/**
+ * Run only when named (`--case compact`), by the CLIs that declare `compacts`:
+ * the tool case with the CLI's automatic compaction threshold set so low that
+ * it compacts within the loop (Codex: a `compaction_trigger` item, answered by
+ * one `compaction` item, on the Responses WebSocket).
+ */
+const OPTIONAL_CASES = ['compact'];
 
 function options() {
   const args = process.argv.slice(2);
@@ -71,16 +70,27 @@ function errorMessage(body) {
   return message ? String(message) : JSON.stringify(body).slice(0, 300);
 }
 
-function readJson(file) {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
+/**
+ * What keeps a case on the Responses WebSocket from passing: a WebSocket
+ * error, retry or fallback line on the CLI's stderr, a turn sent as
+ * POST /v1/responses (the HTTP fallback), a turn the socket left unanswered,
+ * or no turn served over the socket at all.
+ */
+function websocketProblems(run, records) {
+  const problems = [];
+  const lines = run.stderr.split('\n').filter((line) => /responses_websocket|websocket|Falling back|Reconnecting\.\.\./i.test(line));
+  if (lines.length) problems.push(`WebSocket error or fallback on stderr: ${lines[0].trim().slice(0, 200)}${lines.length > 1 ? ` (+${lines.length - 1} more)` : ''}`);
+  const overHttp = records.filter((r) => r.method === 'POST' && r.path === '/v1/responses');
+  if (overHttp.length) problems.push(`${overHttp.length} turn(s) sent over HTTP instead of the WebSocket`);
+  const unanswered = records.filter((r) => r.method === 'WS' && r.response?.status === 0);
+  if (unanswered.length) problems.push(`${unanswered.length} WebSocket turn(s) left without a terminal event`);
+  if (!records.some((r) => r.method === 'WS' && r.response?.status === 200 && r.body?.generate !== false)) problems.push('no turn was served over the WebSocket');
+  return problems;
 }
 
-function judge(caseName, upstream, model, home, run, outcome, records) {
+function judge(caseName, upstream, run, outcome, records, transport) {
   const reasons = [];
+  if (transport === 'responses-websocket') reasons.push(...websocketProblems(run, records));
   const refused = records.filter((r) => r.method !== 'GET' && (r.response?.status ?? 0) >= 400);
   if (run.timedOut) reasons.push(`timed out after ${Math.round(run.ms / 1000)} s`);
   else if (run.code !== 0) reasons.push(`exit ${run.code ?? run.signal}`);
@@ -94,26 +104,19 @@ function judge(caseName, upstream, model, home, run, outcome, records) {
   }
   const aux = records.filter((r) => r.method === 'GET' && (r.response?.status ?? 0) >= 400);
   const notes = aux.map((r) => `${r.response.status} ${r.method} ${r.path}`);
-  const posts = records.filter((r) => r.method === 'POST');
+  const posts = records.filter((r) => r.method === 'POST' || r.method === 'WS');
+  // The compact case is the tool case with a compaction inside it.
+  const toolLoop = caseName === 'tool' || caseName === 'compact';
+  if (caseName === 'compact' && !records.some((r) => r.response?.status === 200 && JSON.stringify(r.body?.input ?? []).includes('"compaction_trigger"'))) {
+    reasons.push('no compaction (a compaction_trigger turn) was answered');
+  }
   if (!refused.length && run.code === 0) {
-    const plainLike = caseName === 'plain' || caseName === 'discovery';
-    if (plainLike && upstream !== 'simulator' && !outcome.text.includes('SWITCHYARD_PLAIN_OK')) reasons.push(`answer lacks SWITCHYARD_PLAIN_OK: ${JSON.stringify(outcome.text.slice(0, 160))}`);
-    if (plainLike && upstream === 'simulator' && !outcome.text.trim()) reasons.push('empty answer');
-    if (caseName === 'tool' && upstream !== 'simulator' && !outcome.text.includes('The tool said: SWITCHYARD_TOOL_OK')) {
+    if (caseName === 'plain' && upstream !== 'simulator' && !outcome.text.includes('SWITCHYARD_PLAIN_OK')) reasons.push(`answer lacks SWITCHYARD_PLAIN_OK: ${JSON.stringify(outcome.text.slice(0, 160))}`);
+    if (caseName === 'plain' && upstream === 'simulator' && !outcome.text.trim()) reasons.push('empty answer');
+    if (toolLoop && upstream !== 'simulator' && !outcome.text.includes('The tool said: SWITCHYARD_TOOL_OK')) {
       reasons.push(`answer lacks "The tool said: SWITCHYARD_TOOL_OK": ${JSON.stringify(outcome.text.slice(0, 160))}`);
     }
-    if (caseName === 'tool' && upstream === 'simulator' && !posts.some((r) => carriesToolResult(r.body))) reasons.push('no request carried a tool result (the tool loop did not happen)');
-    if (caseName === COMPACT_CASE) reasons.push(...compactReasons(upstream, records, outcome));
-  }
-  if (caseName === 'discovery') {
-    const listing = records.find((r) => r.method === 'GET' && r.path.split('?')[0] === '/v1/models');
-    if (!listing) reasons.push('the CLI did not ask for the model list (GET /v1/models)');
-    else if (listing.response?.status !== 200) reasons.push(`the model list was answered ${listing.response?.status}`);
-    else {
-      // What the CLI kept of the list (it keeps only claude/anthropic names): the model under test must be among them.
-      const cached = readJson(path.join(home, '.claude', 'cache', 'gateway-models.json'));
-      if (!cached?.models?.some((m) => m.id === model)) reasons.push(`the CLI's discovery cache lacks ${model}: ${JSON.stringify(cached)?.slice(0, 200)}`);
-    }
+    if (toolLoop && upstream === 'simulator' && !posts.some((r) => carriesToolResult(r.body))) reasons.push('no request carried a tool result (the tool loop did not happen)');
   }
   if (outcome.error && reasons.length && !refused.length) reasons.push(`CLI said: ${outcome.error.slice(0, 300)}`);
   if (!records.length && !run.timedOut) reasons.push('the CLI sent no request to the gateway');
@@ -137,6 +140,7 @@ async function pool(tasks, jobs) {
 async function main() {
   const opts = options();
   for (const cli of opts.clis) if (!CLIS[cli]) throw new Error(`unknown CLI ${cli} (one of ${Object.keys(CLIS).join(', ')})`);
+  for (const caseName of opts.cases) if (!CASES.includes(caseName) && !OPTIONAL_CASES.includes(caseName)) throw new Error(`unknown case ${caseName} (one of ${[...CASES, ...OPTIONAL_CASES].join(', ')})`);
   for (const upstream of opts.upstreams) if (!UPSTREAMS.includes(upstream)) throw new Error(`unknown upstream ${upstream} (one of ${UPSTREAMS.join(', ')})`);
   rmSync(opts.out, { recursive: true, force: true });
   mkdirSync(opts.out, { recursive: true });
@@ -157,24 +161,27 @@ async function main() {
     for (const upstream of opts.upstreams) {
       const dir = path.join(opts.out, upstream);
       const fake = upstream === 'simulator' ? null : await startFake(upstream);
-      const listed = [...new Set(variants.map((v) => v.model))];
-      const gateway = await startGateway({ channel: channelFor(upstream, fake, listed), dir: path.join(scratch, upstream), mode: opts.gatewayMode });
+      const gateway = await startGateway({ channel: channelFor(upstream, fake), dir: path.join(scratch, upstream), mode: opts.gatewayMode });
       stacks[upstream] = { dir, fake, gateway };
     }
 
     const tasks = [];
     for (const upstream of opts.upstreams) {
       for (const { cli, model } of variants) {
-        for (const caseName of casesOf(cli, opts.cases)) {
-          if (caseName === COMPACT_CASE && !compactApplies(cli, upstream)) continue;
+        for (const caseName of opts.cases) {
+          if (caseName === 'compact' && !CLIS[cli].compacts) continue;
           tasks.push(async () => {
             const id = `${cli}-${model}-${caseName}`;
             const caseDir = path.join(stacks[upstream].dir, id);
             const root = path.join(scratch, upstream, id);
             const { home, cwd } = await prepareHome(cli, root);
             const proxy = await startRecordProxy({ target: stacks[upstream].gateway.url, out: path.join(caseDir, 'requests'), label: id });
-            const command = { baseUrl: proxy.url, model, prompt: caseName === 'tool' ? TOOL_PROMPT : PLAIN_PROMPT, home, cwd, caseName };
-            const spec = caseName === COMPACT_CASE ? compactCommand(CLIS[cli], command) : CLIS[cli].command(command);
+            const setup = CLIS[cli].setup?.({ baseUrl: proxy.url, home, caseName });
+            if (setup) {
+              const ready = await runProcess(setup.command, setup.args, { env: setup.env, cwd, timeoutMs: opts.timeoutMs, input: setup.input, stderrPath: path.join(caseDir, 'setup-stderr.txt') });
+              if (ready.code !== 0) throw new Error(`${cli} setup failed (exit ${ready.code}): ${ready.stderr.slice(-300)}`);
+            }
+            const spec = CLIS[cli].command({ baseUrl: proxy.url, model, prompt: caseName === 'plain' ? PLAIN_PROMPT : TOOL_PROMPT, home, cwd });
             const run = await runProcess(spec.command, spec.args, {
               env: spec.env,
               cwd,
@@ -185,7 +192,7 @@ async function main() {
             await new Promise((resolve) => setTimeout(resolve, 100));
             await proxy.close();
             const outcome = CLIS[cli].result(run, { home });
-            const verdict = judge(caseName, upstream, model, home, run, outcome, proxy.records);
+            const verdict = judge(caseName, upstream, run, outcome, proxy.records, CLIS[cli].transport);
             const result = { cli, model, upstream, case: caseName, ...verdict, exit: run.code, ms: run.ms, answer: outcome.text.slice(0, 500), cliError: outcome.error };
             writeFileSync(path.join(caseDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
             if (opts.verbose) process.stdout.write(`${result.pass ? 'PASS' : 'FAIL'} ${cli} (${model}) x ${upstream} x ${caseName} ${(run.ms / 1000).toFixed(1)} s\n`);

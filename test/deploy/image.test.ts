@@ -122,6 +122,9 @@ describe('compose.yaml', () => {
     const nginx = await readFile('deploy/nginx.conf', 'utf8');
     for (const [name] of gateways) expect(nginx).toContain(`server ${name}:8080`);
     expect(nginx).toContain('proxy_buffering off');
+    // The Responses WebSocket's handshake reaches the gateways.
+    expect(nginx).toContain('proxy_set_header Upgrade $http_upgrade;');
+    expect(nginx).toContain('proxy_set_header Connection $connection_upgrade;');
   });
 
   it('trusts its load balancer, and only it, for X-Forwarded-For; nginx appends the client and overwrites host and scheme', async () => {

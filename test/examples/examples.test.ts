@@ -52,6 +52,7 @@ const expected: Record<string, (stdout: string) => void> = {
   'messages-stream.mjs': (out) => expect(out).toMatch(/^You said: "Tell me a short story"\..*\n\[stop_reason: end_turn, output tokens: \d+\]\n$/s),
   'generate.mjs': (out) => expect(out).toMatch(/^You said: "Hello"\./),
   'responses.mjs': (out) => expect(out).toMatch(/^You said: "Hello"\..*\nYou said: "And again"\./s),
+  'responses-websocket.mjs': (out) => expect(out).toMatch(/^You said: "Hello"\..*\nYou said: "And again"\./s),
   'ai-sdk.mjs': (out) => expect(out).toMatch(/^You said: "Hello"\./),
   'videos.mjs': (out) => expect(out).toMatch(/^created \d+\nsucceeded: \d+ bytes written to video\.mp4\n$/),
   'images.sh': (out) => expect(out).toMatch(/^task \d{16} submitted\nSUCCESS: http:\/\/127\.0\.0\.1:\d+\/ig\/image\/\S+\n$/),

@@ -116,6 +116,8 @@ export const CATALOGUE: RouteEntry[] = [
   { family: 'messages', shape: 'messages', method: 'POST', path: '/messages/count_tokens', alias: true, auth: 'messages', body: base.messagesCountBody, media: base.MESSAGES_MEDIA },
 
   { family: 'responses', shape: 'openai', method: 'POST', path: '/v1/responses', auth: 'bearer', body: base.responsesBody, media: base.RESPONSES_MEDIA },
+  // The Responses WebSocket's handshake route: without an upgrade (as the fuzzer sends it), always 426.
+  { family: 'responses', shape: 'openai', method: 'GET', path: '/v1/responses', auth: 'bearer', baseStatus: 426 },
   { family: 'responses', shape: 'openai', method: 'POST', path: '/v1/responses/input_tokens', auth: 'bearer', body: base.responsesCountBody, media: base.RESPONSES_MEDIA },
   { family: 'responses', shape: 'openai', method: 'POST', path: '/v1/responses/compact', auth: 'bearer', body: base.responsesCountBody, media: base.RESPONSES_MEDIA },
   {

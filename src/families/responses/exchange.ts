@@ -31,6 +31,11 @@ export interface ExchangeOptions {
   onRecordError: (error: unknown) => void;
   /** Seals the summaries of compactions the gateway performs and opens them on later turns. */
   sealer: ReasoningSealer;
+  /**
+   * Record a `store: false` answer too: the repository is a WebSocket's, which
+   * keeps such turns in memory for the connection only (connection-local state).
+   */
+  keepUnstored?: boolean;
 }
 
 /** Where an answer came from, kept with it for later turns. */
@@ -72,6 +77,11 @@ export class ResponsesExchange {
     return this.options.request.store !== false;
   }
 
+  /** Whether the finished answer is recorded: stored, or kept for the connection it came on. */
+  get records(): boolean {
+    return this.stores || this.options.keepUnstored === true;
+  }
+
   /** The response object before any output: status in_progress, usage null. */
   base(): ResponseObject {
     return baseResponse({ id: this.id, createdAt: this.createdAt }, this.options.request);
@@ -102,13 +112,13 @@ export class ResponsesExchange {
       ? [this.compactionOutput(answerText(answer))]
       : outputFromCore(answer, { summaries: this.summaries, toolNames: this.toolNames });
     finishResponse(response, answer.finishReason, answer.usage);
-    if (!this.stores) return this.visible(response);
+    if (!this.records) return this.visible(response);
     return this.record(response, translated).then(() => this.visible(response));
   }
 
-  /** Stores the finished answer with this turn's input (nothing when `store` is false). */
+  /** Stores the finished answer with this turn's input (nothing when `store` is false, unless kept for the connection). */
   async record(response: ResponseObject | Record<string, unknown>, origin: Origin = translated): Promise<void> {
-    if (!this.stores) return;
+    if (!this.records) return;
     const previous = this.options.history.previous;
     const record: StoredResponse = {
       id: this.id,

@@ -34,7 +34,7 @@ export function wrapNativeAnswer(exchange: ResponsesExchange, result: PassThroug
   if (!(result.body instanceof WholeBody)) return { ...result, body: rewriteJson(result, exchange, ids, channel), responseId };
   const { bytes, response } = rewriteWhole(result, result.body.bytes, exchange, ids);
   const answer: PassThroughResult = { ...result, body: new WholeBody(bytes), responseId };
-  return response && exchange.stores ? record(exchange, response, ids.upstreamId, channel).then(() => answer) : answer;
+  return response && exchange.records ? record(exchange, response, ids.upstreamId, channel).then(() => answer) : answer;
 }
 
 /** The upstream's id for this exchange, and the previous response id the client sees. */

@@ -27,6 +27,7 @@ export function openExchange(
   keyId: string,
   request: ValidatedRequest,
   onRecordError: (error: unknown) => void,
+  keepUnstored = false,
 ): OpenedExchange | Promise<OpenedExchange> {
   const input = inputAsItems(request.input);
   const history = loadHistory(repository, {
@@ -37,7 +38,7 @@ export function openExchange(
   });
   const open = (loaded: History): OpenedExchange => {
     const current = currentItems(input, loaded);
-    const exchange = new ResponsesExchange({ request, keyId, history: loaded, current, repository, onRecordError, sealer: ReasoningSealer.of(ctx.secrets) });
+    const exchange = new ResponsesExchange({ request, keyId, history: loaded, current, repository, onRecordError, sealer: ReasoningSealer.of(ctx.secrets), keepUnstored });
     return { history: loaded, current, exchange };
   };
   return history instanceof Promise ? history.then(open) : open(history);

@@ -19,6 +19,7 @@ function exchange(previous?: string, stores = true): ResponsesExchange & { recor
     id: GATEWAY_ID,
     sequence: 0,
     stores,
+    records: stores,
     recorded,
     options: { history: { previous: previous === undefined ? undefined : { id: previous } } },
     async record(response: Record<string, unknown>) {
