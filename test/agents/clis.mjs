@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { COMPACT_CASE, COMPACT_CONFIG } from './compact.mjs';
 import { CLIENT_KEY, MODULES } from './lib.mjs';
 
 function baseEnv(home, extra) {
@@ -81,12 +82,13 @@ function parseJson(text) {
 
 /**
  * Each CLI: its npm package, the models run by default (first = the newest
- * shape), and `command({ baseUrl, model, prompt, home, cwd })` giving
- * `{ command, args, env }`; `setup({ baseUrl, home })`, where a CLI needs one,
- * a command run before it (with `input` on its stdin); `transport`, where it is
- * not plain HTTP (`responses-websocket`: the case also requires every turn on
- * the WebSocket, see run.mjs); `compacts`: it runs the optional `compact`
- * case (see run.mjs); `result(run, files)` extracts `{ text, error }`;
+ * shape), and `command({ baseUrl, model, prompt, home, cwd, caseName })` giving
+ * `{ command, args, env }`; `setup({ baseUrl, home, caseName })`, where a CLI
+ * needs one, a command run before it (with `input` on its stdin); `transport`,
+ * where it is not plain HTTP (`responses-websocket`: the case also requires
+ * every turn on the WebSocket, see run.mjs); `extraCases`: the cases it runs
+ * besides plain and tool (`discovery`, `compact`; see run.mjs);
+ * `result(run, files)` extracts `{ text, error }`;
  * `sideRequest(body)`, where a CLI has them, names requests beside the
  * conversation (recorded as `extra-<name>`).
  */
@@ -178,11 +180,11 @@ export const CLIS = {
     models: ['gpt-6.1-sol', 'gpt-5.5'],
     dialect: 'openai-responses',
     transport: 'responses-websocket',
-    compacts: true,
+    // `compact`: the tool case with a compaction threshold below one turn's prompt (compact.mjs).
+    extraCases: [COMPACT_CASE],
     setup({ baseUrl, home, caseName }) {
       const { command, prefix } = nodeBin('codex');
-      // The compact case: a threshold far below one turn's prompt, so the tool loop compacts before its second request.
-      const compact = caseName === 'compact' ? 'model_auto_compact_token_limit = 2000\n' : '';
+      const compact = caseName === COMPACT_CASE ? COMPACT_CONFIG : '';
       writeFileSync(path.join(home, '.codex', 'config.toml'), `openai_base_url = "${baseUrl}/v1"\n${compact}`);
       return { command, args: [...prefix, 'login', '--with-api-key'], env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex') }), input: CLIENT_KEY };
     },

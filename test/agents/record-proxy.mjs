@@ -16,7 +16,8 @@
  * both ways. The handshake is recorded as a GET (status 101, or the target's
  * refusal with its body), and each `response.create` message as one record
  * with method `WS`: the message as its body, the event types that answered
- * it, and as status 200 at its terminal event or the `error` event's status.
+ * it, the types of its finished output items (`items`), and as status 200 at
+ * its terminal event or the `error` event's status.
  */
 import http from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -204,7 +205,7 @@ export async function startRecordProxy({ target, port = 0, out, onRecord, label 
         // not JSON: relayed, not recorded as a turn
       }
       if (message?.type !== 'response.create') return;
-      turns.push({ seq: ++seq, label, time: new Date().toISOString(), method: 'WS', path: recordPath, headers: {}, body: message, events: [], response: null });
+      turns.push({ seq: ++seq, label, time: new Date().toISOString(), method: 'WS', path: recordPath, headers: {}, body: message, events: [], items: [], response: null });
     });
     target.on('message', (data, isBinary) => {
       if (client.readyState === 1) client.send(data, { binary: isBinary });
@@ -217,6 +218,7 @@ export async function startRecordProxy({ target, port = 0, out, onRecord, label 
       const turn = turns[0];
       if (!turn) return;
       turn.events.push(event.type);
+      if (event.type === 'response.output_item.done' && typeof event.item?.type === 'string') turn.items.push(event.item.type);
       if (TERMINAL_EVENTS.has(event.type)) endTurn(turns.shift(), { status: 200, terminal: event.type, responseStatus: event.response?.status ?? null });
       else if (event.type === 'error') endTurn(turns.shift(), { status: Number(event.status ?? 400), body: event });
     });

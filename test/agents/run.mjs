@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
  * Runs real coding-agent CLIs headless through the gateway, against every
- * upstream type, and prints CLI (model) x upstream x {plain, tool} -> PASS/FAIL.
+ * upstream type, and prints CLI (model) x upstream x {plain, tool, discovery,
+ * compact} -> PASS/FAIL.
  *
  *   node test/agents/run.mjs [--cli claude,codex,gemini] [--upstream simulator,anthropic,...]
- *        [--model NAME,...] [--case plain,tool] [--jobs 4] [--timeout 120] [--gateway source|bundle]
+ *        [--model NAME,...] [--case plain,tool,discovery,compact] [--jobs 4] [--timeout 120] [--gateway source|bundle]
  *        [--out DIR] [--verbose]
  * (the same filters as env: AGENTS_CLI, AGENTS_UPSTREAM, AGENTS_MODEL, AGENTS_CASE, AGENTS_JOBS)
  *
@@ -19,24 +20,34 @@
  *   plain: the answer holds SWITCHYARD_PLAIN_OK (simulator: any answer);
  *   tool:  the answer holds "The tool said: SWITCHYARD_TOOL_OK", which the fake
  *          only writes after the CLI ran `echo SWITCHYARD_TOOL_OK` and sent the
- *          output back (simulator: a later request carried a tool result).
+ *          output back (simulator: a later request carried a tool result);
+ *   discovery (the CLIs that list it in `extraCases`: Claude Code with gateway
+ *          model discovery on): as plain, and the CLI's GET /v1/models was
+ *          answered 200 with the model under test in what it cached (discovery.mjs);
+ *   compact (`extraCases` of codex-builtin; not through the simulator): the
+ *          tool prompt with a low compaction threshold, judged in compact.mjs.
+ * A CLI whose `transport` is `responses-websocket` must also keep every turn
+ * on the WebSocket, with no error or fallback (websocketProblems).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFake } from './fakes/index.mjs';
 import { startRecordProxy } from './record-proxy.mjs';
 import { CLIS, prepareHome } from './clis.mjs';
+import { COMPACT_CASE, compactApplies, compactReasons } from './compact.mjs';
+import { DISCOVERY_CASE, discoveryReasons } from './discovery.mjs';
 import { AGENTS_DIR, PLAIN_PROMPT, TOOL_PROMPT, carriesToolResult, channelFor, packageVersion, runProcess, startGateway, tempDir } from './lib.mjs';
 
 const UPSTREAMS = ['simulator', 'anthropic', 'openai-chat', 'gemini', 'openai-responses'];
-const CASES = ['plain', 'tool'];
-/**
- * Run only when named (`--case compact`), by the CLIs that declare `compacts`:
- * the tool case with the CLI's automatic compaction threshold set so low that
- * it compacts within the loop (Codex: a `compaction_trigger` item, answered by
- * one `compaction` item, on the Responses WebSocket).
- */
-const OPTIONAL_CASES = ['compact'];
+/** Every case, all run by default; each CLI runs the common ones and those it lists in `extraCases`. */
+const CASES = ['plain', 'tool', DISCOVERY_CASE, COMPACT_CASE];
+const COMMON_CASES = ['plain', 'tool'];
+const PROMPTS = { plain: PLAIN_PROMPT, tool: TOOL_PROMPT, [DISCOVERY_CASE]: PLAIN_PROMPT, [COMPACT_CASE]: TOOL_PROMPT };
+
+function caseApplies(cli, caseName, upstream) {
+  if (!COMMON_CASES.includes(caseName) && !CLIS[cli].extraCases?.includes(caseName)) return false;
+  return caseName !== COMPACT_CASE || compactApplies(upstream);
+}
 
 function options() {
   const args = process.argv.slice(2);
@@ -88,7 +99,7 @@ function websocketProblems(run, records) {
   return problems;
 }
 
-function judge(caseName, upstream, run, outcome, records, transport) {
+function judge({ caseName, upstream, model, home }, run, outcome, records, transport) {
   const reasons = [];
   if (transport === 'responses-websocket') reasons.push(...websocketProblems(run, records));
   const refused = records.filter((r) => r.method !== 'GET' && (r.response?.status ?? 0) >= 400);
@@ -105,19 +116,17 @@ function judge(caseName, upstream, run, outcome, records, transport) {
   const aux = records.filter((r) => r.method === 'GET' && (r.response?.status ?? 0) >= 400);
   const notes = aux.map((r) => `${r.response.status} ${r.method} ${r.path}`);
   const posts = records.filter((r) => r.method === 'POST' || r.method === 'WS');
-  // The compact case is the tool case with a compaction inside it.
-  const toolLoop = caseName === 'tool' || caseName === 'compact';
-  if (caseName === 'compact' && !records.some((r) => r.response?.status === 200 && JSON.stringify(r.body?.input ?? []).includes('"compaction_trigger"'))) {
-    reasons.push('no compaction (a compaction_trigger turn) was answered');
-  }
   if (!refused.length && run.code === 0) {
-    if (caseName === 'plain' && upstream !== 'simulator' && !outcome.text.includes('SWITCHYARD_PLAIN_OK')) reasons.push(`answer lacks SWITCHYARD_PLAIN_OK: ${JSON.stringify(outcome.text.slice(0, 160))}`);
-    if (caseName === 'plain' && upstream === 'simulator' && !outcome.text.trim()) reasons.push('empty answer');
-    if (toolLoop && upstream !== 'simulator' && !outcome.text.includes('The tool said: SWITCHYARD_TOOL_OK')) {
+    const plainLike = caseName === 'plain' || caseName === DISCOVERY_CASE;
+    if (plainLike && upstream !== 'simulator' && !outcome.text.includes('SWITCHYARD_PLAIN_OK')) reasons.push(`answer lacks SWITCHYARD_PLAIN_OK: ${JSON.stringify(outcome.text.slice(0, 160))}`);
+    if (plainLike && upstream === 'simulator' && !outcome.text.trim()) reasons.push('empty answer');
+    if (caseName === 'tool' && upstream !== 'simulator' && !outcome.text.includes('The tool said: SWITCHYARD_TOOL_OK')) {
       reasons.push(`answer lacks "The tool said: SWITCHYARD_TOOL_OK": ${JSON.stringify(outcome.text.slice(0, 160))}`);
     }
-    if (toolLoop && upstream === 'simulator' && !posts.some((r) => carriesToolResult(r.body))) reasons.push('no request carried a tool result (the tool loop did not happen)');
+    if (caseName === 'tool' && upstream === 'simulator' && !posts.some((r) => carriesToolResult(r.body))) reasons.push('no request carried a tool result (the tool loop did not happen)');
+    if (caseName === COMPACT_CASE) reasons.push(...compactReasons(records, outcome));
   }
+  if (caseName === DISCOVERY_CASE) reasons.push(...discoveryReasons(records, { home, model }));
   if (outcome.error && reasons.length && !refused.length) reasons.push(`CLI said: ${outcome.error.slice(0, 300)}`);
   if (!records.length && !run.timedOut) reasons.push('the CLI sent no request to the gateway');
   return { pass: reasons.length === 0, reasons, notes, requests: records.length };
@@ -140,7 +149,7 @@ async function pool(tasks, jobs) {
 async function main() {
   const opts = options();
   for (const cli of opts.clis) if (!CLIS[cli]) throw new Error(`unknown CLI ${cli} (one of ${Object.keys(CLIS).join(', ')})`);
-  for (const caseName of opts.cases) if (!CASES.includes(caseName) && !OPTIONAL_CASES.includes(caseName)) throw new Error(`unknown case ${caseName} (one of ${[...CASES, ...OPTIONAL_CASES].join(', ')})`);
+  for (const caseName of opts.cases) if (!CASES.includes(caseName)) throw new Error(`unknown case ${caseName} (one of ${CASES.join(', ')})`);
   for (const upstream of opts.upstreams) if (!UPSTREAMS.includes(upstream)) throw new Error(`unknown upstream ${upstream} (one of ${UPSTREAMS.join(', ')})`);
   rmSync(opts.out, { recursive: true, force: true });
   mkdirSync(opts.out, { recursive: true });
@@ -157,11 +166,13 @@ async function main() {
 
   // One fake and one gateway per upstream, all up before the CLIs run.
   const stacks = {};
+  // The channel serves `*`; the model list (GET /v1/models, the discovery case) shows the models run.
+  const listed = [...new Set(variants.map((v) => v.model))];
   try {
     for (const upstream of opts.upstreams) {
       const dir = path.join(opts.out, upstream);
       const fake = upstream === 'simulator' ? null : await startFake(upstream);
-      const gateway = await startGateway({ channel: channelFor(upstream, fake), dir: path.join(scratch, upstream), mode: opts.gatewayMode });
+      const gateway = await startGateway({ channel: channelFor(upstream, fake, listed), dir: path.join(scratch, upstream), mode: opts.gatewayMode });
       stacks[upstream] = { dir, fake, gateway };
     }
 
@@ -169,7 +180,7 @@ async function main() {
     for (const upstream of opts.upstreams) {
       for (const { cli, model } of variants) {
         for (const caseName of opts.cases) {
-          if (caseName === 'compact' && !CLIS[cli].compacts) continue;
+          if (!caseApplies(cli, caseName, upstream)) continue;
           tasks.push(async () => {
             const id = `${cli}-${model}-${caseName}`;
             const caseDir = path.join(stacks[upstream].dir, id);
@@ -181,7 +192,7 @@ async function main() {
               const ready = await runProcess(setup.command, setup.args, { env: setup.env, cwd, timeoutMs: opts.timeoutMs, input: setup.input, stderrPath: path.join(caseDir, 'setup-stderr.txt') });
               if (ready.code !== 0) throw new Error(`${cli} setup failed (exit ${ready.code}): ${ready.stderr.slice(-300)}`);
             }
-            const spec = CLIS[cli].command({ baseUrl: proxy.url, model, prompt: caseName === 'plain' ? PLAIN_PROMPT : TOOL_PROMPT, home, cwd });
+            const spec = CLIS[cli].command({ baseUrl: proxy.url, model, prompt: PROMPTS[caseName], home, cwd, caseName });
             const run = await runProcess(spec.command, spec.args, {
               env: spec.env,
               cwd,
@@ -192,7 +203,7 @@ async function main() {
             await new Promise((resolve) => setTimeout(resolve, 100));
             await proxy.close();
             const outcome = CLIS[cli].result(run, { home });
-            const verdict = judge(caseName, upstream, run, outcome, proxy.records, CLIS[cli].transport);
+            const verdict = judge({ caseName, upstream, model, home }, run, outcome, proxy.records, CLIS[cli].transport);
             const result = { cli, model, upstream, case: caseName, ...verdict, exit: run.code, ms: run.ms, answer: outcome.text.slice(0, 500), cliError: outcome.error };
             writeFileSync(path.join(caseDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
             if (opts.verbose) process.stdout.write(`${result.pass ? 'PASS' : 'FAIL'} ${cli} (${model}) x ${upstream} x ${caseName} ${(run.ms / 1000).toFixed(1)} s\n`);
@@ -236,8 +247,9 @@ function report(results, opts) {
   }
   rows.sort((a, b) => a.label.localeCompare(b.label) || UPSTREAMS.indexOf(a.upstream) - UPSTREAMS.indexOf(b.upstream));
   const width = Math.max(...rows.map((row) => row.label.length), 10) + 2;
-  const lines = ['', `${'CLI (model)'.padEnd(width)}${'upstream'.padEnd(18)}${opts.cases.map((c) => c.padEnd(7)).join('')}`];
-  for (const row of rows) lines.push(`${row.label.padEnd(width)}${row.upstream.padEnd(18)}${opts.cases.map((c) => (row[c] ?? '-').padEnd(7)).join('')}`);
+  const column = (c) => Math.max(c.length + 2, 7);
+  const lines = ['', `${'CLI (model)'.padEnd(width)}${'upstream'.padEnd(18)}${opts.cases.map((c) => c.padEnd(column(c))).join('')}`];
+  for (const row of rows) lines.push(`${row.label.padEnd(width)}${row.upstream.padEnd(18)}${opts.cases.map((c) => (row[c] ?? '-').padEnd(column(c))).join('')}`);
   const failures = results.filter((r) => !r.pass);
   if (failures.length) {
     // One line per CLI (model) and distinct reason, naming the upstreams and cases it hit.
