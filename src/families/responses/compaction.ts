@@ -82,11 +82,14 @@ export function summaryMessage(summary: string): InputItem {
  * The summarising request for an upstream that cannot compact: the same
  * conversation, tools still declared (a history holding tool calls needs
  * them on some upstreams) but not callable, then the hand-off prompt. A
- * forced answer format would fight the summary, so none is asked for.
+ * forced answer format would fight the summary, so none is asked for; nor is
+ * reasoning, which would spend the client's output budget (Codex's, or a
+ * small `max_output_tokens`) on thoughts nobody reads instead of the summary.
  */
 export function summarisingRequest(request: ChatRequest): ChatRequest {
   const out: ChatRequest = { ...request, messages: [...request.messages] };
   delete out.responseFormat;
+  delete out.thinking;
   if (out.tools && out.tools.length > 0) out.toolChoice = { type: 'none' };
   else delete out.toolChoice;
   const last = out.messages[out.messages.length - 1];

@@ -77,6 +77,12 @@ describe('the summarising request', () => {
     expect(history.messages).toHaveLength(2);
   });
 
+  it('asks for no reasoning, which would spend a small output budget on thoughts instead of the summary', () => {
+    const request = summarisingRequest({ model: 'm', stream: false, maxTokens: 64, thinking: { enabled: true, effort: 'low' }, messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }] }] });
+    expect(request.thinking).toBeUndefined();
+    expect(request.maxTokens).toBe(64);
+  });
+
   it('is not asked for a trigger that is not last (an earlier turn\'s)', () => {
     const { exchange, core } = open({ input: [user('a'), trigger, user('b')] });
     expect(exchange.compacting).toBe(false);
