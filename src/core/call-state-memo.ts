@@ -7,11 +7,14 @@
  * sealed state that came with each call id it handed out, and puts it back
  * before that call when a replayed turn arrives without any.
  *
+ * A plain answer is read with `rememberAnswer`; a stream, by the seal pass
+ * that already reads its events (`SealOptions.onCallState`).
+ *
  * Bounded: at most `maxEntries` calls and `maxChars` characters, each call
  * for `ttlMs`, least recently used first out. Held by one instance: a turn served by another instance finds
  * nothing and goes on as before (Gemini 3 then gets the documented sentinel).
  */
-import type { ChatEvent, ChatMessage, ChatRequest, ChatResponse, ContentPart } from './chat.js';
+import type { ChatMessage, ChatRequest, ChatResponse, ContentPart } from './chat.js';
 
 export interface CallStateMemoOptions {
   maxEntries: number;
@@ -61,26 +64,6 @@ export class CallStateMemo {
   /** Notes the state of each call of a (sealed) answer. */
   rememberAnswer(scope: string, content: ChatResponse['content']): void {
     for (const [callId, token] of callStates(content)) this.remember(scope, callId, token);
-  }
-
-  /** The same for a (sealed) stream, as its events pass. */
-  async *rememberEvents(scope: string, events: AsyncIterable<ChatEvent>): AsyncGenerator<ChatEvent> {
-    const content: ContentPart[] = [];
-    const thoughts = new Map<number, { text: string; signature: string }>();
-    for await (const event of events) {
-      if (event.type === 'block_start' && event.block.type === 'thinking') thoughts.set(event.index, { text: '', signature: '' });
-      else if (event.type === 'block_start' && event.block.type === 'tool_call') content.push({ type: 'tool_call', id: event.block.id, name: event.block.name, input: {} });
-      else if (event.type === 'thinking_delta' || event.type === 'signature_delta') {
-        const thought = thoughts.get(event.index);
-        if (thought && event.type === 'thinking_delta') thought.text += event.text;
-        else if (thought && event.type === 'signature_delta') thought.signature += event.signature;
-      } else if (event.type === 'block_stop' && thoughts.has(event.index)) {
-        const { text, signature } = thoughts.get(event.index)!;
-        thoughts.delete(event.index);
-        content.push({ type: 'thinking', text, ...(signature ? { signature } : {}) });
-      } else if (event.type === 'finish') this.rememberAnswer(scope, content as ChatResponse['content']);
-      yield event;
-    }
   }
 
   /** A request whose replayed turns lost their calls' state, with the state put back where it was remembered. */

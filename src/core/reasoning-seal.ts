@@ -14,6 +14,13 @@ export interface SealOptions {
   origin: string;
   /** The client may not send thought text back verbatim (hidden thoughts, no summaries): the token carries it. */
   carryText: boolean;
+  /**
+   * Told, as a stream passes, the sealed state that belongs to each call: a
+   * signature with no thought text right before the call, or after the last
+   * call at the answer's end (see core/call-state-memo.ts). Read in this same
+   * pass so that a stream gets no second wrapper.
+   */
+  onCallState?: (callId: string, token: string) => void;
 }
 
 export function sealResponse(response: ChatResponse, sealer: ReasoningSealer, options: SealOptions): ChatResponse {
@@ -41,10 +48,19 @@ export async function* sealEvents(
   options: SealOptions,
 ): AsyncGenerator<ChatEvent> {
   const thoughts = new Map<number, { text: string; signature: string }>();
+  const onCallState = options.onCallState;
+  // A signed thought with no text, waiting for the call it belongs to; the last call seen.
+  let unclaimed: string | undefined;
+  let lastCall: string | undefined;
   for await (const event of events) {
     switch (event.type) {
       case 'block_start':
         if (event.block.type === 'thinking') thoughts.set(event.index, { text: '', signature: '' });
+        else if (event.block.type === 'tool_call') {
+          lastCall = event.block.id;
+          if (unclaimed !== undefined) onCallState?.(lastCall, unclaimed);
+          unclaimed = undefined;
+        } else unclaimed = undefined;
         if (event.block.type === 'redacted_thinking') {
           yield { ...event, block: { ...event.block, data: sealer.seal({ origin: options.origin, kind: 'redacted', value: event.block.data }) } };
           continue;
@@ -66,10 +82,15 @@ export async function* sealEvents(
         thoughts.delete(event.index);
         if (thought && thought.signature !== '') {
           const text = options.carryText && thought.text !== '' ? thought.text : undefined;
-          yield { type: 'signature_delta', index: event.index, signature: sealer.seal({ origin: options.origin, kind: 'thinking', value: thought.signature, text }) };
+          const token = sealer.seal({ origin: options.origin, kind: 'thinking', value: thought.signature, text });
+          if (thought.text === '') unclaimed = token;
+          yield { type: 'signature_delta', index: event.index, signature: token };
         }
         break;
       }
+      case 'finish':
+        if (unclaimed !== undefined && lastCall !== undefined) onCallState?.(lastCall, unclaimed);
+        break;
     }
     yield event;
   }

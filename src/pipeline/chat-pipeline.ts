@@ -94,7 +94,13 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
           return { kind: 'pass', result: await withFirstChunk(wrapped instanceof Promise ? await wrapped : wrapped) };
         }
         const result = await adapter.chat(coreRequest(), upstreamCall);
-        const sealed = rememberCallStates(sealResult(result, sealer, { origin: adapter.type, carryText: codec.reasoningTextHidden === true }), services.callStates, memoScope);
+        const callStates = services.callStates;
+        const sealed = sealResult(result, sealer, {
+          origin: adapter.type,
+          carryText: codec.reasoningTextHidden === true,
+          onCallState: (callId, token) => callStates.remember(memoScope, callId, token),
+        });
+        if (!sealed.stream) callStates.rememberAnswer(memoScope, sealed.response.content);
         return { kind: 'chat', result: sealed.stream ? { stream: true, events: await afterFirstPiece(sealed.events) } : sealed };
       },
     );
@@ -158,12 +164,6 @@ function sealResult(result: ChatResult, sealer: ReasoningSealer, options: SealOp
   return result.stream
     ? { stream: true, events: sealEvents(result.events, sealer, options) }
     : { stream: false, response: sealResponse(result.response, sealer, options) };
-}
-
-function rememberCallStates(result: ChatResult, memo: CallStateMemo, scope: string): ChatResult {
-  if (result.stream) return { stream: true, events: memo.rememberEvents(scope, result.events) };
-  memo.rememberAnswer(scope, result.response.content);
-  return result;
 }
 
 /** Names what the serving channel's plan mapped or ignored: a response header, a log line, and the request log (via settle). */

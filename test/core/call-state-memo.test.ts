@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent, ChatRequest } from '../../src/core/chat.js';
 import { CallStateMemo } from '../../src/core/call-state-memo.js';
+import { sealEvents } from '../../src/core/reasoning-seal.js';
+import type { ReasoningSealer } from '../../src/core/reasoning-state.js';
 
 const call = (id: string) => ({ type: 'tool_call' as const, id, name: 'w', input: {} });
 const signed = (signature: string) => ({ type: 'thinking' as const, text: '', signature });
@@ -29,7 +31,7 @@ describe('CallStateMemo', () => {
     expect(turn(memo.restore('key2', replay([call('a')])))).toEqual([call('a')]);
   });
 
-  it('reads a stream as it passes, unchanged', async () => {
+  it('is told a stream\'s call states by the seal pass, which passes the events on unchanged', async () => {
     const memo = new CallStateMemo({ maxEntries: 10, maxChars: 10_000, ttlMs: 1000 });
     const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
     const events: ChatEvent[] = [
@@ -42,9 +44,38 @@ describe('CallStateMemo', () => {
       { type: 'finish', reason: 'tool_use', usage },
     ];
     const seen: ChatEvent[] = [];
-    for await (const event of memo.rememberEvents('k', (async function* () { yield* events; })())) seen.push(event);
+    const sealer = { seal: (state: { value: string }) => state.value } as unknown as ReasoningSealer;
+    const onCallState = (callId: string, token: string) => memo.remember('k', callId, token);
+    for await (const event of sealEvents(events, sealer, { origin: 'gemini', carryText: false, onCallState })) seen.push(event);
     expect(seen).toEqual(events);
     expect(turn(memo.restore('k', replay([call('a')])))).toEqual([signed('swy1-s'), call('a')]);
+  });
+
+  it('gives a signature streamed after the last call, at the answer\'s end, to that call; a text block in between claims none', async () => {
+    const memo = new CallStateMemo({ maxEntries: 10, maxChars: 10_000, ttlMs: 1000 });
+    const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const events: ChatEvent[] = [
+      { type: 'block_start', index: 0, block: { type: 'tool_call', id: 'a', name: 'w' } },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'thinking' } },
+      { type: 'signature_delta', index: 1, signature: 'swy1-late' },
+      { type: 'block_stop', index: 1 },
+      { type: 'block_start', index: 2, block: { type: 'thinking' } },
+      { type: 'signature_delta', index: 2, signature: 'swy1-orphan' },
+      { type: 'block_stop', index: 2 },
+      { type: 'block_start', index: 3, block: { type: 'text' } },
+      { type: 'block_stop', index: 3 },
+      { type: 'block_start', index: 4, block: { type: 'tool_call', id: 'b', name: 'w' } },
+      { type: 'block_stop', index: 4 },
+      { type: 'finish', reason: 'tool_use', usage },
+    ];
+    const sealer = { seal: (state: { value: string }) => state.value } as unknown as ReasoningSealer;
+    const told: Array<[string, string]> = [];
+    for await (const _ of sealEvents(events, sealer, { origin: 'gemini', carryText: false, onCallState: (id, token) => told.push([id, token]) }));
+    expect(told).toEqual([]);
+    const late = events.slice(0, 5).concat(events.at(-1)!);
+    for await (const _ of sealEvents(late, sealer, { origin: 'gemini', carryText: false, onCallState: (id, token) => memo.remember('k', id, token) }));
+    expect(turn(memo.restore('k', replay([call('a')])))).toEqual([signed('swy1-late'), call('a')]);
   });
 
   it('forgets the least recently used past its size, and what is older than its time to live', () => {
@@ -58,6 +89,33 @@ describe('CallStateMemo', () => {
     expect(memo.recall('k', 'a')).toBe('A');
     now = 150;
     expect(memo.recall('k', 'c')).toBeUndefined();
+  });
+
+  it('gives a signature streamed after the last call, at the answer\'s end, to that call; a text block in between claims none', async () => {
+    const memo = new CallStateMemo({ maxEntries: 10, maxChars: 10_000, ttlMs: 1000 });
+    const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const events: ChatEvent[] = [
+      { type: 'block_start', index: 0, block: { type: 'tool_call', id: 'a', name: 'w' } },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'thinking' } },
+      { type: 'signature_delta', index: 1, signature: 'swy1-late' },
+      { type: 'block_stop', index: 1 },
+      { type: 'block_start', index: 2, block: { type: 'thinking' } },
+      { type: 'signature_delta', index: 2, signature: 'swy1-orphan' },
+      { type: 'block_stop', index: 2 },
+      { type: 'block_start', index: 3, block: { type: 'text' } },
+      { type: 'block_stop', index: 3 },
+      { type: 'block_start', index: 4, block: { type: 'tool_call', id: 'b', name: 'w' } },
+      { type: 'block_stop', index: 4 },
+      { type: 'finish', reason: 'tool_use', usage },
+    ];
+    const sealer = { seal: (state: { value: string }) => state.value } as unknown as ReasoningSealer;
+    const told: Array<[string, string]> = [];
+    for await (const _ of sealEvents(events, sealer, { origin: 'gemini', carryText: false, onCallState: (id, token) => told.push([id, token]) }));
+    expect(told).toEqual([]);
+    const late = events.slice(0, 5).concat(events.at(-1)!);
+    for await (const _ of sealEvents(late, sealer, { origin: 'gemini', carryText: false, onCallState: (id, token) => memo.remember('k', id, token) }));
+    expect(turn(memo.restore('k', replay([call('a')])))).toEqual([signed('swy1-late'), call('a')]);
   });
 
   it('forgets the least recently used past its size in characters', () => {
