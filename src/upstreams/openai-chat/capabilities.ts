@@ -4,7 +4,7 @@
  */
 import type { ChatRequest, MediaPart } from '../../core/chat.js';
 import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
-import { openAiPromptCacheSupport } from '../openai-prompt-cache.js';
+import { openAiPromptCacheSupport, promptCacheFieldsOn } from '../openai-prompt-cache.js';
 import { hasAssistantMedia, hasToolResultMedia, planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
 
 export const openAiChatCapabilities: TranslationCapabilities = {
@@ -38,6 +38,12 @@ function openAiChatRules(request: ChatRequest, plan: PlanBuilder): void {
   for (const type of refusedTypes) plan.refused(`media type ${type}`, 'accepts images, inline wav/mp3 audio, inline PDF files and text only');
 }
 
+
+// Built once: a plan runs on every translated request, and a spread of the table there is an allocation per request.
+const withCacheFields: TranslationCapabilities = { ...openAiChatCapabilities, promptCache: openAiPromptCacheSupport({}) };
+const withoutCacheFields: TranslationCapabilities = { ...openAiChatCapabilities, promptCache: openAiPromptCacheSupport({ promptCacheKey: false }) };
+const capabilitiesFor = (settings: Record<string, unknown>): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);
+
 export function planOpenAiChat(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, { ...openAiChatCapabilities, promptCache: openAiPromptCacheSupport(options.settings) }, options, openAiChatRules);
+  return planTranslation(request, capabilitiesFor(options.settings), options, openAiChatRules);
 }

@@ -4,7 +4,7 @@
  */
 import type { ChatRequest } from '../../core/chat.js';
 import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
-import { openAiPromptCacheSupport } from '../openai-prompt-cache.js';
+import { openAiPromptCacheSupport, promptCacheFieldsOn } from '../openai-prompt-cache.js';
 import { hasAssistantMedia, hasToolResultMedia, planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
 
 /**
@@ -36,6 +36,12 @@ function openAiResponsesRules(request: ChatRequest, plan: PlanBuilder, options: 
   if (hasToolResultMedia(request)) plan.refused('media in tool results', 'sends tool results as text only');
 }
 
+
+// Built once: a plan runs on every translated request, and a spread of the table there is an allocation per request.
+const withCacheFields: TranslationCapabilities = { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport({}) };
+const withoutCacheFields: TranslationCapabilities = { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport({ promptCacheKey: false }) };
+const capabilitiesFor = (settings: Record<string, unknown>): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);
+
 export function planOpenAiResponses(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport(options.settings) }, options, openAiResponsesRules);
+  return planTranslation(request, capabilitiesFor(options.settings), options, openAiResponsesRules);
 }
