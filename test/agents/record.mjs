@@ -20,6 +20,7 @@ import { startFake } from './fakes/index.mjs';
 import { startRecordProxy } from './record-proxy.mjs';
 import { CLIS, prepareHome } from './clis.mjs';
 import { PLAIN_PROMPT, REPO_ROOT, TOOL_PROMPT, carriesToolResult, packageVersion, runProcess, tempDir } from './lib.mjs';
+import { scrubPaths } from './scrub-paths.mjs';
 
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'agents');
 
@@ -83,7 +84,7 @@ async function recordCli(cli, timeoutMs, scratch) {
           } else turn = `extra-${side ?? slug(`${record.method} ${record.path.split('?')[0]}`)}`;
           const name = `${String(++n).padStart(2, '0')}-${slug(model)}-${caseName}-${turn}.json`;
           // The scratch dir (in prompts that name the working directory) says nothing about the CLI.
-          writeFileSync(path.join(dir, name), scrubPaths(JSON.stringify(fixture(record), null, 2).replaceAll(scratch, '<tmp>')) + '\n');
+          writeFileSync(path.join(dir, name), scrubPaths(JSON.stringify(fixture(record), null, 2), scratch) + '\n');
           manifest.files.push({ file: name, model, case: caseName, turn, method: record.method, path: record.path, status: record.response?.status ?? null });
         }
       }
@@ -119,12 +120,3 @@ main().catch((error) => {
   process.stderr.write(`recording failed: ${error.stack ?? error}\n`);
   process.exit(2);
 });
-
-/**
- * Paths under the scratch dir keep their shape but not names that read like
- * a machine's own folders (a `tmp` or `work` segment: the CLI's temp folder,
- * the workspace), so a recording names no path of the machine it was made on.
- */
-export function scrubPaths(text) {
-  return text.replace(/<tmp>[^"\s`')]*/g, (found) => found.replace(/\/tmp(?=\/|$)/g, '/temp').replace(/\/work(?=\/|$)/g, '/workspace'));
-}
