@@ -10,12 +10,12 @@ import { exposedError, type GatewayError } from '../core/errors.js';
 import { plainGenerateCodec } from '../families/generate/codec.js';
 import { renderError as renderImagesError } from '../families/images/errors.js';
 import { messagesCodec } from '../families/messages/codec.js';
-import { renderResponsesError } from '../dialects/openai/errors.js';
+import { renderOpenAIError } from '../dialects/openai/errors.js';
 import { generationsErrorBody, videoErrorRenderer, videosErrorBody } from '../families/videos/errors.js';
 import type { RenderedError } from '../pipeline/types.js';
 import type { ErrorRenderer } from '../http/family-errors.js';
 
-const openAiShape: ErrorRenderer = (error) => renderResponsesError(error);
+const openAiShape: ErrorRenderer = (error) => renderOpenAIError(error);
 
 const shapes: Array<[prefix: string, render: ErrorRenderer]> = [
   ['/v1/messages', (error, requestId) => messagesCodec.renderError(error, requestId)],

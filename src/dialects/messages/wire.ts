@@ -1,6 +1,7 @@
 /**
- * The parts of the Anthropic Messages wire format this adapter reads. Only the
- * fields used are typed; everything else passes by untouched or is ignored.
+ * The parts of the Anthropic Messages wire format the gateway reads from an
+ * upstream and writes to a client. Only the fields used are typed; everything
+ * else passes by untouched or is ignored.
  */
 
 export interface MessagesUsage {
@@ -21,14 +22,19 @@ export type MessagesContentBlock =
   /** Server-side tool blocks (server_tool_use, web_search_tool_result, …). */
   | { type: string; [key: string]: unknown };
 
+/**
+ * The message object, both ways: an upstream's answer (read leniently: the
+ * readers check each field) and the gateway's answer to a client.
+ */
 export interface MessagesResponse {
   id: string;
   type: 'message';
+  role: 'assistant';
   model: string;
   content: MessagesContentBlock[];
   stop_reason: string | null;
-  stop_sequence?: string | null;
-  usage?: MessagesUsage;
+  stop_sequence: string | null;
+  usage: MessagesUsage;
 }
 
 export type MessagesDelta =

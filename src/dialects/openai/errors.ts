@@ -9,7 +9,7 @@ import type { Dialect } from '../../core/chat.js';
 import { detailFor, GatewayError, retryHeaders, type ErrorKind, type GatewayErrorOptions } from '../../core/errors.js';
 
 /** A gateway error that carries its own OpenAI `code` (as the error's Responses detail). */
-export class ResponsesError extends GatewayError {
+export class OpenAIError extends GatewayError {
   constructor(kind: ErrorKind, message: string, code: string, options: GatewayErrorOptions = {}) {
     super(kind, message, { ...options, detail: { dialect: 'responses', code } });
   }
@@ -38,7 +38,7 @@ export function errorType(status: number, kind: ErrorKind): string {
   return 'invalid_request_error';
 }
 
-export interface ResponsesErrorObject {
+export interface OpenAIErrorObject {
   message: string;
   type: string;
   param: string | null;
@@ -50,7 +50,7 @@ export interface ResponsesErrorObject {
  * (Responses, or Chat Completions, which shares the shape): an upstream
  * error of that very dialect keeps its own `code` and `param`.
  */
-export function responsesErrorObject(err: GatewayError, dialect: Dialect = 'responses'): ResponsesErrorObject {
+export function openAIErrorObject(err: GatewayError, dialect: Dialect = 'responses'): OpenAIErrorObject {
   const own = err.detail?.dialect === dialect ? err.detail : undefined;
   return {
     message: err.message,
@@ -60,18 +60,18 @@ export function responsesErrorObject(err: GatewayError, dialect: Dialect = 'resp
   };
 }
 
-export function renderResponsesError(err: GatewayError, dialect: Dialect = 'responses'): { status: number; body: object; headers: Record<string, string> } {
-  return { status: err.status, body: { error: responsesErrorObject(err, dialect) }, headers: retryHeaders(err, { shouldRetry: true }) };
+export function renderOpenAIError(err: GatewayError, dialect: Dialect = 'responses'): { status: number; body: object; headers: Record<string, string> } {
+  return { status: err.status, body: { error: openAIErrorObject(err, dialect) }, headers: retryHeaders(err, { shouldRetry: true }) };
 }
 
-export function previousResponseNotFound(id: string): ResponsesError {
-  return new ResponsesError('not_found', `Previous response with id '${id}' not found.`, 'previous_response_not_found', {
+export function previousResponseNotFound(id: string): OpenAIError {
+  return new OpenAIError('not_found', `Previous response with id '${id}' not found.`, 'previous_response_not_found', {
     param: 'previous_response_id',
   });
 }
 
-export function responseNotFound(id: string): ResponsesError {
-  return new ResponsesError('not_found', `Response with id '${id}' not found.`, 'not_found', { param: 'response_id' });
+export function responseNotFound(id: string): OpenAIError {
+  return new OpenAIError('not_found', `Response with id '${id}' not found.`, 'not_found', { param: 'response_id' });
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { exposedError } from '../../core/errors.js';
 import type { ChatCodec } from '../../pipeline/types.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import { renderCompletion } from './from-core.js';
 import { ChatCompletionsStreamEncoder } from './stream-encoder.js';
 import type { ValidatedChatRequest } from './validate.js';
@@ -19,6 +19,6 @@ export function chatCompletionsCodec(request: ValidatedChatRequest): ChatCodec {
     renderResponse: (response, clientModel) => renderCompletion(response, { clientModel, legacyFunctions }),
     createStreamEncoder: (clientModel) =>
       new ChatCompletionsStreamEncoder({ clientModel, includeUsage: request.stream_options?.include_usage === true, legacyFunctions }),
-    renderError: (error, requestId) => renderResponsesError(exposedError(error, requestId), 'chat-completions'),
+    renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId), 'chat-completions'),
   };
 }

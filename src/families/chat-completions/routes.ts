@@ -13,14 +13,14 @@ import { chatServices } from '../../pipeline/chat-services.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import { chatCompletionsCodec } from './codec.js';
 import { chatCompletionsToCore } from './to-core.js';
 import { chatCompletionsSessionHint } from './session-hint.js';
 import { parseChatCompletionsRequest } from './validate.js';
 
 export function registerChatCompletionsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  useFamilyErrors(app, (error) => renderResponsesError(error, 'chat-completions'));
+  useFamilyErrors(app, (error) => renderOpenAIError(error, 'chat-completions'));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();

@@ -14,7 +14,7 @@
  */
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import type { GatewayError } from '../../core/errors.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import { toFinishReason } from '../../dialects/chat-completions/finish-reason.js';
 import { renderUsage } from '../../dialects/chat-completions/usage.js';
 import { nowSeconds, toCompletionId } from './answer-fields.js';
@@ -82,7 +82,7 @@ export class ChatCompletionsStreamEncoder {
   /** An error chunk, for a failure after the stream began; the official clients raise it. */
   error(err: GatewayError): string {
     this.finished = true;
-    return `data: ${JSON.stringify(renderResponsesError(err, 'chat-completions').body)}\n\n`;
+    return `data: ${JSON.stringify(renderOpenAIError(err, 'chat-completions').body)}\n\n`;
   }
 
   private start(id: string | undefined): string {

@@ -11,12 +11,12 @@ import { serveEmbeddings } from '../../pipeline/embeddings.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import { renderEmbeddings } from './render.js';
 import { parseEmbeddingsRequest, textInputs, tokenInputCount } from './validate.js';
 
 export function registerEmbeddingsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  useFamilyErrors(app, (error) => renderResponsesError(error, 'chat-completions'));
+  useFamilyErrors(app, (error) => renderOpenAIError(error, 'chat-completions'));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();
@@ -37,7 +37,7 @@ export function registerEmbeddingsRoutes(app: FastifyInstance, ctx: AppContext):
       {
         family: 'embeddings',
         render: (response, inputTokens) => renderEmbeddings(response, { model: parsed.model, base64, inputTokens }),
-        renderError: (error, requestId) => renderResponsesError(exposedError(error, requestId), 'chat-completions'),
+        renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId), 'chat-completions'),
       },
       reply,
     );

@@ -3,28 +3,12 @@
  */
 import type { ChatResponse, TextPart, ThinkingPart, ToolCallPart } from '../../core/chat.js';
 import { toMessageId } from './message-id.js';
-import { toStopReason, toStopSequence, type StopReason } from '../../dialects/messages/finish-reason.js';
-import { renderUsage, type RenderedMessagesUsage } from '../../dialects/messages/usage.js';
+import { toStopReason, toStopSequence } from '../../dialects/messages/finish-reason.js';
+import { renderUsage } from '../../dialects/messages/usage.js';
+import type { MessagesContentBlock, MessagesResponse } from '../../dialects/messages/wire.js';
 
-export type MessagesResponseBlock =
-  | { type: 'text'; text: string; citations?: unknown[] }
-  | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'redacted_thinking'; data: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
-
-export interface MessagesMessage {
-  id: string;
-  type: 'message';
-  role: 'assistant';
-  model: string;
-  content: MessagesResponseBlock[];
-  stop_reason: StopReason;
-  stop_sequence: string | null;
-  usage: RenderedMessagesUsage;
-}
-
-export function renderMessage(res: ChatResponse, clientModel: string): MessagesMessage {
-  const content: MessagesResponseBlock[] = [];
+export function renderMessage(res: ChatResponse, clientModel: string): MessagesResponse {
+  const content: MessagesContentBlock[] = [];
   for (const part of res.content) {
     const block = renderBlock(part);
     if (block) content.push(block);
@@ -41,7 +25,7 @@ export function renderMessage(res: ChatResponse, clientModel: string): MessagesM
   };
 }
 
-export function renderBlock(part: TextPart | ThinkingPart | ToolCallPart): MessagesResponseBlock | undefined {
+export function renderBlock(part: TextPart | ThinkingPart | ToolCallPart): MessagesContentBlock | undefined {
   switch (part.type) {
     case 'text':
       // The dialect's text blocks are never empty.

@@ -15,7 +15,7 @@ import { bearerToken, headerValue } from '../../http/credentials.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
 import { renderGenerateError } from '../../dialects/generate/errors.js';
 import { renderMessagesError } from '../../dialects/messages/errors.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import { modelNameProblem } from '../../core/model-name.js';
 import { modelsForKey, type ListedModel } from './catalogue.js';
 import { anthropicList, anthropicModel, geminiModel, openAiList, openAiModel } from './shapes.js';
@@ -28,7 +28,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: AppContext): void
     const thrown = toGatewayError(error);
     if (thrown.kind === 'internal') request.log.error({ err: error, requestId: request.id }, 'unhandled error');
     const gatewayError = exposedError(thrown, request.id);
-    const rendered = isAnthropic(request) ? renderMessagesError(exposedError(gatewayError, request.id), request.id) : renderResponsesError(gatewayError);
+    const rendered = isAnthropic(request) ? renderMessagesError(exposedError(gatewayError, request.id), request.id) : renderOpenAIError(gatewayError);
     if (rendered.headers) reply.headers(rendered.headers);
     reply.code(rendered.status).type('application/json').send(JSON.stringify(rendered.body));
   });

@@ -4,7 +4,7 @@
  * echo, the recording of the answer), so it is built per request.
  */
 import type { ChatCodec } from '../../pipeline/types.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import type { ResponsesExchange } from './exchange.js';
 import { ResponsesStreamEncoder } from './stream-encoder.js';
 import { CompactionStreamEncoder } from './compaction-stream.js';
@@ -19,6 +19,6 @@ export function responsesCodec(exchange: ResponsesExchange): ChatCodec {
     reasoningTextHidden: !exchange.summaries,
     renderResponse: (response) => exchange.completePlain(response),
     createStreamEncoder: () => (exchange.compacting ? new CompactionStreamEncoder(exchange) : new ResponsesStreamEncoder(exchange)),
-    renderError: (error, requestId) => renderResponsesError(exposedError(error, requestId)),
+    renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId)),
   };
 }

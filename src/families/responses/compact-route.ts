@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatResponse } from '../../core/chat.js';
 import { contextWindowFor } from '../../core/context-windows.js';
 import { exposedError } from '../../core/errors.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { chatCall } from '../../pipeline/call-basics.js';
@@ -89,7 +89,7 @@ function compactCodec(exchange: ResponsesExchange, kept: () => InputItem[]): Cha
     }),
     // Never streamed (the request is made plain); present because every codec has one.
     createStreamEncoder: () => new ResponsesStreamEncoder(exchange),
-    renderError: (error, requestId) => renderResponsesError(exposedError(error, requestId)),
+    renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId)),
   };
 }
 

@@ -10,7 +10,7 @@
  */
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
-import { responseErrorCode, responsesErrorObject } from '../../dialects/openai/errors.js';
+import { responseErrorCode, openAIErrorObject } from '../../dialects/openai/errors.js';
 import type { ResponseObject } from '../../dialects/responses/wire.js';
 import type { ResponsesExchange } from './exchange.js';
 import { finishResponse } from './response-object.js';
@@ -39,7 +39,7 @@ export class CompactionStreamEncoder implements StreamEncoder {
     if (this.finished) return '';
     const prefix = this.started ? '' : this.start();
     this.finished = true;
-    const error = responsesErrorObject(err);
+    const error = openAIErrorObject(err);
     this.response.status = 'failed';
     this.response.error = { code: responseErrorCode(err), message: error.message };
     return prefix + this.frame('error', { code: error.code, message: error.message, param: error.param, error }) + this.frame('response.failed', { response: this.response });

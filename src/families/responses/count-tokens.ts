@@ -15,7 +15,7 @@ import { bearerToken } from '../../http/credentials.js';
 import type { ResponseRepository } from '../../storage/responses.js';
 import { priorItems } from './conversation.js';
 import { openExchange } from './open-exchange.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import { completeHistory } from './history.js';
 import { nativeRequest } from './native-request.js';
 import { responsesToCore } from './to-core.js';
@@ -25,7 +25,7 @@ export const responsesCountCodec: CountCodec = {
   family: 'responses.input_tokens',
   dialect: 'responses',
   renderCount: (inputTokens) => ({ object: 'response.input_tokens', input_tokens: inputTokens }),
-  renderError: (error) => renderResponsesError(error),
+  renderError: (error) => renderOpenAIError(error),
 };
 
 /** The Responses validation; `input` is optional when counting (instructions and tools alone have a size). */

@@ -11,7 +11,7 @@ import { bearerToken } from '../../http/credentials.js';
 import { ResponseRepository } from '../../storage/responses.js';
 import { registerResponsesCountTokens } from './count-tokens.js';
 import { registerCompactRoute } from './compact-route.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import { registerStoredRoutes } from './stored-routes.js';
 import { serveCreate } from './create.js';
 import { registerResponsesWebSocket } from './websocket-route.js';
@@ -20,7 +20,7 @@ import { useFamilyErrors } from '../../http/family-errors.js';
 export function registerResponsesRoutes(app: FastifyInstance, ctx: AppContext): void {
   const repository = new ResponseRepository(ctx.store.db);
 
-  useFamilyErrors(app, (error) => renderResponsesError(error));
+  useFamilyErrors(app, (error) => renderOpenAIError(error));
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();

@@ -15,7 +15,7 @@ import type { AppContext } from '../../http/context.js';
 import { GatewayError, exposedError } from '../../core/errors.js';
 import { randomHex } from '../../core/random.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import type { ResponseRepository } from '../../storage/responses.js';
 import type { CallOrigin } from '../../pipeline/call-basics.js';
 import { serveCreate } from './create.js';
@@ -112,7 +112,7 @@ export class ResponsesSocketSession {
     } catch (error) {
       const gatewayError = asGatewayError(error);
       if (gatewayError.kind === 'internal') ctx.logger.error({ err: error, requestId }, 'unhandled error on a Responses WebSocket');
-      if (!output.finished) output.sendError(renderResponsesError(exposedError(gatewayError, requestId)));
+      if (!output.finished) output.sendError(renderOpenAIError(exposedError(gatewayError, requestId)));
     } finally {
       this.logTurn(requestId, startedAt, output.status);
     }
@@ -140,7 +140,7 @@ export class ResponsesSocketSession {
 
   private refuse(message: string, param?: string): void {
     const error = new GatewayError('invalid_request', message);
-    const rendered = renderResponsesError(error);
+    const rendered = renderOpenAIError(error);
     const body = rendered.body as { error: Record<string, unknown> };
     if (param) body.error.param = param;
     if (this.socket.readyState === 1) this.socket.send(JSON.stringify({ type: 'error', status: rendered.status, error: body.error }));

@@ -17,7 +17,7 @@
 import type { BlockStart, ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { thinkingProof } from './encrypted.js';
-import { responseErrorCode, responsesErrorObject } from '../../dialects/openai/errors.js';
+import { responseErrorCode, openAIErrorObject } from '../../dialects/openai/errors.js';
 import type { ResponsesExchange } from './exchange.js';
 import { customInput, customToolCallItem, functionCallItem, newMessageItem, outputText, reasoningItem } from './from-core.js';
 import { visibleItem } from './items.js';
@@ -110,7 +110,7 @@ export class ResponsesStreamEncoder {
     if (this.finished) return '';
     const prefix = this.started ? '' : this.start();
     this.finished = true;
-    const error = responsesErrorObject(err);
+    const error = openAIErrorObject(err);
     const frames = this.frame('error', { code: error.code, message: error.message, param: error.param, error });
     this.response.status = 'failed';
     this.response.error = { code: responseErrorCode(err), message: error.message };

@@ -10,7 +10,7 @@
  */
 import type { ChatMessage, ChatRequest, ContentPart } from '../../core/chat.js';
 import { countRequestTokens } from '../../core/tokens.js';
-import { ResponsesError } from '../../dialects/openai/errors.js';
+import { OpenAIError } from '../../dialects/openai/errors.js';
 
 export function applyTruncation(request: ChatRequest, window: number | undefined, mode: 'auto' | 'disabled'): void {
   if (window === undefined) return;
@@ -19,7 +19,7 @@ export function applyTruncation(request: ChatRequest, window: number | undefined
   let tokens = countRequestTokens(request);
   if (tokens <= budget) return;
   if (mode === 'disabled') {
-    throw new ResponsesError(
+    throw new OpenAIError(
       'invalid_request',
       `Your input exceeds the context window of this model (${tokens} tokens over ${window}); shorten it or set truncation to "auto".`,
       'context_length_exceeded',
@@ -28,7 +28,7 @@ export function applyTruncation(request: ChatRequest, window: number | undefined
   }
   while (tokens > budget && dropOldestTurn(request.messages)) tokens = countRequestTokens(request);
   if (tokens > budget) {
-    throw new ResponsesError(
+    throw new OpenAIError(
       'invalid_request',
       `Your input exceeds the context window of this model even after truncation (${tokens} tokens over ${budget}).`,
       'context_length_exceeded',

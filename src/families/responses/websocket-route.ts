@@ -15,7 +15,7 @@ import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { upgradeOf } from '../../http/upgrade-requests.js';
 import type { ResponseRepository } from '../../storage/responses.js';
-import { renderResponsesError } from '../../dialects/openai/errors.js';
+import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import { ConnectionResponses } from './connection-responses.js';
 import { ResponsesSocketSession } from './socket-session.js';
 
@@ -65,6 +65,6 @@ export function registerResponsesWebSocket(app: FastifyInstance, ctx: AppContext
 }
 
 function upgradeRefused(reply: FastifyReply, message: string): void {
-  const rendered = renderResponsesError(new GatewayError('invalid_request', message, { status: 426 }));
+  const rendered = renderOpenAIError(new GatewayError('invalid_request', message, { status: 426 }));
   reply.code(426).header('upgrade', 'websocket').type('application/json').send(JSON.stringify(rendered.body));
 }
