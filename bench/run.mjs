@@ -38,7 +38,6 @@ import { combineSerial, runSerial } from './serial.mjs';
 
 const GATEWAY_CORE = 0;
 const LOAD_CORE = 1;
-const WATCHDOG_MS = 10 * 60_000;
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoDir = resolve(benchDir, '..');

@@ -23,13 +23,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { compileGateway, runOnBothEngines, startGateway as startTaskGateway, stopGateway } from './lib/task-harness.mjs';
 import { hasWrk, runWrk } from './lib/throughput.mjs';
 
-const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const knob = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const settings = {
   open: knob('BENCH_TASKS_OPEN', 10_000),

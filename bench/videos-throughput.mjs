@@ -22,13 +22,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { compileGateway, runOnBothEngines, startGateway as startTaskGateway, stopGateway } from './lib/task-harness.mjs';
 import { PNG } from 'pngjs';
 
-const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const knob = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const settings = {
   creates: knob('BENCH_VIDEOS_CREATES', 5_000),

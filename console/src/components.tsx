@@ -51,6 +51,7 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
 /** A labelled form field with the server's complaint about it, when it named this field. */
 export function Field({ label, error, hint, children }: { label: string; error?: string; hint?: string; children: ComponentChildren }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the children passed in
     <label class={error ? 'field invalid' : 'field'}>
       <span>{label}</span>
       {children}

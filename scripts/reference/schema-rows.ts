@@ -13,6 +13,7 @@ export interface SchemaRow {
   description: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents of any shape are walked here
 type Json = { [key: string]: any };
 
 export function schemaRows(schema: z.ZodType): SchemaRow[] {

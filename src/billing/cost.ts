@@ -16,7 +16,7 @@ export function promptTokens(usage: Usage): number {
 export function pricesFor(price: ModelPrice, prompt: number): TokenPrices {
   const tiers = price.tiers;
   if (!tiers || tiers.length === 0) return price;
-  let tier;
+  let tier: (typeof tiers)[number] | undefined;
   for (const candidate of tiers) if (prompt > candidate.above) tier = candidate;
   if (!tier) return price;
   const laid: TokenPrices = { ...price };

@@ -60,7 +60,7 @@ export async function rotateSecretKey(store: Store, secrets: StoreSecrets, optio
   await writeFile(`${path}.new`, keyFileText, { mode: 0o600 });
   if (hadKeyFile) await copyFile(path, previous);
   await rename(`${path}.new`, path);
-  let outcome;
+  let outcome: Awaited<ReturnType<typeof resealAll>>;
   try {
     outcome = await resealAll(store, current, next, options.forgetUnreadable);
   } catch (error) {

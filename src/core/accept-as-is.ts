@@ -23,6 +23,7 @@ type Acceptor = (value: unknown) => Verdict;
 
 /** The zod internals read here; part of zod's documented definition objects. */
 interface Internals {
+  // biome-ignore lint/suspicious/noExplicitAny: zod's internal definition differs per schema kind; only the keys read here are typed
   def: Record<string, any> & { type: string; checks?: Check[] };
   traits?: Set<string>;
   optin?: 'optional' | 'defaulted';
@@ -170,7 +171,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const hasOwn = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key);
+const hasOwn = (value: object, key: string) => Object.hasOwn(value, key);
 
 function objectAcceptor(shape: Record<string, Schema>, catchall: Schema | undefined): Acceptor {
   const keys = Object.keys(shape);

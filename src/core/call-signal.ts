@@ -46,7 +46,7 @@ export class CallAbort implements CallSignal {
     (this.listeners ??= []).push(listener);
   }
 
-  removeEventListener(type: 'abort', listener: Listener): void {
+  removeEventListener(_type: 'abort', listener: Listener): void {
     const index = this.listeners?.indexOf(listener) ?? -1;
     if (index !== -1) this.listeners!.splice(index, 1);
   }

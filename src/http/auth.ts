@@ -4,7 +4,7 @@
  * expiry, client address, model and quota.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import net from 'node:net';
+import type net from 'node:net';
 import { isIpOrCidr } from '../config/entity-rules.js';
 import { addressList, listed, normaliseIp } from './address-list.js';
 import { GatewayError } from '../core/errors.js';

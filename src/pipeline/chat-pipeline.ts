@@ -13,7 +13,6 @@ import { countRequestTokens } from '../core/tokens.js';
 import { foldStream, responseToEvents } from '../core/stream-fold.js';
 import { openRequestState, sealEvents, sealResponse, type SealOptions } from '../core/reasoning-seal.js';
 import type { ReasoningSealer } from '../core/reasoning-state.js';
-import type { CallStateMemo } from '../core/call-state-memo.js';
 import { withFailover } from '../routing/failover.js';
 import { afterFirstPiece } from './first-piece.js';
 import { startWaitPings, type WaitPings } from './wait-pings.js';

@@ -169,6 +169,7 @@ export interface TaskUpstream<Request extends object = JsonObject, Result extend
 
 /** Any kind's upstream, as the engine holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a registry of upstreams of different request, state and result types; each is checked where it is defined
 export type AnyTaskUpstream = TaskUpstream<any, any, any>;
 
 /** What a family plugs into the engine. */

@@ -91,33 +91,6 @@ describe('CallStateMemo', () => {
     expect(memo.recall('k', 'c')).toBeUndefined();
   });
 
-  it('gives a signature streamed after the last call, at the answer\'s end, to that call; a text block in between claims none', async () => {
-    const memo = new CallStateMemo({ maxEntries: 10, maxChars: 10_000, ttlMs: 1000 });
-    const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
-    const events: ChatEvent[] = [
-      { type: 'block_start', index: 0, block: { type: 'tool_call', id: 'a', name: 'w' } },
-      { type: 'block_stop', index: 0 },
-      { type: 'block_start', index: 1, block: { type: 'thinking' } },
-      { type: 'signature_delta', index: 1, signature: 'swy1-late' },
-      { type: 'block_stop', index: 1 },
-      { type: 'block_start', index: 2, block: { type: 'thinking' } },
-      { type: 'signature_delta', index: 2, signature: 'swy1-orphan' },
-      { type: 'block_stop', index: 2 },
-      { type: 'block_start', index: 3, block: { type: 'text' } },
-      { type: 'block_stop', index: 3 },
-      { type: 'block_start', index: 4, block: { type: 'tool_call', id: 'b', name: 'w' } },
-      { type: 'block_stop', index: 4 },
-      { type: 'finish', reason: 'tool_use', usage },
-    ];
-    const sealer = { seal: (state: { value: string }) => state.value } as unknown as ReasoningSealer;
-    const told: Array<[string, string]> = [];
-    for await (const _ of sealEvents(events, sealer, { origin: 'gemini', carryText: false, onCallState: (id, token) => told.push([id, token]) }));
-    expect(told).toEqual([]);
-    const late = events.slice(0, 5).concat(events.at(-1)!);
-    for await (const _ of sealEvents(late, sealer, { origin: 'gemini', carryText: false, onCallState: (id, token) => memo.remember('k', id, token) }));
-    expect(turn(memo.restore('k', replay([call('a')])))).toEqual([signed('swy1-late'), call('a')]);
-  });
-
   it('forgets the least recently used past its size in characters', () => {
     const memo = new CallStateMemo({ maxEntries: 100, maxChars: 30, ttlMs: 1000 });
     memo.remember('k', 'a', 'x'.repeat(10));

@@ -42,7 +42,7 @@ describe.each(ENGINES)('channel rules on %s', (engine) => {
   beforeAll(async () => {
     upstream = await startFakeUpstream({ status: 200, headers: { 'content-type': 'application/json' }, body: fixtureText('anthropic-messages', 'anthropic-text.json') });
     place = await createPlace(engine);
-    const sink = new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) });
+    const sink = new Writable({ write: (chunk, _encoding, done) => { logLines.push(String(chunk)); done(); } });
     gw = await place.start({
       logger: pino({ level: 'info' }, sink),
       config: {

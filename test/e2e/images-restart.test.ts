@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../tasks/callback-receiver.js';
-import { createPlace, ENGINES, type Place } from '../support/places.js';
+import { createPlace, ENGINES } from '../support/places.js';
 import { igClient, pngDataUrl } from '../families/images/support.js';
 
 const KEY = 'sk-images-restart-001';

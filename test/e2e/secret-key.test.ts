@@ -43,7 +43,7 @@ afterAll(async () => {
 
 function logSink(): { logger: Logger; lines: () => Array<Record<string, any>> } {
   const lines: string[] = [];
-  const sink = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
+  const sink = new Writable({ write: (chunk, _encoding, done) => { lines.push(String(chunk)); done(); } });
   return { logger: pino({ level: 'info' }, sink), lines: () => lines.map((line) => JSON.parse(line)) };
 }
 

@@ -79,7 +79,7 @@ const families: Family[] = [
     native: 'responses',
     translated: 'gemini',
     request: (model) => ({ path: '/v1/responses', headers: { authorization: `Bearer ${CLIENT_KEY}` }, body: { model, input: 'hi', stream: true } }),
-    errorFrame: /event: error\n[^]*the gateway is shutting down[^]*event: response\.failed\n/,
+    errorFrame: /event: error\n[\s\S]*the gateway is shutting down[\s\S]*event: response\.failed\n/,
   },
   {
     name: 'Chat Completions',

@@ -136,7 +136,7 @@ describe.each(ENGINES)('the simulator beside provider channels (%s)', (engine) =
 
   it('keeps an explicit simulator: true or SWITCHYARD_SIMULATOR=on from bringing the fallback back, with one warning at start', async () => {
     const lines: string[] = [];
-    const logger = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
+    const logger = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, done) => { lines.push(String(chunk)); done(); } }));
     const warnings = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === SIMULATOR_BESIDE_CHANNELS_WARNING && entry.level === 40);
     for (const [config, env] of [[{ simulator: true }, {}], [{}, { SWITCHYARD_SIMULATOR: 'on' }]] as const) {
       lines.length = 0;

@@ -5,7 +5,7 @@
  * is named in a header and in the request log; strict keys refuse it instead.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../upstreams/support/fake-upstream.js';
+import { startFakeUpstream, type FakeReply, type FakeUpstream } from '../upstreams/support/fake-upstream.js';
 import { fixtureText, type FixtureDialect } from '../upstreams/support/fixtures.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 

@@ -23,6 +23,7 @@ let gw: TestGateway;
 const silentReply = (request: RecordedRequest): FakeReply => ({
   status: 200,
   headers: { 'content-type': request.json().stream ? 'text/event-stream' : 'application/json' },
+  // biome-ignore lint/correctness/useYield: an upstream that sends headers and then nothing
   source: async function* () {
     await request.closed;
   },

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../tasks/callback-receiver.js';
-import { createPlace, ENGINES, type Place } from '../support/places.js';
+import { createPlace, ENGINES } from '../support/places.js';
 import { inspectMp4 } from '../families/videos/mp4.js';
 import { videoHttp } from '../families/videos/support.js';
 

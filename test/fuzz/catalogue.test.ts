@@ -18,7 +18,7 @@ import { send } from './http.js';
  * routes Fastify adds for GET, and the trailing-slash twin of a prefixed
  * scope's root, are left out.
  */
-export function registeredRoutes(tree: string): string[] {
+function registeredRoutes(tree: string): string[] {
   const stack: string[] = [];
   const out = new Set<string>();
   for (const line of tree.split('\n')) {

@@ -6,7 +6,7 @@
 import { pino } from 'pino';
 import type { ChatEvent, ChatRequest } from '../../src/core/chat.js';
 import type { Channel } from '../../src/core/channel.js';
-import { GatewayError } from '../../src/core/errors.js';
+import type { GatewayError } from '../../src/core/errors.js';
 import { ReasoningSealer } from '../../src/core/reasoning-state.js';
 import { CallStateMemo } from '../../src/core/call-state-memo.js';
 import { nativePlan, type TranslationPlan } from '../../src/core/translation-plan.js';

@@ -40,6 +40,7 @@ export function SecretDialog({ secret, onClose }: { secret: string; onClose: () 
     <Dialog title="The new key's secret" onClose={onClose}>
       <p>Copy it now: it is shown this once and cannot be read back.</p>
       <p class="secret">
+        {/* biome-ignore lint/a11y/useKeyWithClickEvents: a click selects the secret for copying; keyboard selection works as on any text */}
         <code data-testid="secret" onClick={(e) => getSelection()?.selectAllChildren(e.currentTarget)}>
           {secret}
         </code>

@@ -45,6 +45,7 @@ export function buildExchange(family: PlaygroundFamily, model: string, prompt: s
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the playground reads whatever JSON the gateway answered, in any dialect
 type Json = any;
 
 /** The text of a whole (non-streamed) answer. */

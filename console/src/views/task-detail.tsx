@@ -10,6 +10,7 @@ export function MediaView({ url, contentType, label }: { url: string; contentTyp
   if (blob.error) return <p class="error">{blob.error.message}</p>;
   if (!blob.url) return <div class="media loading">loading…</div>;
   const type = contentType ?? blob.type ?? '';
+  // biome-ignore lint/a11y/useMediaCaption: generated videos come with no caption track
   if (type.startsWith('video/')) return <video class="media" src={blob.url} controls preload="metadata" aria-label={label} />;
   if (type.startsWith('image/')) return <img class="media" src={blob.url} alt={label} />;
   return (

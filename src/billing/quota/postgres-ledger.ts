@@ -11,6 +11,7 @@ import { exhausted, HOLD_TTL_MS, holdId, type QuotaHold, type QuotaLedger } from
 
 export class PostgresQuotaLedger implements QuotaLedger {
   constructor(
+    // biome-ignore lint/suspicious/noExplicitAny: the store hands over its untyped Kysely handle, as the storage layer does
     private readonly db: Kysely<any>,
     /** Takes the cost of a release that could not be written (its hold then expires), to be written with the batched spend. */
     private readonly onUnwritten: (keyId: string, cost: number, error: unknown) => void,

@@ -104,7 +104,7 @@ function checkGenerationConfig(req: GenerateRequest): void {
   }
   if (mime === 'text/x.enum') {
     const schema = config.responseSchema;
-    if (!schema || schema.type !== 'STRING' || !schema.enum?.length) {
+    if (schema?.type !== 'STRING' || !schema.enum?.length) {
       throw invalidArgument('generation_config.response_schema', 'response_mime_type text/x.enum requires a response_schema of type STRING with enum values');
     }
   }

@@ -57,7 +57,7 @@ export async function submitAction(sc: SubmitContext, body: unknown): Promise<En
   const button = parentResult?.buttons?.find((candidate) => candidate.customId === customId);
   if (!button) throw invalid('customId', `"${req.customId}" is not a button of task ${parent.id}`);
   const channel = sc.ctx.tasks.channelById(parent.channelId);
-  if (!channel || !channel.enabled) throw new GatewayError('permission', `the channel that ran task ${parent.id} is no longer available`);
+  if (!channel?.enabled) throw new GatewayError('permission', `the channel that ran task ${parent.id} is no longer available`);
   const account = imageAccountOf(parent);
   const parentRequest = IMAGE_TASKS.request(parent);
   const summary = summaryOf(parent);

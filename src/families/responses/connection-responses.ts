@@ -18,6 +18,7 @@ export class ConnectionResponses extends ResponseRepository {
   private readonly kept = new Map<string, StoredResponse>();
 
   constructor(
+    // biome-ignore lint/suspicious/noExplicitAny: the store hands over its untyped Kysely handle, as the storage layer does
     db: Kysely<any>,
     /** The instance's repository: every read and write that reaches the database goes through it (its group commits). */
     private readonly shared: ResponseRepository,

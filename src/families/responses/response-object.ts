@@ -50,7 +50,7 @@ export function baseResponse(identity: ResponseIdentity, req: ValidatedRequest):
 
 function echoFormat(req: ValidatedRequest): Record<string, unknown> {
   const format = req.text?.format;
-  if (!format || format.type !== 'json_schema') return format ?? { type: 'text' };
+  if (format?.type !== 'json_schema') return format ?? { type: 'text' };
   const { description, ...rest } = format;
   return description == null ? { ...rest, strict: format.strict ?? false } : { ...rest, description, strict: format.strict ?? false };
 }

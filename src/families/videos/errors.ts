@@ -6,7 +6,7 @@
  * spec lists; 429 keeps its status and `retry-after`.
  */
 import type { FastifyInstance } from 'fastify';
-import { GatewayError, retryHeaders } from '../../core/errors.js';
+import { type GatewayError, retryHeaders } from '../../core/errors.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
 
 /** What a video error says, before either video shape wraps it. */

@@ -37,7 +37,7 @@ export function referenceFromBytes(bytes: Buffer, filename: string | undefined, 
 
 export function referenceFromDataUrl(value: string, param: string): ReferenceImage {
   const match = /^data:([\w.+-]+\/[\w.+-]+)?((?:;[^;,]*)*),/i.exec(value);
-  if (!match || !match[2].toLowerCase().split(';').includes('base64')) throw invalid(param, 'must be a base64 data URL (data:image/png;base64,...)');
+  if (!match?.[2].toLowerCase().split(';').includes('base64')) throw invalid(param, 'must be a base64 data URL (data:image/png;base64,...)');
   const payload = value.slice(match[0].length).replace(/\s+/g, '');
   if (payload.length > Math.ceil((MAX_REFERENCE_BYTES * 4) / 3) + 8) throw invalid(param, 'the image is larger than 16 MB');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload)) throw invalid(param, 'is not valid base64');

@@ -83,7 +83,7 @@ export function parseSize(text: string, kind: ModelKind, model: string): ParsedS
   // × written as an escape: the bundle stays ASCII (scripts/bundle.mjs).
   const pair = /^(\d{1,5})\s*([x*\u00D7X])\s*(\d{1,5})$/.exec(trimmed);
   if (kind === 'standard') {
-    if (!pair || pair[2] !== 'x') {
+    if (pair?.[2] !== 'x') {
       throw invalidSize(`"${text}" is not a size for model ${model}; write it as <width>x<height>, e.g. 720x1280`);
     }
     const width = Number(pair[1]);

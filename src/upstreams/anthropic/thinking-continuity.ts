@@ -15,7 +15,7 @@ export function thinkingBreaksContinuity(request: ChatRequest): boolean {
   if (!request.thinking?.enabled) return false;
   let last: ChatRequest['messages'][number] | undefined;
   for (let i = request.messages.length - 1; i >= 0 && !last; i--) if (request.messages[i].role === 'assistant') last = request.messages[i];
-  if (!last || !last.content.some((part) => part.type === 'tool_call')) return false;
+  if (!last?.content.some((part) => part.type === 'tool_call')) return false;
   const first = last.content[0];
   const signed = first.type === 'thinking' && first.origin === ANTHROPIC && (first.signature !== undefined || first.redactedData !== undefined);
   return !signed;

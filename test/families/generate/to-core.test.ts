@@ -256,7 +256,7 @@ describe('generateToCore: configuration', () => {
       ],
       generationConfig: { responseMimeType: 'application/json', responseJsonSchema: { type: 'OBJECT', properties: { a: { type: 'STRING', default: 'STRING' } } } },
     });
-    expect((request.tools?.[0] as { parameters: unknown }).parameters).toEqual({
+    expect((request.tools![0] as { parameters: unknown }).parameters).toEqual({
       type: 'object',
       properties: { type: { type: 'string', enum: ['OBJECT'] }, list: { type: ['array', 'null'], items: { type: 'integer' } } },
     });

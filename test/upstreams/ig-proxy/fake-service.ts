@@ -147,7 +147,7 @@ export class FakeImageService {
         return this.action(body);
       case '/submit/modal': {
         const task = this.tasks.get(body.taskId);
-        if (!task || task.status !== 'MODAL') return { code: 4, description: 'not a modal task' };
+        if (task?.status !== 'MODAL') return { code: 4, description: 'not a modal task' };
         task.status = 'SUBMITTED';
         task.prompt = body.prompt;
         task.createdAt = Date.now();
