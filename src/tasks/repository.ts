@@ -14,7 +14,7 @@ import { PreparedQuery } from '../storage/prepared-query.js';
 import { paddedInList } from '../storage/id-lists.js';
 import { newTaskId } from './ids.js';
 import { jsonOrNull, toTaskRecord } from './rows.js';
-import type { TaskDatabase, TaskDb, TasksTable } from './schema.js';
+import type { TaskDb, TasksTable } from './schema.js';
 import { charge, insertDelivery, toColumns, type NewDelivery, type TaskChange } from './task-writes.js';
 import { isFinal, type JsonObject, type TaskRecord } from './types.js';
 
