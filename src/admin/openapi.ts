@@ -9,7 +9,12 @@ import { z } from 'zod';
 import { channelInputSchema, channelPatchSchema, keyInputSchema, keyPatchSchema } from './service.js';
 import { channelTestBody, logListQuery, priceQuoteQuery, seriesQuery, taskListQuery, usageQuery } from './queries.js';
 import { priceSchema } from '../config/price-schema.js';
-import * as answers from './response-schemas.js';
+import * as logAnswers from './log-schemas.js';
+import * as responseAnswers from './response-schemas.js';
+import * as taskAnswers from './task-schemas.js';
+
+/** Every answer schema the document names, from the files they are declared in. */
+const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers };
 
 interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
