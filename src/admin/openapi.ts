@@ -1,9 +1,10 @@
 /**
  * The admin API as an OpenAPI 3.1 document, built from the schemas the API
  * validates its input with (service.ts, queries.ts) and describes its answers
- * with (response-schemas.ts). Served at GET /admin/openapi.json; the console
- * is written against it. test/admin/openapi.test.ts checks that every admin
- * route is here and that real answers match.
+ * with (response-schemas.ts, log-schemas.ts, task-schemas.ts). Served at
+ * GET /admin/openapi.json; the console is written against it.
+ * test/admin/openapi.test.ts checks that every admin route is here and that
+ * real answers match.
  */
 import { z } from 'zod';
 import { channelInputSchema, channelPatchSchema, keyInputSchema, keyPatchSchema } from './service.js';
