@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migratedSqliteSchema } from '../test/storage/migrated-sqlite.js';
+import { migratedSqliteSchema } from './migrated-sqlite.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const target = 'src/storage/migrations/fresh-sqlite-schema.ts';

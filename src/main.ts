@@ -7,7 +7,8 @@
 import { settingsFromEnv } from './config/env.js';
 import { unknownVariables } from './config/env-unknown.js';
 import { settingWarnings } from './config/env-reader.js';
-import { createGateway, createLogger } from './server/bootstrap.js';
+import { createGateway } from './server/bootstrap.js';
+import { createLogger } from './server/logger.js';
 import { simulatorStartupLine } from './routing/simulator-setting.js';
 
 async function main(): Promise<void> {

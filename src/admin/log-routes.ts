@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/errors.js';
 import { readPlanDescription } from '../core/translation-plan.js';
 import type { AppContext } from '../http/context.js';
-import type { RequestLogRow } from '../storage/types.js';
+import type { RequestLogRow } from '../storage/request-log-types.js';
 import { logListQuery, page, parseQuery, seriesQuery, usageQuery } from './queries.js';
 import { marginOf, totalsOf } from './usage-margins.js';
 

@@ -1,15 +1,21 @@
 /**
  * The admin API as an OpenAPI 3.1 document, built from the schemas the API
  * validates its input with (service.ts, queries.ts) and describes its answers
- * with (response-schemas.ts). Served at GET /admin/openapi.json; the console
- * is written against it. test/admin/openapi.test.ts checks that every admin
- * route is here and that real answers match.
+ * with (response-schemas.ts, log-schemas.ts, task-schemas.ts). Served at
+ * GET /admin/openapi.json; the console is written against it.
+ * test/admin/openapi.test.ts checks that every admin route is here and that
+ * real answers match.
  */
 import { z } from 'zod';
 import { channelInputSchema, channelPatchSchema, keyInputSchema, keyPatchSchema } from './service.js';
 import { channelTestBody, logListQuery, priceQuoteQuery, seriesQuery, taskListQuery, usageQuery } from './queries.js';
 import { priceSchema } from '../config/price-schema.js';
-import * as answers from './response-schemas.js';
+import * as logAnswers from './log-schemas.js';
+import * as responseAnswers from './response-schemas.js';
+import * as taskAnswers from './task-schemas.js';
+
+/** Every answer schema the document names, from the files they are declared in. */
+const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers };
 
 interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';

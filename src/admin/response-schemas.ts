@@ -1,14 +1,12 @@
 /**
  * What the admin API answers, as schemas: rendered into its OpenAPI document
  * (openapi.ts) and checked against real answers by test/admin/openapi.test.ts,
- * so the document cannot drift from the code.
+ * so the document cannot drift from the code. The request log's and usage
+ * answers are in log-schemas.ts, the tasks' in task-schemas.ts.
  */
 import { z } from 'zod';
 import { priceSchema } from '../config/price-schema.js';
-
-const ms = z.number().describe('Epoch milliseconds.');
-const nullableMs = ms.nullable();
-const count = z.number().int().nonnegative();
+import { count, ms, nullableMs } from './schema-parts.js';
 
 export const adminErrorSchema = z.object({
   error: z.object({ message: z.string(), type: z.string(), param: z.string().optional() }),
@@ -77,124 +75,6 @@ export const channelViewSchema = z.object({
     .describe('Why the channel serves nothing though configured (credentials that cannot be opened, settings its type rejects), as this instance sees it; null when usable.'),
 });
 
-export const attemptSchema = z.object({
-  channel: z.string(),
-  channelId: z.string(),
-  at: ms,
-  durationMs: z.number(),
-  status: z.number().int().nullable(),
-  errorKind: z.string().nullable(),
-  message: z.string().nullable(),
-});
-
-export const logRowSchema = z.object({
-  id: z.string(),
-  requestId: z.string(),
-  keyId: z.string().nullable(),
-  family: z.string(),
-  model: z.string(),
-  upstreamModel: z.string().nullable(),
-  channelId: z.string().nullable(),
-  triedChannels: z.array(z.string()),
-  httpStatus: z.number().int(),
-  errorKind: z.string().nullable(),
-  errorMessage: z.string().nullable(),
-  stream: z.boolean(),
-  inputTokens: count,
-  outputTokens: count,
-  cacheReadTokens: count,
-  cacheWriteTokens: count,
-  cacheWrite1hTokens: count.describe('The part of `cacheWriteTokens` written with the one-hour TTL.'),
-  reasoningTokens: count,
-  estimated: z.boolean().describe('Some number was counted by the gateway (see `estimatedParts`; older rows have only this flag).'),
-  estimatedParts: z.array(z.enum(['input', 'output'])).describe('The numbers the gateway counted with its tokenizer because the upstream never reported them (a stream cut before its final usage): `input` (the prompt), `output` (what was delivered).'),
-  cost: z.number(),
-  upstreamCost: z.number().nullable().describe('What the serving channel\'s provider charged, by its cost table; null when it has no price for the model.'),
-  unpriced: z.boolean().describe('Answered while the model had no price anywhere (operator or built-in catalogue): the cost of 0 is not a price.'),
-  latencyMs: z.number(),
-  firstByteMs: z.number().nullable(),
-  clientIp: z.string().nullable(),
-  translation: z.string().nullable(),
-  attempts: z.array(attemptSchema),
-  createdAt: ms,
-});
-
-const pageOf = <T extends z.ZodType>(row: T) =>
-  z.object({ data: z.array(row), hasMore: z.boolean(), nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page.') });
-
-export const logPageSchema = pageOf(logRowSchema);
-
-export const logDetailSchema = logRowSchema.extend({
-  keyName: z.string().nullable(),
-  channelName: z.string().nullable(),
-  translationPlan: z.object({ mapped: z.array(z.string()), ignored: z.array(z.string()) }),
-  timings: z.object({
-    totalMs: z.number(),
-    firstByteMs: z.number().nullable(),
-    queueMs: z.number().nullable().describe('Before the first channel was tried (authentication, limits, quota hold).'),
-    upstreamMs: z.number().nullable().describe('The attempts together.'),
-  }),
-});
-
-const upstreamCostSums = {
-  upstreamCost: z.number().describe('What the providers charged, by the serving channels\' cost tables, for the requests whose cost is known.'),
-  costedRequests: count.describe('Requests whose upstream cost is known (their channel has a price for their model in its `costs`).'),
-  costedSpend: z.number().describe('What clients were charged for those requests.'),
-};
-
-const marginFields = {
-  cost: z.number().describe('What clients were charged (spend), refunds subtracted.'),
-  ...upstreamCostSums,
-  margin: z.number().nullable().describe('`costedSpend − upstreamCost`; null when no request\'s upstream cost is known.'),
-  uncostedRequests: count.describe('Requests a channel served whose upstream cost is unknown (no cost table, or no price in it for the model): the margin leaves them out. Requests no channel served cost nothing upstream and are not counted.'),
-};
-
-export const usageSummarySchema = z.object({
-  data: z.array(
-    z.object({
-      keyId: z.string().nullable(),
-      model: z.string(),
-      requests: count,
-      inputTokens: count,
-      outputTokens: count,
-      cacheReadTokens: count,
-      cacheWriteTokens: count,
-      cacheWrite1hTokens: count.describe('The part of `cacheWriteTokens` written with the one-hour TTL.'),
-      cost: z.number(),
-      ...upstreamCostSums,
-      unpricedRequests: count.describe('Requests answered while the model had no price anywhere (operator or built-in catalogue): their cost counts as 0.'),
-    }),
-  ),
-  channels: z
-    .array(z.object({ channelId: z.string().nullable().describe('Null: requests no channel served.'), channelName: z.string().nullable(), requests: count, ...marginFields }))
-    .describe('Spend, upstream cost and margin per serving channel, most spend first.'),
-  totals: z.object({ requests: count, ...marginFields }),
-});
-
-const usageTotals = z.object({
-  requests: count,
-  errors: count,
-  rateLimited: count,
-  failovers: count,
-  inputTokens: count,
-  outputTokens: count,
-  cost: z.number(),
-  ...upstreamCostSums,
-  unpricedRequests: count.describe('Requests answered while their model had no price anywhere: their cost counts as 0.'),
-  p50Ms: z.number().nullable(),
-  p95Ms: z.number().nullable(),
-  ttftP50Ms: z.number().nullable(),
-});
-
-export const usageSeriesSchema = z.object({
-  since: ms,
-  until: ms,
-  step: z.number().int(),
-  by: z.enum(['none', 'family', 'model', 'channel', 'key']),
-  totals: usageTotals,
-  series: z.array(z.object({ group: z.string(), label: z.string(), totals: usageTotals, points: z.array(usageTotals.extend({ t: ms })) })),
-});
-
 export const channelTestSchema = z.object({
   ok: z.boolean(),
   status: z.number().int(),
@@ -203,50 +83,6 @@ export const channelTestSchema = z.object({
   upstreamModel: z.string(),
   error: z.object({ type: z.string(), message: z.string() }).nullable(),
   sample: z.string().nullable(),
-});
-
-export const taskViewSchema = z.object({
-  id: z.string(),
-  family: z.string(),
-  action: z.string(),
-  status: z.string(),
-  progress: z.number(),
-  keyId: z.string(),
-  channelId: z.string(),
-  model: z.string().nullable(),
-  prompt: z.string().nullable(),
-  cost: z.number(),
-  billing: z.string(),
-  failReason: z.string().nullable(),
-  submitTime: ms,
-  startTime: nullableMs,
-  finishTime: nullableMs,
-  pollCount: count,
-  createdAt: ms,
-  media: z.array(z.object({ url: z.string(), contentType: z.string(), width: z.number().nullable(), height: z.number().nullable(), role: z.string().nullable() })),
-  buttons: z.array(z.object({ customId: z.string(), label: z.string() })),
-});
-
-export const taskPageSchema = pageOf(taskViewSchema);
-
-export const taskDetailSchema = taskViewSchema.extend({
-  clientView: z.unknown().describe('The task exactly as its client sees it.'),
-  history: z.array(z.object({ at: ms, event: z.string(), detail: z.string().nullable() })),
-  deliveries: z.array(
-    z.object({
-      id: z.string(),
-      url: z.string().describe('The callback address, without its query string.'),
-      event: z.string(),
-      final: z.boolean(),
-      status: z.string(),
-      attempts: count,
-      maxAttempts: count,
-      lastStatus: z.number().nullable(),
-      lastError: z.string().nullable(),
-      deliveredAt: nullableMs,
-      createdAt: ms,
-    }),
-  ),
 });
 
 const price = priceSchema().in.describe('USD per million tokens, per call or per second (see the config file reference, `prices`).');

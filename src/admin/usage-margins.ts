@@ -5,7 +5,7 @@
  * (null when there are none), and the requests without one are counted so
  * that a margin over part of the traffic says so.
  */
-import type { ChannelUsageRow, UpstreamCostSums } from '../storage/types.js';
+import type { ChannelUsageRow, UpstreamCostSums } from '../storage/request-log-types.js';
 
 export interface Margin {
   upstreamCost: number;

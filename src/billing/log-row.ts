@@ -1,5 +1,5 @@
 /** Request-log rows: the fields every family fills, with token counts at zero unless given, and the tried channels named from the attempts. */
-import type { RequestLogRow } from '../storage/types.js';
+import type { RequestLogRow } from '../storage/request-log-types.js';
 import { newTimeOrderedId } from '../storage/ids.js';
 
 export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'triedChannels' | 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'estimatedParts' | 'firstByteMs' | 'latencyMs' | 'upstreamCost'> &

@@ -7,7 +7,8 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isDatabaseUnavailable } from '../storage/columns.js';
-import type { RequestLogRow, Store } from '../storage/types.js';
+import type { RequestLogRow } from '../storage/request-log-types.js';
+import type { Store } from '../storage/types.js';
 
 /**
  * Rows per insert (one transaction). Every commit rewrites the tail pages of

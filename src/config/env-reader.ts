@@ -8,7 +8,8 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { ENV_VARS, type EnvVarName, type EnvVarSpec } from './env-vars.js';
+import type { EnvVarSpec } from './env-var-spec.js';
+import { ENV_VARS, type EnvVarName } from './env-vars.js';
 import { isIpOrCidr } from './entity-rules.js';
 
 export interface EnvReader {

@@ -3,7 +3,8 @@
  * (`SWITCHYARD_DATABSE_URL` leaves an instance on SQLite), so each is named
  * at start with the closest known name.
  */
-import { ENV_VARS, TEST_ENV_VARS } from './env-vars.js';
+import { ENV_VARS } from './env-vars.js';
+import { TEST_ENV_VARS } from './test-env-vars.js';
 
 const KNOWN = [...Object.keys(ENV_VARS), ...Object.keys(TEST_ENV_VARS)];
 

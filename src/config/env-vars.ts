@@ -3,50 +3,12 @@
  * its kind, default, bounds and meaning. `env.ts` parses through this table
  * and `docs/reference.md` is generated from it (`npm run docs:reference`), so
  * the parser and the reference cannot drift. A new variable is one entry
- * here plus one line in `settingsFromEnv`.
+ * here plus one line in `settingsFromEnv`. What an entry may say is
+ * `EnvVarSpec` (`env-var-spec.ts`); the variables only the tests read are in
+ * `test-env-vars.ts`.
  */
 
-export type EnvKind = 'string' | 'integer' | 'fraction' | 'on-off' | 'list' | 'url' | 'host' | 'file';
-
-export interface EnvVarSpec {
-  kind: EnvKind;
-  /** The value used when the variable is unset or blank; absent: unset means "none". */
-  default?: string | number;
-  /** What the reference shows when there is no fixed default (generated, derived). */
-  defaultText?: string;
-  /** Smaller integers are raised to this (a zero would spin or disable a safety). */
-  min?: number;
-  /** Smaller integers are refused instead of raised (a bound of 0 would refuse every answer). */
-  refuseBelowMin?: boolean;
-  /** Larger integers are refused. */
-  max?: number;
-  /** The value must be one of these words. */
-  values?: readonly string[];
-  /** A URL's scheme must be one of these (without `://`). */
-  schemes?: readonly string[];
-  /** A string of at least this many characters, and not an example's placeholder. */
-  minLength?: number;
-  /** Shorter values are accepted with a warning at start: a passphrase that already seals data cannot simply be refused. */
-  weakBelow?: number;
-  /** The value must match this; `means` says how, in the message and the reference. */
-  pattern?: { test: RegExp; means: string };
-  /** A list whose every entry is an IP address or CIDR range. */
-  addresses?: true;
-  /** A credential: a message about it never repeats the value. */
-  secret?: true;
-  section: EnvSection;
-  description: string;
-}
-
-export type EnvSection = 'server' | 'observability' | 'storage' | 'routing' | 'tasks';
-
-export const ENV_SECTIONS: Record<EnvSection, string> = {
-  server: 'Server and access',
-  observability: 'Access log and traces',
-  storage: 'Storage and scaling out',
-  routing: 'Routing and upstreams',
-  tasks: 'Image and video tasks',
-};
+import type { EnvVarSpec } from './env-var-spec.js';
 
 export const ENV_VARS = {
   SWITCHYARD_HOST: { kind: 'host', default: '127.0.0.1', section: 'server', description: 'Listen address: an IP address (`0.0.0.0`: every interface) or a host name of this machine.' },
@@ -308,25 +270,3 @@ export const ENV_VARS = {
 } as const satisfies Record<string, EnvVarSpec>;
 
 export type EnvVarName = keyof typeof ENV_VARS;
-
-/**
- * Variables only the test suite reads (test/), never the gateway. Listed so
- * the reference names them; the test that checks the reference also checks
- * that every SWITCHYARD_* name under test/ is here.
- */
-export const TEST_ENV_VARS: Record<string, { default: string; description: string }> = {
-  SWITCHYARD_PROPERTY_SEED: { default: '(a fixed seed in each test)', description: 'The seed of the money-rule property tests (each prints the seed it ran with when it fails).' },
-  SWITCHYARD_SKIP_PG: { default: '(unset)', description: '`1`: skip the PostgreSQL half of the storage and end-to-end tests (a machine without PostgreSQL).' },
-  SWITCHYARD_TEST_PG_URL: { default: '`postgres://127.0.0.1:5432/test`', description: 'The PostgreSQL database the tests create their schemas in.' },
-  SWITCHYARD_TEST_REDIS_URL: { default: '`redis://127.0.0.1:6379`', description: 'The Redis the shared rate-limit test uses.' },
-  SWITCHYARD_UPSTREAM_FIXTURES: { default: '`test/fixtures/upstream`', description: 'Another folder of recorded upstream answers for the adapter tests.' },
-  SWITCHYARD_OPENAPI_FILE: { default: '`test/fixtures/specs/openai-openapi.yaml`', description: 'Another copy of the OpenAI OpenAPI description the Responses tests validate against.' },
-  SWITCHYARD_FUZZ_RUNS: { default: '`10`', description: 'Random inputs per route in the fuzz suite (`test/fuzz/`).' },
-  SWITCHYARD_FUZZ_SEED: { default: '`20261124`', description: 'The fuzz suite\'s seed; a failure prints the seed and path that reproduce it.' },
-  SWITCHYARD_FUZZ_ALL: { default: '(unset)', description: '`1`: also run the fuzz generators on the `pendingFix` list.' },
-  SWITCHYARD_FUZZ_COLLECT: { default: '(unset)', description: '`1`: the fuzz suite records every finding instead of stopping at the first.' },
-  SWITCHYARD_FUZZ_REPORT: { default: '(unset)', description: 'A file the fuzz suite writes its findings to (with `SWITCHYARD_FUZZ_COLLECT`).' },
-  SWITCHYARD_FUZZ_TRACE: { default: '(unset)', description: 'A file the fuzz suite logs each input to as it is sent (names an input that blocks the gateway).' },
-  AGENTS_VERBOSE: { default: '(unset)', description: '`1`: the agent CLI suite (`bash test/agents/run.sh`) prints every step.' },
-  AGENTS_CLI: { default: '(unset)', description: 'Which agent CLI `test/agents/record.mjs` records requests from (same as its `--cli`).' },
-};

@@ -4,7 +4,8 @@
  * value in effect and where it came from. Credentials show only whether they
  * are set; addresses lose their user, password and query string.
  */
-import { ENV_SECTIONS, ENV_VARS } from './env-vars.js';
+import { ENV_SECTIONS } from './env-var-spec.js';
+import { ENV_VARS } from './env-vars.js';
 
 export interface SettingView {
   name: string;

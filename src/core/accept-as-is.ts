@@ -14,30 +14,9 @@
  * the schema's author said when it is one (`asIsWhen`).
  */
 import type { z } from 'zod';
+import { ACCEPT, acceptAll, isObject, REJECT, UNSURE, unsure, type Acceptor, type Check, type Payload, type Schema } from './accept-verdict.js';
+import { objectAcceptor, recordAcceptor } from './accept-keyed.js';
 
-const ACCEPT = 0;
-const REJECT = 1;
-const UNSURE = 2;
-type Verdict = typeof ACCEPT | typeof REJECT | typeof UNSURE;
-type Acceptor = (value: unknown) => Verdict;
-
-/** The zod internals read here; part of zod's documented definition objects. */
-interface Internals {
-  // biome-ignore lint/suspicious/noExplicitAny: zod's internal definition differs per schema kind; only the keys read here are typed
-  def: Record<string, any> & { type: string; checks?: Check[] };
-  traits?: Set<string>;
-  optin?: 'optional' | 'defaulted';
-  optout?: 'optional';
-  values?: Set<unknown>;
-}
-interface Check {
-  _zod: { def: { check: string; when?: (payload: Payload) => boolean }; check: (payload: Payload) => unknown };
-}
-interface Payload {
-  value: unknown;
-  issues: unknown[];
-}
-type Schema = { _zod: Internals };
 
 const acceptors = new WeakMap<object, Acceptor>();
 const identityTests = new WeakMap<object, (value: unknown) => boolean>();
@@ -100,9 +79,6 @@ function withChecks(schema: Schema, base: Acceptor): Acceptor {
   };
 }
 
-const unsure: Acceptor = () => UNSURE;
-const acceptAll: Acceptor = () => ACCEPT;
-
 function baseAcceptor(schema: Schema): Acceptor {
   const def = schema._zod.def;
   if (def.coerce) return unsure;
@@ -129,9 +105,9 @@ function baseAcceptor(schema: Schema): Acceptor {
     case 'array':
       return arrayAcceptor(def.element);
     case 'object':
-      return objectAcceptor(def.shape, def.catchall);
+      return objectAcceptor(def.shape, def.catchall, acceptorOf);
     case 'record':
-      return def.mode === 'loose' ? unsure : recordAcceptor(def.keyType, def.valueType);
+      return def.mode === 'loose' ? unsure : recordAcceptor(def.keyType, def.valueType, acceptorOf);
     case 'union':
       if (def.discriminator !== undefined) return def.unionFallback ? unionAcceptor(def.options) : taggedAcceptor(def.discriminator, def.options);
       // An exclusive union (`z.xor`) fails when two options match: not followed here.
@@ -165,88 +141,6 @@ function arrayAcceptor(element: Schema): Acceptor {
     }
     return ACCEPT;
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const hasOwn = (value: object, key: string) => Object.hasOwn(value, key);
-
-function objectAcceptor(shape: Record<string, Schema>, catchall: Schema | undefined): Acceptor {
-  const keys = Object.keys(shape);
-  // zod tests presence with `in`: a declared key that every object inherits would not be judged the same way here.
-  if (keys.some((key) => key in Object.prototype)) return unsure;
-  const fields = keys.map((key) => ({ key, accepts: acceptorOf(shape[key]!), absentOk: shape[key]!._zod.optin === 'optional' && shape[key]!._zod.optout === 'optional', required: shape[key]!._zod.optin === undefined }));
-  const known = new Set(keys);
-  // Without a catchall zod strips unknown keys (its answer is then not the value); `never` refuses them; `unknown` keeps them.
-  const extra = catchall === undefined ? 'strip' : catchall._zod.def.type === 'never' ? 'refuse' : catchall._zod.def.type === 'unknown' && !catchall._zod.def.checks?.length ? 'keep' : 'other';
-  if (extra === 'other') return unsure;
-  const byKey = new Map(fields.map((field) => [field.key, field]));
-  const needed = fields.filter((field) => !field.absentOk).length;
-  /**
-   * The common answer first, walking the keys the value has rather than every
-   * field the schema declares (a body sets a few of dozens): a plain object
-   * whose every key is a field that accepts, with every field it may not
-   * omit, is accepted. Anything else takes the full walk below, whose
-   * verdicts are the reference. (Request bodies come from JSON: a plain
-   * object's enumerable keys are all its keys.)
-   */
-  const acceptsAtOnce = (value: Record<string, unknown>): boolean => {
-    let present = 0;
-    for (const key in value) {
-      const field = byKey.get(key);
-      if (field === undefined) {
-        if (extra === 'keep' && key !== '__proto__') continue;
-        return false;
-      }
-      const item = value[key];
-      if (item === undefined || field.accepts(item) !== ACCEPT) return false;
-      if (!field.absentOk) present++;
-    }
-    return present === needed;
-  };
-  return (value) => {
-    if (!isObject(value)) return REJECT;
-    if (Object.getPrototypeOf(value) === Object.prototype && acceptsAtOnce(value)) return ACCEPT;
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i]!;
-      const item = value[field.key];
-      if (item === undefined) {
-        if (hasOwn(value, field.key)) return UNSURE;
-        if (field.absentOk) continue;
-        return field.required ? REJECT : UNSURE;
-      }
-      const verdict = field.accepts(item);
-      if (verdict !== ACCEPT) return verdict;
-    }
-    if (extra === 'keep') return hasOwn(value, '__proto__') ? UNSURE : ACCEPT;
-    for (const key in value) if (!known.has(key)) return extra === 'refuse' ? REJECT : UNSURE;
-    return ACCEPT;
-  };
-}
-
-function recordAcceptor(keyType: Schema, valueType: Schema): Acceptor {
-  // Only string keys: key schemas of other types (enums, numbers) change which keys zod reads and how.
-  if (keyType._zod.def.type !== 'string') return unsure;
-  const acceptsKey = keyType._zod.def.checks?.length ? acceptorOf(keyType) : undefined;
-  const accepts = acceptorOf(valueType);
-  return (value) => {
-    if (!isObject(value)) return REJECT;
-    const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) return UNSURE;
-    if (hasOwn(value, '__proto__')) return UNSURE;
-    for (const key in value) {
-      const verdict = acceptsKey === undefined ? accepts(value[key]) : worse(acceptsKey(key), accepts(value[key]));
-      if (verdict !== ACCEPT) return verdict;
-    }
-    return ACCEPT;
-  };
-}
-
-/** Either one refusing means zod refuses; otherwise either one unsure leaves it unsure. */
-function worse(a: Verdict, b: Verdict): Verdict {
-  return a === REJECT || b === REJECT ? REJECT : a === UNSURE || b === UNSURE ? UNSURE : ACCEPT;
 }
 
 /** zod answers with the first option that accepts; an unsure option before it leaves the answer unknown. */

@@ -1,8 +1,9 @@
 /**
  * Questions every upstream asks of a request's prompt-caching intent (see
- * `PromptCache` and `CacheMark` in chat.ts), answered in one place.
+ * `PromptCache` and `CacheMark` in cache-intent.ts), answered in one place.
  */
-import type { CacheMark, ChatRequest, ContentPart } from './chat.js';
+import type { CacheMark } from './cache-intent.js';
+import type { ChatRequest, ContentPart } from './chat.js';
 
 /** The marks the client placed inside the conversation, in prompt order. */
 export function partMarks(request: ChatRequest): CacheMark[] {

@@ -4,8 +4,7 @@
  * limits and the HTTP app. `main.ts` runs it; tests run it in-process.
  */
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
-import { ADMIN_KEY_HASH_SETTING } from '../admin/admin-key.js';
+import type { Logger } from 'pino';
 import { PriceTable } from '../billing/prices.js';
 import { StoredPrices } from '../billing/stored-prices.js';
 import { GenaiPricesCatalogue } from '../billing/catalogue.js';
@@ -26,17 +25,17 @@ import { AccessNotes } from '../observe/access-log.js';
 import { GatewayMetrics } from '../observe/metrics.js';
 import { metricsSources } from '../observe/sources.js';
 import { openChangeFeed } from '../storage/change-feed.js';
-import { withExclusiveLock } from '../storage/exclusive-lock.js';
 import { openStore } from '../storage/open.js';
 import { StoreSecrets, type SecretKeyProblem } from '../storage/store-secrets.js';
-import type { Store } from '../storage/types.js';
 import { loadUpstreams } from '../upstreams/registry.js';
 import { buildApp } from './app.js';
 import { openRedis } from './redis-client.js';
 import { isRedisUnreachable, RedisWatch } from './redis-watch.js';
 import { composeTasks } from './compose.js';
-import { generateKeySecret, hashKey, KeyAuthenticator } from '../http/auth.js';
-import { GatewayError } from '../core/errors.js';
+import { effectiveSettings } from './effective-settings.js';
+import { firstStartCredentials } from './first-start.js';
+import { createLogger } from './logger.js';
+import { hashKey, KeyAuthenticator } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import { RateLimits } from '../http/rate-limits.js';
 import { createTaskEngine } from './task-engine.js';
@@ -57,54 +56,8 @@ export interface GatewayOptions {
   logger?: Logger;
 }
 
-/** Upstream credentials and client secrets never reach a log line. */
-const REDACT = [
-  'apiKey',
-  'apiKeys',
-  '*.apiKey',
-  '*.apiKeys',
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers["x-goog-api-key"]',
-  'req.headers["x-admin-key"]',
-];
-
 /** The price catalogue is read this long after the listen: past the first health checks (a price asked sooner reads it then). */
 const CATALOGUE_READ_DELAY_MS = 100;
-
-/** Instances starting together make the first-start credentials one at a time (see exclusive-lock.ts). */
-const BOOTSTRAP_LOCK = 'switchyard.bootstrap';
-
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } });
-}
-
-/**
- * First-start credentials, each made once however many instances (or a CLI)
- * start together: the one that stores it first prints it; the others read
- * the stored one and print nothing, so no printed key fails to work.
- */
-async function resolveAdminKeyHash(store: Store, settings: GatewaySettings): Promise<{ hash: string; generated?: string }> {
-  if (settings.adminKey) return { hash: hashKey(settings.adminKey) };
-  const stored = await store.settings.get(ADMIN_KEY_HASH_SETTING);
-  if (stored) return { hash: stored };
-  const generated = generateKeySecret('sk-admin-');
-  const hash = await store.settings.setIfAbsent(ADMIN_KEY_HASH_SETTING, hashKey(generated));
-  return hash === hashKey(generated) ? { hash, generated } : { hash };
-}
-
-async function ensureFirstClientKey(store: Store): Promise<string | undefined> {
-  if ((await store.keys.count()) > 0) return undefined;
-  const secret = generateKeySecret();
-  try {
-    await store.keys.create({ name: 'default', keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
-  } catch (error) {
-    // Made by another instance meanwhile: that key stands.
-    if (error instanceof GatewayError && error.status === 409) return undefined;
-    throw error;
-  }
-  return secret;
-}
 
 export async function createGateway(settings: GatewaySettings, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(settings.logLevel);
@@ -120,33 +73,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       const applied = await applyConfigFile(store, secrets, fileConfig, hashKey);
       logger.info({ config: settings.configPath, ...applied }, 'config file applied');
     }
-    const limits = fileConfig?.limits ?? {};
-    const effective: GatewaySettings = {
-      ...settings,
-      maxBodyBytes: limits.maxBodyBytes ?? settings.maxBodyBytes,
-      upstreamTimeoutMs: limits.upstreamTimeoutMs ?? settings.upstreamTimeoutMs,
-      upstreamIdleMs: limits.upstreamIdleMs ?? settings.upstreamIdleMs,
-      maxUpstreamBodyBytes: limits.maxUpstreamBodyBytes ?? settings.maxUpstreamBodyBytes,
-      maxUpstreamStreamBytes: limits.maxUpstreamStreamBytes ?? settings.maxUpstreamStreamBytes,
-      maxUpstreamEventBytes: limits.maxUpstreamEventBytes ?? settings.maxUpstreamEventBytes,
-      maxAttempts: limits.maxAttempts ?? settings.maxAttempts,
-      cooldownSeconds: limits.cooldownSeconds ?? settings.cooldownSeconds,
-      simulator: settings.simulator ?? fileConfig?.simulator ?? true,
-      priceCatalogue: settings.priceCatalogue ?? fileConfig?.priceCatalogue ?? true,
-      sessionAffinity: settings.sessionAffinity ?? fileConfig?.sessionAffinity?.enabled ?? true,
-      sessionAffinityIdleSeconds: fileConfig?.sessionAffinity?.idleSeconds ?? settings.sessionAffinityIdleSeconds,
-      sessionAffinityMaxSessions: fileConfig?.sessionAffinity?.maxSessions ?? settings.sessionAffinityMaxSessions,
-      responsesWebSocket: settings.responsesWebSocket ?? fileConfig?.responsesWebSocket ?? true,
-      trustedProxies: settings.trustedProxies ?? fileConfig?.trustedProxies,
-    };
+    const effective = effectiveSettings(settings, fileConfig);
 
     // Required on first use, its providers read shortly after the listen (see `listen`): the start does not wait for it.
     const catalogue = effective.priceCatalogue ? new GenaiPricesCatalogue() : undefined;
 
-    const { admin, clientKey } = await withExclusiveLock(store, BOOTSTRAP_LOCK, async () => ({
-      admin: await resolveAdminKeyHash(store, effective),
-      clientKey: await ensureFirstClientKey(store),
-    }));
+    const { admin, clientKey } = await firstStartCredentials(store, effective);
 
     const channels = new ChannelRegistry(store, secrets, { simulatorFallback: effective.simulator !== false }, (record, problem) =>
       logger.error({ channel: record.name, channelId: record.id, problem }, 'stored channel is unusable; it serves nothing until fixed'),

@@ -7,7 +7,7 @@ import { isWellFormedId } from './ids.js';
 import { olderThan } from './paging.js';
 import type { Attempt } from '../core/attempt.js';
 import type { EstimatedPart } from '../core/chat.js';
-import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageReport, UsageSeriesQuery, UsageSummaryRow } from './types.js';
+import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageReport, UsageSeriesQuery, UsageSummaryRow } from './request-log-types.js';
 import { addToSums, hourlyUsage, readSeries } from './usage-sums.js';
 import { reportOf, toSummary, type GroupedUsageRow } from './usage-summary.js';
 

@@ -4,7 +4,7 @@
  * from the hourly sums, grouped by key, model and channel, added together.
  */
 import { toNumber } from './columns.js';
-import type { ChannelUsageRow, UsageReport, UsageSummaryRow } from './types.js';
+import type { ChannelUsageRow, UsageReport, UsageSummaryRow } from './request-log-types.js';
 
 /** One group of a read: a key, a model and the channel that served. */
 export interface GroupedUsageRow extends UsageSummaryRow {

@@ -15,7 +15,7 @@ import { toSummary, type GroupedUsageRow } from './usage-summary.js';
 import { BatchWrites } from './batch-writes.js';
 import { bucketOf, firstByteColumns, latencyColumns, quantileOf } from './latency-buckets.js';
 import type { Database } from './schema.js';
-import type { RequestLogRow, UsagePoint, UsageSeries, UsageSeriesQuery, UsageTotals } from './types.js';
+import type { RequestLogRow, UsagePoint, UsageSeries, UsageSeriesQuery, UsageTotals } from './request-log-types.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;

@@ -5,21 +5,19 @@
  * so a crash can neither double a refund nor lose one. Polling work is taken
  * with leases, so two instances never work on one task at once.
  */
-import { sql, type Selectable, type Transaction, type Updateable } from 'kysely';
-import { GatewayError } from '../core/errors.js';
+import { sql, type Selectable } from 'kysely';
 import { isUniqueViolation } from '../storage/columns.js';
-import { isWellFormedId, newId } from '../storage/ids.js';
+import { isWellFormedId } from '../storage/ids.js';
 import { olderThan, type PagePosition } from '../storage/paging.js';
 import { BatchedReads } from '../storage/batched-reads.js';
 import { PreparedQuery } from '../storage/prepared-query.js';
 import { paddedInList } from '../storage/id-lists.js';
 import { newTaskId } from './ids.js';
 import { jsonOrNull, toTaskRecord } from './rows.js';
-import type { TaskDatabase, TaskDb, TasksTable } from './schema.js';
-import { isFinal, type JsonObject, type TaskRecord, type TaskStatus } from './types.js';
+import type { TaskDb, TasksTable } from './schema.js';
+import { charge, insertDelivery, toColumns, type NewDelivery, type TaskChange } from './task-writes.js';
+import { isFinal, type JsonObject, type TaskRecord } from './types.js';
 
-/** Float sums of prices must not refuse a charge that exactly fits the quota. */
-const QUOTA_EPSILON = 1e-9;
 const ID_ATTEMPTS = 5;
 /** Tasks per rescheduling statement: three parameters each, well under both engines' limits. */
 const RESCHEDULE_CHUNK = 500;
@@ -39,36 +37,6 @@ export interface NewTask {
   /** The submitting instance holds the task until the upstream answered; a crash leaves it to the poller. */
   leaseOwner: string;
   leaseMs: number;
-}
-
-/** Fields a transition may change. `undefined` leaves a field alone. */
-export interface TaskChange {
-  status?: TaskStatus;
-  progress?: number;
-  channelId?: string;
-  accountId?: string | null;
-  account?: JsonObject | null;
-  upstreamId?: string | null;
-  upstreamData?: JsonObject | null;
-  request?: JsonObject;
-  result?: JsonObject | null;
-  failReason?: string | null;
-  startTime?: number | null;
-  finishTime?: number | null;
-  nextPollAt?: number | null;
-  pollCount?: number;
-  timeoutAt?: number;
-  /** Keep (or take) the lease instead of releasing it. */
-  leaseOwner?: string;
-  leaseUntil?: number;
-}
-
-export interface NewDelivery {
-  url: string;
-  event: string;
-  final: boolean;
-  payload: string;
-  maxAttempts: number;
 }
 
 export interface Reschedule {
@@ -319,77 +287,4 @@ export class TaskRepository {
     });
     return row && toTaskRecord(row);
   }
-}
-
-function toColumns(change: TaskChange, now: number): Updateable<TasksTable> {
-  const set: Updateable<TasksTable> = { updated_at: now };
-  if (change.status !== undefined) set.status = change.status;
-  if (change.progress !== undefined) set.progress = change.progress;
-  if (change.channelId !== undefined) set.channel_id = change.channelId;
-  if (change.accountId !== undefined) set.account_id = change.accountId;
-  if (change.account !== undefined) set.account = jsonOrNull(change.account);
-  if (change.upstreamId !== undefined) set.upstream_id = change.upstreamId;
-  if (change.upstreamData !== undefined) set.upstream_data = jsonOrNull(change.upstreamData);
-  if (change.request !== undefined) set.request = JSON.stringify(change.request);
-  if (change.result !== undefined) set.result = jsonOrNull(change.result);
-  if (change.failReason !== undefined) set.fail_reason = change.failReason;
-  if (change.startTime !== undefined) set.start_time = change.startTime;
-  if (change.finishTime !== undefined) set.finish_time = change.finishTime;
-  if (change.nextPollAt !== undefined) set.next_poll_at = change.nextPollAt;
-  if (change.pollCount !== undefined) set.poll_count = change.pollCount;
-  if (change.timeoutAt !== undefined) set.timeout_at = change.timeoutAt;
-  if (change.leaseOwner !== undefined) set.lease_owner = change.leaseOwner;
-  if (change.leaseUntil !== undefined) set.lease_until = change.leaseUntil;
-  return set;
-}
-
-/** Adds (or, negative, gives back) spend; a positive charge must fit the key's quota. */
-async function charge(trx: Transaction<TaskDatabase>, keyId: string, amount: number): Promise<void> {
-  // The cast keeps PostgreSQL from typing the parameter as text.
-  let update = trx
-    .updateTable('keys')
-    .set({ used: sql<number>`used + cast(${amount} as double precision)` })
-    .where('id', '=', keyId);
-  if (amount > 0) {
-    update = update.where((eb) =>
-      eb.or([
-        eb('quota', 'is', null),
-        eb(sql<number>`used + cast(${amount} as double precision)`, '<=', sql<number>`quota + ${QUOTA_EPSILON}`),
-      ]),
-    );
-  }
-  const result = await update.executeTakeFirst();
-  if (amount > 0 && Number(result.numUpdatedRows) !== 1) {
-    throw new GatewayError('quota_exhausted', `insufficient balance: this task costs ${amount} and the key's quota cannot cover it`);
-  }
-}
-
-export async function insertDelivery(
-  trx: Transaction<TaskDatabase>,
-  taskId: string,
-  delivery: NewDelivery,
-  now: number,
-): Promise<void> {
-  await trx
-    .insertInto('task_deliveries')
-    .values({
-      id: newId('dlv'),
-      task_id: taskId,
-      url: delivery.url,
-      event: delivery.event,
-      final: delivery.final ? 1 : 0,
-      payload: delivery.payload,
-      status: 'pending',
-      attempts: 0,
-      max_attempts: delivery.maxAttempts,
-      next_attempt_at: now,
-      lease_owner: null,
-      lease_until: null,
-      last_status: null,
-      last_error: null,
-      delivered_at: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
 }

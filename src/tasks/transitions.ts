@@ -3,7 +3,7 @@
  * a task (never going back: status and progress only move forward), and when
  * to look at a task again (backing off while nothing changes).
  */
-import type { TaskChange } from './repository.js';
+import type { TaskChange } from './task-writes.js';
 import { isFinal, type Observation, type TaskRecord, type TaskStatus } from './types.js';
 
 export interface PollSchedule {

@@ -5,7 +5,9 @@
  * headers, error mapping and where the count sits in its answer.
  */
 import { GatewayError } from '../core/errors.js';
-import { firstHeader, readBodyLimited, requestOk, type StatusThrower } from './http.js';
+import type { StatusThrower } from './error-answer.js';
+import { firstHeader } from './headers.js';
+import { readBodyLimited, requestOk } from './http.js';
 import type { CountTokensResult, UpstreamCall } from './types.js';
 
 /** A count answer is a few dozen bytes; anything this large is not one. */

@@ -1,22 +1,22 @@
 /**
  * Upstream HTTP plumbing shared by every adapter: one keep-alive undici Agent,
  * a request helper that turns transport failures into GatewayErrors, and the
- * reading of upstream error bodies.
+ * reading of upstream bodies (error answers are read in `error-answer.ts`).
  *
  * undici's dispatcher API is used rather than global fetch: fetch costs several
  * times more per request on Node 20 (see the performance research notes).
  */
 import type { CallSignal } from '../core/call-signal.js';
 import type { Agent, Dispatcher } from 'undici';
-import { GatewayError, upstreamStatusError } from '../core/errors.js';
+import { GatewayError } from '../core/errors.js';
 import { loadUndici } from '../core/undici.js';
+import { throwForStatus, type StatusThrower } from './error-answer.js';
+import type { UpstreamHeaders } from './headers.js';
 
 /** Failing to open a TCP/TLS connection this fast means the upstream is unreachable; try the next channel. */
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A body that stays silent this long is considered dead, when the caller sets no bound of its own. */
 const BODY_TIMEOUT_MS = 5 * 60_000;
-/** Error bodies are read up to this size; anything beyond is not worth keeping. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** The shared keep-alive agent, made on the first upstream call (undici loads then, not at start-up). */
 let upstreamAgent: Agent | undefined;
@@ -33,7 +33,6 @@ async function createUpstreamAgent(): Promise<Agent> {
 }
 
 export type UpstreamBody = Dispatcher.ResponseData['body'];
-export type UpstreamHeaders = Record<string, string | string[] | undefined>;
 
 export interface UpstreamRequestOptions {
   url: string;
@@ -225,111 +224,9 @@ export function jsonObjectAnswer<T>(parsed: T): T {
   return parsed;
 }
 
-/**
- * Drains a non-2xx body (at most 64 KiB are kept) and extracts the upstream's
- * message from the common shapes: `{error:{message}}`, `{error:"..."}`,
- * `{message}`, a one-element array of those (Gemini streams), or plain text.
- */
-export async function readErrorBody(
-  body: AsyncIterable<Uint8Array>,
-): Promise<{ message: string; retryAfterSeconds?: number }> {
-  return parseErrorText(await readErrorText(body));
-}
-
 /** Reads a whole body, refusing one larger than `maxBytes` (the download is cut there; not retryable). */
 export function readBodyLimited(body: UpstreamBody, maxBytes: number, what: string, signal?: CallSignal): Promise<Buffer> {
   return collectBody(body, maxBytes, () => new GatewayError('upstream_error', `${what} is larger than ${maxBytes} bytes`), signal);
-}
-
-/** Drains an error body, keeping at most 64 KiB of it, as text. */
-export async function readErrorText(body: AsyncIterable<Uint8Array>): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const kept = chunk.byteLength <= MAX_ERROR_BODY_BYTES - size ? chunk : chunk.subarray(0, MAX_ERROR_BODY_BYTES - size);
-      chunks.push(kept);
-      size += kept.byteLength;
-      if (size >= MAX_ERROR_BODY_BYTES) break; // leaving the loop destroys the stream
-    }
-  } catch {
-    // A body cut while we read an error is still an error; keep what arrived.
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseErrorText(text: string): { message: string; retryAfterSeconds?: number } {
-  const trimmed = text.trim();
-  if (trimmed === '') return { message: '' };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(trimmed);
-  } catch {
-    return { message: trimmed.length > 500 ? `${trimmed.slice(0, 500)}…` : trimmed };
-  }
-  if (Array.isArray(parsed)) parsed = parsed[0];
-  const root = (parsed ?? {}) as Record<string, unknown>;
-  const error = root.error;
-  let message: string | undefined;
-  let details: unknown;
-  if (typeof error === 'string') message = error;
-  else if (error && typeof error === 'object') {
-    const inner = error as Record<string, unknown>;
-    if (typeof inner.message === 'string') message = inner.message;
-    details = inner.details;
-  }
-  if (message === undefined && typeof root.message === 'string') message = root.message;
-  if (message === undefined && typeof root.detail === 'string') message = root.detail;
-  return { message: message ?? trimmed.slice(0, 500), retryAfterSeconds: retryDelayFromDetails(details) };
-}
-
-/** Gemini-style `details: [{ "@type": "...RetryInfo", retryDelay: "34.4s" }]`. */
-function retryDelayFromDetails(details: unknown): number | undefined {
-  if (!Array.isArray(details)) return undefined;
-  for (const detail of details) {
-    const delay = (detail as { retryDelay?: unknown } | null)?.retryDelay;
-    if (typeof delay === 'string' && /^\d+(\.\d+)?s$/.test(delay)) return Math.ceil(Number.parseFloat(delay));
-  }
-  return undefined;
-}
-
-function headerValue(headers: UpstreamHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** `retry-after-ms`, then `retry-after` as seconds or as an HTTP date; whole seconds, rounded up. */
-export function retryAfterFromHeaders(headers: UpstreamHeaders, now = Date.now()): number | undefined {
-  const ms = headerValue(headers, 'retry-after-ms');
-  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.ceil(Number(ms) / 1000);
-  const value = headerValue(headers, 'retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value));
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
-}
-
-/**
- * Builds the GatewayError for a non-2xx upstream answer (after draining its
- * body) and throws it. `secrets` (the channel's key) are masked in the message,
- * in case an upstream echoes the credential back.
- */
-export async function throwForStatus(
-  status: number,
-  headers: UpstreamHeaders,
-  body: AsyncIterable<Uint8Array>,
-  secrets: readonly string[] = [],
-): Promise<never> {
-  throw statusErrorFromText(status, headers, await readErrorText(body), secrets);
-}
-
-/** The gateway error an upstream's non-2xx answer describes, from its (already read) body text; the channel keys are masked. */
-export function statusErrorFromText(status: number, headers: UpstreamHeaders, text: string, secrets: readonly string[] = []): GatewayError {
-  const parsed = parseErrorText(text);
-  let message = parsed.message || `upstream answered HTTP ${status}`;
-  for (const secret of secrets) if (secret.length >= 8) message = message.split(secret).join('[redacted]');
-  return upstreamStatusError(status, message, retryAfterFromHeaders(headers) ?? parsed.retryAfterSeconds);
 }
 
 /** Joins a channel base URL and a path, tolerant of a trailing slash on the base and a missing one on the path. */
@@ -342,10 +239,3 @@ export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-/** First value of a request header that may have been sent several times. */
-export function firstHeader(headers: UpstreamHeaders, name: string): string | undefined {
-  return headerValue(headers, name);
-}
-
-/** Turns a non-2xx answer into a thrown gateway error (the default is `throwForStatus`). */
-export type StatusThrower = (status: number, headers: UpstreamHeaders, body: AsyncIterable<Uint8Array>, secrets: readonly string[]) => Promise<never>;

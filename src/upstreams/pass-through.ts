@@ -8,7 +8,9 @@
 import type { CallSignal } from '../core/call-signal.js';
 import type { Usage } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
-import { firstHeader, requestOk, toUpstreamError, type StatusThrower, type UpstreamHeaders } from './http.js';
+import type { StatusThrower } from './error-answer.js';
+import { firstHeader, type UpstreamHeaders } from './headers.js';
+import { requestOk, toUpstreamError } from './http.js';
 import { requestWholeOk } from './whole-answer.js';
 import { WholeBody } from './whole-body.js';
 import { capBytes, limitsOf, type UpstreamLimits } from '../core/upstream-limits.js';

@@ -17,18 +17,9 @@
 import type { Agent, Dispatcher } from 'undici';
 import type { CallSignal } from '../core/call-signal.js';
 import { tooLarge } from '../core/upstream-limits.js';
-import {
-  exchangeOptions,
-  isSuccess,
-  MAX_ERROR_BODY_BYTES,
-  parseJsonAnswer,
-  sharedAgent,
-  throwForStatus,
-  toUpstreamError,
-  type StatusThrower,
-  type UpstreamHeaders,
-  type UpstreamRequestOptions,
-} from './http.js';
+import { MAX_ERROR_BODY_BYTES, throwForStatus, type StatusThrower } from './error-answer.js';
+import type { UpstreamHeaders } from './headers.js';
+import { exchangeOptions, isSuccess, parseJsonAnswer, sharedAgent, toUpstreamError, type UpstreamRequestOptions } from './http.js';
 import { WholeBody } from './whole-body.js';
 
 export interface WholeAnswer {

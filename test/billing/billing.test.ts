@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PriceTable } from '../../src/billing/prices.js';
 import { UsageRecorder } from '../../src/billing/usage-recorder.js';
-import type { RequestLogRow, Store } from '../../src/storage/types.js';
+import type { RequestLogRow } from '../../src/storage/request-log-types.js';
+import type { Store } from '../../src/storage/types.js';
 
 const usage = { inputTokens: 1_000_000, outputTokens: 500_000, cacheReadTokens: 200_000, cacheWriteTokens: 100_000 };
 

@@ -7,7 +7,8 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageRecorder } from '../../src/billing/usage-recorder.js';
 import { newId } from '../../src/storage/ids.js';
-import type { RequestLogRow, Store } from '../../src/storage/types.js';
+import type { RequestLogRow } from '../../src/storage/request-log-types.js';
+import type { Store } from '../../src/storage/types.js';
 import { engines, useTestStore } from '../storage/engines.js';
 
 function logRow(keyId: string, overrides: Partial<RequestLogRow> = {}): RequestLogRow {

@@ -6,7 +6,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENV_VARS, TEST_ENV_VARS } from '../../src/config/env-vars.js';
+import { ENV_VARS } from '../../src/config/env-vars.js';
+import { TEST_ENV_VARS } from '../../src/config/test-env-vars.js';
 import { settingsFromEnv } from '../../src/config/env.js';
 import { generatedDocs } from '../../scripts/reference/documents.js';
 

@@ -8,7 +8,7 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { BatchWrites } from '../../src/storage/batch-writes.js';
 import { newTimeOrderedId } from '../../src/storage/ids.js';
-import type { RequestLogRow } from '../../src/storage/types.js';
+import type { RequestLogRow } from '../../src/storage/request-log-types.js';
 import { engines, useTestStore } from './engines.js';
 
 const now = Date.UTC(2026, 10, 26, 12);

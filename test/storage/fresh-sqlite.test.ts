@@ -11,7 +11,7 @@ import { openSqliteFile } from '../../src/storage/sqlite-driver.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFreshSqliteSchema } from '../../src/storage/migrations/fresh-sqlite.js';
 import { openStore } from '../../src/storage/open.js';
-import { migratedSqliteSchema, readSqliteSchema } from './migrated-sqlite.js';
+import { migratedSqliteSchema, readSqliteSchema } from '../../scripts/migrated-sqlite.js';
 
 const dirs: string[] = [];
 function tempDir(): string {

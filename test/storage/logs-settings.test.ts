@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/storage/ids.js';
 import { migrations } from '../../src/storage/migrations/index.js';
-import type { RequestLogRow, Store } from '../../src/storage/types.js';
+import type { RequestLogRow } from '../../src/storage/request-log-types.js';
+import type { Store } from '../../src/storage/types.js';
 import { createTestDatabase, engines, useTestStore, type TestDatabase } from './engines.js';
 
 function logRow(overrides: Partial<RequestLogRow>): RequestLogRow {

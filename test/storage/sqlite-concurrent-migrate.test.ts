@@ -12,7 +12,7 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrationProvider, migrations } from '../../src/storage/migrations/index.js';
 import { openSqliteFile } from '../../src/storage/sqlite-driver.js';
-import { readSqliteSchema } from './migrated-sqlite.js';
+import { readSqliteSchema } from '../../scripts/migrated-sqlite.js';
 
 const run = promisify(execFile);
 

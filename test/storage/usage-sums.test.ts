@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATENCY_BUCKETS, bucketOf, quantileOf } from '../../src/storage/latency-buckets.js';
 import { migrationProvider } from '../../src/storage/migrations/index.js';
 import { newId } from '../../src/storage/ids.js';
-import type { RequestLogRow } from '../../src/storage/types.js';
+import type { RequestLogRow } from '../../src/storage/request-log-types.js';
 import { createTestDatabase, engines, type TestDatabase } from './engines.js';
 
 describe('latency quantiles from bucket counts', () => {

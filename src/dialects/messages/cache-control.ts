@@ -3,7 +3,7 @@
  * read as a cache mark. Chat Completions clients send the same object as an
  * extension (opencode for Claude models), so both families read it here.
  */
-import type { CacheMark } from '../../core/chat.js';
+import type { CacheMark } from '../../core/cache-intent.js';
 
 export function cacheMarkOf(value: unknown): CacheMark | undefined {
   if (typeof value !== 'object' || value === null) return undefined;

@@ -16,7 +16,8 @@
  *   message or on its parts) marks the end of that message: its last part
  *   carries the cache mark; on leading system messages it marks the system prompt.
  */
-import type { CacheMark, ChatMessage, ContentPart, MediaPart, TextPart } from '../../core/chat.js';
+import type { CacheMark } from '../../core/cache-intent.js';
+import type { ChatMessage, ContentPart, MediaPart, TextPart } from '../../core/chat.js';
 import { longerMark } from '../../core/prompt-cache.js';
 import { cacheMarkOf } from '../../dialects/messages/cache-control.js';
 import { parseToolArguments } from '../../upstreams/tool-arguments.js';

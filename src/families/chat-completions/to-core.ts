@@ -17,7 +17,8 @@
  * - The prompt cache: `cache_control` marks (see to-core-messages.ts),
  *   `prompt_cache_key` and `prompt_cache_retention` go to `ChatRequest.cache`.
  */
-import type { BuiltinTool, ChatRequest, PromptCache, FunctionTool, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
+import type { PromptCache } from '../../core/cache-intent.js';
+import type { BuiltinTool, ChatRequest, FunctionTool, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import type { FunctionToolParam, ResponseFormatParam, ToolChoiceParam } from './schema.js';
 import { messagesToCore } from './to-core-messages.js';
 import type { ValidatedChatRequest } from './validate.js';

@@ -6,15 +6,7 @@
  * BuiltinTools of the `generate` dialect, with the shared capability other
  * upstreams can run their own equivalent of (search, URL fetch, code execution).
  */
-import type {
-  BuiltinCapability,
-  ChatRequest,
-  FunctionTool,
-  ResponseFormat,
-  ThinkingConfig,
-  ToolChoice,
-  ToolDefinition,
-} from '../../core/chat.js';
+import type { BuiltinCapability, ChatRequest, FunctionTool, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import { enumWrapperSchema } from './enum-output.js';
 import { requestFeatures } from './features.js';
 import { requestHints } from './hints.js';

@@ -14,7 +14,7 @@
  * - features (change the answer; only an upstream that honours them may serve):
  *   `mcp_servers` (the provider connects to the client's MCP servers).
  */
-import type { PromptCache } from '../../core/chat.js';
+import type { PromptCache } from '../../core/cache-intent.js';
 import { longerMark } from '../../core/prompt-cache.js';
 import { cacheMarkOf } from '../../dialects/messages/cache-control.js';
 import type { MessagesRequest } from './schema.js';

@@ -17,7 +17,7 @@
  *   management, stream options) or is unknown to the gateway; hints are named
  *   in the translation header, and strict translation refuses them.
  */
-import type { PromptCache } from '../../core/chat.js';
+import type { PromptCache } from '../../core/cache-intent.js';
 import type { ValidatedRequest } from './validate.js';
 
 /** Top-level fields to-core converts or the gateway handles. */

@@ -21,7 +21,8 @@
  *   five-minute mark before a one-hour one becomes one hour (its prefix is
  *   part of the longer-lived one anyway).
  */
-import type { CacheMark, ChatRequest } from '../../core/chat.js';
+import type { CacheMark } from '../../core/cache-intent.js';
+import type { ChatRequest } from '../../core/chat.js';
 import { asksLongCache, hasCacheMarks, longerMark } from '../../core/prompt-cache.js';
 import { cacheControlOf } from '../../dialects/messages/cache-control.js';
 

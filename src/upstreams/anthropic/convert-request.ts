@@ -28,15 +28,7 @@
  *   `cache_control`; breakpoints on tools and system, and the gateway's own
  *   where the client placed none, are added by cache-breakpoints.ts.
  */
-import type {
-  ChatMessage,
-  ChatRequest,
-  ContentPart,
-  MediaPart,
-  ResponseFormat,
-  TextPart,
-  ThinkingConfig,
-} from '../../core/chat.js';
+import type { ChatMessage, ChatRequest, ContentPart, MediaPart, ResponseFormat, TextPart, ThinkingConfig } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
 import { toolsToSend } from '../plan.js';
 import { adaptiveThinkingOn, anthropicCapabilitiesFor } from './capabilities.js';

@@ -9,7 +9,8 @@
  * else (an HTML page from a proxy) is rendered by the gateway.
  */
 import { GatewayError } from '../../core/errors.js';
-import { readErrorText, statusErrorFromText, type UpstreamHeaders } from '../http.js';
+import { readErrorText, statusErrorFromText } from '../error-answer.js';
+import type { UpstreamHeaders } from '../headers.js';
 
 /** Response headers a Messages client reads on an error: when to retry, whether to, and the rate-limit state. */
 const keptHeader = /^(retry-after|retry-after-ms|x-should-retry|anthropic-ratelimit-.*)$/;

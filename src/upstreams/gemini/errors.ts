@@ -6,7 +6,8 @@
  * channel's credential, not the client's request, so it is treated as a 401.
  */
 import { GatewayError, upstreamStatusError } from '../../core/errors.js';
-import { readErrorText, retryAfterFromHeaders, type UpstreamHeaders } from '../http.js';
+import { readErrorText } from '../error-answer.js';
+import { retryAfterFromHeaders, type UpstreamHeaders } from '../headers.js';
 import type { GeminiError } from '../../dialects/generate/wire.js';
 
 

@@ -5,7 +5,8 @@
  */
 import type { EmbeddingRequest, EmbeddingResponse } from '../../core/embedding.js';
 import { GatewayError } from '../../core/errors.js';
-import { firstHeader, joinUrl, parseJsonAnswer } from '../http.js';
+import { firstHeader } from '../headers.js';
+import { joinUrl, parseJsonAnswer } from '../http.js';
 import { requestWholeOk } from '../whole-answer.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { bodyForUpstreamModel } from '../pass-through.js';

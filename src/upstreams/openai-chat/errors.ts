@@ -6,7 +6,8 @@
  * see the error in their own terms.
  */
 import { GatewayError } from '../../core/errors.js';
-import { readErrorText, statusErrorFromText, type UpstreamHeaders } from '../http.js';
+import { readErrorText, statusErrorFromText } from '../error-answer.js';
+import type { UpstreamHeaders } from '../headers.js';
 
 export async function throwChatCompletionsStatus(
   status: number,

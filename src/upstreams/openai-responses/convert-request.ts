@@ -21,17 +21,7 @@
  * - Tool results become `function_call_output` items (text joined; images and
  *   files are refused, the item carries text only here).
  */
-import type {
-  ChatMessage,
-  ChatRequest,
-  MediaPart,
-  ResponseFormat,
-  TextPart,
-  ThinkingConfig,
-  ToolChoice,
-  ToolDefinition,
-  ToolResultPart,
-} from '../../core/chat.js';
+import type { ChatMessage, ChatRequest, MediaPart, ResponseFormat, TextPart, ThinkingConfig, ToolChoice, ToolDefinition, ToolResultPart } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
 import { openAiPromptCacheFields } from '../openai-prompt-cache.js';
 import { builtinToolTreatment, toolsToSend } from '../plan.js';

@@ -1,7 +1,7 @@
 /** What the simulated model would say with no token limit: thinking, text, and maybe one tool call. */
 import type { ChatRequest, FunctionTool, ResponseFormat } from '../../core/chat.js';
 import { unsupportedFeature } from '../../core/errors.js';
-import { sampleFromSchema } from '../../core/json-schema-sample.js';
+import { sampleFromSchema } from './json-schema/sample-from-schema.js';
 import { withFiller } from './filler.js';
 import { readLastTurn, toolResultText, type LastTurn } from './last-turn.js';
 import { chooseTool } from './tool-choice.js';

@@ -1,14 +1,9 @@
 /** The shared upstream HTTP plumbing (src/upstreams/http.ts). */
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  joinUrl,
-  readErrorBody,
-  requestOk,
-  retryAfterFromHeaders,
-  throwForStatus,
-  toUpstreamError,
-} from '../../../src/upstreams/http.js';
+import { readErrorBody, throwForStatus } from '../../../src/upstreams/error-answer.js';
+import { retryAfterFromHeaders } from '../../../src/upstreams/headers.js';
+import { joinUrl, requestOk, toUpstreamError } from '../../../src/upstreams/http.js';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
 
 const bodyOf = (text: string) => Readable.from([Buffer.from(text)]);

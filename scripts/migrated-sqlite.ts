@@ -1,15 +1,16 @@
 /**
  * An empty SQLite database migrated by Kysely's migrator (never the fresh-file
  * shortcut of fresh-sqlite.ts), and what it holds: the reference that
- * scripts/fresh-sqlite-schema.ts writes and fresh-sqlite.test.ts compares with.
+ * scripts/fresh-sqlite-schema.ts writes and test/storage/fresh-sqlite.test.ts
+ * compares with.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { openSqliteFile } from '../../src/storage/sqlite-driver.js';
+import { openSqliteFile } from '../src/storage/sqlite-driver.js';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
-import { migrationProvider, migrations } from '../../src/storage/migrations/index.js';
+import { migrationProvider, migrations } from '../src/storage/migrations/index.js';
 
 export interface SqliteSchema {
   /** `sqlite_master.sql` of every object that has one, in creation order. */

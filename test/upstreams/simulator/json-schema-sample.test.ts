@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleFromSchema } from '../../src/core/json-schema-sample.js';
+import { sampleFromSchema } from '../../../src/upstreams/simulator/json-schema/sample-from-schema.js';
 
 const codePoints = (text: string) => [...text].length;
 
