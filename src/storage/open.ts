@@ -58,7 +58,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
 function openSqlite(dataDir: string, cacheMb = 2): { db: Kysely<Database>; created: boolean } {
   mkdirSync(dataDir, { recursive: true });
   const file = openSqliteFile(join(dataDir, 'switchyard.db'));
-  file.pragma('journal_mode = WAL');
+  enableWal(file);
   // NORMAL under WAL loses at most the last commits on power loss, never consistency.
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
@@ -74,6 +74,24 @@ function openSqlite(dataDir: string, cacheMb = 2): { db: Kysely<Database>; creat
     throw error;
   }
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }), created };
+}
+
+/**
+ * Switching a file to WAL needs a moment of exclusive access, and SQLite does
+ * not wait for it (the busy timeout does not cover this pragma): when another
+ * process is creating the schema at the same moment, the switch is retried
+ * for up to five seconds, like any other wait for the lock.
+ */
+function enableWal(file: { pragma(source: string): unknown }): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      file.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= 100) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
 }
 
 /** int8 (counts, epoch-ms times) and numeric (sums) as numbers: every value stored here fits a double. */
