@@ -17,7 +17,7 @@
  * `orderCandidates`). `simulator: false` or SWITCHYARD_SIMULATOR=off turns it
  * off even with no channel.
  */
-import { channelProblem } from '../config/entity-rules.js';
+import { channelProblem, channelSettingWarnings } from '../config/entity-rules.js';
 import { readChannelCosts, type ChannelCosts } from '../config/channel-costs.js';
 import type { ChannelRecord, Store } from '../storage/types.js';
 import { servesModel, type Channel } from '../core/channel.js';
@@ -92,6 +92,8 @@ export class ChannelRegistry {
 
   /** Channels already reported as unusable, so each is logged once per change, not on every refresh. */
   private readonly reported = new Map<string, string>();
+  /** Channels whose ignored settings were already named, likewise once per change. */
+  private readonly warned = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -99,6 +101,8 @@ export class ChannelRegistry {
     private readonly options: RegistryOptions = { simulatorFallback: true },
     /** Told once about a stored channel that cannot be used (write-time rules, credentials that do not open); it serves nothing. */
     private readonly onInvalid: (record: ChannelRecord, problem: string) => void = () => {},
+    /** Told once about a stored channel that serves but keeps settings the gateway ignores (unknown keys, bad values of leniently read keys). */
+    private readonly onIgnoredSettings: (record: ChannelRecord, warnings: string[]) => void = () => {},
   ) {}
 
   /** All channels, the built-in simulator last while it serves. */
@@ -180,8 +184,9 @@ export class ChannelRegistry {
       problem = `apiKey: ${(error as Error).message}`;
     }
     if (!problem && channel.enabled) {
-      const rule = channelProblem(channel);
+      const rule = channelProblem(channel, { stored: true });
       if (rule) problem = `${rule.field}: ${rule.message}`;
+      else this.warnOnce(record, channelSettingWarnings(channel));
     }
     if (!problem) return channel;
     unusable.push({ id: record.id, name: record.name, problem });
@@ -191,6 +196,18 @@ export class ChannelRegistry {
       this.onInvalid(record, problem);
     }
     return { ...channel, apiKeys: [], enabled: false };
+  }
+
+  /** Names, once per change of the record, the settings a serving channel keeps but the gateway ignores. */
+  private warnOnce(record: ChannelRecord, warnings: string[]): void {
+    if (warnings.length === 0) {
+      this.warned.delete(record.id);
+      return;
+    }
+    const report = `${record.updatedAt}:${warnings.join('|')}`;
+    if (this.warned.get(record.id) === report) return;
+    this.warned.set(record.id, report);
+    this.onIgnoredSettings(record, warnings);
   }
 
   startAutoRefresh(intervalMs: number, onError: (error: unknown) => void): void {

@@ -1,6 +1,8 @@
 /** The simulator's knobs, read from `channel.settings`; all optional. */
 import { GatewayError } from '../../core/errors.js';
 import type { Channel } from '../../core/channel.js';
+import { accountsSetting } from '../accounts-setting.js';
+import { failTasksSetting, numberLike } from '../settings-schema.js';
 
 export interface SimulatorSettings {
   /** Wait before the answer starts (ms). */
@@ -37,3 +39,23 @@ export function readSimulatorSettings(channel: Channel): SimulatorSettings {
     failAfterChunks: failAfterChunks === undefined ? undefined : Math.floor(failAfterChunks),
   };
 }
+
+/**
+ * Every key of a simulator channel: its chat knobs, and those of its image
+ * and video task simulators (src/upstreams/simulator/{images,videos}).
+ */
+export const simulatorSettingsShape = {
+  latencyMs: numberLike(0).describe('Wait before the answer starts, in ms. Default 0.').meta({ default: 0 }),
+  tokenDelayMs: numberLike(0).describe('Wait between streamed chunks, in ms. Default 0.').meta({ default: 0 }),
+  failStatus: numberLike(400, 599)
+    .refine((value) => value === undefined || Number.isInteger(value), 'must be an HTTP error status (400-599)')
+    .describe('Every chat call fails with this upstream HTTP status (400-599).'),
+  failAfterChunks: numberLike(0).describe('Streams break after this many delta chunks.'),
+  taskSeconds: numberLike(0, 3600).describe('How long an image or video task takes, in seconds (fractions allowed). Default 5.').meta({ default: 5 }),
+  failTasks: failTasksSetting('true, false or a list of models or actions', '`true`: every task fails; a list: tasks whose model or action (e.g. `UPSCALE`, `REMIX`) is listed fail.'),
+  concurrency: numberLike(1).describe('Image tasks an account runs at once; the rest wait and the submission answers "queued". Unset: no limit.'),
+  imageSize: numberLike(16, 4096).describe('Long side of the painted images, in pixels. Default 512.').meta({ default: 512 }),
+  videoSize: numberLike(32, 1920).describe('Long side of the encoded video, in pixels. Default 320.').meta({ default: 320 }),
+  fps: numberLike(1, 60).describe('Video frames per second when the request names none. Default 24.').meta({ default: 24 }),
+  accounts: accountsSetting,
+} as const;

@@ -1,0 +1,10 @@
+/** The openai-responses channel's settings. */
+import { z } from 'zod';
+import { promptCacheKeySetting } from '../prompt-cache-settings.js';
+
+export const openAiResponsesSettingsShape = {
+  promptCacheKey: promptCacheKeySetting,
+  dropUnsupportedParams: z.boolean().default(false).describe('Drop stop sequences (which the Responses API lacks) from translated requests instead of refusing them.'),
+} as const;
+
+export const openAiResponsesLooseWhenStored = ['dropUnsupportedParams'] as const;

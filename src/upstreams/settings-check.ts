@@ -1,0 +1,60 @@
+/**
+ * How a channel type's settings schema is declared and checked. One check
+ * serves the config file, the admin API and the CLI (before a channel is
+ * written) and the channel registry (when a stored channel is loaded); they
+ * differ only in what a stored record may keep: an unknown key, or a bad
+ * value of a key that was never checked before the schemas existed, is
+ * named as a warning and ignored rather than taking a serving channel down.
+ */
+import { z } from 'zod';
+import { sharedSettingsMessages, sharedSettingsShape, unknownSettings } from './settings-schema.js';
+
+export interface ChannelSettingsSpec {
+  /** Every key a channel of the type takes, the shared ones included; each documented with `.describe()`. */
+  readonly schema: z.ZodObject;
+  /** Keys whose bad value a stored channel may keep (ignored with a warning): they were read leniently before. */
+  readonly looseWhenStored: readonly string[];
+}
+
+/** A type's settings: its own keys beside the shared ones. */
+export function channelSettings(shape: z.ZodRawShape, looseWhenStored: readonly string[] = []): ChannelSettingsSpec {
+  return { schema: z.object({ ...sharedSettingsShape, ...shape }), looseWhenStored: ['strictTranslation', ...looseWhenStored] };
+}
+
+export interface SettingsCheck {
+  /** The first reason the settings cannot be used, its field named `settings.<key>`. */
+  problem?: { field: string; message: string };
+  /** What a stored channel keeps but the gateway ignores (unknown keys, bad values of leniently read keys). */
+  warnings: string[];
+}
+
+/** Checks `settings` as written (`stored: false`: anything unknown or bad is a problem) or as loaded from storage. */
+export function checkChannelSettings(type: string, spec: ChannelSettingsSpec, settings: Record<string, unknown>, stored: boolean): SettingsCheck {
+  const warnings: string[] = [];
+  const known = Object.keys(spec.schema.shape);
+  const unknown = unknownSettings(type, settings, known);
+  if (unknown.length > 0 && !stored) return { problem: { field: `settings.${unknown[0].key}`, message: unknown[0].message }, warnings };
+  warnings.push(...unknown.map((entry) => `${entry.message}; ignored`));
+  const parsed = spec.schema.safeParse(withoutKeys(settings, unknown.map((entry) => entry.key)));
+  if (parsed.success) return { warnings };
+  for (const issue of parsed.error.issues) {
+    const key = String(issue.path[0] ?? '');
+    const field = ['settings', ...issue.path.map(String)].join('.');
+    const message = sharedSettingsMessages[key] ?? issue.message;
+    if (stored && spec.looseWhenStored.includes(key)) warnings.push(`${field} ${message}; ignored`);
+    else return { problem: { field, message }, warnings };
+  }
+  return { warnings };
+}
+
+function withoutKeys(settings: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  if (keys.length === 0) return settings;
+  return Object.fromEntries(Object.entries(settings).filter(([key]) => !keys.includes(key)));
+}
+
+/** The JSON Schema of a type's settings, as the admin API and the docs show it. */
+export function settingsJsonSchema(spec: ChannelSettingsSpec): Record<string, unknown> {
+  const json = z.toJSONSchema(spec.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return { ...json, additionalProperties: false };
+}
