@@ -59,7 +59,7 @@ describe.each(ENGINES)('admin validation on %s', (engine) => {
         'settings.promptCachekey',
         /unknown setting `promptCachekey` for an openai-chat channel; did you mean `promptCacheKey`\?$/,
       ],
-      [{ type: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-up', models: ['c-*'], settings: { betas: { allow: ['bad name'] } } }, 'settings.betas.allow.0', /beta names/],
+      [{ type: 'anthropic', baseUrl: 'http://x', apiKey: 'k', models: ['c'], settings: { betas: { allow: ['a b'] } } }, 'settings.betas.allow.0', /beta names/],
       [{ type: 'wan', apiKey: 'sk-up', models: ['wan*'] }, 'baseUrl', /^baseUrl: required for type wan \(an absolute http\(s\) URL\)$/],
       [{ type: 'openai-chat', models: ['*'] }, 'baseUrl', /^baseUrl: required for type openai-chat/],
       [{ type: 'anthropic', baseUrl: 'http://127.0.0.1:9', models: ['claude-*'] }, 'apiKey', /^apiKey: required for type anthropic$/],
