@@ -7,7 +7,7 @@
  * named as a warning and ignored rather than taking a serving channel down.
  */
 import { z } from 'zod';
-import { sharedSettingsMessages, sharedSettingsShape, unknownSettings } from './settings-schema.js';
+import { declaredJsonSchema, sharedSettingsMessages, sharedSettingsShape, unknownSettings } from './settings-schema.js';
 
 export interface ChannelSettingsSpec {
   /** Every key a channel of the type takes, the shared ones included; each documented with `.describe()`. */
@@ -52,9 +52,40 @@ function withoutKeys(settings: Record<string, unknown>, keys: readonly string[])
   return Object.fromEntries(Object.entries(settings).filter(([key]) => !keys.includes(key)));
 }
 
-/** The JSON Schema of a type's settings, as the admin API and the docs show it. */
+const jsonSchemas = new WeakMap<ChannelSettingsSpec, Record<string, unknown>>();
+
+/** The JSON Schema of a type's settings, as the admin API and the docs show it; built once per type. */
 export function settingsJsonSchema(spec: ChannelSettingsSpec): Record<string, unknown> {
-  const json = z.toJSONSchema(spec.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  let built = jsonSchemas.get(spec);
+  if (!built) jsonSchemas.set(spec, (built = buildJsonSchema(spec)));
+  return built;
+}
+
+function buildJsonSchema(spec: ChannelSettingsSpec): Record<string, unknown> {
+  const json = z.toJSONSchema(spec.schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const declared = declaredJsonSchema(zodSchema as unknown as z.ZodType);
+      if (declared) Object.assign(jsonSchema, withoutAlternatives(jsonSchema), declared);
+      else Object.assign(jsonSchema, withoutNull(jsonSchema));
+    },
+  }) as Record<string, unknown>;
   delete json.$schema;
   return { ...json, additionalProperties: false };
+}
+
+/** Null stands for unset wherever it is taken; the schema shows only the value an operator writes. */
+function withoutNull(json: Record<string, unknown>): Record<string, unknown> {
+  const options = json.anyOf;
+  if (!Array.isArray(options)) return {};
+  const kept = options.filter((option) => (option as { type?: unknown }).type !== 'null');
+  if (kept.length !== 1) return kept.length === options.length ? {} : { anyOf: kept };
+  delete json.anyOf;
+  return kept[0] as Record<string, unknown>;
+}
+
+function withoutAlternatives(json: Record<string, unknown>): Record<string, unknown> {
+  for (const key of ['anyOf', 'type', 'pattern']) delete json[key];
+  return {};
 }

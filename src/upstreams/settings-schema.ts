@@ -30,18 +30,49 @@ export const sharedSettingsMessages: Record<string, string> = {
   listedModels: 'must be a list of exact model names (the names /v1/models shows for pattern entries)',
 };
 
+/**
+ * How a setting whose schema transforms its input (a pipe, which JSON Schema
+ * cannot show) appears in the JSON Schema: the value an operator writes.
+ */
+const shownAs = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** The JSON Schema to show for `schema` in place of what zod derives, if one was declared. */
+export function declaredJsonSchema(schema: z.ZodType): Record<string, unknown> | undefined {
+  return shownAs.get(schema);
+}
+
+function documented<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
+  shownAs.set(schema, json);
+  return schema;
+}
+
+interface NumberSetting {
+  min: number;
+  max?: number;
+  integer?: boolean;
+  description: string;
+  default?: number;
+}
+
 /** A number, or a string holding one (older configs wrote them quoted), within bounds; null stands for unset. */
-export function numberLike(min: number, max = Number.POSITIVE_INFINITY) {
+export function numberLike({ min, max = Number.POSITIVE_INFINITY, integer = false, description, default: fallback }: NumberSetting) {
   const rule = max === Number.POSITIVE_INFINITY ? `a number >= ${min}` : `a number from ${min} to ${max}`;
-  return z
-    .union([z.number(), z.string().regex(/\S/)])
+  const schema = z
+    .union([z.number(), z.string().regex(/\S/)], { error: `must be ${rule}` })
     .nullish()
     .refine((raw) => {
       if (raw === undefined || raw === null) return true;
       const value = Number(raw);
       return Number.isFinite(value) && value >= min && value <= max;
     }, `must be ${rule}`)
-    .transform((raw) => (raw === undefined || raw === null ? undefined : Number(raw)));
+    .transform((raw) => (raw === undefined || raw === null ? undefined : Number(raw)))
+    .describe(description);
+  return documented(schema, {
+    type: integer ? 'integer' : 'number',
+    minimum: min,
+    ...(max === Number.POSITIVE_INFINITY ? {} : { maximum: max }),
+    ...(fallback === undefined ? {} : { default: fallback }),
+  });
 }
 
 /** A boolean that is on unless `false`; any other value is refused rather than read as on. */
@@ -49,23 +80,27 @@ export const onUnlessFalse = (description: string) => z.boolean({ error: 'must b
 
 /** A positive integer byte bound; null stands for the default. */
 export const byteLimit = (fallback: number, description: string) =>
-  z
-    .number({ error: 'must be a positive integer' })
-    .int('must be a positive integer')
-    .positive('must be a positive integer')
-    .nullish()
-    .transform((value) => value ?? fallback)
-    .describe(`${description} Default ${fallback}.`)
-    .meta({ default: fallback });
+  documented(
+    z
+      .number({ error: 'must be a positive integer' })
+      .int('must be a positive integer')
+      .positive('must be a positive integer')
+      .nullish()
+      .transform((value) => value ?? fallback)
+      .describe(description),
+    { type: 'integer', exclusiveMinimum: 0, default: fallback },
+  );
 
 /** `true`: every task fails; a list: tasks of the listed names fail. */
 export const failTasksSetting = (rule: string, description: string) =>
-  z
-    .union([z.boolean(), z.array(z.string())], { error: `must be ${rule}` })
-    .nullish()
-    .transform((value) => value ?? false)
-    .describe(description)
-    .meta({ default: false });
+  documented(
+    z
+      .union([z.boolean(), z.array(z.string())], { error: `must be ${rule}` })
+      .nullish()
+      .transform((value) => value ?? false)
+      .describe(description),
+    { anyOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string' } }], default: false },
+  );
 
 export interface UnknownSetting {
   key: string;

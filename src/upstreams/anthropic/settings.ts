@@ -17,7 +17,7 @@ export const anthropicSettingsShape = {
       'Which `anthropic-beta` values the upstream takes: `allow` keeps only the names listed, `deny` drops them (deny wins); a trailing `*` matches by prefix. Unset: the header goes as the client wrote it.',
     ),
   cacheBreakpoints: cacheBreakpointsSetting,
-  defaultMaxTokens: z.number().int().positive().optional().describe('`max_tokens` sent when the client gave none (Anthropic requires one). Default 4096.').meta({ default: 4096 }),
+  defaultMaxTokens: z.number().int().positive().optional().describe('`max_tokens` sent when the client gave none (Anthropic requires one).').meta({ default: 4096 }),
   outputFormatField: z
     .enum(['output_config', 'output_format'])
     .default('output_config')

@@ -73,7 +73,7 @@ const vendorWord = (pattern: RegExp, fallback: string, description: string) =>
   z
     .union([z.string().regex(pattern), z.literal(''), z.null()], { error: `must be a string matching ${pattern}` })
     .optional()
-    .describe(`${description} Default \`${fallback}\`.`)
+    .describe(description)
     .meta({ default: fallback });
 
 export const igProxySettingsShape = {

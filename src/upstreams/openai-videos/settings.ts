@@ -26,6 +26,6 @@ export const openAiVideosSettingsShape = {
   variants: z
     .boolean({ error: 'must be true or false' })
     .nullish()
-    .describe('`false`: skip fetching the thumbnail and sprite sheet of a finished video. Default true.')
+    .describe('`false`: skip fetching the thumbnail and sprite sheet of a finished video.')
     .meta({ default: true }),
 } as const;

@@ -45,17 +45,15 @@ export function readSimulatorSettings(channel: Channel): SimulatorSettings {
  * and video task simulators (src/upstreams/simulator/{images,videos}).
  */
 export const simulatorSettingsShape = {
-  latencyMs: numberLike(0).describe('Wait before the answer starts, in ms. Default 0.').meta({ default: 0 }),
-  tokenDelayMs: numberLike(0).describe('Wait between streamed chunks, in ms. Default 0.').meta({ default: 0 }),
-  failStatus: numberLike(400, 599)
-    .refine((value) => value === undefined || Number.isInteger(value), 'must be an HTTP error status (400-599)')
-    .describe('Every chat call fails with this upstream HTTP status (400-599).'),
-  failAfterChunks: numberLike(0).describe('Streams break after this many delta chunks.'),
-  taskSeconds: numberLike(0, 3600).describe('How long an image or video task takes, in seconds (fractions allowed). Default 5.').meta({ default: 5 }),
+  latencyMs: numberLike({ min: 0, description: 'Wait before the answer starts, in ms.', default: 0 }),
+  tokenDelayMs: numberLike({ min: 0, description: 'Wait between streamed chunks, in ms.', default: 0 }),
+  failStatus: numberLike({ min: 400, max: 599, integer: true, description: 'Every chat call fails with this upstream HTTP status (400-599).' }),
+  failAfterChunks: numberLike({ min: 0, description: 'Streams break after this many delta chunks.' }),
+  taskSeconds: numberLike({ min: 0, max: 3600, description: 'How long an image or video task takes, in seconds (fractions allowed).', default: 5 }),
   failTasks: failTasksSetting('true, false or a list of models or actions', '`true`: every task fails; a list: tasks whose model or action (e.g. `UPSCALE`, `REMIX`) is listed fail.'),
-  concurrency: numberLike(1).describe('Image tasks an account runs at once; the rest wait and the submission answers "queued". Unset: no limit.'),
-  imageSize: numberLike(16, 4096).describe('Long side of the painted images, in pixels. Default 512.').meta({ default: 512 }),
-  videoSize: numberLike(32, 1920).describe('Long side of the encoded video, in pixels. Default 320.').meta({ default: 320 }),
-  fps: numberLike(1, 60).describe('Video frames per second when the request names none. Default 24.').meta({ default: 24 }),
+  concurrency: numberLike({ min: 1, description: 'Image tasks an account runs at once; the rest wait and the submission answers "queued". Unset: no limit.' }),
+  imageSize: numberLike({ min: 16, max: 4096, description: 'Long side of the painted images, in pixels.', default: 512 }),
+  videoSize: numberLike({ min: 32, max: 1920, description: 'Long side of the encoded video, in pixels.', default: 320 }),
+  fps: numberLike({ min: 1, max: 60, description: 'Video frames per second when the request names none.', default: 24 }),
   accounts: accountsSetting,
 } as const;

@@ -39,7 +39,7 @@ const servicePath = (fallback: string, description: string) =>
     .string({ error: `must be a path such as ${fallback}` })
     .regex(/^(\/[\w.~{}-]+)+$/, `must be a path such as ${fallback}`)
     .nullish()
-    .describe(`${description} Default \`${fallback}\`.`)
+    .describe(description)
     .meta({ default: fallback });
 
 export const wanSettingsShape = {
