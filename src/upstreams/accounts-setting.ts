@@ -12,7 +12,7 @@ const account = z.looseObject(
     instanceId: z.string({ error: 'needs an instanceId' }).min(1, 'needs an instanceId').describe('The upstream account id.'),
     channelId: z.unknown().optional().describe('The upstream channel id (a string; default the instanceId).'),
     modes: z
-      .array(z.enum(['RELAX', 'FAST', 'TURBO']), { error: 'modes must list RELAX, FAST or TURBO' })
+      .array(z.enum(['RELAX', 'FAST', 'TURBO'], { error: 'modes must list RELAX, FAST or TURBO' }), { error: 'modes must list RELAX, FAST or TURBO' })
       .nullish()
       .describe('Speeds the account offers. Default all three.'),
     remark: z.unknown().optional().describe('Free text an accountFilter can match (a string).'),

@@ -20,7 +20,7 @@ export const sharedSettingsShape = {
     .describe('The exact model names /v1/models shows for the pattern entries of `models`.')
     .meta({ examples: [['gpt-4o', 'gpt-4o-mini']] }),
   strictTranslation: z
-    .boolean()
+    .boolean({ error: 'must be true or false' })
     .default(false)
     .describe('Refuse a translated request that would lose a feature on this channel instead of dropping it with a warning header.'),
 } as const;
@@ -50,20 +50,22 @@ interface NumberSetting {
   min: number;
   max?: number;
   integer?: boolean;
+  /** What the refusal says the value must be, when the bounds alone do not say it. */
+  rule?: string;
   description: string;
   default?: number;
 }
 
 /** A number, or a string holding one (older configs wrote them quoted), within bounds; null stands for unset. */
-export function numberLike({ min, max = Number.POSITIVE_INFINITY, integer = false, description, default: fallback }: NumberSetting) {
-  const rule = max === Number.POSITIVE_INFINITY ? `a number >= ${min}` : `a number from ${min} to ${max}`;
+export function numberLike({ min, max = Number.POSITIVE_INFINITY, integer = false, rule: stated, description, default: fallback }: NumberSetting) {
+  const rule = stated ?? (max === Number.POSITIVE_INFINITY ? `a number >= ${min}` : `a number from ${min} to ${max}`);
   const schema = z
     .union([z.number(), z.string().regex(/\S/)], { error: `must be ${rule}` })
     .nullish()
     .refine((raw) => {
       if (raw === undefined || raw === null) return true;
       const value = Number(raw);
-      return Number.isFinite(value) && value >= min && value <= max;
+      return Number.isFinite(value) && value >= min && value <= max && (!integer || Number.isInteger(value));
     }, `must be ${rule}`)
     .transform((raw) => (raw === undefined || raw === null ? undefined : Number(raw)))
     .describe(description);

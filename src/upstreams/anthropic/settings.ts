@@ -11,7 +11,13 @@ const betaList = z
 
 export const anthropicSettingsShape = {
   betas: z
-    .strictObject({ allow: betaList, deny: betaList }, { error: 'must be an object with `allow` and/or `deny` lists' })
+    .strictObject(
+      { allow: betaList, deny: betaList },
+      {
+        error: (issue) =>
+          issue.code === 'unrecognized_keys' ? `takes only \`allow\` and \`deny\`, not \`${String(issue.keys[0]).slice(0, 40)}\`` : 'must be an object with `allow` and/or `deny` lists',
+      },
+    )
     .nullish()
     .describe(
       'Which `anthropic-beta` values the upstream takes: `allow` keeps only the names listed, `deny` drops them (deny wins); a trailing `*` matches by prefix. Unset: the header goes as the client wrote it.',
@@ -22,7 +28,7 @@ export const anthropicSettingsShape = {
     .enum(['output_config', 'output_format'])
     .default('output_config')
     .describe('Where structured output goes: `output_config` (the GA shape) or `output_format` (the older beta shape, with its beta header).'),
-  adaptiveThinking: z.boolean().default(false).describe('Send `thinking: {type: "adaptive"}` instead of a token budget (models that support it).'),
+  adaptiveThinking: z.boolean({ error: 'must be true or false' }).default(false).describe('Send `thinking: {type: "adaptive"}` instead of a token budget (models that support it).'),
 } as const;
 
 /** Keys read before they were checked: a stored channel with a bad value keeps serving (the value is ignored as before). */

@@ -71,7 +71,7 @@ export function readIgProxySettings(channel: Channel): IgProxySettings {
 /** A vendor word: empty or null stands for the default. */
 const vendorWord = (pattern: RegExp, fallback: string, description: string) =>
   z
-    .union([z.string().regex(pattern), z.literal(''), z.null()], { error: `must be a string matching ${pattern}` })
+    .union([z.string().regex(pattern, `must be a string matching ${pattern}`), z.literal(''), z.null()], { error: `must be a string matching ${pattern}` })
     .optional()
     .describe(description)
     .meta({ default: fallback });

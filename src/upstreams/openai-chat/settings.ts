@@ -11,7 +11,7 @@ export const openAiChatSettingsShape = {
     .describe('The field a translated request carries its output budget in; `max_tokens` for older OpenAI-compatible servers.'),
   streamUsage: onUnlessFalse('Ask a stream for its usage (`stream_options.include_usage`); `false` for servers that refuse the option.'),
   systemRole: z.enum(['system', 'developer']).default('system').describe('The role system turns are sent with.'),
-  reasoningContent: z.boolean().default(false).describe("Send an assistant turn's reasoning back as `reasoning_content` (DeepSeek-style servers)."),
+  reasoningContent: z.boolean({ error: 'must be true or false' }).default(false).describe("Send an assistant turn's reasoning back as `reasoning_content` (DeepSeek-style servers)."),
 } as const;
 
 export const openAiChatLooseWhenStored = ['maxTokensField', 'streamUsage', 'systemRole', 'reasoningContent'] as const;

@@ -4,7 +4,7 @@ import { promptCacheKeySetting } from '../prompt-cache-settings.js';
 
 export const openAiResponsesSettingsShape = {
   promptCacheKey: promptCacheKeySetting,
-  dropUnsupportedParams: z.boolean().default(false).describe('Drop stop sequences (which the Responses API lacks) from translated requests instead of refusing them.'),
+  dropUnsupportedParams: z.boolean({ error: 'must be true or false' }).default(false).describe('Drop stop sequences (which the Responses API lacks) from translated requests instead of refusing them.'),
 } as const;
 
 export const openAiResponsesLooseWhenStored = ['dropUnsupportedParams'] as const;

@@ -47,7 +47,7 @@ export function readSimulatorSettings(channel: Channel): SimulatorSettings {
 export const simulatorSettingsShape = {
   latencyMs: numberLike({ min: 0, description: 'Wait before the answer starts, in ms.', default: 0 }),
   tokenDelayMs: numberLike({ min: 0, description: 'Wait between streamed chunks, in ms.', default: 0 }),
-  failStatus: numberLike({ min: 400, max: 599, integer: true, description: 'Every chat call fails with this upstream HTTP status (400-599).' }),
+  failStatus: numberLike({ min: 400, max: 599, integer: true, rule: 'an HTTP error status (400-599)', description: 'Every chat call fails with this upstream HTTP status (400-599).' }),
   failAfterChunks: numberLike({ min: 0, description: 'Streams break after this many delta chunks.' }),
   taskSeconds: numberLike({ min: 0, max: 3600, description: 'How long an image or video task takes, in seconds (fractions allowed).', default: 5 }),
   failTasks: failTasksSetting('true, false or a list of models or actions', '`true`: every task fails; a list: tasks whose model or action (e.g. `UPSCALE`, `REMIX`) is listed fail.'),
