@@ -6,7 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { CHANNEL_TYPES, channelType } from '../upstreams/registry.js';
-import { checkChannelSettings } from '../upstreams/settings-check.js';
+import { checkChannelSettings, parseStoredSettings } from '../upstreams/settings-check.js';
 import { COSTS_SETTING, readChannelCosts } from './channel-costs.js';
 
 /** An IPv4 or IPv6 address, or a CIDR range whose prefix length fits its family. */
@@ -58,6 +58,12 @@ export interface ChannelRuleOptions {
 export function channelSettingWarnings(channel: ChannelShape): string[] {
   const entry = channelType(channel.type);
   return entry ? checkChannelSettings(entry.type, entry.settings, channel.settings, true).warnings : [];
+}
+
+/** A stored channel's settings as its adapters read them: parsed by its type's schema, once per load (see parseStoredSettings). */
+export function parsedChannelSettings(channel: ChannelShape): Record<string, unknown> {
+  const entry = channelType(channel.type);
+  return entry ? parseStoredSettings(entry.type, entry.settings, channel.settings) : channel.settings;
 }
 
 /** The first problem with a channel as it would be stored, or undefined when it is sound. */

@@ -17,7 +17,7 @@
  * `orderCandidates`). `simulator: false` or SWITCHYARD_SIMULATOR=off turns it
  * off even with no channel.
  */
-import { channelProblem, channelSettingWarnings } from '../config/entity-rules.js';
+import { channelProblem, channelSettingWarnings, parsedChannelSettings } from '../config/entity-rules.js';
 import { readChannelCosts, type ChannelCosts } from '../config/channel-costs.js';
 import type { ChannelRecord, Store } from '../storage/types.js';
 import { servesModel, type Channel } from '../core/channel.js';
@@ -188,7 +188,8 @@ export class ChannelRegistry {
       if (rule) problem = `${rule.field}: ${rule.message}`;
       else this.warnOnce(record, channelSettingWarnings(channel));
     }
-    if (!problem) return channel;
+    // Parsed here, once per refresh, so no request parses a channel's settings.
+    if (!problem) return channel.enabled ? { ...channel, settings: parsedChannelSettings(channel) } : channel;
     unusable.push({ id: record.id, name: record.name, problem });
     const report = `${record.updatedAt}:${problem}`;
     if (this.reported.get(record.id) !== report) {

@@ -47,6 +47,22 @@ export function checkChannelSettings(type: string, spec: ChannelSettingsSpec, se
   return { warnings };
 }
 
+/**
+ * The settings an adapter reads, parsed once when a stored channel is loaded
+ * (its rules already passed): defaults filled in, numbers written as strings
+ * read as numbers, and what a stored channel may keep but the gateway
+ * ignores (unknown keys, bad values of leniently read keys) left out.
+ */
+export function parseStoredSettings(type: string, spec: ChannelSettingsSpec, settings: Record<string, unknown>): Record<string, unknown> {
+  const known = withoutKeys(settings, unknownSettings(type, settings, Object.keys(spec.schema.shape)).map((entry) => entry.key));
+  const parsed = spec.schema.safeParse(known);
+  if (parsed.success) return parsed.data;
+  const ignored = parsed.error.issues.map((issue) => String(issue.path[0] ?? '')).filter((key) => spec.looseWhenStored.includes(key));
+  const retried = spec.schema.safeParse(withoutKeys(known, ignored));
+  // Only a channel the rules passed is parsed here; should one fail anyway, its adapters read the raw record as they always could.
+  return retried.success ? retried.data : settings;
+}
+
 function withoutKeys(settings: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   if (keys.length === 0) return settings;
   return Object.fromEntries(Object.entries(settings).filter(([key]) => !keys.includes(key)));
