@@ -1,6 +1,7 @@
 /** The anthropic channel's settings, each documented where it is declared. */
 import { z } from 'zod';
 import { cacheBreakpointsSetting } from '../prompt-cache-settings.js';
+import type { ParsedSettings } from '../settings-check.js';
 
 const betaName = /^[A-Za-z0-9][A-Za-z0-9._-]*\*?$|^\*$/;
 const betaListRule = "must be a list of beta names (letters, digits, '.', '_', '-'; a trailing '*' matches by prefix)";
@@ -30,6 +31,11 @@ export const anthropicSettingsShape = {
     .describe('Where structured output goes: `output_config` (the GA shape) or `output_format` (the older beta shape, with its beta header).'),
   adaptiveThinking: z.boolean({ error: 'must be true or false' }).default(false).describe('Send `thinking: {type: "adaptive"}` instead of a token budget (models that support it).'),
 } as const;
+
+export type AnthropicSettings = ParsedSettings<typeof anthropicSettingsShape>;
+
+/** A channel's (or a plan's) settings as the registry parsed them: defaults filled, ignored keys left out. */
+export const anthropicSettingsOf = (holder: { readonly settings: Record<string, unknown> }): AnthropicSettings => holder.settings as AnthropicSettings;
 
 /** Keys read before they were checked: a stored channel with a bad value keeps serving (the value is ignored as before). */
 export const anthropicLooseWhenStored = ['defaultMaxTokens', 'outputFormatField', 'adaptiveThinking'] as const;

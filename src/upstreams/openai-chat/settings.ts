@@ -1,6 +1,7 @@
 /** The openai-chat channel's settings. */
 import { z } from 'zod';
 import { promptCacheKeySetting } from '../prompt-cache-settings.js';
+import type { ParsedSettings } from '../settings-check.js';
 import { onUnlessFalse } from '../settings-schema.js';
 
 export const openAiChatSettingsShape = {
@@ -13,5 +14,10 @@ export const openAiChatSettingsShape = {
   systemRole: z.enum(['system', 'developer']).default('system').describe('The role system turns are sent with.'),
   reasoningContent: z.boolean({ error: 'must be true or false' }).default(false).describe("Send an assistant turn's reasoning back as `reasoning_content` (DeepSeek-style servers)."),
 } as const;
+
+export type OpenAiChatSettings = ParsedSettings<typeof openAiChatSettingsShape>;
+
+/** A channel's (or a plan's) settings as the registry parsed them: defaults filled, ignored keys left out. */
+export const openAiChatSettingsOf = (holder: { readonly settings: Record<string, unknown> }): OpenAiChatSettings => holder.settings as OpenAiChatSettings;
 
 export const openAiChatLooseWhenStored = ['maxTokensField', 'streamUsage', 'systemRole', 'reasoningContent'] as const;
