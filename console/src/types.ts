@@ -53,6 +53,8 @@ export interface ChannelView {
   health?: Breaker;
   /** Why the channel serves nothing though configured (credentials that do not open, settings its type rejects). */
   problem?: string | null;
+  /** Settings the channel keeps but the gateway ignores (stored before settings were checked). */
+  ignoredSettings?: string[];
 }
 
 /** One key of a channel type's settings, as JSON Schema. */

@@ -75,6 +75,9 @@ export const channelViewSchema = z.object({
     .string()
     .nullable()
     .describe('Why the channel serves nothing though configured (credentials that cannot be opened, settings its type rejects), as this instance sees it; null when usable.'),
+  ignoredSettings: z
+    .array(z.string())
+    .describe('Settings the channel keeps but the gateway ignores (keys its type does not know, values of leniently read keys that do not fit), stored before settings were checked; empty when none.'),
 });
 
 export const attemptSchema = z.object({

@@ -92,6 +92,9 @@ export class ChannelRegistry {
 
   /** Channels already reported as unusable, so each is logged once per change, not on every refresh. */
   private readonly reported = new Map<string, string>();
+  /** Per channel id, the settings it keeps but the gateway ignores, as of the last refresh. */
+  private ignored = new Map<string, readonly string[]>();
+  private loadingIgnored = new Map<string, readonly string[]>();
   /** Channels whose ignored settings were already named, likewise once per change. */
   private readonly warned = new Map<string, string>();
 
@@ -150,6 +153,11 @@ export class ChannelRegistry {
     return this.costTables.get(channelId);
   }
 
+  /** The settings a serving channel keeps but the gateway ignores, one sentence each (empty when none). */
+  ignoredSettingsOf(id: string): readonly string[] {
+    return this.ignored.get(id) ?? [];
+  }
+
   problemOf(id: string): string | undefined {
     return this.unusableChannels.find((entry) => entry.id === id)?.problem;
   }
@@ -159,7 +167,9 @@ export class ChannelRegistry {
     await this.secrets.recheck?.();
     const records = await this.store.channels.list();
     const unusable: UnusableChannel[] = [];
+    this.loadingIgnored = new Map();
     const configured = records.map((record) => this.usable(record, unusable));
+    this.ignored = this.loadingIgnored;
     this.configuredCount = configured.length;
     // Counted from the stored records: a disabled or broken provider channel still ends the fallback.
     this.providerCount = records.filter((record) => record.type !== DEFAULT_SIMULATOR_CHANNEL.type).length;
@@ -201,6 +211,7 @@ export class ChannelRegistry {
 
   /** Names, once per change of the record, the settings a serving channel keeps but the gateway ignores. */
   private warnOnce(record: ChannelRecord, warnings: string[]): void {
+    if (warnings.length > 0) this.loadingIgnored.set(record.id, warnings);
     if (warnings.length === 0) {
       this.warned.delete(record.id);
       return;

@@ -169,6 +169,8 @@ describe.each(ENGINES)('channel rules on %s', (engine) => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('unknown setting `latencyMS` for a simulator channel; did you mean `latencyMs`?; ignored');
     expect(warnings[0]).toContain('settings.strictTranslation must be true or false; ignored');
+    const listed = (await gw.admin('GET', '/channels')).body.data.find((channel: { name: string }) => channel.name === 'stored-typo');
+    expect(listed).toMatchObject({ problem: null, ignoredSettings: [expect.stringContaining('did you mean `latencyMs`?'), expect.stringContaining('settings.strictTranslation')] });
     expect(gw.gateway.ctx.channels.all().find((channel) => channel.name === 'stored-bad-value')?.enabled).toBe(false);
     expect(logLines.join('')).toMatch(/"channel":"stored-bad-value".*"problem":"settings\.latencyMs: must be a number >= 0"/);
     // Written now, the same typo is refused, naming the key.
