@@ -41,7 +41,7 @@ export function checkChannelSettings(type: string, spec: ChannelSettingsSpec, se
   const warnings: string[] = [];
   const known = Object.keys(spec.schema.shape);
   const unknown = unknownSettings(type, settings, known);
-  if (unknown.length > 0 && !stored) return { problem: { field: `settings.${unknown[0].key}`, message: unknown[0].message }, warnings };
+  if (unknown.length > 0 && !stored) return { problem: { field: `settings.${unknown[0].shown}`, message: unknown[0].message }, warnings };
   warnings.push(...unknown.map((entry) => `${entry.message}; ignored`));
   const parsed = spec.schema.safeParse(withoutKeys(settings, unknown.map((entry) => entry.key)));
   if (parsed.success) return { warnings };

@@ -106,6 +106,8 @@ export const failTasksSetting = (rule: string, description: string) =>
 
 export interface UnknownSetting {
   key: string;
+  /** The key as messages show it: cut short, since it comes from whoever wrote the settings. */
+  shown: string;
   message: string;
 }
 
@@ -116,7 +118,7 @@ export function unknownSettings(type: string, settings: Record<string, unknown>,
     .map((key) => {
       const closest = closestName(key, known);
       const shown = key.slice(0, 60);
-      return { key: shown, message: `unknown setting \`${shown}\` for ${articleFor(type)} ${type} channel${closest ? `; did you mean \`${closest}\`?` : ` (known: ${known.join(', ')})`}` };
+      return { key, shown, message: `unknown setting \`${shown}\` for ${articleFor(type)} ${type} channel${closest ? `; did you mean \`${closest}\`?` : ` (known: ${known.join(', ')})`}` };
     });
 }
 
