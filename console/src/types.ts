@@ -53,13 +53,28 @@ export interface ChannelView {
   health?: Breaker;
   /** Why the channel serves nothing though configured (credentials that do not open, settings its type rejects). */
   problem?: string | null;
+  /** Settings the channel keeps but the gateway ignores (stored before settings were checked). */
+  ignoredSettings?: string[];
+}
+
+/** One key of a channel type's settings, as JSON Schema. */
+export interface SettingSchema {
+  description?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  default?: unknown;
+  [key: string]: unknown;
 }
 
 export interface ChannelType {
   type: string;
   serves: string[];
-  /** The settings' JSON Schema, where the gateway publishes it. */
-  settings?: { properties?: Record<string, { description?: string; type?: string | string[] }>; [key: string]: unknown };
+  /** What a channel of the type must declare: an absolute base URL, at least one credential. */
+  needs?: { baseUrl: boolean; credentials: boolean };
+  /** The models a channel serves when it lists none. */
+  defaultModels?: string[];
+  /** The settings' JSON Schema: every key it takes, with its description and default. */
+  settings?: { properties?: Record<string, SettingSchema>; [key: string]: unknown };
 }
 
 export interface LogRow {

@@ -59,7 +59,7 @@ export const ADMIN_EXAMPLES = {
 /** What a key, a channel and a price look like in answers (checked against real answers by the test). */
 export const KEY_FIELDS = ['id', 'name', 'keyPrefix', 'status', 'quota', 'used', 'remaining', 'models', 'allowIps', 'rpm', 'tpm', 'expiresAt', 'strictTranslation', 'createdAt', 'updatedAt'];
 export const PRICE_FIELDS = ['model', 'price', 'source', 'updatedAt', 'configOwned'];
-export const CHANNEL_FIELDS = ['id', 'name', 'type', 'baseUrl', 'models', 'modelMapping', 'priority', 'weight', 'status', 'enabled', 'settings', 'apiKeyCount', 'createdAt', 'updatedAt', 'health', 'problem'];
+export const CHANNEL_FIELDS = ['id', 'name', 'type', 'baseUrl', 'models', 'modelMapping', 'priority', 'weight', 'status', 'enabled', 'settings', 'apiKeyCount', 'createdAt', 'updatedAt', 'health', 'problem', 'ignoredSettings'];
 
 const codeList = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
 
@@ -160,6 +160,9 @@ instance sees it: credentials that cannot be opened (the secret key is
 missing or is another one, or the sealed value was altered), or settings
 its type rejects; \`null\` when the channel is usable. Such a channel is
 named once in the log and listed under \`brokenChannels\` in \`/readyz\`.
+\`ignoredSettings\` lists what a serving channel keeps in its settings but
+the gateway ignores (a key its type does not know, stored before settings
+were checked), one sentence each; a channel written now cannot have any.
 
 ### \`POST /admin/channels/{id}/health/reset\`: close a channel's breakers
 
@@ -191,8 +194,12 @@ A channel type that serves only tasks answers 400.
 
 ### \`GET /admin/channel-types\`
 
-\`{"data": [{"type", "serves"}]}\`: every channel type and what it serves
-(\`chat\`, \`images\`, \`videos\`).
+\`{"data": [{"type", "serves", "needs", "defaultModels", "settings"}]}\`:
+every channel type, what it serves (\`chat\`, \`images\`, \`videos\`), what
+a channel of it must declare (\`needs\`: \`baseUrl\`, \`credentials\`), the
+models it serves when it lists none (\`defaultModels\`, where it has them),
+and the JSON Schema of its \`settings\` (every key with its description and
+default; \`additionalProperties: false\`, as any other key is refused).
 
 ${curl(e.channelTypes)}
 

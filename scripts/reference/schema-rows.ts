@@ -17,7 +17,11 @@ export interface SchemaRow {
 type Json = { [key: string]: any };
 
 export function schemaRows(schema: z.ZodType): SchemaRow[] {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  return jsonSchemaRows(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json);
+}
+
+/** The rows of a JSON Schema already built (a channel type's settings, as the admin API shows them). */
+export function jsonSchemaRows(json: Json): SchemaRow[] {
   const rows: SchemaRow[] = [];
   walkObject(json, '', rows);
   return rows;

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { configOwnedFields } from '../config/apply.js';
 import { settingsView } from '../config/settings-view.js';
 import type { AppContext } from '../http/context.js';
+import { settingsJsonSchema } from '../upstreams/settings-check.js';
 import { CHANNEL_TYPES } from '../upstreams/registry.js';
 
 const VERSION = '0.1.0';
@@ -19,13 +20,16 @@ export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): 
   }));
 
   app.get('/channel-types', async () => ({
-    data: CHANNEL_TYPES.map(({ type }) => ({
+    data: CHANNEL_TYPES.map(({ type, needs, defaultModels, settings }) => ({
       type,
       serves: [
         ...(ctx.adapters.has(type) ? ['chat' as const] : []),
         ...(ctx.tasks.channelTypes('images').has(type) ? ['images' as const] : []),
         ...(ctx.tasks.channelTypes('videos').has(type) ? ['videos' as const] : []),
       ],
+      needs: { baseUrl: needs.baseUrl, credentials: needs.credentials },
+      ...(defaultModels ? { defaultModels: [...defaultModels] } : {}),
+      settings: settingsJsonSchema(settings),
     })),
   }));
 

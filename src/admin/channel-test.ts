@@ -9,6 +9,7 @@ import { GatewayError, toGatewayError } from '../core/errors.js';
 import { foldStream } from '../core/stream-fold.js';
 import type { AppContext } from '../http/context.js';
 import { upstreamCallFor } from '../pipeline/upstream-call.js';
+import { parsedChannelSettings } from '../config/entity-rules.js';
 import { channelFromRecord } from '../routing/channel-registry.js';
 import type { ChannelRecord } from '../storage/types.js';
 import { newId } from '../storage/ids.js';
@@ -29,7 +30,9 @@ const PROMPT = 'Reply with the single word: ok';
 
 function openChannel(ctx: AppContext, record: ChannelRecord) {
   try {
-    return channelFromRecord(record, ctx.secrets);
+    const channel = channelFromRecord(record, ctx.secrets);
+    // Settings parsed as the registry parses them, so the test call is built as a served one would be.
+    return { ...channel, settings: parsedChannelSettings(channel) };
   } catch (error) {
     throw new GatewayError('invalid_request', `this channel cannot be tested: apiKey: ${(error as Error).message}`, { status: 409, param: 'apiKey' });
   }

@@ -73,6 +73,9 @@ export const channelViewSchema = z.object({
     .string()
     .nullable()
     .describe('Why the channel serves nothing though configured (credentials that cannot be opened, settings its type rejects), as this instance sees it; null when usable.'),
+  ignoredSettings: z
+    .array(z.string())
+    .describe('Settings the channel keeps but the gateway ignores (keys its type does not know, values of leniently read keys that do not fit), stored before settings were checked; empty when none.'),
 });
 
 export const channelTestSchema = z.object({
@@ -133,5 +136,17 @@ export const settingsSchema = z.object({
 });
 
 export const channelTypesSchema = z.object({
-  data: z.array(z.object({ type: z.string(), serves: z.array(z.enum(['chat', 'images', 'videos'])) })),
+  data: z.array(
+    z.object({
+      type: z.string(),
+      serves: z.array(z.enum(['chat', 'images', 'videos'])),
+      needs: z
+        .object({ baseUrl: z.boolean(), credentials: z.boolean() })
+        .describe('What a channel of the type must declare before it is stored: an absolute http(s) base URL, at least one credential.'),
+      defaultModels: z.array(z.string()).optional().describe('The models a channel serves when it lists none; absent: the operator must list them.'),
+      settings: z
+        .record(z.string(), z.unknown())
+        .describe('The JSON Schema of the `settings` a channel of the type takes: every key with its description and default; any other key is refused.'),
+    }),
+  ),
 });

@@ -58,6 +58,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
       ...publicChannel(record),
       health: ctx.health.snapshot(live ?? { id: record.id, apiKeys: [] as string[] } as Channel),
       problem: ctx.channels.problemOf(record.id) ?? null,
+      ignoredSettings: [...ctx.channels.ignoredSettingsOf(record.id)],
     };
   };
 

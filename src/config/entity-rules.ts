@@ -5,8 +5,8 @@
  * is recognised and set aside rather than failing requests that use it.
  */
 import { isIP } from 'node:net';
-import type { Channel } from '../core/channel.js';
 import { CHANNEL_TYPES, channelType } from '../upstreams/registry.js';
+import { checkChannelSettings, parseStoredSettings } from '../upstreams/settings-check.js';
 import { COSTS_SETTING, readChannelCosts } from './channel-costs.js';
 
 /** An IPv4 or IPv6 address, or a CIDR range whose prefix length fits its family. */
@@ -45,9 +45,30 @@ export function declaredModels(type: string, models: readonly string[] | undefin
   return [...(models ?? channelType(type)?.defaultModels ?? [])];
 }
 
+export interface ChannelRuleOptions {
+  /**
+   * The channel was read back from storage: an unknown setting, or a bad value
+   * of a setting that was read leniently before it was checked, is ignored
+   * (see `channelSettingWarnings`) rather than making the channel unusable.
+   */
+  stored?: boolean;
+}
+
+/** What a stored channel keeps in its settings but the gateway ignores, one sentence each; empty for an unknown type. */
+export function channelSettingWarnings(channel: ChannelShape): string[] {
+  const entry = channelType(channel.type);
+  return entry ? checkChannelSettings(entry.type, entry.settings, channel.settings, true).warnings : [];
+}
+
+/** A stored channel's settings as its adapters read them: parsed by its type's schema, once per load (see parseStoredSettings). */
+export function parsedChannelSettings(channel: ChannelShape): Record<string, unknown> {
+  const entry = channelType(channel.type);
+  return entry ? parseStoredSettings(entry.type, entry.settings, channel.settings) : channel.settings;
+}
+
 /** The first problem with a channel as it would be stored, or undefined when it is sound. */
-export function channelProblem(channel: ChannelShape): { field: string; message: string } | undefined {
-  // The type list (with what each type needs and its settings readers) is the upstream registry's.
+export function channelProblem(channel: ChannelShape, options: ChannelRuleOptions = {}): { field: string; message: string } | undefined {
+  // The type list (with what each type needs and its settings schema) is the upstream registry's.
   const entry = channelType(channel.type);
   if (!entry) return { field: 'type', message: `must be one of ${CHANNEL_TYPES.map((known) => known.type).join(', ')}` };
   if (channel.baseUrl !== '' && !isHttpUrl(channel.baseUrl)) return { field: 'baseUrl', message: 'must be an http(s) URL' };
@@ -56,23 +77,13 @@ export function channelProblem(channel: ChannelShape): { field: string; message:
   if (channel.apiKeys?.length === 0 && entry.needs.credentials) return { field: 'apiKey', message: `required for type ${entry.type}` };
   if (channel.models === undefined && !entry.defaultModels)
     return { field: 'models', message: `required for type ${entry.type}: list the model names or patterns it serves (\`*\` for every model)` };
-  const listed = channel.settings.listedModels;
-  if (listed !== undefined && !(Array.isArray(listed) && listed.every((name) => typeof name === 'string' && name !== '' && !name.endsWith('*'))))
-    return { field: 'settings', message: 'listedModels must be a list of exact model names (the names /v1/models shows for pattern entries)' };
-  // A cost table is valid on every type, so it is checked here rather than by a type's readers.
+  // The schema sees a cost table as a record; its entries are checked against the price schema here, above the upstreams.
   try {
     readChannelCosts(channel.settings);
   } catch (error) {
     return { field: `settings.${COSTS_SETTING}`, message: (error as Error).message };
   }
-  // The readers see a fresh object each time, so none of their caches keeps a rejected value.
-  const probe = { name: channel.name, type: channel.type, baseUrl: channel.baseUrl, settings: channel.settings } as Channel;
-  for (const read of entry.settings) {
-    try {
-      read({ ...probe });
-    } catch (error) {
-      return { field: 'settings', message: error instanceof Error ? error.message : String(error) };
-    }
-  }
+  const settings = checkChannelSettings(entry.type, entry.settings, channel.settings, options.stored === true);
+  if (settings.problem) return settings.problem;
   return undefined;
 }

@@ -17,7 +17,7 @@
  * `orderCandidates`). `simulator: false` or SWITCHYARD_SIMULATOR=off turns it
  * off even with no channel.
  */
-import { channelProblem } from '../config/entity-rules.js';
+import { channelProblem, channelSettingWarnings, parsedChannelSettings } from '../config/entity-rules.js';
 import { readChannelCosts, type ChannelCosts } from '../config/channel-costs.js';
 import type { ChannelRecord, Store } from '../storage/types.js';
 import { servesModel, type Channel } from '../core/channel.js';
@@ -92,6 +92,11 @@ export class ChannelRegistry {
 
   /** Channels already reported as unusable, so each is logged once per change, not on every refresh. */
   private readonly reported = new Map<string, string>();
+  /** Per channel id, the settings it keeps but the gateway ignores, as of the last refresh. */
+  private ignored = new Map<string, readonly string[]>();
+  private loadingIgnored = new Map<string, readonly string[]>();
+  /** Channels whose ignored settings were already named, likewise once per change. */
+  private readonly warned = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -99,6 +104,8 @@ export class ChannelRegistry {
     private readonly options: RegistryOptions = { simulatorFallback: true },
     /** Told once about a stored channel that cannot be used (write-time rules, credentials that do not open); it serves nothing. */
     private readonly onInvalid: (record: ChannelRecord, problem: string) => void = () => {},
+    /** Told once about a stored channel that serves but keeps settings the gateway ignores (unknown keys, bad values of leniently read keys). */
+    private readonly onIgnoredSettings: (record: ChannelRecord, warnings: string[]) => void = () => {},
   ) {}
 
   /** All channels, the built-in simulator last while it serves. */
@@ -146,6 +153,11 @@ export class ChannelRegistry {
     return this.costTables.get(channelId);
   }
 
+  /** The settings a serving channel keeps but the gateway ignores, one sentence each (empty when none). */
+  ignoredSettingsOf(id: string): readonly string[] {
+    return this.ignored.get(id) ?? [];
+  }
+
   problemOf(id: string): string | undefined {
     return this.unusableChannels.find((entry) => entry.id === id)?.problem;
   }
@@ -155,7 +167,9 @@ export class ChannelRegistry {
     await this.secrets.recheck?.();
     const records = await this.store.channels.list();
     const unusable: UnusableChannel[] = [];
+    this.loadingIgnored = new Map();
     const configured = records.map((record) => this.usable(record, unusable));
+    this.ignored = this.loadingIgnored;
     this.configuredCount = configured.length;
     // Counted from the stored records: a disabled or broken provider channel still ends the fallback.
     this.providerCount = records.filter((record) => record.type !== DEFAULT_SIMULATOR_CHANNEL.type).length;
@@ -180,10 +194,12 @@ export class ChannelRegistry {
       problem = `apiKey: ${(error as Error).message}`;
     }
     if (!problem && channel.enabled) {
-      const rule = channelProblem(channel);
+      const rule = channelProblem(channel, { stored: true });
       if (rule) problem = `${rule.field}: ${rule.message}`;
+      else this.warnOnce(record, channelSettingWarnings(channel));
     }
-    if (!problem) return channel;
+    // Parsed here, once per refresh, so no request parses a channel's settings.
+    if (!problem) return channel.enabled ? { ...channel, settings: parsedChannelSettings(channel) } : channel;
     unusable.push({ id: record.id, name: record.name, problem });
     const report = `${record.updatedAt}:${problem}`;
     if (this.reported.get(record.id) !== report) {
@@ -191,6 +207,19 @@ export class ChannelRegistry {
       this.onInvalid(record, problem);
     }
     return { ...channel, apiKeys: [], enabled: false };
+  }
+
+  /** Names, once per change of the record, the settings a serving channel keeps but the gateway ignores. */
+  private warnOnce(record: ChannelRecord, warnings: string[]): void {
+    if (warnings.length > 0) this.loadingIgnored.set(record.id, warnings);
+    if (warnings.length === 0) {
+      this.warned.delete(record.id);
+      return;
+    }
+    const report = `${record.updatedAt}:${warnings.join('|')}`;
+    if (this.warned.get(record.id) === report) return;
+    this.warned.set(record.id, report);
+    this.onIgnoredSettings(record, warnings);
   }
 
   startAutoRefresh(intervalMs: number, onError: (error: unknown) => void): void {

@@ -80,8 +80,13 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
 
     const { admin, clientKey } = await firstStartCredentials(store, effective);
 
-    const channels = new ChannelRegistry(store, secrets, { simulatorFallback: effective.simulator !== false }, (record, problem) =>
-      logger.error({ channel: record.name, channelId: record.id, problem }, 'stored channel is unusable; it serves nothing until fixed'),
+    const channels = new ChannelRegistry(
+      store,
+      secrets,
+      { simulatorFallback: effective.simulator !== false },
+      (record, problem) =>
+        logger.error({ channel: record.name, channelId: record.id, problem }, 'stored channel is unusable; it serves nothing until fixed'),
+      (record, ignored) => logger.warn({ channel: record.name, channelId: record.id, ignored }, 'stored channel has settings the gateway ignores; fix or remove them'),
     );
     await channels.refresh();
     const simulatorWarning = simulatorSettingWarning(settings.simulator ?? fileConfig?.simulator, channels);

@@ -25,7 +25,12 @@ import type { PromptCacheSupport } from './plan.js';
 /** OpenAI refuses longer keys. */
 const MAX_KEY_LENGTH = 64;
 
-export function promptCacheFieldsOn(settings: Record<string, unknown>): boolean {
+/** The one setting both OpenAI types read here (declared in prompt-cache-settings.ts). */
+export interface PromptCacheSettings {
+  readonly promptCacheKey?: boolean;
+}
+
+export function promptCacheFieldsOn(settings: PromptCacheSettings): boolean {
   return settings.promptCacheKey !== false;
 }
 
@@ -33,7 +38,7 @@ export function promptCacheFieldsOn(settings: Record<string, unknown>): boolean 
 export function openAiPromptCacheFields(
   request: ChatRequest,
   sessionKey: string | undefined,
-  settings: Record<string, unknown>,
+  settings: PromptCacheSettings,
   gatewayFieldsByDefault: boolean,
 ): Record<string, string> {
   if (!promptCacheFieldsOn(settings)) return {};
@@ -54,6 +59,6 @@ const fieldsSent: PromptCacheSupport = { marks: 'automatic prefix caching (a one
 const fieldsOff: PromptCacheSupport = { marks: 'automatic prefix caching' };
 
 /** The plan's words for these fields, by the channel's setting. */
-export function openAiPromptCacheSupport(settings: Record<string, unknown>): PromptCacheSupport {
+export function openAiPromptCacheSupport(settings: PromptCacheSettings): PromptCacheSupport {
   return promptCacheFieldsOn(settings) ? fieldsSent : fieldsOff;
 }

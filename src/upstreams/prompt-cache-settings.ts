@@ -1,21 +1,19 @@
 /**
- * The channel settings that turn prompt-cache fields off, checked before a
- * channel is stored: `cacheBreakpoints` (anthropic: the gateway's own
- * breakpoints) and `promptCacheKey` (OpenAI types: `prompt_cache_key` and
- * `prompt_cache_retention`). Each is on unless `false`; anything but a
- * boolean is refused rather than read as on.
+ * The channel settings that turn prompt-cache fields off: `cacheBreakpoints`
+ * (anthropic: the gateway's own breakpoints) and `promptCacheKey` (OpenAI
+ * types: `prompt_cache_key` and `prompt_cache_retention`). Each is on unless
+ * `false`; anything but a boolean is refused rather than read as on.
  */
-import { GatewayError } from '../core/errors.js';
-import type { Channel } from '../core/channel.js';
+import { z } from 'zod';
 
-function booleanSetting(key: string): (channel: Channel) => boolean {
-  return (channel) => {
-    const value = channel.settings[key];
-    if (value !== undefined && typeof value !== 'boolean')
-      throw new GatewayError('internal', `${channel.type} channel ${channel.name}: setting ${key} must be true or false`);
-    return value !== false;
-  };
-}
+export const promptCacheKeySetting = z
+  .boolean({ error: 'must be true or false' })
+  .optional()
+  .describe(
+    "`false`: never send `prompt_cache_key`/`prompt_cache_retention`; `true`: send the gateway's own key even where the client set none. Unset: the client's fields pass, and the gateway adds its key on translated requests.",
+  );
 
-export const readCacheBreakpointsSetting = booleanSetting('cacheBreakpoints');
-export const readPromptCacheKeySetting = booleanSetting('promptCacheKey');
+export const cacheBreakpointsSetting = z
+  .boolean({ error: 'must be true or false' })
+  .default(true)
+  .describe("Place the gateway's own prompt-cache breakpoints on translated requests; `false` leaves only the client's.");

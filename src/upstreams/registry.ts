@@ -1,29 +1,25 @@
 /**
  * Every channel type the gateway knows, with what it can serve (chat, image
- * tasks, video tasks) and the readers that check its `settings`. Adding an
+ * tasks, video tasks) and the schema of its `settings`. Adding an
  * upstream is one folder under src/upstreams/ and one entry here: the config
  * rules, the chat adapters and the task engine all read this list. The
  * implementations are loaded when a gateway starts, so the admin CLI, which
  * only checks settings, never loads tokenizers and converters.
  */
-import type { Channel } from '../core/channel.js';
 import { GatewayError } from '../core/errors.js';
-import { accountsOf } from '../tasks/image-accounts.js';
-import { readBetaLists } from './anthropic/betas.js';
+import { anthropicLooseWhenStored, anthropicSettingsShape } from './anthropic/settings.js';
+import { geminiLooseWhenStored, geminiSettingsShape } from './gemini/settings.js';
 import type { ImageTaskUpstream } from '../tasks/image-contract.js';
 import type { AnyTaskUpstream } from '../tasks/types.js';
 import type { VideoTaskUpstream } from '../tasks/video-contract.js';
-import { readIgProxySettings } from './ig-proxy/settings.js';
-import { readOpenAiVideosSettings } from './openai-videos/settings.js';
-import { readImageSimulatorSettings } from './simulator/images/settings.js';
-import { readSimulatorSettings } from './simulator/settings.js';
-import { readVideoSimulatorSettings } from './simulator/videos/settings.js';
+import { igProxySettingsShape } from './ig-proxy/settings.js';
+import { openAiChatLooseWhenStored, openAiChatSettingsShape } from './openai-chat/settings.js';
+import { openAiResponsesLooseWhenStored, openAiResponsesSettingsShape } from './openai-responses/settings.js';
+import { openAiVideosSettingsShape } from './openai-videos/settings.js';
+import { channelSettings, type ChannelSettingsSpec } from './settings-check.js';
+import { simulatorSettingsShape } from './simulator/settings.js';
 import type { UpstreamAdapter } from './types.js';
-import { readWanSettings } from './wan/settings.js';
-import { readCacheBreakpointsSetting, readPromptCacheKeySetting } from './prompt-cache-settings.js';
-
-/** Checks one part of a channel's settings; throws a message naming the setting. */
-export type SettingsReader = (channel: Channel) => unknown;
+import { wanSettingsShape } from './wan/settings.js';
 
 /** What a channel type serves; absent members are work it cannot do. */
 export interface UpstreamSet {
@@ -45,8 +41,8 @@ export interface ChannelType {
   readonly needs: ChannelNeeds;
   /** The models a channel serves when it lists none; absent: the operator must list them. */
   readonly defaultModels?: readonly string[];
-  /** Every reader must accept a channel's settings before it is stored. */
-  readonly settings: readonly SettingsReader[];
+  /** The keys its channels' `settings` take, each documented; anything else is refused when written. */
+  readonly settings: ChannelSettingsSpec;
   load(): Promise<UpstreamSet>;
 }
 
@@ -58,24 +54,24 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     // Runs in the gateway: nothing to address or authenticate, and it can stand in for any model.
     needs: { baseUrl: false, credentials: false },
     defaultModels: ['*'],
-    settings: [readSimulatorSettings, readImageSimulatorSettings, readVideoSimulatorSettings, accountsOf],
+    settings: channelSettings(simulatorSettingsShape),
     load: async () => ({
       chat: (await import('./simulator/index.js')).simulatorAdapter,
       imageTasks: (await import('./simulator/images/index.js')).imageSimulator,
       videoTasks: (await import('./simulator/videos/index.js')).videoSimulator,
     }),
   },
-  { type: 'anthropic', needs: REMOTE, settings: [readBetaLists, readCacheBreakpointsSetting], load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }) },
+  { type: 'anthropic', needs: REMOTE, settings: channelSettings(anthropicSettingsShape, anthropicLooseWhenStored), load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }) },
   // The public service is the default address.
-  { type: 'gemini', needs: { baseUrl: false, credentials: true }, settings: [], load: async () => ({ chat: (await import('./gemini/index.js')).geminiAdapter }) },
+  { type: 'gemini', needs: { baseUrl: false, credentials: true }, settings: channelSettings(geminiSettingsShape, geminiLooseWhenStored), load: async () => ({ chat: (await import('./gemini/index.js')).geminiAdapter }) },
   // Local servers (vLLM, llama.cpp, Ollama) often run without a key.
-  { type: 'openai-chat', needs: { baseUrl: true, credentials: false }, settings: [readPromptCacheKeySetting], load: async () => ({ chat: (await import('./openai-chat/index.js')).openAiChatAdapter }) },
+  { type: 'openai-chat', needs: { baseUrl: true, credentials: false }, settings: channelSettings(openAiChatSettingsShape, openAiChatLooseWhenStored), load: async () => ({ chat: (await import('./openai-chat/index.js')).openAiChatAdapter }) },
   // OpenAI's public address is the default.
-  { type: 'openai-responses', needs: { baseUrl: false, credentials: true }, settings: [readPromptCacheKeySetting], load: async () => ({ chat: (await import('./openai-responses/index.js')).openAiResponsesAdapter }) },
+  { type: 'openai-responses', needs: { baseUrl: false, credentials: true }, settings: channelSettings(openAiResponsesSettingsShape, openAiResponsesLooseWhenStored), load: async () => ({ chat: (await import('./openai-responses/index.js')).openAiResponsesAdapter }) },
   // Image proxies often run without a secret (the header is then left out).
-  { type: 'ig-proxy', needs: { baseUrl: true, credentials: false }, settings: [readIgProxySettings, accountsOf], load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream }) },
-  { type: 'openai-videos', needs: REMOTE, settings: [readOpenAiVideosSettings], load: async () => ({ videoTasks: (await import('./openai-videos/index.js')).openAiVideosUpstream }) },
-  { type: 'wan', needs: REMOTE, settings: [readWanSettings], load: async () => ({ videoTasks: (await import('./wan/index.js')).wanUpstream }) },
+  { type: 'ig-proxy', needs: { baseUrl: true, credentials: false }, settings: channelSettings(igProxySettingsShape), load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream }) },
+  { type: 'openai-videos', needs: REMOTE, settings: channelSettings(openAiVideosSettingsShape), load: async () => ({ videoTasks: (await import('./openai-videos/index.js')).openAiVideosUpstream }) },
+  { type: 'wan', needs: REMOTE, settings: channelSettings(wanSettingsShape), load: async () => ({ videoTasks: (await import('./wan/index.js')).wanUpstream }) },
 ];
 
 export function channelType(type: string): ChannelType | undefined {

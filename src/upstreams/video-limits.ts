@@ -4,6 +4,7 @@
  */
 import type { Channel } from '../core/channel.js';
 import { GatewayError } from '../core/errors.js';
+import { byteLimit } from './settings-schema.js';
 
 export const DEFAULT_MAX_VIDEO_BYTES = 512 * 1024 * 1024;
 
@@ -14,3 +15,5 @@ export function readMaxVideoBytes(channel: Channel): number {
   }
   return value;
 }
+
+export const maxVideoBytesSetting = byteLimit(DEFAULT_MAX_VIDEO_BYTES, 'Largest video downloaded from the service, in bytes.');

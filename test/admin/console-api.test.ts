@@ -205,5 +205,11 @@ describe.each(ENGINES)('the console’s admin API on %s', (engine) => {
     const types = await gw.admin('GET', '/channel-types');
     expect(types.body.data.find((entry: { type: string }) => entry.type === 'simulator').serves).toEqual(['chat', 'images', 'videos']);
     expect(types.body.data.find((entry: { type: string }) => entry.type === 'wan').serves).toEqual(['videos']);
+    // Each type says what a channel must declare and which settings it takes, as JSON Schema the console builds its form from.
+    const anthropic = types.body.data.find((entry: { type: string }) => entry.type === 'anthropic');
+    expect(anthropic.needs).toEqual({ baseUrl: true, credentials: true });
+    expect(anthropic.settings).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(anthropic.settings.properties.defaultMaxTokens).toMatchObject({ type: 'integer', default: 4096, description: expect.stringContaining('max_tokens') });
+    expect(types.body.data.find((entry: { type: string }) => entry.type === 'simulator')).toMatchObject({ needs: { baseUrl: false, credentials: false }, defaultModels: ['*'] });
   });
 });

@@ -301,6 +301,10 @@ async function main(): Promise<void> {
       await page.click('text=New channel');
       await page.fill('dialog input[name=name]', 'broken');
       await page.selectOption('dialog select[name=type]', 'openai-chat');
+      // The type's settings are fields of their own, from its JSON Schema: a choice is a select, a switch a checkbox.
+      await page.locator('dialog select[name="settings.systemRole"]').waitFor();
+      assert.equal(await page.locator('dialog input[name="settings.streamUsage"]').isChecked(), true, 'a setting on by default starts checked');
+      assert.match(await page.locator('dialog .field', { hasText: 'Base URL' }).innerText(), /required/);
       await page.fill('dialog input[name=baseUrl]', 'ftp://example.invalid');
       await page.click('dialog button[type=submit]');
       const complaint = page.locator('dialog .field.invalid', { hasText: 'Base URL' });

@@ -17,7 +17,7 @@ channels:
     apiKey: [sk-up-1, sk-up-2]
     models: ["*"]
     modelMapping: { fast: haiku }
-    settings: { a: 1, b: { c: [1, 2] } }
+    settings: { defaultMaxTokens: 1, betas: { deny: ['x', 'y'] } }
   - name: sim
     type: simulator
 keys:
@@ -52,7 +52,7 @@ describe.each(engines)('applyConfigFile on $engine', ({ engine, skip }) => {
       priority: 0,
       weight: 1,
       status: 'enabled',
-      settings: { a: 1, b: { c: [1, 2] } },
+      settings: { defaultMaxTokens: 1, betas: { deny: ['x', 'y'] } },
     });
     expect(primary.apiKeysEncrypted.join()).not.toContain('sk-up');
     expect(primary.apiKeysEncrypted.map((sealed) => secrets.open(sealed))).toEqual(['sk-up-1', 'sk-up-2']);
@@ -99,7 +99,7 @@ channels:
     apiKey: [sk-up-1, sk-up-2]
     models: ["*"]
     modelMapping: { fast: haiku }
-    settings: { b: { c: [1, 2] }, a: 1 }
+    settings: { betas: { deny: ['x', 'y'] }, defaultMaxTokens: 1 }
     weight: 4
   - name: sim
     type: simulator
@@ -117,7 +117,7 @@ keys:
     expect(primary.weight).toBe(4);
     // Same credentials (settings merely reordered): the sealed values are kept as they were.
     expect(primary.apiKeysEncrypted).toEqual(primaryBefore.apiKeysEncrypted);
-    expect(primary.settings).toEqual({ a: 1, b: { c: [1, 2] } });
+    expect(primary.settings).toEqual({ defaultMaxTokens: 1, betas: { deny: ['x', 'y'] } });
     const sim = (await store.channels.getByName('sim'))!;
     expect(sim.apiKeysEncrypted.map((sealed) => secrets.open(sealed))).toEqual(['sk-sim']);
 

@@ -20,7 +20,7 @@ channels:
     priority: 2
     weight: 5
     enabled: false
-    settings: { organization: org-1 }
+    settings: { systemRole: developer }
 keys:
   - name: team
     key: sk-sy-team-secret
@@ -199,7 +199,10 @@ describe('channel rules shared with the admin API', () => {
   it('refuses an unknown type, a non-http base URL and settings the type rejects', () => {
     expect(problems('channels: [{ name: a, type: nope }]')).toEqual([expect.stringMatching(/^channels\[0\]\.type \(channel "a"\): must be one of simulator/)]);
     expect(problems('channels: [{ name: a, type: anthropic, baseUrl: "file:///etc/passwd" }]')).toEqual([expect.stringMatching(/^channels\[0\]\.baseUrl \(channel "a"\):/)]);
-    expect(problems('channels: [{ name: a, type: simulator, settings: { latencyMs: -1 } }]')).toEqual([expect.stringMatching(/^channels\[0\]\.settings \(channel "a"\): .*latencyMs/)]);
+    expect(problems('channels: [{ name: a, type: simulator, settings: { latencyMs: -1 } }]')).toEqual(['channels[0].settings.latencyMs (channel "a"): must be a number >= 0']);
+    expect(problems('channels: [{ name: a, type: simulator, settings: { latencyMS: 5 } }]')).toEqual([
+      'channels[0].settings.latencyMS (channel "a"): unknown setting `latencyMS` for a simulator channel; did you mean `latencyMs`?',
+    ]);
     expect(problems('channels: [{ name: a, type: wan, apiKey: k, models: [wan*] }]')).toEqual(['channels[0].baseUrl (channel "a"): required for type wan (an absolute http(s) URL)']);
   });
   it('refuses a file nested deeper than the JSON depth limit', () => {

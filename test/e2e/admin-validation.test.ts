@@ -50,16 +50,23 @@ describe.each(ENGINES)('admin validation on %s', (engine) => {
       [{ type: 'no-such-type' }, 'type', /^type: must be one of simulator, anthropic/],
       [{ type: 'anthropic', baseUrl: 'not a url' }, 'baseUrl', /^baseUrl: must be an http\(s\) URL$/],
       [{ type: 'anthropic', baseUrl: 'file:///etc/passwd' }, 'baseUrl', /^baseUrl: must be an http\(s\) URL$/],
-      [{ type: 'simulator', settings: { latencyMs: -1 } }, 'settings', /^settings: simulator channel .*latencyMs/],
-      [{ type: 'simulator', settings: { imageSize: 100000 } }, 'settings', /imageSize/],
-      [{ type: 'simulator', settings: { accounts: 'one' } }, 'settings', /accounts/],
+      [{ type: 'simulator', settings: { latencyMs: -1 } }, 'settings.latencyMs', /^settings\.latencyMs: must be a number >= 0$/],
+      [{ type: 'simulator', settings: { imageSize: 100000 } }, 'settings.imageSize', /^settings\.imageSize: must be a number from 16 to 4096$/],
+      [{ type: 'simulator', settings: { accounts: 'one' } }, 'settings.accounts', /^settings\.accounts: must be a list$/],
+      [{ type: 'simulator', settings: { latencyMS: 5 } }, 'settings.latencyMS', /^settings\.latencyMS: unknown setting `latencyMS` for a simulator channel; did you mean `latencyMs`\?$/],
+      [
+        { type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', models: ['*'], settings: { promptCachekey: false } },
+        'settings.promptCachekey',
+        /unknown setting `promptCachekey` for an openai-chat channel; did you mean `promptCacheKey`\?$/,
+      ],
+      [{ type: 'anthropic', baseUrl: 'http://x', apiKey: 'k', models: ['c'], settings: { betas: { allow: ['a b'] } } }, 'settings.betas.allow.0', /beta names/],
       [{ type: 'wan', apiKey: 'sk-up', models: ['wan*'] }, 'baseUrl', /^baseUrl: required for type wan \(an absolute http\(s\) URL\)$/],
       [{ type: 'openai-chat', models: ['*'] }, 'baseUrl', /^baseUrl: required for type openai-chat/],
       [{ type: 'anthropic', baseUrl: 'http://127.0.0.1:9', models: ['claude-*'] }, 'apiKey', /^apiKey: required for type anthropic$/],
       [{ type: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKey: '', models: ['claude-*'] }, 'apiKey', /^apiKey: must not be empty/],
       [{ type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: ['sk-up', ''], models: ['*'] }, 'apiKey', /^apiKey: must not be empty/],
       [{ type: 'gemini', apiKey: 'sk-up' }, 'models', /^models: required for type gemini: list the model names or patterns/],
-      [{ type: 'ig-proxy', baseUrl: 'http://127.0.0.1:9', models: ['ig_*'], settings: { botTypes: { MID_GEN: '' } } }, 'settings', /botTypes/],
+      [{ type: 'ig-proxy', baseUrl: 'http://127.0.0.1:9', models: ['ig_*'], settings: { botTypes: { MID_GEN: '' } } }, 'settings.botTypes.MID_GEN', /^settings\.botTypes\.MID_GEN: must be a non-empty string$/],
     ])('%j is refused naming %s', async (fields, field, message) => {
       const created = await gw.admin('POST', '/channels', { name: `c-${JSON.stringify(fields)}`, ...fields });
       expect(created.status).toBe(400);

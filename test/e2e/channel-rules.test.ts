@@ -152,6 +152,33 @@ describe.each(ENGINES)('channel rules on %s', (engine) => {
     expect(((await unserved.json()) as { error: { message: string } }).error.message).toContain('model "any-model" is not served by any channel');
   });
 
+  it('a stored channel with an unknown setting keeps serving; the key is named once in the log with the closest known name', async () => {
+    const store = gw.gateway.ctx.store;
+    const stored = (name: string, settings: Record<string, unknown>, model: string) =>
+      store.channels.create({ name, type: 'simulator', baseUrl: '', models: [model], modelMapping: {}, priority: 0, weight: 1, status: 'enabled', settings, apiKeysEncrypted: [] });
+    // Written before settings had a schema: a typo, and a value of a key that was read leniently then.
+    await stored('stored-typo', { latencyMS: 5, strictTranslation: 'yes' }, 'typo-model');
+    // A value the simulator always refused: the channel stays unusable, as it was.
+    await stored('stored-bad-value', { latencyMs: -1 }, 'bad-value-model');
+    await gw.gateway.ctx.channels.refresh();
+    await gw.gateway.ctx.channels.refresh();
+    const served = await ask(gw, 'typo-model');
+    expect(served.status).toBe(200);
+    expect((await gw.admin('GET', '/logs?limit=1')).body.data[0].triedChannels).toEqual(['stored-typo']);
+    const warnings = logLines.filter((line) => line.includes('"channel":"stored-typo"'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('unknown setting `latencyMS` for a simulator channel; did you mean `latencyMs`?; ignored');
+    expect(warnings[0]).toContain('settings.strictTranslation must be true or false; ignored');
+    const listed = (await gw.admin('GET', '/channels')).body.data.find((channel: { name: string }) => channel.name === 'stored-typo');
+    expect(listed).toMatchObject({ problem: null, ignoredSettings: [expect.stringContaining('did you mean `latencyMs`?'), expect.stringContaining('settings.strictTranslation')] });
+    expect(gw.gateway.ctx.channels.all().find((channel) => channel.name === 'stored-bad-value')?.enabled).toBe(false);
+    expect(logLines.join('')).toMatch(/"channel":"stored-bad-value".*"problem":"settings\.latencyMs: must be a number >= 0"/);
+    // Written now, the same typo is refused, naming the key.
+    const refused = await gw.admin('POST', '/channels', { name: 'typo-now', type: 'simulator', settings: { latencyMS: 5 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ param: 'settings.latencyMS', message: expect.stringContaining('did you mean `latencyMs`?') });
+  });
+
   it('a channel whose request cannot be sent is one failed attempt: the next channel serves', async () => {
     // A credential no HTTP header can carry: the request throws while it is built, before anything is sent.
     const created = await gw.admin('POST', '/channels', {

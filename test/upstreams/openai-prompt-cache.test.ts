@@ -83,6 +83,6 @@ describe('the settings that turn prompt-cache fields off', () => {
     ['openai-responses', 'promptCacheKey'],
   ])('a %s channel takes %s as true or false only', (type, key) => {
     expect(channelProblem(channel(type, { [key]: false }))).toBeUndefined();
-    expect(channelProblem(channel(type, { [key]: 'no' }))).toEqual({ field: 'settings', message: `${type} channel c: setting ${key} must be true or false` });
+    expect(channelProblem(channel(type, { [key]: 'no' }))).toEqual({ field: `settings.${key}`, message: 'must be true or false' });
   });
 });

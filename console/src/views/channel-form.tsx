@@ -1,7 +1,9 @@
 /**
- * Creates or changes a channel. The type's settings are edited as JSON, with
- * the settings its schema names listed beside; the server validates and its
- * 400 shows next to the field `error.param` names.
+ * Creates or changes a channel. The type's settings are one field each, built
+ * from the JSON Schema /admin/channel-types publishes (settings-fields.tsx);
+ * the base URL and credentials are marked required where the type needs
+ * them. Without the types (an older gateway), settings are edited as JSON.
+ * The server validates and its 400 shows next to the field `error.param` names.
  */
 import { useState } from 'preact/hooks';
 import { useSubmit } from '../hooks.js';
@@ -9,6 +11,7 @@ import { admin, ApiError } from '../api.js';
 import { checkedOf, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
 import { parseList } from '../format.js';
 import type { ChannelType, ChannelView } from '../types.js';
+import { draftOf, SettingsFields, settingsOf, type SettingsDraft } from './settings-fields.js';
 
 const FIELDS = ['name', 'type', 'baseUrl', 'apiKey', 'models', 'modelMapping', 'priority', 'weight', 'enabled', 'settings'];
 
@@ -22,20 +25,6 @@ function parseJsonField(text: string, param: string): Record<string, unknown> {
   throw new ApiError('must be a JSON object', 400, 'invalid_request', param);
 }
 
-function SettingsHint({ type }: { type: ChannelType | undefined }) {
-  const properties = Object.entries(type?.settings?.properties ?? {});
-  if (properties.length === 0) return null;
-  return (
-    <ul class="hint-list">
-      {properties.map(([name, schema]) => (
-        <li key={name}>
-          <code>{name}</code> {schema.description ?? (Array.isArray(schema.type) ? schema.type.join(' or ') : schema.type)}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 export function ChannelForm({ existing, types, onDone }: { existing?: ChannelView; types: ChannelType[] | undefined; onDone: () => void }) {
   const [name, setName] = useState(existing?.name ?? '');
   const [type, setType] = useState(existing?.type ?? types?.[0]?.type ?? '');
@@ -47,6 +36,13 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
   const [weight, setWeight] = useState(String(existing?.weight ?? 1));
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const [settings, setSettings] = useState(JSON.stringify(existing?.settings ?? {}, null, 2));
+  const [drafts, setDrafts] = useState<Record<string, SettingsDraft>>({});
+  const known = types?.find((entry) => entry.type === type);
+  const properties = known?.settings?.properties;
+  // Settings stored for this type: a draft per type, so switching the type back and forth keeps what was typed.
+  const stored = existing?.type === type ? existing.settings : {};
+  const draft = properties ? (drafts[type] ?? draftOf(properties, stored)) : undefined;
+  const dropped = properties ? Object.keys(stored).filter((key) => !(key in properties)) : [];
   const { submit, busy, error } = useSubmit(async () => {
     const keys = parseList(apiKeys);
     const body: Record<string, unknown> = {
@@ -59,7 +55,7 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
       priority: Number(priority),
       weight: Number(weight),
       enabled,
-      settings: parseJsonField(settings, 'settings'),
+      settings: properties && draft ? settingsOf(properties, draft, stored) : parseJsonField(settings, 'settings'),
     };
     // On an edit, no key typed keeps the stored credentials.
     if (keys) body.apiKey = keys.length === 1 ? keys[0] : keys;
@@ -68,7 +64,8 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
     onDone();
   });
 
-  const known = types?.find((entry) => entry.type === type);
+  const needsBaseUrl = known?.needs?.baseUrl === true;
+  const needsKey = known?.needs?.credentials === true && !existing;
   return (
     <form class="form" onSubmit={submit}>
       <div class="row">
@@ -89,11 +86,11 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
           )}
         </Field>
       </div>
-      <Field label="Base URL" error={fieldError(error, 'baseUrl')}>
-        <input name="baseUrl" value={baseUrl} onInput={(e) => setBaseUrl(valueOf(e))} />
+      <Field label={needsBaseUrl ? 'Base URL (required)' : 'Base URL'} hint={known && !needsBaseUrl ? 'optional: the type has a default address or calls nothing' : undefined} error={fieldError(error, 'baseUrl')}>
+        <input name="baseUrl" required={needsBaseUrl} value={baseUrl} onInput={(e) => setBaseUrl(valueOf(e))} />
       </Field>
-      <Field label="Upstream API keys" hint={existing ? `${existing.apiKeyCount} stored; leave empty to keep them` : 'one per line; several rotate round-robin'} error={fieldError(error, 'apiKey')}>
-        <textarea name="apiKey" rows={2} value={apiKeys} onInput={(e) => setApiKeys(valueOf(e))} />
+      <Field label={needsKey ? 'Upstream API keys (required)' : 'Upstream API keys'} hint={existing ? `${existing.apiKeyCount} stored; leave empty to keep them` : 'one per line; several rotate round-robin'} error={fieldError(error, 'apiKey')}>
+        <textarea name="apiKey" rows={2} required={needsKey} value={apiKeys} onInput={(e) => setApiKeys(valueOf(e))} />
       </Field>
       <Field label="Models" hint="comma-separated names, * or prefix*" error={fieldError(error, 'models')}>
         <input name="models" value={models} onInput={(e) => setModels(valueOf(e))} />
@@ -112,10 +109,16 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
       <Field label="Model mapping (JSON)" hint="client model name → upstream model name" error={fieldError(error, 'modelMapping')}>
         <textarea name="modelMapping" rows={3} class="mono" value={mapping} onInput={(e) => setMapping(valueOf(e))} />
       </Field>
-      <Field label="Settings (JSON)" error={fieldError(error, 'settings')}>
-        <textarea name="settings" rows={4} class="mono" value={settings} onInput={(e) => setSettings(valueOf(e))} />
-      </Field>
-      <SettingsHint type={known} />
+      {properties && draft ? (
+        <>
+          <SettingsFields properties={properties} draft={draft} onChange={(next) => setDrafts({ ...drafts, [type]: next })} error={error} />
+          {dropped.length > 0 ? <small class="error">Not settings of a {type} channel, removed when saved: {dropped.join(', ')}</small> : null}
+        </>
+      ) : (
+        <Field label="Settings (JSON)" error={fieldError(error, 'settings')}>
+          <textarea name="settings" rows={4} class="mono" value={settings} onInput={(e) => setSettings(valueOf(e))} />
+        </Field>
+      )}
       <ErrorNote error={formError(error, FIELDS)} />
       <div class="actions">
         <button type="submit" disabled={busy}>

@@ -101,6 +101,11 @@ export function Channels() {
                     <Badge text="broken" tone="bad" /> <small class="error">{channel.problem}</small>
                   </div>
                 ) : null}
+                {channel.ignoredSettings?.length ? (
+                  <div class="channel-problem" title={channel.ignoredSettings.join('\n')}>
+                    <Badge text="ignored settings" tone="warn" /> <small>{channel.ignoredSettings.join('; ')}</small>
+                  </div>
+                ) : null}
               </td>
               <td>
                 <Health channel={channel} />

@@ -31,12 +31,12 @@ type Block = Record<string, unknown>;
 export const MAX_BREAKPOINTS = 4;
 
 /** Whether the channel lets the gateway place breakpoints of its own (setting `cacheBreakpoints`, on unless `false`). */
-export function gatewayBreakpointsOn(settings: Record<string, unknown>): boolean {
+export function gatewayBreakpointsOn(settings: { readonly cacheBreakpoints?: boolean }): boolean {
   return settings.cacheBreakpoints !== false;
 }
 
 /** Adds the breakpoints to `body` (built by convert-request.ts, whose message blocks already carry the client's part marks). */
-export function placeCacheBreakpoints(body: Block, request: ChatRequest, settings: Record<string, unknown>): void {
+export function placeCacheBreakpoints(body: Block, request: ChatRequest, settings: { readonly cacheBreakpoints?: boolean }): void {
   if (hasCacheMarks(request)) {
     if (request.cache?.tools) markLastTool(body, request.cache.tools);
     const system = systemTurnMarks(request).reduce(longerMark, request.cache?.system);

@@ -7,6 +7,7 @@ import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.j
 import { planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
 import { anthropicBuiltinTools } from './builtin-tools.js';
 import { gatewayBreakpointsOn } from './cache-breakpoints.js';
+import { anthropicSettingsOf, type AnthropicSettings } from './settings.js';
 import { thinkingBreaksContinuity } from './thinking-continuity.js';
 
 export const anthropicCapabilities: TranslationCapabilities = {
@@ -36,12 +37,12 @@ const withoutGatewayBreakpoints: TranslationCapabilities['promptCache'] = { mark
  * `thinking: {type: "adaptive"}` (the newest ones take nothing else), so
  * thinking is sent that way, with `output_config.effort`.
  */
-export function adaptiveThinkingOn(settings: Record<string, unknown>): boolean {
+export function adaptiveThinkingOn(settings: AnthropicSettings): boolean {
   return settings.adaptiveThinking === true;
 }
 
 /** The capabilities as a channel's settings shape them. */
-export function anthropicCapabilitiesFor(settings: Record<string, unknown>): TranslationCapabilities {
+export function anthropicCapabilitiesFor(settings: AnthropicSettings): TranslationCapabilities {
   if (!adaptiveThinkingOn(settings) && gatewayBreakpointsOn(settings)) return anthropicCapabilities;
   const caps: TranslationCapabilities = { ...anthropicCapabilities };
   if (adaptiveThinkingOn(settings)) caps.adaptiveThinking = 'native';
@@ -66,5 +67,5 @@ function anthropicRules(request: ChatRequest, plan: PlanBuilder): void {
 }
 
 export function planAnthropic(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, anthropicCapabilitiesFor(options.settings), options, anthropicRules);
+  return planTranslation(request, anthropicCapabilitiesFor(anthropicSettingsOf(options)), options, anthropicRules);
 }

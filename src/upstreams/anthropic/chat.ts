@@ -8,10 +8,11 @@ import { toMessagesRequest } from './convert-request.js';
 import { fromMessagesResponse } from './convert-response.js';
 import { messagesSseToEvents } from './convert-stream.js';
 import { messagesHeaders } from './headers.js';
+import { anthropicSettingsOf } from './settings.js';
 import type { MessagesResponse } from '../../dialects/messages/wire.js';
 
 export async function messagesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
-  const { body, betas } = toMessagesRequest(request, call.upstreamModel, call.channel.settings);
+  const { body, betas } = toMessagesRequest(request, call.upstreamModel, anthropicSettingsOf(call.channel));
   const exchange = {
     url: joinUrl(call.channel.baseUrl, '/v1/messages'),
     headers: messagesHeaders(call, betas),

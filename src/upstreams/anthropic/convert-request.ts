@@ -36,6 +36,7 @@ import { cacheControlOf } from '../../dialects/messages/cache-control.js';
 import { placeCacheBreakpoints } from './cache-breakpoints.js';
 import { toTool, toToolChoice } from './convert-tools.js';
 import { thinkingBreaksContinuity } from './thinking-continuity.js';
+import type { AnthropicSettings } from './settings.js';
 
 export const DEFAULT_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
@@ -60,12 +61,12 @@ type Block = Record<string, unknown>;
 export function toMessagesRequest(
   request: ChatRequest,
   upstreamModel: string,
-  settings: Record<string, unknown> = {},
+  settings: AnthropicSettings = {},
 ): MessagesRequestBuild {
   const caps = anthropicCapabilitiesFor(settings);
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };
-  const defaultMax = typeof settings.defaultMaxTokens === 'number' ? settings.defaultMaxTokens : DEFAULT_MAX_TOKENS;
+  const defaultMax = settings.defaultMaxTokens ?? DEFAULT_MAX_TOKENS;
   const thinking = thinkingBreaksContinuity(request) ? undefined : thinkingBlock(request.thinking, request.maxTokens, adaptiveThinkingOn(settings));
   const budget = typeof thinking?.budget_tokens === 'number' ? thinking.budget_tokens : 0;
   body.max_tokens = request.maxTokens ?? budget + defaultMax;
@@ -202,7 +203,7 @@ function withTitle(block: Block, part: MediaPart): Block {
   return block;
 }
 
-function applyResponseFormat(body: Block, betas: string[], format: ResponseFormat, field: unknown): void {
+function applyResponseFormat(body: Block, betas: string[], format: ResponseFormat, field: AnthropicSettings['outputFormatField']): void {
   if (format.type === 'text') return;
   if (format.type === 'json_object')
     throw unsupportedFeature('responseFormat json_object', 'Anthropic structured output needs a JSON schema');

@@ -4,7 +4,10 @@
  * API, the header carrying the channel's secret, the bot-type values and the
  * customId prefix of its buttons.
  */
+import { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
+import { accountsSetting } from '../accounts-setting.js';
+import { byteLimit } from '../settings-schema.js';
 import type { BotType } from '../../tasks/image-contract.js';
 import type { Channel } from '../../core/channel.js';
 
@@ -64,3 +67,24 @@ export function readIgProxySettings(channel: Channel): IgProxySettings {
   cache.set(channel, settings);
   return settings;
 }
+
+/** A vendor word: empty or null stands for the default. */
+const vendorWord = (pattern: RegExp, fallback: string, description: string) =>
+  z
+    .union([z.string().regex(pattern, `must be a string matching ${pattern}`), z.literal(''), z.null()], { error: `must be a string matching ${pattern}` })
+    .optional()
+    .describe(description)
+    .meta({ default: fallback });
+
+export const igProxySettingsShape = {
+  pathPrefix: vendorWord(/^(\/[A-Za-z0-9._~-]+)*$/, '/ig', "The path prefix of the service's API."),
+  secretHeader: vendorWord(/^[A-Za-z0-9-]+$/, 'ig-api-secret', 'The header carrying the channel\'s API key (`authorization` sends `Bearer <key>`).'),
+  botTypes: z
+    .record(z.string(), z.string().min(1, 'must be a non-empty string'), { error: 'must be an object such as {"MID_GEN": "…"}' })
+    .nullish()
+    .describe('The service\'s words for the bot types, e.g. `{"MID_GEN": "…", "NIJI_GEN": "…"}`. Default the names themselves.'),
+  customIdPrefix: vendorWord(/^[A-Za-z0-9_]+$/, 'IG', "The prefix of the service's button customIds."),
+  faceSwapPath: vendorWord(/^(\/[A-Za-z0-9._~-]+)+$/, '/insight-face/swap', 'The path of face swap under the prefix.'),
+  maxImageBytes: byteLimit(32 * 1024 * 1024, 'Largest image accepted from the service, in bytes.'),
+  accounts: accountsSetting,
+} as const;

@@ -4,6 +4,7 @@
  */
 import type { ChatRequest, MediaPart } from '../../core/chat.js';
 import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
+import { openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
 import { openAiPromptCacheSupport, promptCacheFieldsOn } from '../openai-prompt-cache.js';
 import { hasAssistantMedia, hasToolResultMedia, planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
 
@@ -42,8 +43,8 @@ function openAiChatRules(request: ChatRequest, plan: PlanBuilder): void {
 // Built once: a plan runs on every translated request, and a spread of the table there is an allocation per request.
 const withCacheFields: TranslationCapabilities = { ...openAiChatCapabilities, promptCache: openAiPromptCacheSupport({}) };
 const withoutCacheFields: TranslationCapabilities = { ...openAiChatCapabilities, promptCache: openAiPromptCacheSupport({ promptCacheKey: false }) };
-const capabilitiesFor = (settings: Record<string, unknown>): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);
+const capabilitiesFor = (settings: OpenAiChatSettings): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);
 
 export function planOpenAiChat(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, capabilitiesFor(options.settings), options, openAiChatRules);
+  return planTranslation(request, capabilitiesFor(openAiChatSettingsOf(options)), options, openAiChatRules);
 }

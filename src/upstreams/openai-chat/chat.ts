@@ -7,12 +7,13 @@ import { requestJsonOk } from '../whole-answer.js';
 import { throwChatCompletionsStatus } from './errors.js';
 import { limitsOf } from '../../core/upstream-limits.js';
 import { toChatCompletionRequest } from './convert-request.js';
+import { openAiChatSettingsOf } from './settings.js';
 import { fromChatCompletion } from './convert-response.js';
 import { chatSseToEvents } from './convert-stream.js';
 import type { ChatCompletion } from '../../dialects/chat-completions/wire.js';
 
 export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
-  const body = toChatCompletionRequest(request, call.upstreamModel, call.channel.settings, call.sessionKey);
+  const body = toChatCompletionRequest(request, call.upstreamModel, openAiChatSettingsOf(call.channel), call.sessionKey);
   const exchange = {
     url: joinUrl(call.channel.baseUrl, '/chat/completions'),
     headers: chatCompletionsHeaders(call),

@@ -22,10 +22,11 @@
 import type { ChatMessage, ChatRequest, MediaPart, ToolResultPart } from '../../core/chat.js';
 import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
 import { detailsOfTurn } from './reasoning-details.js';
+import type { OpenAiChatSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
-export function toChatMessages(request: ChatRequest, settings: Record<string, unknown>): Json[] {
+export function toChatMessages(request: ChatRequest, settings: OpenAiChatSettings): Json[] {
   const systemRole = settings.systemRole === 'developer' ? 'developer' : 'system';
   const messages: Json[] = [];
   if (request.system) messages.push({ role: systemRole, content: request.system });

@@ -20,10 +20,11 @@ import { openAiPromptCacheFields } from '../openai-prompt-cache.js';
 import { toolsToSend } from '../plan.js';
 import { openAiChatCapabilities } from './capabilities.js';
 import { toChatMessages } from './convert-messages.js';
+import type { OpenAiChatSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
-export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
+export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: OpenAiChatSettings = {}, sessionKey?: string): Json {
   // The plan refuses every feature before routing (this upstream honours none); a safety net.
   const [feature] = featureEntries(request.features);
   if (feature) throw unsupportedFeature(feature[1], 'the openai-chat upstream honours no optional features');

@@ -13,10 +13,11 @@ import { chatCompletionsHeaders } from './headers.js';
 import { throwChatCompletionsStatus } from './errors.js';
 import { forwardUntouched } from '../pass-through.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from '../types.js';
+import { openAiChatSettingsOf } from './settings.js';
 import { ChatCompletionJsonUsageTap, ChatCompletionStreamUsageTap, withoutUsageChunk } from './usage-tap.js';
 
 export async function chatCompletionsPassThrough(request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult> {
-  const askUsage = request.stream && call.channel.settings.streamUsage !== false && !clientAskedUsage(request.body);
+  const askUsage = request.stream && openAiChatSettingsOf(call.channel).streamUsage !== false && !clientAskedUsage(request.body);
   const result = await forwardUntouched(
     {
       url: joinUrl(call.channel.baseUrl, '/chat/completions'),

@@ -4,6 +4,7 @@
  */
 import type { ChatRequest } from '../../core/chat.js';
 import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
+import { openAiResponsesSettingsOf, type OpenAiResponsesSettings } from './settings.js';
 import { openAiPromptCacheSupport, promptCacheFieldsOn } from '../openai-prompt-cache.js';
 import { hasAssistantMedia, hasToolResultMedia, planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
 
@@ -30,7 +31,7 @@ export const openAiResponsesCapabilities: TranslationCapabilities = {
 };
 
 function openAiResponsesRules(request: ChatRequest, plan: PlanBuilder, options: PlanOptions): void {
-  if (request.stopSequences?.length && options.settings.dropUnsupportedParams !== true)
+  if (request.stopSequences?.length && openAiResponsesSettingsOf(options).dropUnsupportedParams !== true)
     plan.refused('stop_sequences', 'has no stop sequences');
   if (hasAssistantMedia(request)) plan.refused('media in assistant turns', 'carries text only in assistant messages');
   if (hasToolResultMedia(request)) plan.refused('media in tool results', 'sends tool results as text only');
@@ -40,8 +41,8 @@ function openAiResponsesRules(request: ChatRequest, plan: PlanBuilder, options: 
 // Built once: a plan runs on every translated request, and a spread of the table there is an allocation per request.
 const withCacheFields: TranslationCapabilities = { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport({}) };
 const withoutCacheFields: TranslationCapabilities = { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport({ promptCacheKey: false }) };
-const capabilitiesFor = (settings: Record<string, unknown>): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);
+const capabilitiesFor = (settings: OpenAiResponsesSettings): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);
 
 export function planOpenAiResponses(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, capabilitiesFor(options.settings), options, openAiResponsesRules);
+  return planTranslation(request, capabilitiesFor(openAiResponsesSettingsOf(options)), options, openAiResponsesRules);
 }

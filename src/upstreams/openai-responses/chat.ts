@@ -9,9 +9,10 @@ import { fromResponsesResponse } from './convert-response.js';
 import { responsesSseToEvents } from './convert-stream.js';
 import { responsesHeaders, responsesUrl } from './headers.js';
 import type { WireResponse } from '../../dialects/responses/wire.js';
+import { openAiResponsesSettingsOf } from './settings.js';
 
 export async function responsesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
-  const body = toResponsesRequest(request, call.upstreamModel, call.channel.settings, call.sessionKey);
+  const body = toResponsesRequest(request, call.upstreamModel, openAiResponsesSettingsOf(call.channel), call.sessionKey);
   const exchange = {
     url: responsesUrl(call),
     headers: responsesHeaders(call),

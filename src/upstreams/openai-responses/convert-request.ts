@@ -27,10 +27,11 @@ import { openAiPromptCacheFields } from '../openai-prompt-cache.js';
 import { builtinToolTreatment, toolsToSend } from '../plan.js';
 import { openAiResponsesCapabilities } from './capabilities.js';
 import { unpackReasoning } from './reasoning-proof.js';
+import type { OpenAiResponsesSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
-export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
+export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: OpenAiResponsesSettings = {}, sessionKey?: string): Json {
   const input: Json[] = [];
   for (const message of request.messages) appendMessage(input, message);
 

@@ -6,7 +6,8 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { Channel } from '../../core/channel.js';
-import { readMaxVideoBytes } from '../video-limits.js';
+import { z } from 'zod';
+import { maxVideoBytesSetting, readMaxVideoBytes } from '../video-limits.js';
 
 export interface OpenAiVideosSettings {
   maxVideoBytes: number;
@@ -19,3 +20,12 @@ export function readOpenAiVideosSettings(channel: Channel): OpenAiVideosSettings
   if (typeof variants !== 'boolean') throw new GatewayError('internal', `openai-videos channel ${channel.name}: setting variants must be true or false`);
   return { maxVideoBytes: readMaxVideoBytes(channel), variants };
 }
+
+export const openAiVideosSettingsShape = {
+  maxVideoBytes: maxVideoBytesSetting,
+  variants: z
+    .boolean({ error: 'must be true or false' })
+    .nullish()
+    .describe('`false`: skip fetching the thumbnail and sprite sheet of a finished video.')
+    .meta({ default: true }),
+} as const;

@@ -5,7 +5,8 @@
  * task id) and `maxVideoBytes` (bound on a download).
  */
 import { GatewayError } from '../../core/errors.js';
-import { readMaxVideoBytes } from '../video-limits.js';
+import { z } from 'zod';
+import { maxVideoBytesSetting, readMaxVideoBytes } from '../video-limits.js';
 import type { Channel } from '../../core/channel.js';
 
 export interface WanSettings {
@@ -32,3 +33,20 @@ export function readWanSettings(channel: Channel): WanSettings {
     maxVideoBytes: readMaxVideoBytes(channel),
   };
 }
+
+const servicePath = (fallback: string, description: string) =>
+  z
+    .string({ error: `must be a path such as ${fallback}` })
+    .regex(/^(\/[\w.~{}-]+)+$/, `must be a path such as ${fallback}`)
+    .nullish()
+    .describe(description)
+    .meta({ default: fallback });
+
+export const wanSettingsShape = {
+  submitPath: servicePath('/api/v1/services/aigc/video-generation/video-synthesis', 'The path a video task is submitted to.'),
+  taskPath: servicePath('/api/v1/tasks/{id}', 'The path a task is polled at, `{id}` standing for the task id.').refine(
+    (value) => value === undefined || value === null || value.includes('{id}'),
+    'must contain {id}',
+  ),
+  maxVideoBytes: maxVideoBytesSetting,
+} as const;

@@ -1,0 +1,23 @@
+/** The openai-chat channel's settings. */
+import { z } from 'zod';
+import { promptCacheKeySetting } from '../prompt-cache-settings.js';
+import type { ParsedSettings } from '../settings-check.js';
+import { onUnlessFalse } from '../settings-schema.js';
+
+export const openAiChatSettingsShape = {
+  promptCacheKey: promptCacheKeySetting,
+  maxTokensField: z
+    .enum(['max_completion_tokens', 'max_tokens'])
+    .default('max_completion_tokens')
+    .describe('The field a translated request carries its output budget in; `max_tokens` for older OpenAI-compatible servers.'),
+  streamUsage: onUnlessFalse('Ask a stream for its usage (`stream_options.include_usage`); `false` for servers that refuse the option.'),
+  systemRole: z.enum(['system', 'developer']).default('system').describe('The role system turns are sent with.'),
+  reasoningContent: z.boolean({ error: 'must be true or false' }).default(false).describe("Send an assistant turn's reasoning back as `reasoning_content` (DeepSeek-style servers)."),
+} as const;
+
+export type OpenAiChatSettings = ParsedSettings<typeof openAiChatSettingsShape>;
+
+/** A channel's (or a plan's) settings as the registry parsed them: defaults filled, ignored keys left out. */
+export const openAiChatSettingsOf = (holder: { readonly settings: Record<string, unknown> }): OpenAiChatSettings => holder.settings as OpenAiChatSettings;
+
+export const openAiChatLooseWhenStored = ['maxTokensField', 'streamUsage', 'systemRole', 'reasoningContent'] as const;
