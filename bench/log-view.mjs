@@ -63,7 +63,15 @@ function rowsFrom(start, count, now) {
       firstByteMs: i % 2 === 0 ? 40 + (i % 500) : null,
       clientIp: '10.0.0.1',
       translation: i % 5 === 0 ? 'mapped=system; ignored=top_k' : null,
-      attempts: tried.map((channel, n) => ({ channel, channelId: `chn_${n}`, at: createdAt - 100, durationMs: 50, status: n === tried.length - 1 ? 200 : 503, errorKind: n === tried.length - 1 ? null : 'unavailable', message: null })),
+      attempts: tried.map((channel, n) => ({
+        channel,
+        channelId: `chn_${n}`,
+        at: createdAt - 100,
+        durationMs: 50,
+        status: n === tried.length - 1 ? 200 : 503,
+        errorKind: n === tried.length - 1 ? null : 'unavailable',
+        message: null,
+      })),
       createdAt,
     });
   }

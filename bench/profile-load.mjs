@@ -77,7 +77,11 @@ async function main() {
   }
   const summary = summarise(JSON.parse(readFileSync(file, 'utf8')), 25);
   process.stdout.write(`profile: ${file} (${summary.totalMs} ms sampled)\n`);
-  for (const [title, rows] of [['self time', summary.functions], ['by package / file', summary.owners], ['own functions, inclusive', summary.ownCode]]) {
+  for (const [title, rows] of [
+    ['self time', summary.functions],
+    ['by package / file', summary.owners],
+    ['own functions, inclusive', summary.ownCode],
+  ]) {
     process.stdout.write(`\n${title}\n`);
     for (const row of rows) process.stdout.write(`${String(row.ms).padStart(9)} ms ${String(row.percent).padStart(5)} %  ${row.key}\n`);
   }

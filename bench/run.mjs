@@ -81,7 +81,9 @@ async function checkAnswers(targets) {
 
 function gitCommit() {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoDir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoDir, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return undefined;
   }
@@ -235,14 +237,19 @@ async function main() {
     if (meta.wrk) {
       // In rounds too (the verdicts' throughput ratios come from these): the floor runs in every round.
       const seconds = Math.max(1, Math.round(settings.wrkSeconds / settings.wrkRounds));
-      const wrkRuns = await inRounds(targets.filter((t) => t.wrk), settings.wrkRounds, `wrk ${seconds} s`, async (target) => {
-        const server = serverPid[target.server];
-        const cpuBefore = cpuTimeMs(server);
-        const result = await runWrk({ ...target, seconds, connections: settings.connections, core: LOAD_CORE, scriptDir: tmpRoot });
-        result.serverCpuMs = cpuTimeMs(server) - cpuBefore;
-        served(target, result.requests);
-        return result;
-      });
+      const wrkRuns = await inRounds(
+        targets.filter((t) => t.wrk),
+        settings.wrkRounds,
+        `wrk ${seconds} s`,
+        async (target) => {
+          const server = serverPid[target.server];
+          const cpuBefore = cpuTimeMs(server);
+          const result = await runWrk({ ...target, seconds, connections: settings.connections, core: LOAD_CORE, scriptDir: tmpRoot });
+          result.serverCpuMs = cpuTimeMs(server) - cpuBefore;
+          served(target, result.requests);
+          return result;
+        },
+      );
       for (const [key, runs] of wrkRuns) throughput.wrk[key] = combineWrk(runs);
     }
     memory.final = memoryOf(pid);

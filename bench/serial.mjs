@@ -26,27 +26,24 @@ function oneRequest(agent, url, headers, body, timeoutMs) {
   return new Promise((resolve) => {
     const start = process.hrtime.bigint();
     let firstByte = 0n;
-    const req = http.request(
-      { agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'POST', headers },
-      (res) => {
-        let sample = '';
-        res.on('data', (chunk) => {
-          if (firstByte === 0n) firstByte = process.hrtime.bigint();
-          if (res.statusCode !== 200 && sample.length < 300) sample += chunk.toString('utf8');
+    const req = http.request({ agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'POST', headers }, (res) => {
+      let sample = '';
+      res.on('data', (chunk) => {
+        if (firstByte === 0n) firstByte = process.hrtime.bigint();
+        if (res.statusCode !== 200 && sample.length < 300) sample += chunk.toString('utf8');
+      });
+      res.on('end', () => {
+        const end = process.hrtime.bigint();
+        if (firstByte === 0n) firstByte = end;
+        resolve({
+          status: res.statusCode,
+          totalUs: Number(end - start) / 1000,
+          ttfbUs: Number(firstByte - start) / 1000,
+          sample,
         });
-        res.on('end', () => {
-          const end = process.hrtime.bigint();
-          if (firstByte === 0n) firstByte = end;
-          resolve({
-            status: res.statusCode,
-            totalUs: Number(end - start) / 1000,
-            ttfbUs: Number(firstByte - start) / 1000,
-            sample,
-          });
-        });
-        res.on('error', (error) => resolve({ status: 0, sample: error.message }));
-      },
-    );
+      });
+      res.on('error', (error) => resolve({ status: 0, sample: error.message }));
+    });
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', (error) => resolve({ status: 0, sample: error.message }));
     req.end(body);
@@ -57,17 +54,7 @@ function oneRequest(agent, url, headers, body, timeoutMs) {
  * Runs the serial measurement against one loopback URL.
  * Stops early after `maxErrors` failed requests or `timeLimitMs` of timed requests.
  */
-export async function runSerial({
-  url,
-  body,
-  headers = {},
-  warmup = 200,
-  count = 3000,
-  timeLimitMs = 60_000,
-  requestTimeoutMs = 10_000,
-  maxErrors = 10,
-  keepSamples = false,
-}) {
+export async function runSerial({ url, body, headers = {}, warmup = 200, count = 3000, timeLimitMs = 60_000, requestTimeoutMs = 10_000, maxErrors = 10, keepSamples = false }) {
   const target = loopbackUrl(url);
   const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   const allHeaders = { 'content-type': 'application/json', ...headers, 'content-length': payload.length };

@@ -23,15 +23,42 @@ try {
   db.pragma('cache_size = -2048');
   createFreshSqliteSchema(db);
   const now = Date.now();
-  const columns = 'id,family,action,key_id,channel_id,account_id,account,upstream_id,upstream_data,status,progress,request,billing,cost,version,submit_time,timeout_at,created_at,updated_at,next_poll_at';
-  const insert = db.prepare(`insert into tasks (${columns}) values (${columns.split(',').map(() => '?').join(',')})`);
+  const columns =
+    'id,family,action,key_id,channel_id,account_id,account,upstream_id,upstream_data,status,progress,request,billing,cost,version,submit_time,timeout_at,created_at,updated_at,next_poll_at';
+  const insert = db.prepare(
+    `insert into tasks (${columns}) values (${columns
+      .split(',')
+      .map(() => '?')
+      .join(',')})`,
+  );
   const request = JSON.stringify({ prompt: 'a lighthouse on a cliff at dusk, oil painting', botType: 'MID_JOURNEY', base64Array: [], state: 'bench', publicBase: 'http://127.0.0.1:8080' });
   const ids = [];
   db.transaction(() => {
     for (let i = 0; i < 10_000; i++) {
       const id = `task_${now.toString(36)}${String(i).padStart(6, '0')}`;
       ids.push(id);
-      insert.run(id, 'images', 'IMAGINE', 'key_1', 'ch_long', 'long', '{"instanceId":"long"}', `up_${i}`, '{"startAt":1}', 'SUBMITTED', 0, request, 'charged', 0.01, 1, now, now + 3_600_000, now, now, now + i);
+      insert.run(
+        id,
+        'images',
+        'IMAGINE',
+        'key_1',
+        'ch_long',
+        'long',
+        '{"instanceId":"long"}',
+        `up_${i}`,
+        '{"startAt":1}',
+        'SUBMITTED',
+        0,
+        request,
+        'charged',
+        0.01,
+        1,
+        now,
+        now + 3_600_000,
+        now,
+        now,
+        now + i,
+      );
     }
   })();
   const fifty = ids.slice(5000, 5050);

@@ -46,7 +46,6 @@ function compile() {
   return compileGateway(cleanups, process.env.BENCH_TASKS_ENTRY);
 }
 
-
 async function startGateway(entry, env) {
   return startTaskGateway({
     entry,
@@ -66,8 +65,6 @@ async function startGateway(entry, env) {
   });
 }
 
-
-
 function load({ url, method = 'POST', body, amount, path }) {
   return new Promise((done, fail) => {
     const request = { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } };
@@ -82,10 +79,7 @@ function load({ url, method = 'POST', body, amount, path }) {
       const result = JSON.parse(responseBody).result;
       if (typeof result === 'string') ids.push(result);
     };
-    autocannon(
-      { url, amount, connections: settings.connections, timeout: 30, sampleInt: 50, requests: [request] },
-      (error, result) => (error ? fail(error) : done({ result, ids })),
-    );
+    autocannon({ url, amount, connections: settings.connections, timeout: 30, sampleInt: 50, requests: [request] }, (error, result) => (error ? fail(error) : done({ result, ids })));
   });
 }
 
@@ -97,8 +91,7 @@ async function fetchLoad(url, ids, pick, pid) {
   if (hasWrk) {
     const scriptDir = mkdtempSync(join(os.tmpdir(), 'switchyard-bench-wrk-'));
     cleanups.push(() => rmSync(scriptDir, { recursive: true, force: true }));
-    const wrk = (seconds) =>
-      runWrk({ url, paths: ids.map((id) => `/ig/task/${id}/fetch`), headers: { authorization: `Bearer ${KEY}` }, seconds, connections: settings.connections, scriptDir });
+    const wrk = (seconds) => runWrk({ url, paths: ids.map((id) => `/ig/task/${id}/fetch`), headers: { authorization: `Bearer ${KEY}` }, seconds, connections: settings.connections, scriptDir });
     await wrk(2);
     const before = cpuMs(pid);
     const result = await wrk(settings.fetchSeconds);
@@ -177,7 +170,6 @@ async function runEngine(label, entry, env) {
     await stopGateway(child);
   }
 }
-
 
 function markdown(rows) {
   const lines = [

@@ -42,7 +42,6 @@ function compile() {
   return compileGateway(cleanups, process.env.BENCH_VIDEOS_ENTRY);
 }
 
-
 async function startGateway(entry, env) {
   return startTaskGateway({
     entry,
@@ -61,8 +60,6 @@ async function startGateway(entry, env) {
     cleanups,
   });
 }
-
-
 
 /** A multipart create body with a small PNG reference, built once. */
 function multipartCreate() {
@@ -92,9 +89,7 @@ function load({ url, method = 'POST', body, contentType = 'application/json', am
       if (status !== 201 || !responseBody || responseBody[0] !== '{') return;
       ids.push(JSON.parse(responseBody).id);
     };
-    autocannon({ url, amount, connections: Math.min(settings.connections, amount), timeout: 60, sampleInt: 50, requests: [request] }, (error, result) =>
-      error ? fail(error) : done({ result, ids }),
-    );
+    autocannon({ url, amount, connections: Math.min(settings.connections, amount), timeout: 60, sampleInt: 50, requests: [request] }, (error, result) => (error ? fail(error) : done({ result, ids })));
   });
 }
 
@@ -176,7 +171,6 @@ async function runEngine(label, entry, env) {
     await stopGateway(child);
   }
 }
-
 
 function markdown(rows) {
   const cell = (s) => `${s.rps} | ${s.p50Ms}/${s.p99Ms}`;

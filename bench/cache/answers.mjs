@@ -28,7 +28,13 @@ export function anthropicAnswer({ model, text, call, usage, stream }) {
   };
   const stop = call ? 'tool_use' : 'end_turn';
   const message = (content, stopReason, output) => ({
-    id, type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: null,
+    id,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
     usage: { ...counts, output_tokens: output, service_tier: 'standard' },
   });
   const toolUse = call && { type: 'tool_use', id: call.id, name: call.name, input: call.args };
@@ -100,12 +106,27 @@ export function responsesAnswer({ model, text, call, usage, stream, request }) {
   const callItem = (status, args) => ({ id: callItemId, type: 'function_call', status, arguments: args, call_id: call.id, name: call.name });
   const output = [item('completed', [part(text)]), ...(call ? [callItem('completed', JSON.stringify(call.args))] : [])];
   const response = (finished) => ({
-    id, object: 'response', created_at: CREATED, status: finished ? 'completed' : 'in_progress', background: false,
-    completed_at: finished ? CREATED : null, error: null, incomplete_details: null, instructions: request.instructions ?? null,
-    max_output_tokens: request.max_output_tokens ?? null, model, output: finished ? output : [],
-    parallel_tool_calls: true, previous_response_id: null, prompt_cache_key: request.prompt_cache_key ?? null,
-    prompt_cache_retention: request.prompt_cache_retention ?? null, reasoning: { effort: null, summary: null },
-    store: request.store ?? true, text: { format: { type: 'text' }, verbosity: 'medium' }, tool_choice: 'auto', tools: [],
+    id,
+    object: 'response',
+    created_at: CREATED,
+    status: finished ? 'completed' : 'in_progress',
+    background: false,
+    completed_at: finished ? CREATED : null,
+    error: null,
+    incomplete_details: null,
+    instructions: request.instructions ?? null,
+    max_output_tokens: request.max_output_tokens ?? null,
+    model,
+    output: finished ? output : [],
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    prompt_cache_key: request.prompt_cache_key ?? null,
+    prompt_cache_retention: request.prompt_cache_retention ?? null,
+    reasoning: { effort: null, summary: null },
+    store: request.store ?? true,
+    text: { format: { type: 'text' }, verbosity: 'medium' },
+    tool_choice: 'auto',
+    tools: [],
     usage: finished
       ? {
           input_tokens: usage.promptTokens,
@@ -149,9 +170,7 @@ export function geminiAnswer({ model, text, call, usage, stream }) {
     candidatesTokenCount: output,
     totalTokenCount: usage.promptTokens + output,
     // The real API leaves the cached count out when nothing was read.
-    ...(usage.readTokens > 0
-      ? { cachedContentTokenCount: usage.readTokens, cacheTokensDetails: [{ modality: 'TEXT', tokenCount: usage.readTokens }] }
-      : {}),
+    ...(usage.readTokens > 0 ? { cachedContentTokenCount: usage.readTokens, cacheTokensDetails: [{ modality: 'TEXT', tokenCount: usage.readTokens }] } : {}),
     promptTokensDetails: [{ modality: 'TEXT', tokenCount: usage.promptTokens }],
   });
   const callPart = call && { functionCall: { name: call.name, args: call.args }, thoughtSignature: Buffer.from(`signature of ${call.id}`).toString('base64') };
@@ -164,8 +183,6 @@ export function geminiAnswer({ model, text, call, usage, stream }) {
   if (!stream) return { json: chunk([{ text }, ...(callPart ? [callPart] : [])], true, usage.outputTokens) };
   const parts = [...pieces(text).map((piece) => [{ text: piece }]), ...(callPart ? [[callPart]] : [])];
   return {
-    events: parts.map((chunkParts, index) =>
-      dataEvent(chunk(chunkParts, index === parts.length - 1, Math.ceil((usage.outputTokens * (index + 1)) / parts.length))),
-    ),
+    events: parts.map((chunkParts, index) => dataEvent(chunk(chunkParts, index === parts.length - 1, Math.ceil((usage.outputTokens * (index + 1)) / parts.length)))),
   };
 }

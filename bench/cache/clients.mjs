@@ -74,9 +74,7 @@ const claudeCode = {
     for (const message of state.body.messages) {
       if (Array.isArray(message.content)) for (const block of message.content) delete block.cache_control;
     }
-    const content = calls.length
-      ? calls.map((call) => ({ tool_use_id: call.id, type: 'tool_result', content: toolOutput(turn), is_error: false }))
-      : [{ type: 'text', text: toolOutput(turn) }];
+    const content = calls.length ? calls.map((call) => ({ tool_use_id: call.id, type: 'tool_result', content: toolOutput(turn), is_error: false })) : [{ type: 'text', text: toolOutput(turn) }];
     content.at(-1).cache_control = state.mark;
     state.body.messages.push({ role: 'user', content });
   },
@@ -147,9 +145,7 @@ const codex = {
     return { path: state.path, headers: { ...state.headers, accept: stream ? 'text/event-stream' : 'application/json' }, body: { ...state.body, stream } };
   },
   read(text, stream) {
-    const response = stream
-      ? sseData(text).find((event) => event.type === 'response.completed')?.response
-      : JSON.parse(text);
+    const response = stream ? sseData(text).find((event) => event.type === 'response.completed')?.response : JSON.parse(text);
     if (!response) throw new Error('the stream has no response.completed event');
     const usage = response.usage ?? {};
     return {
@@ -232,9 +228,7 @@ const geminiCli = {
     return { model, headers: headersOf(headers, key), body };
   },
   nextTurn(state, turn, calls) {
-    const parts = calls.length
-      ? calls.map((call) => ({ functionResponse: { id: call.id, name: call.name, response: { output: toolOutput(turn) } } }))
-      : [{ text: toolOutput(turn) }];
+    const parts = calls.length ? calls.map((call) => ({ functionResponse: { id: call.id, name: call.name, response: { output: toolOutput(turn) } } })) : [{ text: toolOutput(turn) }];
     state.body.contents.push({ role: 'user', parts });
   },
   request(state, stream) {
@@ -246,7 +240,10 @@ const geminiCli = {
     const parts = chunks.flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? []);
     const usage = chunks.at(-1)?.usageMetadata ?? {};
     // As the SDK folds a stream: the text pieces joined, function calls kept whole (their thoughtSignature with them).
-    const joined = parts.filter((part) => typeof part.text === 'string' && !part.thought).map((part) => part.text).join('');
+    const joined = parts
+      .filter((part) => typeof part.text === 'string' && !part.thought)
+      .map((part) => part.text)
+      .join('');
     const functionCalls = parts.filter((part) => part.functionCall);
     return {
       history: [{ role: 'model', parts: [...(joined ? [{ text: joined }] : []), ...functionCalls] }],

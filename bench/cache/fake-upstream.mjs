@@ -43,7 +43,7 @@ function breakpointProblem(blocks) {
   if (ttls.length > MAX_BREAKPOINTS) return `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${ttls.length}.`;
   const firstShort = ttls.indexOf('5m');
   if (firstShort >= 0 && ttls.indexOf('1h', firstShort) > firstShort) {
-    return 'a ttl=\'1h\' cache_control block must not come after a ttl=\'5m\' cache_control block.';
+    return "a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block.";
   }
   return undefined;
 }

@@ -26,10 +26,10 @@ function ttlOf(block) {
 export function anthropicBlocks(body) {
   const blocks = [];
   for (const tool of body.tools ?? []) blocks.push({ text: `tool:${withoutCacheControl(tool)}`, ttl: ttlOf(tool) });
-  const system = typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : body.system ?? [];
+  const system = typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : (body.system ?? []);
   for (const block of system) blocks.push({ text: `system:${withoutCacheControl(block)}`, ttl: ttlOf(block) });
   for (const message of body.messages ?? []) {
-    const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content ?? [];
+    const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content ?? []);
     content.forEach((block, index) => {
       blocks.push({ text: `${index === 0 ? `${message.role}:` : ''}${withoutCacheControl(block)}`, ttl: ttlOf(block) });
     });
@@ -50,7 +50,7 @@ function instructionsFirst(head, tools, messages) {
 
 /** OpenAI Responses: one text. */
 export function responsesPrompt(body) {
-  const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input ?? [];
+  const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
   return instructionsFirst([body.instructions ?? ''], body.tools ?? [], input);
 }
 

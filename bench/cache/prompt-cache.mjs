@@ -90,7 +90,10 @@ export class BreakpointCache {
     const breakpoints = blocks.flatMap((block, index) => (block.ttl ? [index] : []));
     const empty = { promptTokens, readTokens: 0, write5mTokens: 0, write1hTokens: 0, breakpoints: breakpoints.length };
     if (breakpoints.length === 0) return empty;
-    const hashes = prefixHashes(blocks.map((block) => block.text), ends);
+    const hashes = prefixHashes(
+      blocks.map((block) => block.text),
+      ends,
+    );
     const entries = this.keys.of(apiKey);
     const cacheable = (index) => tokensOf(ends[index]) >= MIN_CACHEABLE_TOKENS;
 
@@ -139,7 +142,10 @@ export class PrefixCache {
     const steps = [];
     for (let tokens = MIN_CACHEABLE_TOKENS; tokens <= promptTokens - 1; tokens += STEP_TOKENS) steps.push(tokens);
     if (steps.length === 0) return { promptTokens, readTokens: 0 };
-    const hashes = prefixHashes([text], steps.map((tokens) => tokens * CHARS_PER_TOKEN));
+    const hashes = prefixHashes(
+      [text],
+      steps.map((tokens) => tokens * CHARS_PER_TOKEN),
+    );
     const entries = this.keys.of(namespace);
     let readTokens = 0;
     for (let index = 0; index < steps.length && entries.has(hashes[index], now); index += 1) readTokens = steps[index];

@@ -16,9 +16,7 @@ const ratio = (part, whole) => (whole > 0 ? part / whole : null);
 export function summarise({ records, reported, sessions, errors, billed }) {
   const later = records.filter((row) => row.turn > 1);
   const laterReported = reported.flatMap((turns) => turns.slice(1));
-  const keysPerSession = [...new Set(records.map((row) => row.marker))].map(
-    (marker) => new Set(records.filter((row) => row.marker === marker).map((row) => row.apiKey)).size,
-  );
+  const keysPerSession = [...new Set(records.map((row) => row.marker))].map((marker) => new Set(records.filter((row) => row.marker === marker).map((row) => row.apiKey)).size);
   return {
     sessions,
     requests: records.length,
@@ -113,7 +111,9 @@ export function renderMarkdown({ pairs, settings }) {
     const { a, b, c } = pair.setups;
     const cOverA = a?.ratio && c ? ratio(c.ratio ?? 0, a.ratio) : null;
     const saved = b?.costPerSession && c?.costPerSession !== null ? 1 - c.costPerSession / b.costPerSession : null;
-    const failed = Object.entries(pair.setups).filter(([, setup]) => setup.errors.length).map(([name]) => name);
+    const failed = Object.entries(pair.setups)
+      .filter(([, setup]) => setup.errors.length)
+      .map(([name]) => name);
     lines.push(
       `| ${pair.client} → ${pair.upstream} | ${pair.native ? 'native' : 'translated'}${failed.length ? ` (errors in ${failed.join(', ')})` : ''} | ` +
         `${fixed(a?.ratio)} | ${fixed(b?.ratio)} | ${fixed(c?.ratio)} | ${fixed(cOverA)}${cOverA !== null && cOverA >= 0.95 ? ' ✓' : ''} | ${fixed(c?.reportedRatio)} | ` +
@@ -124,7 +124,10 @@ export function renderMarkdown({ pairs, settings }) {
   if (errors.length) lines.push('', 'Failed sessions (first error of each):', '', ...errors);
   const unsigned = pairs.filter((pair) => Object.values(pair.setups).some((setup) => setup.unsignedFunctionCalls > 0));
   if (unsigned.length) {
-    lines.push('', `Gemini function calls replayed without their \`thoughtSignature\` (Gemini 3 would refuse these turns; the fake counts them): ${unsigned.map((pair) => `${pair.client} → ${pair.upstream}`).join(', ')}.`);
+    lines.push(
+      '',
+      `Gemini function calls replayed without their \`thoughtSignature\` (Gemini 3 would refuse these turns; the fake counts them): ${unsigned.map((pair) => `${pair.client} → ${pair.upstream}`).join(', ')}.`,
+    );
   }
   return lines.join('\n');
 }

@@ -67,7 +67,12 @@ async function main() {
   const tmpRoot = mkdtempSync(join(tmpdir(), 'switchyard-cache-bench-'));
   dirs.push(tmpRoot);
 
-  const clients = CLIENTS.filter((client) => list('BENCH_CACHE_CLIENTS', CLIENTS.map((c) => c.name)).includes(client.name));
+  const clients = CLIENTS.filter((client) =>
+    list(
+      'BENCH_CACHE_CLIENTS',
+      CLIENTS.map((c) => c.name),
+    ).includes(client.name),
+  );
   const upstreams = UPSTREAM_TYPES.filter((type) => list('BENCH_CACHE_UPSTREAMS', UPSTREAM_TYPES).includes(type));
   const setups = list('BENCH_CACHE_SETUPS', ['a', 'b', 'c']).map((name) => SETUPS[name]);
 
@@ -79,7 +84,12 @@ async function main() {
   const started = Date.now();
 
   for (const setup of setups) {
-    const configPath = writeCacheConfig(tmpRoot, upstreamUrl, setup, clients.map((client) => client.name));
+    const configPath = writeCacheConfig(
+      tmpRoot,
+      upstreamUrl,
+      setup,
+      clients.map((client) => client.name),
+    );
     const gateway = await startGateway({ tmpRoot, configPath, env: setup.env });
     try {
       const tasks = [];
@@ -90,7 +100,14 @@ async function main() {
             sessions.set(marker, { setup: setup.label, client: client.name, upstream: type });
             tasks.push(async () => {
               const outcome = await runSession({
-                client, baseUrl: gateway.baseUrl, key: clientKeyFor(client.name), model: modelFor(type), marker, turns: TURNS, stream: index % 2 === 0, options: { ttl: CLAUDE_TTL },
+                client,
+                baseUrl: gateway.baseUrl,
+                key: clientKeyFor(client.name),
+                model: modelFor(type),
+                marker,
+                turns: TURNS,
+                stream: index % 2 === 0,
+                options: { ttl: CLAUDE_TTL },
               });
               outcomes.push({ marker, ...outcome });
             });

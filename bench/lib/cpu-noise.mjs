@@ -26,7 +26,10 @@ function machineTicks() {
 function processTicks(pid, withChildren) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
     // Fields after the command name start at field 3 (state): utime is field 14.
     const [utime, stime, cutime, cstime] = fields.slice(11, 15);
     return utime + stime + (withChildren ? cutime + cstime : 0);

@@ -8,15 +8,12 @@ export function requestOnce(url, { method = 'GET', headers = {}, body, timeoutMs
   const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   const allHeaders = payload ? { 'content-type': 'application/json', ...headers, 'content-length': payload.length } : headers;
   return new Promise((resolve) => {
-    const req = http.request(
-      { agent: false, host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers: allHeaders },
-      (res) => {
-        const chunks = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (error) => resolve({ status: 0, body: error.message }));
-      },
-    );
+    const req = http.request({ agent: false, host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers: allHeaders }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', (error) => resolve({ status: 0, body: error.message }));
+    });
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', (error) => resolve({ status: 0, body: error.message }));
     req.end(payload);

@@ -33,9 +33,7 @@ const load = (row) => {
   return attempts.length > 1 ? `${row.otherCpuPct} (tries: ${attempts.join(', ')})` : String(row.otherCpuPct);
 };
 const perCore = (row) =>
-  row && Number.isFinite(row.serverCpuUsPerRequest) && row.serverCpuUsPerRequest > 0
-    ? `${row.serverCpuUsPerRequest} (${fmt(Math.round(1e6 / row.serverCpuUsPerRequest))})`
-    : '–';
+  row && Number.isFinite(row.serverCpuUsPerRequest) && row.serverCpuUsPerRequest > 0 ? `${row.serverCpuUsPerRequest} (${fmt(Math.round(1e6 / row.serverCpuUsPerRequest))})` : '–';
 const signed = (value) => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toLocaleString('en-US')}` : '–');
 
 /** The store: true row against its store: false twin (family E), when both were measured. */
@@ -45,7 +43,10 @@ function storingCost(results) {
   if (!stored || !relayed) return undefined;
   const acStored = results.throughput.autocannon['gateway-resp-native-store'];
   const acRelayed = results.throughput.autocannon['gateway-resp-native'];
-  const cpu = acStored && acRelayed ? `, ${signed(acStored.serverCpuUsPerRequest - acRelayed.serverCpuUsPerRequest)} µs of gateway CPU per request at c=50 (${fmt(acStored.rps)} against ${fmt(acRelayed.rps)} req/s, autocannon)` : '';
+  const cpu =
+    acStored && acRelayed
+      ? `, ${signed(acStored.serverCpuUsPerRequest - acRelayed.serverCpuUsPerRequest)} µs of gateway CPU per request at c=50 (${fmt(acStored.rps)} against ${fmt(acRelayed.rps)} req/s, autocannon)`
+      : '';
   return `Storing the answer (E, native, the default \`store: true\`) costs ${signed(stored.p50Us - relayed.p50Us)} µs serial p50${cpu}, over \`store: false\`.`;
 }
 
@@ -65,7 +66,9 @@ function serialTable(out, results, targets) {
 
 function throughputTable(out, results, targets) {
   const { throughput } = results;
-  out.push('| target | autocannon req/s | p50 / p99 ms | server CPU µs/req (→ req/s per core) | wrk req/s | p50 / p99 ms | server CPU µs/req (→ req/s per core) | non-2xx + errors | other CPU % (ac / wrk) |');
+  out.push(
+    '| target | autocannon req/s | p50 / p99 ms | server CPU µs/req (→ req/s per core) | wrk req/s | p50 / p99 ms | server CPU µs/req (→ req/s per core) | non-2xx + errors | other CPU % (ac / wrk) |',
+  );
   out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const target of targets) {
     const ac = throughput.autocannon[target.key];
@@ -103,7 +106,9 @@ export function renderMarkdown(results, verdicts) {
   );
   out.push('');
   perFamily(serialTable);
-  out.push(`### Throughput at c=${meta.settings.connections} (autocannon: ${fmt(meta.settings.amount)} requests; wrk: ${meta.settings.wrkSeconds} s${(meta.settings.wrkRounds ?? 1) > 1 ? ` in ${meta.settings.wrkRounds} rounds over every target, p50 the rounds' median, p99 their worst` : ''})`);
+  out.push(
+    `### Throughput at c=${meta.settings.connections} (autocannon: ${fmt(meta.settings.amount)} requests; wrk: ${meta.settings.wrkSeconds} s${(meta.settings.wrkRounds ?? 1) > 1 ? ` in ${meta.settings.wrkRounds} rounds over every target, p50 the rounds' median, p99 their worst` : ''})`,
+  );
   out.push('');
   perFamily(throughputTable);
   const storing = storingCost(results);

@@ -4,16 +4,7 @@
  * and translated paths, plain and streaming. A proxied target names the
  * direct target it is compared with (`baseline`).
  */
-import {
-  CLIENT_HEADERS,
-  GEMINI_CLIENT_HEADERS,
-  RESPONSES_CLIENT_HEADERS,
-  chatBody,
-  generateContentBody,
-  generateContentPath,
-  messagesBody,
-  responsesBody,
-} from './gateway.mjs';
+import { CLIENT_HEADERS, GEMINI_CLIENT_HEADERS, RESPONSES_CLIENT_HEADERS, chatBody, generateContentBody, generateContentPath, messagesBody, responsesBody } from './gateway.mjs';
 
 /** The gateway's two paths per family, for the verdicts. */
 export const FAMILIES = {
@@ -25,7 +16,12 @@ export const FAMILIES = {
 
 /** `BENCH_FAMILIES` ("C,D,E,F" by default) → the selected families, in C, D, E order. */
 export function parseFamilies(text) {
-  const wanted = new Set((text ?? '').toUpperCase().split(/[\s,]+/).filter(Boolean));
+  const wanted = new Set(
+    (text ?? '')
+      .toUpperCase()
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  );
   if (wanted.size === 0) return Object.keys(FAMILIES);
   for (const name of wanted) if (!FAMILIES[name]) throw new Error(`BENCH_FAMILIES: unknown family "${name}" (known: ${Object.keys(FAMILIES).join(', ')})`);
   return Object.keys(FAMILIES).filter((name) => wanted.has(name));
@@ -49,46 +45,136 @@ export function defineTargets({ families, upstreamUrl, gatewayUrl, floorUrl }) {
   for (const stream of [false, true]) {
     const suffix = stream ? '-stream' : '';
     const label = (text) => `${text}${stream ? ', stream' : ''}`;
-    const add = (family, dialect, target) =>
-      targets.push({ family, stream, expect: COMPLETE[dialect][stream ? 'stream' : 'plain'], server: 'upstream', wrk: !stream && family === 'C', ...target });
+    const add = (family, dialect, target) => targets.push({ family, stream, expect: COMPLETE[dialect][stream ? 'stream' : 'plain'], server: 'upstream', wrk: !stream && family === 'C', ...target });
     const chatBaseline = `direct-chat${suffix}`;
     families.forEach((family, index) => {
       if (index === 0) {
-        add(family, 'chat', { key: chatBaseline, label: label('direct upstream /v1/chat/completions'), url: `${upstreamUrl}/v1/chat/completions`, headers: {}, body: chatBody('translated-model', stream) });
+        add(family, 'chat', {
+          key: chatBaseline,
+          label: label('direct upstream /v1/chat/completions'),
+          url: `${upstreamUrl}/v1/chat/completions`,
+          headers: {},
+          body: chatBody('translated-model', stream),
+        });
       }
       const gateway = (dialect, target) => add(family, dialect, { server: 'gateway', gateway: true, wrk: !stream, ...target });
       if (family === 'C') {
         const direct = `direct-messages${suffix}`;
         add('C', 'messages', { key: direct, label: label('direct upstream /v1/messages'), url: `${upstreamUrl}/v1/messages`, headers: {}, body: messagesBody('pass-model', stream) });
-        add('C', 'messages', { key: `floor${suffix}`, label: label('reference floor (node:http + undici Pool)'), url: `${floorUrl}/v1/messages`, headers: {}, body: messagesBody('pass-model', stream), baseline: direct, server: 'floor' });
-        gateway('messages', { key: `gateway-pass${suffix}`, label: label('gateway pass-through'), url: `${gatewayUrl}/v1/messages`, headers: CLIENT_HEADERS, body: messagesBody('pass-model', stream), baseline: direct });
-        gateway('messages', { key: `gateway-translated${suffix}`, label: label('gateway translated (→ chat)'), url: `${gatewayUrl}/v1/messages`, headers: CLIENT_HEADERS, body: messagesBody('translated-model', stream), baseline: chatBaseline });
+        add('C', 'messages', {
+          key: `floor${suffix}`,
+          label: label('reference floor (node:http + undici Pool)'),
+          url: `${floorUrl}/v1/messages`,
+          headers: {},
+          body: messagesBody('pass-model', stream),
+          baseline: direct,
+          server: 'floor',
+        });
+        gateway('messages', {
+          key: `gateway-pass${suffix}`,
+          label: label('gateway pass-through'),
+          url: `${gatewayUrl}/v1/messages`,
+          headers: CLIENT_HEADERS,
+          body: messagesBody('pass-model', stream),
+          baseline: direct,
+        });
+        gateway('messages', {
+          key: `gateway-translated${suffix}`,
+          label: label('gateway translated (→ chat)'),
+          url: `${gatewayUrl}/v1/messages`,
+          headers: CLIENT_HEADERS,
+          body: messagesBody('translated-model', stream),
+          baseline: chatBaseline,
+        });
       } else if (family === 'D') {
         const direct = `direct-gemini${suffix}`;
-        add('D', 'gemini', { key: direct, label: label('direct upstream :generateContent'), url: `${upstreamUrl}${generateContentPath('gem-native', stream)}`, headers: {}, body: generateContentBody() });
-        gateway('gemini', { key: `gateway-gem-native${suffix}`, label: label('gateway native (gemini)'), url: `${gatewayUrl}${generateContentPath('gem-native', stream)}`, headers: GEMINI_CLIENT_HEADERS, body: generateContentBody(), baseline: direct });
-        gateway('gemini', { key: `gateway-gem-translated${suffix}`, label: label('gateway translated (→ chat)'), url: `${gatewayUrl}${generateContentPath('gem-translated', stream)}`, headers: GEMINI_CLIENT_HEADERS, body: generateContentBody(), baseline: chatBaseline });
+        add('D', 'gemini', {
+          key: direct,
+          label: label('direct upstream :generateContent'),
+          url: `${upstreamUrl}${generateContentPath('gem-native', stream)}`,
+          headers: {},
+          body: generateContentBody(),
+        });
+        gateway('gemini', {
+          key: `gateway-gem-native${suffix}`,
+          label: label('gateway native (gemini)'),
+          url: `${gatewayUrl}${generateContentPath('gem-native', stream)}`,
+          headers: GEMINI_CLIENT_HEADERS,
+          body: generateContentBody(),
+          baseline: direct,
+        });
+        gateway('gemini', {
+          key: `gateway-gem-translated${suffix}`,
+          label: label('gateway translated (→ chat)'),
+          url: `${gatewayUrl}${generateContentPath('gem-translated', stream)}`,
+          headers: GEMINI_CLIENT_HEADERS,
+          body: generateContentBody(),
+          baseline: chatBaseline,
+        });
       } else if (family === 'E') {
         const direct = `direct-responses${suffix}`;
         add('E', 'responses', { key: direct, label: label('direct upstream /v1/responses'), url: `${upstreamUrl}/v1/responses`, headers: {}, body: responsesBody('resp-native', stream) });
-        gateway('responses', { key: `gateway-resp-native${suffix}`, label: label('gateway native (openai-responses)'), url: `${gatewayUrl}/v1/responses`, headers: RESPONSES_CLIENT_HEADERS, body: responsesBody('resp-native', stream), baseline: direct });
+        gateway('responses', {
+          key: `gateway-resp-native${suffix}`,
+          label: label('gateway native (openai-responses)'),
+          url: `${gatewayUrl}/v1/responses`,
+          headers: RESPONSES_CLIENT_HEADERS,
+          body: responsesBody('resp-native', stream),
+          baseline: direct,
+        });
         if (!stream) {
           // What storing costs: the same request with the default `store: true` (the gateway records every answer).
-          gateway('responses', { key: 'gateway-resp-native-store', label: 'gateway native (openai-responses), store: true', url: `${gatewayUrl}/v1/responses`, headers: RESPONSES_CLIENT_HEADERS, body: responsesBody('resp-native', false, true), baseline: direct, wrk: false });
+          gateway('responses', {
+            key: 'gateway-resp-native-store',
+            label: 'gateway native (openai-responses), store: true',
+            url: `${gatewayUrl}/v1/responses`,
+            headers: RESPONSES_CLIENT_HEADERS,
+            body: responsesBody('resp-native', false, true),
+            baseline: direct,
+            wrk: false,
+          });
         }
-        gateway('responses', { key: `gateway-resp-translated${suffix}`, label: label('gateway translated (→ chat)'), url: `${gatewayUrl}/v1/responses`, headers: RESPONSES_CLIENT_HEADERS, body: responsesBody('resp-translated', stream), baseline: chatBaseline });
+        gateway('responses', {
+          key: `gateway-resp-translated${suffix}`,
+          label: label('gateway translated (→ chat)'),
+          url: `${gatewayUrl}/v1/responses`,
+          headers: RESPONSES_CLIENT_HEADERS,
+          body: responsesBody('resp-translated', stream),
+          baseline: chatBaseline,
+        });
       } else if (family === 'F') {
         // The translated path goes to an anthropic channel, so its baseline is the direct /v1/messages call.
         const directMessages = `direct-messages${suffix}`;
         if (!families.includes('C'))
           add('F', 'messages', { key: directMessages, label: label('direct upstream /v1/messages'), url: `${upstreamUrl}/v1/messages`, headers: {}, body: messagesBody('pass-model', stream) });
-        gateway('chat', { key: `gateway-chat-pass${suffix}`, label: label('gateway pass-through (openai-chat)'), url: `${gatewayUrl}/v1/chat/completions`, headers: RESPONSES_CLIENT_HEADERS, body: chatBody('translated-model', stream), baseline: chatBaseline });
+        gateway('chat', {
+          key: `gateway-chat-pass${suffix}`,
+          label: label('gateway pass-through (openai-chat)'),
+          url: `${gatewayUrl}/v1/chat/completions`,
+          headers: RESPONSES_CLIENT_HEADERS,
+          body: chatBody('translated-model', stream),
+          baseline: chatBaseline,
+        });
         if (stream) {
           // The common stream: the client did not ask for usage, so the gateway asks for it and hides that chunk.
           const body = { ...chatBody('translated-model', true), stream_options: undefined };
-          gateway('chat', { key: 'gateway-chat-pass-hidden-usage-stream', label: 'gateway pass-through (openai-chat), stream without include_usage', url: `${gatewayUrl}/v1/chat/completions`, headers: RESPONSES_CLIENT_HEADERS, body, baseline: chatBaseline });
+          gateway('chat', {
+            key: 'gateway-chat-pass-hidden-usage-stream',
+            label: 'gateway pass-through (openai-chat), stream without include_usage',
+            url: `${gatewayUrl}/v1/chat/completions`,
+            headers: RESPONSES_CLIENT_HEADERS,
+            body,
+            baseline: chatBaseline,
+          });
         }
-        gateway('chat', { key: `gateway-chat-translated${suffix}`, label: label('gateway translated (→ anthropic)'), url: `${gatewayUrl}/v1/chat/completions`, headers: RESPONSES_CLIENT_HEADERS, body: chatBody('pass-model', stream), baseline: directMessages });
+        gateway('chat', {
+          key: `gateway-chat-translated${suffix}`,
+          label: label('gateway translated (→ anthropic)'),
+          url: `${gatewayUrl}/v1/chat/completions`,
+          headers: RESPONSES_CLIENT_HEADERS,
+          body: chatBody('pass-model', stream),
+          baseline: directMessages,
+        });
       }
     });
   }

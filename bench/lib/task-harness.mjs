@@ -79,7 +79,10 @@ export async function startGateway({ entry, config, env = {}, nodeArgs = [], adm
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited: ${output}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`gateway did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 100));

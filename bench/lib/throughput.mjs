@@ -83,10 +83,7 @@ export async function runWrk({ url, headers, body, paths, seconds = 8, connectio
   loopbackUrl(url);
   const script = join(scriptDir, `wrk-${Date.now()}-${Math.random().toString(36).slice(2)}.lua`);
   const lines = paths
-    ? [
-        `paths = {${paths.map(luaString).join(',')}}`,
-        'request = function() return wrk.format("GET", paths[math.random(#paths)]) end',
-      ]
+    ? [`paths = {${paths.map(luaString).join(',')}}`, 'request = function() return wrk.format("GET", paths[math.random(#paths)]) end']
     : ['wrk.method = "POST"', `wrk.body = ${luaString(typeof body === 'string' ? body : JSON.stringify(body))}`];
   for (const [name, value] of Object.entries({ ...(paths ? {} : { 'content-type': 'application/json' }), ...headers })) {
     lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);

@@ -51,7 +51,12 @@ export function evaluateTargets(results) {
       const p50 = added[key]?.p50Us;
       push(`${family}: added p50, ${route}`, '≤ floor + 60 µs', floorPlain ? `${p50} µs (floor ${floorPlain.p50Us} µs, ${signed(p50 - floorPlain.p50Us)})` : noFloor, p50 - floorPlain?.p50Us <= 60);
       const ttfb = added[`${key}-stream`]?.ttfbP50Us;
-      push(`${family}: added stream first byte p50, ${route}`, '≤ floor + 150 µs', floorStream ? `${ttfb} µs (floor ${floorStream.ttfbP50Us} µs, ${signed(ttfb - floorStream.ttfbP50Us)})` : noFloor, ttfb - floorStream?.ttfbP50Us <= 150);
+      push(
+        `${family}: added stream first byte p50, ${route}`,
+        '≤ floor + 150 µs',
+        floorStream ? `${ttfb} µs (floor ${floorStream.ttfbP50Us} µs, ${signed(ttfb - floorStream.ttfbP50Us)})` : noFloor,
+        ttfb - floorStream?.ttfbP50Us <= 150,
+      );
     }
   }
   const stored = results.throughput.autocannon['gateway-resp-native-store'];

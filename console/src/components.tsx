@@ -74,9 +74,23 @@ export function formError(error: Error | undefined, fields: string[]): Error | u
 }
 
 const TONES: Record<string, string> = {
-  active: 'good', closed: 'good', succeeded: 'good', delivered: 'good', SUCCESS: 'good', ok: 'good',
-  disabled: 'bad', open: 'bad', failed: 'bad', FAILURE: 'bad', CANCEL: 'bad',
-  half_open: 'warn', pending: 'warn', IN_PROGRESS: 'warn', SUBMITTED: 'warn', NOT_START: 'warn', MODAL: 'warn',
+  active: 'good',
+  closed: 'good',
+  succeeded: 'good',
+  delivered: 'good',
+  SUCCESS: 'good',
+  ok: 'good',
+  disabled: 'bad',
+  open: 'bad',
+  failed: 'bad',
+  FAILURE: 'bad',
+  CANCEL: 'bad',
+  half_open: 'warn',
+  pending: 'warn',
+  IN_PROGRESS: 'warn',
+  SUBMITTED: 'warn',
+  NOT_START: 'warn',
+  MODAL: 'warn',
 };
 
 export function Badge({ text, tone }: { text: string; tone?: string }) {

@@ -32,7 +32,10 @@ export function formatList(list: string[] | null | undefined, none = 'any'): str
 
 /** Comma- or newline-separated text as a list; empty text is null. */
 export function parseList(text: string): string[] | null {
-  const items = text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
+  const items = text
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
   return items.length > 0 ? items : null;
 }
 

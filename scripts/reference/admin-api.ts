@@ -59,7 +59,25 @@ export const ADMIN_EXAMPLES = {
 /** What a key, a channel and a price look like in answers (checked against real answers by the test). */
 export const KEY_FIELDS = ['id', 'name', 'keyPrefix', 'status', 'quota', 'used', 'remaining', 'models', 'allowIps', 'rpm', 'tpm', 'expiresAt', 'strictTranslation', 'createdAt', 'updatedAt'];
 export const PRICE_FIELDS = ['model', 'price', 'source', 'updatedAt', 'configOwned'];
-export const CHANNEL_FIELDS = ['id', 'name', 'type', 'baseUrl', 'models', 'modelMapping', 'priority', 'weight', 'status', 'enabled', 'settings', 'apiKeyCount', 'createdAt', 'updatedAt', 'health', 'problem', 'ignoredSettings'];
+export const CHANNEL_FIELDS = [
+  'id',
+  'name',
+  'type',
+  'baseUrl',
+  'models',
+  'modelMapping',
+  'priority',
+  'weight',
+  'status',
+  'enabled',
+  'settings',
+  'apiKeyCount',
+  'createdAt',
+  'updatedAt',
+  'health',
+  'problem',
+  'ignoredSettings',
+];
 
 const codeList = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
 
@@ -74,7 +92,9 @@ function curl(example: AdminExample): string {
 }
 
 function fieldNames(schema: Parameters<typeof schemaRows>[0]): string {
-  return schemaRows(schema).map((row) => `\`${row.path}\``).join(', ');
+  return schemaRows(schema)
+    .map((row) => `\`${row.path}\``)
+    .join(', ');
 }
 
 export function renderAdminApi(): string {

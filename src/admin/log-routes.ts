@@ -51,7 +51,11 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
     const query = parseQuery(seriesQuery(), request.query);
     await ctx.recorder.flush();
     const { totals, series } = await ctx.store.logs.series(query);
-    const labels = await groupLabels(ctx, query.by, series.map((entry) => entry.group));
+    const labels = await groupLabels(
+      ctx,
+      query.by,
+      series.map((entry) => entry.group),
+    );
     return {
       since: query.since,
       until: query.until,
@@ -65,10 +69,7 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
 
 /** One request as the console shows it: who, where it went, each attempt, what translation did, and its timings. */
 async function logDetail(ctx: AppContext, row: RequestLogRow) {
-  const [key, channel] = await Promise.all([
-    row.keyId ? ctx.store.keys.get(row.keyId) : undefined,
-    row.channelId ? ctx.store.channels.get(row.channelId) : undefined,
-  ]);
+  const [key, channel] = await Promise.all([row.keyId ? ctx.store.keys.get(row.keyId) : undefined, row.channelId ? ctx.store.channels.get(row.channelId) : undefined]);
   const startedAt = row.createdAt - row.latencyMs;
   const first = row.attempts[0];
   return {

@@ -32,9 +32,13 @@ export const logRowSchema = z.object({
   cacheWrite1hTokens: count.describe('The part of `cacheWriteTokens` written with the one-hour TTL.'),
   reasoningTokens: count,
   estimated: z.boolean().describe('Some number was counted by the gateway (see `estimatedParts`; older rows have only this flag).'),
-  estimatedParts: z.array(z.enum(['input', 'output'])).describe('The numbers the gateway counted with its tokenizer because the upstream never reported them (a stream cut before its final usage): `input` (the prompt), `output` (what was delivered).'),
+  estimatedParts: z
+    .array(z.enum(['input', 'output']))
+    .describe(
+      'The numbers the gateway counted with its tokenizer because the upstream never reported them (a stream cut before its final usage): `input` (the prompt), `output` (what was delivered).',
+    ),
   cost: z.number(),
-  upstreamCost: z.number().nullable().describe('What the serving channel\'s provider charged, by its cost table; null when it has no price for the model.'),
+  upstreamCost: z.number().nullable().describe("What the serving channel's provider charged, by its cost table; null when it has no price for the model."),
   unpriced: z.boolean().describe('Answered while the model had no price anywhere (operator or built-in catalogue): the cost of 0 is not a price.'),
   latencyMs: z.number(),
   firstByteMs: z.number().nullable(),
@@ -59,7 +63,7 @@ export const logDetailSchema = logRowSchema.extend({
 });
 
 const upstreamCostSums = {
-  upstreamCost: z.number().describe('What the providers charged, by the serving channels\' cost tables, for the requests whose cost is known.'),
+  upstreamCost: z.number().describe("What the providers charged, by the serving channels' cost tables, for the requests whose cost is known."),
   costedRequests: count.describe('Requests whose upstream cost is known (their channel has a price for their model in its `costs`).'),
   costedSpend: z.number().describe('What clients were charged for those requests.'),
 };
@@ -67,8 +71,10 @@ const upstreamCostSums = {
 const marginFields = {
   cost: z.number().describe('What clients were charged (spend), refunds subtracted.'),
   ...upstreamCostSums,
-  margin: z.number().nullable().describe('`costedSpend − upstreamCost`; null when no request\'s upstream cost is known.'),
-  uncostedRequests: count.describe('Requests a channel served whose upstream cost is unknown (no cost table, or no price in it for the model): the margin leaves them out. Requests no channel served cost nothing upstream and are not counted.'),
+  margin: z.number().nullable().describe("`costedSpend − upstreamCost`; null when no request's upstream cost is known."),
+  uncostedRequests: count.describe(
+    'Requests a channel served whose upstream cost is unknown (no cost table, or no price in it for the model): the margin leaves them out. Requests no channel served cost nothing upstream and are not counted.',
+  ),
 };
 
 export const usageSummarySchema = z.object({

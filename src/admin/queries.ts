@@ -18,48 +18,49 @@ const DAY = 24 * HOUR;
 const STEPS = [MINUTE, 5 * MINUTE, 15 * MINUTE, HOUR, 6 * HOUR, DAY];
 const MAX_POINTS = 2000;
 
-const time = builtOnce(() => z
-  .string()
-  .describe('Epoch milliseconds or an ISO 8601 date-time.')
-  .transform((text, context) => {
-    const value = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
-    if (!Number.isFinite(value)) {
-      context.addIssue({ code: 'custom', message: 'must be epoch milliseconds or an ISO 8601 date-time' });
-      return z.NEVER;
-    }
-    return value;
-  }));
+const time = builtOnce(() =>
+  z
+    .string()
+    .describe('Epoch milliseconds or an ISO 8601 date-time.')
+    .transform((text, context) => {
+      const value = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+      if (!Number.isFinite(value)) {
+        context.addIssue({ code: 'custom', message: 'must be epoch milliseconds or an ISO 8601 date-time' });
+        return z.NEVER;
+      }
+      return value;
+    }),
+);
 
-const limit = builtOnce(() => z
-  .string()
-  .regex(/^\d+$/, 'must be a whole number')
-  .transform(Number)
-  .pipe(z.number().int().min(1).max(1000))
-  .describe('Rows per page, 1-1000 (default 100).'));
+const limit = builtOnce(() => z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(1000)).describe('Rows per page, 1-1000 (default 100).'));
 
-const cursor = builtOnce(() => z
-  .string()
-  .describe('The `nextCursor` of the previous page.')
-  .transform((text, context) => {
-    const position = decodeCursor(text);
-    if (!position) {
-      context.addIssue({ code: 'custom', message: 'is not a cursor this API gave out' });
-      return z.NEVER;
-    }
-    return position;
-  }));
+const cursor = builtOnce(() =>
+  z
+    .string()
+    .describe('The `nextCursor` of the previous page.')
+    .transform((text, context) => {
+      const position = decodeCursor(text);
+      if (!position) {
+        context.addIssue({ code: 'custom', message: 'is not a cursor this API gave out' });
+        return z.NEVER;
+      }
+      return position;
+    }),
+);
 
 /** `429`, a class such as `5xx`, or `error` (400-599). */
-const status = builtOnce(() => z
-  .string()
-  .describe('One status (`429`), a class (`2xx`, `4xx`, `5xx`) or `error` (400-599).')
-  .transform((text, context) => {
-    if (/^[1-5]\d\d$/.test(text)) return { from: Number(text), to: Number(text) };
-    if (/^[1-5]xx$/.test(text)) return { from: Number(text[0]) * 100, to: Number(text[0]) * 100 + 99 };
-    if (text === 'error') return { from: 400, to: 599 };
-    context.addIssue({ code: 'custom', message: 'must be a status (429), a class (4xx) or error' });
-    return z.NEVER;
-  }));
+const status = builtOnce(() =>
+  z
+    .string()
+    .describe('One status (`429`), a class (`2xx`, `4xx`, `5xx`) or `error` (400-599).')
+    .transform((text, context) => {
+      if (/^[1-5]\d\d$/.test(text)) return { from: Number(text), to: Number(text) };
+      if (/^[1-5]xx$/.test(text)) return { from: Number(text[0]) * 100, to: Number(text[0]) * 100 + 99 };
+      if (text === 'error') return { from: 400, to: 599 };
+      context.addIssue({ code: 'custom', message: 'must be a status (429), a class (4xx) or error' });
+      return z.NEVER;
+    }),
+);
 
 // Names and ids never hold control characters (and PostgreSQL cannot compare a NUL byte).
 const text = (what: string) =>
@@ -70,91 +71,103 @@ const text = (what: string) =>
     .refine((value) => !hasControlCharacter(value), 'must not contain control characters')
     .describe(what);
 
-export const logListQuery = builtOnce(() => z
-  .object({
-    since: time().optional().describe('Rows created at or after this time.'),
-    until: time().optional().describe('Rows created before this time.'),
-    before: time().optional().describe('Rows created before this time (older paging; `cursor` is exact).'),
-    keyId: text('Only this key’s requests.').optional(),
-    model: text('Only this client model name.').optional(),
-    channelId: text('Only requests this channel answered.').optional(),
-    family: text('Only this family: messages, generate, responses, chat-completions, embeddings, images, videos, count-tokens….').optional(),
-    status: status().optional(),
-    limit: limit().optional(),
-    cursor: cursor().optional(),
-  })
-  .strict());
+export const logListQuery = builtOnce(() =>
+  z
+    .object({
+      since: time().optional().describe('Rows created at or after this time.'),
+      until: time().optional().describe('Rows created before this time.'),
+      before: time().optional().describe('Rows created before this time (older paging; `cursor` is exact).'),
+      keyId: text('Only this key’s requests.').optional(),
+      model: text('Only this client model name.').optional(),
+      channelId: text('Only requests this channel answered.').optional(),
+      family: text('Only this family: messages, generate, responses, chat-completions, embeddings, images, videos, count-tokens….').optional(),
+      status: status().optional(),
+      limit: limit().optional(),
+      cursor: cursor().optional(),
+    })
+    .strict(),
+);
 
-export const usageQuery = builtOnce(() => z
-  .object({
-    keyId: text('Only this key.').optional(),
-    since: time().optional(),
-    until: time().optional(),
-  })
-  .strict());
+export const usageQuery = builtOnce(() =>
+  z
+    .object({
+      keyId: text('Only this key.').optional(),
+      since: time().optional(),
+      until: time().optional(),
+    })
+    .strict(),
+);
 
-export const seriesQuery = builtOnce(() => z
-  .object({
-    since: time().optional().describe('Start (default: 24 hours before `until`).'),
-    until: time().optional().describe('End, exclusive (default: now).'),
-    step: z
-      .string()
-      .regex(/^\d+$/, 'must be a whole number of milliseconds')
-      .transform(Number)
-      .pipe(z.number().int().min(MINUTE).multipleOf(MINUTE, 'must be a whole number of minutes'))
-      .optional()
-      .describe('Bucket width in ms, whole minutes (default: about 100 points over the range).'),
-    by: z.enum(['none', 'family', 'model', 'channel', 'key']).optional().describe('One series per family, model, channel or key (default: `none`, one series).'),
-    top: z
-      .string()
-      .regex(/^\d+$/, 'must be a whole number')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(50))
-      .optional()
-      .describe('With `by`: the busiest groups that get a series each, 1-50 (default 10); the rest are summed into one series, `(other)`.'),
-    family: text('Only this family.').optional(),
-    model: text('Only this client model name.').optional(),
-    channelId: text('Only this channel.').optional(),
-    keyId: text('Only this key.').optional(),
-  })
-  .strict()
-  .transform((query, context) => {
-    const until = query.until ?? Date.now();
-    const since = query.since ?? until - DAY;
-    if (since >= until) {
-      context.addIssue({ code: 'custom', path: ['since'], message: 'must be before until' });
-      return z.NEVER;
-    }
-    const step = query.step ?? STEPS.find((width) => (until - since) / width <= 150) ?? DAY;
-    if ((until - since) / step > MAX_POINTS) {
-      context.addIssue({ code: 'custom', path: ['step'], message: `gives more than ${MAX_POINTS} points over the range; widen it` });
-      return z.NEVER;
-    }
-    return { ...query, since, until, step, by: query.by ?? 'none', top: query.top ?? 10 };
-  }));
+export const seriesQuery = builtOnce(() =>
+  z
+    .object({
+      since: time().optional().describe('Start (default: 24 hours before `until`).'),
+      until: time().optional().describe('End, exclusive (default: now).'),
+      step: z
+        .string()
+        .regex(/^\d+$/, 'must be a whole number of milliseconds')
+        .transform(Number)
+        .pipe(z.number().int().min(MINUTE).multipleOf(MINUTE, 'must be a whole number of minutes'))
+        .optional()
+        .describe('Bucket width in ms, whole minutes (default: about 100 points over the range).'),
+      by: z.enum(['none', 'family', 'model', 'channel', 'key']).optional().describe('One series per family, model, channel or key (default: `none`, one series).'),
+      top: z
+        .string()
+        .regex(/^\d+$/, 'must be a whole number')
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(50))
+        .optional()
+        .describe('With `by`: the busiest groups that get a series each, 1-50 (default 10); the rest are summed into one series, `(other)`.'),
+      family: text('Only this family.').optional(),
+      model: text('Only this client model name.').optional(),
+      channelId: text('Only this channel.').optional(),
+      keyId: text('Only this key.').optional(),
+    })
+    .strict()
+    .transform((query, context) => {
+      const until = query.until ?? Date.now();
+      const since = query.since ?? until - DAY;
+      if (since >= until) {
+        context.addIssue({ code: 'custom', path: ['since'], message: 'must be before until' });
+        return z.NEVER;
+      }
+      const step = query.step ?? STEPS.find((width) => (until - since) / width <= 150) ?? DAY;
+      if ((until - since) / step > MAX_POINTS) {
+        context.addIssue({ code: 'custom', path: ['step'], message: `gives more than ${MAX_POINTS} points over the range; widen it` });
+        return z.NEVER;
+      }
+      return { ...query, since, until, step, by: query.by ?? 'none', top: query.top ?? 10 };
+    }),
+);
 
-export const taskListQuery = builtOnce(() => z
-  .object({
-    family: z.enum(['images', 'videos']).optional().describe('Only image or video tasks.'),
-    status: text('Only tasks in this state (images: NOT_START, SUBMITTED, IN_PROGRESS, MODAL, SUCCESS, FAILURE; videos: queued, in_progress, completed, failed…).').optional(),
-    keyId: text('Only this key’s tasks.').optional(),
-    limit: limit().optional(),
-    cursor: cursor().optional(),
-  })
-  .strict());
+export const taskListQuery = builtOnce(() =>
+  z
+    .object({
+      family: z.enum(['images', 'videos']).optional().describe('Only image or video tasks.'),
+      status: text('Only tasks in this state (images: NOT_START, SUBMITTED, IN_PROGRESS, MODAL, SUCCESS, FAILURE; videos: queued, in_progress, completed, failed…).').optional(),
+      keyId: text('Only this key’s tasks.').optional(),
+      limit: limit().optional(),
+      cursor: cursor().optional(),
+    })
+    .strict(),
+);
 
-export const priceQuoteQuery = builtOnce(() => z
-  .object({
-    model: text('The model a client asks for.'),
-    upstreamModel: text('The name the channel sends upstream, when it maps the model (the catalogue is asked for it too).').optional(),
-  })
-  .strict());
+export const priceQuoteQuery = builtOnce(() =>
+  z
+    .object({
+      model: text('The model a client asks for.'),
+      upstreamModel: text('The name the channel sends upstream, when it maps the model (the catalogue is asked for it too).').optional(),
+    })
+    .strict(),
+);
 
-export const channelTestBody = builtOnce(() => z
-  .object({
-    model: z.string().min(1).optional().describe('The model to ask (default: the channel’s first exact model name, or its first mapped one).'),
-  })
-  .strict());
+export const channelTestBody = builtOnce(() =>
+  z
+    .object({
+      model: z.string().min(1).optional().describe('The model to ask (default: the channel’s first exact model name, or its first mapped one).'),
+    })
+    .strict(),
+);
 
 /** Each parameter once (`?keyId=a&keyId=b` is a 400, not an array handed to the database), then the schema's rules. */
 export function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.output<T> {

@@ -144,9 +144,7 @@ export const channelTypesSchema = z.object({
         .object({ baseUrl: z.boolean(), credentials: z.boolean() })
         .describe('What a channel of the type must declare before it is stored: an absolute http(s) base URL, at least one credential.'),
       defaultModels: z.array(z.string()).optional().describe('The models a channel serves when it lists none; absent: the operator must list them.'),
-      settings: z
-        .record(z.string(), z.unknown())
-        .describe('The JSON Schema of the `settings` a channel of the type takes: every key with its description and default; any other key is refused.'),
+      settings: z.record(z.string(), z.unknown()).describe('The JSON Schema of the `settings` a channel of the type takes: every key with its description and default; any other key is refused.'),
     }),
   ),
 });

@@ -56,7 +56,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     const live = ctx.channels.all().find((channel) => channel.id === record.id);
     return {
       ...publicChannel(record),
-      health: ctx.health.snapshot(live ?? { id: record.id, apiKeys: [] as string[] } as Channel),
+      health: ctx.health.snapshot(live ?? ({ id: record.id, apiKeys: [] as string[] } as Channel)),
       problem: ctx.channels.problemOf(record.id) ?? null,
       ignoredSettings: [...ctx.channels.ignoredSettingsOf(record.id)],
     };
@@ -105,17 +105,14 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     reply.code(201);
     return withHealth(record);
   });
-  app.get<{ Params: { id: string } }>('/channels/:id', async (request) =>
-    withHealth(await admin.getChannel(request.params.id)),
-  );
+  app.get<{ Params: { id: string } }>('/channels/:id', async (request) => withHealth(await admin.getChannel(request.params.id)));
   app.patch<{ Params: { id: string } }>('/channels/:id', async (request) => {
     const record = await admin.updateChannel(request.params.id, request.body ?? {});
     await channelsChanged();
     return withHealth(record);
   });
   app.delete<{ Params: { id: string } }>('/channels/:id', async (request) => {
-    if (!(await ctx.store.channels.delete(request.params.id)))
-      throw new GatewayError('not_found', `no channel with id "${request.params.id}"`);
+    if (!(await ctx.store.channels.delete(request.params.id))) throw new GatewayError('not_found', `no channel with id "${request.params.id}"`);
     await channelsChanged();
     return { id: request.params.id, deleted: true };
   });

@@ -5,5 +5,4 @@ export const ms = z.number().describe('Epoch milliseconds.');
 export const nullableMs = ms.nullable();
 export const count = z.number().int().nonnegative();
 
-export const pageOf = <T extends z.ZodType>(row: T) =>
-  z.object({ data: z.array(row), hasMore: z.boolean(), nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page.') });
+export const pageOf = <T extends z.ZodType>(row: T) => z.object({ data: z.array(row), hasMore: z.boolean(), nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page.') });

@@ -12,36 +12,50 @@ import type { CredentialSealer } from '../storage/store-secrets.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
 import { builtOnce } from '../core/built-once.js';
 
-const epochOrIso = builtOnce(() => z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true })]).transform((value) =>
-  typeof value === 'number' ? value : Date.parse(value),
-));
+const epochOrIso = builtOnce(() => z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true })]).transform((value) => (typeof value === 'number' ? value : Date.parse(value))));
 const cidrList = builtOnce(() => z.array(z.string().refine(isIpOrCidr, IP_OR_CIDR_MESSAGE)));
 // Names end up in log lines and PostgreSQL text columns: no control characters (NUL included).
-const recordName = builtOnce(() => z.string().min(1).max(128).refine((text) => !hasControlCharacter(text), 'must not contain control characters'));
+const recordName = builtOnce(() =>
+  z
+    .string()
+    .min(1)
+    .max(128)
+    .refine((text) => !hasControlCharacter(text), 'must not contain control characters'),
+);
 
 // Descriptions (`describe`) are rendered into docs/admin-api.md (npm run docs:reference).
-export const keyInputSchema = builtOnce(() => z
-  .object({
-    name: recordName().describe('Unique name (1-128 characters, no control characters).'),
-    key: z.string().min(8).max(256).optional().describe('The secret clients will send (8-256 characters); absent: one is generated. Shown once, in the answer to the create.'),
-    status: z.enum(['active', 'disabled']).optional().describe('`disabled` refuses the key (default `active`).'),
-    quota: z.number().nonnegative().nullable().optional().describe('Spending limit in USD; null or absent: unlimited.'),
-    models: z.array(z.string().min(1)).nullable().optional().describe('Allowed models and image actions: names, `*` or `prefix*`; null or absent: all.'),
-    allowIps: cidrList().nullable().optional().describe('Client addresses or CIDR ranges allowed to use the key; null or absent: any.'),
-    rpm: z.number().int().positive().nullable().optional().describe('Requests per minute; null or absent: no limit.'),
-    tpm: z.number().int().positive().nullable().optional().describe('Tokens per minute; null or absent: no limit.'),
-    expiresAt: epochOrIso().nullable().optional().describe('Expiry: epoch milliseconds or an ISO 8601 date-time with an offset; null or absent: never.'),
-    strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
-  })
-  .strict());
+export const keyInputSchema = builtOnce(() =>
+  z
+    .object({
+      name: recordName().describe('Unique name (1-128 characters, no control characters).'),
+      key: z.string().min(8).max(256).optional().describe('The secret clients will send (8-256 characters); absent: one is generated. Shown once, in the answer to the create.'),
+      status: z.enum(['active', 'disabled']).optional().describe('`disabled` refuses the key (default `active`).'),
+      quota: z.number().nonnegative().nullable().optional().describe('Spending limit in USD; null or absent: unlimited.'),
+      models: z.array(z.string().min(1)).nullable().optional().describe('Allowed models and image actions: names, `*` or `prefix*`; null or absent: all.'),
+      allowIps: cidrList().nullable().optional().describe('Client addresses or CIDR ranges allowed to use the key; null or absent: any.'),
+      rpm: z.number().int().positive().nullable().optional().describe('Requests per minute; null or absent: no limit.'),
+      tpm: z.number().int().positive().nullable().optional().describe('Tokens per minute; null or absent: no limit.'),
+      expiresAt: epochOrIso().nullable().optional().describe('Expiry: epoch milliseconds or an ISO 8601 date-time with an offset; null or absent: never.'),
+      strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
+    })
+    .strict(),
+);
 
 export const keyPatchSchema = builtOnce(() => keyInputSchema().partial().strict());
 
 const channelFields = builtOnce(() => ({
   name: recordName().describe('Unique name (1-128 characters, no control characters).'),
   type: z.string().min(1).describe('Upstream type: `simulator`, `anthropic`, `gemini`, `openai-responses`, `openai-chat`, `ig-proxy`, `openai-videos`, `wan` (see docs/providers.md).'),
-  baseUrl: z.string().describe('The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types; needed by every type but `simulator`, `gemini` and `openai-responses` (whose public address is the default when empty).'),
-  apiKey: z.union([z.string(), z.array(z.string())]).describe('The upstream credential, or a list rotated round-robin; required by every type but `simulator` and `openai-chat` (a keyless server), never empty. Encrypted at rest, never returned (answers show `apiKeyCount`).'),
+  baseUrl: z
+    .string()
+    .describe(
+      'The origin for `anthropic`, `gemini`, `ig-proxy`, `wan`; the `/v1` prefix for OpenAI-style types; needed by every type but `simulator`, `gemini` and `openai-responses` (whose public address is the default when empty).',
+    ),
+  apiKey: z
+    .union([z.string(), z.array(z.string())])
+    .describe(
+      'The upstream credential, or a list rotated round-robin; required by every type but `simulator` and `openai-chat` (a keyless server), never empty. Encrypted at rest, never returned (answers show `apiKeyCount`).',
+    ),
   models: z.array(z.string().min(1)).describe('Model names this channel serves: exact names, `*`, or `prefix*` (image actions: `ig_<action>`); required by every type but `simulator` (default `*`).'),
   modelMapping: z.record(z.string(), z.string()).describe('Client model name to upstream model name; mapped names count as served.'),
   priority: z.number().int().describe('Higher priorities are tried first.'),
@@ -50,19 +64,21 @@ const channelFields = builtOnce(() => ({
   settings: z.record(z.string(), z.unknown()).describe('Type-specific settings (see docs/providers.md).'),
 }));
 
-export const channelInputSchema = builtOnce(() => z
-  .object({
-    ...channelFields(),
-    baseUrl: channelFields().baseUrl.default(''),
-    apiKey: channelFields().apiKey.optional(),
-    models: channelFields().models.optional(),
-    modelMapping: channelFields().modelMapping.default({}),
-    priority: channelFields().priority.default(0),
-    weight: channelFields().weight.default(1),
-    enabled: channelFields().enabled.default(true),
-    settings: channelFields().settings.default({}),
-  })
-  .strict());
+export const channelInputSchema = builtOnce(() =>
+  z
+    .object({
+      ...channelFields(),
+      baseUrl: channelFields().baseUrl.default(''),
+      apiKey: channelFields().apiKey.optional(),
+      models: channelFields().models.optional(),
+      modelMapping: channelFields().modelMapping.default({}),
+      priority: channelFields().priority.default(0),
+      weight: channelFields().weight.default(1),
+      enabled: channelFields().enabled.default(true),
+      settings: channelFields().settings.default({}),
+    })
+    .strict(),
+);
 
 export const channelPatchSchema = builtOnce(() => z.object(channelFields()).partial().strict());
 

@@ -115,7 +115,8 @@ function historyOf(task: TaskRecord, deliveries: DeliveryRecord[]) {
   for (const delivery of deliveries) {
     events.push({ at: delivery.createdAt, event: 'callback queued', detail: `${delivery.event} to ${withoutQuery(delivery.url)}` });
     if (delivery.deliveredAt !== null) events.push({ at: delivery.deliveredAt, event: 'callback delivered', detail: `after ${delivery.attempts} attempt(s), status ${delivery.lastStatus ?? '?'}` });
-    else if (delivery.status === 'failed') events.push({ at: delivery.createdAt, event: 'callback failed', detail: `${delivery.attempts} attempt(s): ${delivery.lastError ?? `status ${delivery.lastStatus ?? '?'}`}` });
+    else if (delivery.status === 'failed')
+      events.push({ at: delivery.createdAt, event: 'callback failed', detail: `${delivery.attempts} attempt(s): ${delivery.lastError ?? `status ${delivery.lastStatus ?? '?'}`}` });
   }
   return events.sort((a, b) => a.at - b.at);
 }

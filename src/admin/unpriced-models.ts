@@ -55,7 +55,8 @@ export function warnUnpricedKeys(ctx: AppContext, keys: ReadonlyArray<KeyModels 
     if (key.quota === null || key.quota === undefined) continue;
     for (const model of unpricedModelsOf(ctx, key.models)) models.set(model, [...(models.get(model) ?? []), key.name]);
   }
-  for (const [model, names] of models) ctx.logger.warn({ keys: names, model }, `config file keys with a quota (${names.join(', ')}) may use a model without a price: ${unpricedMessage(model, ctx.prices)}`);
+  for (const [model, names] of models)
+    ctx.logger.warn({ keys: names, model }, `config file keys with a quota (${names.join(', ')}) may use a model without a price: ${unpricedMessage(model, ctx.prices)}`);
 }
 
 function servedNames(channel: Channel): string[] {

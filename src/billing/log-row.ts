@@ -2,8 +2,27 @@
 import type { RequestLogRow } from '../storage/request-log-types.js';
 import { newTimeOrderedId } from '../storage/ids.js';
 
-export type LogRowFields = Omit<RequestLogRow, 'id' | 'createdAt' | 'triedChannels' | 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'estimatedParts' | 'firstByteMs' | 'latencyMs' | 'upstreamCost'> &
-  Partial<Pick<RequestLogRow, 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'estimatedParts' | 'firstByteMs'>> & {
+export type LogRowFields = Omit<
+  RequestLogRow,
+  | 'id'
+  | 'createdAt'
+  | 'triedChannels'
+  | 'translation'
+  | 'attempts'
+  | 'inputTokens'
+  | 'outputTokens'
+  | 'cacheReadTokens'
+  | 'cacheWriteTokens'
+  | 'reasoningTokens'
+  | 'estimated'
+  | 'estimatedParts'
+  | 'firstByteMs'
+  | 'latencyMs'
+  | 'upstreamCost'
+> &
+  Partial<
+    Pick<RequestLogRow, 'translation' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens' | 'estimated' | 'estimatedParts' | 'firstByteMs'>
+  > & {
     startedAt: number;
     /** Null (unknown) unless given: only a channel with a cost table knows it. */
     upstreamCost?: number | null;

@@ -64,7 +64,10 @@ export class PriceTable {
   /** The first instant a remembered catalogue quote stops being the price in effect. */
   private rememberedUntil = Infinity;
 
-  constructor(entries: PriceEntry[] | Record<string, ModelPrice> = {}, private catalogue?: PriceCatalogue) {
+  constructor(
+    entries: PriceEntry[] | Record<string, ModelPrice> = {},
+    private catalogue?: PriceCatalogue,
+  ) {
     this.list = Array.isArray(entries) ? entries : Object.entries(entries).map(([model, price]) => ({ model, price, source: 'config' as const }));
     this.operator = tableOf(this.list);
   }

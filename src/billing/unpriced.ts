@@ -14,7 +14,7 @@ const MAX_WARNED = 1024;
 
 /** What to do about a model without a price, for log lines and admin answers. */
 export function unpricedMessage(model: string, prices: PriceTable): string {
-  const where = prices.catalogueAbout() ? 'neither among the operator\'s prices nor in the built-in catalogue' : 'not among the operator\'s prices (the built-in catalogue is off)';
+  const where = prices.catalogueAbout() ? "neither among the operator's prices nor in the built-in catalogue" : "not among the operator's prices (the built-in catalogue is off)";
   return `model "${model}" has no price (${where}): its requests cost nothing and are logged as unpriced; give it a price in the config file's \`prices\` or through the admin API`;
 }
 

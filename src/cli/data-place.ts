@@ -26,13 +26,12 @@ export function resolveDataPlace(settings: GatewaySettings, dataDirFlag: string 
     throw new GatewayError(
       'invalid_request',
       `data directory ${dataDir} does not exist, so this would start a new, empty database.\n` +
-        'Run the CLI where the gateway runs, set SWITCHYARD_DATA_DIR to the gateway\'s data directory, ' +
+        "Run the CLI where the gateway runs, set SWITCHYARD_DATA_DIR to the gateway's data directory, " +
         'or pass --data-dir DIR to create one there on purpose.',
     );
   }
   const description = onPostgres
-    ? `PostgreSQL ${redactUrl(settings.databaseUrl as string)}${settings.databaseSchema ? ` (schema ${settings.databaseSchema})` : ''}` +
-      (usesDataDir ? `, secret key in ${dataDir}` : '')
+    ? `PostgreSQL ${redactUrl(settings.databaseUrl as string)}${settings.databaseSchema ? ` (schema ${settings.databaseSchema})` : ''}` + (usesDataDir ? `, secret key in ${dataDir}` : '')
     : `SQLite ${path.join(dataDir, 'switchyard.db')}`;
   return { dataDir, description };
 }

@@ -51,13 +51,30 @@ PostgreSQL when SWITCHYARD_DATABASE_URL is set.
 `;
 
 const COMMANDS = new Set([
-  'keys create', 'keys list', 'keys disable', 'keys enable',
-  'channels add', 'channels list', 'channels disable', 'channels enable', 'channels delete',
-  'prices list', 'prices set', 'prices delete',
-  'usage', 'admin-key rotate', 'secret-key rotate',
+  'keys create',
+  'keys list',
+  'keys disable',
+  'keys enable',
+  'channels add',
+  'channels list',
+  'channels disable',
+  'channels enable',
+  'channels delete',
+  'prices list',
+  'prices set',
+  'prices delete',
+  'usage',
+  'admin-key rotate',
+  'secret-key rotate',
 ]);
 
-const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean));
+const list = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
 const num = (value: string | undefined) => (value === undefined ? undefined : Number(value));
 
 function required(ref: string | undefined): string {

@@ -14,11 +14,7 @@ import { fingerprint, sameJson } from './fingerprints.js';
 /** Per model, the fingerprint of the price the file last declared. */
 export type PriceFingerprints = Record<string, string>;
 
-export async function applyConfigPrices(
-  store: Store,
-  prices: Record<string, ConfigPrice>,
-  last: PriceFingerprints,
-): Promise<{ changed: number; fingerprints: PriceFingerprints }> {
+export async function applyConfigPrices(store: Store, prices: Record<string, ConfigPrice>, last: PriceFingerprints): Promise<{ changed: number; fingerprints: PriceFingerprints }> {
   const fingerprints: PriceFingerprints = {};
   let changed = 0;
   for (const [model, price] of Object.entries(prices)) {

@@ -27,12 +27,7 @@ interface AppliedRecord {
   prices: PriceFingerprints;
 }
 
-export async function applyConfigFile(
-  store: Store,
-  secrets: CredentialSealer,
-  config: ConfigFile,
-  hashKey: (secret: string) => string,
-): Promise<{ channels: number; keys: number; prices: number }> {
+export async function applyConfigFile(store: Store, secrets: CredentialSealer, config: ConfigFile, hashKey: (secret: string) => string): Promise<{ channels: number; keys: number; prices: number }> {
   return withExclusiveLock(store, APPLIED_SETTING, async () => {
     const last = await readApplied(store);
     const next: AppliedRecord = { channels: {}, keys: {}, prices: {} };
@@ -145,7 +140,13 @@ async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) 
   let existing = await store.keys.getByName(key.name);
   if (!existing) {
     if (last && sameFingerprints(last, fingerprints)) return { changed: false, fingerprints };
-    if (await createTolerating(() => store.keys.create(declared), () => store.keys.getByName(key.name))) return { changed: true, fingerprints };
+    if (
+      await createTolerating(
+        () => store.keys.create(declared),
+        () => store.keys.getByName(key.name),
+      )
+    )
+      return { changed: true, fingerprints };
     existing = await store.keys.getByName(key.name);
     if (!existing) throw new Error('the key was created and deleted by another instance meanwhile');
   }

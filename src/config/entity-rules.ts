@@ -75,8 +75,7 @@ export function channelProblem(channel: ChannelShape, options: ChannelRuleOption
   if (channel.baseUrl === '' && entry.needs.baseUrl) return { field: 'baseUrl', message: `required for type ${entry.type} (an absolute http(s) URL)` };
   if (channel.apiKeys?.some((key) => key === '')) return { field: 'apiKey', message: 'must not be empty (leave it out for a keyless channel)' };
   if (channel.apiKeys?.length === 0 && entry.needs.credentials) return { field: 'apiKey', message: `required for type ${entry.type}` };
-  if (channel.models === undefined && !entry.defaultModels)
-    return { field: 'models', message: `required for type ${entry.type}: list the model names or patterns it serves (\`*\` for every model)` };
+  if (channel.models === undefined && !entry.defaultModels) return { field: 'models', message: `required for type ${entry.type}: list the model names or patterns it serves (\`*\` for every model)` };
   // The schema sees a cost table as a record; its entries are checked against the price schema here, above the upstreams.
   try {
     readChannelCosts(channel.settings);

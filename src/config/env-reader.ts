@@ -33,11 +33,7 @@ export class SettingsError extends Error {
     readonly notes: string[] = [],
   ) {
     const count = problems.length;
-    super(
-      count === 1 && notes.length === 0
-        ? problems[0]
-        : `${count} setting${count === 1 ? ' is' : 's are'} wrong:\n  ${[...problems, ...notes].join('\n  ')}`,
-    );
+    super(count === 1 && notes.length === 0 ? problems[0] : `${count} setting${count === 1 ? ' is' : 's are'} wrong:\n  ${[...problems, ...notes].join('\n  ')}`);
     this.name = 'SettingsError';
   }
 }
@@ -177,7 +173,10 @@ export function envReader(env: NodeJS.ProcessEnv): EnvReader {
     },
     list(name) {
       const declared = spec(name, ['list']);
-      const entries = (raw(name) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+      const entries = (raw(name) ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
       if (!declared.addresses) return entries;
       const wrong = entries.filter((entry) => !isIpOrCidr(entry));
       if (wrong.length === 0) return entries;

@@ -147,8 +147,7 @@ function taskSettingsFromEnv(read: EnvReader): TaskSettings {
 function traceSettingsFromEnv(read: EnvReader, env: NodeJS.ProcessEnv): TraceSettings | undefined {
   const standard = (name: string) => env[name]?.trim() || undefined;
   const base = standard('OTEL_EXPORTER_OTLP_ENDPOINT');
-  const endpoint =
-    read.text('SWITCHYARD_OTLP_TRACES_ENDPOINT') ?? standard('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? (base && `${base.replace(/\/+$/, '')}/v1/traces`);
+  const endpoint = read.text('SWITCHYARD_OTLP_TRACES_ENDPOINT') ?? standard('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? (base && `${base.replace(/\/+$/, '')}/v1/traces`);
   if (!endpoint) return undefined;
   if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) {
     read.problem('SWITCHYARD_OTLP_TRACES_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT) must be an http(s) URL');
@@ -232,7 +231,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     environment: Object.fromEntries(Object.keys(ENV_VARS).flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]]))),
   };
   // A typo'd name is often why a setting looks wrong: name those too.
-  if (read.problems.length > 0) throw new SettingsError(read.problems, unknownVariables(env).map((unknown) => unknown.message));
+  if (read.problems.length > 0)
+    throw new SettingsError(
+      read.problems,
+      unknownVariables(env).map((unknown) => unknown.message),
+    );
   return settings;
 }
 

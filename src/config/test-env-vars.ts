@@ -11,7 +11,7 @@ export const TEST_ENV_VARS: Record<string, { default: string; description: strin
   SWITCHYARD_UPSTREAM_FIXTURES: { default: '`test/fixtures/upstream`', description: 'Another folder of recorded upstream answers for the adapter tests.' },
   SWITCHYARD_OPENAPI_FILE: { default: '`test/fixtures/specs/openai-openapi.yaml`', description: 'Another copy of the OpenAI OpenAPI description the Responses tests validate against.' },
   SWITCHYARD_FUZZ_RUNS: { default: '`10`', description: 'Random inputs per route in the fuzz suite (`test/fuzz/`).' },
-  SWITCHYARD_FUZZ_SEED: { default: '`20261124`', description: 'The fuzz suite\'s seed; a failure prints the seed and path that reproduce it.' },
+  SWITCHYARD_FUZZ_SEED: { default: '`20261124`', description: "The fuzz suite's seed; a failure prints the seed and path that reproduce it." },
   SWITCHYARD_FUZZ_ALL: { default: '(unset)', description: '`1`: also run the fuzz generators on the `pendingFix` list.' },
   SWITCHYARD_FUZZ_COLLECT: { default: '(unset)', description: '`1`: the fuzz suite records every finding instead of stopping at the first.' },
   SWITCHYARD_FUZZ_REPORT: { default: '(unset)', description: 'A file the fuzz suite writes its findings to (with `SWITCHYARD_FUZZ_COLLECT`).' },

@@ -17,7 +17,6 @@ import type { z } from 'zod';
 import { ACCEPT, acceptAll, isObject, REJECT, UNSURE, unsure, type Acceptor, type Check, type Payload, type Schema } from './accept-verdict.js';
 import { objectAcceptor, recordAcceptor } from './accept-keyed.js';
 
-
 const acceptors = new WeakMap<object, Acceptor>();
 const identityTests = new WeakMap<object, (value: unknown) => boolean>();
 

@@ -11,7 +11,12 @@ export function objectAcceptor(shape: Record<string, Schema>, catchall: Schema |
   const keys = Object.keys(shape);
   // zod tests presence with `in`: a declared key that every object inherits would not be judged the same way here.
   if (keys.some((key) => key in Object.prototype)) return unsure;
-  const fields = keys.map((key) => ({ key, accepts: acceptorOf(shape[key]!), absentOk: shape[key]!._zod.optin === 'optional' && shape[key]!._zod.optout === 'optional', required: shape[key]!._zod.optin === undefined }));
+  const fields = keys.map((key) => ({
+    key,
+    accepts: acceptorOf(shape[key]!),
+    absentOk: shape[key]!._zod.optin === 'optional' && shape[key]!._zod.optout === 'optional',
+    required: shape[key]!._zod.optin === undefined,
+  }));
   const known = new Set(keys);
   // Without a catchall zod strips unknown keys (its answer is then not the value); `never` refuses them; `unknown` keeps them.
   const extra = catchall === undefined ? 'strip' : catchall._zod.def.type === 'never' ? 'refuse' : catchall._zod.def.type === 'unknown' && !catchall._zod.def.checks?.length ? 'keep' : 'other';

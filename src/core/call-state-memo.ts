@@ -100,7 +100,5 @@ function callStates(content: readonly ContentPart[]): Map<string, string> {
 /** An assistant turn with calls and no state of any call: nothing signed without text, no call signature. */
 function lostCallState(message: ChatMessage): boolean {
   if (message.role !== 'assistant' || !message.content.some((part) => part.type === 'tool_call')) return false;
-  return !message.content.some(
-    (part) => (part.type === 'thinking' && part.text === '' && (part.signature || part.redactedData)) || (part.type === 'tool_call' && part.signature),
-  );
+  return !message.content.some((part) => (part.type === 'thinking' && part.text === '' && (part.signature || part.redactedData)) || (part.type === 'tool_call' && part.signature));
 }

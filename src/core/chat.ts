@@ -128,16 +128,9 @@ export interface BuiltinTool {
 
 export type ToolDefinition = FunctionTool | BuiltinTool;
 
-export type ToolChoice =
-  | { type: 'auto'; disableParallel?: boolean }
-  | { type: 'none' }
-  | { type: 'required'; disableParallel?: boolean }
-  | { type: 'tool'; name: string; disableParallel?: boolean };
+export type ToolChoice = { type: 'auto'; disableParallel?: boolean } | { type: 'none' } | { type: 'required'; disableParallel?: boolean } | { type: 'tool'; name: string; disableParallel?: boolean };
 
-export type ResponseFormat =
-  | { type: 'text' }
-  | { type: 'json_object' }
-  | { type: 'json_schema'; name?: string; schema: JsonSchema; strict?: boolean; description?: string };
+export type ResponseFormat = { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name?: string; schema: JsonSchema; strict?: boolean; description?: string };
 
 export interface ThinkingConfig {
   enabled: boolean;
@@ -204,16 +197,7 @@ export interface ChatRequest {
   hints?: Record<string, unknown>;
 }
 
-export type FinishReason =
-  | 'stop'
-  | 'length'
-  | 'stop_sequence'
-  | 'tool_use'
-  | 'content_filter'
-  | 'refusal'
-  | 'pause'
-  | 'error'
-  | 'other';
+export type FinishReason = 'stop' | 'length' | 'stop_sequence' | 'tool_use' | 'content_filter' | 'refusal' | 'pause' | 'error' | 'other';
 
 export interface Usage {
   inputTokens: number;
@@ -242,11 +226,7 @@ export interface ChatResponse {
   usageUnreported?: true;
 }
 
-export type BlockStart =
-  | { type: 'text' }
-  | { type: 'thinking' }
-  | { type: 'redacted_thinking'; data: string }
-  | { type: 'tool_call'; id: string; name: string };
+export type BlockStart = { type: 'text' } | { type: 'thinking' } | { type: 'redacted_thinking'; data: string } | { type: 'tool_call'; id: string; name: string };
 
 /**
  * One event of a streamed answer. Blocks are numbered from 0 in the order they

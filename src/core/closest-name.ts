@@ -24,9 +24,7 @@ export function editDistance(a: string, b: string): number {
  * `promptCacheKey` at distance 0.
  */
 export function closestName(name: string, known: readonly string[], significantLength = name.length): string | undefined {
-  const ranked = known
-    .map((candidate) => ({ candidate, distance: editDistance(name.toLowerCase(), candidate.toLowerCase()) }))
-    .sort((a, b) => a.distance - b.distance);
+  const ranked = known.map((candidate) => ({ candidate, distance: editDistance(name.toLowerCase(), candidate.toLowerCase()) })).sort((a, b) => a.distance - b.distance);
   const best = ranked[0];
   return best && best.distance <= Math.max(2, Math.floor(significantLength / 3)) ? best.candidate : undefined;
 }

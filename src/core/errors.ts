@@ -131,12 +131,10 @@ export function isLimitRefusal(kind: string | null | undefined): boolean {
   return kind === 'rate_limited' || kind === 'quota_exhausted';
 }
 
-export const invalidRequest = (message: string, param?: string) =>
-  new GatewayError('invalid_request', message, { param });
+export const invalidRequest = (message: string, param?: string) => new GatewayError('invalid_request', message, { param });
 
 /** A feature the chosen upstream cannot honour: always named, never silently dropped. */
-export const unsupportedFeature = (feature: string, reason: string) =>
-  new GatewayError('unsupported_feature', `${feature} is not supported: ${reason}`, { param: feature });
+export const unsupportedFeature = (feature: string, reason: string) => new GatewayError('unsupported_feature', `${feature} is not supported: ${reason}`, { param: feature });
 
 /**
  * Anything that is not a GatewayError is the gateway's own failure. Its text
@@ -173,11 +171,12 @@ export function isCredentialRefusal(error: GatewayError): boolean {
  * status and text in the attempt; `cause` keeps them for the log line.
  */
 export function credentialsRefused(provider: string, refused: GatewayError): GatewayError {
-  return new GatewayError(
-    'upstream_error',
-    `the gateway's upstream credentials for ${provider} were refused; the gateway's operator must fix them (your own API key was accepted)`,
-    { status: 502, upstreamStatus: refused.upstreamStatus, retryable: refused.retryable, cause: refused },
-  );
+  return new GatewayError('upstream_error', `the gateway's upstream credentials for ${provider} were refused; the gateway's operator must fix them (your own API key was accepted)`, {
+    status: 502,
+    upstreamStatus: refused.upstreamStatus,
+    retryable: refused.retryable,
+    cause: refused,
+  });
 }
 
 /**
@@ -188,8 +187,7 @@ export function upstreamStatusError(status: number, message: string, retryAfterS
   const options = { upstreamStatus: status, retryAfterSeconds };
   if (status === 429) return new GatewayError('rate_limited', message, { ...options, status: 429, retryable: true });
   if (status === 529) return new GatewayError('overloaded', message, { ...options, status: 529, retryable: true });
-  if (status === 408 || status === 504)
-    return new GatewayError('timeout', message, { ...options, status: 504, retryable: true });
+  if (status === 408 || status === 504) return new GatewayError('timeout', message, { ...options, status: 504, retryable: true });
   if (status === 503) return new GatewayError('unavailable', message, { ...options, status: 503, retryable: true });
   if (status >= 500) return new GatewayError('upstream_error', message, { ...options, status: 502, retryable: true });
   if (status === 401 || status === 403)

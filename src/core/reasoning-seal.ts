@@ -42,11 +42,7 @@ function sealPart<T extends ContentPart>(part: T, sealer: ReasoningSealer, optio
  * sealed as one at the block's end (a token cannot be cut in pieces), with the
  * block's text when the token must carry it.
  */
-export async function* sealEvents(
-  events: AsyncIterable<ChatEvent> | Iterable<ChatEvent>,
-  sealer: ReasoningSealer,
-  options: SealOptions,
-): AsyncGenerator<ChatEvent> {
+export async function* sealEvents(events: AsyncIterable<ChatEvent> | Iterable<ChatEvent>, sealer: ReasoningSealer, options: SealOptions): AsyncGenerator<ChatEvent> {
   const thoughts = new Map<number, { text: string; signature: string }>();
   const onCallState = options.onCallState;
   // A signed thought with no text, waiting for the call it belongs to; the last call seen.
@@ -109,9 +105,7 @@ export function openRequestState(request: ChatRequest, sealer: ReasoningSealer):
 
 function carriesSealedState(message: ChatMessage): boolean {
   return message.content.some(
-    (part) =>
-      (part.type === 'thinking' && (isSealedReasoning(part.signature) || isSealedReasoning(part.redactedData))) ||
-      (part.type === 'tool_call' && isSealedReasoning(part.signature)),
+    (part) => (part.type === 'thinking' && (isSealedReasoning(part.signature) || isSealedReasoning(part.redactedData))) || (part.type === 'tool_call' && isSealedReasoning(part.signature)),
   );
 }
 

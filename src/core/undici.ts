@@ -22,11 +22,7 @@ let loading: Promise<LeanUndici> | undefined;
 const exportsOf = <T>(namespace: { default?: T }): T => namespace.default ?? (namespace as T);
 
 export function loadUndici(): Promise<LeanUndici> {
-  loading ??= Promise.all([
-    import('undici/lib/dispatcher/agent.js'),
-    import('undici/lib/dispatcher/dispatcher.js'),
-    import('undici/lib/api/api-request.js'),
-  ]).then(([agent, dispatcher, request]) => {
+  loading ??= Promise.all([import('undici/lib/dispatcher/agent.js'), import('undici/lib/dispatcher/dispatcher.js'), import('undici/lib/api/api-request.js')]).then(([agent, dispatcher, request]) => {
     // What undici's index does for every dispatcher (`Object.assign(Dispatcher.prototype, api)`), for the one method used.
     const prototype = exportsOf(dispatcher).prototype as { request?: unknown };
     prototype.request ??= exportsOf(request);
@@ -36,11 +32,7 @@ export function loadUndici(): Promise<LeanUndici> {
 }
 
 /** One request to an absolute URL through `dispatcher` (undici's top-level `request()` without its global dispatcher). */
-export function requestThrough(
-  dispatcher: Dispatcher,
-  url: string | URL,
-  options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>,
-): Promise<Dispatcher.ResponseData> {
+export function requestThrough(dispatcher: Dispatcher, url: string | URL, options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>): Promise<Dispatcher.ResponseData> {
   const parsed = typeof url === 'string' ? new URL(url) : url;
   return dispatcher.request({ ...options, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` });
 }

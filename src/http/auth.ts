@@ -87,20 +87,16 @@ export class KeyAuthenticator {
     const { record } = key;
     if (record.status !== 'active') throw new GatewayError('authentication', 'API key is disabled');
     if (key.invalid) throw new GatewayError('authentication', 'API key is disabled: its stored settings are invalid; ask the operator to fix them');
-    if (record.expiresAt !== null && record.expiresAt <= Date.now())
-      throw new GatewayError('authentication', 'API key has expired');
-    if (key.allowList && !listed(key.allowList, clientIp))
-      throw new GatewayError('permission', `API key may not be used from address ${normaliseIp(clientIp).address}`);
+    if (record.expiresAt !== null && record.expiresAt <= Date.now()) throw new GatewayError('authentication', 'API key has expired');
+    if (key.allowList && !listed(key.allowList, clientIp)) throw new GatewayError('permission', `API key may not be used from address ${normaliseIp(clientIp).address}`);
     return key;
   }
 
   /** Checks that the key may use this model (or image action, `ig_*`) and still has quota. */
   authorize(key: ClientKey, model: string): void {
     const { record } = key;
-    if (record.models && !matchesAnyModelPattern(record.models, model))
-      throw new GatewayError('permission', `API key may not use model "${model}"`, { param: 'model' });
-    if (record.quota !== null && this.used(record.keyHash, record) >= record.quota)
-      throw new GatewayError('quota_exhausted', 'API key quota is exhausted');
+    if (record.models && !matchesAnyModelPattern(record.models, model)) throw new GatewayError('permission', `API key may not use model "${model}"`, { param: 'model' });
+    if (record.quota !== null && this.used(record.keyHash, record) >= record.quota) throw new GatewayError('quota_exhausted', 'API key quota is exhausted');
   }
 
   /** The key's spend as this instance knows it: stored, plus settled here since it was read. */

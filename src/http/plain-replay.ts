@@ -27,7 +27,9 @@ function plainHead(request: IncomingMessage): Buffer {
     const lower = name.toLowerCase();
     if (UPGRADE_HEADERS.has(lower)) continue;
     if (lower === 'connection') {
-      const tokens = raw[i + 1]!.split(',').map((token) => token.trim()).filter((token) => token !== '' && !UPGRADE_HEADERS.has(token.toLowerCase()));
+      const tokens = raw[i + 1]!.split(',')
+        .map((token) => token.trim())
+        .filter((token) => token !== '' && !UPGRADE_HEADERS.has(token.toLowerCase()));
       if (tokens.length > 0) lines.push(`${name}: ${tokens.join(', ')}`);
       continue;
     }

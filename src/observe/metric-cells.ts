@@ -95,7 +95,13 @@ export class CellCounter extends CellMetric<Cell> {
 export class CellHistogram extends CellMetric<HistogramCell> {
   readonly type = 'histogram';
 
-  constructor(name: string, help: string, labelNames: readonly string[], private readonly buckets: readonly number[], registry?: Registry) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    private readonly buckets: readonly number[],
+    registry?: Registry,
+  ) {
     super(name, help, labelNames, registry);
   }
 

@@ -99,10 +99,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     target = attempt.target;
     placed?.served(attempt.target);
     translation = noteTranslation(services, call, plans.get(attempt.target.channel.id), output);
-    const delivered =
-      attempt.value.kind === 'pass'
-        ? deliverPassThrough(attempt.value.result, call, codec, output)
-        : deliverTranslated(attempt.value.result, call, codec, output);
+    const delivered = attempt.value.kind === 'pass' ? deliverPassThrough(attempt.value.result, call, codec, output) : deliverTranslated(attempt.value.result, call, codec, output);
     outcome = delivered instanceof Promise ? await delivered : delivered;
   } catch (thrown) {
     pings?.stop();
@@ -152,9 +149,7 @@ async function withFirstChunk(result: PassThroughResult): Promise<PassThroughRes
 
 /** A translated answer's reasoning state leaves sealed, tagged with the upstream type that made it. */
 function sealResult(result: ChatResult, sealer: ReasoningSealer, options: SealOptions): ChatResult {
-  return result.stream
-    ? { stream: true, events: sealEvents(result.events, sealer, options) }
-    : { stream: false, response: sealResponse(result.response, sealer, options) };
+  return result.stream ? { stream: true, events: sealEvents(result.events, sealer, options) } : { stream: false, response: sealResponse(result.response, sealer, options) };
 }
 
 /** Names what the serving channel's plan mapped or ignored: a response header, a log line, and the request log (via settle). */
@@ -189,12 +184,7 @@ function isNative(adapter: UpstreamAdapter, codec: ChatCodec): boolean {
  * out, so the answer never depends on which channel a weighted draw picked.
  * When none can serve, the client gets the first refusal (a 400 naming the field).
  */
-function servableCandidates(
-  services: ChatServices,
-  call: ChatCall,
-  codec: ChatCodec,
-  coreRequest: () => ChatRequest,
-): { candidates: Channel[]; plans: ReadonlyMap<string, TranslationPlan> } {
+function servableCandidates(services: ChatServices, call: ChatCall, codec: ChatCodec, coreRequest: () => ChatRequest): { candidates: Channel[]; plans: ReadonlyMap<string, TranslationPlan> } {
   const ordered = services.candidates(call.model);
   // Native candidates need no plan: the common single native channel takes no filtering and no map.
   if (ordered.every((channel) => isNative(services.adapter(channel.type), codec))) return { candidates: ordered, plans: NO_PLANS };

@@ -96,7 +96,11 @@ export async function serveCountTokens(ctx: AppContext, call: CountCall, codec: 
     } else {
       const inputTokens = countRequestTokens(await call.toCore());
       estimated = true;
-      reply.header(ESTIMATED_HEADER, 'true').code(200).type('application/json').send(JSON.stringify(codec.renderCount(inputTokens)));
+      reply
+        .header(ESTIMATED_HEADER, 'true')
+        .code(200)
+        .type('application/json')
+        .send(JSON.stringify(codec.renderCount(inputTokens)));
       httpStatus = 200;
     }
   } catch (thrown) {

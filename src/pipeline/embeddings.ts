@@ -94,7 +94,10 @@ export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, code
     } else {
       reported = answer.response.inputTokens;
       const inputTokens = reported ?? call.countInput();
-      reply.code(200).type('application/json').send(JSON.stringify(codec.render(answer.response, inputTokens)));
+      reply
+        .code(200)
+        .type('application/json')
+        .send(JSON.stringify(codec.render(answer.response, inputTokens)));
       httpStatus = 200;
     }
   } catch (thrown) {
@@ -125,8 +128,5 @@ export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, code
 }
 
 function tokenInputRefused(model: string): GatewayError {
-  return invalidRequest(
-    `input given as token ids needs a channel that takes OpenAI embedding requests as they are (type openai-chat); none serves model "${model}"; send the text instead`,
-    'input',
-  );
+  return invalidRequest(`input given as token ids needs a channel that takes OpenAI embedding requests as they are (type openai-chat); none serves model "${model}"; send the text instead`, 'input');
 }

@@ -28,12 +28,7 @@ const noChoice = (candidates: readonly Channel[]): boolean => candidates.length 
  * The placement at once (no promise) unless a pin must be asked of the other
  * instances; undefined (nothing allocated) when the candidates stay as they are.
  */
-export function placeSession(
-  affinity: SessionAffinity | undefined,
-  health: ChannelHealth,
-  call: ChatCall,
-  candidates: readonly Channel[],
-): SessionPlacement | undefined | Promise<SessionPlacement> {
+export function placeSession(affinity: SessionAffinity | undefined, health: ChannelHealth, call: ChatCall, candidates: readonly Channel[]): SessionPlacement | undefined | Promise<SessionPlacement> {
   if (affinity === undefined || noChoice(candidates)) {
     call.sessionKey ??= headerSessionKey(call);
     return undefined;

@@ -138,12 +138,7 @@ export async function submitTask<Request extends object, Result extends object, 
       targets,
       (target) => target.channel,
       { maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, label: `${submission.noun} task ${task.id}`, onUnexpected: logUnexpectedAttempt(ctx.logger, meta.requestId) },
-      (target) =>
-        taskUpstreamFor<Request, Result, Payload>(ctx, kind, submission.noun, target.channel).submit(
-          task,
-          payload,
-          taskCall(ctx, target.channel, target.account?.id),
-        ),
+      (target) => taskUpstreamFor<Request, Result, Payload>(ctx, kind, submission.noun, target.channel).submit(task, payload, taskCall(ctx, target.channel, target.account?.id)),
     ).catch(async (error: unknown) => {
       // The client never learns this task's id, so no callback reports it.
       const failReason = `the upstream refused the task: ${toGatewayError(error).message}`;
@@ -164,11 +159,7 @@ export async function submitTask<Request extends object, Result extends object, 
 }
 
 /** What the serving channel's provider charges for the task, by its cost table; null without a price there. */
-function taskUpstreamCost<Request extends object, Result extends object, Payload>(
-  ctx: AppContext,
-  submission: TaskSubmission<Request, Result, Payload>,
-  channel: Channel,
-): number | null {
+function taskUpstreamCost<Request extends object, Result extends object, Payload>(ctx: AppContext, submission: TaskSubmission<Request, Result, Payload>, channel: Channel): number | null {
   if (!submission.priceAt) return null;
   const price = ctx.channels.costsOf(channel.id)?.priceFor(submission.upstreamModel?.(channel), submission.model);
   return price ? (submission.priceAt(price) ?? null) : null;

@@ -19,12 +19,7 @@ export function chatCandidates(ctx: AppContext, model: string): Channel[] {
   });
 }
 
-export function upstreamCallFor(
-  ctx: AppContext,
-  target: AttemptTarget,
-  request: { requestId: string; headers: UpstreamCall['clientHeaders']; sessionKey?: string },
-  signal: CallSignal,
-): UpstreamCall {
+export function upstreamCallFor(ctx: AppContext, target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders']; sessionKey?: string }, signal: CallSignal): UpstreamCall {
   return {
     channel: target.channel,
     upstreamModel: target.upstreamModel,
@@ -46,6 +41,5 @@ export function upstreamCallFor(
  * is tried.
  */
 export function logUnexpectedAttempt(logger: Pick<Logger, 'error'>, requestId: string) {
-  return (channel: Channel, error: unknown) =>
-    logger.error({ err: error, requestId, channel: channel.name, channelId: channel.id }, 'a channel attempt failed unexpectedly; trying the next channel');
+  return (channel: Channel, error: unknown) => logger.error({ err: error, requestId, channel: channel.name, channelId: channel.id }, 'a channel attempt failed unexpectedly; trying the next channel');
 }

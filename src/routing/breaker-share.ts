@@ -12,12 +12,7 @@ export interface BreakerShareHandle extends BreakerShare {
   close(): void;
 }
 
-export async function shareBreakers(
-  health: ChannelHealth,
-  redis: Redis,
-  namespace: string,
-  onError: (error: unknown) => void,
-): Promise<BreakerShareHandle> {
+export async function shareBreakers(health: ChannelHealth, redis: Redis, namespace: string, onError: (error: unknown) => void): Promise<BreakerShareHandle> {
   const origin = randomUUID();
   const hash = `switchyard:breakers:${namespace}`;
   const channel = `switchyard:breaker-events:${namespace}`;
@@ -42,9 +37,7 @@ export async function shareBreakers(
     publish(transition) {
       const stored = JSON.stringify({ openUntil: transition.openUntil, reason: transition.reason });
       const write = transition.openUntil === 0 ? redis.hdel(hash, transition.subject) : redis.hset(hash, transition.subject, stored);
-      write
-        .then(() => redis.publish(channel, JSON.stringify({ origin, ...transition })))
-        .catch(onError);
+      write.then(() => redis.publish(channel, JSON.stringify({ origin, ...transition }))).catch(onError);
     },
     close() {
       subscriber.disconnect();

@@ -40,11 +40,7 @@ export interface FailoverOptions {
 
 const CAPACITY_KINDS = new Set(['rate_limited', 'overloaded', 'unavailable']);
 
-export async function withFailover<T>(
-  candidates: readonly Channel[],
-  options: FailoverOptions,
-  attempt: (target: AttemptTarget) => Promise<T>,
-): Promise<FailoverResult<T>> {
+export async function withFailover<T>(candidates: readonly Channel[], options: FailoverOptions, attempt: (target: AttemptTarget) => Promise<T>): Promise<FailoverResult<T>> {
   if (candidates.length === 0) {
     throw new GatewayError('not_found', unservedModelMessage(options.model), { param: 'model' });
   }
@@ -60,11 +56,16 @@ export async function withFailover<T>(
     keyOf,
     onUnexpected: options.onUnexpected,
   };
-  const { value } = await tryInOrder(candidates, (channel) => channel, ordered, (channel) => {
-    const apiKey = options.keyFor?.(channel) ?? options.health.nextKey(channel);
-    target = { channel, upstreamModel: upstreamModelFor(channel, options.model), apiKey };
-    return attempt(target);
-  });
+  const { value } = await tryInOrder(
+    candidates,
+    (channel) => channel,
+    ordered,
+    (channel) => {
+      const apiKey = options.keyFor?.(channel) ?? options.health.nextKey(channel);
+      target = { channel, upstreamModel: upstreamModelFor(channel, options.model), apiKey };
+      return attempt(target);
+    },
+  );
   return { value, target: target! };
 }
 
@@ -96,12 +97,7 @@ function unexpectedFailure(error: unknown): GatewayError {
  * task handed to a channel and one of its accounts): items in order, at most
  * `maxAttempts`; a retryable error moves on, any other is thrown at once.
  */
-export async function tryInOrder<T, R>(
-  items: readonly T[],
-  channelOf: (item: T) => Channel,
-  options: OrderedAttemptOptions,
-  attempt: (item: T) => Promise<R>,
-): Promise<{ value: R; item: T }> {
+export async function tryInOrder<T, R>(items: readonly T[], channelOf: (item: T) => Channel, options: OrderedAttemptOptions, attempt: (item: T) => Promise<R>): Promise<{ value: R; item: T }> {
   const errors: GatewayError[] = [];
   const limit = Math.min(options.maxAttempts, items.length);
   for (let index = 0; index < limit; index++) {

@@ -64,7 +64,5 @@ function byPriority(channels: Channel[], random: () => number): Channel[] {
     if (tier) tier.push(channel);
     else tiers.set(channel.priority, [channel]);
   }
-  return [...tiers.keys()]
-    .sort((a, b) => b - a)
-    .flatMap((priority) => weightedOrder(tiers.get(priority)!, random));
+  return [...tiers.keys()].sort((a, b) => b - a).flatMap((priority) => weightedOrder(tiers.get(priority)!, random));
 }

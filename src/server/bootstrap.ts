@@ -64,8 +64,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
   const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, schema: settings.databaseSchema, sqliteCacheMb: settings.sqliteCacheMb });
   try {
     // A missing or wrong secret key breaks the channels it sealed, not the instance: keys, logs and the admin API stay up.
-    const reportSecretKey = (problem: SecretKeyProblem | undefined) =>
-      problem ? logger.error(`secret key: ${problem.detail}`) : logger.info('the secret key opens the stored credentials again');
+    const reportSecretKey = (problem: SecretKeyProblem | undefined) => (problem ? logger.error(`secret key: ${problem.detail}`) : logger.info('the secret key opens the stored credentials again'));
     const secrets = await StoreSecrets.open(store, { dataDir: settings.dataDir, envKey: settings.secretKey }, reportSecretKey);
     if (secrets.problem) reportSecretKey(secrets.problem);
     const fileConfig = settings.configPath ? loadConfigFile(settings.configPath) : undefined;
@@ -84,8 +83,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       store,
       secrets,
       { simulatorFallback: effective.simulator !== false },
-      (record, problem) =>
-        logger.error({ channel: record.name, channelId: record.id, problem }, 'stored channel is unusable; it serves nothing until fixed'),
+      (record, problem) => logger.error({ channel: record.name, channelId: record.id, problem }, 'stored channel is unusable; it serves nothing until fixed'),
       (record, ignored) => logger.warn({ channel: record.name, channelId: record.id, ignored }, 'stored channel has settings the gateway ignores; fix or remove them'),
     );
     await channels.refresh();
@@ -103,9 +101,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
 
     // The Redis client is loaded only when shared rate-limit counters are configured.
     let redisWatch: RedisWatch | undefined;
-    const redis = effective.redisUrl
-      ? await openRedis(effective.redisUrl, { maxRetriesPerRequest: 2 }, (client) => (redisWatch = new RedisWatch(client, logger)))
-      : undefined;
+    const redis = effective.redisUrl ? await openRedis(effective.redisUrl, { maxRetriesPerRequest: 2 }, (client) => (redisWatch = new RedisWatch(client, logger))) : undefined;
     // Redis being away is logged once by its watch, not again by every client of it.
     const unlessRedisAway = (report: (error: unknown) => void) => (error: unknown) => (redis && isRedisUnreachable(error) ? undefined : report(error));
     const upstreams = await loadUpstreams();
@@ -124,8 +120,11 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           'the database refused a request-log row; the rest of its batch was written',
         ),
     });
-    const auth = new KeyAuthenticator(store, effective.refreshIntervalMs, (keyId) => recorder.pending(keyId), (record, problem) =>
-      logger.error({ key: record.name, keyId: record.id, problem }, 'stored key is invalid; it is refused until fixed'),
+    const auth = new KeyAuthenticator(
+      store,
+      effective.refreshIntervalMs,
+      (keyId) => recorder.pending(keyId),
+      (record, problem) => logger.error({ key: record.name, keyId: record.id, problem }, 'stored key is invalid; it is refused until fixed'),
     );
     // Admin changes made on another instance arrive here at once (the refresh interval stays the fallback).
     const changes = await openChangeFeed({
@@ -142,14 +141,25 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const health = new ChannelHealth(effective.cooldownSeconds * 1000);
     // With Redis, one instance's breaker openings spare the others their failed attempts.
     const breakers = redis
-      ? await shareBreakers(health, redis, effective.databaseSchema ?? 'default', unlessRedisAway((error) => logger.warn({ err: error }, 'breaker sharing unavailable')))
+      ? await shareBreakers(
+          health,
+          redis,
+          effective.databaseSchema ?? 'default',
+          unlessRedisAway((error) => logger.warn({ err: error }, 'breaker sharing unavailable')),
+        )
       : undefined;
     // With Redis, a session moving to another instance keeps its channel and key.
     const affinity = effective.sessionAffinity
       ? new SessionAffinity({
           maxSessions: effective.sessionAffinityMaxSessions,
           idleMs: effective.sessionAffinityIdleSeconds * 1000,
-          share: redis && redisSessionShare(redis, effective.databaseSchema ?? 'default', unlessRedisAway((error) => logger.warn({ err: error }, 'session pins unavailable'))),
+          share:
+            redis &&
+            redisSessionShare(
+              redis,
+              effective.databaseSchema ?? 'default',
+              unlessRedisAway((error) => logger.warn({ err: error }, 'session pins unavailable')),
+            ),
         })
       : undefined;
     // The OpenTelemetry SDK is loaded only when traces are configured.
@@ -214,7 +224,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
             ctx.prices.useCatalogue(catalogue);
             if (fileConfig && !closing) warnUnpricedKeys(ctx, fileConfig.keys);
           },
-          (error: unknown) => logger.error({ err: error }, 'the price catalogue could not be read whole; models are looked for among their vendors\' only'),
+          (error: unknown) => logger.error({ err: error }, "the price catalogue could not be read whole; models are looked for among their vendors' only"),
         );
       }, CATALOGUE_READ_DELAY_MS).unref());
 

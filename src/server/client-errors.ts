@@ -30,8 +30,7 @@ function requestLine(rawPacket: unknown): { target: string; method?: string } {
 }
 
 function errorFor(code: string | undefined): GatewayError {
-  if (code === 'HPE_HEADER_OVERFLOW')
-    return new GatewayError('invalid_request', `request headers are larger than ${MAX_HEADER_BYTES} bytes`, { status: 431 });
+  if (code === 'HPE_HEADER_OVERFLOW') return new GatewayError('invalid_request', `request headers are larger than ${MAX_HEADER_BYTES} bytes`, { status: 431 });
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new GatewayError('invalid_request', 'the request did not arrive in time', { status: 408 });
   return new GatewayError('invalid_request', 'the request is not well-formed HTTP/1.1');
 }

@@ -15,15 +15,9 @@ import { GatewayError } from '../core/errors.js';
 import { useFamilyErrors } from '../http/family-errors.js';
 
 /** Scripts and styles come only from the gateway itself; media only from it or from blob: URLs the console made. */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "img-src 'self' blob: data:",
-  "media-src 'self' blob:",
-  "style-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_CSP = ["default-src 'self'", "img-src 'self' blob: data:", "media-src 'self' blob:", "style-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join(
+  '; ',
+);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

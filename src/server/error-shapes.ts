@@ -46,8 +46,7 @@ export function pathOf(url: string): string {
  */
 export function errorShapeFor(url: string, method = 'POST'): ErrorRenderer {
   const path = pathOf(url).toLowerCase();
-  if (method.toUpperCase() === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/') || path === '/models' || path.startsWith('/models/')))
-    return openAiShape;
+  if (method.toUpperCase() === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/') || path === '/models' || path.startsWith('/models/'))) return openAiShape;
   for (const [prefix, render] of shapes) {
     if (path === prefix || path.startsWith(`${prefix}/`)) return render;
   }

@@ -37,8 +37,7 @@ function toColumns(patch: ChannelPatch): Updateable<ChannelsTable> {
   return set;
 }
 
-const clash = (error: unknown, name: string | undefined): unknown =>
-  isUniqueViolation(error) ? conflict(`a channel named "${name ?? ''}"`, error) : error;
+const clash = (error: unknown, name: string | undefined): unknown => (isUniqueViolation(error) ? conflict(`a channel named "${name ?? ''}"`, error) : error);
 
 export class KyselyChannelRepository implements ChannelRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -92,12 +91,7 @@ export class KyselyChannelRepository implements ChannelRepository {
     const set = toColumns(patch);
     set.updated_at = Date.now();
     try {
-      const row = await this.db
-        .updateTable('channels')
-        .set(set)
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst();
+      const row = await this.db.updateTable('channels').set(set).where('id', '=', id).returningAll().executeTakeFirst();
       return row && toRecord(row);
     } catch (error) {
       throw clash(error, patch.name);

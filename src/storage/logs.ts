@@ -190,23 +190,21 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
   }
 
   private async logUsage(query: UsageQuery): Promise<GroupedUsageRow[]> {
-    let select = this.db
-      .selectFrom('request_logs')
-      .select((eb) => [
-        'key_id',
-        'model',
-        'channel_id',
-        // A refund row moves money, not a request (as in the sums).
-        sql<number>`SUM(CASE WHEN request_id LIKE 'refund:%' THEN 0 ELSE 1 END)`.as('requests'),
-        eb.fn.sum('input_tokens').as('input_tokens'),
-        eb.fn.sum('output_tokens').as('output_tokens'),
-        eb.fn.sum('cache_read_tokens').as('cache_read_tokens'),
-        eb.fn.sum('cache_write_tokens').as('cache_write_tokens'),
-        eb.fn.sum('cache_write_1h_tokens').as('cache_write_1h_tokens'),
-        eb.fn.sum('cost').as('cost'),
-        ...upstreamCostSums,
-        eb.fn.sum('unpriced').as('unpriced_requests'),
-      ]);
+    let select = this.db.selectFrom('request_logs').select((eb) => [
+      'key_id',
+      'model',
+      'channel_id',
+      // A refund row moves money, not a request (as in the sums).
+      sql<number>`SUM(CASE WHEN request_id LIKE 'refund:%' THEN 0 ELSE 1 END)`.as('requests'),
+      eb.fn.sum('input_tokens').as('input_tokens'),
+      eb.fn.sum('output_tokens').as('output_tokens'),
+      eb.fn.sum('cache_read_tokens').as('cache_read_tokens'),
+      eb.fn.sum('cache_write_tokens').as('cache_write_tokens'),
+      eb.fn.sum('cache_write_1h_tokens').as('cache_write_1h_tokens'),
+      eb.fn.sum('cost').as('cost'),
+      ...upstreamCostSums,
+      eb.fn.sum('unpriced').as('unpriced_requests'),
+    ]);
     if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
     if (query.since !== undefined) select = select.where('created_at', '>=', query.since);
     if (query.until !== undefined) select = select.where('created_at', '<', query.until);

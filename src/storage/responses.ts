@@ -104,9 +104,7 @@ function itemIds(record: StoredResponse): string[] {
 async function insertRecords(trx: Kysely<any>, records: readonly StoredResponse[], writes: BatchWrites): Promise<void> {
   const rows = records.map(toRow);
   await writes.execute(trx, 'responses', rows, (batch) => trx.insertInto('responses').values(batch));
-  const itemRows = records.flatMap((record) =>
-    itemIds(record).map((itemId) => ({ response_id: record.id, item_id: itemId, key_id: record.keyId, created_at: record.createdAt })),
-  );
+  const itemRows = records.flatMap((record) => itemIds(record).map((itemId) => ({ response_id: record.id, item_id: itemId, key_id: record.keyId, created_at: record.createdAt })));
   await writes.execute(trx, 'response_items', itemRows, (batch) => trx.insertInto('response_items').values(batch));
 }
 
@@ -129,12 +127,7 @@ export class ResponseRepository {
 
   async get(id: string, keyId: string): Promise<StoredResponse | undefined> {
     if (!isWellFormedId(id)) return undefined;
-    const row = await this.db
-      .selectFrom('responses')
-      .selectAll()
-      .where('id', '=', id)
-      .where('key_id', '=', keyId)
-      .executeTakeFirst();
+    const row = await this.db.selectFrom('responses').selectAll().where('id', '=', id).where('key_id', '=', keyId).executeTakeFirst();
     return row && toRecord(row as ResponseRow);
   }
 
@@ -183,9 +176,7 @@ export class ResponseRepository {
     for (const [itemId, owner] of owners) {
       const record = byId.get(owner.responseId);
       if (!record) continue;
-      const item =
-        (record.response.output ?? []).find((candidate) => candidate.id === itemId) ??
-        record.input.find((candidate) => candidate.id === itemId);
+      const item = (record.response.output ?? []).find((candidate) => candidate.id === itemId) ?? record.input.find((candidate) => candidate.id === itemId);
       if (item) found.set(itemId, { item, record });
     }
     return found;

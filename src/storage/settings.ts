@@ -11,7 +11,11 @@ export class KyselySettingsRepository implements SettingsRepository {
   }
 
   async setIfAbsent(name: string, value: string): Promise<string> {
-    await this.db.insertInto('settings').values({ name, value, updated_at: Date.now() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await this.db
+      .insertInto('settings')
+      .values({ name, value, updated_at: Date.now() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     return (await this.get(name)) ?? value;
   }
 

@@ -122,10 +122,10 @@ function missing(source: SecretKeySource): SecretKeyProblem {
 function mismatch(source: SecretKeySource): SecretKeyProblem {
   const where = isSet(source.envKey) ? 'SWITCHYARD_SECRET_KEY' : keyFilePath(source.dataDir);
   return {
-    summary: 'the secret key is not the one these credentials were sealed with: use the gateway\'s secret.key or SWITCHYARD_SECRET_KEY',
+    summary: "the secret key is not the one these credentials were sealed with: use the gateway's secret.key or SWITCHYARD_SECRET_KEY",
     detail:
       `the secret key (${where}) is not the one this database's credentials were sealed with. ` +
-      'Use the gateway\'s own key: run where its data directory is (or pass --data-dir with it), ' +
+      "Use the gateway's own key: run where its data directory is (or pass --data-dir with it), " +
       'or set SWITCHYARD_SECRET_KEY to the key the gateway uses',
   };
 }
@@ -179,11 +179,7 @@ export interface ResealOutcome {
  */
 export async function resealAll(store: Store, current: SecretBox | undefined, next: SecretBox, forgetUnreadable: boolean): Promise<ResealOutcome> {
   return store.db.transaction().execute(async (trx) => {
-    const rows: { id: string; name: string; api_keys: string; status: string }[] = await trx
-      .selectFrom('channels')
-      .select(['id', 'name', 'api_keys', 'status'])
-      .orderBy('id')
-      .execute();
+    const rows: { id: string; name: string; api_keys: string; status: string }[] = await trx.selectFrom('channels').select(['id', 'name', 'api_keys', 'status']).orderBy('id').execute();
     const plans = rows.map((row) => {
       const sealed = fromJson<string[]>(row.api_keys) ?? [];
       const plain = current ? sealed.map((value) => (opens(current, value) ? current.open(value) : undefined)) : sealed.map(() => undefined);
@@ -201,9 +197,7 @@ export async function resealAll(store: Store, current: SecretBox | undefined, ne
     let resealed = 0;
     for (const plan of plans) {
       if (plan.sealed.length === 0) continue;
-      const set = plan.readable
-        ? { api_keys: toJson(plan.plain.map((value) => next.seal(value as string))), updated_at: now }
-        : { api_keys: toJson([]), status: 'disabled', updated_at: now };
+      const set = plan.readable ? { api_keys: toJson(plan.plain.map((value) => next.seal(value as string))), updated_at: now } : { api_keys: toJson([]), status: 'disabled', updated_at: now };
       await trx.updateTable('channels').set(set).where('id', '=', plan.row.id).execute();
       if (plan.readable) resealed++;
     }

@@ -25,7 +25,23 @@ const TABLES = [
 ] as const;
 /** The upstream cost of the requests whose channel prices their model, their count, and what clients paid for them. */
 const COST_COLUMNS = ['upstream_cost', 'costed_requests', 'costed_spend'] as const;
-const SUM_COLUMNS = ['requests', 'errors', 'rate_limited', 'failovers', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost', 'latency_ms_sum', ...latencyColumns, ...firstByteColumns, ...COST_COLUMNS, 'cache_write_1h_tokens', 'unpriced_requests'] as const;
+const SUM_COLUMNS = [
+  'requests',
+  'errors',
+  'rate_limited',
+  'failovers',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'cost',
+  'latency_ms_sum',
+  ...latencyColumns,
+  ...firstByteColumns,
+  ...COST_COLUMNS,
+  'cache_write_1h_tokens',
+  'unpriced_requests',
+] as const;
 type SumColumn = (typeof SUM_COLUMNS)[number];
 type BucketSum = Record<'family' | 'model' | 'channel_id' | 'key_id', string> & { bucket: number } & Record<SumColumn, number>;
 
@@ -101,9 +117,9 @@ export async function addToSums(typed: Kysely<Database>, rows: readonly RequestL
         .insertInto(table)
         .values(batch)
         .onConflict((conflict) =>
-          conflict.columns(['bucket', 'family', 'model', 'channel_id', 'key_id']).doUpdateSet(
-            Object.fromEntries(SUM_COLUMNS.map((column) => [column, sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`])),
-          ),
+          conflict
+            .columns(['bucket', 'family', 'model', 'channel_id', 'key_id'])
+            .doUpdateSet(Object.fromEntries(SUM_COLUMNS.map((column) => [column, sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`]))),
         ),
     );
   }
@@ -179,7 +195,11 @@ export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: stri
   let select = db
     .selectFrom('usage_hours')
     .select(['key_id', 'model', 'channel_id'])
-    .select(['requests', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cache_write_1h_tokens', 'cost', 'unpriced_requests', ...COST_COLUMNS].map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column)));
+    .select(
+      ['requests', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cache_write_1h_tokens', 'cost', 'unpriced_requests', ...COST_COLUMNS].map((column) =>
+        sql<number>`SUM(${sql.ref(column)})`.as(column),
+      ),
+    );
   if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
   if (query.since !== undefined) select = select.where('bucket', '>=', query.since);
   if (query.until !== undefined) select = select.where('bucket', '<', query.until);

@@ -107,20 +107,11 @@ export class DeliveryRepository {
   }
 
   async listForTask(taskId: string): Promise<DeliveryRecord[]> {
-    const rows = await this.db
-      .selectFrom('task_deliveries')
-      .selectAll()
-      .where('task_id', '=', taskId)
-      .orderBy('created_at')
-      .execute();
+    const rows = await this.db.selectFrom('task_deliveries').selectAll().where('task_id', '=', taskId).orderBy('created_at').execute();
     return rows.map(toRecord);
   }
 
   async releaseAll(owner: string): Promise<void> {
-    await this.db
-      .updateTable('task_deliveries')
-      .set({ lease_owner: null, lease_until: null })
-      .where('lease_owner', '=', owner)
-      .execute();
+    await this.db.updateTable('task_deliveries').set({ lease_owner: null, lease_until: null }).where('lease_owner', '=', owner).execute();
   }
 }

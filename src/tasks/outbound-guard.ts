@@ -138,11 +138,7 @@ export class OutboundGuard {
   }
 
   /** A `dns.lookup` replacement that fails when any resolved address is not allowed. */
-  private readonly lookup = (
-    hostname: string,
-    options: dns.LookupOptions,
-    callback: (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
-  ): void => {
+  private readonly lookup = (hostname: string, options: dns.LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void): void => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       const list = addresses as dns.LookupAddress[];

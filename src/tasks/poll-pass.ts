@@ -63,10 +63,7 @@ async function settleOverdue(host: PollHost, task: TaskRecord, now: number): Pro
   let reason: string | undefined;
   if (now >= task.timeoutAt) {
     const seconds = Math.round((task.timeoutAt - task.submitTime) / 1000);
-    reason =
-      task.status === 'MODAL'
-        ? `the modal was not submitted within ${seconds} seconds`
-        : `the task did not finish within ${seconds} seconds`;
+    reason = task.status === 'MODAL' ? `the modal was not submitted within ${seconds} seconds` : `the task did not finish within ${seconds} seconds`;
   } else if (task.upstreamId === null && task.status !== 'MODAL') {
     reason = 'the gateway stopped before the upstream accepted the task';
   }
@@ -80,7 +77,7 @@ async function pollGroup(host: PollHost, tasks: TaskRecord[], checkpoint: Checkp
   const channel = host.channelById(first.channelId);
   const upstream = channel && host.upstream(first.family, channel.type);
   if (!channel || !upstream) {
-    const reason = channel ? `channel type "${channel.type}" cannot run ${first.family} tasks` : 'the task\'s channel no longer exists';
+    const reason = channel ? `channel type "${channel.type}" cannot run ${first.family} tasks` : "the task's channel no longer exists";
     for (const task of tasks) {
       await checkpoint();
       await host.change(task, { status: 'FAILURE', failReason: reason });
@@ -103,7 +100,10 @@ async function pollGroup(host: PollHost, tasks: TaskRecord[], checkpoint: Checkp
       observed = await upstream.poll(chunk, call);
     } catch (error) {
       host.logger.warn({ err: error, channel: channel.name, tasks: chunk.length }, 'task poll failed');
-      await host.tasks.reschedule(host.instanceId, chunk.map((task) => backoff(host, task)));
+      await host.tasks.reschedule(
+        host.instanceId,
+        chunk.map((task) => backoff(host, task)),
+      );
       continue;
     }
     const unchanged: Reschedule[] = [];
@@ -124,13 +124,7 @@ function backoff(host: PollHost, task: TaskRecord, hintMs?: number): Reschedule 
 }
 
 /** Applies an observation. Returns false when it changed nothing (or could not be applied yet). */
-async function apply(
-  host: PollHost,
-  upstream: AnyTaskUpstream,
-  task: TaskRecord,
-  observation: Observation,
-  call: TaskCall,
-): Promise<boolean> {
+async function apply(host: PollHost, upstream: AnyTaskUpstream, task: TaskRecord, observation: Observation, call: TaskCall): Promise<boolean> {
   const now = Date.now();
   const change = changeFromObservation(task, observation, now);
   if (!change) return false;
@@ -151,21 +145,13 @@ async function apply(
     change.result = { ...(change.result ?? task.result ?? {}), media: stored };
   }
   const final = change.status === 'SUCCESS' || change.status === 'FAILURE' || change.status === 'CANCEL';
-  const next: TaskChange = final
-    ? change
-    : { ...change, pollCount: 0, nextPollAt: Math.min(host.firstPollAt(now, observation.nextPollInMs), task.timeoutAt) };
+  const next: TaskChange = final ? change : { ...change, pollCount: 0, nextPollAt: Math.min(host.firstPollAt(now, observation.nextPollInMs), task.timeoutAt) };
   const updated = await host.change(task, next);
   if (!updated) for (const ref of stored) await host.media.remove(ref.key).catch(() => undefined);
   return true;
 }
 
-async function storeMedia(
-  host: PollHost,
-  upstream: AnyTaskUpstream,
-  task: TaskRecord,
-  observation: Observation,
-  call: TaskCall,
-): Promise<MediaRef[]> {
+async function storeMedia(host: PollHost, upstream: AnyTaskUpstream, task: TaskRecord, observation: Observation, call: TaskCall): Promise<MediaRef[]> {
   const items = await upstream.fetchMedia!(task, observation, call);
   const refs: MediaRef[] = [];
   for (const item of items) refs.push(await host.media.put(item));

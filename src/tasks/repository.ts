@@ -62,7 +62,10 @@ export class TaskRepository {
   ) {
     if (engine === 'postgres') {
       const byIds = new PreparedQuery(db, (db: TaskDb, ids: string[]) => db.selectFrom('tasks').selectAll().where(sql<boolean>`id = any(${ids}::text[])`));
-      const reads = new BatchedReads((ids: string[]) => byIds.execute(ids), (row) => row.id);
+      const reads = new BatchedReads(
+        (ids: string[]) => byIds.execute(ids),
+        (row) => row.id,
+      );
       this.byId = (id) => reads.get(id);
     } else {
       const byId = new PreparedQuery(db, (db: TaskDb, id: string) => db.selectFrom('tasks').selectAll().where('id', '=', id));
@@ -262,8 +265,7 @@ export class TaskRepository {
         if (status !== 'SUCCESS') refund = task.cost;
       }
     }
-    const update = (db: TaskDb) =>
-      db.updateTable('tasks').set(set).where('id', '=', task.id).where('version', '=', task.version).returningAll().executeTakeFirst();
+    const update = (db: TaskDb) => db.updateTable('tasks').set(set).where('id', '=', task.id).where('version', '=', task.version).returningAll().executeTakeFirst();
     // One statement is atomic by itself: a transaction only when more must commit with it.
     if (!becomesFinal && !delivery) {
       const row = await update(this.db);

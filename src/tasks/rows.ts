@@ -38,5 +38,4 @@ export function toTaskRecord(row: Selectable<TasksTable>): TaskRecord {
   };
 }
 
-export const jsonOrNull = (value: unknown): string | null =>
-  value === null || value === undefined ? null : JSON.stringify(value);
+export const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));

@@ -73,12 +73,7 @@ export async function charge(trx: Transaction<TaskDatabase>, keyId: string, amou
     .set({ used: sql<number>`used + cast(${amount} as double precision)` })
     .where('id', '=', keyId);
   if (amount > 0) {
-    update = update.where((eb) =>
-      eb.or([
-        eb('quota', 'is', null),
-        eb(sql<number>`used + cast(${amount} as double precision)`, '<=', sql<number>`quota + ${QUOTA_EPSILON}`),
-      ]),
-    );
+    update = update.where((eb) => eb.or([eb('quota', 'is', null), eb(sql<number>`used + cast(${amount} as double precision)`, '<=', sql<number>`quota + ${QUOTA_EPSILON}`)]));
   }
   const result = await update.executeTakeFirst();
   if (amount > 0 && Number(result.numUpdatedRows) !== 1) {
@@ -86,12 +81,7 @@ export async function charge(trx: Transaction<TaskDatabase>, keyId: string, amou
   }
 }
 
-export async function insertDelivery(
-  trx: Transaction<TaskDatabase>,
-  taskId: string,
-  delivery: NewDelivery,
-  now: number,
-): Promise<void> {
+export async function insertDelivery(trx: Transaction<TaskDatabase>, taskId: string, delivery: NewDelivery, now: number): Promise<void> {
   await trx
     .insertInto('task_deliveries')
     .values({

@@ -23,7 +23,4 @@ const account = z.looseObject(
   { error: 'must be an object' },
 );
 
-export const accountsSetting = z
-  .array(account, { error: 'must be a list' })
-  .nullish()
-  .describe('The upstream accounts behind this image channel. Unset: one account named after the channel.');
+export const accountsSetting = z.array(account, { error: 'must be a list' }).nullish().describe('The upstream accounts behind this image channel. Unset: one account named after the channel.');

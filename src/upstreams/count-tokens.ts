@@ -24,7 +24,16 @@ export interface CountRequestOptions {
 }
 
 export async function requestCount(options: CountRequestOptions, call: UpstreamCall): Promise<CountTokensResult> {
-  const res = await requestOk({ url: options.url, headers: options.headers, body: options.body, signal: call.signal, timeoutMs: call.timeoutMs, bodyTimeoutMs: call.idleTimeoutMs, secrets: [call.apiKey], throwStatus: options.throwFor });
+  const res = await requestOk({
+    url: options.url,
+    headers: options.headers,
+    body: options.body,
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+    bodyTimeoutMs: call.idleTimeoutMs,
+    secrets: [call.apiKey],
+    throwStatus: options.throwFor,
+  });
   const body = await readBodyLimited(res.body, MAX_COUNT_BODY_BYTES, 'the count answer', call.signal);
   const inputTokens = countIn(body, options.readCount);
   if (inputTokens === undefined) {

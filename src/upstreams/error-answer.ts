@@ -9,15 +9,12 @@ import { retryAfterFromHeaders, type UpstreamHeaders } from './headers.js';
 /** Error bodies are read up to this size; anything beyond is not worth keeping. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-
 /**
  * Drains a non-2xx body (at most 64 KiB are kept) and extracts the upstream's
  * message from the common shapes: `{error:{message}}`, `{error:"..."}`,
  * `{message}`, a one-element array of those (Gemini streams), or plain text.
  */
-export async function readErrorBody(
-  body: AsyncIterable<Uint8Array>,
-): Promise<{ message: string; retryAfterSeconds?: number }> {
+export async function readErrorBody(body: AsyncIterable<Uint8Array>): Promise<{ message: string; retryAfterSeconds?: number }> {
   return parseErrorText(await readErrorText(body));
 }
 
@@ -78,12 +75,7 @@ function retryDelayFromDetails(details: unknown): number | undefined {
  * body) and throws it. `secrets` (the channel's key) are masked in the message,
  * in case an upstream echoes the credential back.
  */
-export async function throwForStatus(
-  status: number,
-  headers: UpstreamHeaders,
-  body: AsyncIterable<Uint8Array>,
-  secrets: readonly string[] = [],
-): Promise<never> {
+export async function throwForStatus(status: number, headers: UpstreamHeaders, body: AsyncIterable<Uint8Array>, secrets: readonly string[] = []): Promise<never> {
   throw statusErrorFromText(status, headers, await readErrorText(body), secrets);
 }
 

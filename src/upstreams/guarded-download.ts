@@ -17,11 +17,7 @@ export interface DownloadOptions {
   bodyTimeoutMs: number;
 }
 
-export async function downloadThroughGuard(
-  address: string,
-  call: TaskCall,
-  options: DownloadOptions,
-): Promise<{ bytes: Buffer; declaredType: string }> {
+export async function downloadThroughGuard(address: string, call: TaskCall, options: DownloadOptions): Promise<{ bytes: Buffer; declaredType: string }> {
   const guard = call.outbound;
   if (!guard) throw new GatewayError('internal', `${options.what} download needs the outbound guard`);
   // Relative addresses are on the service itself.
@@ -34,10 +30,7 @@ export async function downloadThroughGuard(
   }).catch((error: unknown) => {
     const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
     if (code === 'EADDRNOTALLOWED') {
-      throw new GatewayError(
-        'invalid_request',
-        `the upstream ${options.what} address resolves to a private or reserved address, which is not allowed`,
-      );
+      throw new GatewayError('invalid_request', `the upstream ${options.what} address resolves to a private or reserved address, which is not allowed`);
     }
     throw new GatewayError('upstream_error', `the upstream ${options.what} could not be fetched (${code ?? 'error'})`, {
       retryable: true,
@@ -48,7 +41,10 @@ export async function downloadThroughGuard(
     await response.body.dump();
     throw new GatewayError('upstream_error', `the upstream ${options.what} answered HTTP ${response.statusCode}`, { retryable: true });
   }
-  const declaredType = String(response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const declaredType = String(response.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   const bytes = await readBodyLimited(response.body, options.maxBytes, `the upstream ${options.what}`, call.signal);
   return { bytes, declaredType };
 }

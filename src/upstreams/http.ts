@@ -75,9 +75,7 @@ function splitUrl(url: string): { origin: string; path: string } {
  * describes (by the upstream's own error reader when it has one), with the
  * credentials masked out of any text kept.
  */
-export async function requestOk(
-  opts: UpstreamRequestOptions & { secrets: readonly string[]; throwStatus?: StatusThrower },
-): Promise<UpstreamResponse> {
+export async function requestOk(opts: UpstreamRequestOptions & { secrets: readonly string[]; throwStatus?: StatusThrower }): Promise<UpstreamResponse> {
   let response: UpstreamResponse;
   try {
     response = asResponse(await send(opts));
@@ -118,18 +116,7 @@ function asResponse(res: Dispatcher.ResponseData): UpstreamResponse {
   return { status: res.statusCode, headers: res.headers, body: res.body };
 }
 
-const connectErrorCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_CLOSED',
-  'UND_ERR_DESTROYED',
-]);
+const connectErrorCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
 
 /**
  * Maps a transport failure (connect error, timeout, abort, socket cut) to a
@@ -148,19 +135,15 @@ export function toUpstreamError(error: unknown, signal?: CallSignal): GatewayErr
     });
   }
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT')
-    return new GatewayError('timeout', 'upstream did not answer in time', { retryable: true, cause: error });
-  if (code === 'UND_ERR_BODY_TIMEOUT')
-    return new GatewayError('timeout', 'upstream went silent while sending its answer', { retryable: true, cause: error });
-  if (typeof code === 'string' && connectErrorCodes.has(code))
-    return new GatewayError('unavailable', `upstream connection failed (${code})`, { retryable: true, cause: error });
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return new GatewayError('timeout', 'upstream did not answer in time', { retryable: true, cause: error });
+  if (code === 'UND_ERR_BODY_TIMEOUT') return new GatewayError('timeout', 'upstream went silent while sending its answer', { retryable: true, cause: error });
+  if (typeof code === 'string' && connectErrorCodes.has(code)) return new GatewayError('unavailable', `upstream connection failed (${code})`, { retryable: true, cause: error });
   if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'ECONNABORTED')
     return new GatewayError('upstream_error', 'upstream connection closed before the answer was complete', {
       retryable: true,
       cause: error,
     });
-  if (error instanceof SyntaxError)
-    return new GatewayError('upstream_error', `upstream sent malformed data: ${error.message}`, { retryable: true, cause: error });
+  if (error instanceof SyntaxError) return new GatewayError('upstream_error', `upstream sent malformed data: ${error.message}`, { retryable: true, cause: error });
   const detail = typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown';
   return new GatewayError('upstream_error', `upstream request failed (${detail})`, { retryable: true, cause: error });
 }
@@ -238,4 +221,3 @@ export function joinUrl(baseUrl: string, path: string): string {
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
-

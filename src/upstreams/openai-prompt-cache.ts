@@ -35,12 +35,7 @@ export function promptCacheFieldsOn(settings: PromptCacheSettings): boolean {
 }
 
 /** `gatewayFieldsByDefault`: whether the gateway's own values are sent when the channel does not set `promptCacheKey`. */
-export function openAiPromptCacheFields(
-  request: ChatRequest,
-  sessionKey: string | undefined,
-  settings: PromptCacheSettings,
-  gatewayFieldsByDefault: boolean,
-): Record<string, string> {
+export function openAiPromptCacheFields(request: ChatRequest, sessionKey: string | undefined, settings: PromptCacheSettings, gatewayFieldsByDefault: boolean): Record<string, string> {
   if (!promptCacheFieldsOn(settings)) return {};
   const fields: Record<string, string> = {};
   const ours = settings.promptCacheKey === true || gatewayFieldsByDefault;

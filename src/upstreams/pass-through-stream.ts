@@ -37,13 +37,7 @@ export interface StreamTap {
  * parse (the one the tap made), until the next chunk is asked for: a family
  * that rewrites some events reads them there instead of parsing the bytes again.
  */
-export async function* forwardEvents(
-  body: AsyncIterable<Uint8Array>,
-  tap: StreamTap,
-  limits: UpstreamLimits,
-  signal: CallSignal | undefined,
-  seen?: TappedEvent[],
-): AsyncGenerator<Uint8Array> {
+export async function* forwardEvents(body: AsyncIterable<Uint8Array>, tap: StreamTap, limits: UpstreamLimits, signal: CallSignal | undefined, seen?: TappedEvent[]): AsyncGenerator<Uint8Array> {
   const feeder = createSseFeeder(limits.maxEventBytes);
   const framer = new EventFramer();
   try {

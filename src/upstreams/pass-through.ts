@@ -72,7 +72,16 @@ export interface ForwardOptions {
  * router can still fail over.
  */
 export async function forwardUntouched(options: ForwardOptions, call: UpstreamCall): Promise<PassThroughResult> {
-  const exchange = { url: options.url, headers: options.headers, body: options.body, signal: call.signal, timeoutMs: call.timeoutMs, bodyTimeoutMs: call.idleTimeoutMs, secrets: [call.apiKey], throwStatus: options.throwFor };
+  const exchange = {
+    url: options.url,
+    headers: options.headers,
+    body: options.body,
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+    bodyTimeoutMs: call.idleTimeoutMs,
+    secrets: [call.apiKey],
+    throwStatus: options.throwFor,
+  };
   const limits = limitsOf(call);
   const sse = options.sse ?? options.stream;
   // A plain answer is wanted whole: gathered as it arrives, with no body stream (whole-answer.ts).
@@ -123,12 +132,7 @@ export function bodyForUpstreamModel(request: PassThroughRequest, call: Upstream
  * received: a chunk counts as received once the pipeline asked for the next
  * one, which it does only after writing it.
  */
-async function* forwardJsonStream(
-  body: AsyncIterable<Uint8Array>,
-  tap: AnswerTap,
-  limits: UpstreamLimits,
-  signal: CallSignal,
-): AsyncGenerator<Uint8Array> {
+async function* forwardJsonStream(body: AsyncIterable<Uint8Array>, tap: AnswerTap, limits: UpstreamLimits, signal: CallSignal): AsyncGenerator<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let written = 0;
   let whole = false;

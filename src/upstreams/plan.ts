@@ -80,8 +80,7 @@ export function planTranslation(request: ChatRequest, caps: TranslationCapabilit
   for (const tool of request.tools ?? []) {
     if (tool.type === 'builtin') planBuiltinTool(tool, request, caps, plan);
   }
-  if (request.tools?.some((tool) => tool.type === 'function' && tool.deferLoading))
-    plan.mapped('defer_loading', 'deferred tools are sent loaded');
+  if (request.tools?.some((tool) => tool.type === 'function' && tool.deferLoading)) plan.mapped('defer_loading', 'deferred tools are sent loaded');
   for (const [dialect, feature] of featureEntries(request.features)) {
     if (dialect === caps.dialect && caps.features?.has(feature)) plan.native(feature);
     else plan.refused(feature, 'cannot honour it');

@@ -61,15 +61,40 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
       videoTasks: (await import('./simulator/videos/index.js')).videoSimulator,
     }),
   },
-  { type: 'anthropic', needs: REMOTE, settings: channelSettings(anthropicSettingsShape, anthropicLooseWhenStored), load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }) },
+  {
+    type: 'anthropic',
+    needs: REMOTE,
+    settings: channelSettings(anthropicSettingsShape, anthropicLooseWhenStored),
+    load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }),
+  },
   // The public service is the default address.
-  { type: 'gemini', needs: { baseUrl: false, credentials: true }, settings: channelSettings(geminiSettingsShape, geminiLooseWhenStored), load: async () => ({ chat: (await import('./gemini/index.js')).geminiAdapter }) },
+  {
+    type: 'gemini',
+    needs: { baseUrl: false, credentials: true },
+    settings: channelSettings(geminiSettingsShape, geminiLooseWhenStored),
+    load: async () => ({ chat: (await import('./gemini/index.js')).geminiAdapter }),
+  },
   // Local servers (vLLM, llama.cpp, Ollama) often run without a key.
-  { type: 'openai-chat', needs: { baseUrl: true, credentials: false }, settings: channelSettings(openAiChatSettingsShape, openAiChatLooseWhenStored), load: async () => ({ chat: (await import('./openai-chat/index.js')).openAiChatAdapter }) },
+  {
+    type: 'openai-chat',
+    needs: { baseUrl: true, credentials: false },
+    settings: channelSettings(openAiChatSettingsShape, openAiChatLooseWhenStored),
+    load: async () => ({ chat: (await import('./openai-chat/index.js')).openAiChatAdapter }),
+  },
   // OpenAI's public address is the default.
-  { type: 'openai-responses', needs: { baseUrl: false, credentials: true }, settings: channelSettings(openAiResponsesSettingsShape, openAiResponsesLooseWhenStored), load: async () => ({ chat: (await import('./openai-responses/index.js')).openAiResponsesAdapter }) },
+  {
+    type: 'openai-responses',
+    needs: { baseUrl: false, credentials: true },
+    settings: channelSettings(openAiResponsesSettingsShape, openAiResponsesLooseWhenStored),
+    load: async () => ({ chat: (await import('./openai-responses/index.js')).openAiResponsesAdapter }),
+  },
   // Image proxies often run without a secret (the header is then left out).
-  { type: 'ig-proxy', needs: { baseUrl: true, credentials: false }, settings: channelSettings(igProxySettingsShape), load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream }) },
+  {
+    type: 'ig-proxy',
+    needs: { baseUrl: true, credentials: false },
+    settings: channelSettings(igProxySettingsShape),
+    load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream }),
+  },
   { type: 'openai-videos', needs: REMOTE, settings: channelSettings(openAiVideosSettingsShape), load: async () => ({ videoTasks: (await import('./openai-videos/index.js')).openAiVideosUpstream }) },
   { type: 'wan', needs: REMOTE, settings: channelSettings(wanSettingsShape), load: async () => ({ videoTasks: (await import('./wan/index.js')).wanUpstream }) },
 ];

@@ -43,7 +43,12 @@ export function checkChannelSettings(type: string, spec: ChannelSettingsSpec, se
   const unknown = unknownSettings(type, settings, known);
   if (unknown.length > 0 && !stored) return { problem: { field: `settings.${unknown[0].shown}`, message: unknown[0].message }, warnings };
   warnings.push(...unknown.map((entry) => `${entry.message}; ignored`));
-  const parsed = spec.schema.safeParse(withoutKeys(settings, unknown.map((entry) => entry.key)));
+  const parsed = spec.schema.safeParse(
+    withoutKeys(
+      settings,
+      unknown.map((entry) => entry.key),
+    ),
+  );
   if (parsed.success) return { warnings };
   for (const issue of parsed.error.issues) {
     const key = String(issue.path[0] ?? '');
@@ -62,7 +67,10 @@ export function checkChannelSettings(type: string, spec: ChannelSettingsSpec, se
  * ignores (unknown keys, bad values of leniently read keys) left out.
  */
 export function parseStoredSettings(type: string, spec: ChannelSettingsSpec, settings: Record<string, unknown>): Record<string, unknown> {
-  const known = withoutKeys(settings, unknownSettings(type, settings, Object.keys(spec.schema.shape)).map((entry) => entry.key));
+  const known = withoutKeys(
+    settings,
+    unknownSettings(type, settings, Object.keys(spec.schema.shape)).map((entry) => entry.key),
+  );
   const parsed = spec.schema.safeParse(known);
   if (parsed.success) return parsed.data;
   const ignored = parsed.error.issues.map((issue) => String(issue.path[0] ?? '')).filter((key) => spec.looseWhenStored.includes(key));

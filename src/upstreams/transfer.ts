@@ -22,9 +22,7 @@ export function multipartBody(fields: Array<[string, string]>, file?: FilePart):
   }
   if (file) {
     parts.push(
-      Buffer.from(
-        `--${boundary}\r\ncontent-disposition: form-data; name="${quote(file.name)}"; filename="${quote(file.filename)}"\r\ncontent-type: ${file.contentType}\r\n\r\n`,
-      ),
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${quote(file.name)}"; filename="${quote(file.filename)}"\r\ncontent-type: ${file.contentType}\r\n\r\n`),
       file.bytes,
       Buffer.from('\r\n'),
     );

@@ -41,9 +41,7 @@ export interface UpstreamCall {
   sessionKey?: string;
 }
 
-export type ChatResult =
-  | { stream: false; response: ChatResponse }
-  | { stream: true; events: AsyncIterable<ChatEvent> };
+export type ChatResult = { stream: false; response: ChatResponse } | { stream: true; events: AsyncIterable<ChatEvent> };
 
 /**
  * A same-dialect exchange: the client's bytes go upstream untouched (model name

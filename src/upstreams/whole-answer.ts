@@ -28,15 +28,16 @@ export interface WholeAnswer {
   bytes: Buffer;
 }
 
-export async function requestWholeOk(
-  opts: UpstreamRequestOptions & { secrets: readonly string[]; throwStatus?: StatusThrower },
-  maxBytes: number,
-): Promise<WholeAnswer> {
+export async function requestWholeOk(opts: UpstreamRequestOptions & { secrets: readonly string[]; throwStatus?: StatusThrower }, maxBytes: number): Promise<WholeAnswer> {
   const options = exchangeOptions(opts);
   const answer = await new Promise<WholeAnswer>((resolve, reject) => {
     const exchange = new WholeExchange(opts.signal, maxBytes, resolve, reject);
     const agent = sharedAgent();
-    if (agent instanceof Promise) agent.then((made) => dispatch(made, options, exchange), (error: unknown) => reject(toUpstreamError(error, opts.signal)));
+    if (agent instanceof Promise)
+      agent.then(
+        (made) => dispatch(made, options, exchange),
+        (error: unknown) => reject(toUpstreamError(error, opts.signal)),
+      );
     else dispatch(agent, options, exchange);
   });
   if (!isSuccess(answer.status)) await (opts.throwStatus ?? throwForStatus)(answer.status, answer.headers, new WholeBody(answer.bytes), opts.secrets);

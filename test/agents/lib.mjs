@@ -123,10 +123,7 @@ export async function startGateway({ channel, dir, mode = 'source', log = 'info'
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const configPath = path.join(dir, 'config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify({ channels: channel ? [channel] : [], keys: [{ name: 'agents', key: CLIENT_KEY }], limits: { maxAttempts: 1 } }, null, 2),
-  );
+  writeFileSync(configPath, JSON.stringify({ channels: channel ? [channel] : [], keys: [{ name: 'agents', key: CLIENT_KEY }], limits: { maxAttempts: 1 } }, null, 2));
   let args;
   if (mode === 'bundle') {
     const bundle = path.join(REPO_ROOT, 'dist', 'bundle', 'main.js');

@@ -112,32 +112,29 @@ export async function startRecordProxy({ target, port = 0, out, onRecord, label 
       };
       const headers = { ...req.headers, host: targetUrl.host };
       const basePath = targetUrl.pathname.replace(/\/+$/, '');
-      const upstream = http.request(
-        { hostname: targetUrl.hostname, port: targetUrl.port, method: req.method, path: basePath + req.url, headers },
-        (upstreamRes) => {
-          res.writeHead(upstreamRes.statusCode, upstreamRes.headers);
-          const ok = upstreamRes.statusCode >= 200 && upstreamRes.statusCode < 300;
-          const responseChunks = [];
-          upstreamRes.on('data', (chunk) => {
-            if (!ok) responseChunks.push(chunk);
-            res.write(chunk);
-          });
-          upstreamRes.on('end', () => {
-            res.end();
-            record.response = {
-              status: upstreamRes.statusCode,
-              contentType: upstreamRes.headers['content-type'] ?? null,
-              ...(ok ? {} : { body: bodyForRecord(Buffer.concat(responseChunks), upstreamRes.headers['content-encoding']) }),
-            };
-            finish(record);
-          });
-          upstreamRes.on('error', (error) => {
-            record.response = { status: upstreamRes.statusCode, error: String(error) };
-            res.destroy();
-            finish(record);
-          });
-        },
-      );
+      const upstream = http.request({ hostname: targetUrl.hostname, port: targetUrl.port, method: req.method, path: basePath + req.url, headers }, (upstreamRes) => {
+        res.writeHead(upstreamRes.statusCode, upstreamRes.headers);
+        const ok = upstreamRes.statusCode >= 200 && upstreamRes.statusCode < 300;
+        const responseChunks = [];
+        upstreamRes.on('data', (chunk) => {
+          if (!ok) responseChunks.push(chunk);
+          res.write(chunk);
+        });
+        upstreamRes.on('end', () => {
+          res.end();
+          record.response = {
+            status: upstreamRes.statusCode,
+            contentType: upstreamRes.headers['content-type'] ?? null,
+            ...(ok ? {} : { body: bodyForRecord(Buffer.concat(responseChunks), upstreamRes.headers['content-encoding']) }),
+          };
+          finish(record);
+        });
+        upstreamRes.on('error', (error) => {
+          record.response = { status: upstreamRes.statusCode, error: String(error) };
+          res.destroy();
+          finish(record);
+        });
+      });
       upstream.on('error', (error) => {
         record.response = { status: 502, error: `proxy: ${error.message}` };
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });

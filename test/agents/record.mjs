@@ -45,7 +45,10 @@ function fixture(record) {
 }
 
 function slug(text) {
-  return text.replace(/[^a-zA-Z0-9.]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+  return text
+    .replace(/[^a-zA-Z0-9.]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
 }
 
 async function recordCli(cli, timeoutMs, scratch) {
@@ -70,7 +73,9 @@ async function recordCli(cli, timeoutMs, scratch) {
         const outcome = spec.result(run, { home });
         const expected = caseName === 'tool' ? 'The tool said: SWITCHYARD_TOOL_OK' : 'SWITCHYARD_PLAIN_OK';
         if (run.code !== 0 || !outcome.text.includes(expected)) {
-          problems.push(`${cli} (${model}) ${caseName}: exit ${run.code}${run.timedOut ? ' (timed out)' : ''}, answer ${JSON.stringify(outcome.text.slice(0, 120))}${outcome.error ? `, error ${outcome.error}` : ''}`);
+          problems.push(
+            `${cli} (${model}) ${caseName}: exit ${run.code}${run.timedOut ? ' (timed out)' : ''}, answer ${JSON.stringify(outcome.text.slice(0, 120))}${outcome.error ? `, error ${outcome.error}` : ''}`,
+          );
         }
         let firstSeen = false;
         for (const record of proxy.records.sort((a, b) => a.seq - b.seq)) {

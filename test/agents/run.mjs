@@ -58,7 +58,13 @@ function options() {
     if (inline) return inline.slice(name.length + 3);
     return process.env[env];
   };
-  const list = (value) => (value ? value.split(',').map((s) => s.trim()).filter(Boolean) : null);
+  const list = (value) =>
+    value
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : null;
   return {
     clis: list(get('cli', 'AGENTS_CLI')) ?? Object.keys(CLIS),
     upstreams: list(get('upstream', 'AGENTS_UPSTREAM')) ?? UPSTREAMS,
@@ -155,7 +161,9 @@ async function main() {
   mkdirSync(opts.out, { recursive: true });
   const scratch = await tempDir('switchyard-agents-');
   const versions = Object.fromEntries(opts.clis.map((cli) => [cli, packageVersion(CLIS[cli].package)]));
-  process.stdout.write(`agent CLIs: ${opts.clis.map((cli) => `${cli} ${versions[cli]}`).join(', ')}; upstreams: ${opts.upstreams.join(', ')}; results in ${path.relative(process.cwd(), opts.out) || '.'}\n`);
+  process.stdout.write(
+    `agent CLIs: ${opts.clis.map((cli) => `${cli} ${versions[cli]}`).join(', ')}; upstreams: ${opts.upstreams.join(', ')}; results in ${path.relative(process.cwd(), opts.out) || '.'}\n`,
+  );
 
   const variants = opts.clis.flatMap((cli) => CLIS[cli].models.filter((m) => !opts.models || opts.models.includes(m)).map((model) => ({ cli, model })));
   for (const model of opts.models ?? []) {

@@ -83,9 +83,7 @@ describe('the source layers', () => {
   });
 
   it('places every top-level folder in the layer order', () => {
-    const unplaced = [...new Set([...graph.keys()].map((file) => file.split('/')[0]))].filter(
-      (top) => !LAYERS.includes(top) && !IGNORED.includes(top),
-    );
+    const unplaced = [...new Set([...graph.keys()].map((file) => file.split('/')[0]))].filter((top) => !LAYERS.includes(top) && !IGNORED.includes(top));
     expect(unplaced).toEqual([]);
   });
 
@@ -109,9 +107,7 @@ describe('the source layers', () => {
   });
 
   it('has no import that runs upward', () => {
-    const upward = [...graph].flatMap(([file, targets]) =>
-      targets.filter((target) => layerOf(target) > layerOf(file)).map((target) => `${file} -> ${target}`),
-    );
+    const upward = [...graph].flatMap(([file, targets]) => targets.filter((target) => layerOf(target) > layerOf(file)).map((target) => `${file} -> ${target}`));
     expect(upward).toEqual([]);
   });
 

@@ -27,7 +27,7 @@ describe('Anthropic breakpoint cache', () => {
     expect(again).toMatchObject({ readTokens: 3000, write5mTokens: 700 });
   });
 
-  it('finds the previous turn\'s breakpoint within the lookback when the breakpoint moves', () => {
+  it("finds the previous turn's breakpoint within the lookback when the breakpoint moves", () => {
     const cache = new BreakpointCache();
     const turn1 = [system, { text: chars(100, 'a'), ttl: '5m' as const }];
     cache.serve('k', turn1);
@@ -44,7 +44,10 @@ describe('Anthropic breakpoint cache', () => {
 
   it('writes 1-hour breakpoints at their own TTL, and forgets after it', () => {
     const cache = new BreakpointCache();
-    const blocks = [{ text: chars(2000), ttl: '1h' as const }, { text: chars(500, 'm'), ttl: '5m' as const }];
+    const blocks = [
+      { text: chars(2000), ttl: '1h' as const },
+      { text: chars(500, 'm'), ttl: '5m' as const },
+    ];
     expect(cache.serve('k', blocks, 0)).toMatchObject({ write1hTokens: 2000, write5mTokens: 500 });
     expect(cache.serve('k', blocks, 30 * 60_000)).toMatchObject({ readTokens: 2000, write5mTokens: 500 });
     expect(cache.serve('k', blocks, 3 * 60 * 60_000).readTokens).toBe(0);
@@ -101,13 +104,28 @@ describe('the fake upstream server', () => {
   });
 
   it('keys OpenAI caching by the key and prompt_cache_key, and reports cached_tokens', async () => {
-    const body = { model: 'm', input: [{ role: 'developer', content: system }, { role: 'user', content: 'hi' }], prompt_cache_key: 's1' };
+    const body = {
+      model: 'm',
+      input: [
+        { role: 'developer', content: system },
+        { role: 'user', content: 'hi' },
+      ],
+      prompt_cache_key: 's1',
+    };
     await post('/v1/responses', { authorization: 'Bearer k' }, body);
     const same = JSON.parse((await post('/v1/responses', { authorization: 'Bearer k' }, body)).text);
     expect(same.usage.input_tokens_details.cached_tokens).toBeGreaterThanOrEqual(1024);
     const otherKey = JSON.parse((await post('/v1/responses', { authorization: 'Bearer k' }, { ...body, prompt_cache_key: 's2' })).text);
     expect(otherKey.usage.input_tokens_details.cached_tokens).toBe(0);
-    const chat = { model: 'm', messages: [{ role: 'system', content: system }, { role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } };
+    const chat = {
+      model: 'm',
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: 'hi' },
+      ],
+      stream: true,
+      stream_options: { include_usage: true },
+    };
     await post('/v1/chat/completions', { authorization: 'Bearer k' }, chat);
     expect((await post('/v1/chat/completions', { authorization: 'Bearer k' }, chat)).text).toMatch(/"prompt_tokens_details":\{"cached_tokens":1\d\d\d/);
   });
@@ -121,7 +139,7 @@ describe('the fake upstream server', () => {
   });
 });
 
-describe('the fake upstream\'s tool calls', () => {
+describe("the fake upstream's tool calls", () => {
   const upstream = createCacheUpstream({ toolEvery: 2 });
   let url = '';
   beforeAll(async () => {
@@ -132,9 +150,12 @@ describe('the fake upstream\'s tool calls', () => {
   const post = async (path: string, headers: Record<string, string>, body: unknown): Promise<any> =>
     (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json();
 
-  it('calls the request\'s first tool on every n-th turn of a session', async () => {
+  it("calls the request's first tool on every n-th turn of a session", async () => {
     const body = {
-      model: 'm', max_tokens: 10, system: 'cbs_00000000000a', messages: [{ role: 'user', content: 'hi' }],
+      model: 'm',
+      max_tokens: 10,
+      system: 'cbs_00000000000a',
+      messages: [{ role: 'user', content: 'hi' }],
       tools: [{ name: 'Bash', description: 'run', input_schema: { type: 'object' } }],
     };
     const first = await post('/v1/messages', { 'x-api-key': 'k' }, body);

@@ -24,7 +24,7 @@ it('names the installed release of the package, with its publication date', () =
   expect(new GenaiPricesCatalogue().about).toEqual({ package: '@pydantic/genai-prices', version: installed.version, date: CATALOGUE_RELEASE.date });
 });
 
-it('reads the build\'s snapshot of the providers beside the running code, only of its own release', () => {
+it("reads the build's snapshot of the providers beside the running code, only of its own release", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-snapshot-'));
   try {
     const moduleUrl = pathToFileURL(path.join(dir, 'gateway.cjs')).href;

@@ -48,7 +48,20 @@ describe('catalogue prices', () => {
   });
 
   it('chooses the model the package chooses, for every name the package knows', () => {
-    const names = ['claude-opus-4-1', 'claude-3-5-haiku-20241022', 'gpt-4o-mini-2024-07-18', 'o3', 'o4-mini', 'gpt-5', 'gemini-2.0-flash', 'deepseek-chat', 'mistral-large-latest', 'grok-4', 'command-r-plus', 'kimi-k2'];
+    const names = [
+      'claude-opus-4-1',
+      'claude-3-5-haiku-20241022',
+      'gpt-4o-mini-2024-07-18',
+      'o3',
+      'o4-mini',
+      'gpt-5',
+      'gemini-2.0-flash',
+      'deepseek-chat',
+      'mistral-large-latest',
+      'grok-4',
+      'command-r-plus',
+      'kimi-k2',
+    ];
     let compared = 0;
     for (const name of names) {
       const theirs = genai.calcPrice({ input_tokens: 1, output_tokens: 1 }, name);

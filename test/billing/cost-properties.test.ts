@@ -23,7 +23,14 @@ const price: fc.Arbitrary<ModelPrice> = fc
 
 const count = fc.integer({ min: 0, max: 500_000 });
 const usage: fc.Arbitrary<Usage> = fc
-  .record({ inputTokens: count, outputTokens: count, cacheReadTokens: count, cacheWriteTokens: count, oneHourShare: fc.double({ min: 0, max: 1, noNaN: true }), reasoningShare: fc.double({ min: 0, max: 1, noNaN: true }) })
+  .record({
+    inputTokens: count,
+    outputTokens: count,
+    cacheReadTokens: count,
+    cacheWriteTokens: count,
+    oneHourShare: fc.double({ min: 0, max: 1, noNaN: true }),
+    reasoningShare: fc.double({ min: 0, max: 1, noNaN: true }),
+  })
   .map(({ oneHourShare, reasoningShare, ...counts }) => ({
     ...counts,
     cacheWrite1hTokens: Math.floor(counts.cacheWriteTokens * oneHourShare),
@@ -84,9 +91,9 @@ describe(`the pricing rule (seed ${SEED})`, () => {
   });
 
   it('never falls when one token count grows, with tiers whose prices rise with the prompt', () => {
-    const rising = fc.tuple(fc.double({ min: 0, max: 10, noNaN: true }), fc.double({ min: 0, max: 10, noNaN: true }), fc.integer({ min: 1, max: 200_000 })).map(
-      ([input, output, above]): ModelPrice => ({ input, output, tiers: [{ above, input: input * 2, output: output * 2 }] }),
-    );
+    const rising = fc
+      .tuple(fc.double({ min: 0, max: 10, noNaN: true }), fc.double({ min: 0, max: 10, noNaN: true }), fc.integer({ min: 1, max: 200_000 }))
+      .map(([input, output, above]): ModelPrice => ({ input, output, tiers: [{ above, input: input * 2, output: output * 2 }] }));
     const fields = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
     fc.assert(
       fc.property(rising, usage, fc.constantFrom(...fields), fc.integer({ min: 1, max: 100_000 }), (p, u, field, extra) => {

@@ -11,7 +11,21 @@ const DAY = 86_400_000;
 
 function rowAt(createdAt: number, n: number) {
   return requestLogRow(
-    { requestId: `req_${n}`, keyId: null, family: 'messages', model: 'm', upstreamModel: null, channelId: null, httpStatus: 200, errorKind: null, errorMessage: null, stream: false, cost: 0, clientIp: '127.0.0.1', startedAt: createdAt },
+    {
+      requestId: `req_${n}`,
+      keyId: null,
+      family: 'messages',
+      model: 'm',
+      upstreamModel: null,
+      channelId: null,
+      httpStatus: 200,
+      errorKind: null,
+      errorMessage: null,
+      stream: false,
+      cost: 0,
+      clientIp: '127.0.0.1',
+      startedAt: createdAt,
+    },
     createdAt,
   );
 }
@@ -23,10 +37,7 @@ describe.each(engines)('request-log retention on $engine', ({ engine, skip }) =>
     const { store } = opened;
     const now = Date.now();
     // 30 rows ten days old, 20 rows of today, one a minute.
-    const rows = [
-      ...Array.from({ length: 30 }, (_, i) => rowAt(now - 10 * DAY + i * 60_000, i)),
-      ...Array.from({ length: 20 }, (_, i) => rowAt(now - 30 * 60_000 + i * 60_000, 100 + i)),
-    ];
+    const rows = [...Array.from({ length: 30 }, (_, i) => rowAt(now - 10 * DAY + i * 60_000, i)), ...Array.from({ length: 20 }, (_, i) => rowAt(now - 30 * 60_000 + i * 60_000, 100 + i))];
     await store.logs.insertMany(rows);
     expect(await pruneLogs(store, { retentionDays: 0, maxRows: 0 })).toBe(0);
 

@@ -174,7 +174,7 @@ async function main(): Promise<void> {
       await shot(page, 'log-detail');
     });
 
-    await step('the logs page a hundred rows at a time, by the server\'s cursor', async () => {
+    await step("the logs page a hundred rows at a time, by the server's cursor", async () => {
       const send = () =>
         fetch(`${gw.url}/v1/chat/completions`, {
           method: 'POST',
@@ -284,7 +284,7 @@ async function main(): Promise<void> {
       assert.match(await page.locator('[data-testid=raw-response]').innerText(), /"type":\s*"message"/);
     });
 
-    await step('a channel test answers, and a refused channel shows the server\'s complaint at its field', async () => {
+    await step("a channel test answers, and a refused channel shows the server's complaint at its field", async () => {
       await page.click('nav >> text=Channels');
       // The channel that served this run's requests shows its last hour: requests and latency.
       const lastHour = page.locator('tr', { hasText: 'sim' }).locator('td.last-hour');

@@ -71,9 +71,9 @@ describe('CLI', () => {
     await expect(cli(['channels', 'delete', 'up'])).rejects.toThrow('no channel named or with id "up"');
     await expect(cli(['channels', 'delete'])).rejects.toThrow('NAME or ID');
     // Settings are checked by the type's schema, as through the admin API and the config file.
-    await expect(
-      cli(['channels', 'add', '--name', 'typo', '--type', 'openai-chat', '--base-url', 'http://127.0.0.1:8000/v1', '--models', 'a', '--settings', '{"streamUsag":false}']),
-    ).rejects.toThrow('settings.streamUsag: unknown setting `streamUsag` for an openai-chat channel; did you mean `streamUsage`?');
+    await expect(cli(['channels', 'add', '--name', 'typo', '--type', 'openai-chat', '--base-url', 'http://127.0.0.1:8000/v1', '--models', 'a', '--settings', '{"streamUsag":false}'])).rejects.toThrow(
+      'settings.streamUsag: unknown setting `streamUsag` for an openai-chat channel; did you mean `streamUsage`?',
+    );
 
     await cli(['keys', 'create', '--name', 'k']);
     expect((await cli(['keys', 'disable', 'k'])).out).toMatchObject({ status: 'disabled' });

@@ -39,7 +39,9 @@ function shBlocks(): string[] {
 
 describe('docs/providers.md', () => {
   it('every CLI line runs as written', async () => {
-    const lines = shBlocks().flatMap((block) => block.split('\n')).filter((line) => line.startsWith('npm run cli -- '));
+    const lines = shBlocks()
+      .flatMap((block) => block.split('\n'))
+      .filter((line) => line.startsWith('npm run cli -- '));
     expect(lines.filter((line) => line.includes('channels add')).length).toBe(9);
     const env = { SWITCHYARD_DATA_DIR: path.join(root, 'data') };
     await runCli(['--data-dir', env.SWITCHYARD_DATA_DIR, 'keys', 'list'], { env, stdout: () => undefined, stderr: () => undefined });

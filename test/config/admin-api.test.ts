@@ -17,7 +17,10 @@ afterAll(async () => {
 });
 
 async function send(example: AdminExample): Promise<{ status: number; body: any }> {
-  const pathname = example.path.replace('{key}', ids.key ?? '').replace('{channel}', ids.channel ?? '').replace(/^\/admin/, '');
+  const pathname = example.path
+    .replace('{key}', ids.key ?? '')
+    .replace('{channel}', ids.channel ?? '')
+    .replace(/^\/admin/, '');
   return gw.admin(example.method, pathname, example.body);
 }
 

@@ -147,8 +147,6 @@ keys:
   it.skipIf(skip)('names the entry when a key secret is already used by another key', async () => {
     await store.keys.create({ name: 'taken', keyHash: hashKey('sk-sy-taken'), keyPrefix: 'sk-sy-ta' });
     const clash = parseConfigText('keys: [{ name: other, key: sk-sy-taken }]', 'yaml');
-    await expect(applyConfigFile(store, secrets, clash, hashKey)).rejects.toThrow(
-      'config keys[0] "other": a key with this secret already exists',
-    );
+    await expect(applyConfigFile(store, secrets, clash, hashKey)).rejects.toThrow('config keys[0] "other": a key with this secret already exists');
   });
 });

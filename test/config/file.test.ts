@@ -148,15 +148,12 @@ keys:
     expect(problems.some((p) => p.startsWith('keys[0].rpm: '))).toBe(true);
     expect(problems.some((p) => p.startsWith('keys[0].allowIps[0]: must be an IP address'))).toBe(true);
     expect(problems.some((p) => p.startsWith('keys[0].allowIps[1]: must be an IP address'))).toBe(true);
-    expect(problems).toContain(
-      'keys[0].expiresAt: must be an ISO 8601 date or date-time with a zone (Z or ±hh:mm), or epoch milliseconds',
-    );
+    expect(problems).toContain('keys[0].expiresAt: must be an ISO 8601 date or date-time with a zone (Z or ±hh:mm), or epoch milliseconds');
     expect(problems.join('\n')).not.toContain('sk-secret-value');
   });
 
   it('reads expiry dates only when their instant is unambiguous', () => {
-    const expiry = (value: string) =>
-      parseConfigText(`keys: [{ name: k, key: sk-x, expiresAt: "${value}" }]`, 'yaml').keys[0].expiresAt;
+    const expiry = (value: string) => parseConfigText(`keys: [{ name: k, key: sk-x, expiresAt: "${value}" }]`, 'yaml').keys[0].expiresAt;
     expect(expiry('2030-01-01')).toBe(Date.UTC(2030, 0, 1));
     expect(expiry('2030-01-01T08:00:00+08:00')).toBe(Date.UTC(2030, 0, 1));
     expect(expiry('2030-01-01T00:00:00.500Z')).toBe(Date.UTC(2030, 0, 1) + 500);
@@ -173,11 +170,7 @@ keys:
   - { name: k2, key: sk-same-secret }
   - { name: k1, key: sk-other-secret }
 `);
-    expect(problems).toEqual([
-      'channels[1].name: duplicate: "a" is declared twice',
-      'keys[2].name: duplicate: "k1" is declared twice',
-      'keys[1].key: duplicate: the same secret as an earlier key',
-    ]);
+    expect(problems).toEqual(['channels[1].name: duplicate: "a" is declared twice', 'keys[2].name: duplicate: "k1" is declared twice', 'keys[1].key: duplicate: the same secret as an earlier key']);
   });
 
   it('puts the file name and every problem in the error message', () => {

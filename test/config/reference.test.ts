@@ -13,9 +13,7 @@ import { generatedDocs } from '../../scripts/reference/documents.js';
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((entry) => entry.isFile() && /\.(ts|mjs)$/.test(entry.name) && !entry.parentPath.includes('node_modules'))
-    .map((entry) => path.join(entry.parentPath, entry.name));
+  return entries.filter((entry) => entry.isFile() && /\.(ts|mjs)$/.test(entry.name) && !entry.parentPath.includes('node_modules')).map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 /** SWITCHYARD_* names read from an environment object: `process.env.X`, or any `env.X` / `env['X']` when `anyEnv`. */

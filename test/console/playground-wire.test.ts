@@ -28,7 +28,14 @@ describe('buildExchange', () => {
 
 describe('answer text', () => {
   it('reads whole answers of every family', () => {
-    expect(answerText('messages', { content: [{ type: 'thinking', thinking: 'x' }, { type: 'text', text: 'Hello' }] })).toBe('Hello');
+    expect(
+      answerText('messages', {
+        content: [
+          { type: 'thinking', thinking: 'x' },
+          { type: 'text', text: 'Hello' },
+        ],
+      }),
+    ).toBe('Hello');
     expect(answerText('generate', { candidates: [{ content: { parts: [{ text: 'why', thought: true }, { text: 'Hi' }] } }] })).toBe('Hi');
     expect(answerText('responses', { output: [{ type: 'reasoning' }, { type: 'message', content: [{ type: 'output_text', text: 'Yo' }] }] })).toBe('Yo');
     expect(answerText('chat-completions', { choices: [{ message: { content: 'Hey' } }] })).toBe('Hey');

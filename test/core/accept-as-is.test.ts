@@ -116,7 +116,12 @@ describe('the walk, node by node', () => {
   });
 
   it('leaves transforms, defaults and coercion to zod unless declared identity', () => {
-    expect(expectAgreement(z.string().transform((s) => s.trim()), 'x')).toBe('unsure');
+    expect(
+      expectAgreement(
+        z.string().transform((s) => s.trim()),
+        'x',
+      ),
+    ).toBe('unsure');
     expect(expectAgreement(z.looseObject({ a: z.string().default('d') }), { a: 'x' })).toBe('unsure');
     expect(expectAgreement(z.looseObject({ a: z.string().default('d').optional() }), {})).toBe('unsure');
     expect(expectAgreement(z.string().default('d').optional(), undefined)).toBe('unsure');

@@ -31,7 +31,7 @@ describe('CallStateMemo', () => {
     expect(turn(memo.restore('key2', replay([call('a')])))).toEqual([call('a')]);
   });
 
-  it('is told a stream\'s call states by the seal pass, which passes the events on unchanged', async () => {
+  it("is told a stream's call states by the seal pass, which passes the events on unchanged", async () => {
     const memo = new CallStateMemo({ maxEntries: 10, maxChars: 10_000, ttlMs: 1000 });
     const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
     const events: ChatEvent[] = [
@@ -51,7 +51,7 @@ describe('CallStateMemo', () => {
     expect(turn(memo.restore('k', replay([call('a')])))).toEqual([signed('swy1-s'), call('a')]);
   });
 
-  it('gives a signature streamed after the last call, at the answer\'s end, to that call; a text block in between claims none', async () => {
+  it("gives a signature streamed after the last call, at the answer's end, to that call; a text block in between claims none", async () => {
     const memo = new CallStateMemo({ maxEntries: 10, maxChars: 10_000, ttlMs: 1000 });
     const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
     const events: ChatEvent[] = [

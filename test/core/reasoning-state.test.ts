@@ -84,7 +84,10 @@ describe('opening a translated request', () => {
   const request = (content: ChatRequest['messages'][number]['content']): ChatRequest => ({
     model: 'm',
     stream: false,
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }, { role: 'assistant', content }],
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'q' }] },
+      { role: 'assistant', content },
+    ],
   });
 
   it('restores the original values, the carried text and the origin', () => {
@@ -108,8 +111,17 @@ describe('opening a translated request', () => {
 
   it('drops state sealed with another key, and leaves vendor values and plain requests alone', () => {
     const foreign = other.seal({ origin: 'gemini', kind: 'thinking', value: 'CiQB' });
-    const opened = openRequestState(request([{ type: 'thinking', text: 'kept', signature: foreign }, { type: 'thinking', text: '', signature: 'EqQB' }]), sealer);
-    expect(opened.messages[1].content).toEqual([{ type: 'thinking', text: 'kept' }, { type: 'thinking', text: '', signature: 'EqQB' }]);
+    const opened = openRequestState(
+      request([
+        { type: 'thinking', text: 'kept', signature: foreign },
+        { type: 'thinking', text: '', signature: 'EqQB' },
+      ]),
+      sealer,
+    );
+    expect(opened.messages[1].content).toEqual([
+      { type: 'thinking', text: 'kept' },
+      { type: 'thinking', text: '', signature: 'EqQB' },
+    ]);
     const plain = request([{ type: 'text', text: 'a' }]);
     expect(openRequestState(plain, sealer)).toBe(plain);
   });

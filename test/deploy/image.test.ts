@@ -45,7 +45,10 @@ async function readDockerfile(): Promise<Dockerfile> {
     env,
     cmd: json('CMD '),
     healthcheck: json('HEALTHCHECK '),
-    user: last.find((l) => l.startsWith('USER '))!.slice(5).trim(),
+    user: last
+      .find((l) => l.startsWith('USER '))!
+      .slice(5)
+      .trim(),
     volumes: json('VOLUME '),
   };
 }
@@ -77,7 +80,11 @@ describe('the Dockerfile', () => {
     const [program, ...args] = image.cmd;
     expect(program).toBe('node');
     const env = { ...process.env, ...image.env, SWITCHYARD_HOST: '127.0.0.1', SWITCHYARD_PORT: '0', SWITCHYARD_DATA_DIR: dataDir, SWITCHYARD_LOG_LEVEL: 'info' };
-    const child = spawn(process.execPath, args.map((arg) => arg.replace('dist/bundle', outdir)), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      args.map((arg) => arg.replace('dist/bundle', outdir)),
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -148,7 +155,10 @@ describe('compose.yaml', () => {
       SWITCHYARD_SECRET_KEY: randomBytes(32).toString('hex'),
       SWITCHYARD_ADMIN_KEY: `sk-admin-${randomBytes(16).toString('hex')}`,
     };
-    const header = (await readFile('compose.yaml', 'utf8')).split('\n').filter((line) => line.startsWith('#')).join('\n');
+    const header = (await readFile('compose.yaml', 'utf8'))
+      .split('\n')
+      .filter((line) => line.startsWith('#'))
+      .join('\n');
     expect(header).toContain('SWITCHYARD_SECRET_KEY=$(openssl rand -hex 32)');
     expect(header).toContain('SWITCHYARD_ADMIN_KEY=sk-admin-$(openssl rand -hex 16)');
     // Compose's ${NAME:?…} and ${NAME:-default}, filled as compose fills them.
@@ -168,7 +178,9 @@ describe('the Kubernetes manifests', () => {
     expect(container.livenessProbe.httpGet.path).toBe('/healthz');
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     const fromSecret = Object.fromEntries(
-      container.env.filter((entry: { valueFrom?: unknown }) => entry.valueFrom).map((entry: { name: string; valueFrom: { secretKeyRef: { name: string } } }) => [entry.name, entry.valueFrom.secretKeyRef.name]),
+      container.env
+        .filter((entry: { valueFrom?: unknown }) => entry.valueFrom)
+        .map((entry: { name: string; valueFrom: { secretKeyRef: { name: string } } }) => [entry.name, entry.valueFrom.secretKeyRef.name]),
     );
     expect(fromSecret).toMatchObject({ SWITCHYARD_SECRET_KEY: 'switchyard', SWITCHYARD_DATABASE_URL: 'switchyard', SWITCHYARD_REDIS_URL: 'switchyard' });
     const env = Object.fromEntries(container.env.filter((entry: { value?: string }) => entry.value).map((entry: { name: string; value: string }) => [entry.name, entry.value]));

@@ -66,7 +66,11 @@ describe.each(ENGINES)('admin validation on %s', (engine) => {
       [{ type: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKey: '', models: ['claude-*'] }, 'apiKey', /^apiKey: must not be empty/],
       [{ type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: ['sk-up', ''], models: ['*'] }, 'apiKey', /^apiKey: must not be empty/],
       [{ type: 'gemini', apiKey: 'sk-up' }, 'models', /^models: required for type gemini: list the model names or patterns/],
-      [{ type: 'ig-proxy', baseUrl: 'http://127.0.0.1:9', models: ['ig_*'], settings: { botTypes: { MID_GEN: '' } } }, 'settings.botTypes.MID_GEN', /^settings\.botTypes\.MID_GEN: must be a non-empty string$/],
+      [
+        { type: 'ig-proxy', baseUrl: 'http://127.0.0.1:9', models: ['ig_*'], settings: { botTypes: { MID_GEN: '' } } },
+        'settings.botTypes.MID_GEN',
+        /^settings\.botTypes\.MID_GEN: must be a non-empty string$/,
+      ],
     ])('%j is refused naming %s', async (fields, field, message) => {
       const created = await gw.admin('POST', '/channels', { name: `c-${JSON.stringify(fields)}`, ...fields });
       expect(created.status).toBe(400);

@@ -30,7 +30,10 @@ const json = (body: unknown): FakeReply => ({ status: 200, headers: { 'content-t
 function gemini(request: RecordedRequest): FakeReply {
   const body = request.json<Json>();
   const last = body.contents.at(-1);
-  const answer = decide(request.body.toString(), last.parts.some((part: Json) => part.functionResponse));
+  const answer = decide(
+    request.body.toString(),
+    last.parts.some((part: Json) => part.functionResponse),
+  );
   const parts = answer.kind === 'call' ? [{ functionCall: { name: SHELL_TOOL, args: SHELL_ARGS }, thoughtSignature: SIGNATURE }] : [{ text: answer.text }];
   const response = {
     candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],

@@ -55,10 +55,7 @@ describe('billing', () => {
 
   it('charges a client that leaves half way for what it received, once', async () => {
     const abort = new AbortController();
-    const response = await request(
-      { model: 'slow-a', max_tokens: 500, stream: true, messages: [{ role: 'user', content: 'a long answer please' }] },
-      abort.signal,
-    );
+    const response = await request({ model: 'slow-a', max_tokens: 500, stream: true, messages: [{ role: 'user', content: 'a long answer please' }] }, abort.signal);
     const reader = response.body!.getReader();
     let received = '';
     while (!received.includes('text_delta')) received += new TextDecoder().decode((await reader.read()).value);

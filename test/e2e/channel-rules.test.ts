@@ -42,7 +42,12 @@ describe.each(ENGINES)('channel rules on %s', (engine) => {
   beforeAll(async () => {
     upstream = await startFakeUpstream({ status: 200, headers: { 'content-type': 'application/json' }, body: fixtureText('anthropic-messages', 'anthropic-text.json') });
     place = await createPlace(engine);
-    const sink = new Writable({ write: (chunk, _encoding, done) => { logLines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write: (chunk, _encoding, done) => {
+        logLines.push(String(chunk));
+        done();
+      },
+    });
     gw = await place.start({
       logger: pino({ level: 'info' }, sink),
       config: {
@@ -113,7 +118,14 @@ describe.each(ENGINES)('channel rules on %s', (engine) => {
     upstream.reply(() => ({
       status: 200,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model: 'local-1', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }),
+      body: JSON.stringify({
+        id: 'c1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'local-1',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      }),
     }));
     expect((await ask(gw, 'local-1')).status).toBe(200);
     const [sent] = upstream.requests;

@@ -16,9 +16,7 @@ let client: OpenAI;
 
 beforeAll(async () => {
   broken = await startFakeUpstream({ status: 503, headers: { 'content-type': 'application/json' }, body: '{"error":{"message":"overloaded"}}' });
-  healthy = await startFakeUpstream((request) =>
-    request.json<{ stream?: boolean }>().stream ? sseReply('openai-chat', 'openai-text.chunks.txt') : jsonReply('openai-chat', 'openai-text.json'),
-  );
+  healthy = await startFakeUpstream((request) => (request.json<{ stream?: boolean }>().stream ? sseReply('openai-chat', 'openai-text.chunks.txt') : jsonReply('openai-chat', 'openai-text.json')));
   gw = await startGateway({
     config: {
       channels: [

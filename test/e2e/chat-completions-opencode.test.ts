@@ -139,7 +139,7 @@ describe.each(RECORDED)('opencode ($model) request bodies', ({ model: recordedMo
     expect(result.content).toBe('The command printed SWITCHYARD_TOOL_OK.');
   });
 
-  it('run on the simulator: the tool turn calls opencode\'s bash tool, the result turn ends the loop', async () => {
+  it("run on the simulator: the tool turn calls opencode's bash tool, the result turn ends the loop", async () => {
     const plain = await replay(files.plain, 'sim-opencode');
     expectReadableStream(plain, files.plain);
     expect(plain.content.length).toBeGreaterThan(0);

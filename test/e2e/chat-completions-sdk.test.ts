@@ -40,7 +40,10 @@ describe('chat.completions.create', () => {
   it('streams chunks with one id, the role first, finish_reason last and [DONE]', async () => {
     const stream = await client.chat.completions.create({
       model: 'gpt-4o-mini',
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Tell me a story' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Tell me a story' },
+      ],
       stream: true,
       stream_options: { include_usage: true },
     });
@@ -98,9 +101,7 @@ describe('chat.completions.create', () => {
 
 describe('errors in the OpenAI shape', () => {
   it('names the invalid field in param', async () => {
-    const error = await client.chat.completions
-      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], temperature: 7 })
-      .catch((e) => e);
+    const error = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], temperature: 7 }).catch((e) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error.status).toBe(400);
     expect(error.error).toMatchObject({ type: 'invalid_request_error', param: 'temperature' });
@@ -108,7 +109,13 @@ describe('errors in the OpenAI shape', () => {
 
   it('refuses a tool message that answers no call', async () => {
     const error = await client.chat.completions
-      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_1', content: 'r' }] })
+      .create({
+        model: 'gpt-4o-mini',
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', tool_call_id: 'call_1', content: 'r' },
+        ],
+      })
       .catch((e) => e);
     expect(error.status).toBe(400);
     expect(error.error.param).toBe('messages[1].tool_call_id');

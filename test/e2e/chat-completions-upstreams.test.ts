@@ -41,7 +41,14 @@ beforeAll(async () => {
   gw = await startGateway({
     config: {
       channels: [
-        { name: 'chat', type: 'openai-chat', baseUrl: `${chatUpstream.origin}/v1`, apiKey: 'sk-upstream-chat', models: ['chat/*', 'mapped-chat'], modelMapping: { 'mapped-chat': 'chat/openai-text.json' } },
+        {
+          name: 'chat',
+          type: 'openai-chat',
+          baseUrl: `${chatUpstream.origin}/v1`,
+          apiKey: 'sk-upstream-chat',
+          models: ['chat/*', 'mapped-chat'],
+          modelMapping: { 'mapped-chat': 'chat/openai-text.json' },
+        },
         { name: 'anthropic', type: 'anthropic', baseUrl: anthropicUpstream.origin, apiKey: 'sk-upstream-anthropic', models: ['claude/*'] },
         { name: 'responses', type: 'openai-responses', baseUrl: `${responsesUpstream.origin}/v1`, apiKey: 'sk-upstream-responses', models: ['resp/*'] },
         { name: 'gemini', type: 'gemini', baseUrl: geminiUpstream.origin, apiKey: 'AIza-upstream', models: ['google-*'] },

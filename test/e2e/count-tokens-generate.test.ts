@@ -43,7 +43,15 @@ beforeAll(async () => {
     config: {
       channels: [
         { name: 'sim', type: 'simulator', models: ['sim-*'] },
-        { name: 'native', type: 'gemini', baseUrl: native.origin, apiKey: 'AIza-up-native', models: ['gemini-native', 'gemini-failover'], modelMapping: { 'mapped-gemini': 'gemini-upstream-name' }, priority: 5 },
+        {
+          name: 'native',
+          type: 'gemini',
+          baseUrl: native.origin,
+          apiKey: 'AIza-up-native',
+          models: ['gemini-native', 'gemini-failover'],
+          modelMapping: { 'mapped-gemini': 'gemini-upstream-name' },
+          priority: 5,
+        },
         { name: 'no-counting', type: 'gemini', baseUrl: noCounting.origin, apiKey: 'AIza-up-404', models: ['gemini-no-count'] },
         { name: 'failing', type: 'gemini', baseUrl: failing.origin, apiKey: 'AIza-up-500', models: ['gemini-failover'], priority: 10 },
         { name: 'claude', type: 'anthropic', baseUrl: translated.origin, apiKey: 'sk-up-claude', models: ['claude-translated'] },
@@ -71,8 +79,7 @@ async function logOf(model: string): Promise<any> {
   return logs.body.data[0];
 }
 
-const post = (path: string, body: unknown) =>
-  fetch(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': KEY }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown) => fetch(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': KEY }, body: JSON.stringify(body) });
 
 describe('estimated by the gateway', () => {
   it('counts {contents} on the simulator with the gateway tokenizer and says so', async () => {
@@ -160,9 +167,7 @@ describe('like :generateContent', () => {
     const badInner = await post('/v1beta/models/sim-model:countTokens', { generateContentRequest: 'all of it' });
     expect(badInner.status).toBe(400);
     expect(((await badInner.json()) as any).error.message).toContain('generate_content_request');
-    const error = await new GoogleGenAI({ apiKey: 'AIza-wrong', httpOptions: { baseUrl: gw.url } }).models
-      .countTokens({ model: 'sim-model', contents })
-      .catch((thrown: unknown) => thrown);
+    const error = await new GoogleGenAI({ apiKey: 'AIza-wrong', httpOptions: { baseUrl: gw.url } }).models.countTokens({ model: 'sim-model', contents }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(401);
   });

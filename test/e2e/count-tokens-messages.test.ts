@@ -41,7 +41,15 @@ beforeAll(async () => {
     config: {
       channels: [
         { name: 'sim', type: 'simulator', models: ['sim-*'] },
-        { name: 'native', type: 'anthropic', baseUrl: native.origin, apiKey: 'sk-up-native', models: ['claude-native', 'claude-failover'], modelMapping: { 'mapped-claude': 'claude-upstream-name' }, priority: 5 },
+        {
+          name: 'native',
+          type: 'anthropic',
+          baseUrl: native.origin,
+          apiKey: 'sk-up-native',
+          models: ['claude-native', 'claude-failover'],
+          modelMapping: { 'mapped-claude': 'claude-upstream-name' },
+          priority: 5,
+        },
         { name: 'no-counting', type: 'anthropic', baseUrl: noCounting.origin, apiKey: 'sk-up-404', models: ['claude-no-count'] },
         { name: 'failing', type: 'anthropic', baseUrl: failing.origin, apiKey: 'sk-up-503', models: ['claude-failover'], priority: 10 },
         { name: 'chat', type: 'openai-chat', baseUrl: `${chat.origin}/v1`, apiKey: 'sk-up-chat', models: ['gpt-translated'] },
@@ -77,7 +85,11 @@ function estimateOf(body: Record<string, unknown>): number {
 
 describe('estimated by the gateway', () => {
   it('counts on the simulator with the gateway tokenizer and says so', async () => {
-    const body = { ...hello('sim-model'), system: 'You are terse.', tools: [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } } } }] };
+    const body = {
+      ...hello('sim-model'),
+      system: 'You are terse.',
+      tools: [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } } } }],
+    };
     const { data, response } = await client.messages.countTokens(body).withResponse();
     expect(data).toEqual({ input_tokens: estimateOf(body) });
     expect(data.input_tokens).toBeGreaterThan(10);
@@ -116,9 +128,7 @@ describe('estimated by the gateway', () => {
 describe('forwarded to an anthropic channel', () => {
   it("sends the client's body with the model mapped and answers the upstream's number", async () => {
     const body = { ...hello('mapped-claude'), thinking: { type: 'enabled' as const, budget_tokens: 2048 }, context_management: { edits: [] } };
-    const { data, response } = await client.messages
-      .countTokens(body as never, { headers: { 'anthropic-beta': 'context-management-2025-06-27' } })
-      .withResponse();
+    const { data, response } = await client.messages.countTokens(body as never, { headers: { 'anthropic-beta': 'context-management-2025-06-27' } }).withResponse();
     expect(data).toEqual({ input_tokens: 4321 });
     expect(response.headers.get('x-switchyard-estimated')).toBeNull();
     const seen = native.requests.at(-1)!;

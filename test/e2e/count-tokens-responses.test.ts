@@ -48,7 +48,15 @@ beforeAll(async () => {
     config: {
       channels: [
         { name: 'sim', type: 'simulator', models: ['sim-*'] },
-        { name: 'native', type: 'openai-responses', baseUrl: `${native.origin}/v1`, apiKey: 'sk-up-native', models: ['gpt-native', 'gpt-failover'], modelMapping: { 'mapped-gpt': 'gpt-upstream-name' }, priority: 5 },
+        {
+          name: 'native',
+          type: 'openai-responses',
+          baseUrl: `${native.origin}/v1`,
+          apiKey: 'sk-up-native',
+          models: ['gpt-native', 'gpt-failover'],
+          modelMapping: { 'mapped-gpt': 'gpt-upstream-name' },
+          priority: 5,
+        },
         { name: 'no-counting', type: 'openai-responses', baseUrl: `${noCounting.origin}/v1`, apiKey: 'sk-up-404', models: ['gpt-no-count'] },
         { name: 'failing', type: 'openai-responses', baseUrl: `${failing.origin}/v1`, apiKey: 'sk-up-502', models: ['gpt-failover'], priority: 10 },
         { name: 'provider', type: 'openai-responses', baseUrl: `${provider.url}/v1`, apiKey: 'sk-provider-key', models: ['chain-model'] },
@@ -156,9 +164,7 @@ describe('forwarded to an openai-responses channel', () => {
 
   it("names a stored conversation by the upstream's own id on the channel that holds it", async () => {
     const first = await client.responses.create({ model: 'chain-model', input: 'Tell me a long story about a lighthouse keeper.' });
-    const { data, response } = await client.responses.inputTokens
-      .count({ model: 'chain-model', input: 'And then?', previous_response_id: first.id })
-      .withResponse();
+    const { data, response } = await client.responses.inputTokens.count({ model: 'chain-model', input: 'And then?', previous_response_id: first.id }).withResponse();
     // Counted by the provider (nothing estimated here), which only knows its own id for that response.
     expect(response.headers.get('x-switchyard-estimated')).toBeNull();
     const alone = await client.responses.inputTokens.count({ model: 'chain-model', input: 'And then?' });

@@ -116,7 +116,10 @@ describe('openai-chat channel (pass-through)', () => {
 describe('gemini channel (translation)', () => {
   it('sends one batchEmbedContents request for an OpenAI client', async () => {
     const answer = await client.embeddings.create({ model: 'gemini-embedding-001', input: ['a', 'b'], encoding_format: 'float', dimensions: 3 });
-    expect(answer.data.map((d) => d.embedding)).toEqual([[1, 0, 0], [1, 0, 0]]);
+    expect(answer.data.map((d) => d.embedding)).toEqual([
+      [1, 0, 0],
+      [1, 0, 0],
+    ]);
     const seen = geminiUpstream.requests.at(-1)!;
     expect(seen.url).toBe('/v1beta/models/gemini-embedding-001:batchEmbedContents');
     expect(seen.headers['x-goog-api-key']).toBe('AIza-upstream');

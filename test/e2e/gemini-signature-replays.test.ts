@@ -19,7 +19,11 @@ import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequ
 type Json = Record<string, any>;
 const FIXTURES = new URL('../fixtures/upstream/gemini/', import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, FIXTURES), 'utf8');
-const chunksOf = (name: string): Json[] => fixture(name).split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+const chunksOf = (name: string): Json[] =>
+  fixture(name)
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
 
 const KEY = 'sk-client-signatures';
 const LATE_SIGNATURE = 'CiQBjz1rX2xhdGUtc2lnbmF0dXJlLW9uLWFuLWVtcHR5LXRleHQtcGFydA==';
@@ -33,8 +37,7 @@ interface Variant {
 }
 
 function firstSignature(answer: Json | Json[]): string {
-  for (const chunk of Array.isArray(answer) ? answer : [answer])
-    for (const part of chunk.candidates?.[0]?.content?.parts ?? []) if (part.thoughtSignature) return part.thoughtSignature;
+  for (const chunk of Array.isArray(answer) ? answer : [answer]) for (const part of chunk.candidates?.[0]?.content?.parts ?? []) if (part.thoughtSignature) return part.thoughtSignature;
   throw new Error('no signature in the answer');
 }
 
@@ -158,7 +161,12 @@ async function post(path: string, body: Json, headers: Record<string, string>): 
 function sseData(text: string): Json[] {
   return text
     .split(/\n\n/)
-    .map((frame) => frame.split('\n').find((line) => line.startsWith('data: '))?.slice(6))
+    .map((frame) =>
+      frame
+        .split('\n')
+        .find((line) => line.startsWith('data: '))
+        ?.slice(6),
+    )
     .filter((data): data is string => data !== undefined && data !== '[DONE]')
     .map((data) => JSON.parse(data));
 }
@@ -174,8 +182,7 @@ async function responses(variant: Variant, body: Json): Promise<Json> {
   if (!variant.stream) return JSON.parse(text);
   return sseData(text).find((event) => event.type === 'response.completed')!.response;
 }
-const callOutputs = (first: Json) =>
-  first.output.filter((item: Json) => item.type === 'function_call').map((item: Json) => ({ type: 'function_call_output', call_id: item.call_id, output: 'ok' }));
+const callOutputs = (first: Json) => first.output.filter((item: Json) => item.type === 'function_call').map((item: Json) => ({ type: 'function_call_output', call_id: item.call_id, output: 'ok' }));
 const QUESTION = { role: 'user', content: 'Go.' };
 
 // Chat Completions: ai-SDK-like clients keep the assistant message as it came, reasoning_details included.

@@ -15,8 +15,7 @@ import { startGateway, type TestGateway } from '../support/gateway.js';
 
 const CLIENT_KEY = 'AIza-client-agents';
 const DIR = new URL('../fixtures/agents/gemini-cli-0.61.0/', import.meta.url);
-const recorded = (file: string) =>
-  JSON.parse(readFileSync(new URL(file, DIR), 'utf8')) as { path: string; headers: Record<string, string>; body: Record<string, unknown> };
+const recorded = (file: string) => JSON.parse(readFileSync(new URL(file, DIR), 'utf8')) as { path: string; headers: Record<string, string>; body: Record<string, unknown> };
 const MODEL_CHOICE = '00-gemini-3.5-flash-lite-model-choice-turn.json';
 const FIRST_TURN = '02-gemini-3.1-pro-preview-tool-first-turn.json';
 const RESULT_TURN = '03-gemini-3.1-pro-preview-tool-result-turn.json';
@@ -56,7 +55,10 @@ async function replay(file: string, model: string) {
   const text = await res.text();
   const chunks =
     method === 'streamGenerateContent'
-      ? text.split(/\r?\n/).filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)))
+      ? text
+          .split(/\r?\n/)
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => JSON.parse(line.slice(6)))
       : [JSON.parse(text)];
   const parts: Part[] = chunks.flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? []);
   return { res, body, chunks, parts, translation: res.headers.get('x-switchyard-translation') };
@@ -134,9 +136,7 @@ describe('a function-call round trip with @google/genai', () => {
     thinkingConfig: { thinkingLevel: ThinkingLevel.HIGH, includeThoughts: true },
     tools: [
       {
-        functionDeclarations: [
-          { name: SHELL_TOOL, description: 'Runs a shell command', parametersJsonSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } },
-        ],
+        functionDeclarations: [{ name: SHELL_TOOL, description: 'Runs a shell command', parametersJsonSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } }],
       },
     ],
   };

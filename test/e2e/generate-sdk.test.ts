@@ -120,11 +120,7 @@ describe.each(clients)('$name', ({ make }) => {
 
     const second = await client().models.generateContent({
       model: 'sim-model',
-      contents: [
-        user,
-        first.candidates![0].content!,
-        { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { output: '21 degrees and sunny' } } }] },
-      ],
+      contents: [user, first.candidates![0].content!, { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { output: '21 degrees and sunny' } } }] }],
       config,
     });
     expect(second.functionCalls).toBeUndefined();
@@ -238,9 +234,7 @@ describe.each(clients)('$name', ({ make }) => {
 
 describe('ApiError class', () => {
   it('is what the current client throws', async () => {
-    const failure = await new GoogleGenAI({ apiKey: 'AIza-wrong', httpOptions: { baseUrl: gw.url } }).models
-      .generateContent({ model: 'sim-model', contents: 'hi' })
-      .catch((error) => error);
+    const failure = await new GoogleGenAI({ apiKey: 'AIza-wrong', httpOptions: { baseUrl: gw.url } }).models.generateContent({ model: 'sim-model', contents: 'hi' }).catch((error) => error);
     expect(failure).toBeInstanceOf(ApiError);
   });
 });

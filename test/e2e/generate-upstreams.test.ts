@@ -41,10 +41,12 @@ const geminiReplay = (request: RecordedRequest): FakeReply => {
   const match = /\/models\/([^:]+):(\w+)/.exec(request.url)!;
   return replay('gemini', decodeURIComponent(match[1]), match[2] === 'streamGenerateContent', request.url.includes('alt=sse'));
 };
-const byBodyModel = (dialect: FixtureDialect) => (request: RecordedRequest): FakeReply => {
-  const body = request.json<{ model: string; stream?: boolean }>();
-  return replay(dialect, body.model, body.stream === true);
-};
+const byBodyModel =
+  (dialect: FixtureDialect) =>
+  (request: RecordedRequest): FakeReply => {
+    const body = request.json<{ model: string; stream?: boolean }>();
+    return replay(dialect, body.model, body.stream === true);
+  };
 
 beforeAll(async () => {
   gemini = await startFakeUpstream(geminiReplay);
@@ -154,7 +156,9 @@ describe('the Messages client through a gemini upstream (translation)', () => {
     expect(text.content.map((block) => block.type)).toEqual(['text']);
 
     const tools = [{ name: 'weather', input_schema: { type: 'object' as const, properties: { location: { type: 'string' } } } }];
-    const call = await claude().messages.stream({ ...ask('google-tool-call'), tools }).finalMessage();
+    const call = await claude()
+      .messages.stream({ ...ask('google-tool-call'), tools })
+      .finalMessage();
     expect(call.stop_reason).toBe('tool_use');
     expect(call.content.map((block) => block.type)).toEqual(['thinking', 'tool_use']);
     const toolUse = call.content[1];

@@ -42,8 +42,7 @@ describe.each(ENGINES)('hostile client input on %s', (engine) => {
     const text = await response.text();
     return { status: response.status, body: JSON.parse(text) };
   }
-  const admin = (method: string, path: string, body?: string) =>
-    call(method, `/admin${path}`, body, { authorization: `Bearer ${gw.adminKey}` });
+  const admin = (method: string, path: string, body?: string) => call(method, `/admin${path}`, body, { authorization: `Bearer ${gw.adminKey}` });
 
   const messagesShape = (message: RegExp) => ({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(message) } });
   const videosShape = (message: RegExp) => ({ error: { type: 'invalid_request_error', message: expect.stringMatching(message), param: null, code: null } });

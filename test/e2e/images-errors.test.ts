@@ -8,15 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
 import { createPlace, ENGINES, type Place } from '../support/places.js';
-import {
-  ANIMATED_GIF_DATA_URL,
-  igClient,
-  JPEG_DATA_URL,
-  pngDataUrl,
-  STATIC_GIF_DATA_URL,
-  WEBP_DATA_URL,
-  type IgClient,
-} from '../families/images/support.js';
+import { ANIMATED_GIF_DATA_URL, igClient, JPEG_DATA_URL, pngDataUrl, STATIC_GIF_DATA_URL, WEBP_DATA_URL, type IgClient } from '../families/images/support.js';
 
 const KEY = 'sk-images-errors-main';
 const config = {

@@ -38,20 +38,7 @@ const config = {
   prices: { 'ig_*': { perCall: 0.1 }, ig_describe: { perCall: 0.05 } },
 };
 
-const UPSCALE_LABELS = [
-  'Upscale (Subtle)',
-  'Upscale (Creative)',
-  'Vary (Subtle)',
-  'Vary (Strong)',
-  'Vary (Region)',
-  'Zoom Out 2x',
-  'Zoom Out 1.5x',
-  'Custom Zoom',
-  '',
-  '',
-  '',
-  '',
-];
+const UPSCALE_LABELS = ['Upscale (Subtle)', 'Upscale (Creative)', 'Vary (Subtle)', 'Vary (Strong)', 'Vary (Region)', 'Zoom Out 2x', 'Zoom Out 1.5x', 'Custom Zoom', '', '', '', ''];
 
 describe.each(ENGINES)('image tasks end to end on %s', (engine) => {
   let place: Place;
@@ -79,8 +66,7 @@ describe.each(ENGINES)('image tasks end to end on %s', (engine) => {
     return envelope.result;
   }
 
-  const press = (task: any, match: (button: any) => boolean, extra: object = {}) =>
-    submit('/ig/submit/action', { taskId: task.id, customId: task.buttons.find(match).customId, ...extra });
+  const press = (task: any, match: (button: any) => boolean, extra: object = {}) => submit('/ig/submit/action', { taskId: task.id, customId: task.buttons.find(match).customId, ...extra });
 
   async function image(url: string) {
     expect(url.startsWith(gw.url)).toBe(true);
@@ -97,8 +83,21 @@ describe.each(ENGINES)('image tasks end to end on %s', (engine) => {
     expect(early.progress).toMatch(/^\d{1,3}%$/);
     const grid = await ig.waitFor(id);
     expect(Object.keys(grid)).toEqual([
-      'id', 'action', 'status', 'prompt', 'promptEn', 'description', 'failReason', 'imageUrl', 'progress', 'state',
-      'submitTime', 'startTime', 'finishTime', 'properties', 'buttons',
+      'id',
+      'action',
+      'status',
+      'prompt',
+      'promptEn',
+      'description',
+      'failReason',
+      'imageUrl',
+      'progress',
+      'state',
+      'submitTime',
+      'startTime',
+      'finishTime',
+      'properties',
+      'buttons',
     ]);
     expect(grid).toMatchObject({
       id,
@@ -212,13 +211,7 @@ describe.each(ENGINES)('image tasks end to end on %s', (engine) => {
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^1️⃣ .+ --ar \d+:\d+$/);
     expect(described.promptEn).toBe(described.prompt);
-    expect(described.buttons.map((b: any) => b.customId)).toEqual([
-      'IG::Job::PicReader::1',
-      'IG::Job::PicReader::2',
-      'IG::Job::PicReader::3',
-      'IG::Job::PicReader::4',
-      'IG::Picread::Retry',
-    ]);
+    expect(described.buttons.map((b: any) => b.customId)).toEqual(['IG::Job::PicReader::1', 'IG::Job::PicReader::2', 'IG::Job::PicReader::3', 'IG::Job::PicReader::4', 'IG::Picread::Retry']);
     // The described image is the task's image.
     const served = Buffer.from(await (await fetch(described.imageUrl)).arrayBuffer());
     expect(served.equals(Buffer.from(input.split(',')[1], 'base64'))).toBe(true);

@@ -94,9 +94,7 @@ describe.each(ENGINES)('image tasks through ig-proxy on %s', (engine) => {
 
   it('polls many tasks of a channel in one list call', async () => {
     primary.listCalls.length = 0;
-    const ids = await Promise.all(
-      Array.from({ length: 6 }, async (_, i) => (await ig.post('/ig/submit/imagine', { prompt: `batch ${i}` })).body.result as string),
-    );
+    const ids = await Promise.all(Array.from({ length: 6 }, async (_, i) => (await ig.post('/ig/submit/imagine', { prompt: `batch ${i}` })).body.result as string));
     await Promise.all(ids.map((id) => ig.waitFor(id)));
     expect(Math.max(...primary.listCalls.map((call) => call.length))).toBeGreaterThan(1);
   });

@@ -28,7 +28,6 @@ describe.each(ENGINES)('image tasks across restarts on %s', (engine) => {
     await receiver?.close();
   });
 
-
   async function submitMany(gw: TestGateway, hook: string): Promise<string[]> {
     const ig = igClient(gw.url, KEY);
     const bodies = [
@@ -47,8 +46,7 @@ describe.each(ENGINES)('image tasks across restarts on %s', (engine) => {
     return ids;
   }
 
-  const finalCallbacks = (path: string, id: string) =>
-    receiver.received.filter((entry) => entry.path === path && entry.body.id === id && FINAL.has(entry.body.status));
+  const finalCallbacks = (path: string, id: string) => receiver.received.filter((entry) => entry.path === path && entry.body.id === id && FINAL.has(entry.body.status));
 
   it('finishes every task after the gateway was stopped mid-flight', async () => {
     const place = await createPlace(engine);

@@ -49,7 +49,10 @@ describe.skipIf(skipPostgres)('two gateways on one PostgreSQL', () => {
     one = await place.start({ config, env });
     two = await place.start({ config, env });
     // Each instance polls through its own counting view of the upstreams, to show both loops did work.
-    for (const [name, gw] of [['one', one], ['two', two]] as const) {
+    for (const [name, gw] of [
+      ['one', one],
+      ['two', two],
+    ] as const) {
       const engine = gw.gateway.ctx.tasks;
       for (const type of ['ig-proxy', 'simulator']) {
         const upstream = engine.upstream('images', type)!;

@@ -55,7 +55,12 @@ describe('multipart on POST /v1/videos', () => {
   });
   it('a second file is refused with a 4xx', async () => {
     const png = new Blob([Buffer.from('89504e470d0a1a0a', 'hex')], { type: 'image/png' });
-    const { status } = await postForm(form([['input_reference', png], ['input_reference', png]]));
+    const { status } = await postForm(
+      form([
+        ['input_reference', png],
+        ['input_reference', png],
+      ]),
+    );
     expect(status).toBeGreaterThanOrEqual(400);
     expect(status).toBeLessThan(500);
   });

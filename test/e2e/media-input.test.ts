@@ -50,13 +50,25 @@ async function post(path: string, body: unknown) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
-const models = (native: string) => [['translated', 'sim-model'], ['pass-through', native]] as const;
+const models = (native: string) =>
+  [
+    ['translated', 'sim-model'],
+    ['pass-through', native],
+  ] as const;
 
 describe.each(models('native-messages'))('Messages (%s)', (_path, model) => {
   const image = (media_type: string, data: string) => ({
     model,
     max_tokens: 10,
-    messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type, data } }, { type: 'text', text: 'what is it?' }] }],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'base64', media_type, data } },
+          { type: 'text', text: 'what is it?' },
+        ],
+      },
+    ],
   });
   const pdf = (data: string) => ({
     model,

@@ -20,8 +20,7 @@ interface Recorded {
   body: Record<string, unknown>;
 }
 
-const fixture = (file: string): Recorded =>
-  JSON.parse(readFileSync(new URL(`../fixtures/agents/claude-code-2.1.328/${file}`, import.meta.url), 'utf8')) as Recorded;
+const fixture = (file: string): Recorded => JSON.parse(readFileSync(new URL(`../fixtures/agents/claude-code-2.1.328/${file}`, import.meta.url), 'utf8')) as Recorded;
 
 const opusPlain = fixture('01-claude-opus-5-plain-turn.json');
 const opusToolFirst = fixture('02-claude-opus-5-tool-first-turn.json');
@@ -125,7 +124,7 @@ describe('through an anthropic upstream (pass-through)', () => {
   });
 
   it("hands an upstream refusal back with the upstream's wording (Claude Code's retries match on it)", async () => {
-    const message = 'thinking.type: Input tag \'adaptive\' found using \'type\' does not match any of the expected tags';
+    const message = "thinking.type: Input tag 'adaptive' found using 'type' does not match any of the expected tags";
     fakes.anthropic.reply({ status: 400, body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }) });
     const { res, text } = await sendRaw(opusPlain, 'cc/anthropic');
     expect(res.status).toBe(400);

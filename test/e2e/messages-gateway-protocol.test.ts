@@ -106,7 +106,19 @@ describe('anthropic-beta', () => {
   });
 
   it('is filtered on the translated path too (a Chat Completions client with structured output)', async () => {
-    first.reply({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: '{"a":1}' }], stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 2 } }) });
+    first.reply({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'm',
+        content: [{ type: 'text', text: '{"a":1}' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 3, output_tokens: 2 },
+      }),
+    });
     const body = {
       model: 'claude-none',
       messages: [{ role: 'user', content: 'hi' }],
@@ -119,10 +131,24 @@ describe('anthropic-beta', () => {
   });
 
   it('lists are checked when a channel is written, naming the setting', async () => {
-    const bad = await gw.admin('POST', '/channels', { name: 'bad-betas', type: 'anthropic', baseUrl: first.origin, apiKey: 'sk-x-0123456789', models: ['m'], settings: { betas: { deny: 'context-management' } } });
+    const bad = await gw.admin('POST', '/channels', {
+      name: 'bad-betas',
+      type: 'anthropic',
+      baseUrl: first.origin,
+      apiKey: 'sk-x-0123456789',
+      models: ['m'],
+      settings: { betas: { deny: 'context-management' } },
+    });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('betas.deny');
-    const unknown = await gw.admin('POST', '/channels', { name: 'bad-betas', type: 'anthropic', baseUrl: first.origin, apiKey: 'sk-x-0123456789', models: ['m'], settings: { betas: { block: ['x'] } } });
+    const unknown = await gw.admin('POST', '/channels', {
+      name: 'bad-betas',
+      type: 'anthropic',
+      baseUrl: first.origin,
+      apiKey: 'sk-x-0123456789',
+      models: ['m'],
+      settings: { betas: { block: ['x'] } },
+    });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body)).toContain('block');
   });
@@ -179,7 +205,7 @@ describe("an upstream's refusal on the pass-through path", () => {
     expect(res.status).toBe(502);
     const body = JSON.parse(text);
     expect(body.error.type).toBe('api_error');
-    expect(body.error.message).toContain("upstream credentials for anthropic were refused");
+    expect(body.error.message).toContain('upstream credentials for anthropic were refused');
     expect(text).not.toContain('invalid x-api-key');
   });
 
@@ -200,7 +226,11 @@ describe("an upstream's refusal on the pass-through path", () => {
 });
 
 /** The `event:` names of an SSE body, in order. */
-const eventNames = (text: string) => text.split('\n').filter((line) => line.startsWith('event: ')).map((line) => line.slice(7));
+const eventNames = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.startsWith('event: '))
+    .map((line) => line.slice(7));
 
 describe('ping events while the first event is slow', () => {
   it('are sent before the answer, which then follows whole, and the official client reads through them', async () => {
@@ -229,7 +259,13 @@ describe('ping events while the first event is slow', () => {
   });
 
   it('are not sent when the first event comes before the interval (the default, 10 s)', async () => {
-    const plain = await startGateway({ config: { channels: [{ name: 'open', type: 'anthropic', baseUrl: first.origin, apiKey: 'sk-upstream-open-0123456789', models: ['claude-open'] }], keys: [{ name: 'cli', key: KEY }], simulator: false } });
+    const plain = await startGateway({
+      config: {
+        channels: [{ name: 'open', type: 'anthropic', baseUrl: first.origin, apiKey: 'sk-upstream-open-0123456789', models: ['claude-open'] }],
+        keys: [{ name: 'cli', key: KEY }],
+        simulator: false,
+      },
+    });
     try {
       first.reply(anthropicText());
       const res = await fetch(`${plain.url}/v1/messages`, {
@@ -265,7 +301,20 @@ describe('ping events while the first event is slow', () => {
   });
 
   it('are never sent on a plain (not streamed) request', async () => {
-    first.reply({ status: 200, headers: { 'content-type': 'application/json', }, body: JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 2 } }), headersDelayMs: 400 });
+    first.reply({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'm',
+        content: [{ type: 'text', text: 'ok' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 3, output_tokens: 2 },
+      }),
+      headersDelayMs: 400,
+    });
     const { res, text } = await send('claude-open', { stream: false });
     expect(res.status).toBe(200);
     expect(JSON.parse(text)).toMatchObject({ type: 'message' });

@@ -148,9 +148,7 @@ describe('@anthropic-ai/sdk 1.x (Bearer credential, new version header)', () => 
 
   it('maps errors to the typed exceptions', async () => {
     const badKey = new Anthropic({ baseURL: gw.url, apiKey: 'sk-wrong', maxRetries: 0 });
-    await expect(
-      badKey.messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
-    ).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
+    await expect(badKey.messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
 
     const invalid = client.messages.create({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] });
     await expect(invalid).rejects.toBeInstanceOf(Anthropic.BadRequestError);
@@ -171,9 +169,7 @@ describe('@anthropic-ai/sdk 0.x (x-api-key credential, 2023-06-01)', () => {
       messages: [{ role: 'user', content: 'Legacy hello' }],
     });
     expect(message.content[0].type).toBe('text');
-    const streamed = await legacy.messages
-      .stream({ model: 'sim-model', max_tokens: 200, messages: [{ role: 'user', content: 'Legacy stream' }] })
-      .finalMessage();
+    const streamed = await legacy.messages.stream({ model: 'sim-model', max_tokens: 200, messages: [{ role: 'user', content: 'Legacy stream' }] }).finalMessage();
     expect(streamed.stop_reason).toBe('end_turn');
   });
 });

@@ -30,8 +30,21 @@ beforeAll(async () => {
   gw = await startGateway({
     config: {
       channels: [
-        { name: 'anthropic', type: 'anthropic', baseUrl: `${anthropicUpstream.origin}/`, apiKey: 'sk-upstream-anthropic', models: ['fixture/anthropic-*', 'mapped-claude'], modelMapping: { 'mapped-claude': 'fixture/anthropic-text.json' } },
-        { name: 'openai', type: 'openai-chat', baseUrl: `${openAiUpstream.origin}/v1`, apiKey: 'sk-upstream-openai', models: ['fixture/openai-*', 'fixture/deepseek-*', 'fixture/alibaba-*', 'fixture/groq-*'] },
+        {
+          name: 'anthropic',
+          type: 'anthropic',
+          baseUrl: `${anthropicUpstream.origin}/`,
+          apiKey: 'sk-upstream-anthropic',
+          models: ['fixture/anthropic-*', 'mapped-claude'],
+          modelMapping: { 'mapped-claude': 'fixture/anthropic-text.json' },
+        },
+        {
+          name: 'openai',
+          type: 'openai-chat',
+          baseUrl: `${openAiUpstream.origin}/v1`,
+          apiKey: 'sk-upstream-openai',
+          models: ['fixture/openai-*', 'fixture/deepseek-*', 'fixture/alibaba-*', 'fixture/groq-*'],
+        },
       ],
       keys: [{ name: 'client', key: 'sk-client-upstreams' }],
     },
@@ -116,9 +129,7 @@ describe('through an openai-chat upstream (translation)', () => {
   });
 
   it('leaves out a typed tool the upstream cannot run, unless tool_choice forces it', async () => {
-    const { response } = await client.messages
-      .create({ ...ask('fixture/openai-text.json'), tools: [{ type: 'bash_20241022', name: 'bash' } as never] })
-      .withResponse();
+    const { response } = await client.messages.create({ ...ask('fixture/openai-text.json'), tools: [{ type: 'bash_20241022', name: 'bash' } as never] }).withResponse();
     expect(response.headers.get('x-switchyard-translation')).toBe('ignored=tool bash_20241022');
     const failure = await client.messages
       .create({

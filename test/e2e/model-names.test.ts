@@ -87,6 +87,11 @@ describe.each(ENGINES)('malformed model names (%s)', (engine) => {
     }
     await gw.gateway.ctx.recorder.flush();
     const logs = (await gw.admin('GET', '/logs?limit=500')).body.data;
-    expect(logs.filter((row: any) => row.httpStatus === 200).map((row: any) => row.model).sort()).toEqual(['plain-model', 'модель-1', '模型-2'].sort());
+    expect(
+      logs
+        .filter((row: any) => row.httpStatus === 200)
+        .map((row: any) => row.model)
+        .sort(),
+    ).toEqual(['plain-model', 'модель-1', '模型-2'].sort());
   });
 });

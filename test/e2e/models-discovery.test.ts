@@ -96,7 +96,7 @@ describe('Gemini shape', () => {
     expect(embedder.supportedActions).toContain('embedContent');
   });
 
-  it('answers an unknown model in Google\'s error shape', async () => {
+  it("answers an unknown model in Google's error shape", async () => {
     const response = await fetch(`${gw.url}/v1beta/models/nope`, { headers: { 'x-goog-api-key': 'sk-client-all' } });
     expect(response.status).toBe(404);
     expect(((await response.json()) as any).error).toMatchObject({ code: 404, status: 'NOT_FOUND' });

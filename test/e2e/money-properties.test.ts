@@ -41,7 +41,10 @@ interface Run {
 }
 
 // Prices in thousandths of a dollar per million tokens, so that charges are of every size, zero included.
-const usd = fc.oneof(fc.constant(undefined), fc.integer({ min: 0, max: 40_000 }).map((milli) => milli / 1000));
+const usd = fc.oneof(
+  fc.constant(undefined),
+  fc.integer({ min: 0, max: 40_000 }).map((milli) => milli / 1000),
+);
 const modelPrice: fc.Arbitrary<ModelPrice> = fc
   .record({ input: usd, output: usd, cacheRead: usd, reasoning: usd })
   .map((price) => Object.fromEntries(Object.entries(price).filter(([, value]) => value !== undefined)) as ModelPrice);
@@ -51,7 +54,12 @@ const ask: fc.Arbitrary<Ask> = fc.record({
   dialect: fc.constantFrom('chat' as const, 'messages' as const),
   outcome: fc.constantFrom<Outcome>('ok', 'ok', 'cut', 'fail', 'failover'),
   usage: fc
-    .record({ prompt: fc.integer({ min: 0, max: 50_000 }), completion: fc.integer({ min: 0, max: 5_000 }), cachedPercent: fc.integer({ min: 0, max: 100 }), reasoningPercent: fc.integer({ min: 0, max: 100 }) })
+    .record({
+      prompt: fc.integer({ min: 0, max: 50_000 }),
+      completion: fc.integer({ min: 0, max: 5_000 }),
+      cachedPercent: fc.integer({ min: 0, max: 100 }),
+      reasoningPercent: fc.integer({ min: 0, max: 100 }),
+    })
     .map(({ prompt, completion, cachedPercent, reasoningPercent }) => ({
       prompt,
       completion,
@@ -93,7 +101,11 @@ function answer(channel: 'a' | 'b', model: string, stream: boolean): FakeReply {
   const base = { id: 'chatcmpl-1', created: 1, model };
   if (!stream) {
     const message = { role: 'assistant', content: WORDS.join('') };
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }], usage: usageJson(given.usage) }) };
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }], usage: usageJson(given.usage) }),
+    };
   }
   const chunk = (body: object) => `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...body })}\n\n`;
   const chunks = [
@@ -142,8 +154,7 @@ describe.each(ENGINES)(`money rules over random usage and prices on %s (seed ${S
       return answer(request.url.startsWith('/a/') ? 'a' : 'b', body.model, body.stream === true);
     });
     place = await createPlace(engine);
-    const costsOf = (channel: 'a' | 'b') =>
-      Object.fromEntries(RUN_SET.flatMap((entry, index) => (entry.costs[channel] ? [[`mp${index}-*`, entry.costs[channel]]] : [])));
+    const costsOf = (channel: 'a' | 'b') => Object.fromEntries(RUN_SET.flatMap((entry, index) => (entry.costs[channel] ? [[`mp${index}-*`, entry.costs[channel]]] : [])));
     gw = await place.start({
       config: {
         keys: KEYS.map((key, index) => ({ name: `money-${index}`, key })),

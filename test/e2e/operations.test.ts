@@ -31,9 +31,7 @@ describe.skipIf(skipPostgres)('on PostgreSQL', () => {
       const client = new Anthropic({ baseURL: gw.url, apiKey: gw.clientKey, maxRetries: 0 });
       const message = await client.messages.create({ model: 'pg-model', max_tokens: 100, messages: [{ role: 'user', content: 'on postgres' }] });
       expect(message.content[0].type).toBe('text');
-      const streamed = await client.messages
-        .stream({ model: 'pg-model', max_tokens: 100, messages: [{ role: 'user', content: 'stream on postgres' }] })
-        .finalMessage();
+      const streamed = await client.messages.stream({ model: 'pg-model', max_tokens: 100, messages: [{ role: 'user', content: 'stream on postgres' }] }).finalMessage();
       expect(streamed.stop_reason).toBe('end_turn');
       const ready = (await (await fetch(`${gw.url}/readyz`)).json()) as { storage: string };
       expect(ready.storage).toBe('postgres');

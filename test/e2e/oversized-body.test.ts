@@ -47,16 +47,18 @@ async function sendSlowly(exchange: Exchange, total: number, chunked = false): P
     const bytes = piece.subarray(0, size);
     const ok = chunked ? exchange.socket.write(`${size.toString(16)}\r\n${bytes.toString('latin1')}\r\n`, 'latin1') : exchange.socket.write(bytes);
     sent += size;
-    if (!ok) await new Promise((resume) => { exchange.socket.once('drain', resume); exchange.socket.once('close', resume); });
+    if (!ok)
+      await new Promise((resume) => {
+        exchange.socket.once('drain', resume);
+        exchange.socket.once('close', resume);
+      });
     await sleep(2);
   }
   return sent;
 }
 
 const head = (length: number | 'chunked') =>
-  `POST /v1/messages HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n` +
-  (length === 'chunked' ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${length}\r\n`) +
-  '\r\n';
+  `POST /v1/messages HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n` + (length === 'chunked' ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${length}\r\n`) + '\r\n';
 
 describe('a body over the limit', () => {
   it('declared and within the drain bound: the client sends it all without an error, reads the 413 and keeps the connection', async () => {

@@ -15,7 +15,13 @@ import { igClient, pngDataUrl } from '../families/images/support.js';
 import { startGateway, type StartOptions, type TestGateway } from '../support/gateway.js';
 
 const KEY = 'sk-prices-client-0001';
-const USAGE = { input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 500, cache_creation_input_tokens: 4_000, cache_creation: { ephemeral_5m_input_tokens: 1_000, ephemeral_1h_input_tokens: 3_000 } };
+const USAGE = {
+  input_tokens: 100,
+  output_tokens: 50,
+  cache_read_input_tokens: 500,
+  cache_creation_input_tokens: 4_000,
+  cache_creation: { ephemeral_5m_input_tokens: 1_000, ephemeral_1h_input_tokens: 3_000 },
+};
 // claude-sonnet-4-5 in @pydantic/genai-prices 0.1.8: input 3, output 15, cache read 0.3, cache write 3.75, one-hour 6.
 const SONNET_COST = (100 * 3 + 50 * 15 + 500 * 0.3 + 1_000 * 3.75 + 3_000 * 6) / 1e6;
 
@@ -106,7 +112,11 @@ describe.each(engines)('prices on $engine', ({ skip, settings }) => {
       headers: { 'x-api-key': KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
       body: JSON.stringify({ model, max_tokens: 64, stream, messages: [{ role: 'user', content: 'price this' }] }),
     });
-  const rowsFor = (model: string, count = 1) => until(async () => (await gw.admin('GET', `/logs?model=${encodeURIComponent(model)}`)).body.data as any[], (rows) => rows.length >= count);
+  const rowsFor = (model: string, count = 1) =>
+    until(
+      async () => (await gw.admin('GET', `/logs?model=${encodeURIComponent(model)}`)).body.data as any[],
+      (rows) => rows.length >= count,
+    );
 
   it.skipIf(skip)('prices a dated Claude id from the catalogue, one-hour cache writes apart, plain and streamed', async () => {
     const plain = await messages('claude-sonnet-4-5-20250929');
@@ -170,9 +180,12 @@ describe.each(engines)('prices on $engine', ({ skip, settings }) => {
     expect(changed.body.warnings).toEqual([expect.stringMatching(/"house-model-x"/), expect.stringMatching(/"unknown-exact"/)]);
   });
 
-  it.skipIf(skip)('checks the config file\'s keys with a quota once the instance serves', async () => {
+  it.skipIf(skip)("checks the config file's keys with a quota once the instance serves", async () => {
     // The file's key may use only a priced model: no warning; the catalogue was read meanwhile.
-    await until(async () => gw.gateway.ctx.prices.catalogueAbout(), (about) => about !== undefined);
+    await until(
+      async () => gw.gateway.ctx.prices.catalogueAbout(),
+      (about) => about !== undefined,
+    );
     expect(log.lines.filter((line) => /config file keys/.test(line.msg))).toEqual([]);
     expect(gw.gateway.ctx.prices.catalogueAbout()).toEqual({ package: '@pydantic/genai-prices', version: '0.1.8', date: '2026-09-23' });
   });
@@ -206,10 +219,16 @@ describe('the catalogue turned off', () => {
         body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'x' }] }),
       });
       expect(response.status).toBe(200);
-      const rows = await until(async () => (await gw.admin('GET', '/logs?model=claude-sonnet-4-5')).body.data as any[], (found) => found.length > 0);
+      const rows = await until(
+        async () => (await gw.admin('GET', '/logs?model=claude-sonnet-4-5')).body.data as any[],
+        (found) => found.length > 0,
+      );
       expect(rows[0]).toMatchObject({ cost: 0, unpriced: true });
       expect(gw.gateway.ctx.prices.catalogueAbout()).toBeUndefined();
-      const fileKeyWarning = await until(async () => log.lines.filter((line) => /config file keys/.test(line.msg)), (found) => found.length > 0);
+      const fileKeyWarning = await until(
+        async () => log.lines.filter((line) => /config file keys/.test(line.msg)),
+        (found) => found.length > 0,
+      );
       expect(fileKeyWarning[0]).toMatchObject({ model: 'claude-sonnet-4-5' });
       expect(fileKeyWarning[0]!.msg).toMatch(/the built-in catalogue is off/);
     } finally {
@@ -236,7 +255,13 @@ describe('task actions without a price', () => {
       expect(submitted.status).toBe(200);
       const uploaded = await ig.post('/ig/submit/upload-discord-images', { base64Array: [pngDataUrl(10, 20, 30)] });
       expect(uploaded.status).toBe(200);
-      const rowOf = async (model: string) => (await until(async () => (await gw.admin('GET', `/logs?model=${model}`)).body.data as any[], (rows) => rows.length > 0))[0];
+      const rowOf = async (model: string) =>
+        (
+          await until(
+            async () => (await gw.admin('GET', `/logs?model=${model}`)).body.data as any[],
+            (rows) => rows.length > 0,
+          )
+        )[0];
       expect(await rowOf('ig_imagine')).toMatchObject({ cost: 0.1, unpriced: false });
       expect(await rowOf('ig_upload')).toMatchObject({ cost: 0, unpriced: true });
       expect(log.lines.filter((line) => line.model === 'ig_upload' && /has no price/.test(line.msg))).toHaveLength(1);

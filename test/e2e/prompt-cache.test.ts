@@ -31,7 +31,10 @@ beforeAll(async () => {
         { name: 'responses', type: 'openai-responses', baseUrl: `${fakes.openaiResponses.origin}/v1`, apiKey: 'sk-up-responses', models: ['resp-*'] },
         { name: 'gemini', type: 'gemini', baseUrl: fakes.gemini.origin, apiKey: 'AIza-up-gemini', models: ['gem-*'] },
       ],
-      keys: [{ name: 'cache', key: KEY }, { name: 'spender', key: SPENDER }],
+      keys: [
+        { name: 'cache', key: KEY },
+        { name: 'spender', key: SPENDER },
+      ],
       prices: { 'anth-*': PRICE, 'chat-*': PRICE, 'resp-*': PRICE, 'gem-*': PRICE },
     },
   });
@@ -45,7 +48,11 @@ type Json = Record<string, any>;
 
 /** One request in a client dialect; the answer's usage as that dialect words it (a stream's usages merged in order, as a Messages client reads message_start's then message_delta's). */
 const clients = {
-  messages: { path: () => '/v1/messages', headers: { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' }, body: (model: string, stream: boolean) => ({ model, max_tokens: 50, stream, messages: [{ role: 'user', content: 'hi' }] }) },
+  messages: {
+    path: () => '/v1/messages',
+    headers: { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' },
+    body: (model: string, stream: boolean) => ({ model, max_tokens: 50, stream, messages: [{ role: 'user', content: 'hi' }] }),
+  },
   'chat-completions': {
     path: () => '/v1/chat/completions',
     headers: { authorization: `Bearer ${KEY}` },
@@ -70,7 +77,10 @@ async function usageOf(client: Client, model: string, stream: boolean): Promise<
   const text = await response.text();
   expect(response.status, text).toBe(200);
   const payloads: Json[] = stream
-    ? text.split('\n').filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]').map((line) => JSON.parse(line.slice(6)))
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+        .map((line) => JSON.parse(line.slice(6)))
     : [JSON.parse(text)];
   const usages = payloads.map((p) => p.usage ?? p.message?.usage ?? p.response?.usage ?? p.usageMetadata).filter(Boolean);
   return Object.assign({}, ...usages);
@@ -152,9 +162,30 @@ describe('what reaches the upstream', () => {
   it.each(['chat-completions', 'responses', 'generate'] as Client[])('a %s session sent to Anthropic carries breakpoints at the system prompt and the end of the conversation', async (client) => {
     const system: Record<Client, Json> = {
       messages: {},
-      'chat-completions': { messages: [{ role: 'system', content: 'be terse' }, { role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }, { role: 'user', content: 'again' }] },
-      responses: { instructions: 'be terse', input: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }, { role: 'user', content: 'again' }] },
-      generate: { systemInstruction: { parts: [{ text: 'be terse' }] }, contents: [{ role: 'user', parts: [{ text: 'hi' }] }, { role: 'model', parts: [{ text: 'hello' }] }, { role: 'user', parts: [{ text: 'again' }] }] },
+      'chat-completions': {
+        messages: [
+          { role: 'system', content: 'be terse' },
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'hello' },
+          { role: 'user', content: 'again' },
+        ],
+      },
+      responses: {
+        instructions: 'be terse',
+        input: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'hello' },
+          { role: 'user', content: 'again' },
+        ],
+      },
+      generate: {
+        systemInstruction: { parts: [{ text: 'be terse' }] },
+        contents: [
+          { role: 'user', parts: [{ text: 'hi' }] },
+          { role: 'model', parts: [{ text: 'hello' }] },
+          { role: 'user', parts: [{ text: 'again' }] },
+        ],
+      },
     };
     const response = await send(client, `anth-breakpoints-${client}`, system[client]);
     expect(response.status).toBe(200);

@@ -57,7 +57,10 @@ describe.skipIf(skipPostgres)('a quota shared by three instances', () => {
       expect(statuses.filter((status) => status === 200).length).toBe(costs.length);
       expect(statuses.some((status) => status !== 200)).toBe(true);
       const largest = Math.max(...costs);
-      expect(used).toBeCloseTo(costs.reduce((sum, cost) => sum + cost, 0), 6);
+      expect(used).toBeCloseTo(
+        costs.reduce((sum, cost) => sum + cost, 0),
+        6,
+      );
       expect(used).toBeLessThanOrEqual(QUOTA + 3 * largest + 1e-9);
       expect(used).toBeGreaterThan(0);
     }, 60_000);

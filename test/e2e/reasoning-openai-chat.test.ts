@@ -140,7 +140,11 @@ async function streamedMessages(body: Json): Promise<Json[]> {
 }
 
 describe('OpenRouter-style reasoning_details from an openai-chat channel', () => {
-  const lastAssistant = () => upstream.requests.at(-1)!.json<{ messages: Json[] }>().messages.find((message) => message.role === 'assistant')!;
+  const lastAssistant = () =>
+    upstream.requests
+      .at(-1)!
+      .json<{ messages: Json[] }>()
+      .messages.find((message) => message.role === 'assistant')!;
 
   it('a Messages client sees the thought, and the upstream gets its entries back verbatim', async () => {
     const { first, second } = await messagesLoop('openrouter-model');
@@ -165,7 +169,10 @@ describe('DeepSeek-style reasoning_content on an openai-chat channel', () => {
     const { first, second } = await messagesLoop('deepseek-v4-pro');
     expect(first.body.content[0]).toEqual({ type: 'thinking', thinking: THOUGHT, signature: '' });
     expect(second.status).toBe(200);
-    const assistant = upstream.requests.at(-1)!.json<{ messages: Json[] }>().messages.find((message) => message.role === 'assistant')!;
+    const assistant = upstream.requests
+      .at(-1)!
+      .json<{ messages: Json[] }>()
+      .messages.find((message) => message.role === 'assistant')!;
     expect(assistant.reasoning_content).toBe(THOUGHT);
   });
 

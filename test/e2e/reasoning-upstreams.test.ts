@@ -63,8 +63,7 @@ async function messagesLoop(model: string, replayModel = model, base = gw.url) {
 
 // Responses client
 const responsesTools = [{ type: 'function', name: 'get_weather', description: 'weather', parameters: weatherSchema }];
-const responses = (body: Record<string, unknown>) =>
-  post(gw.url, '/v1/responses', { tools: responsesTools, reasoning: { effort: 'low' }, ...body }, { authorization: `Bearer ${KEY}` });
+const responses = (body: Record<string, unknown>) => post(gw.url, '/v1/responses', { tools: responsesTools, reasoning: { effort: 'low' }, ...body }, { authorization: `Bearer ${KEY}` });
 const callOutput = (first: any) => {
   const call = first.output.find((item: { type: string }) => item.type === 'function_call');
   return { type: 'function_call_output', call_id: call.call_id, output: 'sunny' };
@@ -72,11 +71,16 @@ const callOutput = (first: any) => {
 
 // Content-generation client
 const generate = (model: string, body: Record<string, unknown>) =>
-  post(gw.url, `/v1beta/models/${model}:generateContent`, {
-    tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'weather', parametersJsonSchema: weatherSchema }] }],
-    generationConfig: { thinkingConfig: { thinkingBudget: 1024 } },
-    ...body,
-  }, { 'x-goog-api-key': KEY });
+  post(
+    gw.url,
+    `/v1beta/models/${model}:generateContent`,
+    {
+      tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'weather', parametersJsonSchema: weatherSchema }] }],
+      generationConfig: { thinkingConfig: { thinkingBudget: 1024 } },
+      ...body,
+    },
+    { 'x-goog-api-key': KEY },
+  );
 async function generateLoop(model: string, replayModel = model) {
   const question = { role: 'user', parts: [{ text: 'Weather in Paris?' }] };
   const first = await generate(model, { contents: [question] });
@@ -87,9 +91,17 @@ async function generateLoop(model: string, replayModel = model) {
   return { first, call, second };
 }
 
-const geminiModelTurn = () => fakes.gemini.requests.at(-1)!.json<{ contents: Array<{ role: string; parts: any[] }> }>().contents.find((c) => c.role === 'model')!;
+const geminiModelTurn = () =>
+  fakes.gemini.requests
+    .at(-1)!
+    .json<{ contents: Array<{ role: string; parts: any[] }> }>()
+    .contents.find((c) => c.role === 'model')!;
 const geminiCall = () => geminiModelTurn().parts.find((part) => part.functionCall);
-const anthropicAssistant = () => fakes.anthropic.requests.at(-1)!.json<{ messages: Array<{ role: string; content: any[] }> }>().messages.find((m) => m.role === 'assistant')!;
+const anthropicAssistant = () =>
+  fakes.anthropic.requests
+    .at(-1)!
+    .json<{ messages: Array<{ role: string; content: any[] }> }>()
+    .messages.find((m) => m.role === 'assistant')!;
 const openaiInput = () => fakes.openai.requests.at(-1)!.json<{ input: Array<Record<string, unknown>> }>().input;
 
 describe('Messages client', () => {
@@ -104,7 +116,12 @@ describe('Messages client', () => {
   });
 
   it('× gemini, streamed: the signature is sealed whole and still comes back', async () => {
-    const stream: string = await post(gw.url, '/v1/messages', { model: 'gemini-3-pro-preview', max_tokens: 500, stream: true, tools: messagesTools, messages: [{ role: 'user', content: 'Weather?' }] }, MESSAGES_HEADERS);
+    const stream: string = await post(
+      gw.url,
+      '/v1/messages',
+      { model: 'gemini-3-pro-preview', max_tokens: 500, stream: true, tools: messagesTools, messages: [{ role: 'user', content: 'Weather?' }] },
+      MESSAGES_HEADERS,
+    );
     const signatures = [...stream.matchAll(/"signature":"([^"]*)"/g)].map((match) => match[1]).filter(Boolean);
     expect(signatures.length).toBeGreaterThan(0);
     for (const signature of signatures) expect(signature).toMatch(/^swy1/);
@@ -170,8 +187,7 @@ describe('Responses client', () => {
 
 // Chat Completions client (opencode-style: the assistant message goes back with its reasoning_details)
 const chatTools = [{ type: 'function', function: { name: 'get_weather', description: 'weather', parameters: weatherSchema } }];
-const chat = (body: Record<string, unknown>) =>
-  post(gw.url, '/v1/chat/completions', { tools: chatTools, reasoning_effort: 'low', ...body }, { authorization: `Bearer ${KEY}` });
+const chat = (body: Record<string, unknown>) => post(gw.url, '/v1/chat/completions', { tools: chatTools, reasoning_effort: 'low', ...body }, { authorization: `Bearer ${KEY}` });
 async function chatLoop(model: string, replayModel = model) {
   const question = { role: 'user', content: 'Weather in Paris?' };
   const first = await chat({ model, messages: [question] });
@@ -202,7 +218,12 @@ describe('Chat Completions client', () => {
     ]);
     expect(stream).not.toContain(ANTHROPIC_SIGNATURE);
     const toolCall = deltas.find((delta) => delta.tool_calls)!.tool_calls[0];
-    const assistant = { role: 'assistant', content: null, reasoning_details: details, tool_calls: [{ id: toolCall.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] };
+    const assistant = {
+      role: 'assistant',
+      content: null,
+      reasoning_details: details,
+      tool_calls: [{ id: toolCall.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+    };
     await chat({ model: 'claude-x', messages: [question, assistant, { role: 'tool', tool_call_id: toolCall.id, content: 'sunny' }] });
     expect(anthropicAssistant().content[0]).toEqual({ type: 'thinking', thinking: ANTHROPIC_THOUGHT, signature: ANTHROPIC_SIGNATURE });
   });

@@ -15,8 +15,7 @@ import { startGateway, type TestGateway } from '../support/gateway.js';
 
 type Body = Record<string, any>;
 
-const fixture = (file: string): Body =>
-  JSON.parse(readFileSync(new URL(`../fixtures/agents/codex-0.169.0/${file}`, import.meta.url), 'utf8')).body;
+const fixture = (file: string): Body => JSON.parse(readFileSync(new URL(`../fixtures/agents/codex-0.169.0/${file}`, import.meta.url), 'utf8')).body;
 
 let fakes: FakeUpstream;
 let native: FakeUpstream;
@@ -118,7 +117,7 @@ describe('Codex through translating upstreams', () => {
 });
 
 describe('Codex through the openai-responses pass-through', () => {
-  it('forwards the client\'s body untouched, with no translation header', async () => {
+  it("forwards the client's body untouched, with no translation header", async () => {
     for (const file of ['02-gpt-6.1-sol-tool-first-turn.json', '08-gpt-5.1-codex-tool-first-turn.json']) {
       const body = fixture(file);
       const { translation, response } = await streamCodex(body, 'gpt-native');

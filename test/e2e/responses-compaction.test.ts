@@ -17,8 +17,7 @@ import { summaryUpstream, SUMMARY } from './compaction-upstreams.js';
 
 type Body = Record<string, any>;
 
-const fixture = (file: string): Body =>
-  JSON.parse(readFileSync(new URL(`../fixtures/agents/codex-0.171.0/${file}`, import.meta.url), 'utf8')).body;
+const fixture = (file: string): Body => JSON.parse(readFileSync(new URL(`../fixtures/agents/codex-0.171.0/${file}`, import.meta.url), 'utf8')).body;
 
 const trigger = fixture('compaction-02-gpt-5.5-compaction-trigger.json');
 const after = fixture('compaction-03-gpt-5.5-after-compaction.json');
@@ -36,7 +35,10 @@ function nativeReply(request: RecordedRequest): FakeReply {
   const json = (value: Body): FakeReply => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
   if (request.url === '/v1/responses/compact') return json({ id: 'resp_c', object: 'response.compaction', created_at: 1, output: [nativeCompaction], usage: nativeUsage });
   const body = request.json<Body>();
-  const output = body.input.at(-1)?.type === 'compaction_trigger' ? [nativeCompaction] : [{ id: 'msg_n', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'native', annotations: [] }] }];
+  const output =
+    body.input.at(-1)?.type === 'compaction_trigger'
+      ? [nativeCompaction]
+      : [{ id: 'msg_n', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'native', annotations: [] }] }];
   const done = { id: 'resp_n', object: 'response', created_at: 1, status: 'completed', model: body.model, output, usage: nativeUsage };
   if (!body.stream) return json(done);
   const frame = (type: string, fields: Body, n: number) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: n, ...fields })}\n\n`;
@@ -183,7 +185,7 @@ describe('compaction performed by the gateway on translating upstreams', () => {
 });
 
 describe('compaction on an openai-responses channel', () => {
-  it('passes the trigger through untouched and sends OpenAI\'s own compaction item back untouched', async () => {
+  it("passes the trigger through untouched and sends OpenAI's own compaction item back untouched", async () => {
     const { types, items } = await streamTrigger('gpt-native');
     expect(items).toEqual([nativeCompaction]);
     expect(types.at(-1)).toBe('response.completed');
@@ -208,7 +210,7 @@ describe('compaction on an openai-responses channel', () => {
     expect(summary).toMatchObject({ type: 'message', role: 'user' });
   });
 
-  it('POST /v1/responses/compact goes to the upstream\'s own compact endpoint', async () => {
+  it("POST /v1/responses/compact goes to the upstream's own compact endpoint", async () => {
     const body = { model: 'gpt-native', input: [{ type: 'message', role: 'user', content: 'hi' }], instructions: 'be brief' };
     const response = await post('/v1/responses/compact', body);
     expect(response.status).toBe(200);

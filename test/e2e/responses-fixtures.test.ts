@@ -106,7 +106,10 @@ describe('Responses clients through an openai-responses upstream (pass-through)'
     const events = await streamEvents(gw.url, 'sk-client-fixtures', { model: 'replay/openai-error.1.chunks.txt', input: 'x' });
     expect(events.map((event) => event.data.type)).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
     expect(events[3].data.response.id).toBe(events[0].data.response.id);
-    const failure = await client.responses.stream({ model: 'replay/openai-error.1.chunks.txt', input: 'x' }).finalResponse().catch((error: unknown) => error);
+    const failure = await client.responses
+      .stream({ model: 'replay/openai-error.1.chunks.txt', input: 'x' })
+      .finalResponse()
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect((failure as Error).message).toContain('exceeded your current quota');
   });

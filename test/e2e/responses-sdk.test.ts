@@ -157,9 +157,7 @@ describe('openai 7.x: function calls and structured output', () => {
     expect(typeof parsed.answer).toBe('string');
     expect(typeof parsed.confidence).toBe('number');
     expect(response.text!.format).toMatchObject({ type: 'json_schema', name: 'verdict', strict: true });
-    const streamed = await client.responses
-      .stream({ model: 'sim-model', input: 'Is the sky blue?', text: { format: { type: 'json_schema', name: 'verdict', schema, strict: true } } })
-      .finalResponse();
+    const streamed = await client.responses.stream({ model: 'sim-model', input: 'Is the sky blue?', text: { format: { type: 'json_schema', name: 'verdict', schema, strict: true } } }).finalResponse();
     expect(typeof JSON.parse(streamed.output_text).answer).toBe('string');
   });
 });
@@ -234,9 +232,7 @@ describe('openai 7.x: stored responses and chaining', () => {
     const other = await gw.admin('POST', '/keys', { name: 'responses-other' });
     const otherClient = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: other.body.key, maxRetries: 0 });
     const mine = await client.responses.create({ model: 'sim-model', input: 'private' });
-    const failure = await otherClient.responses
-      .create({ model: 'sim-model', input: 'peek', previous_response_id: mine.id })
-      .catch((error: unknown) => error);
+    const failure = await otherClient.responses.create({ model: 'sim-model', input: 'peek', previous_response_id: mine.id }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.NotFoundError);
     expect((failure as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('previous_response_not_found');
     expect((failure as InstanceType<typeof OpenAI.NotFoundError>).param).toBe('previous_response_id');
@@ -273,9 +269,7 @@ describe('openai 7.x: errors', () => {
   });
 
   it('leaves out a hosted tool the simulator cannot run, and refuses it only when tool_choice forces it', async () => {
-    const { response } = await client.responses
-      .create({ model: 'sim-model', input: 'search the web', tools: [{ type: 'web_search_preview' }] })
-      .withResponse();
+    const { response } = await client.responses.create({ model: 'sim-model', input: 'search the web', tools: [{ type: 'web_search_preview' }] }).withResponse();
     expect(response.headers.get('x-switchyard-translation')).toBe('ignored=tool web_search_preview');
     const failure = await client.responses
       .create({ model: 'sim-model', input: 'search the web', tools: [{ type: 'web_search_preview' }], tool_choice: { type: 'web_search_preview' } })

@@ -55,9 +55,7 @@ describe('truncation', () => {
       expect(turn.usage!.input_tokens).toBeLessThanOrEqual(120);
       previous = turn.id;
     }
-    const failure = await client.responses
-      .create({ model: 'tiny-model', input: 'and now?', previous_response_id: previous })
-      .catch((error: unknown) => error);
+    const failure = await client.responses.create({ model: 'tiny-model', input: 'and now?', previous_response_id: previous }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
   });
 

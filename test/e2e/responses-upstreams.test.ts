@@ -162,7 +162,10 @@ describe('through an openai-responses upstream (native pass-through)', () => {
     primary.down = true;
     await client.responses.create({
       model: 'gpt-native',
-      input: [{ type: 'item_reference', id: first.output[0].id! }, { role: 'user', content: 'next' }] as never,
+      input: [
+        { type: 'item_reference', id: first.output[0].id! },
+        { role: 'user', content: 'next' },
+      ] as never,
     });
     const sent = lastBody(secondary);
     expect(sent.input[0]).toMatchObject({ type: 'message', role: 'assistant' });
@@ -317,9 +320,7 @@ describe('through an anthropic upstream (translation)', () => {
   });
 
   it('leaves out a hosted tool it has no equivalent of, and refuses it by name when tool_choice forces it', async () => {
-    const { response } = await client.responses
-      .create({ model: 'claude-sim', input: 'find it', tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] })
-      .withResponse();
+    const { response } = await client.responses.create({ model: 'claude-sim', input: 'find it', tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] }).withResponse();
     expect(response.headers.get('x-switchyard-translation')).toBe('ignored=tool file_search');
     const failure = await client.responses
       .create({ model: 'claude-sim', input: 'find it', tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }], tool_choice: { type: 'file_search' } })
@@ -346,9 +347,7 @@ describe('through an openai-chat upstream (translation of recorded answers)', ()
   it('translates tool calls and reasoning', async () => {
     const tools = await client.responses.stream({ model: 'fixture/alibaba-tool-call.chunks.txt', input: 'weather?' }).finalResponse();
     expect(tools.output.some((item) => item.type === 'function_call')).toBe(true);
-    const reasoning = await client.responses
-      .stream({ model: 'fixture/deepseek-reasoning.chunks.txt', input: 'why?', reasoning: { effort: 'medium', summary: 'auto' } })
-      .finalResponse();
+    const reasoning = await client.responses.stream({ model: 'fixture/deepseek-reasoning.chunks.txt', input: 'why?', reasoning: { effort: 'medium', summary: 'auto' } }).finalResponse();
     expect(reasoning.output[0].type).toBe('reasoning');
     expect(reasoning.usage!.output_tokens_details.reasoning_tokens).toBeGreaterThan(0);
   });

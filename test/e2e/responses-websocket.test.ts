@@ -121,7 +121,7 @@ const userText = (text: string) => [{ type: 'message', role: 'user', content: [{
 const terminal = (events: Json[]) => events.at(-1)!;
 
 describe('Responses WebSocket', () => {
-  it('serves a turn through the simulator with the stream\'s events in order', async () => {
+  it("serves a turn through the simulator with the stream's events in order", async () => {
     const { socket, turn } = await connect();
     const events = await turn({ model: 'sim-model', input: userText('Hello') });
     expect(events[0].type).toBe('response.created');
@@ -130,7 +130,7 @@ describe('Responses WebSocket', () => {
     socket.close();
   });
 
-  it('serves the official openai SDK\'s WebSocket client (ResponsesWS), two chained turns', async () => {
+  it("serves the official openai SDK's WebSocket client (ResponsesWS), two chained turns", async () => {
     const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
     const socket = new ResponsesWS(client);
     const events = socket.stream();
@@ -248,7 +248,7 @@ describe('Responses WebSocket', () => {
     socket.close();
   });
 
-  it('serves a POST that offers an h2c upgrade as plain HTTP/1.1 (Java\'s HttpClient, curl --http2)', async () => {
+  it("serves a POST that offers an h2c upgrade as plain HTTP/1.1 (Java's HttpClient, curl --http2)", async () => {
     const body = JSON.stringify({ model: 'sim-model', input: 'hi' });
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(Number(new URL(gw.url).port), '127.0.0.1', () => {
@@ -350,7 +350,10 @@ describe('Responses WebSocket lifetime', () => {
   });
 
   it('closes a socket that waits longer than the idle setting for its next turn, and closes open sockets at shutdown', async () => {
-    const short = await startGateway({ env: { SWITCHYARD_RESPONSES_WEBSOCKET_IDLE_MS: '1000' }, config: { channels: [{ name: 'sim', type: 'simulator', models: ['*'] }], keys: [{ name: 'ws', key: KEY }] } });
+    const short = await startGateway({
+      env: { SWITCHYARD_RESPONSES_WEBSOCKET_IDLE_MS: '1000' },
+      config: { channels: [{ name: 'sim', type: 'simulator', models: ['*'] }], keys: [{ name: 'ws', key: KEY }] },
+    });
     try {
       const idle = await connect(undefined, short.url);
       expect(terminal(await idle.turn({ model: 'sim-model', input: userText('one turn') })).type).toBe('response.completed');

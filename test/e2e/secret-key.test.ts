@@ -43,7 +43,12 @@ afterAll(async () => {
 
 function logSink(): { logger: Logger; lines: () => Array<Record<string, any>> } {
   const lines: string[] = [];
-  const sink = new Writable({ write: (chunk, _encoding, done) => { lines.push(String(chunk)); done(); } });
+  const sink = new Writable({
+    write: (chunk, _encoding, done) => {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   return { logger: pino({ level: 'info' }, sink), lines: () => lines.map((line) => JSON.parse(line)) };
 }
 
@@ -102,7 +107,7 @@ describe.each(ENGINES)('the secret key on %s', (engine) => {
     }
   };
 
-  it('the CLI refuses to seal with a key other than the store\'s, and writes nothing', async () => {
+  it("the CLI refuses to seal with a key other than the store's, and writes nothing", async () => {
     const gw = await start();
     await addChannels(gw);
     const attempt = (env: NodeJS.ProcessEnv, extra: string[] = []) =>
@@ -147,7 +152,11 @@ describe.each(ENGINES)('the secret key on %s', (engine) => {
     const keyErrors = lines().filter((line) => String(line.msg).startsWith('secret key: the secret key is missing'));
     expect(keyErrors).toHaveLength(1);
     expect(keyErrors[0].msg).toMatch(/Restore secret\.key .* or set SWITCHYARD_SECRET_KEY/);
-    expect(lines().filter((line) => line.msg === UNUSABLE).map((line) => line.channel)).toEqual(['locked']);
+    expect(
+      lines()
+        .filter((line) => line.msg === UNUSABLE)
+        .map((line) => line.channel),
+    ).toEqual(['locked']);
 
     const locked = await channel(gw, 'locked');
     expect(locked.problem).toMatch(/^apiKey: the secret key is missing: restore secret\.key in the data directory, or set SWITCHYARD_SECRET_KEY$/);
@@ -198,7 +207,11 @@ describe.each(ENGINES)('the secret key on %s', (engine) => {
 
     await gw.gateway.ctx.channels.refresh();
     await gw.gateway.ctx.channels.refresh();
-    expect(lines().filter((line) => line.msg === UNUSABLE).map((line) => line.channel)).toEqual(['locked']);
+    expect(
+      lines()
+        .filter((line) => line.msg === UNUSABLE)
+        .map((line) => line.channel),
+    ).toEqual(['locked']);
     expect((await channel(gw, 'locked')).problem).toBe('apiKey: sealed secret could not be opened: wrong secret key or altered data');
     expect((await ask(gw, 'open-model')).status).toBe(200);
 
@@ -225,7 +238,9 @@ describe.each(ENGINES)('the secret key on %s', (engine) => {
     const store = await place.openStore();
     try {
       await store.db.deleteFrom('settings').where('name', '=', SECRET_KEY_FINGERPRINT_SETTING).execute();
-      await expect(cli(['channels', 'add', '--name', 'x', '--type', 'simulator', '--api-key', 'sk-x'], placeEnv({ SWITCHYARD_SECRET_KEY: 'not the gateway key at all' }))).rejects.toThrow(/not the one these credentials were sealed with/);
+      await expect(cli(['channels', 'add', '--name', 'x', '--type', 'simulator', '--api-key', 'sk-x'], placeEnv({ SWITCHYARD_SECRET_KEY: 'not the gateway key at all' }))).rejects.toThrow(
+        /not the one these credentials were sealed with/,
+      );
       expect(await store.settings.get(SECRET_KEY_FINGERPRINT_SETTING)).toBeUndefined();
       const gw = await start();
       expect(await store.settings.get(SECRET_KEY_FINGERPRINT_SETTING)).toMatch(/^[0-9a-f]{32}$/);

@@ -29,7 +29,11 @@ const upstreams: FakeUpstream[] = [];
 /** Per channel: what it answers instead of the usual reply (an outage, a rate-limited key). */
 const trouble = new Map<number, (key: string) => FakeReply | undefined>();
 
-const errorReply = (status: number): FakeReply => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: `upstream says ${status}`, type: 'server_error' } }) });
+const errorReply = (status: number): FakeReply => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ error: { message: `upstream says ${status}`, type: 'server_error' } }),
+});
 
 function config() {
   return {
@@ -69,29 +73,49 @@ const history = (turn: number) => Array.from({ length: turn }, (_, i) => [`quest
 
 const dialects: Record<string, Dialect> = {
   'Chat Completions, opencode header (pass-through)': (url, session, turn) =>
-    post(url, '/v1/chat/completions', { authorization: `Bearer ${CLIENT_KEY}`, 'x-session-id': session }, {
-      model: 'gpt-x',
-      messages: [{ role: 'system', content: 'be brief' }, ...history(turn).map((text, i) => ({ role: i % 2 ? 'assistant' : 'user', content: text })), { role: 'user', content: `question ${turn}` }],
-    }),
+    post(
+      url,
+      '/v1/chat/completions',
+      { authorization: `Bearer ${CLIENT_KEY}`, 'x-session-id': session },
+      {
+        model: 'gpt-x',
+        messages: [{ role: 'system', content: 'be brief' }, ...history(turn).map((text, i) => ({ role: i % 2 ? 'assistant' : 'user', content: text })), { role: 'user', content: `question ${turn}` }],
+      },
+    ),
   'Messages, Claude Code header (translated)': (url, session, turn) =>
-    post(url, '/v1/messages', { 'x-api-key': CLIENT_KEY, 'anthropic-version': '2023-06-01', 'x-claude-code-session-id': session }, {
-      model: 'gpt-x',
-      max_tokens: 50,
-      system: 'be brief',
-      messages: [...history(turn).map((text, i) => ({ role: i % 2 ? 'assistant' : 'user', content: text })), { role: 'user', content: `question ${turn}` }],
-    }),
+    post(
+      url,
+      '/v1/messages',
+      { 'x-api-key': CLIENT_KEY, 'anthropic-version': '2023-06-01', 'x-claude-code-session-id': session },
+      {
+        model: 'gpt-x',
+        max_tokens: 50,
+        system: 'be brief',
+        messages: [...history(turn).map((text, i) => ({ role: i % 2 ? 'assistant' : 'user', content: text })), { role: 'user', content: `question ${turn}` }],
+      },
+    ),
   'Generate, stable prefix (translated)': (url, session, turn) =>
-    post(url, '/v1beta/models/gpt-x:generateContent', { 'x-goog-api-key': CLIENT_KEY }, {
-      systemInstruction: { parts: [{ text: `session ${session}` }] },
-      contents: [...history(turn).map((text, i) => ({ role: i % 2 ? 'model' : 'user', parts: [{ text }] })), { role: 'user', parts: [{ text: `question ${turn}` }] }],
-    }),
+    post(
+      url,
+      '/v1beta/models/gpt-x:generateContent',
+      { 'x-goog-api-key': CLIENT_KEY },
+      {
+        systemInstruction: { parts: [{ text: `session ${session}` }] },
+        contents: [...history(turn).map((text, i) => ({ role: i % 2 ? 'model' : 'user', parts: [{ text }] })), { role: 'user', parts: [{ text: `question ${turn}` }] }],
+      },
+    ),
   'Responses, a stored chain by previous_response_id (translated)': async (url, session, turn, state) => {
-    const response = await post(url, '/v1/responses', { authorization: `Bearer ${CLIENT_KEY}` }, {
-      model: 'gpt-x',
-      store: true,
-      input: `question ${turn} of ${session}`,
-      ...(state.previous ? { previous_response_id: state.previous } : {}),
-    });
+    const response = await post(
+      url,
+      '/v1/responses',
+      { authorization: `Bearer ${CLIENT_KEY}` },
+      {
+        model: 'gpt-x',
+        store: true,
+        input: `question ${turn} of ${session}`,
+        ...(state.previous ? { previous_response_id: state.previous } : {}),
+      },
+    );
     const body = (await response.clone().json()) as { id?: string };
     if (body.id) state.previous = body.id;
     return response;

@@ -74,7 +74,7 @@ describe.each(ENGINES)('the simulator beside provider channels (%s)', (engine) =
     }
   }
 
-  it('answers a model no channel serves with a 404 in each family\'s shape, saying how to route it; nothing is served or billed', async () => {
+  it("answers a model no channel serves with a 404 in each family's shape, saying how to route it; nothing is served or billed", async () => {
     // Every model priced, so a request served by mistake would show as spend.
     await withGateway({ channels: [real], prices: { '*': { input: 100, output: 100 } } }, async (gw) => {
       for (const route of routes(TYPO)) {
@@ -96,7 +96,7 @@ describe.each(ENGINES)('the simulator beside provider channels (%s)', (engine) =
     });
   });
 
-  it('lists exactly what the enabled channels serve in every shape, not the simulator\'s demo models', async () => {
+  it("lists exactly what the enabled channels serve in every shape, not the simulator's demo models", async () => {
     await withGateway({ channels: [real] }, async (gw) => {
       expect(await listed(gw)).toEqual({ openAi: ['gpt-real'], claude: ['gpt-real'], gemini: ['gpt-real'] });
     });
@@ -109,7 +109,11 @@ describe.each(ENGINES)('the simulator beside provider channels (%s)', (engine) =
       expect(answer.body.type).toBe('message');
       expect((await call(gw, 'POST', '/v1/embeddings', { model: 'demo-embed', input: 'hi' })).status).toBe(200);
       expect((await call(gw, 'POST', '/v1/messages', messageBody(TYPO), anthropic)).status).toBe(404);
-      expect(await listed(gw)).toEqual({ openAi: ['demo-embed', 'demo-model', 'gpt-real', 'sora-2'], claude: ['demo-embed', 'demo-model', 'gpt-real', 'sora-2'], gemini: ['demo-embed', 'demo-model', 'gpt-real', 'sora-2'] });
+      expect(await listed(gw)).toEqual({
+        openAi: ['demo-embed', 'demo-model', 'gpt-real', 'sora-2'],
+        claude: ['demo-embed', 'demo-model', 'gpt-real', 'sora-2'],
+        gemini: ['demo-embed', 'demo-model', 'gpt-real', 'sora-2'],
+      });
       await gw.gateway.ctx.recorder.flush();
       const logs = (await gw.admin('GET', '/logs?model=demo-model')).body.data;
       expect(logs[0].triedChannels).toEqual(['sim']);
@@ -136,14 +140,30 @@ describe.each(ENGINES)('the simulator beside provider channels (%s)', (engine) =
 
   it('keeps an explicit simulator: true or SWITCHYARD_SIMULATOR=on from bringing the fallback back, with one warning at start', async () => {
     const lines: string[] = [];
-    const logger = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, done) => { lines.push(String(chunk)); done(); } }));
+    const logger = pino(
+      { level: 'warn' },
+      new Writable({
+        write: (chunk, _enc, done) => {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
     const warnings = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === SIMULATOR_BESIDE_CHANNELS_WARNING && entry.level === 40);
-    for (const [config, env] of [[{ simulator: true }, {}], [{}, { SWITCHYARD_SIMULATOR: 'on' }]] as const) {
+    for (const [config, env] of [
+      [{ simulator: true }, {}],
+      [{}, { SWITCHYARD_SIMULATOR: 'on' }],
+    ] as const) {
       lines.length = 0;
-      await withGateway({ channels: [real], ...config }, async (gw) => {
-        expect((await call(gw, 'POST', '/v1/messages', messageBody(TYPO), anthropic)).status).toBe(404);
-        expect(warnings()).toHaveLength(1);
-      }, env, logger);
+      await withGateway(
+        { channels: [real], ...config },
+        async (gw) => {
+          expect((await call(gw, 'POST', '/v1/messages', messageBody(TYPO), anthropic)).status).toBe(404);
+          expect(warnings()).toHaveLength(1);
+        },
+        env,
+        logger,
+      );
     }
     // Neither set: nothing to warn about.
     lines.length = 0;

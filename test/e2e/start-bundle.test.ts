@@ -54,7 +54,9 @@ async function startAndStop(): Promise<{ code: number | null; output: string }> 
 
 it('builds the code cache for this very bundle, and replaces a cache made from another', async () => {
   const cacheFile = path.join(outdir, 'gateway.cjs.cache');
-  const digest = createHash('sha256').update(await readFile(path.join(outdir, 'gateway.cjs'))).digest();
+  const digest = createHash('sha256')
+    .update(await readFile(path.join(outdir, 'gateway.cjs')))
+    .digest();
   const built = await readFile(cacheFile);
   expect(built.subarray(0, digest.length).equals(digest)).toBe(true);
   expect(built.length).toBeGreaterThan(100_000);

@@ -105,7 +105,12 @@ describe('a start with an unknown SWITCHYARD_* variable', () => {
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as { level: number; msg: string; variable: string; closest?: string });
       expect(warnings.map(({ level, msg, variable, closest }) => ({ level, msg, variable, closest }))).toEqual([
-        { level: 40, variable: 'SWITCHYARD_DATABSE_URL', closest: 'SWITCHYARD_DATABASE_URL', msg: 'SWITCHYARD_DATABSE_URL is not a Switchyard setting and is ignored; did you mean SWITCHYARD_DATABASE_URL?' },
+        {
+          level: 40,
+          variable: 'SWITCHYARD_DATABSE_URL',
+          closest: 'SWITCHYARD_DATABASE_URL',
+          msg: 'SWITCHYARD_DATABSE_URL is not a Switchyard setting and is ignored; did you mean SWITCHYARD_DATABASE_URL?',
+        },
         { level: 40, variable: 'SWITCHYARD_FAVOURITE_COLOUR', closest: undefined, msg: 'SWITCHYARD_FAVOURITE_COLOUR is not a Switchyard setting and is ignored (see docs/reference.md)' },
       ]);
       expect(started.stdout).toMatch(/storage: sqlite/);

@@ -145,9 +145,9 @@ describe.each(ENGINES)('channel cost tables on %s', (engine) => {
   it('a config file with a bad cost table fails at start, naming the channel and the field', async () => {
     const other = await createPlace(engine);
     try {
-      await expect(
-        other.start({ config: { channels: [{ name: 'z', type: 'simulator', models: ['*'], settings: { costs: { 'm-*': { output: 'free' } } } }] } }),
-      ).rejects.toThrow(/channels\[0\]\.settings\.costs \(channel "z"\): m-\*\.output: /);
+      await expect(other.start({ config: { channels: [{ name: 'z', type: 'simulator', models: ['*'], settings: { costs: { 'm-*': { output: 'free' } } } }] } })).rejects.toThrow(
+        /channels\[0\]\.settings\.costs \(channel "z"\): m-\*\.output: /,
+      );
     } finally {
       await other.destroy();
     }

@@ -111,11 +111,7 @@ const families: Family[] = [
   },
 ];
 
-const cases = families.flatMap((family) =>
-  [401, 403].flatMap((status) =>
-    (['native', 'translated'] as const).flatMap((path) => [false, true].map((stream) => ({ family, status, path, stream }))),
-  ),
-);
+const cases = families.flatMap((family) => [401, 403].flatMap((status) => (['native', 'translated'] as const).flatMap((path) => [false, true].map((stream) => ({ family, status, path, stream })))));
 
 describe('an upstream refusing the gateway’s credentials', () => {
   it.each(cases.map((c) => [c.family.name, c.status, c.path, c.stream ? 'streamed' : 'plain', c] as const))(

@@ -31,9 +31,7 @@ const silentReply = (request: RecordedRequest): FakeReply => ({
 
 beforeAll(async () => {
   silent = await startFakeUpstream(silentReply);
-  good = await startFakeUpstream((request) =>
-    request.json().stream ? sseReply('anthropic-messages', 'anthropic-text.chunks.txt') : jsonReply('anthropic-messages', 'anthropic-text.json'),
-  );
+  good = await startFakeUpstream((request) => (request.json().stream ? sseReply('anthropic-messages', 'anthropic-text.chunks.txt') : jsonReply('anthropic-messages', 'anthropic-text.json')));
   gw = await startGateway({
     config: {
       channels: [

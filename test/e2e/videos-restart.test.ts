@@ -47,8 +47,7 @@ describe.each(ENGINES)('video tasks across restarts on %s', (engine) => {
     return ids;
   }
 
-  const finalCallbacks = (path: string, id: string) =>
-    receiver.received.filter((entry) => entry.path === path && entry.body.id === id && FINAL.has(entry.body.status));
+  const finalCallbacks = (path: string, id: string) => receiver.received.filter((entry) => entry.path === path && entry.body.id === id && FINAL.has(entry.body.status));
 
   it('finishes every video after the gateway was stopped mid-flight', async () => {
     const place = await createPlace(engine);

@@ -50,7 +50,10 @@ describe.skipIf(skipPostgres)('two gateways running video tasks on one PostgreSQ
     one = await place.start({ config, env });
     two = await place.start({ config, env });
     // Each instance polls through a counting view of the upstreams that also catches two polls of one task at once.
-    for (const [name, gw] of [['one', one], ['two', two]] as const) {
+    for (const [name, gw] of [
+      ['one', one],
+      ['two', two],
+    ] as const) {
       const engine = gw.gateway.ctx.tasks;
       for (const type of ['openai-videos', 'simulator']) {
         const upstream = engine.upstream('videos', type)!;

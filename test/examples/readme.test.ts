@@ -53,7 +53,7 @@ describe('README', () => {
     for (const file of linked) await expect(readFile(file)).resolves.toBeDefined();
   });
 
-  it('every config-file snippet parses with the gateway\'s config parser', () => {
+  it("every config-file snippet parses with the gateway's config parser", () => {
     const yamlBlocks = blocks('yaml');
     expect(yamlBlocks.length).toBeGreaterThanOrEqual(1);
     for (const block of yamlBlocks) expect(() => parseConfigText(block, 'yaml', 'README')).not.toThrow();

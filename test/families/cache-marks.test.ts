@@ -19,14 +19,26 @@ describe('Chat Completions', () => {
     const core = toCore({
       messages: [
         { role: 'system', content: [{ type: 'text', text: 'sys', cache_control: ephemeral }] },
-        { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'text', text: 'b', cache_control: { type: 'ephemeral', ttl: '1h' } },
+          ],
+        },
         { role: 'assistant', content: 'c', cache_control: ephemeral },
         { role: 'user', content: 'd' },
       ],
     });
     expect(core.cache).toEqual({ system: { ttl: '5m' } });
     expect(core.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b', cache: { ttl: '1h' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b', cache: { ttl: '1h' } },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'c', cache: { ttl: '5m' } }] },
       { role: 'user', content: [{ type: 'text', text: 'd' }] },
     ]);
@@ -57,11 +69,12 @@ describe('Messages', () => {
       parseMessagesRequest({
         model: 'm',
         max_tokens: 10,
-        system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b', cache_control: { type: 'ephemeral', ttl: '1h' } }],
-        tools: [{ name: 't', input_schema: { type: 'object' }, cache_control: ephemeral }],
-        messages: [
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: [{ type: 'text', text: 'r', cache_control: ephemeral }] }] },
+        system: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b', cache_control: { type: 'ephemeral', ttl: '1h' } },
         ],
+        tools: [{ name: 't', input_schema: { type: 'object' }, cache_control: ephemeral }],
+        messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: [{ type: 'text', text: 'r', cache_control: ephemeral }] }] }],
       }),
     );
     expect(core.cache).toEqual({ system: { ttl: '1h' }, tools: { ttl: '5m' } });

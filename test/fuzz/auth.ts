@@ -78,7 +78,10 @@ export function authHeaders(style: AuthStyle, variant: AuthVariant | undefined, 
       case 'repeated-header':
         return [...token('sk-wrong-first'), [name, value]];
       case 'two-headers':
-        return [[name, value], [OTHER_FAMILY_HEADER[style], 'sk-wrong-other']];
+        return [
+          [name, value],
+          [OTHER_FAMILY_HEADER[style], 'sk-wrong-other'],
+        ];
       case 'wrong-family-header':
         return [[OTHER_FAMILY_HEADER[style], key]];
       case 'wrong-key':

@@ -7,8 +7,7 @@
  */
 
 /** A 1×1 PNG: real image bytes for the fields that take base64 or a data URL. */
-export const PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4AWM4ISf3HwAEugIEzCecNQAAAABJRU5ErkJggg==';
+export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4AWM4ISf3HwAEugIEzCecNQAAAABJRU5ErkJggg==';
 export const PNG_DATA_URL = `data:image/png;base64,${PNG_BASE64}`;
 /** Another colour, where two images must differ (face swap). */
 export const OTHER_PNG_DATA_URL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4AWOQkzvxHwADZgIEQbrbuAAAAABJRU5ErkJggg==';
@@ -181,7 +180,13 @@ export const chatCompletionsBody = () => ({
   temperature: 0.5,
   messages: [
     { role: 'system', content: 'Be brief.' },
-    { role: 'user', content: [{ type: 'text', text: 'What is in this image?' }, { type: 'image_url', image_url: { url: PNG_DATA_URL } }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is in this image?' },
+        { type: 'image_url', image_url: { url: PNG_DATA_URL } },
+      ],
+    },
   ],
   tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }],
   tool_choice: 'auto',

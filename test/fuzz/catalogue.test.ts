@@ -53,8 +53,14 @@ describe('the fuzz catalogue', () => {
     const registered = registeredRoutes(gw.gateway.app.printRoutes());
     const catalogued = [...new Set(CATALOGUE.map((route) => `${route.method} ${registeredPath(route)}`))].sort();
     expect(registered.length).toBeGreaterThan(40);
-    expect(registered.filter((route) => !catalogued.includes(route)), 'registered but not in the fuzz catalogue').toEqual([]);
-    expect(catalogued.filter((route) => !registered.includes(route)), 'in the catalogue but not registered').toEqual([]);
+    expect(
+      registered.filter((route) => !catalogued.includes(route)),
+      'registered but not in the fuzz catalogue',
+    ).toEqual([]);
+    expect(
+      catalogued.filter((route) => !registered.includes(route)),
+      'in the catalogue but not registered',
+    ).toEqual([]);
   });
 
   const families: Family[] = ['health', 'messages', 'responses', 'generate', 'images', 'videos', 'admin', 'console'];

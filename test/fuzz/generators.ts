@@ -179,7 +179,11 @@ export function buildRequest(route: RouteEntry, recipe: Recipe, context: BuildCo
     }
     case 'media.bad': {
       const field = pick(route.media ?? [], recipe.field);
-      json = m.withAt(json, field.split('.').map((key) => (/^\d+$/.test(key) ? Number(key) : key)), pick(m.BAD_MEDIA, recipe.value));
+      json = m.withAt(
+        json,
+        field.split('.').map((key) => (/^\d+$/.test(key) ? Number(key) : key)),
+        pick(m.BAD_MEDIA, recipe.value),
+      );
       break;
     }
     default:
@@ -251,7 +255,10 @@ function multipartBody(json: Record<string, unknown>, recipe: Recipe): { body: B
     case 'garbage-file':
       return { body: m.formBody([...fields, { name: 'input_reference', value: Buffer.from([0, 1, 2, 255, 254]), filename: 'x.png', contentType: 'image/png' }], BOUNDARY), contentType: type };
     case 'png-file':
-      return { body: m.formBody([...fields, { name: 'input_reference', value: Buffer.from(pick(m.BAD_MEDIA, recipe.pick)), filename: '../../x.png', contentType: 'image/png' }], BOUNDARY), contentType: type };
+      return {
+        body: m.formBody([...fields, { name: 'input_reference', value: Buffer.from(pick(m.BAD_MEDIA, recipe.pick)), filename: '../../x.png', contentType: 'image/png' }], BOUNDARY),
+        contentType: type,
+      };
     case 'no-disposition-name':
       return { body: m.formBody([...fields, { value: 'nameless' }], BOUNDARY), contentType: type };
     case 'many-parts':
@@ -268,7 +275,13 @@ function multipartBody(json: Record<string, unknown>, recipe: Recipe): { body: B
       return { body: m.formBody([...fields.slice(1), { name: fields[0].name, value: Buffer.from([0xc3, 0x28, 0xff]) }], BOUNDARY), contentType: type };
     case 'field-value': {
       const target = pick(fields, recipe.pick);
-      return { body: m.formBody(fields.map((field) => (field === target ? { ...field, value: valueText } : field)), BOUNDARY), contentType: type };
+      return {
+        body: m.formBody(
+          fields.map((field) => (field === target ? { ...field, value: valueText } : field)),
+          BOUNDARY,
+        ),
+        contentType: type,
+      };
     }
   }
 }

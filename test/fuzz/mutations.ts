@@ -192,23 +192,7 @@ export const ODD_SEGMENTS = [
 export const OVERLONG_SEGMENTS = ['a'.repeat(101), 'a'.repeat(128), 'a'.repeat(129), 'b'.repeat(5000)];
 export const MALFORMED_SEGMENTS = ['%zz', '%', 'a%', '%e0%a4', '%ff', '%c0%af', '%ed%a0%80', 'caf\u00e9'];
 
-export const QUERY_VARIANTS = [
-  'repeated',
-  'array',
-  'nested',
-  'huge-number',
-  'negative',
-  'float',
-  'nan',
-  'empty',
-  'bare',
-  'long',
-  'nul',
-  'unicode',
-  'many',
-  'unknown',
-  'pollution',
-] as const;
+export const QUERY_VARIANTS = ['repeated', 'array', 'nested', 'huge-number', 'negative', 'float', 'nan', 'empty', 'bare', 'long', 'nul', 'unicode', 'many', 'unknown', 'pollution'] as const;
 export type QueryVariant = (typeof QUERY_VARIANTS)[number];
 
 export const BAD_PERCENT_QUERY = ['x=%zz', 'x=%', '%zz=1', 'x=%ff%fe', 'x=%c0%af'];

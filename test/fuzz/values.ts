@@ -6,11 +6,7 @@
 import fc from 'fast-check';
 
 /** A value to put into a request: plain JSON, or a recipe for a large one. */
-export type Hostile =
-  | { json: unknown }
-  | { huge: number; char: string }
-  | { deep: number; kind: 'array' | 'object' }
-  | { wide: number };
+export type Hostile = { json: unknown } | { huge: number; char: string } | { deep: number; kind: 'array' | 'object' } | { wide: number };
 
 /** Strings that break naive code: lone surrogates, NUL and control characters, direction overrides, emoji, BOM. */
 export const UNICODE_EDGES = [

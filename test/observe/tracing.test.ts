@@ -171,7 +171,10 @@ describe('sampling', () => {
           method: 'POST',
           headers: { 'x-api-key': sampledOut.clientKey, 'anthropic-version': '2023-06-01', 'content-type': 'application/json', ...headers },
           body: JSON.stringify({ model: 'any-model', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }),
-        }).then(async (response) => { await response.text(); return response.headers.get('x-request-id')!; });
+        }).then(async (response) => {
+          await response.text();
+          return response.headers.get('x-request-id')!;
+        });
       const own = await ask({});
       const followed = await ask({ traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` });
       const declined = await ask({ traceparent: `00-${TRACE_ID}-${PARENT_ID}-00` });

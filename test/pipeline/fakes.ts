@@ -64,10 +64,7 @@ export function services(channels: Channel[], adapters: UpstreamAdapter[], optio
     services: {
       authorize: options.authorize ?? (() => {}),
       admit: async () => {},
-      holdQuota: async () =>
-        options.quota
-          ? { recordsSpend: false, release: async (cost: number) => void released.push(cost) }
-          : undefined,
+      holdQuota: async () => (options.quota ? { recordsSpend: false, release: async (cost: number) => void released.push(cost) } : undefined),
       candidates: () => channels,
       adapter: (type) => byType.get(type)!,
       maxAttempts: 3,

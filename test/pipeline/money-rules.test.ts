@@ -50,7 +50,13 @@ describe('the chat pipeline', () => {
     expect(output.status).toBe(200);
     expect(JSON.parse(output.body!)).toEqual({ text: 'hi' });
     expect(run.settled).toHaveLength(1);
-    expect(run.settled[0]).toMatchObject({ answered: true, reported: usage, httpStatus: 200, channelId: 'ch_a', attempts: [expect.objectContaining({ channel: 'a', channelId: 'ch_a', status: 200, errorKind: null })] });
+    expect(run.settled[0]).toMatchObject({
+      answered: true,
+      reported: usage,
+      httpStatus: 200,
+      channelId: 'ch_a',
+      attempts: [expect.objectContaining({ channel: 'a', channelId: 'ch_a', status: 200, errorKind: null })],
+    });
     expect(run.released).toEqual([usage.outputTokens]);
   });
 
@@ -90,7 +96,12 @@ describe('the chat pipeline', () => {
     expect([a.calls, b.calls]).toEqual([1, 1]);
     expect(output.chunks.join('')).toContain('"text":"lo"');
     expect(run.settled).toHaveLength(1);
-    expect(run.settled[0]).toMatchObject({ attempts: [expect.objectContaining({ channel: 'a', errorKind: expect.any(String) }), expect.objectContaining({ channel: 'b', status: 200 })], channelId: 'ch_b', answered: true, reported: usage });
+    expect(run.settled[0]).toMatchObject({
+      attempts: [expect.objectContaining({ channel: 'a', errorKind: expect.any(String) }), expect.objectContaining({ channel: 'b', status: 200 })],
+      channelId: 'ch_b',
+      answered: true,
+      reported: usage,
+    });
   });
 
   it('never fails over once a byte was sent: a translated stream cut half way ends with an error frame and is charged for what was delivered', async () => {
@@ -165,7 +176,13 @@ describe('the chat pipeline', () => {
     const answer = { id: 'msg_1', content: [{ type: 'text', text: 'a whole answer' }] };
     tap.read(answer);
     const a = script('a', {
-      passThrough: async () => ({ status: 200, contentType: 'application/json', body: new WholeBody(Buffer.from(JSON.stringify(answer))), delivered: { commit() {}, text: () => tap.answerText() }, usage: () => tap.usage() }),
+      passThrough: async () => ({
+        status: 200,
+        contentType: 'application/json',
+        body: new WholeBody(Buffer.from(JSON.stringify(answer))),
+        delivered: { commit() {}, text: () => tap.answerText() },
+        usage: () => tap.usage(),
+      }),
     });
     const run = services([channel('a')], [adapter(a)]);
     await serveChat(run.services, chatCall(false), codec, recordingOutput());

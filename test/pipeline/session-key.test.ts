@@ -39,7 +39,10 @@ function callOf(recorded: RecordedAgentRequest, hint: Hint, options: { keyId?: s
 function exchangeOf(options: { previous?: { id: string; chain: string[] }; id?: string; stores?: boolean }): ResponsesExchange {
   return { id: options.id ?? 'resp_own', stores: options.stores ?? false, options: { history: { previous: options.previous } } } as unknown as ResponsesExchange;
 }
-const responsesHint = (exchange = exchangeOf({})): Hint => (body) => responsesSessionHint(body, exchange);
+const responsesHint =
+  (exchange = exchangeOf({})): Hint =>
+  (body) =>
+    responsesSessionHint(body, exchange);
 
 const claude = (file: string) => agentRequest('claude-code-2.1.328', file);
 const codex = (file: string) => agentRequest('codex-0.169.0', file);
@@ -61,7 +64,12 @@ describe('one recorded session, one key', () => {
   it.each([
     ['Claude Code: the session id in metadata.user_id', claude('02-claude-opus-5-tool-first-turn.json'), claude('03-claude-opus-5-tool-result-turn.json'), messagesSessionHint as Hint],
     ['Codex: prompt_cache_key', codex('05-gpt-5.5-tool-first-turn.json'), codex('06-gpt-5.5-tool-result-turn.json'), responsesHint()],
-    ['opencode to Claude: the prefix without its moving cache marks', opencode('09-claude-sonnet-4-5-tool-first-turn.json'), opencode('10-claude-sonnet-4-5-tool-result-turn.json'), chatCompletionsSessionHint as Hint],
+    [
+      'opencode to Claude: the prefix without its moving cache marks',
+      opencode('09-claude-sonnet-4-5-tool-first-turn.json'),
+      opencode('10-claude-sonnet-4-5-tool-result-turn.json'),
+      chatCompletionsSessionHint as Hint,
+    ],
     ['opencode to GPT: the prefix', opencode('04-gpt-5.5-tool-first-turn.json'), opencode('05-gpt-5.5-tool-result-turn.json'), chatCompletionsSessionHint as Hint],
   ])('without its headers: %s', (_name, first, later, hint) => {
     const key = sessionKeyOf(callOf(first, hint, { headers: false }));
@@ -99,7 +107,7 @@ describe('one recorded session, one key', () => {
     expect(responsesSessionAlias(exchangeOf({ stores: true, previous: { id: 'resp_1', chain: [] } }))).toBeUndefined();
   });
 
-  it('a Responses conversation resent whole: a first turn\'s text input is the user message later turns begin with', () => {
+  it("a Responses conversation resent whole: a first turn's text input is the user message later turns begin with", () => {
     const request = (body: Record<string, unknown>): RecordedAgentRequest => ({ method: 'POST', path: '/v1/responses', headers: {}, body });
     const first = sessionKeyOf(callOf(request({ model: 'gpt-5.5', instructions: 'be brief', input: 'hello' }), responsesHint()));
     const later = sessionKeyOf(
@@ -107,7 +115,11 @@ describe('one recorded session, one key', () => {
         request({
           model: 'gpt-5.5',
           instructions: 'be brief',
-          input: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }, { role: 'user', content: 'more' }],
+          input: [
+            { role: 'user', content: 'hello' },
+            { role: 'assistant', content: 'hi' },
+            { role: 'user', content: 'more' },
+          ],
         }),
         responsesHint(),
       ),

@@ -42,7 +42,11 @@ describe('startWaitPings', () => {
   });
 
   it('does nothing when the interval is 0, the family has no frame, or the output cannot send one', () => {
-    for (const [frame, interval, keepAlive] of [[FRAME, 0, true], [undefined, 1000, true], [FRAME, 1000, false]] as const) {
+    for (const [frame, interval, keepAlive] of [
+      [FRAME, 0, true],
+      [undefined, 1000, true],
+      [FRAME, 1000, false],
+    ] as const) {
       const { sink, starts, frames } = recordingSink(keepAlive);
       startWaitPings(sink, frame, 'text/event-stream', interval);
       vi.advanceTimersByTime(10_000);

@@ -11,8 +11,7 @@ import { shareBreakers } from '../../src/routing/breaker-share.js';
 import { ChannelHealth } from '../../src/routing/health.js';
 
 const channel = (apiKeys: string[] = ['sk-one']) => ({ id: `ch_${randomBytes(4).toString('hex')}`, apiKeys }) as unknown as Channel;
-const upstreamError = (status: number, retryAfterSeconds?: number) =>
-  new GatewayError('unavailable', `upstream answered ${status}`, { upstreamStatus: status, retryAfterSeconds });
+const upstreamError = (status: number, retryAfterSeconds?: number) => new GatewayError('unavailable', `upstream answered ${status}`, { upstreamStatus: status, retryAfterSeconds });
 
 describe('ChannelHealth', () => {
   it('opens a channel after five consecutive failures, then lets one probe through when the cool-down ends', async () => {

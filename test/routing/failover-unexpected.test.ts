@@ -29,7 +29,10 @@ describe('an attempt that throws', () => {
     );
     expect(result.value).toBe('good');
     expect(reported.map(([name, error]) => [name, (error as Error).name])).toEqual([['bad', 'TypeError']]);
-    expect(attempts.map((attempt) => [attempt.channel, attempt.errorKind])).toEqual([['bad', 'upstream_error'], ['good', null]]);
+    expect(attempts.map((attempt) => [attempt.channel, attempt.errorKind])).toEqual([
+      ['bad', 'upstream_error'],
+      ['good', null],
+    ]);
     expect(health.snapshot(bad)).toMatchObject({ consecutiveFailures: 1 });
   });
 

@@ -30,11 +30,7 @@ describe('channel selection', () => {
   });
 
   it('tries higher priorities first and skips disabled channels', () => {
-    const order = orderCandidates(
-      [channel('low', { priority: 1 }), channel('off', { priority: 9, enabled: false }), channel('high', { priority: 5 })],
-      'm',
-      { isHealthy: healthy },
-    );
+    const order = orderCandidates([channel('low', { priority: 1 }), channel('off', { priority: 9, enabled: false }), channel('high', { priority: 5 })], 'm', { isHealthy: healthy });
     expect(order.map((c) => c.name)).toEqual(['high', 'low']);
   });
 

@@ -30,7 +30,12 @@ describe('internal errors', () => {
 
   it('a family scope answers a thrown engine error with the generic message and logs the details', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _enc, done) => { lines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const app = Fastify({ loggerInstance: pino(sink), genReqId: newRequestId });
     await app.register(async (scope) => {
       useFamilyErrors(scope, (error, requestId) => renderMessagesError(error, requestId));

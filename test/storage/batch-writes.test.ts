@@ -103,7 +103,12 @@ describe('batch shapes', () => {
     const shapes = new Set<string>();
     for (let size = 1; size <= 300; size++) {
       executed.length = 0;
-      await writes.execute(db, 'demo', Array.from({ length: size }, (_, i) => ({ a: i, b: 'x' })), build);
+      await writes.execute(
+        db,
+        'demo',
+        Array.from({ length: size }, (_, i) => ({ a: i, b: 'x' })),
+        build,
+      );
       for (const query of executed) shapes.add(query.sql);
     }
     expect(shapes.size).toBe(8);

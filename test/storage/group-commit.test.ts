@@ -113,7 +113,10 @@ describe.each(engines)('stored responses group commit on $engine', ({ engine, sk
     );
     expect(transaction).toHaveBeenCalledTimes(1);
     transaction.mockRestore();
-    const found = await repository.findItems(ids.map((id) => `in_${id}`), 'key_g');
+    const found = await repository.findItems(
+      ids.map((id) => `in_${id}`),
+      'key_g',
+    );
     expect(found.size).toBe(ids.length);
   });
 

@@ -74,7 +74,13 @@ describe.each(engines)('keys and channels on $engine', ({ engine, skip }) => {
   it.skipIf(skip)('adds spent amounts to many keys at once', async () => {
     const alice = (await store.keys.getByName('alice'))!;
     const bob = (await store.keys.getByName('bob'))!;
-    await store.keys.addUsed(new Map([[alice.id, 0.25], [bob.id, 1.5], ['key_unknown', 3]]));
+    await store.keys.addUsed(
+      new Map([
+        [alice.id, 0.25],
+        [bob.id, 1.5],
+        ['key_unknown', 3],
+      ]),
+    );
     await store.keys.addUsed(new Map([[alice.id, 0.5]]));
     await store.keys.addUsed(new Map());
     expect((await store.keys.get(alice.id))!.used).toBeCloseTo(0.75, 10);

@@ -72,9 +72,7 @@ describe.each(engines)('request logs and settings on $engine', ({ engine, skip }
   });
 
   it.skipIf(skip)('inserts more rows than one statement holds', async () => {
-    const rows = Array.from({ length: 1203 }, (_, i) =>
-      logRow({ createdAt: 10_000 + i, keyId: i % 2 === 0 ? 'key_a' : 'key_b', model: i % 3 === 0 ? 'm-1' : 'm-2' }),
-    );
+    const rows = Array.from({ length: 1203 }, (_, i) => logRow({ createdAt: 10_000 + i, keyId: i % 2 === 0 ? 'key_a' : 'key_b', model: i % 3 === 0 ? 'm-1' : 'm-2' }));
     await store.logs.insertMany(rows);
     const newest = await store.logs.query({ since: 10_000, limit: 5 });
     expect(newest.map((r) => r.createdAt)).toEqual([11_202, 11_201, 11_200, 11_199, 11_198]);

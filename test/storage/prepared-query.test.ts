@@ -12,7 +12,7 @@ import { engines, useTestStore } from './engines.js';
 describe.each(engines)('prepared queries on $engine', ({ engine, skip }) => {
   const opened = useTestStore(engine, skip);
 
-  it.skipIf(skip)('bind every call\'s own values, around the constants of the query', async () => {
+  it.skipIf(skip)("bind every call's own values, around the constants of the query", async () => {
     const query = new PreparedQuery(opened.store.db, (db, first: string, second: string) =>
       db.selectNoFrom([sql<string>`${second}`.as('b'), sql<string>`${'fixed'}`.as('c'), sql<string>`${first}`.as('a')]),
     );
@@ -38,7 +38,11 @@ describe('batched reads', () => {
   it('read the ids asked for in one turn with one call, each caller getting its own row', async () => {
     const { reads, calls } = reader({ a: { id: 'a', n: 1 }, b: { id: 'b', n: 2 } });
     const answers = await Promise.all([reads.get('a'), reads.get('b'), reads.get('a')]);
-    expect(answers).toEqual([{ id: 'a', n: 1 }, { id: 'b', n: 2 }, { id: 'a', n: 1 }]);
+    expect(answers).toEqual([
+      { id: 'a', n: 1 },
+      { id: 'b', n: 2 },
+      { id: 'a', n: 1 },
+    ]);
     expect(calls).toEqual([['a', 'b']]);
     expect(await reads.get('missing')).toBeUndefined();
     expect(calls).toHaveLength(2);

@@ -98,8 +98,13 @@ export function framesOf(family: FamilyName, deltas: string[]): string[] {
   switch (family) {
     case 'messages':
       return [
-        frame({ type: 'message_start', message: { id: 'msg_cut', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, usage: { input_tokens: PROMPT_TOKENS, output_tokens: 1 } } }, 'message_start') +
-          frame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
+        frame(
+          {
+            type: 'message_start',
+            message: { id: 'msg_cut', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, usage: { input_tokens: PROMPT_TOKENS, output_tokens: 1 } },
+          },
+          'message_start',
+        ) + frame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
         ...deltas.map((text) => frame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta')),
       ];
     case 'chat-completions':
@@ -114,7 +119,11 @@ export function framesOf(family: FamilyName, deltas: string[]): string[] {
       ];
     case 'generate':
       return deltas.map((text, i) =>
-        frame({ candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }], usageMetadata: { promptTokenCount: PROMPT_TOKENS, candidatesTokenCount: i + 1, totalTokenCount: PROMPT_TOKENS + i + 1 }, responseId: 'gem_cut' }),
+        frame({
+          candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }],
+          usageMetadata: { promptTokenCount: PROMPT_TOKENS, candidatesTokenCount: i + 1, totalTokenCount: PROMPT_TOKENS + i + 1 },
+          responseId: 'gem_cut',
+        }),
       );
   }
 }

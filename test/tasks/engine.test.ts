@@ -22,8 +22,7 @@ afterAll(async () => {
 describe.each(engines)('task engine on $engine', ({ engine: kind, skip }) => {
   const opened = useTestStore(kind, skip);
   let keys = 0;
-  const makeKey = (quota: number | null = null) =>
-    opened.store.keys.create({ name: `e${++keys}`, keyHash: `engine-${kind}-${keys}`, keyPrefix: 'sk-test', quota });
+  const makeKey = (quota: number | null = null) => opened.store.keys.create({ name: `e${++keys}`, keyHash: `engine-${kind}-${keys}`, keyPrefix: 'sk-test', quota });
 
   async function withEngine<T>(upstream: ScriptedUpstream, run: (engine: TaskEngine) => Promise<T>, options = {}, store: Store = opened.store): Promise<T> {
     const engine = await buildEngine(store, upstream, options);

@@ -7,23 +7,12 @@ import { startCallbackReceiver, type CallbackReceiver } from './callback-receive
 describe('outbound guard', () => {
   const closed = new OutboundGuard();
 
-  it.each([
-    '127.0.0.1',
-    '10.1.2.3',
-    '172.20.0.1',
-    '192.168.1.1',
-    '169.254.169.254',
-    '100.64.0.1',
-    '0.0.0.0',
-    '::1',
-    'fe80::1',
-    'fd00::1',
-    '::ffff:127.0.0.1',
-    '::ffff:10.0.0.1',
-    '224.0.0.1',
-  ])('refuses %s by default', (address) => {
-    expect(closed.allowsAddress(address)).toBe(false);
-  });
+  it.each(['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1'])(
+    'refuses %s by default',
+    (address) => {
+      expect(closed.allowsAddress(address)).toBe(false);
+    },
+  );
 
   it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '93.184.216.34'])('allows public %s', (address) => {
     expect(closed.allowsAddress(address)).toBe(true);

@@ -13,8 +13,7 @@ describe.each(engines)('task repository on $engine', ({ engine, skip }) => {
   const opened = useTestStore(engine, skip);
   const repo = () => new TaskRepository(taskDb(opened.store), opened.store.engine);
   let keyCount = 0;
-  const makeKey = (quota: number | null = null) =>
-    opened.store.keys.create({ name: `k${++keyCount}`, keyHash: `hash-${engine}-${keyCount}`, keyPrefix: 'sk-test', quota });
+  const makeKey = (quota: number | null = null) => opened.store.keys.create({ name: `k${++keyCount}`, keyHash: `hash-${engine}-${keyCount}`, keyPrefix: 'sk-test', quota });
 
   it.skipIf(skip)('creates a numeric-id task and charges its cost in the same transaction', async () => {
     const key = await makeKey(1);
@@ -31,7 +30,11 @@ describe.each(engines)('task repository on $engine', ({ engine, skip }) => {
     const key = await makeKey(0.3);
     await repo().create(newTask(key.id, { cost: 0.2 }));
     await expect(repo().create(newTask(key.id, { cost: 0.2 }))).rejects.toMatchObject({ kind: 'quota_exhausted' });
-    const count = await taskDb(opened.store).selectFrom('tasks').select((eb) => eb.fn.countAll().as('n')).where('key_id', '=', key.id).executeTakeFirstOrThrow();
+    const count = await taskDb(opened.store)
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('key_id', '=', key.id)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
     expect((await opened.store.keys.get(key.id))!.used).toBeCloseTo(0.2);
     // A price that exactly fits the rest of the quota is accepted despite float sums.
@@ -42,10 +45,7 @@ describe.each(engines)('task repository on $engine', ({ engine, skip }) => {
   it.skipIf(skip)('applies one of two changes made from the same version', async () => {
     const key = await makeKey();
     const task = await repo().create(newTask(key.id));
-    const [a, b] = await Promise.all([
-      repo().transition(task, { status: 'SUBMITTED', upstreamId: 'a' }),
-      repo().transition(task, { status: 'SUBMITTED', upstreamId: 'b' }),
-    ]);
+    const [a, b] = await Promise.all([repo().transition(task, { status: 'SUBMITTED', upstreamId: 'a' }), repo().transition(task, { status: 'SUBMITTED', upstreamId: 'b' })]);
     expect([a, b].filter(Boolean)).toHaveLength(1);
     const stored = await repo().get(task.id);
     expect(stored!.version).toBe(1);
@@ -93,11 +93,7 @@ describe.each(engines)('task repository on $engine', ({ engine, skip }) => {
       await repo().transition(task, { status: 'SUBMITTED', upstreamId: `u${i}`, nextPollAt: Date.now() - 1 });
       ids.push(task.id);
     }
-    const [first, second, third] = await Promise.all([
-      repo().claimDue('one', 5_000, 20),
-      repo().claimDue('two', 5_000, 20),
-      repo().claimDue('three', 5_000, 20),
-    ]);
+    const [first, second, third] = await Promise.all([repo().claimDue('one', 5_000, 20), repo().claimDue('two', 5_000, 20), repo().claimDue('three', 5_000, 20)]);
     const all = [...first, ...second, ...third].map((task) => task.id).filter((id) => ids.includes(id));
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBe(30);

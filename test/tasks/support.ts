@@ -97,12 +97,7 @@ export class ScriptedUpstream implements TaskUpstream<JsonObject, JsonObject, vo
   }
 }
 
-export async function buildEngine(
-  store: Store,
-  upstream: AnyTaskUpstream,
-  options: Partial<TaskEngineOptions> = {},
-  allow: string[] = ['127.0.0.1'],
-): Promise<TaskEngine> {
+export async function buildEngine(store: Store, upstream: AnyTaskUpstream, options: Partial<TaskEngineOptions> = {}, allow: string[] = ['127.0.0.1']): Promise<TaskEngine> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-media-'));
   const engine = new TaskEngine(
     { ...quickOptions, ...options },

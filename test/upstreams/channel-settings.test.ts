@@ -51,17 +51,12 @@ describe('channel settings schemas', () => {
       field: 'settings.promptCachekey',
       message: 'unknown setting `promptCachekey` for an openai-chat channel; did you mean `promptCacheKey`?',
     });
-    expect(written('gemini', { zzzzzzzzzz: 1 }).problem?.message).toBe(
-      'unknown setting `zzzzzzzzzz` for a gemini channel (known: costs, listedModels, strictTranslation, apiVersion)',
-    );
+    expect(written('gemini', { zzzzzzzzzz: 1 }).problem?.message).toBe('unknown setting `zzzzzzzzzz` for a gemini channel (known: costs, listedModels, strictTranslation, apiVersion)');
   });
 
   it('let a stored channel keep an unknown key or a bad value of a leniently read key, as a warning', () => {
     expect(stored('anthropic', { defaultMaxToken: 100, adaptiveThinking: 'on' })).toEqual({
-      warnings: [
-        'unknown setting `defaultMaxToken` for an anthropic channel; did you mean `defaultMaxTokens`?; ignored',
-        'settings.adaptiveThinking must be true or false; ignored',
-      ],
+      warnings: ['unknown setting `defaultMaxToken` for an anthropic channel; did you mean `defaultMaxTokens`?; ignored', 'settings.adaptiveThinking must be true or false; ignored'],
     });
     // A key whose value was always refused still makes the stored channel unusable.
     expect(stored('anthropic', { cacheBreakpoints: 'no' }).problem).toEqual({ field: 'settings.cacheBreakpoints', message: 'must be true or false' });
@@ -76,6 +71,10 @@ describe('channel settings schemas', () => {
     }
     const simulator = settingsJsonSchema(spec('simulator')) as { properties: Record<string, unknown> };
     expect(simulator.properties.latencyMs).toMatchObject({ type: 'number', minimum: 0, default: 0 });
-    expect((settingsJsonSchema(spec('openai-chat')) as { properties: Record<string, unknown> }).properties.systemRole).toMatchObject({ type: 'string', enum: ['system', 'developer'], default: 'system' });
+    expect((settingsJsonSchema(spec('openai-chat')) as { properties: Record<string, unknown> }).properties.systemRole).toMatchObject({
+      type: 'string',
+      enum: ['system', 'developer'],
+      default: 'system',
+    });
   });
 });

@@ -65,7 +65,23 @@ describe('the Chat Completions tap', () => {
       [undefined, { id: 'c', choices: [{ index: 0, delta: { reasoning: 'more ' } }] }],
       [undefined, { id: 'c', choices: [{ index: 0, delta: { content: 'Sure. ' } }] }],
       [undefined, { id: 'c', choices: [{ index: 0, delta: { refusal: 'No. ' } }] }],
-      [undefined, { id: 'c', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { name: 'f', arguments: '{"a":' } }, { index: 1, function: { arguments: '1}' } }] } }] }],
+      [
+        undefined,
+        {
+          id: 'c',
+          choices: [
+            {
+              index: 0,
+              delta: {
+                tool_calls: [
+                  { index: 0, function: { name: 'f', arguments: '{"a":' } },
+                  { index: 1, function: { arguments: '1}' } },
+                ],
+              },
+            },
+          ],
+        },
+      ],
     ]);
     expect(tap.delivered.text()).toBe('think more Sure. No. {"a":1}');
     expect(tap.usage()).toEqual({ inputTokens: 11, cacheReadTokens: 0, cacheWriteTokens: 0 });
@@ -108,7 +124,28 @@ describe('the Gemini tap', () => {
     feed(tap, [
       [undefined, { candidates: [{ content: { parts: [{ text: 'pondering ', thought: true }, { text: 'Answer ' }] } }], usageMetadata: running }],
       [undefined, { candidates: [{ content: { parts: [{ functionCall: { name: 'f', args: { q: 'x' } } }] } }], usageMetadata: running }],
-      [undefined, { candidates: [{ content: { parts: [{ functionCall: { name: 'g', partialArgs: [{ jsonPath: '$.q', stringValue: 'ab', willContinue: true }, { jsonPath: '$.n', numberValue: 3 }] } }] } }] }],
+      [
+        undefined,
+        {
+          candidates: [
+            {
+              content: {
+                parts: [
+                  {
+                    functionCall: {
+                      name: 'g',
+                      partialArgs: [
+                        { jsonPath: '$.q', stringValue: 'ab', willContinue: true },
+                        { jsonPath: '$.n', numberValue: 3 },
+                      ],
+                    },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
     ]);
     expect(tap.delivered.text()).toBe('pondering Answer {"q":"x"}ab3');
     expect(tap.usage()).toEqual({ inputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 0 });
@@ -130,7 +167,14 @@ describe('the Gemini tap', () => {
 describe('plain answers, read only when their usage is missing', () => {
   it('Messages: text, thinking and tool input', () => {
     const tap = new MessagesJsonUsageTap();
-    tap.read({ id: 'm', content: [{ type: 'thinking', thinking: 'hmm ' }, { type: 'text', text: 'Hi ' }, { type: 'tool_use', name: 'f', input: { a: 1 } }] });
+    tap.read({
+      id: 'm',
+      content: [
+        { type: 'thinking', thinking: 'hmm ' },
+        { type: 'text', text: 'Hi ' },
+        { type: 'tool_use', name: 'f', input: { a: 1 } },
+      ],
+    });
     expect(tap.answerText()).toBe('hmm Hi {"a":1}');
   });
 
@@ -145,7 +189,13 @@ describe('plain answers, read only when their usage is missing', () => {
     tap.read({
       output: [
         { type: 'reasoning', summary: [{ type: 'summary_text', text: 's ' }] },
-        { type: 'message', content: [{ type: 'output_text', text: 't ' }, { type: 'refusal', refusal: 'no ' }] },
+        {
+          type: 'message',
+          content: [
+            { type: 'output_text', text: 't ' },
+            { type: 'refusal', refusal: 'no ' },
+          ],
+        },
         { type: 'function_call', name: 'f', arguments: '{"x":2}' },
         { type: 'custom_tool_call', name: 'g', input: 'raw' },
       ],

@@ -11,8 +11,7 @@ import { openAiResponsesAdapter } from '../../src/upstreams/openai-responses/ind
 const base: ChatRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
 const converters = {
   // OpenAI-compatible servers other than OpenAI's may refuse the gateway's own additions: a channel opts in.
-  'openai-chat': (request: ChatRequest, settings: Record<string, unknown> = {}, session?: string) =>
-    toChatCompletionRequest(request, 'gpt-x', { promptCacheKey: true, ...settings }, session),
+  'openai-chat': (request: ChatRequest, settings: Record<string, unknown> = {}, session?: string) => toChatCompletionRequest(request, 'gpt-x', { promptCacheKey: true, ...settings }, session),
   'openai-responses': (request: ChatRequest, settings: Record<string, unknown> = {}, session?: string) => toResponsesRequest(request, 'gpt-x', settings, session),
 };
 describe('an openai-chat channel that does not set promptCacheKey', () => {

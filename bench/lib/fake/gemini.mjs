@@ -35,11 +35,7 @@ function response(text, finishReason, candidatesTokenCount) {
 
 export const geminiJson = Buffer.from(JSON.stringify(response('Hello from the fake upstream.', 'STOP', 7)));
 
-const pieces = [
-  response('Hello', undefined, 1),
-  response(' from the', undefined, 3),
-  response(' fake upstream.', 'STOP', 7),
-];
+const pieces = [response('Hello', undefined, 1), response(' from the', undefined, 3), response(' fake upstream.', 'STOP', 7)];
 
 /** `?alt=sse`: `data:` lines only, no `event:` lines and no `[DONE]`; the stream just ends. */
 export const geminiSseStream = asBuffers(pieces.map(dataEvent));

@@ -33,9 +33,7 @@ export const messagesStream = asBuffers([
   }),
   namedEvent('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
   namedEvent('ping', { type: 'ping' }),
-  ...['Hello', ' from the', ' fake upstream.'].map((text) =>
-    namedEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
-  ),
+  ...['Hello', ' from the', ' fake upstream.'].map((text) => namedEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })),
   namedEvent('content_block_stop', { type: 'content_block_stop', index: 0 }),
   namedEvent('message_delta', {
     type: 'message_delta',

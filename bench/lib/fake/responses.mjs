@@ -80,6 +80,4 @@ function stream(store) {
 }
 
 /** `store` → the plain answer and the stream. */
-export const responsesAnswers = new Map(
-  [true, false].map((store) => [store, { json: Buffer.from(JSON.stringify(responseObject(store, true))), stream: stream(store) }]),
-);
+export const responsesAnswers = new Map([true, false].map((store) => [store, { json: Buffer.from(JSON.stringify(responseObject(store, true))), stream: stream(store) }]));

@@ -86,10 +86,18 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
           )}
         </Field>
       </div>
-      <Field label={needsBaseUrl ? 'Base URL (required)' : 'Base URL'} hint={known && !needsBaseUrl ? 'optional: the type has a default address or calls nothing' : undefined} error={fieldError(error, 'baseUrl')}>
+      <Field
+        label={needsBaseUrl ? 'Base URL (required)' : 'Base URL'}
+        hint={known && !needsBaseUrl ? 'optional: the type has a default address or calls nothing' : undefined}
+        error={fieldError(error, 'baseUrl')}
+      >
         <input name="baseUrl" required={needsBaseUrl} value={baseUrl} onInput={(e) => setBaseUrl(valueOf(e))} />
       </Field>
-      <Field label={needsKey ? 'Upstream API keys (required)' : 'Upstream API keys'} hint={existing ? `${existing.apiKeyCount} stored; leave empty to keep them` : 'one per line; several rotate round-robin'} error={fieldError(error, 'apiKey')}>
+      <Field
+        label={needsKey ? 'Upstream API keys (required)' : 'Upstream API keys'}
+        hint={existing ? `${existing.apiKeyCount} stored; leave empty to keep them` : 'one per line; several rotate round-robin'}
+        error={fieldError(error, 'apiKey')}
+      >
         <textarea name="apiKey" rows={2} required={needsKey} value={apiKeys} onInput={(e) => setApiKeys(valueOf(e))} />
       </Field>
       <Field label="Models" hint="comma-separated names, * or prefix*" error={fieldError(error, 'models')}>
@@ -112,7 +120,11 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
       {properties && draft ? (
         <>
           <SettingsFields properties={properties} draft={draft} onChange={(next) => setDrafts({ ...drafts, [type]: next })} error={error} />
-          {dropped.length > 0 ? <small class="error">Not settings of a {type} channel, removed when saved: {dropped.join(', ')}</small> : null}
+          {dropped.length > 0 ? (
+            <small class="error">
+              Not settings of a {type} channel, removed when saved: {dropped.join(', ')}
+            </small>
+          ) : null}
         </>
       ) : (
         <Field label="Settings (JSON)" error={fieldError(error, 'settings')}>

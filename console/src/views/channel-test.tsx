@@ -18,7 +18,11 @@ interface TestResult {
 export function ChannelTest({ channel, onClose }: { channel: ChannelView; onClose: () => void }) {
   const [model, setModel] = useState('');
   const [result, setResult] = useState<TestResult>();
-  const { submit: run, busy, error } = useSubmit(async () => {
+  const {
+    submit: run,
+    busy,
+    error,
+  } = useSubmit(async () => {
     setResult(undefined);
     setResult(await admin<TestResult>('POST', `channels/${encodeURIComponent(channel.id)}/test`, model.trim() ? { model: model.trim() } : {}));
   });

@@ -9,7 +9,12 @@ import type { KeyView } from '../types.js';
 import { KeyForm } from './key-form.js';
 
 function SpendBar({ used, quota }: { used: number; quota: number | null }) {
-  if (quota === null) return <span>{formatMoney(used)} <small class="muted">no quota</small></span>;
+  if (quota === null)
+    return (
+      <span>
+        {formatMoney(used)} <small class="muted">no quota</small>
+      </span>
+    );
   const share = quota > 0 ? Math.min(1, used / quota) : 1;
   return (
     <span class="spend" title={`${formatMoney(used)} of ${formatMoney(quota)}`}>
@@ -20,7 +25,14 @@ function SpendBar({ used, quota }: { used: number; quota: number | null }) {
 }
 
 function Limits({ row }: { row: KeyView }) {
-  const parts = [row.rpm ? `${row.rpm} rpm` : null, row.tpm ? `${row.tpm} tpm` : null, row.models ? `models: ${formatList(row.models)}` : null, row.allowIps ? `from: ${formatList(row.allowIps)}` : null, row.expiresAt ? `expires ${formatTime(row.expiresAt)}` : null, row.strictTranslation ? 'strict' : null].filter(Boolean);
+  const parts = [
+    row.rpm ? `${row.rpm} rpm` : null,
+    row.tpm ? `${row.tpm} tpm` : null,
+    row.models ? `models: ${formatList(row.models)}` : null,
+    row.allowIps ? `from: ${formatList(row.allowIps)}` : null,
+    row.expiresAt ? `expires ${formatTime(row.expiresAt)}` : null,
+    row.strictTranslation ? 'strict' : null,
+  ].filter(Boolean);
   return <span class="muted">{parts.length > 0 ? parts.join(' · ') : 'none'}</span>;
 }
 

@@ -101,9 +101,7 @@ export function LogDetailView({ id, simulatorIds }: { id: string; simulatorIds: 
             </dd>
             <dt>Channel</dt>
             <dd>
-              {full?.channelName ?? row.channelId ?? '—'}
-              {' '}
-              {servedBySimulator(row.channelId, simulatorIds) ? <Badge text="simulated" tone="info" /> : null}
+              {full?.channelName ?? row.channelId ?? '—'} {servedBySimulator(row.channelId, simulatorIds) ? <Badge text="simulated" tone="info" /> : null}
             </dd>
             <dt>Tried</dt>
             <dd>{row.triedChannels.length > 0 ? row.triedChannels.join(' → ') : '—'}</dd>
@@ -206,5 +204,10 @@ export function LogDetailView({ id, simulatorIds }: { id: string; simulatorIds: 
 
 /** Says which number the gateway counted itself (the upstream's final usage never came); rows older than the parts only carry the flag, shown beside the cost. */
 function estimatedNote(row: LogRow, part: 'input' | 'output') {
-  return row.estimatedParts?.includes(part) ? <small class="muted" data-testid={`${part}-estimated`}> {part} estimated</small> : null;
+  return row.estimatedParts?.includes(part) ? (
+    <small class="muted" data-testid={`${part}-estimated`}>
+      {' '}
+      {part} estimated
+    </small>
+  ) : null;
 }

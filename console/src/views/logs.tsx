@@ -68,7 +68,11 @@ function LogTable({ filters, cursors, setCursors, keys, channels, simulatorIds }
     return answer;
   }, [filters, cursor]);
   const rows = page.data?.data ?? [];
-  const next: Cursor = page.data?.nextCursor ? { cursor: page.data.nextCursor } : page.data && !('nextCursor' in page.data) && rows.length > 0 ? { before: rows[rows.length - 1]!.createdAt } : undefined;
+  const next: Cursor = page.data?.nextCursor
+    ? { cursor: page.data.nextCursor }
+    : page.data && !('nextCursor' in page.data) && rows.length > 0
+      ? { before: rows[rows.length - 1]!.createdAt }
+      : undefined;
 
   return (
     <>
@@ -97,9 +101,7 @@ function LogTable({ filters, cursors, setCursors, keys, channels, simulatorIds }
               <td>{row.family}</td>
               <td>{row.model}</td>
               <td>
-                {(row.channelId && channels.get(row.channelId)) ?? row.triedChannels.at(-1) ?? '—'}
-                {' '}
-                {servedBySimulator(row.channelId, simulatorIds) ? <Badge text="simulated" tone="info" /> : null}
+                {(row.channelId && channels.get(row.channelId)) ?? row.triedChannels.at(-1) ?? '—'} {servedBySimulator(row.channelId, simulatorIds) ? <Badge text="simulated" tone="info" /> : null}
               </td>
               <td>{(row.keyId && keys.get(row.keyId)) ?? '—'}</td>
               <td class="num">

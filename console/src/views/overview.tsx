@@ -46,11 +46,13 @@ function UnpricedWarning({ since, until, round }: { since: number; until: number
     <div class="warning" data-testid="unpriced-models">
       Models without a price had traffic: their requests cost nothing against spend and quotas. Give them a price (Prices, or the config file's <code>prices</code>).
       <ul>
-        {[...byModel].sort((a, b) => b[1] - a[1]).map(([model, requests]) => (
-          <li key={model}>
-            <code>{model}</code>: {formatCount(requests)} unpriced request{requests === 1 ? '' : 's'}
-          </li>
-        ))}
+        {[...byModel]
+          .sort((a, b) => b[1] - a[1])
+          .map(([model, requests]) => (
+            <li key={model}>
+              <code>{model}</code>: {formatCount(requests)} unpriced request{requests === 1 ? '' : 's'}
+            </li>
+          ))}
       </ul>
     </div>
   );

@@ -52,7 +52,10 @@ type Json = any;
 export function answerText(family: PlaygroundFamily, body: Json): string {
   switch (family) {
     case 'messages':
-      return (body?.content ?? []).filter((block: Json) => block.type === 'text').map((block: Json) => block.text).join('');
+      return (body?.content ?? [])
+        .filter((block: Json) => block.type === 'text')
+        .map((block: Json) => block.text)
+        .join('');
     case 'generate':
       return (body?.candidates?.[0]?.content?.parts ?? []).map((part: Json) => (part.thought ? '' : (part.text ?? ''))).join('');
     case 'responses':

@@ -30,14 +30,11 @@ export function PriceCatalogue({ onOverride }: { onOverride: (entry: CatalogueMo
     <section class="price-catalogue">
       <h2>Catalogue</h2>
       <ErrorNote error={catalogue.error} />
-      {catalogue.data && !about ? (
-        <p class="note">No catalogue: a model priced nowhere above costs nothing.</p>
-      ) : null}
+      {catalogue.data && !about ? <p class="note">No catalogue: a model priced nowhere above costs nothing.</p> : null}
       {about ? (
         <>
           <p class="muted">
-            Models priced nowhere above are charged at the catalogue's price: <code>{about.package}</code> {about.version}, data of {about.date}. Override
-            a model to charge it otherwise.
+            Models priced nowhere above are charged at the catalogue's price: <code>{about.package}</code> {about.version}, data of {about.date}. Override a model to charge it otherwise.
           </p>
           <div class="filters">
             <input name="catalogueSearch" type="search" placeholder="search models, providers" value={search} onInput={(e) => setSearch(valueOf(e))} />

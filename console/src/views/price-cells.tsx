@@ -17,7 +17,13 @@ export function PriceCells({ price }: { price: ModelPrice }) {
   const more = [
     price.cacheWrite1h !== undefined ? `cache write 1h ${usd(price.cacheWrite1h)}` : null,
     price.reasoning !== undefined ? `reasoning ${usd(price.reasoning)}` : null,
-    ...(price.tiers ?? []).map((tier) => `over ${tier.above} prompt tokens: ${Object.entries(tier).filter(([field]) => field !== 'above').map(([field, amount]) => `${field} $${amount}`).join(', ')}`),
+    ...(price.tiers ?? []).map(
+      (tier) =>
+        `over ${tier.above} prompt tokens: ${Object.entries(tier)
+          .filter(([field]) => field !== 'above')
+          .map(([field, amount]) => `${field} $${amount}`)
+          .join(', ')}`,
+    ),
   ].filter((line): line is string => line !== null);
   return (
     <>

@@ -52,9 +52,7 @@ function parseJson(text: string, param: string): unknown {
 export function PriceForm({ draft, onDone }: { draft?: PriceDraft; onDone: () => void }) {
   const editing = draft?.existing;
   const [model, setModel] = useState(draft?.model ?? '');
-  const [amounts, setAmounts] = useState<Record<NumberField, string>>(
-    () => Object.fromEntries(TOKEN_FIELDS.map(([field]) => [field, numberText(draft?.price[field])])) as Record<NumberField, string>,
-  );
+  const [amounts, setAmounts] = useState<Record<NumberField, string>>(() => Object.fromEntries(TOKEN_FIELDS.map(([field]) => [field, numberText(draft?.price[field])])) as Record<NumberField, string>);
   const [perSecond, setPerSecond] = useState(jsonText(draft?.price.perSecond));
   const [tiers, setTiers] = useState(jsonText(draft?.price.tiers));
   const { submit, busy, error } = useSubmit(async () => {
@@ -74,23 +72,13 @@ export function PriceForm({ draft, onDone }: { draft?: PriceDraft; onDone: () =>
         <input name="model" required readOnly={editing !== undefined} value={model} onInput={(e) => setModel(valueOf(e))} />
       </Field>
       {editing?.configOwned ? (
-        <p class="note">
-          The config file declares this model's price. A change made here stays until the file changes its price for this model; then the file's applies
-          again.
-        </p>
+        <p class="note">The config file declares this model's price. A change made here stays until the file changes its price for this model; then the file's applies again.</p>
       ) : null}
       <p class="muted">USD per million tokens; empty fields fall back as each says, or cost nothing.</p>
       <div class="row">
         {TOKEN_FIELDS.map(([field, label, hint]) => (
           <Field key={field} label={label} hint={hint} error={fieldError(error, field)}>
-            <input
-              name={field}
-              type="number"
-              min="0"
-              step="any"
-              value={amounts[field]}
-              onInput={(e) => setAmounts((previous) => ({ ...previous, [field]: valueOf(e) }))}
-            />
+            <input name={field} type="number" min="0" step="any" value={amounts[field]} onInput={(e) => setAmounts((previous) => ({ ...previous, [field]: valueOf(e) }))} />
           </Field>
         ))}
       </div>

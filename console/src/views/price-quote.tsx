@@ -14,7 +14,12 @@ const SOURCES: Record<string, string> = {
 
 function Answer({ answer }: { answer: PriceQuote }) {
   const quote = answer.quote;
-  if (!quote) return <p class="note quote-answer">Priced nowhere: a request for <code>{answer.model}</code> costs nothing.</p>;
+  if (!quote)
+    return (
+      <p class="note quote-answer">
+        Priced nowhere: a request for <code>{answer.model}</code> costs nothing.
+      </p>
+    );
   const amounts = Object.entries(quote.price)
     .filter(([field]) => field !== 'tiers')
     .map(([field, amount]) => `${field} ${usd(amount as number | Record<string, number>)}`);

@@ -53,10 +53,9 @@ export function Prices() {
         </button>
       </header>
       <p class="muted">
-        USD per million tokens, per call, or per second of video, by model name, <code>*</code> or <code>prefix*</code> (an exact name wins, then the
-        longest prefix). Every instance charges a change from its next request on. Models marked <em>config</em> are priced by the config file: a
-        change or deletion made here stays until the file changes that model's price; a model the file stops pricing loses the file's price (not one set
-        here).
+        USD per million tokens, per call, or per second of video, by model name, <code>*</code> or <code>prefix*</code> (an exact name wins, then the longest prefix). Every instance charges a change
+        from its next request on. Models marked <em>config</em> are priced by the config file: a change or deletion made here stays until the file changes that model's price; a model the file stops
+        pricing loses the file's price (not one set here).
       </p>
       <ErrorNote error={prices.error ?? error} />
       {prices.data?.problems.length ? (
@@ -109,18 +108,12 @@ export function Prices() {
           </tbody>
         </table>
       ) : null}
-      {prices.data && rows.length === 0 ? (
-        <p class="note">No prices set{prices.data.catalogue ? ': models are charged at the catalogue’s prices, below.' : ': every request costs nothing.'}</p>
-      ) : null}
+      {prices.data && rows.length === 0 ? <p class="note">No prices set{prices.data.catalogue ? ': models are charged at the catalogue’s prices, below.' : ': every request costs nothing.'}</p> : null}
       <h2>Price of a model</h2>
       <PriceQuoteBox />
       <PriceCatalogue onOverride={(entry) => setEditing({ model: entry.model, price: entry.price })} />
       {editing ? (
-        <Dialog
-          wide
-          title={editing === 'new' ? 'New price' : editing.existing ? `Price of ${editing.model}` : `Override ${editing.model}`}
-          onClose={() => setEditing(undefined)}
-        >
+        <Dialog wide title={editing === 'new' ? 'New price' : editing.existing ? `Price of ${editing.model}` : `Override ${editing.model}`} onClose={() => setEditing(undefined)}>
           <PriceForm
             draft={editing === 'new' ? undefined : editing}
             onDone={() => {

@@ -54,7 +54,14 @@ export function Settings() {
         <h1>Settings</h1>
       </header>
       <p class="muted">
-        Set by environment variables{data?.configFile ? <> and the config file <code>{data.configFile}</code></> : null}; change them there and restart.
+        Set by environment variables
+        {data?.configFile ? (
+          <>
+            {' '}
+            and the config file <code>{data.configFile}</code>
+          </>
+        ) : null}
+        ; change them there and restart.
       </p>
       <ErrorNote error={settings.error} />
       {sections.map((section) => (

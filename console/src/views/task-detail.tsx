@@ -40,9 +40,7 @@ export function TaskDetailView({ id }: { id: string }) {
             {data.media.map((media, index) => (
               <figure key={media.url}>
                 <MediaView url={media.url} contentType={media.contentType} label={`${data.action} result ${index + 1}`} />
-                <figcaption class="muted">
-                  {[media.role, media.contentType, media.width && media.height ? `${media.width}×${media.height}` : null].filter(Boolean).join(' · ')}
-                </figcaption>
+                <figcaption class="muted">{[media.role, media.contentType, media.width && media.height ? `${media.width}×${media.height}` : null].filter(Boolean).join(' · ')}</figcaption>
               </figure>
             ))}
           </div>

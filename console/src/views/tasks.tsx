@@ -73,10 +73,7 @@ export function Tasks({ params }: { params: string[] }) {
   const cursor = cursors[cursors.length - 1];
   const detail = params[0];
   // No list behind an open task: it loads again, current, on the way back.
-  const page = useLoad(
-    () => (detail ? Promise.resolve(undefined) : get<Page<TaskView>>(`tasks${query({ family, status, limit: PAGE, cursor })}`)),
-    [family, status, cursor, detail],
-  );
+  const page = useLoad(() => (detail ? Promise.resolve(undefined) : get<Page<TaskView>>(`tasks${query({ family, status, limit: PAGE, cursor })}`)), [family, status, cursor, detail]);
 
   if (detail) return <TaskDetailView id={detail} />;
   const choose = (nextFamily: TaskView['family'], nextStatus: string) => {
@@ -131,4 +128,3 @@ export function Tasks({ params }: { params: string[] }) {
     </section>
   );
 }
-

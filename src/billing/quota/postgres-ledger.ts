@@ -32,7 +32,10 @@ export class PostgresQuotaLedger implements QuotaLedger {
         .where('key_id', '=', key.id)
         .executeTakeFirst();
       if (used + Number(held?.held ?? 0) >= quota) return false;
-      await trx.insertInto('quota_holds').values({ id, key_id: key.id, amount: estimate, expires_at: now + HOLD_TTL_MS }).execute();
+      await trx
+        .insertInto('quota_holds')
+        .values({ id, key_id: key.id, amount: estimate, expires_at: now + HOLD_TTL_MS })
+        .execute();
       return true;
     });
     if (!granted) throw exhausted();

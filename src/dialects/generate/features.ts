@@ -26,13 +26,4 @@ export type GenerateFeature = (typeof generateFeatureKeys)[number];
  * The tools a content-generation service runs itself, by their field name in
  * a `Tool`: the family validates them, the gemini upstream forwards them.
  */
-export const generateBuiltinToolKinds = [
-  'codeExecution',
-  'googleSearch',
-  'googleSearchRetrieval',
-  'enterpriseWebSearch',
-  'urlContext',
-  'googleMaps',
-  'fileSearch',
-  'computerUse',
-] as const;
+export const generateBuiltinToolKinds = ['codeExecution', 'googleSearch', 'googleSearchRetrieval', 'enterpriseWebSearch', 'urlContext', 'googleMaps', 'fileSearch', 'computerUse'] as const;

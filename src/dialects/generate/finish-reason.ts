@@ -35,18 +35,7 @@ export function isPromptBlocked(blockReason: string | null | undefined): boolean
   return !!blockReason && blockReason !== 'BLOCK_REASON_UNSPECIFIED';
 }
 
-export type GenerateFinishReason =
-  | 'STOP'
-  | 'MAX_TOKENS'
-  | 'SAFETY'
-  | 'RECITATION'
-  | 'LANGUAGE'
-  | 'OTHER'
-  | 'BLOCKLIST'
-  | 'PROHIBITED_CONTENT'
-  | 'SPII'
-  | 'MALFORMED_FUNCTION_CALL'
-  | 'IMAGE_SAFETY';
+export type GenerateFinishReason = 'STOP' | 'MAX_TOKENS' | 'SAFETY' | 'RECITATION' | 'LANGUAGE' | 'OTHER' | 'BLOCKLIST' | 'PROHIBITED_CONTENT' | 'SPII' | 'MALFORMED_FUNCTION_CALL' | 'IMAGE_SAFETY';
 
 const byReason: Record<FinishReason, GenerateFinishReason> = {
   stop: 'STOP',

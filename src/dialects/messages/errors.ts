@@ -62,10 +62,7 @@ export function messagesErrorObject(err: GatewayError): MessagesErrorObject | ob
  * The error a Messages client gets: an Anthropic upstream's own answer as it
  * wrote it (pass-through, no other channel left to try), else the gateway's.
  */
-export function renderMessagesError(
-  err: GatewayError,
-  requestId: string,
-): { status: number; body: object; headers: Record<string, string> } {
+export function renderMessagesError(err: GatewayError, requestId: string): { status: number; body: object; headers: Record<string, string> } {
   const reply = err.upstreamReply;
   if (reply?.dialect === 'messages') return { status: reply.status, body: reply.body as object, headers: reply.headers };
   return {

@@ -17,8 +17,7 @@ export function chatCompletionsCodec(request: ValidatedChatRequest): ChatCodec {
     dialect: 'chat-completions',
     streamContentType: 'text/event-stream; charset=utf-8',
     renderResponse: (response, clientModel) => renderCompletion(response, { clientModel, legacyFunctions }),
-    createStreamEncoder: (clientModel) =>
-      new ChatCompletionsStreamEncoder({ clientModel, includeUsage: request.stream_options?.include_usage === true, legacyFunctions }),
+    createStreamEncoder: (clientModel) => new ChatCompletionsStreamEncoder({ clientModel, includeUsage: request.stream_options?.include_usage === true, legacyFunctions }),
     renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId), 'chat-completions'),
   };
 }

@@ -16,22 +16,28 @@ const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional(
 
 export const textPartSchema = builtOnce(() => z.looseObject({ type: z.literal('text'), text: z.string() }));
 
-export const imagePartSchema = builtOnce(() => z.looseObject({
-  type: z.literal('image_url'),
-  image_url: z.looseObject({ url: imageUrlSchema, detail: nullable(z.string()) }),
-}));
+export const imagePartSchema = builtOnce(() =>
+  z.looseObject({
+    type: z.literal('image_url'),
+    image_url: z.looseObject({ url: imageUrlSchema, detail: nullable(z.string()) }),
+  }),
+);
 
-export const audioPartSchema = builtOnce(() => z.looseObject({
-  type: z.literal('input_audio'),
-  input_audio: z.looseObject({ data: base64Schema, format: z.string().min(1) }),
-}));
+export const audioPartSchema = builtOnce(() =>
+  z.looseObject({
+    type: z.literal('input_audio'),
+    input_audio: z.looseObject({ data: base64Schema, format: z.string().min(1) }),
+  }),
+);
 
-export const filePartSchema = builtOnce(() => z.looseObject({
-  type: z.literal('file'),
-  file: z
-    .looseObject({ file_data: nullable(fileDataSchema), file_id: nullable(z.string()), filename: nullable(z.string()) })
-    .refine((file) => file.file_data != null || file.file_id != null, 'file_data or file_id is required'),
-}));
+export const filePartSchema = builtOnce(() =>
+  z.looseObject({
+    type: z.literal('file'),
+    file: z
+      .looseObject({ file_data: nullable(fileDataSchema), file_id: nullable(z.string()), filename: nullable(z.string()) })
+      .refine((file) => file.file_data != null || file.file_id != null, 'file_data or file_id is required'),
+  }),
+);
 
 export const refusalPartSchema = builtOnce(() => z.looseObject({ type: z.literal('refusal'), refusal: z.string() }));
 
@@ -42,14 +48,16 @@ export const assistantPartSchemas = builtOnce(() => ({ text: textPartSchema(), r
 
 const anyParts = builtOnce(() => z.array(z.looseObject({ type: z.string().min(1) })));
 
-export const toolCallSchema = builtOnce(() => z.union([
-  z.looseObject({
-    id: z.string().min(1),
-    type: z.literal('function'),
-    function: z.looseObject({ name: z.string().min(1), arguments: z.string() }),
-  }),
-  z.looseObject({ id: z.string().min(1), type: z.literal('custom'), custom: z.looseObject({ name: z.string().min(1), input: z.string() }) }),
-]));
+export const toolCallSchema = builtOnce(() =>
+  z.union([
+    z.looseObject({
+      id: z.string().min(1),
+      type: z.literal('function'),
+      function: z.looseObject({ name: z.string().min(1), arguments: z.string() }),
+    }),
+    z.looseObject({ id: z.string().min(1), type: z.literal('custom'), custom: z.looseObject({ name: z.string().min(1), input: z.string() }) }),
+  ]),
+);
 
 export const messageSchemas = builtOnce(() => ({
   system: z.looseObject({ role: z.literal('system'), content: z.union([z.string(), anyParts()]), name: nullable(z.string()) }),
@@ -73,10 +81,10 @@ export const messageSchemas = builtOnce(() => ({
 
 export type Role = keyof ReturnType<typeof messageSchemas>;
 export type ContentPartParam = { type: string; [key: string]: unknown };
-export type SystemMessage = z.output<(ReturnType<typeof messageSchemas>)['system']>;
-export type UserMessage = z.output<(ReturnType<typeof messageSchemas>)['user']>;
-export type AssistantMessage = z.output<(ReturnType<typeof messageSchemas>)['assistant']>;
-export type ToolMessage = z.output<(ReturnType<typeof messageSchemas>)['tool']>;
-export type FunctionMessage = z.output<(ReturnType<typeof messageSchemas>)['function']>;
-export type MessageParam = z.output<(ReturnType<typeof messageSchemas>)[Role]>;
+export type SystemMessage = z.output<ReturnType<typeof messageSchemas>['system']>;
+export type UserMessage = z.output<ReturnType<typeof messageSchemas>['user']>;
+export type AssistantMessage = z.output<ReturnType<typeof messageSchemas>['assistant']>;
+export type ToolMessage = z.output<ReturnType<typeof messageSchemas>['tool']>;
+export type FunctionMessage = z.output<ReturnType<typeof messageSchemas>['function']>;
+export type MessageParam = z.output<ReturnType<typeof messageSchemas>[Role]>;
 export type ToolCallParam = z.output<ReturnType<typeof toolCallSchema>>;

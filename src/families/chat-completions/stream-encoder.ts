@@ -133,8 +133,7 @@ export class ChatCompletionsStreamEncoder {
   private toolStart(blockIndex: number, id: string, name: string): string {
     const index = this.toolIndexes.size;
     this.toolIndexes.set(blockIndex, index);
-    if (this.opts.legacyFunctions)
-      return index === 0 ? this.chunk(`{"function_call":{"name":${JSON.stringify(name)},"arguments":""}}`) : '';
+    if (this.opts.legacyFunctions) return index === 0 ? this.chunk(`{"function_call":{"name":${JSON.stringify(name)},"arguments":""}}`) : '';
     return this.chunk(`{"tool_calls":[{"index":${index},"id":${JSON.stringify(id)},"type":"function","function":{"name":${JSON.stringify(name)},"arguments":""}}]}`);
   }
 

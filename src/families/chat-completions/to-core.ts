@@ -24,9 +24,29 @@ import { messagesToCore } from './to-core-messages.js';
 import type { ValidatedChatRequest } from './validate.js';
 
 const handledFields = new Set([
-  'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'max_tokens', 'max_completion_tokens',
-  'temperature', 'top_p', 'stop', 'seed', 'presence_penalty', 'frequency_penalty', 'reasoning_effort', 'stream', 'stream_options',
-  'user', 'functions', 'function_call', 'web_search_options', 'prompt_cache_key', 'prompt_cache_retention',
+  'model',
+  'messages',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'max_tokens',
+  'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'stop',
+  'seed',
+  'presence_penalty',
+  'frequency_penalty',
+  'reasoning_effort',
+  'stream',
+  'stream_options',
+  'user',
+  'functions',
+  'function_call',
+  'web_search_options',
+  'prompt_cache_key',
+  'prompt_cache_retention',
 ]);
 
 export function chatCompletionsToCore(req: ValidatedChatRequest): ChatRequest {

@@ -11,27 +11,22 @@ import type { z } from 'zod';
 import { parseAsIs } from '../../core/accept-as-is.js';
 import { invalidParam, issueError } from '../../dialects/openai/validate-issue.js';
 import { chatCompletionsRequestSchema, functionToolSchema, otherToolSchema, type ChatCompletionsRequest } from './schema.js';
-import {
-  assistantPartSchemas,
-  messageSchemas,
-  textOnlyPartSchemas,
-  userPartSchemas,
-  type MessageParam,
-  type Role,
-} from './schema-messages.js';
+import { assistantPartSchemas, messageSchemas, textOnlyPartSchemas, userPartSchemas, type MessageParam, type Role } from './schema-messages.js';
 
 export type ValidatedChatRequest = ChatCompletionsRequest & { messages: MessageParam[] };
 
 type PartSchemas = Record<string, z.ZodType>;
 
-const partsByRole = builtOnce((): Record<Role, PartSchemas | undefined> => ({
-  system: textOnlyPartSchemas(),
-  developer: textOnlyPartSchemas(),
-  user: userPartSchemas(),
-  assistant: assistantPartSchemas(),
-  tool: textOnlyPartSchemas(),
-  function: undefined,
-}));
+const partsByRole = builtOnce(
+  (): Record<Role, PartSchemas | undefined> => ({
+    system: textOnlyPartSchemas(),
+    developer: textOnlyPartSchemas(),
+    user: userPartSchemas(),
+    assistant: assistantPartSchemas(),
+    tool: textOnlyPartSchemas(),
+    function: undefined,
+  }),
+);
 
 export function parseChatCompletionsRequest(body: unknown): ValidatedChatRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -51,7 +46,9 @@ function checkMessage(message: Record<string, unknown>, i: number): MessageParam
   const role = message.role as Role;
   const schema = messageSchemas()[role];
   if (!schema) {
-    const roles = Object.keys(messageSchemas()).map((name) => `'${name}'`).join(', ');
+    const roles = Object.keys(messageSchemas())
+      .map((name) => `'${name}'`)
+      .join(', ');
     throw invalidParam([...path, 'role'], `'${String(message.role)}' is not one of ${roles}`);
   }
   const result = parseAsIs(schema, message, { reportInput: true });
@@ -67,7 +64,9 @@ function checkPart(part: { type: string }, schemas: PartSchemas, role: Role, pat
   const schema = schemas[part.type];
   if (!schema) {
     if (role === 'user') return;
-    const expected = Object.keys(schemas).map((type) => `'${type}'`).join(', ');
+    const expected = Object.keys(schemas)
+      .map((type) => `'${type}'`)
+      .join(', ');
     throw invalidParam([...path, 'type'], `'${part.type}' is not a valid part for a ${role} message; expected one of ${expected}`);
   }
   const result = parseAsIs(schema, part, { reportInput: true });
@@ -88,10 +87,8 @@ function checkTools(tools: Array<Record<string, unknown>>): void {
 }
 
 function checkCrossFields(request: ValidatedChatRequest): void {
-  if (request.top_logprobs != null && request.top_logprobs > 0 && request.logprobs !== true)
-    throw invalidParam(['top_logprobs'], 'logprobs must be set to true when top_logprobs is used');
-  if (request.stream_options != null && request.stream !== true)
-    throw invalidParam(['stream_options'], 'stream_options is only allowed when stream is true');
+  if (request.top_logprobs != null && request.top_logprobs > 0 && request.logprobs !== true) throw invalidParam(['top_logprobs'], 'logprobs must be set to true when top_logprobs is used');
+  if (request.stream_options != null && request.stream !== true) throw invalidParam(['stream_options'], 'stream_options is only allowed when stream is true');
   const choice = request.tool_choice;
   if (choice && typeof choice === 'object' && choice.type === 'function') {
     const name = (choice.function as { name: string }).name;
@@ -107,9 +104,6 @@ function checkToolMessages(messages: MessageParam[]): void {
   messages.forEach((message, i) => {
     if (message.role === 'assistant') for (const call of message.tool_calls ?? []) calls.add(call.id);
     if (message.role === 'tool' && !calls.has(message.tool_call_id))
-      throw invalidParam(
-        ['messages', i, 'tool_call_id'],
-        `messages with role 'tool' must be a response to a preceding message with 'tool_calls'; no call has id '${message.tool_call_id}'`,
-      );
+      throw invalidParam(['messages', i, 'tool_call_id'], `messages with role 'tool' must be a response to a preceding message with 'tool_calls'; no call has id '${message.tool_call_id}'`);
   });
 }

@@ -15,18 +15,15 @@ import { isWellFormedModelName, modelNameIssue } from '../../core/model-name.js'
 const MAX_INPUTS = 2048;
 const tokens = builtOnce(() => z.array(z.number().int().min(0)).min(1));
 
-export const embeddingsRequestSchema = builtOnce(() => z.looseObject({
-  model: z.string().min(1).refine(isWellFormedModelName, { error: modelNameIssue }),
-  input: z.union([
-    z.string().min(1),
-    z.array(z.string().min(1)).min(1).max(MAX_INPUTS),
-    tokens(),
-    z.array(tokens()).min(1).max(MAX_INPUTS),
-  ]),
-  encoding_format: z.enum(['float', 'base64']).nullable().optional(),
-  dimensions: z.number().int().min(1).nullable().optional(),
-  user: z.string().nullable().optional(),
-}));
+export const embeddingsRequestSchema = builtOnce(() =>
+  z.looseObject({
+    model: z.string().min(1).refine(isWellFormedModelName, { error: modelNameIssue }),
+    input: z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(MAX_INPUTS), tokens(), z.array(tokens()).min(1).max(MAX_INPUTS)]),
+    encoding_format: z.enum(['float', 'base64']).nullable().optional(),
+    dimensions: z.number().int().min(1).nullable().optional(),
+    user: z.string().nullable().optional(),
+  }),
+);
 
 export type EmbeddingsRequest = z.output<ReturnType<typeof embeddingsRequestSchema>>;
 

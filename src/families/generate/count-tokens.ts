@@ -44,12 +44,7 @@ export function parseGenerateCountRequest(body: unknown): GenerateRequest {
   return parseGenerateRequest(inner);
 }
 
-export async function serveGenerateCountTokens(
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  routed: { model: string; key: ClientKey; startedAt: number },
-): Promise<void> {
+export async function serveGenerateCountTokens(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, routed: { model: string; key: ClientKey; startedAt: number }): Promise<void> {
   const parsed = parseGenerateCountRequest(request.body);
   const client = { rawBody: request.rawBody ?? Buffer.alloc(0), body: request.body as Record<string, unknown>, stream: false };
   await serveCountTokens(

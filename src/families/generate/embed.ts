@@ -18,13 +18,15 @@ import { renderGenerateError } from '../../dialects/generate/errors.js';
 import { builtOnce } from '../../core/built-once.js';
 
 const contentSchema = builtOnce(() => z.looseObject({ parts: z.array(z.looseObject({})).min(1), role: z.string().optional() }));
-const embedSchema = builtOnce(() => z.looseObject({
-  model: z.string().optional(),
-  content: contentSchema(),
-  taskType: z.string().optional(),
-  title: z.string().optional(),
-  outputDimensionality: z.number().int().min(1).optional(),
-}));
+const embedSchema = builtOnce(() =>
+  z.looseObject({
+    model: z.string().optional(),
+    content: contentSchema(),
+    taskType: z.string().optional(),
+    title: z.string().optional(),
+    outputDimensionality: z.number().int().min(1).optional(),
+  }),
+);
 const batchSchema = builtOnce(() => z.looseObject({ requests: z.array(embedSchema()).min(1).max(100) }));
 
 type EmbedParams = z.output<ReturnType<typeof embedSchema>>;
@@ -51,8 +53,7 @@ export async function serveGenerateEmbeddings(
     },
     {
       family: route.batch ? 'generate.batchEmbedContents' : 'generate.embedContent',
-      render: (response) =>
-        route.batch ? { embeddings: response.vectors.map((values) => ({ values })) } : { embedding: { values: response.vectors[0] } },
+      render: (response) => (route.batch ? { embeddings: response.vectors.map((values) => ({ values })) } : { embedding: { values: response.vectors[0] } }),
       renderError: (error, requestId) => renderGenerateError(exposedError(error, requestId)),
     },
     reply,
@@ -70,8 +71,7 @@ function toInternal(model: string, entries: EmbedParams[]): EmbeddingRequest {
   const first = entries[0];
   entries.forEach((entry, i) => {
     for (const field of ['taskType', 'title', 'outputDimensionality'] as const)
-      if (entry[field] !== first[field])
-        throw new GatewayError('invalid_request', `requests[${i}].${field} differs from requests[0].${field}; a batch sent through this gateway shares them`);
+      if (entry[field] !== first[field]) throw new GatewayError('invalid_request', `requests[${i}].${field} differs from requests[0].${field}; a batch sent through this gateway shares them`);
   });
   const inputs = entries.map((entry, i) => textOf(entry, i));
   const out: EmbeddingRequest = { model, inputs };
@@ -83,8 +83,7 @@ function toInternal(model: string, entries: EmbedParams[]): EmbeddingRequest {
 
 function textOf(entry: EmbedParams, i: number): string {
   const texts = entry.content.parts.map((part, j) => {
-    if (typeof part.text !== 'string')
-      throw new GatewayError('invalid_request', `content.parts[${j}] of request ${i} is not text; only text parts can be embedded through this gateway`);
+    if (typeof part.text !== 'string') throw new GatewayError('invalid_request', `content.parts[${j}] of request ${i} is not text; only text parts can be embedded through this gateway`);
     return part.text;
   });
   return texts.join('');

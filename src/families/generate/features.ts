@@ -17,11 +17,9 @@ export function requestFeatures(req: GenerateRequest): Partial<Record<GenerateFe
   if (config) {
     if (config.candidateCount !== undefined && config.candidateCount > 1) features.candidateCount = config.candidateCount;
     if (config.responseLogprobs === true) features.logprobs = { responseLogprobs: true, logprobs: config.logprobs };
-    if (config.responseModalities?.some((modality) => modality !== 'TEXT' && modality !== 'MODALITY_UNSPECIFIED'))
-      features.responseModalities = config.responseModalities;
+    if (config.responseModalities?.some((modality) => modality !== 'TEXT' && modality !== 'MODALITY_UNSPECIFIED')) features.responseModalities = config.responseModalities;
     if (config.speechConfig !== undefined) features.speechConfig = config.speechConfig;
-    if (config.mediaResolution !== undefined && config.mediaResolution !== 'MEDIA_RESOLUTION_UNSPECIFIED')
-      features.mediaResolution = config.mediaResolution;
+    if (config.mediaResolution !== undefined && config.mediaResolution !== 'MEDIA_RESOLUTION_UNSPECIFIED') features.mediaResolution = config.mediaResolution;
     if (config.enableEnhancedCivicAnswers === true) features.enableEnhancedCivicAnswers = true;
     if (config.imageConfig !== undefined) features.imageConfig = config.imageConfig;
     if (config.audioTimestamp === true) features.audioTimestamp = true;

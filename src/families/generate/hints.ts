@@ -12,8 +12,7 @@ export function requestHints(req: GenerateRequest, droppedParts: ReadonlySet<str
   const hints: Record<string, unknown> = {};
   if (req.labels !== undefined) hints.labels = req.labels;
   if (req.toolConfig?.retrievalConfig !== undefined) hints['toolConfig.retrievalConfig'] = req.toolConfig.retrievalConfig;
-  if (req.toolConfig?.includeServerSideToolInvocations !== undefined)
-    hints['toolConfig.includeServerSideToolInvocations'] = req.toolConfig.includeServerSideToolInvocations;
+  if (req.toolConfig?.includeServerSideToolInvocations !== undefined) hints['toolConfig.includeServerSideToolInvocations'] = req.toolConfig.includeServerSideToolInvocations;
   for (const tool of req.tools ?? []) {
     for (const declaration of tool.functionDeclarations ?? []) {
       if (declaration.behavior !== undefined) hints['functionDeclarations.behavior'] ??= declaration.behavior;

@@ -67,8 +67,7 @@ export function registerGenerateRoutes(app: FastifyInstance, ctx: AppContext): v
     // A key checked from the cache is no promise: nothing to wait for.
     const key = authenticated instanceof Promise ? await authenticated : authenticated;
     if (method === 'countTokens') return serveGenerateCountTokens(ctx, request, reply, { model, key, startedAt });
-    if (method === 'embedContent' || method === 'batchEmbedContents')
-      return serveGenerateEmbeddings(ctx, request, reply, { model, key, startedAt, batch: method === 'batchEmbedContents' });
+    if (method === 'embedContent' || method === 'batchEmbedContents') return serveGenerateEmbeddings(ctx, request, reply, { model, key, startedAt, batch: method === 'batchEmbedContents' });
     const parsed = parseGenerateRequest(request.body);
     const stream = method === 'streamGenerateContent';
     const sse = stream && firstValue(query.alt) === 'sse';

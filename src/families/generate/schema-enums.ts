@@ -26,22 +26,9 @@ export function protoInt(bounds: { min?: number; max?: number } = {}) {
 /** zod 4 numbers refuse Infinity and NaN already. */
 export const finiteNumber = () => z.number({ error: 'must be a number' });
 
-export const harmCategories = [
-  'HARM_CATEGORY_HARASSMENT',
-  'HARM_CATEGORY_HATE_SPEECH',
-  'HARM_CATEGORY_SEXUALLY_EXPLICIT',
-  'HARM_CATEGORY_DANGEROUS_CONTENT',
-  'HARM_CATEGORY_CIVIC_INTEGRITY',
-] as const;
+export const harmCategories = ['HARM_CATEGORY_HARASSMENT', 'HARM_CATEGORY_HATE_SPEECH', 'HARM_CATEGORY_SEXUALLY_EXPLICIT', 'HARM_CATEGORY_DANGEROUS_CONTENT', 'HARM_CATEGORY_CIVIC_INTEGRITY'] as const;
 
-export const harmBlockThresholds = [
-  'HARM_BLOCK_THRESHOLD_UNSPECIFIED',
-  'BLOCK_LOW_AND_ABOVE',
-  'BLOCK_MEDIUM_AND_ABOVE',
-  'BLOCK_ONLY_HIGH',
-  'BLOCK_NONE',
-  'OFF',
-] as const;
+export const harmBlockThresholds = ['HARM_BLOCK_THRESHOLD_UNSPECIFIED', 'BLOCK_LOW_AND_ABOVE', 'BLOCK_MEDIUM_AND_ABOVE', 'BLOCK_ONLY_HIGH', 'BLOCK_NONE', 'OFF'] as const;
 
 /** Thresholds that block nothing: any upstream can honour them. */
 export const permissiveThresholds: ReadonlySet<string> = new Set(['HARM_BLOCK_THRESHOLD_UNSPECIFIED', 'BLOCK_NONE', 'OFF']);
@@ -53,12 +40,7 @@ export const responseMimeTypes = ['text/plain', 'application/json', 'text/x.enum
 
 export const responseModalities = ['MODALITY_UNSPECIFIED', 'TEXT', 'IMAGE', 'AUDIO'] as const;
 
-export const mediaResolutions = [
-  'MEDIA_RESOLUTION_UNSPECIFIED',
-  'MEDIA_RESOLUTION_LOW',
-  'MEDIA_RESOLUTION_MEDIUM',
-  'MEDIA_RESOLUTION_HIGH',
-] as const;
+export const mediaResolutions = ['MEDIA_RESOLUTION_UNSPECIFIED', 'MEDIA_RESOLUTION_LOW', 'MEDIA_RESOLUTION_MEDIUM', 'MEDIA_RESOLUTION_HIGH'] as const;
 
 export const thinkingLevels = ['THINKING_LEVEL_UNSPECIFIED', 'MINIMAL', 'LOW', 'MEDIUM', 'HIGH', 'XHIGH'] as const;
 
@@ -68,10 +50,7 @@ export const codeLanguages = ['LANGUAGE_UNSPECIFIED', 'PYTHON'] as const;
 
 export const codeOutcomes = ['OUTCOME_UNSPECIFIED', 'OUTCOME_OK', 'OUTCOME_FAILED', 'OUTCOME_DEADLINE_EXCEEDED'] as const;
 
-export const speechLanguageCodes = [
-  'zh-CN', 'en-US', 'ja-JP', 'ko-KR', 'fr-FR', 'de-DE', 'es-ES', 'pt-BR', 'hi-IN',
-  'ar-XA', 'it-IT', 'tr-TR', 'vi-VN', 'th-TH', 'ru-RU', 'pl-PL', 'nl-NL',
-] as const;
+export const speechLanguageCodes = ['zh-CN', 'en-US', 'ja-JP', 'ko-KR', 'fr-FR', 'de-DE', 'es-ES', 'pt-BR', 'hi-IN', 'ar-XA', 'it-IT', 'tr-TR', 'vi-VN', 'th-TH', 'ru-RU', 'pl-PL', 'nl-NL'] as const;
 
 export const contentRoles = ['user', 'model', 'function', 'tool'] as const;
 

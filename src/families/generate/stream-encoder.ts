@@ -26,10 +26,7 @@ export interface GenerateStreamOptions extends RenderOptions {
   responseId?: string;
 }
 
-type Block =
-  | { type: 'text' }
-  | { type: 'thinking'; text: string; signature: string; redactedData?: string }
-  | { type: 'tool_call'; id: string; name: string; json: string };
+type Block = { type: 'text' } | { type: 'thinking'; text: string; signature: string; redactedData?: string } | { type: 'tool_call'; id: string; name: string; json: string };
 
 export class GenerateStreamEncoder {
   private responseId: string;
@@ -106,10 +103,7 @@ export class GenerateStreamEncoder {
     const block = this.blocks.get(index);
     this.blocks.delete(index);
     if (block?.type === 'thinking') {
-      const token = thoughtToken(
-        { type: 'thinking', text: block.text, signature: block.signature || undefined, redactedData: block.redactedData },
-        this.opts.includeThoughts,
-      );
+      const token = thoughtToken({ type: 'thinking', text: block.text, signature: block.signature || undefined, redactedData: block.redactedData }, this.opts.includeThoughts);
       const flushed = this.signatures.hold(token);
       return flushed ? this.parts([flushed]) : '';
     }

@@ -35,9 +35,7 @@ class CallLedger {
   }
 
   answer(id: string | undefined, name: string): string {
-    const match =
-      (id ? this.pending.find((call) => call.id === id) : undefined) ??
-      this.pending.find((call) => !call.answered && call.name === name);
+    const match = (id ? this.pending.find((call) => call.id === id) : undefined) ?? this.pending.find((call) => !call.answered && call.name === name);
     if (match) {
       match.answered = true;
       return match.id;

@@ -49,8 +49,7 @@ function responseFormat(config: GenerationConfig): ResponseFormat | undefined {
     return { type: 'json_schema', name: 'enum_value', schema: enumWrapperSchema(config.responseSchema?.enum ?? []), strict: true };
   }
   if (config.responseMimeType !== 'application/json') return undefined;
-  if (config.responseJsonSchema !== undefined)
-    return { type: 'json_schema', name: 'response', schema: standardTypeNames(config.responseJsonSchema) as Record<string, unknown> };
+  if (config.responseJsonSchema !== undefined) return { type: 'json_schema', name: 'response', schema: standardTypeNames(config.responseJsonSchema) as Record<string, unknown> };
   if (config.responseSchema !== undefined) return { type: 'json_schema', name: 'response', schema: toJsonSchema(config.responseSchema) };
   return { type: 'json_object' };
 }

@@ -23,8 +23,7 @@ function checkContents(req: GenerateRequest): void {
     content.parts.forEach((part, j) => {
       const at = `contents[${i}].parts[${j}]`;
       if (part.functionCall && !isModel) throw invalidArgument(at, 'function_call parts are only allowed in turns with role "model"');
-      if (part.functionResponse && isModel)
-        throw invalidArgument(at, 'function_response parts are only allowed in turns with role "user", "function" or "tool"');
+      if (part.functionResponse && isModel) throw invalidArgument(at, 'function_response parts are only allowed in turns with role "user", "function" or "tool"');
       if (part.fileData) checkFileData(part.fileData, `${at}.file_data`);
       part.functionResponse?.parts?.forEach((inner, k) => {
         if (inner.fileData) checkFileData(inner.fileData, `${at}.function_response.parts[${k}].file_data`);
@@ -37,10 +36,7 @@ function checkContents(req: GenerateRequest): void {
 function checkFileData(file: FileData, at: string): void {
   const kind = mediaKind(file.mimeType);
   if (kind === 'audio' || kind === 'video' || kind === 'document') {
-    throw invalidArgument(
-      at,
-      `${file.mimeType} input is accepted only as base64 inline_data; file_data.file_uri is not supported for audio, video or PDF`,
-    );
+    throw invalidArgument(at, `${file.mimeType} input is accepted only as base64 inline_data; file_data.file_uri is not supported for audio, video or PDF`);
   }
 }
 

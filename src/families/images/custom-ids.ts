@@ -21,10 +21,7 @@ const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => ImageOperation]> = [
   [new RegExp(`^IG::JOB::low_variation::1::${HASH}::SOLO$`), () => ({ kind: 'low_variation', index: 1 })],
   [new RegExp(`^IG::JOB::high_variation::1::${HASH}::SOLO$`), () => ({ kind: 'high_variation', index: 1 })],
   [new RegExp(`^IG::JOB::reroll::0::${HASH}::SOLO$`), () => ({ kind: 'reroll', index: 0 })],
-  [
-    new RegExp(`^IG::JOB::pan_(left|right|up|down)::1::${HASH}::SOLO$`),
-    (m) => ({ kind: 'pan', index: 1, direction: m[1] as ImageOperation['direction'] }),
-  ],
+  [new RegExp(`^IG::JOB::pan_(left|right|up|down)::1::${HASH}::SOLO$`), (m) => ({ kind: 'pan', index: 1, direction: m[1] as ImageOperation['direction'] })],
   [new RegExp(`^IG::Outpaint::(50|75)::1::${HASH}::SOLO$`), (m) => ({ kind: 'outpaint', index: 1, zoom: m[1] === '50' ? 2 : 1.5 })],
   [new RegExp(`^IG::CustomZoom::${HASH}$`), () => ({ kind: 'custom_zoom', index: 1 })],
   [new RegExp(`^IG::Inpaint::1::${HASH}::SOLO$`), () => ({ kind: 'inpaint', index: 1 })],

@@ -48,9 +48,7 @@ export async function uploadImages(sc: SubmitContext, body: unknown): Promise<En
   const cost = price ?? 0;
   if (req.filter && Object.values(req.filter).some((value) => value !== undefined)) {
     const types = sc.ctx.tasks.channelTypes(IMAGE_FAMILY);
-    const found = sc.ctx.channels
-      .all()
-      .some((channel) => channel.enabled && types.has(channel.type) && accountsOf(channel).some((account) => matchesFilter(account, req.filter)));
+    const found = sc.ctx.channels.all().some((channel) => channel.enabled && types.has(channel.type) && accountsOf(channel).some((account) => matchesFilter(account, req.filter)));
     if (!found) throw new GatewayError('permission', 'no upstream account matches the filter');
   }
   const refs = await Promise.all(images.map((image) => sc.ctx.tasks.media.put({ bytes: image.bytes, contentType: image.contentType })));

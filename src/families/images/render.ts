@@ -86,9 +86,6 @@ export function renderTask(task: TaskRecord, base?: string): ImageTaskView {
     startTime: task.startTime ?? 0,
     finishTime: task.finishTime ?? 0,
     properties,
-    buttons:
-      task.status === 'SUCCESS' && result
-        ? result.buttons.map(({ customId, emoji, label, style, type }) => ({ customId, emoji, label, style, type }))
-        : [],
+    buttons: task.status === 'SUCCESS' && result ? result.buttons.map(({ customId, emoji, label, style, type }) => ({ customId, emoji, label, style, type })) : [],
   };
 }

@@ -34,19 +34,58 @@ export function registerImageRoutes(app: FastifyInstance, ctx: AppContext): void
   };
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
-  app.post('/submit/imagine', authed((sc, request) => submitImagine(sc, request.body)));
-  app.post('/submit/blend', authed((sc, request) => submitBlend(sc, request.body)));
-  app.post('/submit/describe', authed((sc, request) => submitDescribe(sc, request.body)));
-  app.post('/submit/shorten', authed((sc, request) => submitShorten(sc, request.body)));
-  app.post('/submit/action', authed((sc, request) => submitAction(sc, request.body)));
-  app.post('/submit/modal', authed((sc, request) => submitModal(sc, request.body)));
-  app.post('/submit/upload-discord-images', authed((sc, request) => uploadImages(sc, request.body)));
-  app.post('/face/swap', authed((sc, request) => submitFaceSwap(sc, request.body)));
-  app.post('/insight-face/swap', authed((sc, request) => submitFaceSwap(sc, request.body)));
-  app.post('/task/list-by-condition', authed((sc, request) => listByCondition(sc, request.body)));
-  app.post('/task/list-by-ids', authed((sc, request) => listByCondition(sc, request.body)));
-  app.get('/task/:id/fetch', authed((sc, request) => fetchTask(sc, idOf(request))));
-  app.get('/task/:id/image-seed', authed((sc, request) => imageSeed(sc, idOf(request))));
+  app.post(
+    '/submit/imagine',
+    authed((sc, request) => submitImagine(sc, request.body)),
+  );
+  app.post(
+    '/submit/blend',
+    authed((sc, request) => submitBlend(sc, request.body)),
+  );
+  app.post(
+    '/submit/describe',
+    authed((sc, request) => submitDescribe(sc, request.body)),
+  );
+  app.post(
+    '/submit/shorten',
+    authed((sc, request) => submitShorten(sc, request.body)),
+  );
+  app.post(
+    '/submit/action',
+    authed((sc, request) => submitAction(sc, request.body)),
+  );
+  app.post(
+    '/submit/modal',
+    authed((sc, request) => submitModal(sc, request.body)),
+  );
+  app.post(
+    '/submit/upload-discord-images',
+    authed((sc, request) => uploadImages(sc, request.body)),
+  );
+  app.post(
+    '/face/swap',
+    authed((sc, request) => submitFaceSwap(sc, request.body)),
+  );
+  app.post(
+    '/insight-face/swap',
+    authed((sc, request) => submitFaceSwap(sc, request.body)),
+  );
+  app.post(
+    '/task/list-by-condition',
+    authed((sc, request) => listByCondition(sc, request.body)),
+  );
+  app.post(
+    '/task/list-by-ids',
+    authed((sc, request) => listByCondition(sc, request.body)),
+  );
+  app.get(
+    '/task/:id/fetch',
+    authed((sc, request) => fetchTask(sc, idOf(request))),
+  );
+  app.get(
+    '/task/:id/image-seed',
+    authed((sc, request) => imageSeed(sc, idOf(request))),
+  );
 
   app.get('/image/:key', async (request, reply) => {
     const object = await ctx.tasks.media.open((request.params as { key: string }).key);

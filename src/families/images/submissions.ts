@@ -39,13 +39,7 @@ async function keep(ctx: AppContext, images: InputImage[]): Promise<MediaRef[]> 
   return Promise.all(images.map((image) => ctx.tasks.media.put({ bytes: image.bytes, contentType: image.contentType })));
 }
 
-function submit(
-  sc: SubmitContext,
-  action: ImageAction,
-  common: Common,
-  request: Omit<ImageTaskRequest, 'botType' | 'state' | 'publicBase'>,
-  images: InputImage[],
-): Promise<Envelope> {
+function submit(sc: SubmitContext, action: ImageAction, common: Common, request: Omit<ImageTaskRequest, 'botType' | 'state' | 'publicBase'>, images: InputImage[]): Promise<Envelope> {
   const notifyHook = checkHook(sc.ctx, common.notifyHook);
   return submitImageTask(
     sc.ctx,
@@ -68,26 +62,38 @@ export async function submitImagine(sc: SubmitContext, body: unknown): Promise<E
   // Padding images are kept by the gateway and named by URL in front of the prompt, as the service does.
   const inputMedia = await keep(sc.ctx, images);
   const promptEn = [...inputMedia.map((ref) => mediaUrl(sc.publicBase, ref)), req.prompt].join(' ');
-  return submit(sc, 'IMAGINE', req, {
-    endpoint: 'imagine',
-    prompt: req.prompt,
-    promptEn,
-    imageDigests: images.map((image) => image.digest),
-    inputMedia,
-  }, images);
+  return submit(
+    sc,
+    'IMAGINE',
+    req,
+    {
+      endpoint: 'imagine',
+      prompt: req.prompt,
+      promptEn,
+      imageDigests: images.map((image) => image.digest),
+      inputMedia,
+    },
+    images,
+  );
 }
 
 export async function submitBlend(sc: SubmitContext, body: unknown): Promise<Envelope> {
   const req = parseBody(blendSchema(), body);
   const images = req.base64Array.map((value, i) => decodeImage(value, `base64Array.${i}`));
-  return submit(sc, 'BLEND', req, {
-    endpoint: 'blend',
-    prompt: '',
-    promptEn: '',
-    dimensions: req.dimensions ?? 'SQUARE',
-    imageDigests: images.map((image) => image.digest),
-    inputMedia: [],
-  }, images);
+  return submit(
+    sc,
+    'BLEND',
+    req,
+    {
+      endpoint: 'blend',
+      prompt: '',
+      promptEn: '',
+      dimensions: req.dimensions ?? 'SQUARE',
+      imageDigests: images.map((image) => image.digest),
+      inputMedia: [],
+    },
+    images,
+  );
 }
 
 export async function submitDescribe(sc: SubmitContext, body: unknown): Promise<Envelope> {
@@ -111,11 +117,17 @@ export async function submitFaceSwap(sc: SubmitContext, body: unknown): Promise<
   if (source.digest === target.digest) {
     throw new GatewayError('invalid_request', 'targetBase64: the face image and the target image must differ', { param: 'targetBase64' });
   }
-  return submit(sc, 'SWAP_FACE', req, {
-    endpoint: 'swap_face',
-    prompt: '',
-    promptEn: '',
-    imageDigests: [source.digest, target.digest],
-    inputMedia: [],
-  }, [source, target]);
+  return submit(
+    sc,
+    'SWAP_FACE',
+    req,
+    {
+      endpoint: 'swap_face',
+      prompt: '',
+      promptEn: '',
+      imageDigests: [source.digest, target.digest],
+      inputMedia: [],
+    },
+    [source, target],
+  );
 }

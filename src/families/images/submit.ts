@@ -11,15 +11,7 @@ import type { ClientKey } from '../../http/auth.js';
 import type { AppContext } from '../../http/context.js';
 import { submitTask, taskUpstreamFor, type TaskRequestMeta, type TaskTarget } from '../../pipeline/submit-task.js';
 import { logTaskRequest, type TaskLogFields } from '../../pipeline/task-log.js';
-import {
-  IMAGE_FAMILY,
-  IMAGE_TASKS,
-  routingName,
-  type ImageAction,
-  type ImageSubmitPayload,
-  type ImageTaskRequest,
-  type ImageTaskUpstream,
-} from '../../tasks/image-contract.js';
+import { IMAGE_FAMILY, IMAGE_TASKS, routingName, type ImageAction, type ImageSubmitPayload, type ImageTaskRequest, type ImageTaskUpstream } from '../../tasks/image-contract.js';
 import type { TaskRecord } from '../../tasks/types.js';
 import { CODE, type Envelope } from './errors.js';
 import type { AccountFilter } from './schema.js';

@@ -38,4 +38,3 @@ export function chooseTargets(ctx: AppContext, routeName: string, filter?: Accou
   }
   return targets;
 }
-

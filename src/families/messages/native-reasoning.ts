@@ -10,17 +10,14 @@ import type { PassThroughRequest } from '../../upstreams/types.js';
 
 type Block = Record<string, unknown>;
 
-const sealedBlock = (block: Block) =>
-  (block.type === 'thinking' && isSealedReasoning(block.signature)) || (block.type === 'redacted_thinking' && isSealedReasoning(block.data));
+const sealedBlock = (block: Block) => (block.type === 'thinking' && isSealedReasoning(block.signature)) || (block.type === 'redacted_thinking' && isSealedReasoning(block.data));
 
 export function withoutSealedThinking(body: Record<string, unknown>, stream: boolean): PassThroughRequest | undefined {
   const messages = body.messages;
   if (!Array.isArray(messages)) return undefined;
   const carries = (message: { content?: unknown }) => Array.isArray(message?.content) && (message.content as Block[]).some(sealedBlock);
   if (!messages.some(carries)) return undefined;
-  const cleaned = messages.map((message: { content?: unknown }) =>
-    carries(message) ? { ...message, content: (message.content as Block[]).filter((block) => !sealedBlock(block)) } : message,
-  );
+  const cleaned = messages.map((message: { content?: unknown }) => (carries(message) ? { ...message, content: (message.content as Block[]).filter((block) => !sealedBlock(block)) } : message));
   const rewritten = { ...body, messages: cleaned };
   return { rawBody: Buffer.from(JSON.stringify(rewritten)), body: rewritten, stream };
 }

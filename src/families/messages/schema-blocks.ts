@@ -30,90 +30,104 @@ export const imageMediaTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/w
 
 const httpUrl = builtOnce(() => z.string().regex(/^https?:\/\/\S+$/i, { error: 'must be an http or https URL' }));
 
-export const textBlockSchema = builtOnce(() => z.object({
-  type: z.literal('text'),
-  text: z.string().min(1, { error: 'text blocks must be non-empty' }),
-  citations: z.array(z.looseObject({})).nullish(),
-  cache_control: cacheControl(),
-}));
+export const textBlockSchema = builtOnce(() =>
+  z.object({
+    type: z.literal('text'),
+    text: z.string().min(1, { error: 'text blocks must be non-empty' }),
+    citations: z.array(z.looseObject({})).nullish(),
+    cache_control: cacheControl(),
+  }),
+);
 
-const imageSourceSchema = builtOnce(() => z.discriminatedUnion(
-  'type',
-  [
-    z
-      .object({
-        type: z.literal('base64'),
-        media_type: z.enum(imageMediaTypes, {
-          error: `must be one of ${imageMediaTypes.join(', ')}`,
+const imageSourceSchema = builtOnce(() =>
+  z.discriminatedUnion(
+    'type',
+    [
+      z
+        .object({
+          type: z.literal('base64'),
+          media_type: z.enum(imageMediaTypes, {
+            error: `must be one of ${imageMediaTypes.join(', ')}`,
+          }),
+          data: z.string().min(1, { error: 'image data must be non-empty base64' }),
+        })
+        .superRefine((source, ctx) => {
+          const problem = base64Problem(source.data) ?? imageTypeProblem(source.data, source.media_type);
+          if (problem) ctx.addIssue({ code: 'custom', path: ['data'], message: `image data ${problem}` });
         }),
-        data: z.string().min(1, { error: 'image data must be non-empty base64' }),
-      })
-      .superRefine((source, ctx) => {
-        const problem = base64Problem(source.data) ?? imageTypeProblem(source.data, source.media_type);
-        if (problem) ctx.addIssue({ code: 'custom', path: ['data'], message: `image data ${problem}` });
-      }),
-    z.object({ type: z.literal('url'), url: httpUrl() }),
-  ],
-  { error: unknownTypeMessage('image source', ['base64', 'url']) },
-));
+      z.object({ type: z.literal('url'), url: httpUrl() }),
+    ],
+    { error: unknownTypeMessage('image source', ['base64', 'url']) },
+  ),
+);
 
-export const imageBlockSchema = builtOnce(() => z.object({
-  type: z.literal('image'),
-  source: imageSourceSchema(),
-  cache_control: cacheControl(),
-}));
+export const imageBlockSchema = builtOnce(() =>
+  z.object({
+    type: z.literal('image'),
+    source: imageSourceSchema(),
+    cache_control: cacheControl(),
+  }),
+);
 
 /** The blocks a content document may hold. */
-const nestedBlockSchema = builtOnce(() => z.discriminatedUnion('type', [textBlockSchema(), imageBlockSchema()], {
-  error: unknownTypeMessage('content block', ['text', 'image']),
-}));
+const nestedBlockSchema = builtOnce(() =>
+  z.discriminatedUnion('type', [textBlockSchema(), imageBlockSchema()], {
+    error: unknownTypeMessage('content block', ['text', 'image']),
+  }),
+);
 
-const documentSourceSchema = builtOnce(() => z.discriminatedUnion(
-  'type',
-  [
-    z.object({
-      type: z.literal('base64'),
-      media_type: z.literal('application/pdf', { error: 'base64 documents must have media_type "application/pdf"' }),
-      data: z
-        .string()
-        .min(1, { error: 'document data must be non-empty base64' })
-        .superRefine((data, ctx) => {
-          const problem = base64Problem(data);
-          if (problem) ctx.addIssue({ code: 'custom', message: `document data ${problem}` });
-        }),
-    }),
-    z.object({
-      type: z.literal('text'),
-      media_type: z.literal('text/plain', { error: 'text documents must have media_type "text/plain"' }),
-      data: z.string(),
-    }),
-    z.object({ type: z.literal('url'), url: httpUrl() }),
-    z.object({
-      type: z.literal('content'),
-      content: z.union([z.string(), z.array(nestedBlockSchema())], {
-        error: 'must be a string or an array of text and image blocks',
+const documentSourceSchema = builtOnce(() =>
+  z.discriminatedUnion(
+    'type',
+    [
+      z.object({
+        type: z.literal('base64'),
+        media_type: z.literal('application/pdf', { error: 'base64 documents must have media_type "application/pdf"' }),
+        data: z
+          .string()
+          .min(1, { error: 'document data must be non-empty base64' })
+          .superRefine((data, ctx) => {
+            const problem = base64Problem(data);
+            if (problem) ctx.addIssue({ code: 'custom', message: `document data ${problem}` });
+          }),
       }),
-    }),
-  ],
-  { error: unknownTypeMessage('document source', ['base64', 'text', 'url', 'content']) },
-));
+      z.object({
+        type: z.literal('text'),
+        media_type: z.literal('text/plain', { error: 'text documents must have media_type "text/plain"' }),
+        data: z.string(),
+      }),
+      z.object({ type: z.literal('url'), url: httpUrl() }),
+      z.object({
+        type: z.literal('content'),
+        content: z.union([z.string(), z.array(nestedBlockSchema())], {
+          error: 'must be a string or an array of text and image blocks',
+        }),
+      }),
+    ],
+    { error: unknownTypeMessage('document source', ['base64', 'text', 'url', 'content']) },
+  ),
+);
 
-export const documentBlockSchema = builtOnce(() => z.object({
-  type: z.literal('document'),
-  source: documentSourceSchema(),
-  title: z.string().nullish(),
-  context: z.string().nullish(),
-  citations: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
-  cache_control: cacheControl(),
-}));
+export const documentBlockSchema = builtOnce(() =>
+  z.object({
+    type: z.literal('document'),
+    source: documentSourceSchema(),
+    title: z.string().nullish(),
+    context: z.string().nullish(),
+    citations: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
+    cache_control: cacheControl(),
+  }),
+);
 
-export const toolUseBlockSchema = builtOnce(() => z.object({
-  type: z.literal('tool_use'),
-  id: z.string().min(1, { error: 'tool_use id must be non-empty' }),
-  name: z.string().min(1, { error: 'tool_use name must be non-empty' }),
-  input: z.record(z.string(), z.unknown(), { error: 'must be an object' }),
-  cache_control: cacheControl(),
-}));
+export const toolUseBlockSchema = builtOnce(() =>
+  z.object({
+    type: z.literal('tool_use'),
+    id: z.string().min(1, { error: 'tool_use id must be non-empty' }),
+    name: z.string().min(1, { error: 'tool_use name must be non-empty' }),
+    input: z.record(z.string(), z.unknown(), { error: 'must be an object' }),
+    cache_control: cacheControl(),
+  }),
+);
 
 const toolResultKnownSchema = builtOnce(() => z.discriminatedUnion('type', [textBlockSchema(), imageBlockSchema(), documentBlockSchema()]));
 const toolResultBlockTypes = ['text', 'image', 'document'] as const;
@@ -140,51 +154,43 @@ function openBlockUnion<T extends z.ZodType>(known: T, types: readonly string[],
 
 const toolResultNestedSchema = builtOnce(() => openBlockUnion(toolResultKnownSchema(), toolResultBlockTypes, 'tool_result content block'));
 
-export const toolResultBlockSchema = builtOnce(() => z.object({
-  type: z.literal('tool_result'),
-  tool_use_id: z.string().min(1, { error: 'tool_use_id must be non-empty' }),
-  content: z
-    .union([z.string(), z.array(toolResultNestedSchema())], {
-      error: 'must be a string or an array of content blocks',
-    })
-    .optional(),
-  is_error: z.boolean().optional(),
-  cache_control: cacheControl(),
-}));
+export const toolResultBlockSchema = builtOnce(() =>
+  z.object({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string().min(1, { error: 'tool_use_id must be non-empty' }),
+    content: z
+      .union([z.string(), z.array(toolResultNestedSchema())], {
+        error: 'must be a string or an array of content blocks',
+      })
+      .optional(),
+    is_error: z.boolean().optional(),
+    cache_control: cacheControl(),
+  }),
+);
 
-export const thinkingBlockSchema = builtOnce(() => z.object({
-  type: z.literal('thinking'),
-  thinking: z.string(),
-  // The vendor requires it; other upstreams ignore it, so a missing one is tolerated here.
-  signature: z.string().optional(),
-  cache_control: cacheControl(),
-}));
+export const thinkingBlockSchema = builtOnce(() =>
+  z.object({
+    type: z.literal('thinking'),
+    thinking: z.string(),
+    // The vendor requires it; other upstreams ignore it, so a missing one is tolerated here.
+    signature: z.string().optional(),
+    cache_control: cacheControl(),
+  }),
+);
 
-export const redactedThinkingBlockSchema = builtOnce(() => z.object({
-  type: z.literal('redacted_thinking'),
-  data: z.string().min(1, { error: 'redacted_thinking data must be non-empty' }),
-  cache_control: cacheControl(),
-}));
+export const redactedThinkingBlockSchema = builtOnce(() =>
+  z.object({
+    type: z.literal('redacted_thinking'),
+    data: z.string().min(1, { error: 'redacted_thinking data must be non-empty' }),
+    cache_control: cacheControl(),
+  }),
+);
 
-export const contentBlockTypes = [
-  'text',
-  'image',
-  'document',
-  'tool_use',
-  'tool_result',
-  'thinking',
-  'redacted_thinking',
-] as const;
+export const contentBlockTypes = ['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'] as const;
 
-const knownContentBlockSchema = builtOnce(() => z.discriminatedUnion('type', [
-  textBlockSchema(),
-  imageBlockSchema(),
-  documentBlockSchema(),
-  toolUseBlockSchema(),
-  toolResultBlockSchema(),
-  thinkingBlockSchema(),
-  redactedThinkingBlockSchema(),
-]));
+const knownContentBlockSchema = builtOnce(() =>
+  z.discriminatedUnion('type', [textBlockSchema(), imageBlockSchema(), documentBlockSchema(), toolUseBlockSchema(), toolResultBlockSchema(), thinkingBlockSchema(), redactedThinkingBlockSchema()]),
+);
 
 export const contentBlockSchema = builtOnce(() => openBlockUnion(knownContentBlockSchema(), contentBlockTypes, 'content block'));
 

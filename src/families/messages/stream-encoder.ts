@@ -53,11 +53,14 @@ export class MessagesStreamEncoder {
     switch (event.type) {
       case 'block_start':
         this.openBlocks.add(event.index);
-        return prefix + sse('content_block_start', {
-          type: 'content_block_start',
-          index: event.index,
-          content_block: startBlock(event.block),
-        });
+        return (
+          prefix +
+          sse('content_block_start', {
+            type: 'content_block_start',
+            index: event.index,
+            content_block: startBlock(event.block),
+          })
+        );
       case 'text_delta':
         return prefix + delta(event.index, `{"type":"text_delta","text":${JSON.stringify(event.text)}}`);
       case 'thinking_delta':

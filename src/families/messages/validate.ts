@@ -67,10 +67,7 @@ function checkMessages(req: MessagesRequest): void {
   req.messages.forEach((message, i) => {
     const empty = message.content.length === 0;
     if (empty && !(i === last && message.role === 'assistant')) {
-      throw invalid(
-        `messages.${i}`,
-        'all messages must have non-empty content except for the optional final assistant message',
-      );
+      throw invalid(`messages.${i}`, 'all messages must have non-empty content except for the optional final assistant message');
     }
     if (typeof message.content === 'string') return;
     message.content.forEach((block, j) => {

@@ -17,14 +17,7 @@ export interface ListedModel {
 }
 
 /** What the built-in simulator lists: one name of each family its answers imitate. */
-export const SIMULATOR_LISTED_MODELS: readonly string[] = [
-  'claude-sonnet-4-5',
-  'gpt-4o-mini',
-  'gpt-5.1',
-  'gemini-2.5-flash',
-  'text-embedding-3-small',
-  'sora-2',
-];
+export const SIMULATOR_LISTED_MODELS: readonly string[] = ['claude-sonnet-4-5', 'gpt-4o-mini', 'gpt-5.1', 'gemini-2.5-flash', 'text-embedding-3-small', 'sora-2'];
 
 export function listedModelsOf(channel: Channel): string[] {
   const names = channel.models.filter((entry) => !entry.endsWith('*'));

@@ -35,7 +35,10 @@ export function anthropicList(models: readonly ListedModel[], page: AnthropicPag
   let end = models.length;
   if (page.afterId !== undefined) start = models.findIndex((m) => m.id === page.afterId) + 1;
   if (page.beforeId !== undefined) {
-    end = Math.max(0, models.findIndex((m) => m.id === page.beforeId));
+    end = Math.max(
+      0,
+      models.findIndex((m) => m.id === page.beforeId),
+    );
     start = Math.max(0, end - page.limit);
   }
   const slice = models.slice(start, Math.min(end, start + page.limit));

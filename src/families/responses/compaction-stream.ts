@@ -59,10 +59,7 @@ export class CompactionStreamEncoder implements StreamEncoder {
     if (this.summary.trim() === '') return prefix + this.error(new GatewayError('upstream_error', 'the upstream wrote no summary for the compaction'));
     this.finished = true;
     const item = this.exchange.compactionOutput(this.summary);
-    const frames =
-      prefix +
-      this.frame('response.output_item.added', { output_index: 0, item }) +
-      this.frame('response.output_item.done', { output_index: 0, item });
+    const frames = prefix + this.frame('response.output_item.added', { output_index: 0, item }) + this.frame('response.output_item.done', { output_index: 0, item });
     this.response.output = [item];
     finishResponse(this.response, reason, usage);
     const response = this.response;

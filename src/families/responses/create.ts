@@ -34,14 +34,7 @@ export async function serveCreate(
   keepUnstored = false,
 ): Promise<void> {
   const parsed = parseResponsesRequest(body);
-  const opening = openExchange(
-    ctx,
-    repository,
-    key.record.id,
-    parsed,
-    (error) => ctx.logger.error({ err: error, requestId: origin.id }, 'storing a response failed'),
-    keepUnstored,
-  );
+  const opening = openExchange(ctx, repository, key.record.id, parsed, (error) => ctx.logger.error({ err: error, requestId: origin.id }, 'storing a response failed'), keepUnstored);
   const { history, current, exchange } = opening instanceof Promise ? await opening : opening;
   const client = {
     rawBody,

@@ -108,9 +108,7 @@ export class ResponsesExchange {
   /** A translated plain answer: rendered, recorded, then shown (at once, no promise, when nothing is stored). */
   completePlain(answer: ChatResponse): ResponseObject | Promise<ResponseObject> {
     const response = this.base();
-    response.output = this.compacting
-      ? [this.compactionOutput(answerText(answer))]
-      : outputFromCore(answer, { summaries: this.summaries, toolNames: this.toolNames });
+    response.output = this.compacting ? [this.compactionOutput(answerText(answer))] : outputFromCore(answer, { summaries: this.summaries, toolNames: this.toolNames });
     finishResponse(response, answer.finishReason, answer.usage);
     if (!this.records) return this.visible(response);
     return this.record(response, translated).then(() => this.visible(response));

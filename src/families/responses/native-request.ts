@@ -129,8 +129,6 @@ function adapt(sourced: SourcedItem, channel: Channel): InputItem[] {
 function plainMessage(item: InputItem): InputItem {
   const { id: _unknown, status: _status, ...rest } = item;
   if (rest.role !== 'assistant' || !Array.isArray(rest.content)) return rest;
-  const text = (rest.content as Array<Record<string, unknown>>)
-    .map((part) => (typeof part.text === 'string' ? part.text : typeof part.refusal === 'string' ? part.refusal : ''))
-    .join('');
+  const text = (rest.content as Array<Record<string, unknown>>).map((part) => (typeof part.text === 'string' ? part.text : typeof part.refusal === 'string' ? part.refusal : '')).join('');
   return { type: 'message', role: 'assistant', content: text };
 }

@@ -82,7 +82,8 @@ export class ResponsesSocketSession {
     const type = (message as { type?: unknown }).type;
     if (type !== 'response.create') return this.refuse(`unsupported message type ${JSON.stringify(type ?? null)}; this socket takes "response.create"`, 'type');
     if (this.closing) return;
-    if (this.waiting.length >= MAX_WAITING_TURNS) return this.refuse(`more than ${MAX_WAITING_TURNS} turns are waiting on this socket; send the next response.create after the answer's terminal event`);
+    if (this.waiting.length >= MAX_WAITING_TURNS)
+      return this.refuse(`more than ${MAX_WAITING_TURNS} turns are waiting on this socket; send the next response.create after the answer's terminal event`);
     this.waiting.push(message);
     if (!this.running) this.running = this.drain();
   }

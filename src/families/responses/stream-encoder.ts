@@ -22,15 +22,7 @@ import type { ResponsesExchange } from './exchange.js';
 import { customInput, customToolCallItem, functionCallItem, newMessageItem, outputText, reasoningItem } from './from-core.js';
 import { visibleItem } from './items.js';
 import { finishResponse } from './response-object.js';
-import type {
-  CustomToolCallOutputItem,
-  FunctionCallOutputItem,
-  MessageOutputItem,
-  OutputItem,
-  OutputTextContent,
-  ReasoningOutputItem,
-  ResponseObject,
-} from '../../dialects/responses/wire.js';
+import type { CustomToolCallOutputItem, FunctionCallOutputItem, MessageOutputItem, OutputItem, OutputTextContent, ReasoningOutputItem, ResponseObject } from '../../dialects/responses/wire.js';
 
 type Block =
   | { kind: 'text'; item: MessageOutputItem; outputIndex: number; contentIndex: number; part: OutputTextContent; open: boolean }
@@ -72,13 +64,16 @@ export class ResponsesStreamEncoder {
         const block = this.blocks.get(event.index);
         if (block?.kind !== 'text') return prefix;
         block.part.text += event.text;
-        return prefix + this.frame('response.output_text.delta', {
-          item_id: block.item.id,
-          output_index: block.outputIndex,
-          content_index: block.contentIndex,
-          delta: event.text,
-          logprobs: [],
-        });
+        return (
+          prefix +
+          this.frame('response.output_text.delta', {
+            item_id: block.item.id,
+            output_index: block.outputIndex,
+            content_index: block.contentIndex,
+            delta: event.text,
+            logprobs: [],
+          })
+        );
       }
       case 'thinking_delta':
         return prefix + this.thinkingDelta(event.index, event.text);
@@ -92,11 +87,14 @@ export class ResponsesStreamEncoder {
         if (block?.kind === 'custom') block.args += event.json;
         if (block?.kind !== 'tool') return prefix;
         block.args += event.json;
-        return prefix + this.frame('response.function_call_arguments.delta', {
-          item_id: block.item.id,
-          output_index: block.outputIndex,
-          delta: event.json,
-        });
+        return (
+          prefix +
+          this.frame('response.function_call_arguments.delta', {
+            item_id: block.item.id,
+            output_index: block.outputIndex,
+            delta: event.json,
+          })
+        );
       }
       case 'block_stop':
         return prefix + this.stopBlock(event.index);
@@ -265,9 +263,7 @@ export class ResponsesStreamEncoder {
     finishResponse(this.response, reason, usage);
     const response = this.response;
     const frames = out;
-    return this.exchange.record(response).then(
-      () => frames + this.frame(terminalEvent[response.status], { response: this.exchange.visible(response) }),
-    );
+    return this.exchange.record(response).then(() => frames + this.frame(terminalEvent[response.status], { response: this.exchange.visible(response) }));
   }
 
   private frame(type: string, fields: Record<string, unknown>): string {

@@ -112,8 +112,7 @@ function convertItem(sourced: SourcedItem, out: CoreConversation, openSummary: S
 }
 
 function convertMessage(message: MessageItem, out: CoreConversation): void {
-  const parts: ContentPart[] =
-    typeof message.content === 'string' ? textParts(message.content) : message.content.map((part) => partToCore(part as MessagePart, out));
+  const parts: ContentPart[] = typeof message.content === 'string' ? textParts(message.content) : message.content.map((part) => partToCore(part as MessagePart, out));
   if (message.role === 'system' || message.role === 'developer') {
     const text = parts.map((part) => {
       if (part.type !== 'text') throw invalidRequest(`${message.role} messages may hold text only`, 'input');

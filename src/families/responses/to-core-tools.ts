@@ -43,9 +43,7 @@ function register(member: Member, names: ToolNames): string {
 }
 
 function functionTool({ tool, namespace }: Member, name: string): FunctionTool {
-  const description = [namespace?.description, typeof tool.description === 'string' ? tool.description : undefined]
-    .filter((text): text is string => !!text)
-    .join('\n\n');
+  const description = [namespace?.description, typeof tool.description === 'string' ? tool.description : undefined].filter((text): text is string => !!text).join('\n\n');
   const definition: FunctionTool = {
     type: 'function',
     name,
@@ -78,11 +76,7 @@ function builtinTool(tool: ToolParam): ToolDefinition {
  * tools it lists (with its mode); a function or custom tool is named by its
  * flat name; a hosted tool by its type, which an upstream without it refuses.
  */
-export function toolChoiceToCore(
-  choice: NonNullable<ValidatedRequest['tool_choice']>,
-  tools: ToolDefinition[],
-  names: ToolNames,
-): { choice: ToolChoice; tools: ToolDefinition[] } {
+export function toolChoiceToCore(choice: NonNullable<ValidatedRequest['tool_choice']>, tools: ToolDefinition[], names: ToolNames): { choice: ToolChoice; tools: ToolDefinition[] } {
   if (typeof choice === 'string') return { choice: { type: choice }, tools };
   const named = choice as { type: string; name?: string; namespace?: string | null; mode?: string; tools?: ToolParam[] };
   if (named.type === 'function' || named.type === 'custom') {

@@ -37,7 +37,10 @@ export interface ToCoreOptions {
 
 export function responsesToCore(req: ValidatedRequest, items: readonly SourcedItem[], options: ToCoreOptions = {}): ChatRequest {
   const names = options.toolNames ?? new ToolNames();
-  const additional = items.map(({ item }) => item).filter((item) => item.type === 'additional_tools').map((item) => item.tools as ToolParam[]);
+  const additional = items
+    .map(({ item }) => item)
+    .filter((item) => item.type === 'additional_tools')
+    .map((item) => item.tools as ToolParam[]);
   let tools = toolsToCore([req.tools ?? [], ...additional], names);
   const conversation = itemsToCore(items, names, options.openSummary);
   const out: ChatRequest = { model: req.model, messages: conversation.messages, stream: req.stream ?? false };

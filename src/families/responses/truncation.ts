@@ -28,12 +28,9 @@ export function applyTruncation(request: ChatRequest, window: number | undefined
   }
   while (tokens > budget && dropOldestTurn(request.messages)) tokens = countRequestTokens(request);
   if (tokens > budget) {
-    throw new OpenAIError(
-      'invalid_request',
-      `Your input exceeds the context window of this model even after truncation (${tokens} tokens over ${budget}).`,
-      'context_length_exceeded',
-      { param: 'input' },
-    );
+    throw new OpenAIError('invalid_request', `Your input exceeds the context window of this model even after truncation (${tokens} tokens over ${budget}).`, 'context_length_exceeded', {
+      param: 'input',
+    });
   }
 }
 

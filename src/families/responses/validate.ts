@@ -49,13 +49,14 @@ function checkItem(item: Record<string, unknown>, path: Array<string | number>):
 function checkMessageParts(message: { role: string; content: unknown }, path: Array<string | number>): void {
   if (!Array.isArray(message.content)) return;
   const assistant = message.role === 'assistant';
-  const allowed: Record<string, z.ZodType> =
-    assistant ? { ...outputPartSchemas(), input_text: inputPartSchemas().input_text } : inputPartSchemas();
+  const allowed: Record<string, z.ZodType> = assistant ? { ...outputPartSchemas(), input_text: inputPartSchemas().input_text } : inputPartSchemas();
   message.content.forEach((part: { type: string }, j: number) => {
     const partPath = [...path, 'content', j];
     const schema = allowed[part.type];
     if (!schema) {
-      const expected = Object.keys(allowed).map((type) => `"${type}"`).join(', ');
+      const expected = Object.keys(allowed)
+        .map((type) => `"${type}"`)
+        .join(', ');
       throw invalidParam([...partPath, 'type'], `"${part.type}" is not a valid part for a ${message.role} message; expected one of ${expected}`);
     }
     const result = parseAsIs(schema, part, { reportInput: true });

@@ -20,22 +20,7 @@ export interface ShapedInput {
 
 const CREATE_FIELDS = new Set(['prompt', 'model', 'seconds', 'size', 'metadata', 'input_reference']);
 const MULTIPART_REFERENCE_FIELDS = new Set(['input_reference[image_url]', 'input_reference[file_id]']);
-const GENERATION_FIELDS = new Set([
-  'model',
-  'prompt',
-  'image',
-  'images',
-  'duration',
-  'seconds',
-  'size',
-  'width',
-  'height',
-  'fps',
-  'seed',
-  'metadata',
-  'user',
-  'n',
-]);
+const GENERATION_FIELDS = new Set(['model', 'prompt', 'image', 'images', 'duration', 'seconds', 'size', 'width', 'height', 'fps', 'seed', 'metadata', 'user', 'n']);
 
 function invalid(param: string, message: string): GatewayError {
   return new GatewayError('invalid_request', `${param}: ${message}`, { param });

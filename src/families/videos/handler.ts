@@ -11,8 +11,7 @@ import type { VideoSettings } from './settings.js';
 
 export type VideoHandler = (vc: VideoContext, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-export const publicBaseOf = (ctx: AppContext, request: FastifyRequest): string =>
-  ctx.settings.publicUrl ?? `${request.protocol}://${request.host}`;
+export const publicBaseOf = (ctx: AppContext, request: FastifyRequest): string => ctx.settings.publicUrl ?? `${request.protocol}://${request.host}`;
 
 export function authed(ctx: AppContext, settings: VideoSettings, handler: VideoHandler) {
   return async (request: FastifyRequest, reply: FastifyReply) => {

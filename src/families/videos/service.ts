@@ -40,7 +40,10 @@ export async function remixVideo(vc: VideoContext, parent: TaskRecord, rawPrompt
   const prompt = checkPrompt(rawPrompt);
   const expires = expiresAtMs(parent, vc.settings.retentionMs);
   if (parent.status !== 'SUCCESS' || expires === null) {
-    throw new GatewayError('invalid_request', `video ${parent.id} cannot be remixed: only a completed video can (status ${parent.status === 'SUCCESS' ? 'succeeded' : parent.status === 'FAILURE' ? 'failed' : 'processing'})`);
+    throw new GatewayError(
+      'invalid_request',
+      `video ${parent.id} cannot be remixed: only a completed video can (status ${parent.status === 'SUCCESS' ? 'succeeded' : parent.status === 'FAILURE' ? 'failed' : 'processing'})`,
+    );
   }
   if (expires <= Date.now()) throw new GatewayError('invalid_request', `video ${parent.id} cannot be remixed: it expired`);
   const channel = vc.ctx.tasks.channelById(parent.channelId);

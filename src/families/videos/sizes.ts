@@ -115,11 +115,9 @@ export function sizeForResolution(resolution: Tier, asked: ParsedSize | undefine
     return { width, height, resolution };
   }
   if (tierOf(asked.width, asked.height) !== resolution) {
-    throw new GatewayError(
-      'invalid_request',
-      `metadata.resolution: ${resolution} does not match size ${sizeText(asked.width, asked.height)} (a ${tierOf(asked.width, asked.height)} size)`,
-      { param: 'metadata.resolution' },
-    );
+    throw new GatewayError('invalid_request', `metadata.resolution: ${resolution} does not match size ${sizeText(asked.width, asked.height)} (a ${tierOf(asked.width, asked.height)} size)`, {
+      param: 'metadata.resolution',
+    });
   }
   return { ...asked, resolution };
 }

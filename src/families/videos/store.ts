@@ -29,12 +29,7 @@ export async function listVideos(ctx: AppContext, keyId: string, query: ListQuer
     const cursor = await ctx.tasks.tasks.getOwned(query.after, keyId, VIDEO_FAMILY);
     if (!cursor) throw new GatewayError('invalid_request', `after: no video ${query.after}`, { param: 'after' });
     const before = query.order === 'desc' ? '<' : '>';
-    select = select.where((eb) =>
-      eb.or([
-        eb('submit_time', before, cursor.submitTime),
-        eb.and([eb('submit_time', '=', cursor.submitTime), eb('id', before, cursor.id)]),
-      ]),
-    );
+    select = select.where((eb) => eb.or([eb('submit_time', before, cursor.submitTime), eb.and([eb('submit_time', '=', cursor.submitTime), eb('id', before, cursor.id)])]));
   }
   const rows = await select
     .orderBy('submit_time', query.order)

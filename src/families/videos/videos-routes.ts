@@ -90,7 +90,10 @@ export async function registerVideosApi(app: FastifyInstance, ctx: AppContext, s
       return json(reply, 200, { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore });
     }),
   );
-  app.get('/:id', route(async (vc, request, reply) => json(reply, 200, renderVideo(await ownedVideo(vc, idOf(request)), renderContext(vc)))));
+  app.get(
+    '/:id',
+    route(async (vc, request, reply) => json(reply, 200, renderVideo(await ownedVideo(vc, idOf(request)), renderContext(vc)))),
+  );
   app.delete(
     '/:id',
     route(async (vc, request, reply) => {
@@ -107,7 +110,10 @@ export async function registerVideosApi(app: FastifyInstance, ctx: AppContext, s
       return json(reply, 201, renderVideo(task, renderContext(vc)));
     }),
   );
-  app.get('/:id/content', route((vc, request, reply) => sendContent(vc, request, reply)));
+  app.get(
+    '/:id/content',
+    route((vc, request, reply) => sendContent(vc, request, reply)),
+  );
 
   app.get('/files/:key', async (request, reply) => {
     const key = (request.params as { key: string }).key;

@@ -72,18 +72,8 @@ export const initial: Migration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
 
-    await db.schema
-      .createIndex('request_logs_key_created')
-      .ifNotExists()
-      .on('request_logs')
-      .columns(['key_id', 'created_at'])
-      .execute();
-    await db.schema
-      .createIndex('request_logs_created')
-      .ifNotExists()
-      .on('request_logs')
-      .column('created_at')
-      .execute();
+    await db.schema.createIndex('request_logs_key_created').ifNotExists().on('request_logs').columns(['key_id', 'created_at']).execute();
+    await db.schema.createIndex('request_logs_created').ifNotExists().on('request_logs').column('created_at').execute();
 
     await db.schema
       .createTable('settings')

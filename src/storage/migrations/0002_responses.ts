@@ -31,12 +31,7 @@ export const responses: Migration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('response_items_pk', ['response_id', 'item_id'])
       .execute();
-    await db.schema
-      .createIndex('response_items_key_item')
-      .ifNotExists()
-      .on('response_items')
-      .columns(['key_id', 'item_id'])
-      .execute();
+    await db.schema.createIndex('response_items_key_item').ifNotExists().on('response_items').columns(['key_id', 'item_id']).execute();
   },
 
   async down(db: Kysely<any>): Promise<void> {

@@ -43,12 +43,7 @@ export const tasks: Migration = {
     // Final tasks have no next poll, so this index holds only the open ones worth scanning.
     await db.schema.createIndex('tasks_due').ifNotExists().on('tasks').column('next_poll_at').execute();
     await db.schema.createIndex('tasks_key').ifNotExists().on('tasks').columns(['key_id', 'submit_time']).execute();
-    await db.schema
-      .createIndex('tasks_account_status')
-      .ifNotExists()
-      .on('tasks')
-      .columns(['channel_id', 'account_id', 'status'])
-      .execute();
+    await db.schema.createIndex('tasks_account_status').ifNotExists().on('tasks').columns(['channel_id', 'account_id', 'status']).execute();
 
     await db.schema
       .createTable('task_deliveries')
@@ -71,18 +66,8 @@ export const tasks: Migration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex('task_deliveries_due')
-      .ifNotExists()
-      .on('task_deliveries')
-      .column('next_attempt_at')
-      .execute();
-    await db.schema
-      .createIndex('task_deliveries_task')
-      .ifNotExists()
-      .on('task_deliveries')
-      .columns(['task_id', 'created_at'])
-      .execute();
+    await db.schema.createIndex('task_deliveries_due').ifNotExists().on('task_deliveries').column('next_attempt_at').execute();
+    await db.schema.createIndex('task_deliveries_task').ifNotExists().on('task_deliveries').columns(['task_id', 'created_at']).execute();
   },
 
   async down(db: Kysely<any>): Promise<void> {

@@ -7,7 +7,10 @@ import type { Kysely, Migration } from 'kysely';
 
 export const translation: Migration = {
   async up(db: Kysely<any>): Promise<void> {
-    await db.schema.alterTable('keys').addColumn('strict_translation', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('keys')
+      .addColumn('strict_translation', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.alterTable('request_logs').addColumn('translation', 'text').execute();
   },
 

@@ -15,14 +15,32 @@ const SUM_TABLES = ['usage_minutes', 'usage_hours'] as const;
 export const billing: Migration = {
   async up(db: Kysely<any>): Promise<void> {
     await db.schema.alterTable('request_logs').addColumn('estimated_parts', 'text').execute();
-    await db.schema.alterTable('request_logs').addColumn('cache_write_1h_tokens', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('request_logs')
+      .addColumn('cache_write_1h_tokens', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.alterTable('request_logs').addColumn('upstream_cost', 'double precision').execute();
-    await db.schema.alterTable('request_logs').addColumn('unpriced', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('request_logs')
+      .addColumn('unpriced', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     for (const name of SUM_TABLES) {
-      await db.schema.alterTable(name).addColumn('cache_write_1h_tokens', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable(name).addColumn('upstream_cost', 'double precision', (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable(name).addColumn('costed_requests', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable(name).addColumn('unpriced_requests', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable(name)
+        .addColumn('cache_write_1h_tokens', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable(name)
+        .addColumn('upstream_cost', 'double precision', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable(name)
+        .addColumn('costed_requests', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable(name)
+        .addColumn('unpriced_requests', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
     }
     await db.schema
       .createTable('prices')

@@ -10,7 +10,11 @@ const SUM_TABLES = ['usage_minutes', 'usage_hours'] as const;
 
 export const costs: Migration = {
   async up(db: Kysely<any>): Promise<void> {
-    for (const name of SUM_TABLES) await db.schema.alterTable(name).addColumn('costed_spend', 'double precision', (c) => c.notNull().defaultTo(0)).execute();
+    for (const name of SUM_TABLES)
+      await db.schema
+        .alterTable(name)
+        .addColumn('costed_spend', 'double precision', (c) => c.notNull().defaultTo(0))
+        .execute();
   },
 
   async down(db: Kysely<any>): Promise<void> {

@@ -25,7 +25,7 @@ export const anthropicCapabilities: TranslationCapabilities = {
   promptCache: {
     marks: 'cache_control breakpoints (at most 4: the last ones)',
     key: 'breakpoints placed by the gateway',
-    retention: 'the breakpoints\' lifetime (24h: one hour, else five minutes)',
+    retention: "the breakpoints' lifetime (24h: one hour, else five minutes)",
   },
 };
 
@@ -53,8 +53,7 @@ export function anthropicCapabilitiesFor(settings: AnthropicSettings): Translati
 const mediaTypes = /^(image\/|application\/pdf$|text\/)/;
 
 function anthropicRules(request: ChatRequest, plan: PlanBuilder): void {
-  if (thinkingBreaksContinuity(request))
-    plan.mapped('thinking', 'off for this turn: the last assistant turn called tools without its signed thought, which Anthropic requires');
+  if (thinkingBreaksContinuity(request)) plan.mapped('thinking', 'off for this turn: the last assistant turn called tools without its signed thought, which Anthropic requires');
   if (request.responseFormat?.type === 'json_object') plan.refused('response_format json_object', 'needs a JSON schema for structured output');
   for (const message of request.messages) {
     for (const part of message.content) {

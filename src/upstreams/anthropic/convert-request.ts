@@ -58,11 +58,7 @@ export interface MessagesRequestBuild {
 
 type Block = Record<string, unknown>;
 
-export function toMessagesRequest(
-  request: ChatRequest,
-  upstreamModel: string,
-  settings: AnthropicSettings = {},
-): MessagesRequestBuild {
+export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: AnthropicSettings = {}): MessagesRequestBuild {
   const caps = anthropicCapabilitiesFor(settings);
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };
@@ -185,10 +181,7 @@ function mediaBlock(part: MediaPart): Block {
     const text = part.text ?? (part.data !== undefined ? Buffer.from(part.data, 'base64').toString('utf8') : undefined);
     if (text !== undefined) return withTitle({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: text } }, part);
   }
-  throw unsupportedFeature(
-    `media type ${mediaType}`,
-    'the Anthropic Messages API accepts images, PDF and plain-text documents only',
-  );
+  throw unsupportedFeature(`media type ${mediaType}`, 'the Anthropic Messages API accepts images, PDF and plain-text documents only');
 }
 
 function binarySource(part: MediaPart): Block {
@@ -205,8 +198,7 @@ function withTitle(block: Block, part: MediaPart): Block {
 
 function applyResponseFormat(body: Block, betas: string[], format: ResponseFormat, field: AnthropicSettings['outputFormatField']): void {
   if (format.type === 'text') return;
-  if (format.type === 'json_object')
-    throw unsupportedFeature('responseFormat json_object', 'Anthropic structured output needs a JSON schema');
+  if (format.type === 'json_object') throw unsupportedFeature('responseFormat json_object', 'Anthropic structured output needs a JSON schema');
   const outputFormat = { type: 'json_schema', schema: format.schema };
   if (field === 'output_format') {
     body.output_format = outputFormat;

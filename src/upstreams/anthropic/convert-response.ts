@@ -11,8 +11,7 @@ import { usageFromMessages } from '../../dialects/messages/usage.js';
 import type { MessagesContentBlock, MessagesResponse } from '../../dialects/messages/wire.js';
 
 export function fromMessagesResponse(json: MessagesResponse, fallbackModel: string): ChatResponse {
-  if (!json || !Array.isArray(json.content))
-    throw new GatewayError('upstream_error', 'upstream answer is not a Messages object (no content array)', { retryable: true });
+  if (!json || !Array.isArray(json.content)) throw new GatewayError('upstream_error', 'upstream answer is not a Messages object (no content array)', { retryable: true });
   const content: ChatResponse['content'] = [];
   for (const block of json.content) {
     const part = toPart(block);

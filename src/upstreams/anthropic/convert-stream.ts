@@ -15,11 +15,7 @@ import { mapStopReason } from '../../dialects/messages/finish-reason.js';
 import { applyMessagesUsage, usageFromMessages } from '../../dialects/messages/usage.js';
 import type { MessagesContentBlock, MessagesStreamEvent } from '../../dialects/messages/wire.js';
 
-export async function* messagesSseToEvents(
-  body: AsyncIterable<Uint8Array>,
-  signal?: CallSignal,
-  limits?: UpstreamLimits,
-): AsyncGenerator<ChatEvent> {
+export async function* messagesSseToEvents(body: AsyncIterable<Uint8Array>, signal?: CallSignal, limits?: UpstreamLimits): AsyncGenerator<ChatEvent> {
   const state = new MessagesStreamState();
   const out: ChatEvent[] = [];
   try {
@@ -38,8 +34,7 @@ export async function* messagesSseToEvents(
   } catch (error) {
     throw toUpstreamError(error, signal);
   }
-  if (!state.finished)
-    throw new GatewayError('upstream_error', 'upstream stream ended before message_stop', { retryable: true });
+  if (!state.finished) throw new GatewayError('upstream_error', 'upstream stream ended before message_stop', { retryable: true });
 }
 
 class MessagesStreamState {
@@ -68,8 +63,7 @@ class MessagesStreamState {
         if (delta.type === 'text_delta') out.push({ type: 'text_delta', index, text: delta.text });
         else if (delta.type === 'thinking_delta') out.push({ type: 'thinking_delta', index, text: delta.thinking });
         else if (delta.type === 'signature_delta') out.push({ type: 'signature_delta', index, signature: delta.signature });
-        else if (delta.type === 'input_json_delta' && delta.partial_json !== '')
-          out.push({ type: 'tool_input_delta', index, json: delta.partial_json });
+        else if (delta.type === 'input_json_delta' && delta.partial_json !== '') out.push({ type: 'tool_input_delta', index, json: delta.partial_json });
         return;
       }
       case 'content_block_stop': {

@@ -32,12 +32,7 @@ export function toTool(tool: ToolDefinition, caps: TranslationCapabilities): Blo
   return block;
 }
 
-export function toToolChoice(
-  choice: ToolChoice | undefined,
-  parallelToolCalls: boolean | undefined,
-  sent: readonly ToolDefinition[],
-  caps: TranslationCapabilities,
-): Block | undefined {
+export function toToolChoice(choice: ToolChoice | undefined, parallelToolCalls: boolean | undefined, sent: readonly ToolDefinition[], caps: TranslationCapabilities): Block | undefined {
   const disableParallel = (choice && 'disableParallel' in choice && choice.disableParallel) || parallelToolCalls === false;
   const parallel = disableParallel ? { disable_parallel_tool_use: true } : {};
   if (!choice) return disableParallel ? { type: 'auto', ...parallel } : undefined;

@@ -135,9 +135,7 @@ function toToolConfig(choice: ToolChoice | undefined, tools: ToolDefinition[]): 
       break;
     case 'tool':
       // A forced provider-run tool has no Gemini switch: the model decides whether to search or run code.
-      calling = tools.some((tool) => tool.type === 'function' && tool.name === choice.name)
-        ? { mode: 'ANY', allowedFunctionNames: [choice.name] }
-        : undefined;
+      calling = tools.some((tool) => tool.type === 'function' && tool.name === choice.name) ? { mode: 'ANY', allowedFunctionNames: [choice.name] } : undefined;
       break;
   }
   return calling ? { functionCallingConfig: calling } : undefined;

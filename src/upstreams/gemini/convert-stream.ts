@@ -23,12 +23,7 @@ import { PartialArgs } from './partial-args.js';
 import { hasCounts, usageFromGemini } from '../../dialects/generate/usage.js';
 import type { GeminiFunctionCall, GeminiPart, GeminiResponse } from '../../dialects/generate/wire.js';
 
-export async function* geminiSseToEvents(
-  body: AsyncIterable<Uint8Array>,
-  opts: GeminiReadOptions,
-  signal?: CallSignal,
-  limits?: UpstreamLimits,
-): AsyncGenerator<ChatEvent> {
+export async function* geminiSseToEvents(body: AsyncIterable<Uint8Array>, opts: GeminiReadOptions, signal?: CallSignal, limits?: UpstreamLimits): AsyncGenerator<ChatEvent> {
   const state = new GeminiStreamState(opts);
   const out: ChatEvent[] = [];
   try {
@@ -91,8 +86,7 @@ class GeminiStreamState {
   }
 
   end(out: ChatEvent[]): void {
-    if (!this.finishReason && !this.blocked)
-      throw new GatewayError('upstream_error', 'upstream stream ended before a finishReason', { retryable: true });
+    if (!this.finishReason && !this.blocked) throw new GatewayError('upstream_error', 'upstream stream ended before a finishReason', { retryable: true });
     if (!this.started) out.push({ type: 'message_start', id: newResponseId() });
     this.endCall(out);
     this.closeOpen(out);

@@ -34,7 +34,6 @@ export async function geminiEmbeddings(request: EmbeddingRequest, call: Upstream
     limitsOf(call).maxBodyBytes,
   );
   const vectors = (json.embeddings ?? []).map((embedding) => embedding.values);
-  if (vectors.length !== request.inputs.length || !vectors.every(Array.isArray))
-    throw new GatewayError('upstream_error', 'upstream answered an embeddings request without one vector per input');
+  if (vectors.length !== request.inputs.length || !vectors.every(Array.isArray)) throw new GatewayError('upstream_error', 'upstream answered an embeddings request without one vector per input');
   return { vectors: vectors as number[][] };
 }

@@ -10,7 +10,6 @@ import { readErrorText } from '../error-answer.js';
 import { retryAfterFromHeaders, type UpstreamHeaders } from '../headers.js';
 import type { GeminiError } from '../../dialects/generate/wire.js';
 
-
 export function geminiError(status: number, error: GeminiError | undefined, fallback: string, retryAfterHeader?: number): GatewayError {
   const message = error?.message || fallback;
   const effective = status === 400 && isKeyRefusal(error) ? 401 : status;
@@ -26,19 +25,13 @@ export function geminiError(status: number, error: GeminiError | undefined, fall
 }
 
 /** Drains a non-2xx body (at most 64 KiB) and throws the gateway error it describes; the channel key is masked. */
-export async function throwGeminiStatus(
-  status: number,
-  headers: UpstreamHeaders,
-  body: AsyncIterable<Uint8Array>,
-  secrets: readonly string[] = [],
-): Promise<never> {
+export async function throwGeminiStatus(status: number, headers: UpstreamHeaders, body: AsyncIterable<Uint8Array>, secrets: readonly string[] = []): Promise<never> {
   let text = await readErrorText(body);
   for (const secret of secrets) if (secret.length >= 8) text = text.split(secret).join('[redacted]');
   const error = parseError(text);
   const fallback = text.trim() === '' ? `upstream answered HTTP ${status}` : text.trim().slice(0, 500);
   throw geminiError(status, error, fallback, retryAfterFromHeaders(headers));
 }
-
 
 /** `{error:{…}}`, or a one-element array of it (the non-SSE stream form). */
 function parseError(text: string): GeminiError | undefined {

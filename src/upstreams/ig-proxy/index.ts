@@ -6,13 +6,7 @@
  * Polling asks about many tasks in one list-by-condition call.
  */
 import { GatewayError } from '../../core/errors.js';
-import {
-  IMAGE_TASKS,
-  type ImageModalPayload,
-  type ImageSubmitPayload,
-  type ImageTaskRequest,
-  type ImageTaskUpstream,
-} from '../../tasks/image-contract.js';
+import { IMAGE_TASKS, type ImageModalPayload, type ImageSubmitPayload, type ImageTaskRequest, type ImageTaskUpstream } from '../../tasks/image-contract.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
 import { exchange, refusal, type UpstreamEnvelope } from './client.js';
 import { downloadImage } from './media.js';
@@ -56,9 +50,7 @@ function outcomeOf(envelope: UpstreamEnvelope, endpoint: string): SubmitOutcome 
   const id = envelope.result === null || envelope.result === undefined ? '' : String(envelope.result);
   if ((envelope.code === 1 || envelope.code === 22) && id) {
     const ahead = Number(envelope.properties?.numberOfQueues ?? 0);
-    return envelope.code === 22
-      ? { upstreamId: id, status: 'NOT_START', queuePosition: Number.isFinite(ahead) && ahead > 0 ? ahead : 1, startTime: null }
-      : { upstreamId: id, status: 'SUBMITTED' };
+    return envelope.code === 22 ? { upstreamId: id, status: 'NOT_START', queuePosition: Number.isFinite(ahead) && ahead > 0 ? ahead : 1, startTime: null } : { upstreamId: id, status: 'SUBMITTED' };
   }
   if (envelope.code === 21 && id && endpoint === 'action') return { upstreamId: id, status: 'MODAL', startTime: null };
   throw refusal(envelope, 'the upstream refused the task');

@@ -63,11 +63,13 @@ export function rewriteButtons(buttons: UpstreamTaskRecord['buttons'], prefix: s
 
 /** `1️⃣ text\n\n2️⃣ text…` back into its lines. */
 export function numberedLines(text: string): string[] {
-  return text
-    .split(/\n\s*\n|\n/)
-    // The keycap (U+FE0F U+20E3) written as escapes: the bundle stays ASCII (scripts/bundle.mjs).
-    .map((line) => line.replace(/^\s*(\d\u{FE0F}\u{20E3}|\d+[.)])\s*/u, '').trim())
-    .filter((line) => line !== '' && !/^\*\*.*\*\*$/.test(line));
+  return (
+    text
+      .split(/\n\s*\n|\n/)
+      // The keycap (U+FE0F U+20E3) written as escapes: the bundle stays ASCII (scripts/bundle.mjs).
+      .map((line) => line.replace(/^\s*(\d\u{FE0F}\u{20E3}|\d+[.)])\s*/u, '').trim())
+      .filter((line) => line !== '' && !/^\*\*.*\*\*$/.test(line))
+  );
 }
 
 function resultOf(task: TaskRecord, record: UpstreamTaskRecord, prefix: string): ImageTaskResult {

@@ -78,7 +78,7 @@ const vendorWord = (pattern: RegExp, fallback: string, description: string) =>
 
 export const igProxySettingsShape = {
   pathPrefix: vendorWord(/^(\/[A-Za-z0-9._~-]+)*$/, '/ig', "The path prefix of the service's API."),
-  secretHeader: vendorWord(/^[A-Za-z0-9-]+$/, 'ig-api-secret', 'The header carrying the channel\'s API key (`authorization` sends `Bearer <key>`).'),
+  secretHeader: vendorWord(/^[A-Za-z0-9-]+$/, 'ig-api-secret', "The header carrying the channel's API key (`authorization` sends `Bearer <key>`)."),
   botTypes: z
     .record(z.string(), z.string().min(1, 'must be a non-empty string'), { error: 'must be an object such as {"MID_GEN": "…"}' })
     .nullish()

@@ -39,7 +39,6 @@ function openAiChatRules(request: ChatRequest, plan: PlanBuilder): void {
   for (const type of refusedTypes) plan.refused(`media type ${type}`, 'accepts images, inline wav/mp3 audio, inline PDF files and text only');
 }
 
-
 // Built once: a plan runs on every translated request, and a spread of the table there is an allocation per request.
 const withCacheFields: TranslationCapabilities = { ...openAiChatCapabilities, promptCache: openAiPromptCacheSupport({}) };
 const withoutCacheFields: TranslationCapabilities = { ...openAiChatCapabilities, promptCache: openAiPromptCacheSupport({ promptCacheKey: false }) };

@@ -62,8 +62,7 @@ function toAssistantMessage(message: ChatMessage, sendReasoning: boolean): Json 
   for (const part of message.content) {
     if (part.type === 'text') text += part.text;
     else if (part.type === 'thinking') reasoning += part.text;
-    else if (part.type === 'tool_call')
-      toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input) } });
+    else if (part.type === 'tool_call') toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input) } });
     // Refused by the plan (capabilities.ts) before routing; a safety net should the two ever disagree.
     else if (part.type === 'media') throw unsupportedFeature('media in assistant turns', 'chat completions assistant messages carry text only');
   }
@@ -116,10 +115,8 @@ function mediaPart(part: MediaPart): Json {
     if (url === undefined) throw invalidRequest(`a ${mediaType} part carries neither data nor a URL`);
     return { type: 'image_url', image_url: { url } };
   }
-  if (audioFormats[mediaType] && part.data !== undefined)
-    return { type: 'input_audio', input_audio: { data: part.data, format: audioFormats[mediaType] } };
-  if (mediaType === 'application/pdf' && part.data !== undefined)
-    return { type: 'file', file: { filename: part.filename ?? 'document.pdf', file_data: `data:${mediaType};base64,${part.data}` } };
+  if (audioFormats[mediaType] && part.data !== undefined) return { type: 'input_audio', input_audio: { data: part.data, format: audioFormats[mediaType] } };
+  if (mediaType === 'application/pdf' && part.data !== undefined) return { type: 'file', file: { filename: part.filename ?? 'document.pdf', file_data: `data:${mediaType};base64,${part.data}` } };
   const text = documentText(part);
   if (text !== undefined) return { type: 'text', text };
   // Refused by the plan (capabilities.ts) before routing; a safety net should the two ever disagree.

@@ -42,8 +42,7 @@ export function toChatCompletionRequest(request: ChatRequest, upstreamModel: str
     body.tools = tools.map(toTool);
     if (request.toolChoice) body.tool_choice = toToolChoice(request.toolChoice);
     const choice = request.toolChoice;
-    if ((choice && 'disableParallel' in choice && choice.disableParallel) || request.parallelToolCalls === false)
-      body.parallel_tool_calls = false;
+    if ((choice && 'disableParallel' in choice && choice.disableParallel) || request.parallelToolCalls === false) body.parallel_tool_calls = false;
   }
   if (request.responseFormat) {
     const format = toResponseFormat(request.responseFormat);
@@ -62,8 +61,7 @@ export function toChatCompletionRequest(request: ChatRequest, upstreamModel: str
 
 function toTool(tool: ToolDefinition): Json {
   // toolsToSend keeps no builtin tool here (this upstream runs none); a safety net.
-  if (tool.type === 'builtin')
-    throw unsupportedFeature(`tool ${tool.kind}`, 'chat-completions upstreams run no builtin tools');
+  if (tool.type === 'builtin') throw unsupportedFeature(`tool ${tool.kind}`, 'chat-completions upstreams run no builtin tools');
   const fn: Json = { name: tool.name, parameters: tool.parameters };
   if (tool.description) fn.description = tool.description;
   if (tool.strict !== undefined) fn.strict = tool.strict;

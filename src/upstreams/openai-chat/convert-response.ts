@@ -16,8 +16,7 @@ import type { ChatCompletion } from '../../dialects/chat-completions/wire.js';
 
 export function fromChatCompletion(json: ChatCompletion, fallbackModel: string): ChatResponse {
   const choice = json?.choices?.[0];
-  if (!choice?.message)
-    throw new GatewayError('upstream_error', 'upstream answer has no choices[0].message', { retryable: true });
+  if (!choice?.message) throw new GatewayError('upstream_error', 'upstream answer has no choices[0].message', { retryable: true });
   const { message } = choice;
   const content: ChatResponse['content'] = [];
   const reasoning = message.reasoning_content ?? message.reasoning;

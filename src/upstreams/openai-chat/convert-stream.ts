@@ -19,11 +19,7 @@ import { DetailsCollector } from './reasoning-details.js';
 import { usageFromChatCompletion } from '../../dialects/chat-completions/usage.js';
 import type { ChatCompletionChunk, ChatCompletionMessage } from '../../dialects/chat-completions/wire.js';
 
-export async function* chatSseToEvents(
-  body: AsyncIterable<Uint8Array>,
-  signal?: CallSignal,
-  limits?: UpstreamLimits,
-): AsyncGenerator<ChatEvent> {
+export async function* chatSseToEvents(body: AsyncIterable<Uint8Array>, signal?: CallSignal, limits?: UpstreamLimits): AsyncGenerator<ChatEvent> {
   const state = new ChatStreamState();
   const out: ChatEvent[] = [];
   try {
@@ -39,8 +35,7 @@ export async function* chatSseToEvents(
     throw toUpstreamError(error, signal);
   }
   if (state.finished) return;
-  if (!state.sawFinishReason)
-    throw new GatewayError('upstream_error', 'upstream stream ended before a finish_reason', { retryable: true });
+  if (!state.sawFinishReason) throw new GatewayError('upstream_error', 'upstream stream ended before a finish_reason', { retryable: true });
   state.end(out); // finish_reason came but neither usage nor [DONE]: the stream still completed
   yield* out;
 }

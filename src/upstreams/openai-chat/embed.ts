@@ -42,8 +42,7 @@ export async function openAiEmbeddings(request: EmbeddingRequest, call: Upstream
   const json = parseJsonAnswer<EmbeddingList>((await send(call, JSON.stringify(body))).bytes);
   const rows = [...(json.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
   const vectors = rows.map((row) => row.embedding);
-  if (vectors.length !== request.inputs.length || !vectors.every(Array.isArray))
-    throw new GatewayError('upstream_error', 'upstream answered an embeddings request without one float vector per input');
+  if (vectors.length !== request.inputs.length || !vectors.every(Array.isArray)) throw new GatewayError('upstream_error', 'upstream answered an embeddings request without one float vector per input');
   return { vectors: vectors as number[][], inputTokens: json.usage?.prompt_tokens };
 }
 

@@ -9,12 +9,7 @@ import { GatewayError } from '../../core/errors.js';
 import { readErrorText, statusErrorFromText } from '../error-answer.js';
 import type { UpstreamHeaders } from '../headers.js';
 
-export async function throwChatCompletionsStatus(
-  status: number,
-  headers: UpstreamHeaders,
-  body: AsyncIterable<Uint8Array>,
-  secrets: readonly string[] = [],
-): Promise<never> {
+export async function throwChatCompletionsStatus(status: number, headers: UpstreamHeaders, body: AsyncIterable<Uint8Array>, secrets: readonly string[] = []): Promise<never> {
   const text = await readErrorText(body);
   const mapped = statusErrorFromText(status, headers, text, secrets);
   const own = ownWords(text);

@@ -31,12 +31,10 @@ export const openAiResponsesCapabilities: TranslationCapabilities = {
 };
 
 function openAiResponsesRules(request: ChatRequest, plan: PlanBuilder, options: PlanOptions): void {
-  if (request.stopSequences?.length && openAiResponsesSettingsOf(options).dropUnsupportedParams !== true)
-    plan.refused('stop_sequences', 'has no stop sequences');
+  if (request.stopSequences?.length && openAiResponsesSettingsOf(options).dropUnsupportedParams !== true) plan.refused('stop_sequences', 'has no stop sequences');
   if (hasAssistantMedia(request)) plan.refused('media in assistant turns', 'carries text only in assistant messages');
   if (hasToolResultMedia(request)) plan.refused('media in tool results', 'sends tool results as text only');
 }
-
 
 // Built once: a plan runs on every translated request, and a spread of the table there is an allocation per request.
 const withCacheFields: TranslationCapabilities = { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport({}) };

@@ -15,8 +15,7 @@ import { usageFromResponses } from '../../dialects/responses/usage.js';
 import type { WireOutputItem, WireResponse } from '../../dialects/responses/wire.js';
 
 export function fromResponsesResponse(json: WireResponse, fallbackModel: string): ChatResponse {
-  if (!json || !Array.isArray(json.output))
-    throw new GatewayError('upstream_error', 'upstream answer is not a Responses object (no output array)', { retryable: true });
+  if (!json || !Array.isArray(json.output)) throw new GatewayError('upstream_error', 'upstream answer is not a Responses object (no output array)', { retryable: true });
   if (json.status === 'failed') throw errorFromFailedResponse(json.error);
   const content: ChatResponse['content'] = [];
   let sawToolCall = false;
@@ -61,4 +60,3 @@ export function thinking(item: WireOutputItem): ThinkingPart | undefined {
   if (signature) return { type: 'thinking', text, signature };
   return text === '' ? undefined : { type: 'thinking', text };
 }
-

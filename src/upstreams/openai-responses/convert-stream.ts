@@ -18,11 +18,7 @@ import { packReasoning } from './reasoning-proof.js';
 import { usageFromResponses } from '../../dialects/responses/usage.js';
 import type { WireEvent, WireOutputItem } from '../../dialects/responses/wire.js';
 
-export async function* responsesSseToEvents(
-  body: AsyncIterable<Uint8Array>,
-  signal?: CallSignal,
-  limits?: UpstreamLimits,
-): AsyncGenerator<ChatEvent> {
+export async function* responsesSseToEvents(body: AsyncIterable<Uint8Array>, signal?: CallSignal, limits?: UpstreamLimits): AsyncGenerator<ChatEvent> {
   const state = new ResponsesStreamState();
   const out: ChatEvent[] = [];
   try {

@@ -5,7 +5,10 @@ import type { ParsedSettings } from '../settings-check.js';
 
 export const openAiResponsesSettingsShape = {
   promptCacheKey: promptCacheKeySetting,
-  dropUnsupportedParams: z.boolean({ error: 'must be true or false' }).default(false).describe('Drop stop sequences (which the Responses API lacks) from translated requests instead of refusing them.'),
+  dropUnsupportedParams: z
+    .boolean({ error: 'must be true or false' })
+    .default(false)
+    .describe('Drop stop sequences (which the Responses API lacks) from translated requests instead of refusing them.'),
 } as const;
 
 export type OpenAiResponsesSettings = ParsedSettings<typeof openAiResponsesSettingsShape>;

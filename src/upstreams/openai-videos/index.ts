@@ -74,7 +74,10 @@ async function poll(tasks: TaskRecord[], call: TaskCall): Promise<Map<string, Ob
 async function download(task: TaskRecord, call: TaskCall, variant: string, maxBytes: number): Promise<MediaItem> {
   const query = variant === 'video' ? '' : `?variant=${variant}`;
   const response = await send(call, { method: 'GET', path: `/videos/${encodeURIComponent(task.upstreamId ?? '')}/content${query}`, accept: 'application/binary' });
-  const declared = String(response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const declared = String(response.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   const bytes = await readBodyLimited(response.body, maxBytes, `the upstream's ${variant}`, call.signal);
   const fallback = variant === 'video' ? 'video/mp4' : variant === 'thumbnail' ? 'image/webp' : 'image/jpeg';
   const contentType = declared && declared !== 'application/octet-stream' && declared !== 'application/binary' ? declared : fallback;

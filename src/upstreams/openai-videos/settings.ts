@@ -23,9 +23,5 @@ export function readOpenAiVideosSettings(channel: Channel): OpenAiVideosSettings
 
 export const openAiVideosSettingsShape = {
   maxVideoBytes: maxVideoBytesSetting,
-  variants: z
-    .boolean({ error: 'must be true or false' })
-    .nullish()
-    .describe('`false`: skip fetching the thumbnail and sprite sheet of a finished video.')
-    .meta({ default: true }),
+  variants: z.boolean({ error: 'must be true or false' }).nullish().describe('`false`: skip fetching the thumbnail and sprite sheet of a finished video.').meta({ default: true }),
 } as const;

@@ -15,9 +15,7 @@ export interface Draft {
 export function composeDraft(request: ChatRequest): Draft {
   const turn = readLastTurn(request.messages);
   const tool = turn.toolResults.length === 0 ? chooseTool(request, turn.text) : undefined;
-  const draft: Draft = tool
-    ? { text: `I'll call ${tool.name}.`, toolCall: { name: tool.name, input: toolInput(tool, turn.text) } }
-    : { text: formatReply(request.responseFormat, turn) };
+  const draft: Draft = tool ? { text: `I'll call ${tool.name}.`, toolCall: { name: tool.name, input: toolInput(tool, turn.text) } } : { text: formatReply(request.responseFormat, turn) };
   if (thinks(request)) draft.thinking = thinkingAbout(turn, tool, request.responseFormat);
   return draft;
 }
@@ -71,7 +69,6 @@ function thinkingAbout(turn: LastTurn, tool: FunctionTool | undefined, format: R
   const opening = `The user wrote: "${excerpt}".`;
   if (tool) return `${opening} The message names the tool ${tool.name}, so I will call it with arguments that fit its schema.`;
   if (turn.toolResults.length > 0) return `${opening} The tool results are in, so I will report what they say.`;
-  if (format?.type === 'json_schema' || format?.type === 'json_object')
-    return `${opening} The answer must be JSON, so I will fill the requested shape with their words.`;
+  if (format?.type === 'json_schema' || format?.type === 'json_object') return `${opening} The answer must be JSON, so I will fill the requested shape with their words.`;
   return `${opening} I will repeat their words and add a few plain sentences about the simulator.`;
 }

@@ -23,7 +23,11 @@ function unitVector(seed: string, length: number): number[] {
   let block = Buffer.alloc(0);
   for (let i = 0; i < length; i++) {
     const at = (i % 8) * 4;
-    if (at === 0) block = createHash('sha256').update(seed).update(String(Math.floor(i / 8))).digest();
+    if (at === 0)
+      block = createHash('sha256')
+        .update(seed)
+        .update(String(Math.floor(i / 8)))
+        .digest();
     vector[i] = block.readUInt32BE(at) / 2 ** 31 - 1;
   }
   const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0)) || 1;

@@ -26,5 +26,5 @@ export function readLastTurn(messages: ChatMessage[]): LastTurn {
 
 /** A tool result's content as one line of text; media parts are named by type. */
 export function toolResultText(result: ToolResultPart): string {
-  return result.content.map((part) => (part.type === 'text' ? part.text : part.text ?? `[${part.mediaType}]`)).join('\n');
+  return result.content.map((part) => (part.type === 'text' ? part.text : (part.text ?? `[${part.mediaType}]`))).join('\n');
 }

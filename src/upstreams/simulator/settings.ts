@@ -29,8 +29,7 @@ function readCount(channel: Channel, key: string): number | undefined {
 
 export function readSimulatorSettings(channel: Channel): SimulatorSettings {
   const failStatus = readCount(channel, 'failStatus');
-  if (failStatus !== undefined && !(Number.isInteger(failStatus) && failStatus >= 400 && failStatus <= 599))
-    throw invalidSetting(channel, 'failStatus', 'an HTTP error status (400-599)');
+  if (failStatus !== undefined && !(Number.isInteger(failStatus) && failStatus >= 400 && failStatus <= 599)) throw invalidSetting(channel, 'failStatus', 'an HTTP error status (400-599)');
   const failAfterChunks = readCount(channel, 'failAfterChunks');
   return {
     latencyMs: readCount(channel, 'latencyMs') ?? 0,

@@ -4,8 +4,7 @@ import { GatewayError } from '../../core/errors.js';
 
 export function abortedError(signal: CallSignal): GatewayError {
   const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === 'TimeoutError')
-    return new GatewayError('timeout', 'simulated upstream call timed out', { retryable: true, cause: reason });
+  if (reason instanceof Error && reason.name === 'TimeoutError') return new GatewayError('timeout', 'simulated upstream call timed out', { retryable: true, cause: reason });
   return new GatewayError('upstream_error', 'simulated upstream call was aborted', { cause: reason });
 }
 

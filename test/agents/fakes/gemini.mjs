@@ -76,7 +76,12 @@ export function start({ port } = {}) {
           { candidates: [{ content: { parts: [part], role: 'model' }, index: 0 }], usageMetadata: usage(body, candidates, thinking), ...common },
           { candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, finishReason: 'STOP', index: 0 }], usageMetadata: usage(body, candidates, thinking), ...common },
         ];
-        return url.searchParams.get('alt') === 'sse' ? writeSse(res, chunks.map((data) => ({ data }))) : writeJson(res, 200, chunks);
+        return url.searchParams.get('alt') === 'sse'
+          ? writeSse(
+              res,
+              chunks.map((data) => ({ data })),
+            )
+          : writeJson(res, 200, chunks);
       }
       const candidates = tokensOf(decision.text);
       if (method === 'generateContent') {
@@ -98,7 +103,12 @@ export function start({ port } = {}) {
         usageMetadata: i === texts.length - 1 ? usage(body, candidates, thinking) : { promptTokenCount: tokensOf(body), totalTokenCount: tokensOf(body) },
         ...common,
       }));
-      return url.searchParams.get('alt') === 'sse' ? writeSse(res, chunks.map((data) => ({ data }))) : writeJson(res, 200, chunks);
+      return url.searchParams.get('alt') === 'sse'
+        ? writeSse(
+            res,
+            chunks.map((data) => ({ data })),
+          )
+        : writeJson(res, 200, chunks);
     },
   });
 }

@@ -40,7 +40,8 @@ export function start({ port } = {}) {
       if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
         return writeJson(res, 404, { error: { message: `fake openai-chat: no route ${req.method} ${url.pathname}`, type: 'invalid_request_error', param: null, code: 'not_found' } });
       }
-      if (!Array.isArray(body?.messages)) return writeJson(res, 400, { error: { message: "Missing required parameter: 'messages'.", type: 'invalid_request_error', param: 'messages', code: 'missing_required_parameter' } });
+      if (!Array.isArray(body?.messages))
+        return writeJson(res, 400, { error: { message: "Missing required parameter: 'messages'.", type: 'invalid_request_error', param: 'messages', code: 'missing_required_parameter' } });
       const decision = decide({ ...conversation(body), raw: body });
       const id = `chatcmpl-${base62(29)}`;
       const created = nowSeconds();

@@ -21,7 +21,7 @@ function collectTools(list, namespace, out) {
 function conversation(body) {
   const turns = [];
   const tools = collectTools(body?.tools, undefined, []);
-  const input = typeof body?.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body?.input ?? [];
+  const input = typeof body?.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : (body?.input ?? []);
   for (const item of input) {
     const type = item.type ?? 'message';
     if (type === 'additional_tools') collectTools(item.tools, undefined, tools);
@@ -80,7 +80,7 @@ function compactionItem() {
 
 /** `/v1/responses/compact`: the user messages kept, then one compaction item. */
 function compactObject(body) {
-  const input = typeof body?.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body?.input ?? [];
+  const input = typeof body?.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : (body?.input ?? []);
   const kept = input.filter((item) => (item.type ?? 'message') === 'message' && item.role === 'user');
   return { id: `resp_${hex(24)}`, object: 'response.compaction', created_at: nowSeconds(), output: [...kept, compactionItem()], usage: usage(body, 12) };
 }
@@ -98,7 +98,8 @@ export function start({ port } = {}) {
       if (req.method !== 'POST' || url.pathname !== '/v1/responses') {
         return writeJson(res, 404, { error: { message: `fake openai-responses: no route ${req.method} ${url.pathname}`, type: 'invalid_request_error', param: null, code: 'not_found' } });
       }
-      if (body?.input === undefined) return writeJson(res, 400, { error: { message: "Missing required parameter: 'input'.", type: 'invalid_request_error', param: 'input', code: 'missing_required_parameter' } });
+      if (body?.input === undefined)
+        return writeJson(res, 400, { error: { message: "Missing required parameter: 'input'.", type: 'invalid_request_error', param: 'input', code: 'missing_required_parameter' } });
       const decision = decide({ ...conversation(body), raw: body });
       const id = `resp_${hex(24)}`;
       const created = nowSeconds();

@@ -18,8 +18,7 @@ const answer = (content: ChatResponse['content']): ChatResponse => ({
   finishReason: 'tool_use',
   usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
 });
-const render = (content: ChatResponse['content']) =>
-  (renderCompletion(answer(content), { clientModel: 'm', legacyFunctions: false }) as any).choices[0].message;
+const render = (content: ChatResponse['content']) => (renderCompletion(answer(content), { clientModel: 'm', legacyFunctions: false }) as any).choices[0].message;
 const call = (id: string) => ({ type: 'tool_call' as const, id, name: 'w', input: {} });
 
 describe('answers', () => {
@@ -46,7 +45,9 @@ describe('answers', () => {
     ]);
     expect(render([{ type: 'text', text: 'hi' }])).not.toHaveProperty('reasoning_details');
     // A signature before text after a call is the text's: it names no call.
-    expect(render([{ type: 'thinking', text: '', signature: 'swy1-call' }, call('c1'), { type: 'thinking', text: '', signature: 'swy1-text' }, { type: 'text', text: 'Done.' }]).reasoning_details).toEqual([
+    expect(
+      render([{ type: 'thinking', text: '', signature: 'swy1-call' }, call('c1'), { type: 'thinking', text: '', signature: 'swy1-text' }, { type: 'text', text: 'Done.' }]).reasoning_details,
+    ).toEqual([
       { type: 'reasoning.encrypted', data: 'swy1-call', id: 'c1', format: 'unknown', index: 0 },
       { type: 'reasoning.encrypted', data: 'swy1-text', format: 'unknown', index: 1 },
     ]);
@@ -107,7 +108,15 @@ describe('streams', () => {
 describe('replayed assistant messages', () => {
   const assistant = (fields: Record<string, unknown>): MessageParam[] => [
     { role: 'user', content: 'q' },
-    { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'w', arguments: '{}' } }, { id: 'c2', type: 'function', function: { name: 'w', arguments: '{}' } }], ...fields } as MessageParam,
+    {
+      role: 'assistant',
+      content: 'Checking.',
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'w', arguments: '{}' } },
+        { id: 'c2', type: 'function', function: { name: 'w', arguments: '{}' } },
+      ],
+      ...fields,
+    } as MessageParam,
   ];
   const turn = (fields: Record<string, unknown>) => messagesToCore(assistant(fields)).messages[1].content;
 

@@ -29,11 +29,7 @@ describe('renderGenerateResponse', () => {
   });
 
   it('renders function calls with their id; a tool-use finish is STOP', () => {
-    const rendered = renderGenerateResponse(
-      response([{ type: 'tool_call', id: 'call_1', name: 'f', input: { a: 1 } }], { finishReason: 'tool_use' }),
-      'm',
-      hidden,
-    );
+    const rendered = renderGenerateResponse(response([{ type: 'tool_call', id: 'call_1', name: 'f', input: { a: 1 } }], { finishReason: 'tool_use' }), 'm', hidden);
     expect(rendered.candidates![0]).toMatchObject({ content: { parts: [{ functionCall: { id: 'call_1', name: 'f', args: { a: 1 } } }] }, finishReason: 'STOP' });
   });
 
@@ -68,29 +64,54 @@ describe('renderGenerateResponse', () => {
   });
 
   it('drops unsigned hidden thoughts and keeps a signature with nothing after it on an empty text part', () => {
-    expect(renderGenerateResponse(response([{ type: 'thinking', text: 'unsigned' }, { type: 'text', text: 'a' }]), 'm', hidden).candidates![0].content.parts).toEqual([
-      { text: 'a' },
-    ]);
-    expect(renderGenerateResponse(response([{ type: 'text', text: 'a' }, { type: 'thinking', text: '', signature: 's' }]), 'm', shown).candidates![0].content.parts).toEqual([
-      { text: 'a' },
-      { text: '', thoughtSignature: 's' },
-    ]);
+    expect(
+      renderGenerateResponse(
+        response([
+          { type: 'thinking', text: 'unsigned' },
+          { type: 'text', text: 'a' },
+        ]),
+        'm',
+        hidden,
+      ).candidates![0].content.parts,
+    ).toEqual([{ text: 'a' }]);
+    expect(
+      renderGenerateResponse(
+        response([
+          { type: 'text', text: 'a' },
+          { type: 'thinking', text: '', signature: 's' },
+        ]),
+        'm',
+        shown,
+      ).candidates![0].content.parts,
+    ).toEqual([{ text: 'a' }, { text: '', thoughtSignature: 's' }]);
   });
 
   it('carries redacted thinking inside a signature even when thoughts are shown', () => {
-    const parts = renderGenerateResponse(response([{ type: 'thinking', text: '', redactedData: 'blob' }, { type: 'text', text: 'a' }]), 'm', shown)
-      .candidates![0].content.parts;
+    const parts = renderGenerateResponse(
+      response([
+        { type: 'thinking', text: '', redactedData: 'blob' },
+        { type: 'text', text: 'a' },
+      ]),
+      'm',
+      shown,
+    ).candidates![0].content.parts;
     expect(unwrapThought(parts[0].thoughtSignature!)).toEqual({ type: 'thinking', text: '', redactedData: 'blob' });
   });
 
   it('unwraps enum answers to the bare value', () => {
-    const rendered = renderGenerateResponse(response([{ type: 'text', text: '{"value":' }, { type: 'text', text: '"flute"}' }]), 'm', { includeThoughts: false, enumOutput: true });
+    const rendered = renderGenerateResponse(
+      response([
+        { type: 'text', text: '{"value":' },
+        { type: 'text', text: '"flute"}' },
+      ]),
+      'm',
+      { includeThoughts: false, enumOutput: true },
+    );
     expect(rendered.candidates![0].content.parts).toEqual([{ text: 'flute' }]);
   });
 
   it('maps finish reasons', () => {
-    const reason = (finishReason: ChatResponse['finishReason']) =>
-      renderGenerateResponse(response([{ type: 'text', text: 'x' }], { finishReason }), 'm', hidden).candidates![0].finishReason;
+    const reason = (finishReason: ChatResponse['finishReason']) => renderGenerateResponse(response([{ type: 'text', text: 'x' }], { finishReason }), 'm', hidden).candidates![0].finishReason;
     expect(reason('length')).toBe('MAX_TOKENS');
     expect(reason('stop_sequence')).toBe('STOP');
     expect(reason('content_filter')).toBe('SAFETY');

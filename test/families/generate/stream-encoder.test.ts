@@ -60,18 +60,21 @@ describe('GenerateStreamEncoder', () => {
 
   it('sends a function call whole when its block ends, with the thought signature before it', () => {
     const chunks = sseChunks(
-      run([
-        { type: 'message_start', id: 'r' },
-        { type: 'block_start', index: 0, block: { type: 'thinking' } },
-        { type: 'thinking_delta', index: 0, text: 'hmm' },
-        { type: 'signature_delta', index: 0, signature: 'sig' },
-        { type: 'block_stop', index: 0 },
-        { type: 'block_start', index: 1, block: { type: 'tool_call', id: 'call_1', name: 'f' } },
-        { type: 'tool_input_delta', index: 1, json: '{"a":' },
-        { type: 'tool_input_delta', index: 1, json: '1}' },
-        { type: 'block_stop', index: 1 },
-        { type: 'finish', reason: 'tool_use', usage },
-      ], { includeThoughts: true }),
+      run(
+        [
+          { type: 'message_start', id: 'r' },
+          { type: 'block_start', index: 0, block: { type: 'thinking' } },
+          { type: 'thinking_delta', index: 0, text: 'hmm' },
+          { type: 'signature_delta', index: 0, signature: 'sig' },
+          { type: 'block_stop', index: 0 },
+          { type: 'block_start', index: 1, block: { type: 'tool_call', id: 'call_1', name: 'f' } },
+          { type: 'tool_input_delta', index: 1, json: '{"a":' },
+          { type: 'tool_input_delta', index: 1, json: '1}' },
+          { type: 'block_stop', index: 1 },
+          { type: 'finish', reason: 'tool_use', usage },
+        ],
+        { includeThoughts: true },
+      ),
     );
     expect(chunks.map((chunk) => chunk.candidates[0].content?.parts)).toEqual([
       [{ text: 'hmm', thought: true }],
@@ -100,7 +103,12 @@ describe('GenerateStreamEncoder', () => {
   });
 
   it('reports an answer filtered before any content as a blocked prompt', () => {
-    const chunks = sseChunks(run([{ type: 'message_start', id: 'r' }, { type: 'finish', reason: 'content_filter', usage }]));
+    const chunks = sseChunks(
+      run([
+        { type: 'message_start', id: 'r' },
+        { type: 'finish', reason: 'content_filter', usage },
+      ]),
+    );
     expect(chunks).toEqual([{ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: expect.any(Object), modelVersion: 'm', responseId: 'r' }]);
   });
 

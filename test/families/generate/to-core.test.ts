@@ -16,7 +16,13 @@ describe('generateToCore: contents', () => {
     });
     expect(request.system).toBe('one\ntwo');
     expect(request.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'c' }] },
     ]);
     expect(request.model).toBe('client-model');
@@ -78,7 +84,14 @@ describe('generateToCore: contents', () => {
     const request = core({
       contents: [
         user('q'),
-        { role: 'model', parts: [{ text: 'step one, ', thought: true }, { text: 'step two', thought: true }, { functionCall: { name: 'f' }, thoughtSignature: 'c2ln' }] },
+        {
+          role: 'model',
+          parts: [
+            { text: 'step one, ', thought: true },
+            { text: 'step two', thought: true },
+            { functionCall: { name: 'f' }, thoughtSignature: 'c2ln' },
+          ],
+        },
       ],
     });
     expect(request.messages[1].content[0]).toEqual({ type: 'thinking', text: 'step one, step two', signature: 'c2ln' });
@@ -91,7 +104,14 @@ describe('generateToCore: contents', () => {
     const request = core({
       contents: [
         user('q'),
-        { role: 'model', parts: [{ text: 'answer', thoughtSignature: token }, { text: 'more', thoughtSignature: redacted }, { functionCall: { name: 'f' }, thoughtSignature: 'skip_thought_signature_validator' }] },
+        {
+          role: 'model',
+          parts: [
+            { text: 'answer', thoughtSignature: token },
+            { text: 'more', thoughtSignature: redacted },
+            { functionCall: { name: 'f' }, thoughtSignature: 'skip_thought_signature_validator' },
+          ],
+        },
       ],
     });
     expect(request.messages[1].content).toEqual([
@@ -146,7 +166,12 @@ describe('generateToCore: configuration', () => {
     expect(thinking({ thinkingBudget: 0 })).toEqual({ enabled: false });
     expect(thinking({ thinkingBudget: -1 })).toEqual({ enabled: true, adaptive: true, includeThoughts: false });
     expect(thinking({ thinkingLevel: 'HIGH' })).toEqual({ enabled: true, adaptive: true, includeThoughts: false, effort: 'high' });
-    for (const [level, effort] of [['MINIMAL', 'minimal'], ['low', 'low'], ['Medium', 'medium'], ['high', 'high']]) {
+    for (const [level, effort] of [
+      ['MINIMAL', 'minimal'],
+      ['low', 'low'],
+      ['Medium', 'medium'],
+      ['high', 'high'],
+    ]) {
       expect(thinking({ thinkingLevel: level, includeThoughts: true })).toEqual({ enabled: true, adaptive: true, includeThoughts: true, effort });
     }
     expect(thinking({ thinkingLevel: 'THINKING_LEVEL_UNSPECIFIED' })).toEqual({ enabled: true, adaptive: true, includeThoughts: false });
@@ -271,7 +296,10 @@ describe('generateToCore: configuration', () => {
     const request = core({
       contents: [user('q')],
       cachedContent: 'cachedContents/c1',
-      safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }, { category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'BLOCK_ONLY_HIGH' }],
+      safetySettings: [
+        { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' },
+        { category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'BLOCK_ONLY_HIGH' },
+      ],
       generationConfig: {
         candidateCount: 3,
         responseLogprobs: true,

@@ -22,57 +22,107 @@ describe('parseGenerateRequest accepts', () => {
   const accepted: Array<[string, unknown]> = [
     ['the minimal request', base],
     ['contents as one object without a role', { contents: { parts: [text('hi')] } }],
-    ['every role', { contents: [
-      { role: 'user', parts: [text('q')] },
-      { role: 'model', parts: [{ functionCall: { name: 'f', args: { a: 1 } } }] },
-      { role: 'function', parts: [{ functionResponse: { name: 'f', response: { ok: true } } }] },
-      { role: 'tool', parts: [{ functionResponse: { id: 'x', name: 'f', response: {} } }] },
-    ] }],
-    ['inline media of the spec types', { contents: [{ parts: ['image/jpeg', 'image/heic', 'audio/wav', 'audio/flac', 'video/mp4', 'video/3gpp', 'application/pdf', 'text/plain'].map((mimeType) => ({ inlineData: { mimeType, data: mimeType === 'image/jpeg' ? IMAGE_HEADS['image/jpeg'] : 'AAAA' } })) }] }],
+    [
+      'every role',
+      {
+        contents: [
+          { role: 'user', parts: [text('q')] },
+          { role: 'model', parts: [{ functionCall: { name: 'f', args: { a: 1 } } }] },
+          { role: 'function', parts: [{ functionResponse: { name: 'f', response: { ok: true } } }] },
+          { role: 'tool', parts: [{ functionResponse: { id: 'x', name: 'f', response: {} } }] },
+        ],
+      },
+    ],
+    [
+      'inline media of the spec types',
+      {
+        contents: [
+          {
+            parts: ['image/jpeg', 'image/heic', 'audio/wav', 'audio/flac', 'video/mp4', 'video/3gpp', 'application/pdf', 'text/plain'].map((mimeType) => ({
+              inlineData: { mimeType, data: mimeType === 'image/jpeg' ? IMAGE_HEADS['image/jpeg'] : 'AAAA' },
+            })),
+          },
+        ],
+      },
+    ],
     ['an image by file URI', { contents: [{ parts: [{ fileData: { mimeType: 'image/png', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc' } }] }] }],
-    ['code execution parts', { contents: [
-      { role: 'user', parts: [text('compute')] },
-      { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } }] },
-    ] }],
-    ['thought parts with signatures', { contents: [
-      { role: 'user', parts: [text('q')] },
-      { role: 'model', parts: [{ text: 'hmm', thought: true }, { text: '', thoughtSignature: 'c2lnbmF0dXJl' }] },
-    ] }],
-    ['tools of every kind', { ...base, tools: [
-      { functionDeclarations: [weatherDeclaration, { name: 'lookup', parametersJsonSchema: { type: 'object', additionalProperties: false } }, { name: 'noop' }] },
-      { codeExecution: {} },
-      { googleSearch: {} },
-      { googleSearchRetrieval: { dynamicRetrievalConfig: { mode: 'MODE_DYNAMIC' } } },
-      { urlContext: {} },
-    ] }],
-    ['lower-case schema types and int64 counts as strings', { ...base, tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, maxItems: '3', minItems: 1 } } } }] }] }],
+    [
+      'code execution parts',
+      {
+        contents: [
+          { role: 'user', parts: [text('compute')] },
+          { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } }] },
+        ],
+      },
+    ],
+    [
+      'thought parts with signatures',
+      {
+        contents: [
+          { role: 'user', parts: [text('q')] },
+          {
+            role: 'model',
+            parts: [
+              { text: 'hmm', thought: true },
+              { text: '', thoughtSignature: 'c2lnbmF0dXJl' },
+            ],
+          },
+        ],
+      },
+    ],
+    [
+      'tools of every kind',
+      {
+        ...base,
+        tools: [
+          { functionDeclarations: [weatherDeclaration, { name: 'lookup', parametersJsonSchema: { type: 'object', additionalProperties: false } }, { name: 'noop' }] },
+          { codeExecution: {} },
+          { googleSearch: {} },
+          { googleSearchRetrieval: { dynamicRetrievalConfig: { mode: 'MODE_DYNAMIC' } } },
+          { urlContext: {} },
+        ],
+      },
+    ],
+    [
+      'lower-case schema types and int64 counts as strings',
+      { ...base, tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, maxItems: '3', minItems: 1 } } } }] }] },
+    ],
     ['function calling modes', { ...base, tools: [{ functionDeclarations: [weatherDeclaration] }], toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } } }],
     ['VALIDATED mode', { ...base, tools: [{ functionDeclarations: [weatherDeclaration] }], toolConfig: { functionCallingConfig: { mode: 'VALIDATED' } } }],
-    ['safety settings', { ...base, safetySettings: [
-      { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_LOW_AND_ABOVE' },
-      { category: 'HARM_CATEGORY_CIVIC_INTEGRITY', threshold: 'OFF' },
-    ] }],
+    [
+      'safety settings',
+      {
+        ...base,
+        safetySettings: [
+          { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_LOW_AND_ABOVE' },
+          { category: 'HARM_CATEGORY_CIVIC_INTEGRITY', threshold: 'OFF' },
+        ],
+      },
+    ],
     ['system instruction and cached content', { ...base, systemInstruction: { role: 'user', parts: [text('be brief')] }, cachedContent: 'cachedContents/abc-123' }],
-    ['every generation config field', withConfig({
-      stopSequences: ['a', 'b', 'c', 'd', 'e'],
-      responseMimeType: 'application/json',
-      responseSchema: { type: 'OBJECT', properties: { a: { type: 'STRING', nullable: true, format: 'date-time' } }, propertyOrdering: ['a'] },
-      responseModalities: ['TEXT', 'IMAGE'],
-      candidateCount: 2,
-      maxOutputTokens: 100,
-      temperature: 2,
-      topP: 1,
-      topK: 40,
-      seed: -5,
-      presencePenalty: 0.5,
-      frequencyPenalty: -0.5,
-      responseLogprobs: true,
-      logprobs: 5,
-      enableEnhancedCivicAnswers: true,
-      speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } }, languageCode: 'en-US' },
-      thinkingConfig: { includeThoughts: true, thinkingBudget: -1 },
-      mediaResolution: 'MEDIA_RESOLUTION_LOW',
-    })],
+    [
+      'every generation config field',
+      withConfig({
+        stopSequences: ['a', 'b', 'c', 'd', 'e'],
+        responseMimeType: 'application/json',
+        responseSchema: { type: 'OBJECT', properties: { a: { type: 'STRING', nullable: true, format: 'date-time' } }, propertyOrdering: ['a'] },
+        responseModalities: ['TEXT', 'IMAGE'],
+        candidateCount: 2,
+        maxOutputTokens: 100,
+        temperature: 2,
+        topP: 1,
+        topK: 40,
+        seed: -5,
+        presencePenalty: 0.5,
+        frequencyPenalty: -0.5,
+        responseLogprobs: true,
+        logprobs: 5,
+        enableEnhancedCivicAnswers: true,
+        speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } }, languageCode: 'en-US' },
+        thinkingConfig: { includeThoughts: true, thinkingBudget: -1 },
+        mediaResolution: 'MEDIA_RESOLUTION_LOW',
+      }),
+    ],
     ['temperature 0 and an enum output', withConfig({ temperature: 0, responseMimeType: 'text/x.enum', responseSchema: { type: 'STRING', enum: ['a', 'b'] } })],
     ['a JSON schema output', withConfig({ responseMimeType: 'application/json', responseJsonSchema: { type: 'object' } })],
     ['thinking level in lower case', withConfig({ thinkingConfig: { thinkingLevel: 'low' } })],
@@ -87,7 +137,9 @@ describe('parseGenerateRequest accepts', () => {
     const parsed = parseGenerateRequest({
       contents: [{ role: 'user', parts: [{ inline_data: { mime_type: 'image/png', data: PNG_HEAD } }, { text: 'x' }] }],
       system_instruction: { parts: [{ text: 'sys' }] },
-      tools: [{ function_declarations: [{ name: 'f', parameters: { type: 'OBJECT', properties: { max_items: { type: 'STRING' } }, property_ordering: ['max_items'] }, parameters_json_schema: undefined }] }],
+      tools: [
+        { function_declarations: [{ name: 'f', parameters: { type: 'OBJECT', properties: { max_items: { type: 'STRING' } }, property_ordering: ['max_items'] }, parameters_json_schema: undefined }] },
+      ],
       tool_config: { function_calling_config: { mode: 'AUTO' } },
       generation_config: { max_output_tokens: 5, response_mime_type: 'application/json', response_json_schema: { my_key: { type: 'string' } }, thinking_config: { thinking_budget: 10 } },
     });
@@ -129,12 +181,30 @@ describe('parseGenerateRequest refuses', () => {
     ['a bad schema type', { ...base, tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'MAP' } }] }] }, '"MAP" is not a valid value'],
     ['an empty tool', { ...base, tools: [{}] }, 'a tool must declare functions'],
     ['a bad calling mode', { ...base, toolConfig: { functionCallingConfig: { mode: 'SOMETIMES' } } }, 'MODE_UNSPECIFIED, AUTO, ANY, NONE'],
-    ['allowed names with mode AUTO', { ...base, tools: [{ functionDeclarations: [weatherDeclaration] }], toolConfig: { functionCallingConfig: { mode: 'AUTO', allowedFunctionNames: ['get_weather'] } } }, 'only be set when mode is ANY'],
-    ['an allowed name that is not declared', { ...base, tools: [{ functionDeclarations: [weatherDeclaration] }], toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['nope'] } } }, 'no function named "nope"'],
+    [
+      'allowed names with mode AUTO',
+      { ...base, tools: [{ functionDeclarations: [weatherDeclaration] }], toolConfig: { functionCallingConfig: { mode: 'AUTO', allowedFunctionNames: ['get_weather'] } } },
+      'only be set when mode is ANY',
+    ],
+    [
+      'an allowed name that is not declared',
+      { ...base, tools: [{ functionDeclarations: [weatherDeclaration] }], toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['nope'] } } },
+      'no function named "nope"',
+    ],
     ['mode ANY without functions', { ...base, toolConfig: { functionCallingConfig: { mode: 'ANY' } } }, 'requires function_declarations'],
     ['a bad safety category', { ...base, safetySettings: [{ category: 'HARM_CATEGORY_TOXICITY', threshold: 'OFF' }] }, 'HARM_CATEGORY_HARASSMENT'],
     ['a safety setting without threshold', { ...base, safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT' }] }, 'threshold is required'],
-    ['a repeated safety category', { ...base, safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'OFF' }, { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'OFF' }] }, 'duplicate safety setting'],
+    [
+      'a repeated safety category',
+      {
+        ...base,
+        safetySettings: [
+          { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'OFF' },
+          { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'OFF' },
+        ],
+      },
+      'duplicate safety setting',
+    ],
     ['a bad cached content name', { ...base, cachedContent: 'abc' }, 'cachedContents/'],
     ['six stop sequences', withConfig({ stopSequences: ['1', '2', '3', '4', '5', '6'] }), 'at most 5 stop sequences'],
     ['temperature below 0', withConfig({ temperature: -0.1 }), 'within [0.0, 2.0]'],
@@ -176,7 +246,13 @@ describe('parseGenerateRequest knows every field of the live service', () => {
   it('accepts the current generation, tool, tool-config and part fields, in both spellings', () => {
     const body = {
       contents: [
-        { role: 'user', parts: [{ text: 'q', partMetadata: { k: 'v' } }, { fileData: { mimeType: 'image/png', fileUri: 'https://x/y.png' }, videoMetadata: { fps: 1 } }] },
+        {
+          role: 'user',
+          parts: [
+            { text: 'q', partMetadata: { k: 'v' } },
+            { fileData: { mimeType: 'image/png', fileUri: 'https://x/y.png' }, videoMetadata: { fps: 1 } },
+          ],
+        },
         {
           role: 'model',
           parts: [
@@ -186,7 +262,12 @@ describe('parseGenerateRequest knows every field of the live service', () => {
             { functionCall: { id: 'c1', name: 'f', args: {} }, thoughtSignature: 'c2ln' },
           ],
         },
-        { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'f', response: { output: 'x' }, parts: [{ inlineData: { mimeType: 'image/png', data: PNG_HEAD } }], willContinue: false, scheduling: 'WHEN_IDLE' } }] },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { id: 'c1', name: 'f', response: { output: 'x' }, parts: [{ inlineData: { mimeType: 'image/png', data: PNG_HEAD } }], willContinue: false, scheduling: 'WHEN_IDLE' } },
+          ],
+        },
       ],
       tools: [
         { functionDeclarations: [{ name: 'f', behavior: 'NON_BLOCKING', parametersJsonSchema: { type: 'object' }, responseJsonSchema: { type: 'object' } }] },

@@ -35,12 +35,18 @@ describe('customIds', () => {
     expect(parseCustomId(`MJ::CustomZoom::${HASH}`)).toEqual({ kind: 'custom_zoom', index: 1 });
   });
 
-  it.each(['', 'IG::', 'IG::JOB::upsample::5::abcdef01', 'IG::JOB::upsample::1', 'IG::JOB::unknown::1::abcdef01', 'XX::JOB::upsample::1::abcdef01', 'IG::Job::PicReader::9', `IG::JOB::upsample::1::${HASH}::extra`])(
-    'refuses %j',
-    (customId) => {
-      expect(parseCustomId(customId)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'IG::',
+    'IG::JOB::upsample::5::abcdef01',
+    'IG::JOB::upsample::1',
+    'IG::JOB::unknown::1::abcdef01',
+    'XX::JOB::upsample::1::abcdef01',
+    'IG::Job::PicReader::9',
+    `IG::JOB::upsample::1::${HASH}::extra`,
+  ])('refuses %j', (customId) => {
+    expect(parseCustomId(customId)).toBeUndefined();
+  });
 
   it('rerolls an upscale as an imagine', () => {
     expect(actionOf({ kind: 'reroll', index: 0 }, 'UPSCALE')).toBe('IMAGINE');

@@ -102,14 +102,17 @@ describe('accounts', () => {
   const channel = (settings: Record<string, unknown>) => ({ name: 'chan', settings }) as unknown as Channel;
 
   it('makes a channel without accounts one account named after it', () => {
-    expect(accountsOf(channel({}))).toEqual([
-      { instanceId: 'chan', channelId: 'chan', modes: ['RELAX', 'FAST', 'TURBO'], remark: '', remix: false, remixAutoConsidered: false },
-    ]);
+    expect(accountsOf(channel({}))).toEqual([{ instanceId: 'chan', channelId: 'chan', modes: ['RELAX', 'FAST', 'TURBO'], remark: '', remix: false, remixAutoConsidered: false }]);
   });
 
   it('reads declared accounts and leaves disabled ones out', () => {
     const accounts = accountsOf(
-      channel({ accounts: [{ instanceId: 'a', modes: ['FAST'], remark: 'team blue', remix: true }, { instanceId: 'b', enabled: false }] }),
+      channel({
+        accounts: [
+          { instanceId: 'a', modes: ['FAST'], remark: 'team blue', remix: true },
+          { instanceId: 'b', enabled: false },
+        ],
+      }),
     );
     expect(accounts).toEqual([{ instanceId: 'a', channelId: 'a', modes: ['FAST'], remark: 'team blue', remix: true, remixAutoConsidered: false }]);
     expect(() => accountsOf(channel({ accounts: [{ modes: ['FAST'] }] }))).toThrow(/needs an instanceId/);

@@ -16,8 +16,7 @@ import { toResponsesRequest } from '../../../src/upstreams/openai-responses/conv
 import { defaultAdapters } from '../../../src/upstreams/registry.js';
 import { simulateAnswer } from '../../../src/upstreams/simulator/answer.js';
 
-const body = (file: string) =>
-  (JSON.parse(readFileSync(new URL(`../../fixtures/agents/claude-code-2.1.328/${file}`, import.meta.url), 'utf8')) as { body: Record<string, unknown> }).body;
+const body = (file: string) => (JSON.parse(readFileSync(new URL(`../../fixtures/agents/claude-code-2.1.328/${file}`, import.meta.url), 'utf8')) as { body: Record<string, unknown> }).body;
 
 const files = {
   opusFirst: '02-claude-opus-5-tool-first-turn.json',

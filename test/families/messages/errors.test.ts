@@ -8,10 +8,7 @@ import { startCannedServer, type CannedServer } from './canned-server.js';
 
 describe('renderMessagesError', () => {
   it('renders the vendor body with the spec code and the request id', () => {
-    const rendered = renderMessagesError(
-      new GatewayError('invalid_request', 'max_tokens: must be greater than 1', { param: 'max_tokens' }),
-      'req_123',
-    );
+    const rendered = renderMessagesError(new GatewayError('invalid_request', 'max_tokens: must be greater than 1', { param: 'max_tokens' }), 'req_123');
     expect(rendered).toEqual({
       status: 400,
       body: {
@@ -44,18 +41,27 @@ describe('renderMessagesError', () => {
   });
 
   it('uses only Messages error types, for every status', () => {
-    const types = new Set([400, 401, 402, 403, 404, 408, 409, 413, 415, 422, 429, 500, 501, 502, 503, 504, 529].map(
-      (status) => renderMessagesError(new GatewayError('upstream_error', 'x', { status }), 'r').body,
-    ).map((body: any) => body.error.type));
+    const types = new Set(
+      [400, 401, 402, 403, 404, 408, 409, 413, 415, 422, 429, 500, 501, 502, 503, 504, 529]
+        .map((status) => renderMessagesError(new GatewayError('upstream_error', 'x', { status }), 'r').body)
+        .map((body: any) => body.error.type),
+    );
     expect([...types].sort()).toEqual([
-      'api_error', 'authentication_error', 'billing_error', 'invalid_request_error', 'not_found_error',
-      'overloaded_error', 'permission_error', 'rate_limit_error', 'request_too_large', 'timeout_error',
+      'api_error',
+      'authentication_error',
+      'billing_error',
+      'invalid_request_error',
+      'not_found_error',
+      'overloaded_error',
+      'permission_error',
+      'rate_limit_error',
+      'request_too_large',
+      'timeout_error',
     ]);
   });
 
   it('tells clients not to retry 4xx except 408, 409 and 429', () => {
-    const header = (status: number) =>
-      renderMessagesError(new GatewayError('invalid_request', 'x', { status }), 'r').headers['x-should-retry'];
+    const header = (status: number) => renderMessagesError(new GatewayError('invalid_request', 'x', { status }), 'r').headers['x-should-retry'];
     expect(header(400)).toBe('false');
     expect(header(404)).toBe('false');
     expect(header(408)).toBeUndefined();

@@ -54,7 +54,12 @@ describe('renderMessage', () => {
 
   it('gives thinking without signature an empty signature and drops empty text', () => {
     const message = renderMessage(
-      response({ content: [{ type: 'thinking', text: 'hm' }, { type: 'text', text: '' }] }),
+      response({
+        content: [
+          { type: 'thinking', text: 'hm' },
+          { type: 'text', text: '' },
+        ],
+      }),
       'm',
     );
     expect(message.content).toEqual([{ type: 'thinking', thinking: 'hm', signature: '' }]);

@@ -32,8 +32,7 @@ function serveStream(text: string) {
 // Both majors share the calls used here; the 0.x client is typed as the 1.x one to call them alike.
 const clients: Record<string, () => Anthropic> = {
   '@anthropic-ai/sdk 1.x': () => new Anthropic({ baseURL: server.baseUrl, apiKey: 'x', maxRetries: 0 }),
-  '@anthropic-ai/sdk 0.x': () =>
-    new LegacyAnthropic({ baseURL: server.baseUrl, apiKey: 'x', maxRetries: 0 }) as unknown as Anthropic,
+  '@anthropic-ai/sdk 0.x': () => new LegacyAnthropic({ baseURL: server.baseUrl, apiKey: 'x', maxRetries: 0 }) as unknown as Anthropic,
 };
 
 describe.each(Object.entries(clients))('%s', (_name, makeClient) => {

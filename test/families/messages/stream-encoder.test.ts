@@ -49,7 +49,10 @@ describe('MessagesStreamEncoder', () => {
       delta: { type: 'text_delta', text: 'that "for" you.\n' },
     });
     expect(events[11].data.content_block).toEqual({ type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: {} });
-    const json = events.slice(12, 15).map((e) => e.data.delta.partial_json).join('');
+    const json = events
+      .slice(12, 15)
+      .map((e) => e.data.delta.partial_json)
+      .join('');
     expect(JSON.parse(json)).toEqual({ city: 'Paris' });
     const usage = { input_tokens: 12, output_tokens: 57, cache_creation_input_tokens: 4, cache_read_input_tokens: 3 };
     expect(events[16].data).toEqual({
@@ -108,9 +111,7 @@ describe('MessagesStreamEncoder', () => {
   it('renders an error event in the vendor shape', () => {
     const encoder = new MessagesStreamEncoder({ clientModel: 'c' });
     const text = encoder.error(new GatewayError('overloaded', 'upstream overloaded'));
-    expect(text).toBe(
-      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"upstream overloaded","code":"overloaded"}}\n\n',
-    );
+    expect(text).toBe('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"upstream overloaded","code":"overloaded"}}\n\n');
     expect(encoder.encode({ type: 'text_delta', index: 0, text: 'x' })).toBe('');
   });
 });

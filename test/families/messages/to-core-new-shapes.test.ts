@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { messagesToCore } from '../../../src/families/messages/to-core.js';
 import { parseMessagesRequest } from '../../../src/families/messages/validate.js';
 
-const toCore = (body: Record<string, unknown>) =>
-  messagesToCore(parseMessagesRequest({ model: 'claude-test', max_tokens: 4096, ...body }));
+const toCore = (body: Record<string, unknown>) => messagesToCore(parseMessagesRequest({ model: 'claude-test', max_tokens: 4096, ...body }));
 const hi = [{ role: 'user', content: 'hi' }];
 
 describe('system-role messages', () => {
@@ -23,7 +22,13 @@ describe('system-role messages', () => {
     expect(req.system).toBe('prompt\n\nleading one\n\nleading two');
     expect(req.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'question' }] },
-      { role: 'system', content: [{ type: 'text', text: 'env' }, { type: 'text', text: 'more env', cache: { ttl: '5m' } }] },
+      {
+        role: 'system',
+        content: [
+          { type: 'text', text: 'env' },
+          { type: 'text', text: 'more env', cache: { ttl: '5m' } },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'answer' }] },
     ]);
     expect(req.hints).toBeUndefined();
@@ -31,11 +36,23 @@ describe('system-role messages', () => {
 
   it('leaves the attribution line out of the system prompt, as a hint', () => {
     const line = 'x-anthropic-billing-header: cc_version=2.1.328.afe; cc_entrypoint=sdk-cli;';
-    const req = toCore({ system: [{ type: 'text', text: line }, { type: 'text', text: 'You are an agent.' }], messages: hi });
+    const req = toCore({
+      system: [
+        { type: 'text', text: line },
+        { type: 'text', text: 'You are an agent.' },
+      ],
+      messages: hi,
+    });
     expect(req.system).toBe('You are an agent.');
     expect(req.hints).toEqual({ 'x-anthropic-billing-header': line });
     // Only as the first block: elsewhere it is the client's own text.
-    const later = toCore({ system: [{ type: 'text', text: 'A.' }, { type: 'text', text: line }], messages: hi });
+    const later = toCore({
+      system: [
+        { type: 'text', text: 'A.' },
+        { type: 'text', text: line },
+      ],
+      messages: hi,
+    });
     expect(later.system).toBe(`A.\n\n${line}`);
   });
 });
@@ -158,7 +175,17 @@ describe('blocks the gateway does not convert', () => {
   });
 
   it('refuses on translation an unknown block in a user turn (a feature no upstream honours)', () => {
-    const req = toCore({ messages: [{ role: 'user', content: [{ type: 'container_upload', file_id: 'file_1' }, { type: 'text', text: 'run it' }] }] });
+    const req = toCore({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'container_upload', file_id: 'file_1' },
+            { type: 'text', text: 'run it' },
+          ],
+        },
+      ],
+    });
     expect(req.features).toEqual({ messages: { 'content block container_upload': true } });
     expect(req.messages[0].content).toEqual([{ type: 'text', text: 'run it' }]);
   });

@@ -5,8 +5,7 @@ import { messagesToCore } from '../../../src/families/messages/to-core.js';
 import { imageTypeFromUrl } from '../../../src/families/messages/to-core-content.js';
 import { parseMessagesRequest } from '../../../src/families/messages/validate.js';
 
-const toCore = (body: Record<string, unknown>) =>
-  messagesToCore(parseMessagesRequest({ model: 'claude-test', max_tokens: 4096, ...body }));
+const toCore = (body: Record<string, unknown>) => messagesToCore(parseMessagesRequest({ model: 'claude-test', max_tokens: 4096, ...body }));
 const png = { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' };
 
 describe('messagesToCore', () => {
@@ -60,14 +59,31 @@ describe('messagesToCore', () => {
       ],
     });
     expect(req.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'three' }, { type: 'text', text: 'four' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'three' },
+          { type: 'text', text: 'four' },
+        ],
+      },
       { role: 'user', content: [{ type: 'text', text: 'five' }] },
     ]);
   });
 
   it('keeps an empty final assistant message as an empty turn to continue', () => {
-    const req = toCore({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: '' }] });
+    const req = toCore({
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '' },
+      ],
+    });
     expect(req.messages[1]).toEqual({ role: 'assistant', content: [] });
   });
 
@@ -84,7 +100,14 @@ describe('messagesToCore', () => {
             { type: 'document', source: { type: 'url', url: 'https://example.com/b.pdf' } },
             {
               type: 'document',
-              source: { type: 'content', content: [{ type: 'text', text: 'one' }, { type: 'image', source: png }, { type: 'text', text: 'two' }] },
+              source: {
+                type: 'content',
+                content: [
+                  { type: 'text', text: 'one' },
+                  { type: 'image', source: png },
+                  { type: 'text', text: 'two' },
+                ],
+              },
             },
           ],
         },
@@ -123,7 +146,15 @@ describe('messagesToCore', () => {
           role: 'user',
           content: [
             { type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' },
-            { type: 'tool_result', tool_use_id: 'toolu_2', content: [{ type: 'text', text: 'map' }, { type: 'image', source: png }], is_error: true },
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_2',
+              content: [
+                { type: 'text', text: 'map' },
+                { type: 'image', source: png },
+              ],
+              is_error: true,
+            },
             { type: 'tool_result', tool_use_id: 'toolu_3' },
           ],
         },
@@ -139,7 +170,10 @@ describe('messagesToCore', () => {
       {
         type: 'tool_result',
         callId: 'toolu_2',
-        content: [{ type: 'text', text: 'map' }, { type: 'media', mediaType: 'image/png', data: 'iVBORw0KGgo=' }],
+        content: [
+          { type: 'text', text: 'map' },
+          { type: 'media', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
+        ],
         isError: true,
       },
       { type: 'tool_result', callId: 'toolu_3', content: [] },

@@ -46,7 +46,10 @@ const json = (value: Json): FakeReply => ({ status: 200, headers: { 'content-typ
 function anthropic(body: Json): FakeReply {
   const last = body.messages.at(-1);
   const afterResult = Array.isArray(last.content) && last.content.some((block: Json) => block.type === 'tool_result');
-  const { tool } = decide((body.tools ?? []).map((t: Json) => t.name), afterResult);
+  const { tool } = decide(
+    (body.tools ?? []).map((t: Json) => t.name),
+    afterResult,
+  );
   const block = tool ? { type: 'tool_use', id: 'toolu_1', name: tool.name, input: tool.args } : { type: 'text', text: FAKE_TEXT };
   const usage = { input_tokens: 50, output_tokens: 7 };
   const message = { id: 'msg_fake', type: 'message', role: 'assistant', model: body.model, stop_sequence: null };
@@ -66,7 +69,10 @@ function anthropic(body: Json): FakeReply {
 
 function chat(body: Json): FakeReply {
   const afterResult = body.messages.at(-1)?.role === 'tool';
-  const { tool } = decide((body.tools ?? []).map((t: Json) => t.function.name), afterResult);
+  const { tool } = decide(
+    (body.tools ?? []).map((t: Json) => t.function.name),
+    afterResult,
+  );
   const call = tool && { index: 0, id: 'call_fake', type: 'function', function: { name: tool.name, arguments: JSON.stringify(tool.args) } };
   const finish = tool ? 'tool_calls' : 'stop';
   const usage = { prompt_tokens: 50, completion_tokens: 7, total_tokens: 57 };

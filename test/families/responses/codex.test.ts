@@ -29,8 +29,7 @@ import { parseSse } from './support.js';
 
 type Body = Record<string, any>;
 
-const fixture = (file: string): Body =>
-  JSON.parse(readFileSync(new URL(`../../fixtures/agents/codex-0.169.0/${file}`, import.meta.url), 'utf8')).body;
+const fixture = (file: string): Body => JSON.parse(readFileSync(new URL(`../../fixtures/agents/codex-0.169.0/${file}`, import.meta.url), 'utf8')).body;
 
 const files = readdirFixtures();
 function readdirFixtures(): string[] {
@@ -52,7 +51,17 @@ const repository = { save: async () => undefined } as unknown as ResponseReposit
 function translate(body: Body): { core: ChatRequest; exchange: ResponsesExchange } {
   const request = parseResponsesRequest(body);
   const current = currentItems(inputAsItems(request.input), emptyHistory);
-  const exchange = new ResponsesExchange({ request, keyId: 'k', history: emptyHistory, current, repository, onRecordError: (error) => { throw error; }, sealer: new ReasoningSealer(Buffer.alloc(32, 5)) });
+  const exchange = new ResponsesExchange({
+    request,
+    keyId: 'k',
+    history: emptyHistory,
+    current,
+    repository,
+    onRecordError: (error) => {
+      throw error;
+    },
+    sealer: new ReasoningSealer(Buffer.alloc(32, 5)),
+  });
   const core = responsesToCore(request, current, { toolNames: exchange.toolNames });
   return { core, exchange };
 }
@@ -98,7 +107,7 @@ describe('Codex 0.169.0 requests on every upstream type', () => {
     expect(codex.messages.every((message) => message.role !== 'system')).toBe(true);
   });
 
-  it('takes the newest model\'s tools from its additional_tools item', () => {
+  it("takes the newest model's tools from its additional_tools item", () => {
     const { core } = translate(fixture('02-gpt-6.1-sol-tool-first-turn.json'));
     const names = (core.tools ?? []).map((tool) => (tool.type === 'function' ? tool.name : tool.kind));
     expect(names).toEqual(expect.arrayContaining(['exec', 'wait', 'clock__sleep', 'collaboration__spawn_agent']));
@@ -117,7 +126,7 @@ async function streamed(exchange: ResponsesExchange, response: ChatResponse): Pr
   return parseSse(out);
 }
 
-describe('tool calls under Codex\'s own names', () => {
+describe("tool calls under Codex's own names", () => {
   const spawn = { type: 'tool_call' as const, id: 'call_1', name: 'multi_agent_v1__spawn_agent', input: { message: 'go' } };
 
   it('a namespaced function call gets its namespace back, plain and streamed, and reads back when replayed', async () => {
@@ -129,7 +138,12 @@ describe('tool calls under Codex\'s own names', () => {
     const events = await streamed(translate(body).exchange, answer(spawn));
     const added = events.find((e) => e.event === 'response.output_item.added')!.data.item;
     expect(added).toMatchObject({ type: 'function_call', namespace: 'multi_agent_v1', name: 'spawn_agent', status: 'in_progress', arguments: '' });
-    expect(events.filter((e) => e.event === 'response.function_call_arguments.delta').map((e) => e.data.delta).join('')).toBe('{"message":"go"}');
+    expect(
+      events
+        .filter((e) => e.event === 'response.function_call_arguments.delta')
+        .map((e) => e.data.delta)
+        .join(''),
+    ).toBe('{"message":"go"}');
     expect(events.find((e) => e.event === 'response.function_call_arguments.done')!.data).toMatchObject({ name: 'spawn_agent', arguments: '{"message":"go"}' });
     expect(events.find((e) => e.event === 'response.output_item.done')!.data.item).toMatchObject({ namespace: 'multi_agent_v1', name: 'spawn_agent', status: 'completed' });
 

@@ -30,7 +30,17 @@ function open(body: Record<string, unknown>, key = sealer) {
   const repository = { save: async (record: StoredResponse) => void saved.push(record) } as unknown as ResponseRepository;
   const request = parseResponsesRequest({ model: 'm', ...body });
   const current = currentItems(inputAsItems(request.input), emptyHistory);
-  const exchange = new ResponsesExchange({ request, keyId: 'k', history: emptyHistory, current, repository, onRecordError: (error) => { throw error; }, sealer: key });
+  const exchange = new ResponsesExchange({
+    request,
+    keyId: 'k',
+    history: emptyHistory,
+    current,
+    repository,
+    onRecordError: (error) => {
+      throw error;
+    },
+    sealer: key,
+  });
   const core = () => responsesToCore(request, current, { toolNames: exchange.toolNames, openSummary: exchange.openSummary });
   return { exchange, core, saved };
 }
@@ -42,7 +52,7 @@ const lastText = (request: ChatRequest) => {
 };
 
 describe('the compaction item', () => {
-  it('holds the summary sealed; only this gateway\'s key opens it, and only as a compaction', () => {
+  it("holds the summary sealed; only this gateway's key opens it, and only as a compaction", () => {
     const { exchange } = open({ input: 'hi' });
     const item = { ...exchange.compactionOutput('the summary') };
     expect(item).toMatchObject({ type: 'compaction', id: expect.stringMatching(/^cmp_/), encrypted_content: expect.stringMatching(/^swy1/) });
@@ -69,7 +79,14 @@ describe('the summarising request', () => {
   });
 
   it('follows a tool result or an answer as a turn of its own', () => {
-    const history: ChatRequest = { model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }] }, { role: 'assistant', content: [{ type: 'text', text: 'b' }] }] };
+    const history: ChatRequest = {
+      model: 'm',
+      stream: false,
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'a' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'b' }] },
+      ],
+    };
     const request = summarisingRequest(history);
     expect(request.messages).toHaveLength(3);
     expect(lastText(request)).toEqual({ role: 'user', text: COMPACTION_PROMPT });
@@ -83,7 +100,7 @@ describe('the summarising request', () => {
     expect(request.maxTokens).toBe(64);
   });
 
-  it('is not asked for a trigger that is not last (an earlier turn\'s)', () => {
+  it("is not asked for a trigger that is not last (an earlier turn's)", () => {
     const { exchange, core } = open({ input: [user('a'), trigger, user('b')] });
     expect(exchange.compacting).toBe(false);
     expect(lastText(core())).toEqual({ role: 'user', text: 'b' });
@@ -100,7 +117,7 @@ describe('a later turn', () => {
     expect(request.features).toBeUndefined();
   });
 
-  it('names OpenAI\'s own compaction item as a feature only a native upstream has', () => {
+  it("names OpenAI's own compaction item as a feature only a native upstream has", () => {
     const request = open({ input: [user('a'), { type: 'compaction', id: 'cmp_1', encrypted_content: 'openai-state' }] }).core();
     expect(request.features?.responses).toEqual({ 'input item compaction': true });
   });
@@ -117,7 +134,19 @@ describe('Codex 0.171 items beside compaction', () => {
 
 describe('CompactionStreamEncoder', () => {
   const usage = { inputTokens: 30, outputTokens: 8, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  const events = (): ChatEvent[] => [...responseToEvents({ id: 'u', model: 'm', content: [{ type: 'thinking', text: 'hmm' }, { type: 'text', text: 'SUM' }, { type: 'text', text: 'MARY' }], finishReason: 'stop', usage })];
+  const events = (): ChatEvent[] => [
+    ...responseToEvents({
+      id: 'u',
+      model: 'm',
+      content: [
+        { type: 'thinking', text: 'hmm' },
+        { type: 'text', text: 'SUM' },
+        { type: 'text', text: 'MARY' },
+      ],
+      finishReason: 'stop',
+      usage,
+    }),
+  ];
 
   it('shows no text: created, in_progress, the one compaction item, completed with usage; the response is recorded', async () => {
     const { exchange, saved } = open({ input: [user('a'), trigger] });

@@ -36,30 +36,39 @@ const tool = {
 const cases: Array<[string, Record<string, unknown>]> = [
   ['plain text', { model: 'sim-model', input: 'Hello contract' }],
   ['a function call', { model: 'sim-model', input: 'Use get_weather for Lima', tools: [tool] }],
-  ['reasoning with summary and encrypted content', {
-    model: 'sim-model',
-    input: 'Think first',
-    reasoning: { effort: 'high', summary: 'detailed' },
-    include: ['reasoning.encrypted_content'],
-  }],
-  ['json_schema output', {
-    model: 'sim-model',
-    input: 'Give JSON',
-    text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } } },
-  }],
+  [
+    'reasoning with summary and encrypted content',
+    {
+      model: 'sim-model',
+      input: 'Think first',
+      reasoning: { effort: 'high', summary: 'detailed' },
+      include: ['reasoning.encrypted_content'],
+    },
+  ],
+  [
+    'json_schema output',
+    {
+      model: 'sim-model',
+      input: 'Give JSON',
+      text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } } },
+    },
+  ],
   ['an answer cut at max_output_tokens', { model: 'sim-model', input: 'Long story please', max_output_tokens: 4 }],
-  ['hosted tool settings echoed with their defaults (native-only tools aside)', {
-    model: 'sim-model',
-    input: 'hello',
-    tools: [tool],
-    metadata: { a: 'b' },
-    service_tier: 'default',
-    instructions: 'be brief',
-    temperature: 0.5,
-    top_p: 0.9,
-    truncation: 'auto',
-    user: 'u-1',
-  }],
+  [
+    'hosted tool settings echoed with their defaults (native-only tools aside)',
+    {
+      model: 'sim-model',
+      input: 'hello',
+      tools: [tool],
+      metadata: { a: 'b' },
+      service_tier: 'default',
+      instructions: 'be brief',
+      temperature: 0.5,
+      top_p: 0.9,
+      truncation: 'auto',
+      user: 'u-1',
+    },
+  ],
 ];
 
 describe('plain answers validate as Response', () => {
@@ -103,4 +112,3 @@ describe('errors validate as ErrorResponse', () => {
     openApi().error(await response.json());
   });
 });
-

@@ -38,7 +38,15 @@ async function answerOf(wrapped: PassThroughResult | Promise<PassThroughResult>)
 }
 
 function plain(text: string): PassThroughResult {
-  return { status: 200, contentType: 'application/json', body: (async function* () { yield Buffer.from(text); })(), answer: JSON.parse(text), usage: () => undefined };
+  return {
+    status: 200,
+    contentType: 'application/json',
+    body: (async function* () {
+      yield Buffer.from(text);
+    })(),
+    answer: JSON.parse(text),
+    usage: () => undefined,
+  };
 }
 
 /** A plain answer as the upstreams hand it over: read whole before delivery. */
@@ -48,7 +56,14 @@ function whole(text: string): PassThroughResult {
 
 function stream(events: string[]): PassThroughResult {
   const text = events.map((data) => `event: ${JSON.parse(data).type}\ndata: ${data}\n\n`).join('');
-  return { status: 200, contentType: 'text/event-stream', body: (async function* () { yield Buffer.from(text); })(), usage: () => undefined };
+  return {
+    status: 200,
+    contentType: 'text/event-stream',
+    body: (async function* () {
+      yield Buffer.from(text);
+    })(),
+    usage: () => undefined,
+  };
 }
 
 describe('native Responses answers', () => {
@@ -114,7 +129,10 @@ describe('native Responses answers', () => {
         channel,
       ),
     );
-    const datas = out.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)));
+    const datas = out
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)));
     expect(datas[0].response.id).toBe(GATEWAY_ID);
     // Deltas pass untouched, even when their text looks like the id.
     expect(datas[1].delta).toBe('resp_up3');

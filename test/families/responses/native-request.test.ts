@@ -42,7 +42,12 @@ const second: StoredResponse = {
   input: [{ type: 'function_call_output', call_id: 'c1', output: 'x', id: 'fco_gw' }],
   response: {
     output: [
-      { id: 'rs_gw', type: 'reasoning', summary: [{ type: 'summary_text', text: 'hm' }], encrypted_content: new ReasoningSealer(Buffer.alloc(32, 1)).seal({ origin: 'anthropic', kind: 'thinking', value: 's' }) },
+      {
+        id: 'rs_gw',
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: 'hm' }],
+        encrypted_content: new ReasoningSealer(Buffer.alloc(32, 1)).seal({ origin: 'anthropic', kind: 'thinking', value: 's' }),
+      },
       { id: 'fc_gw', type: 'function_call', status: 'completed', call_id: 'c2', name: 'f', arguments: '{}' },
     ],
   },
@@ -79,7 +84,15 @@ async function prepare(body: Record<string, unknown>, records: StoredResponse[],
   const request = parseResponsesRequest({ model: 'm', ...body });
   const input = inputAsItems(request.input);
   const history = await loadHistory(repository, { keyId: 'k', previousResponseId: request.previous_response_id, input, wholeConversation });
-  const exchange = new ResponsesExchange({ request, keyId: 'k', history, current: currentItems(input, history), repository, onRecordError: () => undefined, sealer: new ReasoningSealer(Buffer.alloc(32, 1)) });
+  const exchange = new ResponsesExchange({
+    request,
+    keyId: 'k',
+    history,
+    current: currentItems(input, history),
+    repository,
+    onRecordError: () => undefined,
+    sealer: new ReasoningSealer(Buffer.alloc(32, 1)),
+  });
   const rawBody = Buffer.from(JSON.stringify({ model: 'm', ...body }));
   const client = { rawBody, body: JSON.parse(rawBody.toString('utf8')), stream: false };
   return { exchange, client, reads };
@@ -115,7 +128,13 @@ describe('nativeRequest', () => {
   });
 
   it('keeps references the channel can resolve and replaces the others', async () => {
-    const body = { input: [{ type: 'item_reference', id: 'msg_up' }, { type: 'item_reference', id: 'msg_unknown' }, { role: 'user', content: 'go' }] };
+    const body = {
+      input: [
+        { type: 'item_reference', id: 'msg_up' },
+        { type: 'item_reference', id: 'msg_unknown' },
+        { role: 'user', content: 'go' },
+      ],
+    };
     const holder = await prepare(body, [first]);
     expect((await nativeRequest(holder.exchange, holder.client, testChannel({ id: 'ch_a' })))?.body.input).toEqual(body.input);
     const other = await prepare(body, [first]);

@@ -12,8 +12,7 @@ import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { expect } from 'vitest';
 
-export const OPENAPI_FILE =
-  process.env.SWITCHYARD_OPENAPI_FILE ?? fileURLToPath(new URL('../../fixtures/specs/openai-openapi.yaml', import.meta.url));
+export const OPENAPI_FILE = process.env.SWITCHYARD_OPENAPI_FILE ?? fileURLToPath(new URL('../../fixtures/specs/openai-openapi.yaml', import.meta.url));
 
 type Validate = ((value: unknown) => boolean) & { errors?: unknown[] | null };
 

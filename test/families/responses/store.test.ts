@@ -44,7 +44,16 @@ describe.each(engines)('stored responses on $engine', ({ engine, skip }) => {
 
   it.skipIf(skip)('finds items by id, the newest record winning, scoped to the key', async () => {
     await repository.save(record({ id: 'resp_i1', createdAt: 10, input: [{ id: 'shared', type: 'message', role: 'user', content: 'old' }] }));
-    await repository.save(record({ id: 'resp_i2', createdAt: 20, input: [{ id: 'shared', type: 'message', role: 'user', content: 'new' }, { id: 'shared', type: 'message', role: 'user', content: 'dup' }] }));
+    await repository.save(
+      record({
+        id: 'resp_i2',
+        createdAt: 20,
+        input: [
+          { id: 'shared', type: 'message', role: 'user', content: 'new' },
+          { id: 'shared', type: 'message', role: 'user', content: 'dup' },
+        ],
+      }),
+    );
     const found = await repository.findItems(['shared', 'msg_out_1', 'nowhere'], 'key_a');
     expect(found.get('shared')?.item.content).toBe('new');
     expect(found.get('shared')?.record.id).toBe('resp_i2');
@@ -68,7 +77,10 @@ describe.each(engines)('stored responses on $engine', ({ engine, skip }) => {
     await repository.save(record({ id: 'resp_long_0', input }));
     const chain = await repository.getMany(ids, 'key_a');
     expect(chain.map((found) => found.id)).toEqual(['resp_long_0']);
-    const found = await repository.findItems(input.map((item) => item.id), 'key_a');
+    const found = await repository.findItems(
+      input.map((item) => item.id),
+      'key_a',
+    );
     expect(found.size).toBe(700);
   });
 });

@@ -23,7 +23,17 @@ function exchange(body: Record<string, unknown> = {}) {
   const saved: StoredResponse[] = [];
   const repository = { save: async (record: StoredResponse) => void saved.push(record) } as unknown as ResponseRepository;
   const request = parseResponsesRequest({ model: 'm', input: 'hi', ...body });
-  const value = new ResponsesExchange({ request, keyId: 'k', history: emptyHistory, current: [], repository, onRecordError: (error) => { throw error; }, sealer: new ReasoningSealer(Buffer.alloc(32, 7)) });
+  const value = new ResponsesExchange({
+    request,
+    keyId: 'k',
+    history: emptyHistory,
+    current: [],
+    repository,
+    onRecordError: (error) => {
+      throw error;
+    },
+    sealer: new ReasoningSealer(Buffer.alloc(32, 7)),
+  });
   return { exchange: value, saved };
 }
 
@@ -52,8 +62,7 @@ const answer: ChatResponse = {
 const sealer = new ReasoningSealer(Buffer.alloc(32, 7));
 const sealed = (response: ChatResponse) => sealResponse(response, sealer, { origin: 'anthropic', carryText: false });
 
-const shape = (items: Array<Record<string, any>>) =>
-  items.map((item) => ({ ...item, id: item.id.slice(0, item.id.indexOf('_')) }));
+const shape = (items: Array<Record<string, any>>) => items.map((item) => ({ ...item, id: item.id.slice(0, item.id.indexOf('_')) }));
 
 describe('ResponsesStreamEncoder', () => {
   it('builds the same items as the plain renderer, with the strict discipline', async () => {
@@ -101,7 +110,16 @@ describe('ResponsesStreamEncoder', () => {
   });
 
   it('turns redacted thinking into reasoning whose encrypted content carries it', async () => {
-    const redacted: ChatResponse = { id: 'x', model: 'm', content: [{ type: 'thinking', text: '', redactedData: 'opaque' }, { type: 'text', text: 'ok' }], finishReason: 'stop', usage };
+    const redacted: ChatResponse = {
+      id: 'x',
+      model: 'm',
+      content: [
+        { type: 'thinking', text: '', redactedData: 'opaque' },
+        { type: 'text', text: 'ok' },
+      ],
+      finishReason: 'stop',
+      usage,
+    };
     const events = parseSse(await encodeAll(new ResponsesStreamEncoder(exchange({ include: ['reasoning.encrypted_content'] }).exchange), responsesToEvents(sealed(redacted))));
     const reasoning = events.at(-1)!.data.response.output[0];
     expect(reasoning).toMatchObject({ type: 'reasoning', summary: [] });
@@ -137,7 +155,10 @@ describe('ResponsesStreamEncoder', () => {
     const { exchange: value } = exchange();
     value.sequence = 7;
     const events = parseSse(new ResponsesStreamEncoder(value).error(new GatewayError('upstream_error', 'cut')));
-    expect(events.map((event) => [event.data.type, event.data.sequence_number])).toEqual([['error', 7], ['response.failed', 8]]);
+    expect(events.map((event) => [event.data.type, event.data.sequence_number])).toEqual([
+      ['error', 7],
+      ['response.failed', 8],
+    ]);
   });
 });
 

@@ -30,7 +30,10 @@ describe('responsesToCore', () => {
       parallel_tool_calls: false,
       user: 'u-1',
       stream: true,
-      tools: [{ type: 'function', name: 'f', description: 'd', parameters: { type: 'object' }, strict: true }, { type: 'function', name: 'g' }],
+      tools: [
+        { type: 'function', name: 'f', description: 'd', parameters: { type: 'object' }, strict: true },
+        { type: 'function', name: 'g' },
+      ],
       tool_choice: { type: 'function', name: 'f' },
       text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true, description: 'why' } },
       reasoning: { effort: 'high', generate_summary: 'auto' },
@@ -65,7 +68,14 @@ describe('responsesToCore', () => {
     const core = toCore({
       input: [
         { role: 'system', content: 'sys one' },
-        { role: 'user', content: [{ type: 'input_text', text: 'look' }, { type: 'input_image', image_url: `data:image/png;base64,${PNG_HEAD}` }, { type: 'input_file', file_data: 'data:application/pdf;base64,JVBE', filename: 'a.pdf' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'look' },
+            { type: 'input_image', image_url: `data:image/png;base64,${PNG_HEAD}` },
+            { type: 'input_file', file_data: 'data:application/pdf;base64,JVBE', filename: 'a.pdf' },
+          ],
+        },
         { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: proof },
         { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'calling' }] },
         { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{"a":1}' },
@@ -80,16 +90,22 @@ describe('responsesToCore', () => {
     // The family hands the sealed proof on; the pipeline opens it (thought, signature, origin).
     expect(core.messages[1].content[0]).toEqual({ type: 'thinking', text: '', signature: proof });
     expect(openRequestState(core, sealer).messages).toEqual([
-      { role: 'user', content: [
-        { type: 'text', text: 'look' },
-        { type: 'media', mediaType: 'image/png', data: PNG_HEAD },
-        { type: 'media', mediaType: 'application/pdf', data: 'JVBE', filename: 'a.pdf' },
-      ] },
-      { role: 'assistant', content: [
-        { type: 'thinking', text: 'the whole thought', signature: 'sig-1', origin: 'anthropic' },
-        { type: 'text', text: 'calling' },
-        { type: 'tool_call', id: 'call_1', name: 'f', input: { a: 1 } },
-      ] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'media', mediaType: 'image/png', data: PNG_HEAD },
+          { type: 'media', mediaType: 'application/pdf', data: 'JVBE', filename: 'a.pdf' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', text: 'the whole thought', signature: 'sig-1', origin: 'anthropic' },
+          { type: 'text', text: 'calling' },
+          { type: 'tool_call', id: 'call_1', name: 'f', input: { a: 1 } },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: 'two' }] }] },
       { role: 'system', content: [{ type: 'text', text: 'dev two' }] },
       { role: 'user', content: [{ type: 'text', text: 'next' }] },

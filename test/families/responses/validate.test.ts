@@ -47,7 +47,17 @@ const rejected: Array<[string, Record<string, unknown>, string]> = [
   ['tool_choice required without tools', { ...base, tool_choice: 'required' }, 'tool_choice'],
   ['a function tool with a bad name', { ...base, tools: [{ type: 'function', name: 'no spaces allowed', parameters: {} }] }, 'tools[0].name'],
   ['a function tool with parameters not an object', { ...base, tools: [{ type: 'function', name: 'f', parameters: 'x' }] }, 'tools[0].parameters'],
-  ['function tool names repeated', { ...base, tools: [{ type: 'function', name: 'f' }, { type: 'function', name: 'f' }] }, 'tools[1].name'],
+  [
+    'function tool names repeated',
+    {
+      ...base,
+      tools: [
+        { type: 'function', name: 'f' },
+        { type: 'function', name: 'f' },
+      ],
+    },
+    'tools[1].name',
+  ],
   ['file_search without vector stores', { ...base, tools: [{ type: 'file_search' }] }, 'tools[0].vector_store_ids'],
   ['file_search max_num_results above 50', { ...base, tools: [{ type: 'file_search', vector_store_ids: [], max_num_results: 51 }] }, 'tools[0].max_num_results'],
   ['file_search score_threshold above 1', { ...base, tools: [{ type: 'file_search', vector_store_ids: [], ranking_options: { score_threshold: 2 } }] }, 'tools[0].ranking_options.score_threshold'],
@@ -75,7 +85,23 @@ const rejected: Array<[string, Record<string, unknown>, string]> = [
   ['a namespace without tools', { ...base, tools: [{ type: 'namespace', name: 'ns' }] }, 'tools[0].tools'],
   ['a namespace holding a hosted tool', { ...base, tools: [{ type: 'namespace', name: 'ns', tools: [{ type: 'web_search' }] }] }, 'tools[0].tools[0].type'],
   ['a namespace member with a bad name', { ...base, tools: [{ type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'a b' }] }] }, 'tools[0].tools[0].name'],
-  ['namespace member names repeated', { ...base, tools: [{ type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'f' }, { type: 'custom', name: 'f' }] }] }, 'tools[0].tools[1].name'],
+  [
+    'namespace member names repeated',
+    {
+      ...base,
+      tools: [
+        {
+          type: 'namespace',
+          name: 'ns',
+          tools: [
+            { type: 'function', name: 'f' },
+            { type: 'custom', name: 'f' },
+          ],
+        },
+      ],
+    },
+    'tools[0].tools[1].name',
+  ],
   ['a custom tool without name', { ...base, tools: [{ type: 'custom' }] }, 'tools[0].name'],
   ['an additional_tools item without tools', { ...base, input: [{ type: 'additional_tools' }] }, 'input[0].tools'],
   ['an additional_tools item with a bad function', { ...base, input: [{ type: 'additional_tools', tools: [{ type: 'function', name: 'f', parameters: 'x' }] }] }, 'input[0].tools[0].parameters'],
@@ -105,14 +131,27 @@ describe('parseResponsesRequest accepts', () => {
       model: 'm',
       input: [
         { role: 'developer', content: 'be brief' },
-        { type: 'message', role: 'user', content: [
-          { type: 'input_text', text: 'look' },
-          { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'high' },
-          { type: 'input_image', file_id: 'file-1', detail: 'low' },
-          { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
-          { type: 'input_file', file_id: 'file-2' },
-        ] },
-        { id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'ok', annotations: [] }, { type: 'refusal', refusal: 'no' }] },
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'look' },
+            { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'high' },
+            { type: 'input_image', file_id: 'file-1', detail: 'low' },
+            { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
+            { type: 'input_file', file_id: 'file-2' },
+          ],
+        },
+        {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [
+            { type: 'output_text', text: 'ok', annotations: [] },
+            { type: 'refusal', refusal: 'no' },
+          ],
+        },
         { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'hmm' }], encrypted_content: 'gAAA' },
         { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'f', arguments: '{"a":1}', status: 'completed' },
         { type: 'function_call_output', call_id: 'call_1', output: '{"ok":true}' },
@@ -138,8 +177,25 @@ describe('parseResponsesRequest accepts', () => {
       tool_choice: { type: 'web_search_preview' },
       tools: [
         { type: 'function', name: 'f', parameters: { type: 'object' }, strict: false, description: 'fn' },
-        { type: 'file_search', vector_store_ids: ['vs'], max_num_results: 50, ranking_options: { ranker: 'auto', score_threshold: 0.5 }, filters: { type: 'and', filters: [{ key: 'k', type: 'eq', value: 'v' }, { type: 'or', filters: [{ key: 'n', type: 'gte', value: 2 }] }] } },
-        { type: 'web_search_preview_2025_03_11', search_context_size: 'high', user_location: { type: 'approximate', city: 'Paris', country: 'FR', region: 'IDF', timezone: 'Europe/Paris' }, domains: ['example.com'] },
+        {
+          type: 'file_search',
+          vector_store_ids: ['vs'],
+          max_num_results: 50,
+          ranking_options: { ranker: 'auto', score_threshold: 0.5 },
+          filters: {
+            type: 'and',
+            filters: [
+              { key: 'k', type: 'eq', value: 'v' },
+              { type: 'or', filters: [{ key: 'n', type: 'gte', value: 2 }] },
+            ],
+          },
+        },
+        {
+          type: 'web_search_preview_2025_03_11',
+          search_context_size: 'high',
+          user_location: { type: 'approximate', city: 'Paris', country: 'FR', region: 'IDF', timezone: 'Europe/Paris' },
+          domains: ['example.com'],
+        },
         { type: 'computer_use_preview', display_height: 768, display_width: 1024, environment: 'browser' },
       ],
       top_p: 1,
@@ -170,11 +226,24 @@ describe('parseResponsesRequest accepts', () => {
   });
 
   it('namespace, custom and web_search tools, additional_tools and custom tool items, future item types', () => {
-    const namespace = { type: 'namespace', name: 'multi_agent_v1', description: 'agents', tools: [{ type: 'function', name: 'spawn_agent', strict: false, parameters: { type: 'object' } }, { type: 'custom', name: 'note', format: { type: 'text' } }] };
+    const namespace = {
+      type: 'namespace',
+      name: 'multi_agent_v1',
+      description: 'agents',
+      tools: [
+        { type: 'function', name: 'spawn_agent', strict: false, parameters: { type: 'object' } },
+        { type: 'custom', name: 'note', format: { type: 'text' } },
+      ],
+    };
     const request = parseResponsesRequest({
       ...base,
       input: [
-        { type: 'additional_tools', id: 'at_1', role: 'developer', tools: [{ type: 'namespace', name: 'functions', tools: [{ type: 'custom', name: 'exec', format: { type: 'grammar', syntax: 'lark', definition: 'start: /.+/' } }] }] },
+        {
+          type: 'additional_tools',
+          id: 'at_1',
+          role: 'developer',
+          tools: [{ type: 'namespace', name: 'functions', tools: [{ type: 'custom', name: 'exec', format: { type: 'grammar', syntax: 'lark', definition: 'start: /.+/' } }] }],
+        },
         { type: 'function_call', call_id: 'c1', namespace: 'multi_agent_v1', name: 'spawn_agent', arguments: '{}' },
         { type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_text', text: 'ok' }] },
         { type: 'custom_tool_call', call_id: 'c2', name: 'exec', input: 'text(1)' },
@@ -199,7 +268,13 @@ describe('parseResponsesRequest accepts', () => {
     });
     expect(request.tools?.[1]).toEqual(namespace);
     expect(Array.isArray(request.input) && request.input.map((item) => item.type)).toEqual([
-      'additional_tools', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'compaction', 'tool_search_call',
+      'additional_tools',
+      'function_call',
+      'function_call_output',
+      'custom_tool_call',
+      'custom_tool_call_output',
+      'compaction',
+      'tool_search_call',
     ]);
     for (const tool_choice of [{ type: 'custom', name: 'apply_patch' }, { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'exec_command' }] }, { type: 'web_search' }]) {
       expect(() => parseResponsesRequest({ ...base, tools: request.tools, tool_choice })).not.toThrow();

@@ -12,10 +12,7 @@ import { pngBytes } from './support.js';
 
 describe('the video encoder', () => {
   it('encodes real H.264 MP4s of the asked duration, rate and size', async () => {
-    const [short, wide] = await Promise.all([
-      renderVideo({ width: 48, height: 80, fps: 10, seconds: 1, seed: 1 }),
-      renderVideo({ width: 96, height: 54, fps: 24, seconds: 3, seed: 2 }),
-    ]);
+    const [short, wide] = await Promise.all([renderVideo({ width: 48, height: 80, fps: 10, seconds: 1, seed: 1 }), renderVideo({ width: 96, height: 54, fps: 24, seconds: 3, seed: 2 })]);
     const a = inspectMp4(short.video);
     expect(a).toMatchObject({ width: 48, height: 80, samples: 10, sampleEntries: ['avc1'] });
     expect(a.seconds).toBeCloseTo(1, 3);

@@ -13,9 +13,21 @@ const tool = (name: string): FunctionTool => ({ type: 'function', name, paramete
 /** A tool loop of three turns, as a Responses or Chat Completions client sends it. */
 const loop: ChatMessage[] = [
   { role: 'user', content: [{ type: 'text', text: 'list the files' }] },
-  { role: 'assistant', content: [{ type: 'thinking', text: 'ls', signature: 'sig', origin: 'anthropic' }, { type: 'tool_call', id: 'toolu_1', name: 'shell', input: { cmd: 'ls' } }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'thinking', text: 'ls', signature: 'sig', origin: 'anthropic' },
+      { type: 'tool_call', id: 'toolu_1', name: 'shell', input: { cmd: 'ls' } },
+    ],
+  },
   { role: 'user', content: [{ type: 'tool_result', callId: 'toolu_1', content: [{ type: 'text', text: 'a.txt' }] }] },
-  { role: 'assistant', content: [{ type: 'text', text: 'one file' }, { type: 'thinking', text: 'done', signature: 'sig2', origin: 'anthropic' }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'one file' },
+      { type: 'thinking', text: 'done', signature: 'sig2', origin: 'anthropic' },
+    ],
+  },
   { role: 'user', content: [{ type: 'text', text: 'thanks' }] },
 ];
 const session: ChatRequest = { model: 'm', system: 'you are terse', tools: [tool('shell'), tool('read')], messages: loop, stream: false };
@@ -40,7 +52,7 @@ describe('breakpoints the gateway places when the client placed none', () => {
     expect(body.tools![1]).toEqual({ name: 'read', input_schema: { type: 'object' }, cache_control: ephemeral });
   });
 
-  it('moves with the conversation: the previous turn\'s last message is marked on the next turn', () => {
+  it("moves with the conversation: the previous turn's last message is marked on the next turn", () => {
     const first = build({ ...session, messages: loop.slice(0, 3) });
     expect(marksOf(first).slice(2)).toEqual(['message 1 block 1 tool_use', 'message 2 block 0 tool_result']);
     const next = build({ ...session, messages: loop });
@@ -70,7 +82,7 @@ describe('breakpoints the gateway places when the client placed none', () => {
     expect(marksOf(build(session, { cacheBreakpoints: false }))).toEqual([]);
   });
 
-  it('a request without tools or system gets the conversation\'s two', () => {
+  it("a request without tools or system gets the conversation's two", () => {
     expect(marksOf(build({ model: 'm', messages: loop.slice(0, 1), stream: false }))).toEqual(['message 0 block 0 text']);
   });
 });
@@ -78,7 +90,13 @@ describe('breakpoints the gateway places when the client placed none', () => {
 describe('breakpoints the client placed', () => {
   it('are sent where it placed them, with their lifetime, and the gateway adds none', () => {
     const messages: ChatMessage[] = [
-      { role: 'user', content: [{ type: 'text', text: 'long document', cache: { ttl: '1h' } }, { type: 'text', text: 'question' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'long document', cache: { ttl: '1h' } },
+          { type: 'text', text: 'question' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'answer' }] },
       { role: 'user', content: [{ type: 'text', text: 'follow-up' }] },
     ];
@@ -98,15 +116,29 @@ describe('breakpoints the client placed', () => {
   });
 
   it('lengthens a five-minute mark that precedes a one-hour one, which Anthropic would refuse', () => {
-    const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'doc', cache: { ttl: '1h' } }, { type: 'text', text: 'q', cache: { ttl: '5m' } }] }];
+    const messages: ChatMessage[] = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'doc', cache: { ttl: '1h' } },
+          { type: 'text', text: 'q', cache: { ttl: '5m' } },
+        ],
+      },
+    ];
     const body = build({ ...session, tools: undefined, messages, cache: { system: { ttl: '5m' } } });
     expect(body.system).toEqual([{ type: 'text', text: 'you are terse', cache_control: oneHour }]);
     expect(body.messages[0].content.map((b) => b.cache_control)).toEqual([oneHour, ephemeral]);
   });
 
-  it('keeps the last four, Anthropic\'s limit', () => {
+  it("keeps the last four, Anthropic's limit", () => {
     const marked = (text: string): ChatMessage => ({ role: 'user', content: [{ type: 'text', text, cache: { ttl: '5m' } }] });
-    const messages = [marked('a'), { role: 'assistant', content: [{ type: 'text', text: 'b', cache: { ttl: '5m' } }] } as ChatMessage, marked('c'), { role: 'assistant', content: [{ type: 'text', text: 'd' }] } as ChatMessage, marked('e')];
+    const messages = [
+      marked('a'),
+      { role: 'assistant', content: [{ type: 'text', text: 'b', cache: { ttl: '5m' } }] } as ChatMessage,
+      marked('c'),
+      { role: 'assistant', content: [{ type: 'text', text: 'd' }] } as ChatMessage,
+      marked('e'),
+    ];
     const body = build({ ...session, messages, cache: { tools: { ttl: '5m' }, system: { ttl: '5m' } } });
     expect(marksOf(body)).toEqual(['message 0 block 0 text', 'message 1 block 0 text', 'message 2 block 0 text', 'message 4 block 0 text']);
   });
@@ -120,7 +152,7 @@ describe('the plan', () => {
     expect(plan({ ...session, messages, cache: { key: 'k', retention: '24h' } })).toBe('mapped=cache_control,prompt_cache_key,prompt_cache_retention');
   });
 
-  it('says nothing when the client expressed no caching (the gateway\'s breakpoints change no answer)', () => {
+  it("says nothing when the client expressed no caching (the gateway's breakpoints change no answer)", () => {
     expect(plan(session)).toBeUndefined();
   });
 

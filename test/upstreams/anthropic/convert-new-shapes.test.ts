@@ -8,10 +8,8 @@ import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
 const text = (value: string) => ({ type: 'text' as const, text: value });
 const base: ChatRequest = { model: 'alias', messages: [{ role: 'user', content: [text('hi')] }], stream: false };
 // Without the gateway's own cache breakpoints (cache-breakpoints.test.ts covers them), bodies stay as the client's.
-const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) =>
-  toMessagesRequest({ ...base, ...overrides }, 'claude-x', { cacheBreakpoints: false, ...settings });
-const plan = (overrides: Partial<ChatRequest>, settings: Record<string, unknown> = {}) =>
-  anthropicAdapter.plan({ ...base, ...overrides }, { strict: false, settings });
+const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) => toMessagesRequest({ ...base, ...overrides }, 'claude-x', { cacheBreakpoints: false, ...settings });
+const plan = (overrides: Partial<ChatRequest>, settings: Record<string, unknown> = {}) => anthropicAdapter.plan({ ...base, ...overrides }, { strict: false, settings });
 
 const responsesTool = (kind: string, capability?: BuiltinTool['capability']): BuiltinTool => ({
   type: 'builtin',
@@ -41,7 +39,14 @@ describe('system turns', () => {
       { role: 'user', content: [text('q2')] },
     ]);
     expect(describePlan(plan(request))).toBe('mapped=system messages');
-    expect(build({ messages: [{ role: 'system', content: [text('only')] }, { role: 'user', content: [text('q')] }] }).body.system).toBe('only');
+    expect(
+      build({
+        messages: [
+          { role: 'system', content: [text('only')] },
+          { role: 'user', content: [text('q')] },
+        ],
+      }).body.system,
+    ).toBe('only');
   });
 });
 

@@ -10,8 +10,7 @@ import { jsonReply } from '../support/fixtures.js';
 
 const base: ChatRequest = { model: 'alias', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
 // Without the gateway's own cache breakpoints (cache-breakpoints.test.ts covers them), bodies stay as the client's.
-const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) =>
-  toMessagesRequest({ ...base, ...overrides }, 'claude-x', { cacheBreakpoints: false, ...settings });
+const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) => toMessagesRequest({ ...base, ...overrides }, 'claude-x', { cacheBreakpoints: false, ...settings });
 
 describe('toMessagesRequest', () => {
   it('maps the common fields', () => {
@@ -54,7 +53,7 @@ describe('toMessagesRequest', () => {
     expect(build({ thinking: { enabled: false } }).body.thinking).toBeUndefined();
   });
 
-  it('converts every content kind, puts tool results first and drops thinking that is unsigned or another provider\'s', () => {
+  it("converts every content kind, puts tool results first and drops thinking that is unsigned or another provider's", () => {
     const { body } = build({
       messages: [
         {
@@ -87,7 +86,10 @@ describe('toMessagesRequest', () => {
             {
               type: 'tool_result',
               callId: 'toolu_1',
-              content: [{ type: 'text', text: 'sunny' }, { type: 'media', mediaType: 'image/png', data: 'AAA' }],
+              content: [
+                { type: 'text', text: 'sunny' },
+                { type: 'media', mediaType: 'image/png', data: 'AAA' },
+              ],
               isError: true,
             },
           ],
@@ -142,10 +144,7 @@ describe('toMessagesRequest', () => {
       ],
       toolChoice: { type: 'required', disableParallel: true },
     });
-    expect(body.tools).toEqual([
-      { name: 'get_weather', description: 'weather', input_schema: { type: 'object' }, strict: true },
-      computer,
-    ]);
+    expect(body.tools).toEqual([{ name: 'get_weather', description: 'weather', input_schema: { type: 'object' }, strict: true }, computer]);
     expect(body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
     const tools = [{ type: 'function' as const, name: 't', parameters: {} }];
     expect(build({ tools, toolChoice: { type: 'tool', name: 't' } }).body.tool_choice).toEqual({ type: 'tool', name: 't' });
@@ -185,8 +184,7 @@ describe('toMessagesRequest', () => {
 describe('anthropic adapter declarations', () => {
   it('accepts dated Anthropic typed tools and nothing else', () => {
     const tools = anthropicCapabilities.builtinTools!;
-    for (const kind of ['web_search_20250305', 'computer_20250124', 'bash_20250124', 'text_editor_20250728', 'code_execution_20260120', 'computer_20991231'])
-      expect(tools.has(kind)).toBe(true);
+    for (const kind of ['web_search_20250305', 'computer_20250124', 'bash_20250124', 'text_editor_20250728', 'code_execution_20260120', 'computer_20991231']) expect(tools.has(kind)).toBe(true);
     for (const kind of ['web_search_preview', 'codeExecution', 'computer', 'get_weather']) expect(tools.has(kind)).toBe(false);
     const plan = anthropicAdapter.plan({ model: 'm', messages: [], stream: false, features: { generate: { logprobs: true } } }, { strict: false, settings: {} });
     expect(plan.refusal?.message).toMatch(/logprobs is not supported/);

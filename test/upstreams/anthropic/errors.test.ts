@@ -96,10 +96,7 @@ describe('anthropic upstream errors', () => {
   it('a pass-through stream cut half way throws from the byte iterator', async () => {
     upstream.reply(sseReply(DIALECT, 'anthropic-text.chunks.txt', { cutAfterChunks: 4 }));
     const raw = Buffer.from('{"model":"m","max_tokens":5,"stream":true,"messages":[]}');
-    const result = await anthropicAdapter.passThrough!(
-      { rawBody: raw, body: JSON.parse(raw.toString()), stream: true },
-      testCall({ baseUrl: upstream.origin, upstreamModel: 'm' }),
-    );
+    const result = await anthropicAdapter.passThrough!({ rawBody: raw, body: JSON.parse(raw.toString()), stream: true }, testCall({ baseUrl: upstream.origin, upstreamModel: 'm' }));
     let received = '';
     await expect(
       (async () => {

@@ -33,16 +33,12 @@ const texts = (answer: Answer) => answer.content.filter((part) => part.type === 
 
 const expectations: Record<string, (answer: Answer) => void> = {
   'anthropic-text.json': (answer) => {
-    expect(texts(answer)).toEqual([
-      "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?",
-    ]);
+    expect(texts(answer)).toEqual(["Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?"]);
     expect(answer.finishReason).toBe('stop');
     expect(answer.usage).toEqual({ inputTokens: 12, outputTokens: 29, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
   },
   'anthropic-text.chunks.txt': (answer) => {
-    expect(texts(answer)).toEqual([
-      "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
-    ]);
+    expect(texts(answer)).toEqual(["Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?"]);
     expect(answer.finishReason).toBe('stop');
     expect(answer.usage).toEqual({ inputTokens: 12, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
   },

@@ -14,8 +14,7 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 /** Odd spacing and key order on purpose: an untouched body keeps them. */
-const clientBytes = (model: string, stream: boolean) =>
-  Buffer.from(`{"model":"${model}",  "max_tokens":64,"stream":${stream},\n "messages":[{"role":"user","content":"hi"}],"system":"be brief"}`);
+const clientBytes = (model: string, stream: boolean) => Buffer.from(`{"model":"${model}",  "max_tokens":64,"stream":${stream},\n "messages":[{"role":"user","content":"hi"}],"system":"be brief"}`);
 
 function passRequest(model: string, stream: boolean): PassThroughRequest {
   const rawBody = clientBytes(model, stream);

@@ -25,14 +25,22 @@ describe('thinking continuity on anthropic', () => {
   it('turns thinking off when the last tool-calling turn has no signed thought, and says so', () => {
     const request = loop({ type: 'thinking', text: 'unsigned thought from another dialect' });
     expect(toMessagesRequest(request, 'claude').body.thinking).toBeUndefined();
-    expect(plan(request).decisions.filter((d) => d.treatment === 'mapped').map((d) => d.field)).toContain('thinking');
+    expect(
+      plan(request)
+        .decisions.filter((d) => d.treatment === 'mapped')
+        .map((d) => d.field),
+    ).toContain('thinking');
     expect(toMessagesRequest(loop(), 'claude').body.thinking).toBeUndefined();
   });
 
   it('keeps thinking on when the signed thought comes back, and on a first turn', () => {
     const signed = loop({ type: 'thinking', text: 't', signature: 'sig', origin: 'anthropic' });
     expect(toMessagesRequest(signed, 'claude').body.thinking).toMatchObject({ type: 'enabled' });
-    expect(plan(signed).decisions.filter((d) => d.treatment === 'mapped').map((d) => d.field)).not.toContain('thinking');
+    expect(
+      plan(signed)
+        .decisions.filter((d) => d.treatment === 'mapped')
+        .map((d) => d.field),
+    ).not.toContain('thinking');
     const first: ChatRequest = { ...loop(), messages: [loop().messages[0]] };
     expect(toMessagesRequest(first, 'claude').body.thinking).toMatchObject({ type: 'enabled' });
   });

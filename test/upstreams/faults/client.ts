@@ -80,8 +80,6 @@ export async function measureMemory(label: string, work: () => Promise<void>): P
     heapBeforeMiB: toMiB(before.heap),
     heapAfterMiB: toMiB(after.heap),
   };
-  console.log(
-    `[memory] ${label}: rss ${reading.rssBeforeMiB} -> ${reading.rssAfterMiB} MiB, heap ${reading.heapBeforeMiB} -> ${reading.heapAfterMiB} MiB`,
-  );
+  console.log(`[memory] ${label}: rss ${reading.rssBeforeMiB} -> ${reading.rssAfterMiB} MiB, heap ${reading.heapBeforeMiB} -> ${reading.heapAfterMiB} MiB`);
   return reading;
 }

@@ -31,10 +31,7 @@ function baseUrl(type: UpstreamType, origin: string): string {
   return type === 'openai-chat' || type === 'openai-responses' ? `${origin}/v1` : origin;
 }
 
-export async function startFaultGateway(
-  family: FamilyUnderTest,
-  settings: Partial<GatewaySettings>,
-): Promise<{ bad: FakeUpstream; good: FakeUpstream; gw: TestGateway }> {
+export async function startFaultGateway(family: FamilyUnderTest, settings: Partial<GatewaySettings>): Promise<{ bad: FakeUpstream; good: FakeUpstream; gw: TestGateway }> {
   const bad = await startFakeUpstream(healthy);
   const good = await startFakeUpstream(healthy);
   const channel = (name: string, type: UpstreamType, upstream: FakeUpstream, models: string[], priority: number) => ({

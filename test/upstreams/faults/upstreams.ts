@@ -37,9 +37,7 @@ export function okFrames(type: UpstreamType): string[] {
 /** Answers any dialect correctly. */
 export function healthy(request: RecordedRequest): FakeReply {
   const { type, stream } = requestKind(request);
-  return stream
-    ? { status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: okFrames(type) }
-    : { status: 200, headers: { 'content-type': 'application/json' }, body: okJson(type) };
+  return stream ? { status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: okFrames(type) } : { status: 200, headers: { 'content-type': 'application/json' }, body: okJson(type) };
 }
 
 /** A fault, in whatever dialect the request was made in. */
@@ -97,11 +95,13 @@ export const faults = {
   }) satisfies Fault,
   /** Headers later than the gateway waits. */
   slowHeaders: ((type, stream) => ({ ...(stream ? sse(okFrames(type)) : json(okJson(type))), headersDelayMs: 1500 })) satisfies Fault,
-  status: (status: number, headers: Record<string, string> = {}): Fault => () => ({
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ error: { message: `upstream says ${status}`, type: 'api_error', code: status } }),
-  }),
+  status:
+    (status: number, headers: Record<string, string> = {}): Fault =>
+    () => ({
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ error: { message: `upstream says ${status}`, type: 'api_error', code: status } }),
+    }),
 };
 
 /** What a generated oversized answer put on the wire before the gateway stopped reading. */

@@ -112,14 +112,24 @@ describe('toGeminiRequest', () => {
       { role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'f', input: {} }] },
       { role: 'user', content: [{ type: 'tool_result', callId: 'c', content: [{ type: 'text', text: 'ok' }] }] },
     ];
-    const call = (model: string) => ((toGeminiRequest(base({ messages }), model).contents as any)[1].parts[0]);
+    const call = (model: string) => (toGeminiRequest(base({ messages }), model).contents as any)[1].parts[0];
     expect(call('gemini-3-flash-preview').thoughtSignature).toBe('skip_thought_signature_validator');
     expect(call('gemini-2.5-pro').thoughtSignature).toBeUndefined();
   });
 
   it("sends back only Gemini's own signatures: another provider's, or one of unknown origin, gives way to the sentinel", () => {
     const replay = (signed: ChatRequest['messages'][number]['content']) =>
-      (toGeminiRequest(base({ messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }, { role: 'assistant', content: signed }] }), 'gemini-3-pro-preview').contents as any)[1].parts;
+      (
+        toGeminiRequest(
+          base({
+            messages: [
+              { role: 'user', content: [{ type: 'text', text: 'go' }] },
+              { role: 'assistant', content: signed },
+            ],
+          }),
+          'gemini-3-pro-preview',
+        ).contents as any
+      )[1].parts;
     const call = { type: 'tool_call' as const, id: 'c', name: 'f', input: {} };
     expect(replay([{ type: 'thinking', text: '', signature: 'rs_1:gAAAA', origin: 'openai-responses' }, call])).toEqual([
       { functionCall: { id: 'c', name: 'f', args: {} }, thoughtSignature: 'skip_thought_signature_validator' },
@@ -179,7 +189,11 @@ describe('toGeminiRequest', () => {
 
   it('forwards request-shaping features and refuses those whose answer cannot be carried', () => {
     const body = toGeminiRequest(
-      base({ features: { generate: { cachedContent: 'cachedContents/x', mediaResolution: 'MEDIA_RESOLUTION_LOW', safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }] } } }),
+      base({
+        features: {
+          generate: { cachedContent: 'cachedContents/x', mediaResolution: 'MEDIA_RESOLUTION_LOW', safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }] },
+        },
+      }),
       'm',
     );
     expect(body.cachedContent).toBe('cachedContents/x');

@@ -53,7 +53,19 @@ describe('reading a late signature', () => {
 
 describe('sending it back', () => {
   const replay = (content: ChatRequest['messages'][number]['content']) =>
-    (toGeminiRequest({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }, { role: 'assistant', content }] }, 'gemini-3-pro-preview').contents as any)[1].parts;
+    (
+      toGeminiRequest(
+        {
+          model: 'm',
+          stream: false,
+          messages: [
+            { role: 'user', content: [{ type: 'text', text: 'go' }] },
+            { role: 'assistant', content },
+          ],
+        },
+        'gemini-3-pro-preview',
+      ).contents as any
+    )[1].parts;
   const call = (id: string) => ({ type: 'tool_call' as const, id, name: 'w', input: {} });
   const late = { type: 'thinking' as const, text: '', signature: SIG, origin: 'gemini' };
 
@@ -63,17 +75,11 @@ describe('sending it back', () => {
       { functionCall: { id: 'a', name: 'w', args: {} }, thoughtSignature: SIG },
       { functionCall: { id: 'b', name: 'w', args: {} } },
     ]);
-    expect(replay([call('a'), late, call('b')])).toEqual([
-      { functionCall: { id: 'a', name: 'w', args: {} }, thoughtSignature: SIG },
-      { functionCall: { id: 'b', name: 'w', args: {} } },
-    ]);
+    expect(replay([call('a'), late, call('b')])).toEqual([{ functionCall: { id: 'a', name: 'w', args: {} }, thoughtSignature: SIG }, { functionCall: { id: 'b', name: 'w', args: {} } }]);
   });
 
   it('a signature before a call stays on that call; a trailing one with no call stays on an empty text part', () => {
-    expect(replay([late, call('a'), call('b')])).toEqual([
-      { functionCall: { id: 'a', name: 'w', args: {} }, thoughtSignature: SIG },
-      { functionCall: { id: 'b', name: 'w', args: {} } },
-    ]);
+    expect(replay([late, call('a'), call('b')])).toEqual([{ functionCall: { id: 'a', name: 'w', args: {} }, thoughtSignature: SIG }, { functionCall: { id: 'b', name: 'w', args: {} } }]);
     expect(replay([{ type: 'text', text: 'Hi.' }, late])).toEqual([{ text: 'Hi.' }, { text: '', thoughtSignature: SIG }]);
     // Two in a row after an unsigned call: the first goes on the call, the second on the part after it.
     const other = { ...late, signature: 'T1RIRVI=' };

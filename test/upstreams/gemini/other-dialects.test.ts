@@ -137,9 +137,7 @@ describe('gemini upstream: answers with provider-run tool parts', () => {
       for (const chunk of chunks) yield new TextEncoder().encode(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
     })();
     const folded = foldEvents(await collect(geminiSseToEvents(body, { keepTextSignatures: false })));
-    expect(folded.content.map((part) => (part.type === 'text' ? part.text : part.type)).join('')).toBe(
-      expected.map((part) => part.text).join(''),
-    );
+    expect(folded.content.map((part) => (part.type === 'text' ? part.text : part.type)).join('')).toBe(expected.map((part) => part.text).join(''));
     expect(folded.finishReason).toBe('stop');
   });
 });

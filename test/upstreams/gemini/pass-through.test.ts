@@ -27,10 +27,7 @@ async function drain(result: PassThroughResult): Promise<Buffer> {
 }
 
 function passThrough(method: string, options: { upstreamModel?: string; baseUrl?: string } = {}) {
-  return geminiAdapter.passThrough!(
-    passRequest(method),
-    testCall({ baseUrl: options.baseUrl ?? upstream.origin, upstreamModel: options.upstreamModel ?? 'gemini-3-pro-preview', type: 'gemini' }),
-  );
+  return geminiAdapter.passThrough!(passRequest(method), testCall({ baseUrl: options.baseUrl ?? upstream.origin, upstreamModel: options.upstreamModel ?? 'gemini-3-pro-preview', type: 'gemini' }));
 }
 
 describe('gemini pass-through', () => {
@@ -71,10 +68,7 @@ describe('gemini pass-through', () => {
 
   it('uses the channel apiVersion setting and strips a models/ prefix', async () => {
     upstream.reply(jsonReply(DIALECT, 'google-text.json'));
-    await geminiAdapter.passThrough!(
-      passRequest('generateContent'),
-      testCall({ baseUrl: upstream.origin, upstreamModel: 'models/gemini-x', type: 'gemini', settings: { apiVersion: 'v1' } }),
-    );
+    await geminiAdapter.passThrough!(passRequest('generateContent'), testCall({ baseUrl: upstream.origin, upstreamModel: 'models/gemini-x', type: 'gemini', settings: { apiVersion: 'v1' } }));
     expect(upstream.requests.at(-1)!.url).toBe('/v1/models/gemini-x:generateContent');
   });
 

@@ -236,7 +236,11 @@ export class FakeImageService {
     }
     try {
       if (this.options.listDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.listDelayMs));
-      send(res, 200, ids.flatMap((id) => (this.tasks.has(id) ? [this.record(this.tasks.get(id)!)] : [])));
+      send(
+        res,
+        200,
+        ids.flatMap((id) => (this.tasks.has(id) ? [this.record(this.tasks.get(id)!)] : [])),
+      );
     } finally {
       for (const id of ids) this.listing.set(id, (this.listing.get(id) ?? 1) - 1);
     }

@@ -233,11 +233,7 @@ describe('ig-proxy upstream', () => {
     expect(upscaleButtons.map((b: any) => b.label)).toEqual(['Upscale (Subtle)', 'Vary (Subtle)', 'Custom Zoom', '']);
     const zoomButton = upscaleButtons[2];
     expect(zoomButton.customId).toMatch(/^IG::CustomZoom::[0-9a-f-]{36}$/);
-    const zoom = await igProxyUpstream.submit(
-      task('ZOOM', { endpoint: 'action' }),
-      { images: [], parentUpstreamId: upscale.upstreamId, upstreamCustomId: zoomButton.upstreamCustomId },
-      call(),
-    );
+    const zoom = await igProxyUpstream.submit(task('ZOOM', { endpoint: 'action' }), { images: [], parentUpstreamId: upscale.upstreamId, upstreamCustomId: zoomButton.upstreamCustomId }, call());
     expect(zoom.status).toBe('MODAL');
     const zoomRecord = { ...task('ZOOM', { endpoint: 'action' }), upstreamId: zoom.upstreamId, status: 'MODAL' as const };
     expect((await igProxyUpstream.poll([zoomRecord], call())).get(zoomRecord.id)?.status).toBe('MODAL');

@@ -9,8 +9,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { jsonReply } from '../support/fixtures.js';
 
 const base: ChatRequest = { model: 'alias', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
-const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) =>
-  toChatCompletionRequest({ ...base, ...overrides }, 'gpt-x', settings);
+const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) => toChatCompletionRequest({ ...base, ...overrides }, 'gpt-x', settings);
 
 describe('toChatCompletionRequest', () => {
   it('maps the common fields', () => {
@@ -78,7 +77,14 @@ describe('toChatCompletionRequest', () => {
           role: 'user',
           content: [
             { type: 'text', text: 'thanks' },
-            { type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: 'sunny' }, { type: 'text', text: '20C' }] },
+            {
+              type: 'tool_result',
+              callId: 'call_1',
+              content: [
+                { type: 'text', text: 'sunny' },
+                { type: 'text', text: '20C' },
+              ],
+            },
             { type: 'tool_result', callId: 'call_2', content: [], isError: true },
           ],
         },
@@ -110,9 +116,7 @@ describe('toChatCompletionRequest', () => {
 
   it('sends an assistant turn with only tool calls with null content', () => {
     const body = build({ messages: [{ role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'f', input: { a: 1 } }] }] });
-    expect(body.messages).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
-    ]);
+    expect(body.messages).toEqual([{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }]);
   });
 
   it('converts audio, PDF and text documents', () => {
@@ -138,9 +142,7 @@ describe('toChatCompletionRequest', () => {
   it('maps tools, tool choice and parallel calls', () => {
     const tools = [{ type: 'function' as const, name: 'f', description: 'does f', parameters: { type: 'object' }, strict: true }];
     const body = build({ tools, toolChoice: { type: 'tool', name: 'f', disableParallel: true } });
-    expect(body.tools).toEqual([
-      { type: 'function', function: { name: 'f', description: 'does f', parameters: { type: 'object' }, strict: true } },
-    ]);
+    expect(body.tools).toEqual([{ type: 'function', function: { name: 'f', description: 'does f', parameters: { type: 'object' }, strict: true } }]);
     expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'f' } });
     expect(body.parallel_tool_calls).toBe(false);
     expect(build({ tools, toolChoice: { type: 'required' } }).tool_choice).toBe('required');
@@ -153,14 +155,19 @@ describe('toChatCompletionRequest', () => {
   it('sends the thought back as reasoning_content only to a channel set for it (DeepSeek thinking-mode tool loops)', () => {
     const messages: ChatRequest['messages'] = [
       { role: 'user', content: [{ type: 'text', text: 'weather?' }] },
-      { role: 'assistant', content: [{ type: 'thinking', text: 'Look it up.' }, { type: 'tool_call', id: 'c1', name: 'w', input: {} }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', text: 'Look it up.' },
+          { type: 'tool_call', id: 'c1', name: 'w', input: {} },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: 'sunny' }] }] },
       { role: 'assistant', content: [{ type: 'tool_call', id: 'c2', name: 'w', input: {} }] },
       { role: 'user', content: [{ type: 'tool_result', callId: 'c2', content: [{ type: 'text', text: 'rain' }] }] },
       { role: 'assistant', content: [{ type: 'text', text: 'Sunny, then rain.' }] },
     ];
-    const assistants = (settings?: Record<string, unknown>) =>
-      (build({ messages }, settings).messages as Array<Record<string, unknown>>).filter((message) => message.role === 'assistant');
+    const assistants = (settings?: Record<string, unknown>) => (build({ messages }, settings).messages as Array<Record<string, unknown>>).filter((message) => message.role === 'assistant');
     for (const message of assistants()) expect(message).not.toHaveProperty('reasoning_content');
     const sent = assistants({ reasoningContent: true });
     expect(sent[0].reasoning_content).toBe('Look it up.');
@@ -195,9 +202,7 @@ describe('toChatCompletionRequest', () => {
     const search = { type: 'builtin' as const, dialect: 'messages' as const, kind: 'web_search_20250305', raw: {} };
     expect(plan({ tools: [search] }).decisions).toContainEqual(expect.objectContaining({ field: 'tool web_search_20250305', treatment: 'hint' }));
     expect(build({ tools: [search] })).not.toHaveProperty('tools');
-    expect(() => build({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'x' }] }] })).toThrow(
-      /video\/mp4/,
-    );
+    expect(() => build({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'x' }] }] })).toThrow(/video\/mp4/);
     expect(plan({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'x' }] }] }).refusal).toMatchObject({
       param: 'media type video/mp4',
     });

@@ -31,8 +31,7 @@ async function chatError(stream = false): Promise<GatewayError> {
   throw new Error('expected the call to fail');
 }
 
-const completion = (message: Record<string, unknown>, finish = 'tool_calls') =>
-  JSON.stringify({ id: 'x', model: 'm', choices: [{ index: 0, message, finish_reason: finish }] });
+const completion = (message: Record<string, unknown>, finish = 'tool_calls') => JSON.stringify({ id: 'x', model: 'm', choices: [{ index: 0, message, finish_reason: finish }] });
 
 describe('openai-chat upstream errors', () => {
   it('429 with an OpenAI error body and retry-after', async () => {

@@ -39,8 +39,7 @@ function recordedDeltas(file: string, field: 'content' | 'reasoning_content'): s
 }
 
 const kinds = (answer: Answer) => answer.content.map((part) => part.type);
-const textOf = (answer: Answer, type: 'text' | 'thinking') =>
-  answer.content.filter((part) => part.type === type).map((part) => (part as { text: string }).text);
+const textOf = (answer: Answer, type: 'text' | 'thinking') => answer.content.filter((part) => part.type === type).map((part) => (part as { text: string }).text);
 
 const expectations: Record<string, (answer: Answer) => void> = {
   'openai-text.json': (answer) => {
@@ -69,9 +68,7 @@ const expectations: Record<string, (answer: Answer) => void> = {
     expect(answer.usage).toEqual({ inputTokens: 19, outputTokens: 92, cacheReadTokens: 320, cacheWriteTokens: 0, reasoningTokens: 48 });
   },
   'alibaba-tool-call.chunks.txt': (answer) => {
-    expect(answer.content).toEqual([
-      { type: 'tool_call', id: 'call_eee11723464a4b9eb8cee71d', name: 'weather', input: { location: 'San Francisco' } },
-    ]);
+    expect(answer.content).toEqual([{ type: 'tool_call', id: 'call_eee11723464a4b9eb8cee71d', name: 'weather', input: { location: 'San Francisco' } }]);
     expect(answer.finishReason).toBe('tool_use');
     expect(answer.usage).toEqual({ inputTokens: 295, outputTokens: 22, cacheReadTokens: 0, cacheWriteTokens: 0 });
   },

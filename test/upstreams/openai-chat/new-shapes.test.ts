@@ -40,9 +40,7 @@ describe('openai-chat: system turns and adaptive thinking', () => {
   it('maps adaptive thinking to reasoning_effort, leaving the default effort when none is given', () => {
     expect(build({ thinking: { enabled: true, adaptive: true, effort: 'high' } }).reasoning_effort).toBe('high');
     expect(build({ thinking: { enabled: true, adaptive: true } })).not.toHaveProperty('reasoning_effort');
-    expect(plan({ thinking: { enabled: true, adaptive: true, effort: 'low' } }).decisions).toEqual([
-      { field: 'thinking.adaptive', treatment: 'mapped', note: 'effort low' },
-    ]);
+    expect(plan({ thinking: { enabled: true, adaptive: true, effort: 'low' } }).decisions).toEqual([{ field: 'thinking.adaptive', treatment: 'mapped', note: 'effort low' }]);
   });
 });
 
@@ -86,9 +84,7 @@ describe('openai-chat: media in tool results', () => {
   });
 
   it('plans it as mapped, and still refuses media chat completions cannot carry', () => {
-    expect(plan(request).decisions).toEqual([
-      { field: 'media in tool results', treatment: 'mapped', note: 'tool messages carry the text; the media follow in a user message after them' },
-    ]);
+    expect(plan(request).decisions).toEqual([{ field: 'media in tool results', treatment: 'mapped', note: 'tool messages carry the text; the media follow in a user message after them' }]);
     const video = { type: 'tool_result' as const, callId: 'call_a', content: [{ type: 'media' as const, mediaType: 'video/mp4', data: 'AAAA' }] };
     expect(plan({ messages: [{ role: 'user', content: [video] }] }).refusal?.message).toMatch(/media type video\/mp4 is not supported/);
   });

@@ -33,11 +33,21 @@ describe('chat-completions stream → ChatEvents', () => {
     ]);
     expect(events.map((event) => event.type)).toEqual([
       'message_start',
-      'block_start', 'thinking_delta', 'thinking_delta',
-      'block_stop', 'block_start', 'text_delta', 'text_delta',
-      'block_stop', 'block_start', 'tool_input_delta', 'tool_input_delta',
-      'block_stop', 'block_start',
-      'block_stop', 'finish',
+      'block_start',
+      'thinking_delta',
+      'thinking_delta',
+      'block_stop',
+      'block_start',
+      'text_delta',
+      'text_delta',
+      'block_stop',
+      'block_start',
+      'tool_input_delta',
+      'tool_input_delta',
+      'block_stop',
+      'block_start',
+      'block_stop',
+      'finish',
     ]);
     const folded = foldEvents(events);
     expect(folded.content).toEqual([
@@ -82,9 +92,7 @@ describe('chat-completions stream → ChatEvents', () => {
   });
 
   it('maps content_filter and gives tool calls without ids an id', async () => {
-    const folded = foldEvents(
-      await run([chunk({ tool_calls: [{ index: 0, function: { name: 'f', arguments: '{}' } }] }), chunk({}, 'content_filter', usage)]),
-    );
+    const folded = foldEvents(await run([chunk({ tool_calls: [{ index: 0, function: { name: 'f', arguments: '{}' } }] }), chunk({}, 'content_filter', usage)]));
     expect(folded.finishReason).toBe('content_filter');
     expect((folded.content[0] as { id: string }).id).toMatch(/^call_[0-9a-f]{24}$/);
   });

@@ -33,7 +33,13 @@ describe('toResponsesRequest', () => {
         tools: [{ type: 'function', name: 'calc', parameters: { type: 'object' } }],
         toolChoice: { type: 'tool', name: 'calc', disableParallel: true },
         messages: [
-          { role: 'user', content: [{ type: 'text', text: 'add' }, { type: 'media', mediaType: 'image/png', data: 'AAAA' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'add' },
+              { type: 'media', mediaType: 'image/png', data: 'AAAA' },
+            ],
+          },
           {
             role: 'assistant',
             content: [
@@ -44,13 +50,25 @@ describe('toResponsesRequest', () => {
               { type: 'tool_call', id: 'call_1', name: 'calc', input: { a: 1 } },
             ],
           },
-          { role: 'user', content: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: '2' }] }, { type: 'text', text: 'thanks' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: '2' }] },
+              { type: 'text', text: 'thanks' },
+            ],
+          },
         ],
       },
       'gpt-x',
     );
     expect(body.input).toEqual([
-      { role: 'user', content: [{ type: 'input_text', text: 'add' }, { type: 'input_image', image_url: 'data:image/png;base64,AAAA', detail: 'auto' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'add' },
+          { type: 'input_image', image_url: 'data:image/png;base64,AAAA', detail: 'auto' },
+        ],
+      },
       { type: 'reasoning', id: 'rs_1', encrypted_content: 'gAAAAenc', summary: [{ type: 'summary_text', text: 'plan' }] },
       { role: 'assistant', content: 'calling' },
       { type: 'function_call', call_id: 'call_1', name: 'calc', arguments: '{"a":1}' },
@@ -82,7 +100,10 @@ describe('toResponsesRequest', () => {
 
   it('plans what the dialect cannot express: refused by name, or ignored as a hint', () => {
     const plan = (request: ChatRequest, settings: Record<string, unknown> = {}) => openAiResponsesAdapter.plan(request, { strict: false, settings });
-    for (const request of [{ ...base, stopSequences: ['x'] }, { ...base, features: { generate: { candidateCount: 2 } } }]) {
+    for (const request of [
+      { ...base, stopSequences: ['x'] },
+      { ...base, features: { generate: { candidateCount: 2 } } },
+    ]) {
       expect(plan(request).refusal).toBeInstanceOf(GatewayError);
     }
     for (const request of [
@@ -100,7 +121,7 @@ describe('toResponsesRequest', () => {
     expect(toResponsesRequest({ ...base, stopSequences: ['x'] }, 'gpt-x')).not.toHaveProperty('stop');
   });
 
-  it('keeps system turns in place as developer messages, runs other dialects\' web search as its own, maps adaptive thinking to an effort', () => {
+  it("keeps system turns in place as developer messages, runs other dialects' web search as its own, maps adaptive thinking to an effort", () => {
     const request: ChatRequest = {
       ...base,
       system: 'rules',

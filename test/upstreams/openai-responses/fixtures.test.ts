@@ -35,8 +35,7 @@ async function answer(reply: FakeReply, stream: boolean): Promise<Answer> {
   return result.stream ? foldEvents(await collect(result.events)) : asFolded(result.response);
 }
 
-const replay = (file: string) =>
-  file.endsWith('.chunks.txt') ? answer(sseReply(DIALECT, file, { pieceBytes: 113 }), true) : answer(jsonReply(DIALECT, file), false);
+const replay = (file: string) => (file.endsWith('.chunks.txt') ? answer(sseReply(DIALECT, file, { pieceBytes: 113 }), true) : answer(jsonReply(DIALECT, file), false));
 
 /** One of the four responses recorded one after the other in the reasoning stream. */
 function reasoningTurn(turn: number): FakeReply {
@@ -62,9 +61,7 @@ const expectations: Record<string, (result: Answer) => void> = {
     expect(result.usage).toEqual({ inputTokens: 44, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
   },
   'openai-client-tool-search.2.json': (result) => {
-    expect(calls(result)).toEqual([
-      { type: 'tool_call', id: 'call_heVrRaKZEJbsRvHvaEf5BLUI', name: 'get_weather', input: { location: 'San Francisco, CA', unit: 'fahrenheit' } },
-    ]);
+    expect(calls(result)).toEqual([{ type: 'tool_call', id: 'call_heVrRaKZEJbsRvHvaEf5BLUI', name: 'get_weather', input: { location: 'San Francisco, CA', unit: 'fahrenheit' } }]);
     expect(result.finishReason).toBe('tool_use');
   },
   'openai-client-tool-search.2.chunks.txt': (result) => {

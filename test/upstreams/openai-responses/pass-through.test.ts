@@ -15,8 +15,7 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 /** Odd spacing and key order on purpose: an untouched body keeps them. */
-const clientBytes = (model: string, stream: boolean) =>
-  Buffer.from(`{"model":"${model}",  "stream":${stream},\n "input":"hi","instructions":"be brief", "store":true}`);
+const clientBytes = (model: string, stream: boolean) => Buffer.from(`{"model":"${model}",  "stream":${stream},\n "input":"hi","instructions":"be brief", "store":true}`);
 
 function passRequest(model: string, stream: boolean): PassThroughRequest {
   const rawBody = clientBytes(model, stream);
@@ -29,8 +28,7 @@ async function drain(result: PassThroughResult): Promise<Buffer> {
   return Buffer.concat(pieces);
 }
 
-const passThrough = (request: PassThroughRequest, upstreamModel: string) =>
-  openAiResponsesAdapter.passThrough!(request, testCall({ baseUrl: `${upstream.origin}/v1`, upstreamModel }));
+const passThrough = (request: PassThroughRequest, upstreamModel: string) => openAiResponsesAdapter.passThrough!(request, testCall({ baseUrl: `${upstream.origin}/v1`, upstreamModel }));
 
 describe('openai-responses pass-through', () => {
   it('streams: upstream bytes come back unchanged and usage is tapped from the terminal event', async () => {

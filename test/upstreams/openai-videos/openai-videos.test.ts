@@ -95,7 +95,7 @@ describe('openai-videos upstream', () => {
     await expect(openAiVideosUpstream.poll([lost], down)).rejects.toMatchObject({ retryable: true });
   });
 
-  it('maps refusals: a bad key is the channel\'s problem (retryable), a bad field is the client\'s', async () => {
+  it("maps refusals: a bad key is the channel's problem (retryable), a bad field is the client's", async () => {
     const task = videoTask(videoRequest());
     const wrongKey = callFor(videoChannel('openai-videos', service.baseUrl, 'sk-wrong-key-0000000'));
     const refused = await openAiVideosUpstream.submit(task, {}, wrongKey).catch((error: unknown) => error);
@@ -111,7 +111,13 @@ describe('openai-videos upstream', () => {
   });
 
   it('builds multipart bodies that parse back, and bounds concurrent work', async () => {
-    const { body, contentType } = multipartBody([['prompt', 'line one\nline two'], ['seconds', '4']], { name: 'input_reference', filename: 'a.png', contentType: 'image/png', bytes: Buffer.from([1, 2, 3]) });
+    const { body, contentType } = multipartBody(
+      [
+        ['prompt', 'line one\nline two'],
+        ['seconds', '4'],
+      ],
+      { name: 'input_reference', filename: 'a.png', contentType: 'image/png', bytes: Buffer.from([1, 2, 3]) },
+    );
     const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
     expect(form.get('prompt')).toBe('line one\nline two');
     const file = form.get('input_reference') as File;

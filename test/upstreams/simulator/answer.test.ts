@@ -33,7 +33,13 @@ describe('simulator text answers', () => {
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'first question' }] },
         { role: 'assistant', content: [{ type: 'text', text: 'an answer' }] },
-        { role: 'user', content: [{ type: 'text', text: 'line one' }, { type: 'text', text: 'line two' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'line one' },
+            { type: 'text', text: 'line two' },
+          ],
+        },
       ],
     });
     expect(textOf(response)).toContain('You said: "line one\nline two".');
@@ -49,7 +55,15 @@ describe('simulator text answers', () => {
     const response = await plain({
       model: 'm',
       stream: false,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'media', mediaType: 'image/png', data: 'AAAA' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'look' },
+            { type: 'media', mediaType: 'image/png', data: 'AAAA' },
+          ],
+        },
+      ],
     });
     expect(textOf(response)).toContain('You attached 1 file (image/png).');
     expect(response.usage.inputTokens).toBe(countTokens('look') + 85);

@@ -78,16 +78,7 @@ describe('sampleFromSchema: strings', () => {
   });
 
   it('matches simple patterns', () => {
-    const cases = [
-      '^[A-Z]{3}$',
-      '^\\d{3}-\\d{4}$',
-      '^[a-z]+(-[a-z]+)*$',
-      '^(foo|bar)baz\\.txt$',
-      '^\\+?[1-9]\\d{1,14}$',
-      '^[^0-9]{2,}$',
-      '^(?:[a-f0-9]{2}:){5}[a-f0-9]{2}$',
-      'x',
-    ];
+    const cases = ['^[A-Z]{3}$', '^\\d{3}-\\d{4}$', '^[a-z]+(-[a-z]+)*$', '^(foo|bar)baz\\.txt$', '^\\+?[1-9]\\d{1,14}$', '^[^0-9]{2,}$', '^(?:[a-f0-9]{2}:){5}[a-f0-9]{2}$', 'x'];
     for (const pattern of cases) {
       const value = sampleFromSchema({ type: 'string', pattern }) as string;
       expect(new RegExp(pattern, 'u').test(value), `${pattern} → ${value}`).toBe(true);
@@ -205,7 +196,14 @@ describe('sampleFromSchema: composition', () => {
       ],
     });
     expect(value).toEqual({ a: 'sam', b: 2 });
-    expect(sampleFromSchema({ allOf: [{ type: 'integer', minimum: 2 }, { maximum: 10, minimum: 4 }] })).toBe(4);
+    expect(
+      sampleFromSchema({
+        allOf: [
+          { type: 'integer', minimum: 2 },
+          { maximum: 10, minimum: 4 },
+        ],
+      }),
+    ).toBe(4);
     expect(sampleFromSchema({ allOf: [{ type: ['string', 'integer'] }, { type: 'integer' }] })).toBe(1);
   });
 

@@ -18,9 +18,7 @@ describe('simulator: system turns', () => {
     expect(instructed.content).toEqual(plain.content);
     expect(instructed.usage.inputTokens).toBe(plain.usage.inputTokens + countTokens('Answer in one breath.'));
     expect(simulateAnswer(withSystemTurn, 'sim')).toEqual(instructed);
-    expect(simulatorAdapter.plan(withSystemTurn, { strict: false, settings: {} }).decisions).toEqual([
-      { field: 'system messages', treatment: 'mapped', note: 'folded into the system prompt' },
-    ]);
+    expect(simulatorAdapter.plan(withSystemTurn, { strict: false, settings: {} }).decisions).toEqual([{ field: 'system messages', treatment: 'mapped', note: 'folded into the system prompt' }]);
   });
 
   it('a system turn after the question still answers the question', () => {

@@ -4,8 +4,7 @@ import { GatewayError } from '../../../src/core/errors.js';
 import { simulatorAdapter } from '../../../src/upstreams/simulator/index.js';
 import { collect, fold, makeCall, plain, streamed, userRequest, weatherTool } from './helpers.js';
 
-const isDelta = (event: ChatEvent) =>
-  event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'signature_delta' || event.type === 'tool_input_delta';
+const isDelta = (event: ChatEvent) => event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'signature_delta' || event.type === 'tool_input_delta';
 
 const variety: Array<[string, ChatRequest]> = [
   ['plain text', userRequest('Hello there, simulator!')],

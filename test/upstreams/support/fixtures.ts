@@ -8,8 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { FakeReply } from './fake-upstream.js';
 
 /** Kept in the repository with their source and license (see the README there). */
-export const UPSTREAM_FIXTURES_DIR =
-  process.env.SWITCHYARD_UPSTREAM_FIXTURES ?? fileURLToPath(new URL('../../fixtures/upstream', import.meta.url));
+export const UPSTREAM_FIXTURES_DIR = process.env.SWITCHYARD_UPSTREAM_FIXTURES ?? fileURLToPath(new URL('../../fixtures/upstream', import.meta.url));
 
 export type FixtureDialect = 'anthropic-messages' | 'openai-chat' | 'openai-responses' | 'gemini';
 

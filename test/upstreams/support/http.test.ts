@@ -34,9 +34,11 @@ describe('readErrorBody', () => {
   });
 
   it('keeps at most 64 KiB of a huge body', async () => {
-    const huge = Readable.from((function* () {
-      for (let i = 0; i < 100; i++) yield Buffer.alloc(16 * 1024, 0x61);
-    })());
+    const huge = Readable.from(
+      (function* () {
+        for (let i = 0; i < 100; i++) yield Buffer.alloc(16 * 1024, 0x61);
+      })(),
+    );
     const { message } = await readErrorBody(huge);
     expect(message.length).toBeLessThanOrEqual(501);
   });

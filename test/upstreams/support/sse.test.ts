@@ -9,9 +9,7 @@ async function* pieces(...texts: string[]): AsyncGenerator<Uint8Array> {
 
 describe('readSse', () => {
   it('accepts LF, CRLF and CR line endings, event names and comments', async () => {
-    const events = await collect(
-      readSse(pieces(': keep-alive\n\n', 'event: a\ndata: 1\n\n', 'event: b\r\ndata: 2\r\n\r\n', 'data: 3\r\r')),
-    );
+    const events = await collect(readSse(pieces(': keep-alive\n\n', 'event: a\ndata: 1\n\n', 'event: b\r\ndata: 2\r\n\r\n', 'data: 3\r\r')));
     expect(events.map(({ event, data }) => ({ event, data }))).toEqual([
       { event: 'a', data: '1' },
       { event: 'b', data: '2' },

@@ -47,10 +47,18 @@ export async function startFakeWanService(options: { key: string; stepMs?: numbe
       if (!task || Date.now() > task.createdAt + 2 * stepMs + linkMs) return { status: 403, body: 'AccessDenied: Request has expired' };
       let bytes = videos.get(task.id);
       if (!bytes) {
-        const size = String(task.body.parameters.size ?? '1280*720').split('*').map(Number);
+        const size = String(task.body.parameters.size ?? '1280*720')
+          .split('*')
+          .map(Number);
         const [width, height] = size.length === 2 && size.every(Number.isFinite) ? size : [1280, 720];
         const scale = 64 / Math.max(width, height);
-        const rendered = await renderVideo({ width: 2 * Math.round((width * scale) / 2), height: 2 * Math.round((height * scale) / 2), fps: 8, seconds: Number(task.body.parameters.duration ?? 5), seed: 3 });
+        const rendered = await renderVideo({
+          width: 2 * Math.round((width * scale) / 2),
+          height: 2 * Math.round((height * scale) / 2),
+          fps: 8,
+          seconds: Number(task.body.parameters.duration ?? 5),
+          seed: 3,
+        });
         bytes = Buffer.from(rendered.video);
         videos.set(task.id, bytes);
       }

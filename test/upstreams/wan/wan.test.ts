@@ -36,7 +36,10 @@ describe('wan upstream', () => {
       input: { prompt: 'a test', img_url: 'https://x/a.png', audio_url: 'https://x/a.mp3' },
       parameters: { duration: 5, prompt_extend: true, watermark: false, resolution: '480P', audio: true },
     });
-    const keyframes = synthesisRequest(wan({ resolution: '1080P', tier: '1080P', options: { firstFrameUrl: 'https://x/1.png', lastFrameUrl: 'https://x/2.png', promptExtend: false } }), 'wan2.1-kf2v-plus');
+    const keyframes = synthesisRequest(
+      wan({ resolution: '1080P', tier: '1080P', options: { firstFrameUrl: 'https://x/1.png', lastFrameUrl: 'https://x/2.png', promptExtend: false } }),
+      'wan2.1-kf2v-plus',
+    );
     expect(keyframes.input).toEqual({ prompt: 'a test', first_frame_url: 'https://x/1.png', last_frame_url: 'https://x/2.png' });
     expect(keyframes.parameters).toEqual({ duration: 5, prompt_extend: false, watermark: false, resolution: '1080P' });
   });
@@ -97,6 +100,9 @@ describe('wan upstream', () => {
     await expect(wanUpstream.submit(videoTask(wan()), {}, callFor(videoChannel('wan', service.origin, 'sk-bad-key-00000000')))).rejects.toMatchObject({ retryable: true, upstreamStatus: 401 });
     expect(() => readWanSettings(videoChannel('wan', '', KEY))).toThrow(/baseUrl must be set/);
     expect(() => readWanSettings(videoChannel('wan', service.origin, KEY, { settings: { taskPath: '/api/v1/tasks' } }))).toThrow(/must contain \{id\}/);
-    expect(readWanSettings(videoChannel('wan', service.origin, KEY, { settings: { submitPath: '/v2/synth', taskPath: '/v2/tasks/{id}' } }))).toMatchObject({ submitPath: '/v2/synth', taskPath: '/v2/tasks/{id}' });
+    expect(readWanSettings(videoChannel('wan', service.origin, KEY, { settings: { submitPath: '/v2/synth', taskPath: '/v2/tasks/{id}' } }))).toMatchObject({
+      submitPath: '/v2/synth',
+      taskPath: '/v2/tasks/{id}',
+    });
   });
 });

@@ -5,13 +5,7 @@
  * described in README.md next to this file.
  */
 import { GatewayError } from '../../../core/errors.js';
-import {
-  IMAGE_TASKS,
-  type ImageModalPayload,
-  type ImageSubmitPayload,
-  type ImageTaskRequest,
-  type ImageTaskUpstream,
-} from '../../../tasks/image-contract.js';
+import { IMAGE_TASKS, type ImageModalPayload, type ImageSubmitPayload, type ImageTaskRequest, type ImageTaskUpstream } from '../../../tasks/image-contract.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../../tasks/types.js';
 import { paint } from './painter.js';
 import { planJob } from './plan.js';

@@ -81,10 +81,7 @@ function shader(spec: TileSpec): Shader {
       const inner = shader(spec.of);
       const frame = pattern(spec.s);
       const margin = (1 - 1 / spec.z) / 2;
-      return (u, v) =>
-        u >= margin && u <= 1 - margin && v >= margin && v <= 1 - margin
-          ? inner((u - margin) * spec.z, (v - margin) * spec.z)
-          : frame(u, v);
+      return (u, v) => (u >= margin && u <= 1 - margin && v >= margin && v <= 1 - margin ? inner((u - margin) * spec.z, (v - margin) * spec.z) : frame(u, v));
     }
     case 'pan': {
       const base = shader(spec.of);

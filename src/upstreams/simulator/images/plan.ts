@@ -47,10 +47,8 @@ export function planJob(action: string, request: ImageTaskRequest): SimulatedJob
   const prompt = request.promptEn;
   const op = request.operation;
   const seed =
-    seedOf(prompt) ??
-    hashNumber([action, op?.kind ?? request.endpoint, op?.index ?? 0, request.parent?.seed ?? '', prompt, request.imageDigests.join(','), request.maskDigest ?? ''].join('|'));
-  const aspect =
-    parseAspect(request.parent?.aspect) ?? aspectOf(prompt) ?? (request.dimensions ? DIMENSIONS[request.dimensions] : undefined) ?? [1, 1];
+    seedOf(prompt) ?? hashNumber([action, op?.kind ?? request.endpoint, op?.index ?? 0, request.parent?.seed ?? '', prompt, request.imageDigests.join(','), request.maskDigest ?? ''].join('|'));
+  const aspect = parseAspect(request.parent?.aspect) ?? aspectOf(prompt) ?? (request.dimensions ? DIMENSIONS[request.dimensions] : undefined) ?? [1, 1];
 
   if (request.endpoint === 'describe' || op?.kind === 'picread_retry') {
     const digest = request.imageDigests[0] ?? '';

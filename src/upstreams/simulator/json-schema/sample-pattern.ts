@@ -12,10 +12,7 @@ export function compilePattern(pattern: string): RegExp | undefined {
 }
 
 /** Candidate characters for a class or escape, in the order a reader would expect. */
-const CLASS_CANDIDATES = [
-  ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
-  ...' -_.@:/+,;!?#$%&*=~^|<>()[]{}\'"`\\',
-];
+const CLASS_CANDIDATES = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', ...' -_.@:/+,;!?#$%&*=~^|<>()[]{}\'"`\\'];
 const ESCAPE_SAMPLES: Record<string, string> = { d: '0', D: 'a', w: 'a', W: '-', s: ' ', S: 'a', n: '\n', t: '\t', r: '\r', f: '\f', v: '\v', b: '', B: '' };
 
 class UnsupportedPattern extends Error {}

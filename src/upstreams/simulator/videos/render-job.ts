@@ -135,8 +135,7 @@ export async function runJob(job: EncoderJob, h264: EncoderModule, png: PngModul
           const wx = fx - x0;
           const wy = fy - y0;
           const at = (px: number, py: number, c: number) => plan.backdrop![(py * SIDE + px) * 3 + c];
-          const mix = (c: number) =>
-            (at(x0, y0, c) * (1 - wx) + at(x0 + 1, y0, c) * wx) * (1 - wy) + (at(x0, y0 + 1, c) * (1 - wx) + at(x0 + 1, y0 + 1, c) * wx) * wy;
+          const mix = (c: number) => (at(x0, y0, c) * (1 - wx) + at(x0 + 1, y0, c) * wx) * (1 - wy) + (at(x0, y0 + 1, c) * (1 - wx) + at(x0 + 1, y0 + 1, c) * wx) * wy;
           r = mix(0);
           g = mix(1);
           b = mix(2);
