@@ -1,5 +1,6 @@
 /** The recorded agent fixtures name no path of the machine that recorded them. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,10 +16,14 @@ function fixtureFiles(): string[] {
 }
 
 describe('scrubPaths', () => {
-  const scratch = '/tmp/switchyard-agents-record-AbC123';
+  const scratch = path.join(os.tmpdir(), 'switchyard-agents-record-AbC123');
+  // Claude Code names a project's folder after its path, every separator a dash.
+  const projectFolder = scratch.replaceAll('/', '-');
+  // Gemini CLI's own scratch folder, which the scrubber renames too.
+  const geminiScratch = path.join('.gemini', 'tmp', 'work');
 
   it('writes the scratch dir <tmp>, as a path and as a Claude Code project folder name', () => {
-    const text = `"${scratch}/claude-opus-tool/home/.claude/projects/-tmp-switchyard-agents-record-AbC123-claude-opus-tool-work/memory/"`;
+    const text = `"${scratch}/claude-opus-tool/home/.claude/projects/${projectFolder}-claude-opus-tool-work/memory/"`;
     expect(scrubPaths(text, scratch)).toBe('"<tmp>/claude-opus-tool/home/.claude/projects/<tmp>-claude-opus-tool-work/memory/"');
   });
 
@@ -28,7 +33,7 @@ describe('scrubPaths', () => {
 
   it('renames tmp and work segments under the scratch dir, wherever the path ends', () => {
     expect(scrubPaths(`<cwd>${scratch}/codex-plain/work</cwd>`, scratch)).toBe('<cwd><tmp>/codex-plain/workspace</cwd>');
-    expect(scrubPaths(`"${scratch}/gemini/home/.gemini/tmp/work\\n"`, scratch)).toBe('"<tmp>/gemini/home/.gemini/temp/workspace\\n"');
+    expect(scrubPaths(`"${scratch}/gemini/home/${geminiScratch}\\n"`, scratch)).toBe('"<tmp>/gemini/home/.gemini/temp/workspace\\n"');
     expect(scrubPaths(`"${scratch}/workbench"`, scratch)).toBe('"<tmp>/workbench"');
   });
 
