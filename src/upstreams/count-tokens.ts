@@ -9,6 +9,7 @@ import type { StatusThrower } from './error-answer.js';
 import { firstHeader } from './headers.js';
 import { readBodyLimited, requestOk } from './http.js';
 import type { CountTokensResult, UpstreamCall } from './types.js';
+import { callExchange } from './call-exchange.js';
 
 /** A count answer is a few dozen bytes; anything this large is not one. */
 const MAX_COUNT_BODY_BYTES = 256 * 1024;
@@ -24,16 +25,7 @@ export interface CountRequestOptions {
 }
 
 export async function requestCount(options: CountRequestOptions, call: UpstreamCall): Promise<CountTokensResult> {
-  const res = await requestOk({
-    url: options.url,
-    headers: options.headers,
-    body: options.body,
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-    bodyTimeoutMs: call.idleTimeoutMs,
-    secrets: [call.apiKey],
-    throwStatus: options.throwFor,
-  });
+  const res = await requestOk(callExchange(call, options.url, options.headers, options.body, options.throwFor));
   const body = await readBodyLimited(res.body, MAX_COUNT_BODY_BYTES, 'the count answer', call.signal);
   const inputTokens = countIn(body, options.readCount);
   if (inputTokens === undefined) {

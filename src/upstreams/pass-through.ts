@@ -18,6 +18,7 @@ import type { DeliveredSoFar, DeliveredText } from './delivered-text.js';
 import { forwardEvents, type StreamTap } from './pass-through-stream.js';
 import type { TappedEvent } from './sse.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from './types.js';
+import { callExchange } from './call-exchange.js';
 
 export type { StreamTap } from './pass-through-stream.js';
 
@@ -72,16 +73,7 @@ export interface ForwardOptions {
  * router can still fail over.
  */
 export async function forwardUntouched(options: ForwardOptions, call: UpstreamCall): Promise<PassThroughResult> {
-  const exchange = {
-    url: options.url,
-    headers: options.headers,
-    body: options.body,
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-    bodyTimeoutMs: call.idleTimeoutMs,
-    secrets: [call.apiKey],
-    throwStatus: options.throwFor,
-  };
+  const exchange = callExchange(call, options.url, options.headers, options.body, options.throwFor);
   const limits = limitsOf(call);
   const sse = options.sse ?? options.stream;
   // A plain answer is wanted whole: gathered as it arrives, with no body stream (whole-answer.ts).

@@ -10,18 +10,11 @@ import { messagesSseToEvents } from './convert-stream.js';
 import { messagesHeaders } from './headers.js';
 import { anthropicSettingsOf } from './settings.js';
 import type { MessagesResponse } from '../../dialects/messages/wire.js';
+import { callExchange } from '../call-exchange.js';
 
 export async function messagesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const { body, betas } = toMessagesRequest(request, call.upstreamModel, anthropicSettingsOf(call.channel));
-  const exchange = {
-    url: joinUrl(call.channel.baseUrl, '/v1/messages'),
-    headers: messagesHeaders(call, betas),
-    body: JSON.stringify(body),
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-    bodyTimeoutMs: call.idleTimeoutMs,
-    secrets: [call.apiKey],
-  };
+  const exchange = callExchange(call, joinUrl(call.channel.baseUrl, '/v1/messages'), messagesHeaders(call, betas), JSON.stringify(body));
   if (request.stream) return { stream: true, events: messagesSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };
   // A plain answer is gathered whole, with no body stream (whole-answer.ts).
   const json = await requestJsonOk<MessagesResponse>(exchange, limitsOf(call).maxBodyBytes);

@@ -10,19 +10,11 @@ import { geminiSseToEvents } from './convert-stream.js';
 import { geminiHeaders, geminiUrl } from './endpoint.js';
 import { throwGeminiStatus } from './errors.js';
 import type { GeminiResponse } from '../../dialects/generate/wire.js';
+import { callExchange } from '../call-exchange.js';
 
 export async function geminiChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const body = toGeminiRequest(request, call.upstreamModel);
-  const exchange = {
-    url: geminiUrl(call, request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'),
-    headers: geminiHeaders(call),
-    body: JSON.stringify(body),
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-    bodyTimeoutMs: call.idleTimeoutMs,
-    secrets: [call.apiKey],
-    throwStatus: throwGeminiStatus,
-  };
+  const exchange = callExchange(call, geminiUrl(call, request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'), geminiHeaders(call), JSON.stringify(body), throwGeminiStatus);
   const opts = { keepTextSignatures: request.thinking?.enabled === true };
   if (request.stream) return { stream: true, events: geminiSseToEvents((await requestOk(exchange)).body, opts, call.signal, limitsOf(call)) };
   // A plain answer is gathered whole, with no body stream (whole-answer.ts).

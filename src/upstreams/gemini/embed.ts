@@ -10,6 +10,7 @@ import { limitsOf } from '../../core/upstream-limits.js';
 import type { UpstreamCall } from '../types.js';
 import { geminiHeaders, geminiUrl } from './endpoint.js';
 import { throwGeminiStatus } from './errors.js';
+import { callExchange } from '../call-exchange.js';
 
 export async function geminiEmbeddings(request: EmbeddingRequest, call: UpstreamCall): Promise<EmbeddingResponse> {
   const model = call.upstreamModel.startsWith('models/') ? call.upstreamModel : `models/${call.upstreamModel}`;
@@ -21,16 +22,7 @@ export async function geminiEmbeddings(request: EmbeddingRequest, call: Upstream
     return one;
   });
   const json = await requestJsonOk<{ embeddings?: Array<{ values?: number[] }> }>(
-    {
-      url: geminiUrl(call, 'batchEmbedContents'),
-      headers: geminiHeaders(call),
-      body: JSON.stringify({ requests }),
-      signal: call.signal,
-      timeoutMs: call.timeoutMs,
-      bodyTimeoutMs: call.idleTimeoutMs,
-      secrets: [call.apiKey],
-      throwStatus: throwGeminiStatus,
-    },
+    callExchange(call, geminiUrl(call, 'batchEmbedContents'), geminiHeaders(call), JSON.stringify({ requests }), throwGeminiStatus),
     limitsOf(call).maxBodyBytes,
   );
   const vectors = (json.embeddings ?? []).map((embedding) => embedding.values);

@@ -11,19 +11,11 @@ import { openAiChatSettingsOf } from './settings.js';
 import { fromChatCompletion } from './convert-response.js';
 import { chatSseToEvents } from './convert-stream.js';
 import type { ChatCompletion } from '../../dialects/chat-completions/wire.js';
+import { callExchange } from '../call-exchange.js';
 
 export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const body = toChatCompletionRequest(request, call.upstreamModel, openAiChatSettingsOf(call.channel), call.sessionKey);
-  const exchange = {
-    url: joinUrl(call.channel.baseUrl, '/chat/completions'),
-    headers: chatCompletionsHeaders(call),
-    body: JSON.stringify(body),
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-    bodyTimeoutMs: call.idleTimeoutMs,
-    secrets: [call.apiKey],
-    throwStatus: throwChatCompletionsStatus,
-  };
+  const exchange = callExchange(call, joinUrl(call.channel.baseUrl, '/chat/completions'), chatCompletionsHeaders(call), JSON.stringify(body), throwChatCompletionsStatus);
   if (request.stream) return { stream: true, events: chatSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };
   // A plain answer is gathered whole, with no body stream (whole-answer.ts).
   const json = await requestJsonOk<ChatCompletion>(exchange, limitsOf(call).maxBodyBytes);

@@ -13,6 +13,7 @@ import { bodyForUpstreamModel } from '../pass-through.js';
 import { throwChatCompletionsStatus } from './errors.js';
 import type { EmbeddingPassThroughResult, PassThroughRequest, UpstreamCall } from '../types.js';
 import { chatCompletionsHeaders } from './headers.js';
+import { callExchange } from '../call-exchange.js';
 
 interface EmbeddingList {
   data?: Array<{ index?: number; embedding?: number[] | string }>;
@@ -21,19 +22,7 @@ interface EmbeddingList {
 
 /** One exchange, its answer gathered whole (within the channel's bound). */
 function send(call: UpstreamCall, body: string | Buffer) {
-  return requestWholeOk(
-    {
-      url: joinUrl(call.channel.baseUrl, '/embeddings'),
-      headers: chatCompletionsHeaders(call),
-      body,
-      signal: call.signal,
-      timeoutMs: call.timeoutMs,
-      bodyTimeoutMs: call.idleTimeoutMs,
-      secrets: [call.apiKey],
-      throwStatus: throwChatCompletionsStatus,
-    },
-    limitsOf(call).maxBodyBytes,
-  );
+  return requestWholeOk(callExchange(call, joinUrl(call.channel.baseUrl, '/embeddings'), chatCompletionsHeaders(call), body, throwChatCompletionsStatus), limitsOf(call).maxBodyBytes);
 }
 
 export async function openAiEmbeddings(request: EmbeddingRequest, call: UpstreamCall): Promise<EmbeddingResponse> {

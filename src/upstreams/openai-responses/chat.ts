@@ -10,18 +10,11 @@ import { responsesSseToEvents } from './convert-stream.js';
 import { responsesHeaders, responsesUrl } from './headers.js';
 import type { WireResponse } from '../../dialects/responses/wire.js';
 import { openAiResponsesSettingsOf } from './settings.js';
+import { callExchange } from '../call-exchange.js';
 
 export async function responsesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const body = toResponsesRequest(request, call.upstreamModel, openAiResponsesSettingsOf(call.channel), call.sessionKey);
-  const exchange = {
-    url: responsesUrl(call),
-    headers: responsesHeaders(call),
-    body: JSON.stringify(body),
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-    bodyTimeoutMs: call.idleTimeoutMs,
-    secrets: [call.apiKey],
-  };
+  const exchange = callExchange(call, responsesUrl(call), responsesHeaders(call), JSON.stringify(body));
   if (request.stream) return { stream: true, events: responsesSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };
   // A plain answer is gathered whole, with no body stream (whole-answer.ts).
   const json = await requestJsonOk<WireResponse>(exchange, limitsOf(call).maxBodyBytes);
