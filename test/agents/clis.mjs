@@ -92,6 +92,26 @@ function parseJson(text) {
  * `sideRequest(body)`, where a CLI has them, names requests beside the
  * conversation (recorded as `extra-<name>`).
  */
+/** `codex exec` headless in `cwd`, its last message written to a file; `config` adds `-c` pairs (a provider), `env` variables. */
+function codexExec({ model, prompt, home, cwd }, config, env) {
+  const { command, prefix } = nodeBin('codex');
+  const args = [...prefix, 'exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--ephemeral', '--color', 'never', '-C', cwd];
+  args.push('-o', path.join(home, 'last-message.txt'), ...config, '-m', model, prompt);
+  return { command, args, env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex'), ...env }) };
+}
+
+/** Codex's answer: the last message it wrote, else its stdout; its error: the last `ERROR:` line, else the end of stderr. */
+function codexResult(run, { home }) {
+  let text = '';
+  try {
+    text = readFileSync(path.join(home, 'last-message.txt'), 'utf8');
+  } catch {
+    text = run.stdout;
+  }
+  const errors = run.stderr.split('\n').filter((line) => /^ERROR:/.test(line));
+  return { text, error: errors.length ? errors.at(-1).replace(/^ERROR:\s*/, '') : run.code === 0 ? null : lastLines(run.stderr) };
+}
+
 export const CLIS = {
   claude: {
     package: '@anthropic-ai/claude-code',
@@ -129,7 +149,6 @@ export const CLIS = {
     models: ['gpt-6.1-sol', 'gpt-5.5', 'gpt-5.1-codex'],
     dialect: 'openai-responses',
     command({ baseUrl, model, prompt, home, cwd }) {
-      const { command, prefix } = nodeBin('codex');
       const provider = [
         'model_providers.sy.name="switchyard"',
         `model_providers.sy.base_url="${baseUrl}/v1"`,
@@ -139,38 +158,9 @@ export const CLIS = {
         'model_providers.sy.stream_max_retries=0',
         'model_provider="sy"',
       ].flatMap((entry) => ['-c', entry]);
-      return {
-        command,
-        args: [
-          ...prefix,
-          'exec',
-          '--skip-git-repo-check',
-          '--dangerously-bypass-approvals-and-sandbox',
-          '--ephemeral',
-          '--color',
-          'never',
-          '-C',
-          cwd,
-          '-o',
-          path.join(home, 'last-message.txt'),
-          ...provider,
-          '-m',
-          model,
-          prompt,
-        ],
-        env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex'), SWITCHYARD_KEY: CLIENT_KEY }),
-      };
+      return codexExec({ model, prompt, home, cwd }, provider, { SWITCHYARD_KEY: CLIENT_KEY });
     },
-    result(run, { home }) {
-      let text = '';
-      try {
-        text = readFileSync(path.join(home, 'last-message.txt'), 'utf8');
-      } catch {
-        text = run.stdout;
-      }
-      const errors = run.stderr.split('\n').filter((line) => /^ERROR:/.test(line));
-      return { text, error: errors.length ? errors.at(-1).replace(/^ERROR:\s*/, '') : run.code === 0 ? null : lastLines(run.stderr) };
-    },
+    result: codexResult,
   },
   // Codex with its built-in OpenAI provider, the common setup: `openai_base_url` in config.toml and
   // `codex login --with-api-key`. It opens the Responses WebSocket first and falls back to HTTP only if refused.
@@ -189,38 +179,9 @@ export const CLIS = {
       return { command, args: [...prefix, 'login', '--with-api-key'], env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex') }), input: CLIENT_KEY };
     },
     command({ model, prompt, home, cwd }) {
-      const { command, prefix } = nodeBin('codex');
-      return {
-        command,
-        args: [
-          ...prefix,
-          'exec',
-          '--skip-git-repo-check',
-          '--dangerously-bypass-approvals-and-sandbox',
-          '--ephemeral',
-          '--color',
-          'never',
-          '-C',
-          cwd,
-          '-o',
-          path.join(home, 'last-message.txt'),
-          '-m',
-          model,
-          prompt,
-        ],
-        env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex') }),
-      };
+      return codexExec({ model, prompt, home, cwd }, [], {});
     },
-    result(run, { home }) {
-      let text = '';
-      try {
-        text = readFileSync(path.join(home, 'last-message.txt'), 'utf8');
-      } catch {
-        text = run.stdout;
-      }
-      const errors = run.stderr.split('\n').filter((line) => /^ERROR:/.test(line));
-      return { text, error: errors.length ? errors.at(-1).replace(/^ERROR:\s*/, '') : run.code === 0 ? null : lastLines(run.stderr) };
-    },
+    result: codexResult,
   },
   gemini: {
     package: '@google/gemini-cli',
