@@ -220,8 +220,9 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       (catalogueTimer = setTimeout(() => {
         void (catalogue ? catalogue.load() : Promise.resolve()).then(
           () => {
-            // Quotes taken before the catalogue's whole list was read are taken again.
-            ctx.prices.useCatalogue(catalogue);
+            // Quotes taken before the catalogue's whole list was read are taken again. With the catalogue off there is
+            // nothing to set, and setting "none" could only undo a catalogue set meanwhile.
+            if (catalogue) ctx.prices.useCatalogue(catalogue);
             if (fileConfig && !closing) warnUnpricedKeys(ctx, fileConfig.keys);
           },
           (error: unknown) => logger.error({ err: error }, "the price catalogue could not be read whole; models are looked for among their vendors' only"),
