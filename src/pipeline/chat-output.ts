@@ -1,8 +1,8 @@
 /**
- * Where the chat pipeline writes its answer, narrowed to what it does: set a
- * header, send one body, send a family's rendered error, or stream chunks
- * with back-pressure; and notice when the client went away. `fastifyOutput`
- * is the real one; tests hand the pipeline a recording one.
+ * Where a request path writes its answer, narrowed to what it does: set a
+ * header, send one body, send a family's rendered error, or (chat only)
+ * stream chunks with back-pressure; and notice when the client went away.
+ * `fastifyOutput` is the real one; tests hand the paths a recording one.
  */
 import type { FastifyReply } from 'fastify';
 import { StreamWriter } from './response-writer.js';
@@ -20,7 +20,8 @@ export interface StreamSink {
   end(): void;
 }
 
-export interface ChatOutput {
+/** Where any request path writes a plain answer or an error (embeddings, token counts, chat). */
+export interface RequestOutput {
   /** Calls `onGone` once if the client disconnects before the answer ended. */
   watchClient(onGone: () => void): void;
   /** The client connection is gone: nothing more can be sent. */
@@ -28,6 +29,10 @@ export interface ChatOutput {
   header(name: string, value: string): void;
   send(status: number, contentType: string, body: string | Buffer): void;
   sendError(rendered: RenderedError): void;
+}
+
+/** A chat answer may also be streamed. */
+export interface ChatOutput extends RequestOutput {
   readonly stream: StreamSink;
 }
 

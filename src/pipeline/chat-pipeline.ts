@@ -4,7 +4,6 @@
  * pass-through path when the upstream speaks the client's dialect, the
  * translation path otherwise), write the answer plain or streamed, settle.
  */
-import { CallAbort } from '../core/call-signal.js';
 import type { Attempt } from '../core/attempt.js';
 import type { ChatRequest } from '../core/chat.js';
 import { type GatewayError, toGatewayError } from '../core/errors.js';
@@ -15,7 +14,7 @@ import type { ReasoningSealer } from '../core/reasoning-state.js';
 import { withFailover } from '../routing/failover.js';
 import { afterFirstPiece } from './first-piece.js';
 import { startWaitPings, type WaitPings } from './wait-pings.js';
-import { logUnexpectedAttempt } from './upstream-call.js';
+import { abortOnGone, admitted, failoverOptions } from './request-flow.js';
 import { placeSession } from './session-placement.js';
 import type { Channel } from '../core/channel.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
@@ -30,10 +29,9 @@ type AttemptValue = { kind: 'pass'; result: PassThroughResult } | { kind: 'chat'
 
 export async function serveChat(services: ChatServices, call: ChatCall, codec: ChatCodec, output: ChatOutput): Promise<void> {
   const attempts: Attempt[] = [];
-  const abort = new CallAbort();
+  const abort = abortOnGone(output);
   // Shutdown ends what is still running at the end of its grace period through this signal.
   services.inFlight.begin(abort);
-  output.watchClient(() => abort.abort());
   let core: ChatRequest | undefined;
   const sealer = services.sealer;
   // Reasoning state the gateway sealed on an earlier translated turn is opened once, before any plan.
@@ -48,9 +46,8 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
   let pings: WaitPings | undefined;
 
   try {
-    services.authorize(call.key, call.model);
     // Each step is a promise only when it has something to wait for (a limit, a quota).
-    const admission = services.admit(call.key.record);
+    const admission = admitted(services, call.key, call.model);
     if (admission) await admission;
     const held = services.holdQuota(call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body });
     if (held) hold = await held;
@@ -60,15 +57,8 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     if (call.stream) pings = startWaitPings(writer, codec.keepAliveFrame, codec.streamContentType, services.streamPingMs);
     const attempt = await withFailover(
       placed?.candidates ?? candidates,
-      {
-        model: call.model,
-        maxAttempts: services.maxAttempts,
-        health: services.health,
-        attempts,
-        signal: abort.signal,
-        onUnexpected: logUnexpectedAttempt(services.logger, call.requestId),
-        keyFor: placed?.keyFor,
-      },
+      // A placed session's turns keep their channel's key.
+      failoverOptions(services, call, attempts, abort.signal, placed?.keyFor),
       async (next): Promise<AttemptValue> => {
         const adapter = services.adapter(next.channel.type);
         const upstreamCall = services.upstreamCall(next, call, abort.signal);

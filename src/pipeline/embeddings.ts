@@ -8,22 +8,17 @@
  * Requests only pass-through can serve (token-array inputs) are routed to
  * such channels only, decided before routing. Billed per input token.
  */
-import { CallAbort } from '../core/call-signal.js';
 import type { Attempt } from '../core/attempt.js';
-import type { FastifyReply } from 'fastify';
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
-import { type GatewayError, invalidRequest, toGatewayError } from '../core/errors.js';
+import { type GatewayError, invalidRequest } from '../core/errors.js';
 import { withFailover } from '../routing/failover.js';
-import { orderCandidates } from '../routing/select.js';
 import type { ClientKey } from '../http/auth.js';
-import type { AppContext } from '../http/context.js';
 import type { EmbeddingPassThroughResult, PassThroughRequest, UpstreamAdapter } from '../upstreams/types.js';
-import { sendRenderedError } from './error-reply.js';
-import { settle } from './settle.js';
-import { holdQuota } from './quota-hold.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
+import type { RequestOutput } from './chat-output.js';
+import { abortOnGone, admitted, failPlain, failoverOptions, routedFields } from './request-flow.js';
+import type { RequestServices } from './services.js';
 import type { RenderedError } from './types.js';
-import { logUnexpectedAttempt, upstreamCallFor } from './upstream-call.js';
 
 export interface EmbeddingCodec {
   /** The family name written to request logs. */
@@ -50,12 +45,9 @@ export interface EmbeddingCall {
 
 type Answer = { kind: 'pass'; result: EmbeddingPassThroughResult } | { kind: 'embedded'; response: EmbeddingResponse };
 
-export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, codec: EmbeddingCodec, reply: FastifyReply): Promise<void> {
+export async function serveEmbeddings(services: RequestServices, call: EmbeddingCall, codec: EmbeddingCodec, output: RequestOutput): Promise<void> {
   const attempts: Attempt[] = [];
-  const abort = new CallAbort();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableEnded) abort.abort();
-  });
+  const abort = abortOnGone(output);
   const passes = (adapter: UpstreamAdapter) => call.openAiBody !== undefined && adapter.embedPassThrough !== undefined;
   let target: { channel: { id: string }; upstreamModel: string } | undefined;
   let reported: number | undefined;
@@ -63,57 +55,36 @@ export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, code
   let error: GatewayError | undefined;
   let hold: QuotaHold | undefined;
   try {
-    ctx.auth.authorize(call.key, call.model);
-    await ctx.limits.admit(call.key.record);
-    hold = await holdQuota(ctx, call.key, call.model, { inputBytes: call.openAiBody?.rawBody.byteLength ?? 0, outputTokens: 0 });
-    const candidates = orderCandidates(ctx.channels.all(), call.model, {
-      isHealthy: ctx.health.isHealthy,
-      accepts: (channel) => {
-        if (!ctx.adapters.has(channel.type)) return false;
-        const adapter = ctx.adapters.get(channel.type);
-        return call.needsPassThrough ? passes(adapter) : adapter.embed !== undefined || passes(adapter);
-      },
-    });
+    const admission = admitted(services, call.key, call.model);
+    if (admission) await admission;
+    const held = services.holdQuota(call.key, call.model, { inputBytes: call.openAiBody?.rawBody.byteLength ?? 0, outputTokens: 0 });
+    if (held) hold = await held;
+    const candidates = services.candidates(call.model, (adapter) => (call.needsPassThrough ? passes(adapter) : adapter.embed !== undefined || passes(adapter)));
     if (call.needsPassThrough && candidates.length === 0) throw tokenInputRefused(call.model);
-    const attempt = await withFailover(
-      candidates,
-      { model: call.model, maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, signal: abort.signal, onUnexpected: logUnexpectedAttempt(ctx.logger, call.requestId) },
-      async (next): Promise<Answer> => {
-        const adapter = ctx.adapters.get(next.channel.type);
-        const upstreamCall = upstreamCallFor(ctx, next, call, abort.signal);
-        if (passes(adapter)) return { kind: 'pass', result: await adapter.embedPassThrough!(call.openAiBody!, upstreamCall) };
-        return { kind: 'embedded', response: await adapter.embed!(call.request, upstreamCall) };
-      },
-    );
+    const attempt = await withFailover(candidates, failoverOptions(services, call, attempts, abort.signal), async (next): Promise<Answer> => {
+      const adapter = services.adapter(next.channel.type);
+      const upstreamCall = services.upstreamCall(next, call, abort.signal);
+      if (passes(adapter)) return { kind: 'pass', result: await adapter.embedPassThrough!(call.openAiBody!, upstreamCall) };
+      return { kind: 'embedded', response: await adapter.embed!(call.request, upstreamCall) };
+    });
     target = attempt.target;
     const answer = attempt.value;
     if (answer.kind === 'pass') {
       reported = answer.result.inputTokens;
-      reply.code(answer.result.status).type(answer.result.contentType).send(answer.result.body);
+      output.send(answer.result.status, answer.result.contentType, answer.result.body);
       httpStatus = answer.result.status;
     } else {
       reported = answer.response.inputTokens;
       const inputTokens = reported ?? call.countInput();
-      reply
-        .code(200)
-        .type('application/json')
-        .send(JSON.stringify(codec.render(answer.response, inputTokens)));
+      output.send(200, 'application/json', JSON.stringify(codec.render(answer.response, inputTokens)));
       httpStatus = 200;
     }
   } catch (thrown) {
-    error = toGatewayError(thrown);
-    if (error.kind === 'internal') ctx.logger.error({ err: thrown, requestId: call.requestId }, 'embeddings request failed');
-    if (!reply.raw.destroyed) sendRenderedError(reply, codec.renderError(error, call.requestId));
+    error = failPlain(services, output, thrown, call, codec, 'embeddings');
     httpStatus = error.status;
   }
-  settle(ctx, {
-    requestId: call.requestId,
-    family: codec.family,
-    key: call.key,
-    model: call.model,
-    upstreamModel: target?.upstreamModel,
-    channelId: target?.channel.id,
-    attempts,
+  services.settle({
+    ...routedFields(call, codec.family, target, attempts),
     stream: false,
     httpStatus,
     error,
@@ -121,8 +92,6 @@ export async function serveEmbeddings(ctx: AppContext, call: EmbeddingCall, code
     answered: error === undefined,
     estimateInput: () => call.countInput(),
     deliveredText: () => '',
-    startedAt: call.startedAt,
-    clientIp: call.clientIp,
     hold,
   });
 }

@@ -4,7 +4,7 @@
  * the log row and the spend to the batched recorder.
  */
 import type { Attempt } from '../core/attempt.js';
-import type { Usage } from '../core/chat.js';
+import type { EstimatedPart, Usage } from '../core/chat.js';
 import { isLimitRefusal, type GatewayError } from '../core/errors.js';
 import type { AppContext } from '../http/context.js';
 import type { ClientKey } from '../http/auth.js';
@@ -15,7 +15,8 @@ import { costOf } from '../billing/cost.js';
 import { warnUnpricedOnce } from '../billing/unpriced.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 
-export interface SettleInput {
+/** Where a request went and who sent it: what its settlement and its log row say on every path. */
+export interface RoutedFields {
   requestId: string;
   family: string;
   key: ClientKey | null;
@@ -23,6 +24,11 @@ export interface SettleInput {
   upstreamModel?: string;
   channelId?: string;
   attempts: Attempt[];
+  startedAt: number;
+  clientIp: string;
+}
+
+export interface SettleInput extends RoutedFields {
   stream: boolean;
   httpStatus: number;
   error?: GatewayError;
@@ -34,9 +40,7 @@ export interface SettleInput {
   estimateInput: () => number;
   /** Text actually delivered, to count output when the upstream's final usage never came. */
   deliveredText: () => string;
-  startedAt: number;
   firstByteAt?: number;
-  clientIp: string;
   /** What translation mapped or ignored (see core/translation-plan.ts), when anything. */
   translation?: string;
   /** The quota hold taken before routing, released here with the actual cost. */
@@ -142,4 +146,39 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
     ctx.limits.recordTokens(key, tokens)?.catch((error) => ctx.logger.warn({ err: error }, 'tpm record failed'));
   }
   return usage;
+}
+
+/** A token count's settlement: it costs nothing and consumes no tokens-per-minute. */
+export interface CountSettlement extends RoutedFields {
+  httpStatus: number;
+  error?: GatewayError;
+  /** The gateway's tokenizer counted the prompt (no upstream counting endpoint served it). */
+  estimated: boolean;
+}
+
+const PROMPT_COUNTED: readonly EstimatedPart[] = ['input'];
+
+/** One log row per count; no tokens, no cost, no spend, no tokens-per-minute. */
+export function settleCount(ctx: AppContext, input: CountSettlement): void {
+  ctx.recorder.record(
+    requestLogRow({
+      requestId: input.requestId,
+      keyId: input.key?.record.id ?? null,
+      family: input.family,
+      model: input.model,
+      upstreamModel: input.upstreamModel ?? null,
+      channelId: input.channelId ?? null,
+      attempts: input.attempts,
+      httpStatus: input.httpStatus,
+      errorKind: input.error?.kind ?? null,
+      errorMessage: input.error?.message ?? null,
+      stream: false,
+      // The count is of the prompt: that is the part the gateway counted when the upstream could not.
+      estimatedParts: input.estimated ? PROMPT_COUNTED : [],
+      cost: 0,
+      clientIp: input.clientIp,
+      startedAt: input.startedAt,
+    }),
+    undefined,
+  );
 }

@@ -5,20 +5,22 @@
  * target that takes it (another one on a retryable refusal), record the
  * upstream's answer, log the request. A submission no target takes fails the
  * task, which refunds it. Families keep validation, pricing and rendering;
- * they hand this a submission and render what it returns.
+ * they hand this a submission and render what it returns. It takes the
+ * narrow task services (services.ts), not the gateway, and admits the key as
+ * every other path does (request-flow.ts).
  */
 import type { Attempt } from '../core/attempt.js';
 import type { Channel } from '../core/channel.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import type { ClientKey } from '../http/auth.js';
-import type { AppContext } from '../http/context.js';
 import { tryInOrder } from '../routing/failover.js';
 import { logUnexpectedAttempt } from './upstream-call.js';
 import type { TaskKind } from '../tasks/task-kind.js';
-import type { JsonObject, SubmitOutcome, TaskCall, TaskRecord, TaskUpstream } from '../tasks/types.js';
-import { logTaskRequest, type TaskRequestMeta } from './task-log.js';
-import { upstreamLimits } from '../core/upstream-limits.js';
+import type { JsonObject, SubmitOutcome, TaskRecord } from '../tasks/types.js';
+import type { TaskRequestMeta } from './task-log.js';
 import type { ModelPrice } from '../config/price-schema.js';
+import { admitted } from './request-flow.js';
+import type { TaskServices } from './services.js';
 
 export type { TaskRequestMeta } from './task-log.js';
 
@@ -58,63 +60,28 @@ export interface Submitted {
   outcome: SubmitOutcome;
 }
 
-/** The upstream that runs a kind on a channel's type; a type that cannot is the caller's mistake (403). */
-export function taskUpstreamFor<Request extends object, Result extends object, Payload>(
-  ctx: AppContext,
-  kind: TaskKind<Request, Result>,
-  noun: string,
-  channel: Channel,
-): TaskUpstream<Request, Result, Payload> {
-  const upstream = ctx.tasks.upstream(kind.family, channel.type);
-  if (!upstream) throw new GatewayError('permission', `channel ${channel.name} (type ${channel.type}) cannot run ${noun} tasks`);
-  return upstream;
-}
-
-/** How a request handler calls a task upstream: one credential, a deadline, the outbound guard. */
-export function taskCall(ctx: AppContext, channel: Channel, accountId?: string | null): TaskCall {
-  return {
-    channel,
-    apiKey: ctx.health.nextKey(channel),
-    signal: AbortSignal.timeout(ctx.settings.upstreamTimeoutMs + 1_000),
-    timeoutMs: ctx.settings.upstreamTimeoutMs,
-    limits: upstreamLimits(ctx.settings),
-    countOpen: () => ctx.tasks.tasks.countOpen(channel.id, accountId ?? undefined),
-    // Every upstream that names media addresses is held to the same allow list, whatever the kind.
-    outbound: ctx.tasks.guard,
-  };
-}
-
-/**
- * How long the submitting instance holds a new task: past every attempt it may
- * make, so no other instance mistakes a slow submission for an interrupted one.
- */
-export function submissionLeaseMs(ctx: AppContext): number {
-  return Math.max(ctx.tasks.options.leaseMs, (ctx.settings.upstreamTimeoutMs + 1_000) * ctx.settings.maxAttempts + 5_000);
-}
-
 export async function submitTask<Request extends object, Result extends object, Payload>(
-  ctx: AppContext,
+  services: TaskServices,
   key: ClientKey,
   submission: TaskSubmission<Request, Result, Payload>,
   meta: TaskRequestMeta,
 ): Promise<Submitted> {
   const { kind } = submission;
-  const engine = ctx.tasks;
   const attempts: Attempt[] = [];
   let cost = 0;
   let unpriced = false;
   let channel: Channel | undefined;
   const logFields = () => ({ family: kind.family, model: submission.model, channel, upstreamModel: submission.upstreamModel, attempts });
   try {
-    ctx.auth.authorize(key, submission.model);
-    await ctx.limits.admit(key.record);
+    const admission = admitted(services, key, submission.model);
+    if (admission) await admission;
     const price = submission.price();
     unpriced = price === undefined;
     cost = price ?? 0;
     const targets = submission.targets();
     const request = await submission.request();
     const first = targets[0];
-    const task = await engine.tasks.create({
+    const task = await services.createTask({
       family: kind.family,
       action: submission.action,
       keyId: key.record.id,
@@ -125,43 +92,37 @@ export async function submitTask<Request extends object, Result extends object, 
       request: kind.requestJson(request),
       notifyHook: submission.notifyHook ?? null,
       cost,
-      timeoutMs: engine.timeoutFor(kind.family),
-      leaseOwner: engine.instanceId,
-      leaseMs: submissionLeaseMs(ctx),
     });
-    if (cost > 0) {
-      ctx.auth.noteSpend(key.record.keyHash, cost);
-      void ctx.quota.adjust(key.record.id, cost);
-    }
+    if (cost > 0) services.noteCharge(key, cost);
     const payload = submission.payload(request);
     const { value: outcome, item: target } = await tryInOrder(
       targets,
       (target) => target.channel,
-      { maxAttempts: ctx.settings.maxAttempts, health: ctx.health, attempts, label: `${submission.noun} task ${task.id}`, onUnexpected: logUnexpectedAttempt(ctx.logger, meta.requestId) },
-      (target) => taskUpstreamFor<Request, Result, Payload>(ctx, kind, submission.noun, target.channel).submit(task, payload, taskCall(ctx, target.channel, target.account?.id)),
+      { maxAttempts: services.maxAttempts, health: services.health, attempts, label: `${submission.noun} task ${task.id}`, onUnexpected: logUnexpectedAttempt(services.logger, meta.requestId) },
+      (target) => services.taskUpstream<Request, Result, Payload>(kind, submission.noun, target.channel).submit(task, payload, services.taskCall(target.channel, target.account?.id)),
     ).catch(async (error: unknown) => {
       // The client never learns this task's id, so no callback reports it.
       const failReason = `the upstream refused the task: ${toGatewayError(error).message}`;
-      await engine.change(task, { status: 'FAILURE', failReason }, { notify: false });
+      await services.changeTask(task, { status: 'FAILURE', failReason }, { notify: false });
       throw error;
     });
     channel = target.channel;
-    const updated = await engine.change(task, acceptedChange(engine.firstPollAt(), task, target, outcome));
+    const updated = await services.changeTask(task, acceptedChange(services.firstPollAt(), task, target, outcome));
     if (!updated) throw new GatewayError('internal', `task ${task.id} changed while it was being submitted`);
     // The charge was written with the task; the log row only reports it.
-    logTaskRequest(ctx, key, meta, { ...logFields(), status: submission.status, cost, unpriced, upstreamCost: taskUpstreamCost(ctx, submission, target.channel) });
+    services.logTask(key, meta, { ...logFields(), status: submission.status, cost, unpriced, upstreamCost: taskUpstreamCost(services, submission, target.channel) });
     return { task: updated, outcome };
   } catch (thrown) {
     const error = toGatewayError(thrown);
-    logTaskRequest(ctx, key, meta, { ...logFields(), status: error.status, cost: 0, error });
+    services.logTask(key, meta, { ...logFields(), status: error.status, cost: 0, error });
     throw error;
   }
 }
 
 /** What the serving channel's provider charges for the task, by its cost table; null without a price there. */
-function taskUpstreamCost<Request extends object, Result extends object, Payload>(ctx: AppContext, submission: TaskSubmission<Request, Result, Payload>, channel: Channel): number | null {
+function taskUpstreamCost<Request extends object, Result extends object, Payload>(services: TaskServices, submission: TaskSubmission<Request, Result, Payload>, channel: Channel): number | null {
   if (!submission.priceAt) return null;
-  const price = ctx.channels.costsOf(channel.id)?.priceFor(submission.upstreamModel?.(channel), submission.model);
+  const price = services.costsOf(channel.id)?.priceFor(submission.upstreamModel?.(channel), submission.model);
   return price ? (submission.priceAt(price) ?? null) : null;
 }
 

@@ -1,6 +1,6 @@
 /**
- * The two steps every request routed to a chat upstream shares, generation
- * and counting alike: the channels that may serve a model, in the order to
+ * The two steps every request routed to a chat upstream shares, generation,
+ * embeddings and counting alike: the channels that may serve a model, in the order to
  * try them, and the call an adapter gets for one attempt.
  */
 import type { Logger } from 'pino';
@@ -9,13 +9,14 @@ import type { AttemptTarget } from '../routing/failover.js';
 import { orderCandidates } from '../routing/select.js';
 import type { AppContext } from '../http/context.js';
 import type { Channel } from '../core/channel.js';
-import type { UpstreamCall } from '../upstreams/types.js';
+import type { UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
 import { upstreamLimits } from '../core/upstream-limits.js';
 
-export function chatCandidates(ctx: AppContext, model: string): Channel[] {
+/** The channels that may serve a model, in the order to try them; `accepts`, when given, keeps those whose adapter can do the work (embeddings). */
+export function chatCandidates(ctx: AppContext, model: string, accepts?: (adapter: UpstreamAdapter) => boolean): Channel[] {
   return orderCandidates(ctx.channels.serving(model), model, {
     isHealthy: ctx.health.isHealthy,
-    accepts: (channel) => ctx.adapters.has(channel.type),
+    accepts: accepts ? (channel) => ctx.adapters.has(channel.type) && accepts(ctx.adapters.get(channel.type)) : (channel) => ctx.adapters.has(channel.type),
   });
 }
 

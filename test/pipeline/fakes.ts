@@ -15,7 +15,7 @@ import { ChannelHealth } from '../../src/routing/health.js';
 import type { ChatOutput } from '../../src/pipeline/chat-output.js';
 import type { ChatServices } from '../../src/pipeline/chat-services.js';
 import { InFlightCalls } from '../../src/core/in-flight.js';
-import { completeUsage, type SettleInput } from '../../src/pipeline/settle.js';
+import { completeUsage, type CountSettlement, type SettleInput } from '../../src/pipeline/settle.js';
 import type { ChatCall, ChatCodec, RenderedError } from '../../src/pipeline/types.js';
 import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../../src/upstreams/types.js';
 
@@ -51,21 +51,24 @@ export function adapter(script: ScriptedAdapter): UpstreamAdapter {
 export interface Recorded {
   services: ChatServices;
   settled: SettleInput[];
+  counted: CountSettlement[];
   released: number[];
 }
 
-export function services(channels: Channel[], adapters: UpstreamAdapter[], options: { authorize?: () => void; quota?: boolean } = {}): Recorded {
+export function services(channels: Channel[], adapters: UpstreamAdapter[], options: { authorize?: () => void; admit?: () => Promise<void> | undefined; quota?: boolean } = {}): Recorded {
   const settled: SettleInput[] = [];
+  const counted: CountSettlement[] = [];
   const released: number[] = [];
   const byType = new Map(adapters.map((a) => [a.type, a]));
   const recorded: Recorded = {
     settled,
+    counted,
     released,
     services: {
       authorize: options.authorize ?? (() => {}),
-      admit: async () => {},
+      admit: options.admit ?? (async () => {}),
       holdQuota: async () => (options.quota ? { recordsSpend: false, release: async (cost: number) => void released.push(cost) } : undefined),
-      candidates: () => channels,
+      candidates: (_model, accepts) => (accepts ? channels.filter((channel) => accepts(byType.get(channel.type)!)) : channels),
       adapter: (type) => byType.get(type)!,
       maxAttempts: 3,
       streamPingMs: 0,
@@ -89,6 +92,7 @@ export function services(channels: Channel[], adapters: UpstreamAdapter[], optio
         // As the real settlement does, the hold is released; the charged output tokens stand in for the cost.
         void input.hold?.release(completeUsage(input).outputTokens);
       },
+      settleCount: (input) => void counted.push(input),
     },
   };
   return recorded;

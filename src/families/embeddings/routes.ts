@@ -8,6 +8,8 @@ import { exposedError } from '../../core/errors.js';
 import { countTokens } from '../../core/tokens.js';
 import { callBasics } from '../../pipeline/call-basics.js';
 import { serveEmbeddings } from '../../pipeline/embeddings.js';
+import { fastifyOutput } from '../../pipeline/chat-output.js';
+import { requestServices } from '../../pipeline/chat-services.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
@@ -25,7 +27,7 @@ export function registerEmbeddingsRoutes(app: FastifyInstance, ctx: AppContext):
     const texts = textInputs(parsed.input);
     const base64 = parsed.encoding_format === 'base64';
     await serveEmbeddings(
-      ctx,
+      requestServices(ctx),
       {
         ...callBasics(request, key, parsed.model),
         startedAt,
@@ -39,7 +41,7 @@ export function registerEmbeddingsRoutes(app: FastifyInstance, ctx: AppContext):
         render: (response, inputTokens) => renderEmbeddings(response, { model: parsed.model, base64, inputTokens }),
         renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId), 'chat-completions'),
       },
-      reply,
+      fastifyOutput(reply),
     );
   };
 

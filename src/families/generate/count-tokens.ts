@@ -7,6 +7,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.js';
+import { fastifyOutput } from '../../pipeline/chat-output.js';
+import { requestServices } from '../../pipeline/chat-services.js';
 import type { ClientKey } from '../../http/auth.js';
 import type { AppContext } from '../../http/context.js';
 import { renderGenerateError } from '../../dialects/generate/errors.js';
@@ -48,7 +50,7 @@ export async function serveGenerateCountTokens(ctx: AppContext, request: Fastify
   const parsed = parseGenerateCountRequest(request.body);
   const client = { rawBody: request.rawBody ?? Buffer.alloc(0), body: request.body as Record<string, unknown>, stream: false };
   await serveCountTokens(
-    ctx,
+    requestServices(ctx),
     {
       requestId: request.id,
       key: routed.key,
@@ -60,6 +62,6 @@ export async function serveGenerateCountTokens(ctx: AppContext, request: Fastify
       toCore: () => generateToCore(parsed, routed.model, false),
     },
     generateCountCodec(promptMediaOf(parsed)),
-    reply,
+    fastifyOutput(reply),
   );
 }

@@ -12,6 +12,8 @@ import type { EmbeddingRequest } from '../../core/embedding.js';
 import { exposedError, GatewayError } from '../../core/errors.js';
 import { countTokens } from '../../core/tokens.js';
 import { serveEmbeddings } from '../../pipeline/embeddings.js';
+import { fastifyOutput } from '../../pipeline/chat-output.js';
+import { requestServices } from '../../pipeline/chat-services.js';
 import type { ClientKey } from '../../http/auth.js';
 import type { AppContext } from '../../http/context.js';
 import { renderGenerateError } from '../../dialects/generate/errors.js';
@@ -40,7 +42,7 @@ export async function serveGenerateEmbeddings(
   const entries = route.batch ? parse(batchSchema(), request.body).requests : [parse(embedSchema(), request.body)];
   const internal = toInternal(route.model, entries);
   await serveEmbeddings(
-    ctx,
+    requestServices(ctx),
     {
       requestId: request.id,
       key: route.key,
@@ -56,7 +58,7 @@ export async function serveGenerateEmbeddings(
       render: (response) => (route.batch ? { embeddings: response.vectors.map((values) => ({ values })) } : { embedding: { values: response.vectors[0] } }),
       renderError: (error, requestId) => renderGenerateError(exposedError(error, requestId)),
     },
-    reply,
+    fastifyOutput(reply),
   );
 }
 

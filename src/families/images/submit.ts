@@ -9,7 +9,9 @@ import type { Attempt } from '../../core/attempt.js';
 import type { Channel } from '../../core/channel.js';
 import type { ClientKey } from '../../http/auth.js';
 import type { AppContext } from '../../http/context.js';
-import { submitTask, taskUpstreamFor, type TaskRequestMeta, type TaskTarget } from '../../pipeline/submit-task.js';
+import { submitTask, type TaskRequestMeta, type TaskTarget } from '../../pipeline/submit-task.js';
+import { taskUpstreamFor } from '../../pipeline/task-calls.js';
+import { taskServices } from '../../pipeline/chat-services.js';
 import { logTaskRequest, type TaskLogFields } from '../../pipeline/task-log.js';
 import { IMAGE_FAMILY, IMAGE_TASKS, routingName, type ImageAction, type ImageSubmitPayload, type ImageTaskRequest, type ImageTaskUpstream } from '../../tasks/image-contract.js';
 import type { TaskRecord } from '../../tasks/types.js';
@@ -17,7 +19,7 @@ import { CODE, type Envelope } from './errors.js';
 import type { AccountFilter } from './schema.js';
 import { chooseTargets, type Target } from './targets.js';
 
-export { submissionLeaseMs, taskCall } from '../../pipeline/submit-task.js';
+export { submissionLeaseMs, taskCall } from '../../pipeline/task-calls.js';
 
 export type ImageRequestMeta = TaskRequestMeta;
 
@@ -56,7 +58,7 @@ const asTaskTarget = (target: Target): TaskTarget => ({
 export async function submitImageTask(ctx: AppContext, key: ClientKey, plan: SubmitPlan, meta: ImageRequestMeta): Promise<Envelope> {
   const routeName = routingName(plan.action);
   const { task, outcome } = await submitTask(
-    ctx,
+    taskServices(ctx),
     key,
     {
       kind: IMAGE_TASKS,

@@ -7,6 +7,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.js';
 import { callBasics } from '../../pipeline/call-basics.js';
+import { fastifyOutput } from '../../pipeline/chat-output.js';
+import { requestServices } from '../../pipeline/chat-services.js';
 import type { AppContext } from '../../http/context.js';
 import { renderMessagesError } from '../../dialects/messages/errors.js';
 import { withoutSealedThinking } from './native-reasoning.js';
@@ -40,7 +42,7 @@ export function registerMessagesCountTokens(app: FastifyInstance, ctx: AppContex
     const parsed = parseMessagesCountRequest(request.body);
     const client = { rawBody: request.rawBody ?? Buffer.alloc(0), body: request.body as Record<string, unknown>, stream: false };
     await serveCountTokens(
-      ctx,
+      requestServices(ctx),
       {
         ...callBasics(request, key, parsed.model),
         startedAt,
@@ -49,7 +51,7 @@ export function registerMessagesCountTokens(app: FastifyInstance, ctx: AppContex
         toCore: () => messagesToCore(parsed),
       },
       messagesCountCodec,
-      reply,
+      fastifyOutput(reply),
     );
   };
 

@@ -10,6 +10,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serveCountTokens, type CountCodec } from '../../pipeline/count-tokens.js';
 import { callBasics } from '../../pipeline/call-basics.js';
+import { fastifyOutput } from '../../pipeline/chat-output.js';
+import { requestServices } from '../../pipeline/chat-services.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import type { ResponseRepository } from '../../storage/responses.js';
@@ -45,7 +47,7 @@ export function registerResponsesCountTokens(app: FastifyInstance, ctx: AppConte
     const { history, current, exchange } = await openExchange(ctx, repository, key.record.id, parsed, () => undefined);
     const client = { rawBody: request.rawBody ?? Buffer.alloc(0), body: request.body as Record<string, unknown>, stream: false };
     await serveCountTokens(
-      ctx,
+      requestServices(ctx),
       {
         ...callBasics(request, key, parsed.model),
         startedAt,
@@ -57,7 +59,7 @@ export function registerResponsesCountTokens(app: FastifyInstance, ctx: AppConte
         },
       },
       responsesCountCodec,
-      reply,
+      fastifyOutput(reply),
     );
   };
 

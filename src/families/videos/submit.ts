@@ -7,7 +7,9 @@
 import { upstreamModelFor, type Channel } from '../../core/channel.js';
 import type { ClientKey } from '../../http/auth.js';
 import type { AppContext } from '../../http/context.js';
-import { submitTask, taskUpstreamFor, type TaskRequestMeta } from '../../pipeline/submit-task.js';
+import { submitTask, type TaskRequestMeta } from '../../pipeline/submit-task.js';
+import { taskUpstreamFor } from '../../pipeline/task-calls.js';
+import { taskServices } from '../../pipeline/chat-services.js';
 import type { TaskRecord } from '../../tasks/types.js';
 import { VIDEO_TASKS, type VideoAction, type VideoSubmitPayload, type VideoTaskRequest, type VideoTaskUpstream } from '../../tasks/video-contract.js';
 import { videoCost, videoCostAt } from './pricing.js';
@@ -34,7 +36,7 @@ export function videoUpstream(ctx: AppContext, channel: Channel): VideoTaskUpstr
 export async function submitVideoTask(ctx: AppContext, key: ClientKey, plan: VideoPlan, meta: VideoRequestMeta): Promise<TaskRecord> {
   const { image, ...fields } = plan.spec;
   const { task } = await submitTask(
-    ctx,
+    taskServices(ctx),
     key,
     {
       kind: VIDEO_TASKS,
