@@ -1,5 +1,5 @@
 /**
- * Fakes for driving the chat pipeline without a server: services whose
+ * Fakes for driving the request paths without a server: services whose
  * adapters are scripted, an output that records what the client received,
  * and a codec writing one line per event.
  */
@@ -100,7 +100,10 @@ export function services(channels: Channel[], adapters: UpstreamAdapter[], optio
 
 export interface RecordingOutput extends ChatOutput {
   status?: number;
+  /** The content type of a plain answer. */
+  type?: string;
   body?: string;
+  headers: Record<string, string>;
   chunks: string[];
   ended: boolean;
   /** Simulates the client going away. */
@@ -113,14 +116,16 @@ export function recordingOutput(): RecordingOutput {
   let gone = false;
   const out: RecordingOutput = {
     chunks: [],
+    headers: {},
     ended: false,
     watchClient: (callback) => void (onGone = callback),
     get gone() {
       return gone;
     },
-    header: () => {},
-    send(status, _type, body) {
+    header: (name, value) => void (out.headers[name] = value),
+    send(status, type, body) {
       out.status = status;
+      out.type = type;
       out.body = body.toString();
     },
     sendError(rendered: RenderedError) {
