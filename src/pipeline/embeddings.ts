@@ -7,6 +7,8 @@
  * untouched (pass-through); anywhere else the internal request is sent.
  * Requests only pass-through can serve (token-array inputs) are routed to
  * such channels only, decided before routing. Billed per input token.
+ * It takes the narrow services and output the chat pipeline takes, and the
+ * steps they share (request-flow.ts), not the gateway's context.
  */
 import type { Attempt } from '../core/attempt.js';
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';

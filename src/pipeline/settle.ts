@@ -1,7 +1,8 @@
 /**
  * Settles one request, exactly once: completes the usage (the upstream's
  * final usage, or what was delivered counted by the tokenizer), prices it, and hands
- * the log row and the spend to the batched recorder.
+ * the log row and the spend to the batched recorder. A token count settles
+ * with `settleCount`: its log row only, nothing charged.
  */
 import type { Attempt } from '../core/attempt.js';
 import type { EstimatedPart, Usage } from '../core/chat.js';
