@@ -12,6 +12,7 @@ import type { AppContext } from '../../http/context.js';
 import { submitTask, type TaskRequestMeta, type TaskTarget } from '../../pipeline/submit-task.js';
 import { taskUpstreamFor } from '../../pipeline/task-calls.js';
 import { taskServices } from '../../pipeline/chat-services.js';
+import { admitted } from '../../pipeline/request-flow.js';
 import { logTaskRequest, type TaskLogFields } from '../../pipeline/task-log.js';
 import { IMAGE_FAMILY, IMAGE_TASKS, routingName, type ImageAction, type ImageSubmitPayload, type ImageTaskRequest, type ImageTaskUpstream } from '../../tasks/image-contract.js';
 import type { TaskRecord } from '../../tasks/types.js';
@@ -45,8 +46,8 @@ export function imageUpstream(ctx: AppContext, channel: Channel): ImageTaskUpstr
 
 /** Checks the key may use the action and has not hit its limits. Returns the price (undefined: priced nowhere). */
 export async function admit(ctx: AppContext, key: ClientKey, routeName: string): Promise<number | undefined> {
-  ctx.auth.authorize(key, routeName);
-  await ctx.limits.admit(key.record);
+  const admission = admitted(taskServices(ctx), key, routeName);
+  if (admission) await admission;
   return perCallPrice(ctx, routeName);
 }
 
