@@ -2,10 +2,12 @@
  * The field × upstream tables of docs/translation/<family>.md, generated from
  * the code: each probe row is a small client request carrying one field; the
  * family converts it as its route does, every chat upstream plans it, and the
- * cell is what that upstream decided for the probed field. A field the plan
- * says nothing about is carried as it is (`native`). On the upstream that
- * speaks the family's dialect the request takes the pass-through path, which
- * has no plan.
+ * cell is what that upstream decided for the probed field (decisions the
+ * family's minimum request gets as well are left out). Every other decision a
+ * probe gets stops the generator: a renamed field or a new decision is seen,
+ * not silently shown as `native`. A field the plan says nothing about is
+ * carried as it is (`native`). On the upstream that speaks the family's
+ * dialect the request takes the pass-through path, which has no plan.
  */
 import type { FieldDecision } from '../../../src/core/translation-plan.js';
 import { type ChatUpstream, decisionsOf } from './decide.js';
@@ -27,10 +29,7 @@ export const END_MARKER = '<!-- end generated -->';
 
 /** The markdown table of one family's probes. */
 export function renderTable(family: ProbedFamily, probes: readonly Probe[], upstreams: readonly ChatUpstream[]): string {
-  const baseline = new Map(upstreams.map((upstream) => [upstream.type, decisionsOf(upstream, family.toCore(family.minimum), {})]));
-  for (const [type, decisions] of baseline) {
-    if (decisions.length > 0) throw new Error(`${family.doc}: the minimum request already gets decisions from ${type}: ${decisions.map((d) => d.field).join(', ')}`);
-  }
+  const minimum = family.toCore(family.minimum);
   const lines = [`| field | ${upstreams.map((upstream) => upstream.type).join(' | ')} |`, `|---|${upstreams.map(() => '---|').join('')}`];
   for (const probe of probes) {
     const request = convert(family, probe);
@@ -38,7 +37,10 @@ export function renderTable(family: ProbedFamily, probes: readonly Probe[], upst
     const cells = upstreams.map((upstream) => {
       if (upstream.adapter.nativeDialect === family.dialect && upstream.adapter.passThrough !== undefined) return 'native (pass-through)';
       if (probe.settings && !(upstream.type in probe.settings)) return '—';
-      const decisions = decisionsOf(upstream, request, probe.settings?.[upstream.type] ?? {});
+      const settings = probe.settings?.[upstream.type] ?? {};
+      // What every request of the family gets (the minimum's decisions) is not the probed field's.
+      const common = new Set(decisionsOf(upstream, minimum, settings).map(decisionKey));
+      const decisions = decisionsOf(upstream, request, settings).filter((decision) => !common.has(decisionKey(decision)));
       const stray = decisions.filter((decision) => !fields.has(decision.field));
       if (stray.length > 0) {
         throw new Error(`${family.doc}: the probe "${probe.label}" gets ${upstream.type} decisions for ${stray.map((d) => `"${d.field}"`).join(', ')}; name them in its field list`);
@@ -62,6 +64,10 @@ function convert(family: ProbedFamily, probe: Probe) {
 function renderDecisions(decisions: readonly FieldDecision[]): string {
   if (decisions.length === 0) return 'native';
   return [...new Set(decisions.map((decision) => (decision.note ? `${decision.treatment} (${decision.note})` : decision.treatment)))].join('; ');
+}
+
+function decisionKey(decision: FieldDecision): string {
+  return `${decision.field}\u0000${decision.treatment}\u0000${decision.note ?? ''}`;
 }
 
 function firstCodeSpan(label: string): string {
