@@ -40,6 +40,11 @@ export const chatCompletionsProbes: readonly Probe[] = [
     body: { messages: [user([{ type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } }])] },
   },
   { label: '`file.file_id` (a stored OpenAI file)', body: { messages: [user([{ type: 'file', file: { file_id: 'file_1' } }])] }, field: ['file.file_id', 'media type application/octet-stream'] },
+  {
+    label: 'unknown content part types (`video_url`…)',
+    body: { messages: [user([{ type: 'video_url', video_url: { url: 'https://example.com/clip.mp4' } }])] },
+    field: 'content part video_url',
+  },
   { label: '`assistant` `tool_calls`, `tool` messages', body: { tools, messages: toolLoop } },
   {
     label: 'legacy `function_call` / `function` role',
@@ -70,6 +75,11 @@ export const chatCompletionsProbes: readonly Probe[] = [
   { label: '`seed`', body: { seed: 7 } },
   { label: '`presence_penalty`, `frequency_penalty`', body: { presence_penalty: 0.5, frequency_penalty: 0.5 }, field: ['presence_penalty', 'frequency_penalty'] },
   { label: '`reasoning_effort`', body: { reasoning_effort: 'high' } },
+  {
+    label: '`reasoning_effort` in a tool loop whose assistant turn carries no signed thought',
+    body: { reasoning_effort: 'high', tools, messages: toolLoop },
+    field: 'thinking',
+  },
   { label: '`reasoning_effort: "none"`', body: { reasoning_effort: 'none' } },
   { label: '`web_search_options`', body: { web_search_options: {} }, field: 'tool web_search_options' },
   feature('`n` > 1', { n: 2 }, 'n'),
