@@ -1,17 +1,20 @@
 /**
  * `npm run docs:reference`: writes the generated documents (docs/reference.md,
- * docs/admin-api.md). `--check` writes nothing and exits 1 when a committed
- * file differs from what would be generated.
+ * docs/admin-api.md, and the tables of docs/translation/<family>.md).
+ * `--check` writes nothing and exits 1 when a committed file differs from
+ * what would be generated.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedDocs } from './documents.js';
+import { translationDocs } from './translation-tables.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const check = process.argv.includes('--check');
 let stale = 0;
-for (const [file, text] of Object.entries(generatedDocs())) {
+const docs = { ...generatedDocs(), ...(await translationDocs(root)) };
+for (const [file, text] of Object.entries(docs)) {
   const target = path.join(root, file);
   const current = (() => {
     try {

@@ -1,0 +1,41 @@
+/**
+ * The upstreams' pure planning step, as the tables call it: every chat
+ * channel type of the registry, and the one call that asks an adapter what it
+ * would do with a translated request.
+ */
+import type { ChatRequest } from '../../../src/core/chat.js';
+import type { FieldDecision } from '../../../src/core/translation-plan.js';
+import { CHANNEL_TYPES } from '../../../src/upstreams/registry.js';
+import { checkChannelSettings, parseStoredSettings } from '../../../src/upstreams/settings-check.js';
+import type { UpstreamAdapter } from '../../../src/upstreams/types.js';
+
+export interface ChatUpstream {
+  type: string;
+  adapter: UpstreamAdapter;
+  /** A channel's settings as the registry hands them to the adapter (checked as written, defaults filled). */
+  settings(raw: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** Every channel type that serves chat, in the registry's order (the tables' columns). */
+export async function chatUpstreams(): Promise<ChatUpstream[]> {
+  const out: ChatUpstream[] = [];
+  for (const entry of CHANNEL_TYPES) {
+    const { chat } = await entry.load();
+    if (!chat) continue;
+    out.push({
+      type: entry.type,
+      adapter: chat,
+      settings: (raw) => {
+        const problem = checkChannelSettings(entry.type, entry.settings, raw, false).problem;
+        if (problem) throw new Error(`a probe's ${entry.type} settings are refused: ${problem.field} ${problem.message}`);
+        return parseStoredSettings(entry.type, entry.settings, raw);
+      },
+    });
+  }
+  return out;
+}
+
+/** What the upstream decides for each field of a translated request: a channel with these settings, strict translation off. */
+export function decisionsOf(upstream: ChatUpstream, request: ChatRequest, settings: Record<string, unknown>): FieldDecision[] {
+  return upstream.adapter.plan(request, { strict: false, settings: upstream.settings(settings) }).decisions;
+}
