@@ -6,7 +6,8 @@
  * (`channel.settings`, `.settings[…]`, `settings as …`), and none re-checks a
  * settings value or writes its default again (`typeof … settings`,
  * `settings.x ?? fallback`, `settings.x !== false`, a refusal saying what a
- * setting must be).
+ * setting must be). Nor do the task engine and the task families: they ask
+ * the upstreams' typed readers (e.g. the image accounts, accounts-setting.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -92,6 +93,14 @@ describe('typed channel settings', () => {
       return [...(exception.raw && !finds(text, RAW_READS) ? [`${file} (raw)`] : []), ...(exception.reCheck && !finds(text, RE_CHECKS) ? [`${file} (reCheck)`] : [])];
     });
     expect(stale, 'remove these from CHAT_EXCEPTIONS').toEqual([]);
+  });
+
+  it('the task engine and the task families read settings only through the upstreams typed readers', () => {
+    const offenders = ['src/tasks', 'src/families/images', 'src/families/videos']
+      .flatMap((dir) => filesUnder(path.join(ROOT, dir)))
+      .filter((file) => finds(readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, ''), RAW_READS))
+      .map((file) => path.relative(ROOT, file));
+    expect(offenders).toEqual([]);
   });
 
   it('the shared upstream plumbing reads settings only through the typed reader', () => {
