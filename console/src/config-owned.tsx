@@ -1,12 +1,13 @@
 /** Which keys, channels and prices the config file owns (from `GET /admin/settings`), to mark them where they are listed. */
 import { get } from './api.js';
 import { useLoad } from './hooks.js';
+import type { SettingsAnswer } from './types.js';
 
-type Owned = { channels: Record<string, string[]>; keys: Record<string, string[]>; prices?: Record<string, string[]> };
+type Owned = SettingsAnswer['configOwned'];
 
 export function useConfigOwned(kind: keyof Owned): Record<string, string[]> {
   // Gateways without the settings endpoint mark nothing.
-  const owned = useLoad(() => get<{ configOwned?: Owned }>('settings').catch(() => undefined), []);
+  const owned = useLoad(() => get<Partial<SettingsAnswer>>('settings').catch(() => undefined), []);
   return owned.data?.configOwned?.[kind] ?? {};
 }
 

@@ -1,63 +1,29 @@
-/** The admin API's records as the console reads them (see docs/admin-api.md). */
+/**
+ * The admin API's records as the console reads them: names for the types
+ * generated from the API's OpenAPI document (admin-api.d.ts, written by
+ * `npm run docs:reference`; see docs/admin-api.md), so a change to an answer
+ * shows up here as a type error. Only the console's own shapes are written
+ * by hand (the JSON Schema of a channel type's settings, which the document
+ * carries as an open record).
+ */
+import type { components } from './admin-api.js';
 
-export interface KeyView {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  status: 'active' | 'disabled';
-  quota: number | null;
-  used: number;
-  remaining: number | null;
-  models: string[] | null;
-  allowIps: string[] | null;
-  rpm: number | null;
-  tpm: number | null;
-  expiresAt: number | null;
-  strictTranslation: boolean;
-  createdAt: number;
+type Schemas = components['schemas'];
+
+export type KeyView = Schemas['KeyView'] & {
   /** On a create or change answer: models the key may use that have no price (with a quota, they would cost nothing). */
   warnings?: string[];
-}
+};
+export type CreatedKey = Schemas['CreatedKey'];
 
 /** One row of `GET /admin/usage`: totals per key and model. */
-export interface UsageRow {
-  keyId: string | null;
-  model: string;
-  requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  cost: number;
-  unpricedRequests: number;
-}
+export type UsageRow = Schemas['UsageSummary']['data'][number];
 
-export interface Breaker {
-  state: 'closed' | 'open' | 'half_open';
-  openUntil: number | null;
-  reason: string | null;
-  consecutiveFailures: number;
-  recentErrors?: Array<{ at: number; message: string }>;
-}
+export type ChannelView = Schemas['ChannelView'];
+export type Breaker = ChannelView['health'];
+export type ChannelTest = Schemas['ChannelTest'];
 
-export interface ChannelView {
-  id: string;
-  name: string;
-  type: string;
-  baseUrl: string;
-  models: string[];
-  modelMapping: Record<string, string>;
-  priority: number;
-  weight: number;
-  enabled: boolean;
-  settings: Record<string, unknown>;
-  apiKeyCount: number;
-  health?: Breaker;
-  /** Why the channel serves nothing though configured (credentials that do not open, settings its type rejects). */
-  problem?: string | null;
-  /** Settings the channel keeps but the gateway ignores (stored before settings were checked). */
-  ignoredSettings?: string[];
-}
-
-/** One key of a channel type's settings, as JSON Schema. */
+/** One key of a channel type's settings, as JSON Schema (the console's reading of it). */
 export interface SettingSchema {
   description?: string;
   type?: string | string[];
@@ -66,180 +32,35 @@ export interface SettingSchema {
   [key: string]: unknown;
 }
 
-export interface ChannelType {
-  type: string;
-  serves: string[];
-  /** What a channel of the type must declare: an absolute base URL, at least one credential. */
-  needs?: { baseUrl: boolean; credentials: boolean };
-  /** The models a channel serves when it lists none. */
-  defaultModels?: string[];
+/** A channel type as `GET /admin/channel-types` lists it, its settings' JSON Schema read as the console reads it. */
+export type ChannelType = Omit<Schemas['ChannelTypes']['data'][number], 'settings'> & {
   /** The settings' JSON Schema: every key it takes, with its description and default. */
   settings?: { properties?: Record<string, SettingSchema>; [key: string]: unknown };
-}
+};
 
-export interface LogRow {
-  id: string;
-  requestId: string;
-  keyId: string | null;
-  family: string;
-  model: string;
-  upstreamModel: string | null;
-  channelId: string | null;
-  triedChannels: string[];
-  httpStatus: number;
-  errorKind: string | null;
-  errorMessage: string | null;
-  stream: boolean;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** The part of the cache writes with the one-hour TTL (0 in rows older than the record). */
-  cacheWrite1hTokens?: number;
-  reasoningTokens: number;
-  estimated: boolean;
-  /** Which numbers the gateway counted itself; absent or empty in older rows. */
-  estimatedParts?: Array<'input' | 'output'>;
-  cost: number;
-  /** What the serving channel's provider charged, by its cost table; null when it has no price for the model. */
-  upstreamCost: number | null;
-  /** Answered while the model had no price anywhere: the cost of 0 is not a price. */
-  unpriced?: boolean;
-  latencyMs: number;
-  firstByteMs: number | null;
-  clientIp: string | null;
-  translation: string | null;
-  createdAt: number;
-}
+export type LogRow = Schemas['LogRow'];
+export type LogDetail = Schemas['LogDetail'];
+export type LogPage = Schemas['LogPage'];
+export type TaskPage = Schemas['TaskPage'];
 
-export interface LogDetail extends LogRow {
-  attempts: Array<{ channel: string; channelId: string | null; status: number | null; errorKind: string | null; message: string | null; durationMs: number | null }>;
-  timings: { totalMs: number | null; firstByteMs: number | null; queueMs: number | null; upstreamMs?: number | null };
-  translationPlan?: { mapped: string[]; ignored: string[] };
-  keyName: string | null;
-  channelName: string | null;
-}
-
-export interface Page<T> {
-  data: T[];
-  hasMore: boolean;
-  nextCursor?: string | null;
-}
-
-export interface SeriesPoint {
-  t: number;
-  requests: number;
-  errors: number;
-  rateLimited: number;
-  failovers: number;
-  inputTokens: number;
-  outputTokens: number;
-  cost: number;
-  upstreamCost: number;
-  costedRequests: number;
-  costedSpend: number;
-  unpricedRequests: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  ttftP50Ms: number | null;
-}
+/** The time series of `GET /admin/usage/series`: one point per step. */
+export type UsageSeries = Schemas['UsageSeries'];
+export type SeriesPoint = UsageSeries['series'][number]['points'][number];
 
 /** Spend beside upstream cost (`GET /admin/usage`): the margin is over the requests whose upstream cost is known. */
-export interface MarginView {
-  requests: number;
-  cost: number;
-  upstreamCost: number;
-  costedRequests: number;
-  costedSpend: number;
-  margin: number | null;
-  uncostedRequests: number;
-}
+export type MarginView = Schemas['UsageSummary']['totals'];
+export type UsageReport = Pick<Schemas['UsageSummary'], 'channels' | 'totals'>;
 
-export interface UsageReport {
-  channels: Array<MarginView & { channelId: string | null; channelName: string | null }>;
-  totals: MarginView;
-}
+export type TaskView = Schemas['TaskView'];
+export type TaskDetail = Schemas['TaskDetail'];
 
-export interface UsageSeries {
-  since: number;
-  until: number;
-  step: number;
-  by: string;
-  totals: Omit<SeriesPoint, 't'>;
-  /** `label`: the group's name (a key's or channel's, where `group` is its id). */
-  series: Array<{ group: string; label?: string; totals?: Omit<SeriesPoint, 't'>; points: SeriesPoint[] }>;
-}
-
-export interface TaskView {
-  id: string;
-  family: 'images' | 'videos';
-  action: string;
-  status: string;
-  progress: string | number | null;
-  keyId: string | null;
-  channelId: string | null;
-  prompt: string | null;
-  cost: number;
-  failReason: string | null;
-  submitTime: number;
-  startTime: number | null;
-  finishTime: number | null;
-  pollCount: number;
-  model?: string | null;
-  media: Array<{ url: string; contentType: string | null; width?: number | null; height?: number | null; role?: string | null }>;
-  buttons: Array<{ customId: string; label: string }>;
-}
-
-export interface TaskDetail extends TaskView {
-  history: Array<{ at: number; event: string; detail: string | null }>;
-  deliveries: Array<{ id: string; url: string; event: string; status: string; attempts: number; lastStatus: number | null; lastError: string | null; deliveredAt: number | null }>;
-}
-
+export type PriceView = Schemas['PriceView'];
 /** One model's price: USD per million tokens, per call, per second of video; long-context tiers. */
-export interface ModelPrice {
-  input?: number;
-  output?: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-  cacheWrite1h?: number;
-  reasoning?: number;
-  perCall?: number;
-  perSecond?: number | Record<string, number>;
-  tiers?: Array<{ above: number; input?: number; output?: number; cacheRead?: number; cacheWrite?: number; cacheWrite1h?: number; reasoning?: number }>;
-}
+export type ModelPrice = PriceView['price'];
+export type PriceList = Schemas['PriceList'];
+export type CatalogueAbout = NonNullable<PriceList['catalogue']>;
+export type PriceQuote = Schemas['PriceQuote'];
+export type CatalogueModel = Schemas['PriceCatalogue']['data'][number];
 
-export interface PriceView {
-  /** A model name, `*`, or `prefix*`. */
-  model: string;
-  price: ModelPrice;
-  source: 'admin' | 'config';
-  updatedAt: number;
-  /** The config file declares this model's price: it sets it again when the file's price changes. */
-  configOwned: boolean;
-}
-
-export interface CatalogueAbout {
-  package: string;
-  version: string;
-  date: string;
-}
-
-export interface PriceList {
-  data: PriceView[];
-  /** Stored prices that no longer parse (edited by hand), skipped until fixed. */
-  problems: Array<{ model: string; problem: string }>;
-  catalogue: CatalogueAbout | null;
-}
-
-export interface PriceQuote {
-  model: string;
-  upstreamModel: string | null;
-  quote: { price: ModelPrice; source: 'admin' | 'config' | 'catalogue'; matched: string } | null;
-}
-
-export interface CatalogueModel {
-  model: string;
-  provider: string;
-  name?: string;
-  price: ModelPrice;
-}
+/** `GET /admin/settings`. */
+export type SettingsAnswer = Schemas['Settings'];

@@ -370,7 +370,10 @@ ${curl(e.settings)}
 
 \`GET /admin/openapi.json\`: this API as an OpenAPI 3.1 document, generated
 from the schemas it validates with and answers by (\`src/admin/openapi.ts\`);
-\`test/admin/openapi.test.ts\` checks real answers against it.
+\`test/admin/openapi.test.ts\` checks real answers against it. Each answer
+has a name under \`components.schemas\` (\`KeyView\`, \`ChannelView\`,
+\`LogPage\`, …), which the operations refer to with \`$ref\`; the console's
+types (\`console/src/admin-api.d.ts\`) are generated from them.
 
 ${curl(e.openApi)}
 `;

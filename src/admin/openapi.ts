@@ -2,7 +2,8 @@
  * The admin API as an OpenAPI 3.1 document, built from the schemas the API
  * validates its input with (service.ts, queries.ts) and describes its answers
  * with (response-schemas.ts, log-schemas.ts, task-schemas.ts). Served at
- * GET /admin/openapi.json; the console is written against it.
+ * GET /admin/openapi.json; the console's types are generated from it
+ * (scripts/reference/console-types.ts).
  * test/admin/openapi.test.ts checks that every admin route is here and that
  * real answers match.
  */
@@ -32,14 +33,16 @@ interface Operation {
 }
 
 const data = <T extends z.ZodType>(row: T) => z.object({ data: z.array(row) });
+const keyList = data(answers.keyViewSchema);
+const channelList = data(answers.channelViewSchema);
 
 export const ADMIN_OPERATIONS: readonly Operation[] = [
-  { method: 'get', path: '/keys', tag: 'keys', summary: 'List keys (spend included, never secrets).', answer: data(answers.keyViewSchema) },
+  { method: 'get', path: '/keys', tag: 'keys', summary: 'List keys (spend included, never secrets).', answer: keyList },
   { method: 'post', path: '/keys', tag: 'keys', summary: 'Create a key; the answer carries its secret, once.', body: keyInputSchema(), status: 201, answer: answers.createdKeySchema },
   { method: 'get', path: '/keys/{id}', tag: 'keys', summary: 'Read a key.', answer: answers.keyViewSchema },
   { method: 'patch', path: '/keys/{id}', tag: 'keys', summary: 'Change a key’s limits, models, addresses, expiry or status.', body: keyPatchSchema(), answer: answers.changedKeySchema },
   { method: 'delete', path: '/keys/{id}', tag: 'keys', summary: 'Disable a key (kept for its logs).', answer: answers.keyViewSchema },
-  { method: 'get', path: '/channels', tag: 'channels', summary: 'List channels with their breaker state.', answer: data(answers.channelViewSchema) },
+  { method: 'get', path: '/channels', tag: 'channels', summary: 'List channels with their breaker state.', answer: channelList },
   { method: 'post', path: '/channels', tag: 'channels', summary: 'Create a channel; its type’s settings are checked.', body: channelInputSchema(), status: 201, answer: answers.channelViewSchema },
   { method: 'get', path: '/channels/{id}', tag: 'channels', summary: 'Read a channel.', answer: answers.channelViewSchema },
   { method: 'patch', path: '/channels/{id}', tag: 'channels', summary: 'Change a channel (the result must pass its type’s checks).', body: channelPatchSchema(), answer: answers.channelViewSchema },
@@ -97,6 +100,36 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/openapi.json', tag: 'settings', summary: 'This document.', answerType: 'application/json' },
 ];
 
+/**
+ * The answers by name, as `components.schemas`: an operation answering one
+ * refers to it (`$ref`), and the console's types are generated from them
+ * (console/src/admin-api.d.ts, `npm run docs:reference`).
+ */
+export const NAMED_ANSWERS: Readonly<Record<string, z.ZodType>> = {
+  AdminError: answers.adminErrorSchema,
+  KeyView: answers.keyViewSchema,
+  KeyList: keyList,
+  CreatedKey: answers.createdKeySchema,
+  ChangedKey: answers.changedKeySchema,
+  ChannelView: answers.channelViewSchema,
+  ChannelList: channelList,
+  ChannelTest: answers.channelTestSchema,
+  ChannelTypes: answers.channelTypesSchema,
+  LogRow: answers.logRowSchema,
+  LogPage: answers.logPageSchema,
+  LogDetail: answers.logDetailSchema,
+  UsageSummary: answers.usageSummarySchema,
+  UsageSeries: answers.usageSeriesSchema,
+  TaskView: answers.taskViewSchema,
+  TaskPage: answers.taskPageSchema,
+  TaskDetail: answers.taskDetailSchema,
+  PriceView: answers.priceViewSchema,
+  PriceList: answers.pricesSchema,
+  PriceQuote: answers.priceQuoteSchema,
+  PriceCatalogue: answers.priceCatalogueSchema,
+  Settings: answers.settingsSchema,
+};
+
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
 
 function queryParameters(schema: z.ZodType) {
@@ -111,10 +144,18 @@ function pathParameters(path: string) {
   return [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
 }
 
+const nameOf = new Map<z.ZodType, string>(Object.entries(NAMED_ANSWERS).map(([name, schema]) => [schema, name]));
+
+/** An answer's schema: a reference to its component when it is named, else inline. */
+function answerSchema(schema: z.ZodType): Record<string, unknown> {
+  const name = nameOf.get(schema);
+  return name ? { $ref: `#/components/schemas/${name}` } : jsonSchema(schema, 'output');
+}
+
 function operationObject(operation: Operation) {
-  const error = { description: 'Refused: the admin error shape.', content: { 'application/json': { schema: jsonSchema(answers.adminErrorSchema, 'output') } } };
+  const error = { description: 'Refused: the admin error shape.', content: { 'application/json': { schema: answerSchema(answers.adminErrorSchema) } } };
   const success = operation.answer
-    ? { description: 'OK', content: { 'application/json': { schema: jsonSchema(operation.answer, 'output') } } }
+    ? { description: 'OK', content: { 'application/json': { schema: answerSchema(operation.answer) } } }
     : { description: 'OK', content: { [operation.answerType ?? 'application/json']: {} } };
   return {
     tags: [operation.tag],
@@ -124,6 +165,15 @@ function operationObject(operation: Operation) {
     ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } } } } : {}),
     responses: { [String(operation.status ?? 200)]: success, '400': error, '401': error, '404': error },
   };
+}
+
+/** The named answers as JSON Schema, one named inside another referred to (`$ref`) rather than repeated. */
+function componentSchemas(): Record<string, Record<string, unknown>> {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, schema] of Object.entries(NAMED_ANSWERS)) registry.add(schema, { id: name });
+  const { schemas } = z.toJSONSchema(registry, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12', uri: (name) => `#/components/schemas/${name}` });
+  // Each is a part of the document: its dialect is the document's, and its place is its name.
+  return Object.fromEntries(Object.entries(schemas).map(([name, { $schema: _dialect, $id: _place, ...schema }]) => [name, schema as Record<string, unknown>]));
 }
 
 let built: Record<string, unknown> | undefined;
@@ -145,6 +195,7 @@ export function adminOpenApi(version: string): Record<string, unknown> {
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { adminKey: [] }],
     components: {
+      schemas: componentSchemas(),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
         adminKey: { type: 'apiKey', in: 'header', name: 'x-admin-key' },

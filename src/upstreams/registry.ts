@@ -12,14 +12,14 @@ import { geminiLooseWhenStored, geminiSettingsShape } from './gemini/settings.js
 import type { ImageTaskUpstream } from '../tasks/image-contract.js';
 import type { AnyTaskUpstream } from '../tasks/types.js';
 import type { VideoTaskUpstream } from '../tasks/video-contract.js';
-import { igProxySettingsShape } from './ig-proxy/settings.js';
+import { igProxySettings } from './ig-proxy/settings.js';
 import { openAiChatLooseWhenStored, openAiChatSettingsShape } from './openai-chat/settings.js';
 import { openAiResponsesLooseWhenStored, openAiResponsesSettingsShape } from './openai-responses/settings.js';
-import { openAiVideosSettingsShape } from './openai-videos/settings.js';
+import { openAiVideosSettings } from './openai-videos/settings.js';
 import { channelSettings, type ChannelSettingsSpec } from './settings-check.js';
-import { simulatorSettingsShape } from './simulator/settings.js';
+import { simulatorSettings } from './simulator/settings.js';
 import type { UpstreamAdapter } from './types.js';
-import { wanSettingsShape } from './wan/settings.js';
+import { wanSettings } from './wan/settings.js';
 
 /** What a channel type serves; absent members are work it cannot do. */
 export interface UpstreamSet {
@@ -54,7 +54,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     // Runs in the gateway: nothing to address or authenticate, and it can stand in for any model.
     needs: { baseUrl: false, credentials: false },
     defaultModels: ['*'],
-    settings: channelSettings(simulatorSettingsShape),
+    settings: simulatorSettings.spec,
     load: async () => ({
       chat: (await import('./simulator/index.js')).simulatorAdapter,
       imageTasks: (await import('./simulator/images/index.js')).imageSimulator,
@@ -92,11 +92,11 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   {
     type: 'ig-proxy',
     needs: { baseUrl: true, credentials: false },
-    settings: channelSettings(igProxySettingsShape),
+    settings: igProxySettings.spec,
     load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream }),
   },
-  { type: 'openai-videos', needs: REMOTE, settings: channelSettings(openAiVideosSettingsShape), load: async () => ({ videoTasks: (await import('./openai-videos/index.js')).openAiVideosUpstream }) },
-  { type: 'wan', needs: REMOTE, settings: channelSettings(wanSettingsShape), load: async () => ({ videoTasks: (await import('./wan/index.js')).wanUpstream }) },
+  { type: 'openai-videos', needs: REMOTE, settings: openAiVideosSettings.spec, load: async () => ({ videoTasks: (await import('./openai-videos/index.js')).openAiVideosUpstream }) },
+  { type: 'wan', needs: REMOTE, settings: wanSettings.spec, load: async () => ({ videoTasks: (await import('./wan/index.js')).wanUpstream }) },
 ];
 
 export function channelType(type: string): ChannelType | undefined {

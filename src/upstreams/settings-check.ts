@@ -72,11 +72,24 @@ export function parseStoredSettings(type: string, spec: ChannelSettingsSpec, set
     unknownSettings(type, settings, Object.keys(spec.schema.shape)).map((entry) => entry.key),
   );
   const parsed = spec.schema.safeParse(known);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return parsedOnce(parsed.data);
   const ignored = parsed.error.issues.map((issue) => String(issue.path[0] ?? '')).filter((key) => spec.looseWhenStored.includes(key));
   const retried = spec.schema.safeParse(withoutKeys(known, ignored));
   // Only a channel the rules passed is parsed here; should one fail anyway, its adapters read the raw record as they always could.
-  return retried.success ? retried.data : settings;
+  return retried.success ? parsedOnce(retried.data) : settings;
+}
+
+/** The settings objects `parseStoredSettings` returned: a typed reader takes them as they are (see typed-settings.ts). */
+const parsedSettings = new WeakSet<object>();
+
+function parsedOnce(settings: Record<string, unknown>): Record<string, unknown> {
+  parsedSettings.add(settings);
+  return settings;
+}
+
+/** Whether `settings` came out of `parseStoredSettings` (defaults filled in, values in their read form). */
+export function isParsedSettings(settings: object): boolean {
+  return parsedSettings.has(settings);
 }
 
 function withoutKeys(settings: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {

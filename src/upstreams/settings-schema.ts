@@ -46,18 +46,26 @@ function documented<T extends z.ZodType>(schema: T, json: Record<string, unknown
   return schema;
 }
 
-interface NumberSetting {
+interface NumberSetting<Default extends number | undefined> {
   min: number;
   max?: number;
   integer?: boolean;
   /** What the refusal says the value must be, when the bounds alone do not say it. */
   rule?: string;
   description: string;
-  default?: number;
+  /** The value read when the setting is unset (or null); absent: it reads as undefined. */
+  default?: Default;
 }
 
-/** A number, or a string holding one (older configs wrote them quoted), within bounds; null stands for unset. */
-export function numberLike({ min, max = Number.POSITIVE_INFINITY, integer = false, rule: stated, description, default: fallback }: NumberSetting) {
+/** A number, or a string holding one (older configs wrote them quoted), within bounds; null stands for unset, read as the default. */
+export function numberLike<Default extends number | undefined = undefined>({
+  min,
+  max = Number.POSITIVE_INFINITY,
+  integer = false,
+  rule: stated,
+  description,
+  default: fallback,
+}: NumberSetting<Default>) {
   const rule = stated ?? (max === Number.POSITIVE_INFINITY ? `a number >= ${min}` : `a number from ${min} to ${max}`);
   const schema = z
     .union([z.number(), z.string().regex(/\S/)], { error: `must be ${rule}` })
@@ -67,7 +75,7 @@ export function numberLike({ min, max = Number.POSITIVE_INFINITY, integer = fals
       const value = Number(raw);
       return Number.isFinite(value) && value >= min && value <= max && (!integer || Number.isInteger(value));
     }, `must be ${rule}`)
-    .transform((raw) => (raw === undefined || raw === null ? undefined : Number(raw)))
+    .transform((raw) => (raw === undefined || raw === null ? fallback : Number(raw)) as Default extends number ? number : number | undefined)
     .describe(description);
   return documented(schema, {
     type: integer ? 'integer' : 'number',

@@ -4,16 +4,7 @@ import { useSubmit } from '../hooks.js';
 import { admin } from '../api.js';
 import { Badge, Dialog, ErrorNote, valueOf } from '../components.js';
 import { formatMs } from '../format.js';
-import type { ChannelView } from '../types.js';
-
-interface TestResult {
-  ok: boolean;
-  status: number | null;
-  latencyMs: number | null;
-  model: string | null;
-  error: { type: string; message: string } | null;
-  sample: string | null;
-}
+import type { ChannelTest as TestResult, ChannelView } from '../types.js';
 
 export function ChannelTest({ channel, onClose }: { channel: ChannelView; onClose: () => void }) {
   const [model, setModel] = useState('');

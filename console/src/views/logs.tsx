@@ -10,7 +10,7 @@ import { get, query } from '../api.js';
 import { Badge, ErrorNote, valueOf } from '../components.js';
 import { formatCount, formatMoney, formatMs, formatTime } from '../format.js';
 import { navigate, useLoad } from '../hooks.js';
-import type { ChannelView, KeyView, LogRow, Page } from '../types.js';
+import type { ChannelView, KeyView, LogPage } from '../types.js';
 import { LogDetailView, rememberRows, servedBySimulator } from './log-detail.js';
 
 const PAGE = 100;
@@ -50,7 +50,7 @@ function LogTable({ filters, cursors, setCursors, keys, channels, simulatorIds }
   const cursor = cursors[cursors.length - 1];
   const span = RANGES[filters.range];
   const page = useLoad(async () => {
-    const answer = await get<Page<LogRow>>(
+    const answer = await get<LogPage>(
       `logs${query({
         since: span === null || span === undefined ? undefined : until - span,
         until,

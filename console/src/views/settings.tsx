@@ -7,20 +7,7 @@
 import { get } from '../api.js';
 import { Badge, ErrorNote } from '../components.js';
 import { useLoad } from '../hooks.js';
-
-interface SettingRow {
-  name: string;
-  section?: string;
-  value: unknown;
-  source: string;
-  description?: string;
-}
-
-interface SettingsAnswer {
-  data: SettingRow[];
-  configFile?: string | null;
-  configOwned?: { channels: Record<string, string[]>; keys: Record<string, string[]>; prices?: Record<string, string[]> };
-}
+import type { SettingsAnswer } from '../types.js';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
 

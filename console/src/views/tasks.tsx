@@ -9,7 +9,7 @@ import { get, query } from '../api.js';
 import { Badge, ErrorNote, valueOf } from '../components.js';
 import { formatMoney, formatTime } from '../format.js';
 import { useBlobUrl, useLoad } from '../hooks.js';
-import type { Page, TaskView } from '../types.js';
+import type { TaskPage, TaskView } from '../types.js';
 import { TaskDetailView } from './task-detail.js';
 
 const PAGE = 24;
@@ -73,7 +73,7 @@ export function Tasks({ params }: { params: string[] }) {
   const cursor = cursors[cursors.length - 1];
   const detail = params[0];
   // No list behind an open task: it loads again, current, on the way back.
-  const page = useLoad(() => (detail ? Promise.resolve(undefined) : get<Page<TaskView>>(`tasks${query({ family, status, limit: PAGE, cursor })}`)), [family, status, cursor, detail]);
+  const page = useLoad(() => (detail ? Promise.resolve(undefined) : get<TaskPage>(`tasks${query({ family, status, limit: PAGE, cursor })}`)), [family, status, cursor, detail]);
 
   if (detail) return <TaskDetailView id={detail} />;
   const choose = (nextFamily: TaskView['family'], nextStatus: string) => {

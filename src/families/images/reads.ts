@@ -4,7 +4,8 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import { IMAGE_FAMILY, IMAGE_TASKS } from '../../tasks/image-contract.js';
-import { accountsOf, matchesFilter } from '../../tasks/image-accounts.js';
+import { matchesFilter } from '../../tasks/image-accounts.js';
+import { accountsOf } from '../../upstreams/accounts-setting.js';
 import { success, type Envelope } from './errors.js';
 import { ownedTask } from './follow-ups.js';
 import { decodeImage } from './images-input.js';

@@ -10,7 +10,8 @@ import { orderCandidates } from '../../routing/select.js';
 import type { AppContext } from '../../http/context.js';
 import { IMAGE_FAMILY } from '../../tasks/image-contract.js';
 import type { Channel } from '../../core/channel.js';
-import { accountsOf, matchesFilter, type ImageAccount } from '../../tasks/image-accounts.js';
+import { matchesFilter, type ImageAccount } from '../../tasks/image-accounts.js';
+import { accountsOf } from '../../upstreams/accounts-setting.js';
 import type { AccountFilter } from './schema.js';
 
 export interface Target {

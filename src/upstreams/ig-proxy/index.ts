@@ -11,13 +11,14 @@ import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from
 import { exchange, refusal, type UpstreamEnvelope } from './client.js';
 import { downloadImage } from './media.js';
 import { observationOf, type UpstreamTaskRecord } from './records.js';
+import { declaresAccounts } from '../accounts-setting.js';
 import { readIgProxySettings } from './settings.js';
 
 const requestOf = (task: TaskRecord): ImageTaskRequest => IMAGE_TASKS.request(task);
 
 /** The account filter sent upstream: the declared account the gateway chose, else the client's own filter. */
 function accountFilterFor(task: TaskRecord, payload: ImageSubmitPayload, call: TaskCall): Record<string, unknown> | undefined {
-  if (Array.isArray(call.channel.settings.accounts) && task.accountId) return { instanceId: task.accountId };
+  if (declaresAccounts(call.channel) && task.accountId) return { instanceId: task.accountId };
   return payload.accountFilter;
 }
 

@@ -1,27 +1,31 @@
 /**
  * The `openai-videos` channel's settings: `baseUrl` is the `/v1` prefix
- * (`https://api.openai.com/v1`); in `channel.settings`, all optional,
+ * (`https://api.openai.com/v1`); in `settings`, all optional,
  * `maxVideoBytes` bounds a download and `variants: false` skips fetching the
  * thumbnail and sprite sheet.
  */
-import { GatewayError } from '../../core/errors.js';
-import type { Channel } from '../../core/channel.js';
 import { z } from 'zod';
-import { maxVideoBytesSetting, readMaxVideoBytes } from '../video-limits.js';
-
-export interface OpenAiVideosSettings {
-  maxVideoBytes: number;
-  variants: boolean;
-}
-
-export function readOpenAiVideosSettings(channel: Channel): OpenAiVideosSettings {
-  if (!channel.baseUrl) throw new GatewayError('internal', `openai-videos channel ${channel.name}: baseUrl must be set (the /v1 prefix)`);
-  const variants = channel.settings.variants ?? true;
-  if (typeof variants !== 'boolean') throw new GatewayError('internal', `openai-videos channel ${channel.name}: setting variants must be true or false`);
-  return { maxVideoBytes: readMaxVideoBytes(channel), variants };
-}
+import type { Channel } from '../../core/channel.js';
+import { GatewayError } from '../../core/errors.js';
+import { typedChannelSettings, type TypedSettings } from '../typed-settings.js';
+import { maxVideoBytesSetting } from '../video-limits.js';
 
 export const openAiVideosSettingsShape = {
   maxVideoBytes: maxVideoBytesSetting,
-  variants: z.boolean({ error: 'must be true or false' }).nullish().describe('`false`: skip fetching the thumbnail and sprite sheet of a finished video.').meta({ default: true }),
+  variants: z
+    .boolean({ error: 'must be true or false' })
+    .nullish()
+    .meta({ default: true })
+    .transform((value) => value ?? true)
+    .describe('`false`: skip fetching the thumbnail and sprite sheet of a finished video.'),
 } as const;
+
+export const openAiVideosSettings = typedChannelSettings('openai-videos', openAiVideosSettingsShape);
+
+export type OpenAiVideosSettings = TypedSettings<typeof openAiVideosSettingsShape>;
+
+/** An openai-videos channel's settings, typed (see typed-settings.ts); the channel must have its `/v1` prefix. */
+export function readOpenAiVideosSettings(channel: Channel): OpenAiVideosSettings {
+  if (!channel.baseUrl) throw new GatewayError('internal', `openai-videos channel ${channel.name}: baseUrl must be set (the /v1 prefix)`);
+  return openAiVideosSettings.of(channel);
+}

@@ -1,48 +1,12 @@
-/** The simulator's knobs, read from `channel.settings`; all optional. */
-import { GatewayError } from '../../core/errors.js';
-import type { Channel } from '../../core/channel.js';
-import { accountsSetting } from '../accounts-setting.js';
-import { failTasksSetting, numberLike } from '../settings-schema.js';
-
-export interface SimulatorSettings {
-  /** Wait before the answer starts (ms). */
-  latencyMs: number;
-  /** Wait between streamed chunks (ms). */
-  tokenDelayMs: number;
-  /** Every call fails with this upstream HTTP status. */
-  failStatus?: number;
-  /** Streams break after this many delta chunks. */
-  failAfterChunks?: number;
-}
-
-function invalidSetting(channel: Channel, key: string, rule: string): GatewayError {
-  return new GatewayError('internal', `simulator channel ${channel.name}: setting ${key} must be ${rule}`);
-}
-
-function readCount(channel: Channel, key: string): number | undefined {
-  const raw = channel.settings[key];
-  if (raw === undefined || raw === null) return undefined;
-  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw invalidSetting(channel, key, 'a number >= 0');
-  return value;
-}
-
-export function readSimulatorSettings(channel: Channel): SimulatorSettings {
-  const failStatus = readCount(channel, 'failStatus');
-  if (failStatus !== undefined && !(Number.isInteger(failStatus) && failStatus >= 400 && failStatus <= 599)) throw invalidSetting(channel, 'failStatus', 'an HTTP error status (400-599)');
-  const failAfterChunks = readCount(channel, 'failAfterChunks');
-  return {
-    latencyMs: readCount(channel, 'latencyMs') ?? 0,
-    tokenDelayMs: readCount(channel, 'tokenDelayMs') ?? 0,
-    failStatus,
-    failAfterChunks: failAfterChunks === undefined ? undefined : Math.floor(failAfterChunks),
-  };
-}
-
 /**
  * Every key of a simulator channel: its chat knobs, and those of its image
- * and video task simulators (src/upstreams/simulator/{images,videos}).
+ * and video task simulators (src/upstreams/simulator/{images,videos}), each
+ * with its rule and default; all optional.
  */
+import { accountsSetting } from '../accounts-setting.js';
+import { failTasksSetting, numberLike } from '../settings-schema.js';
+import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
+
 export const simulatorSettingsShape = {
   latencyMs: numberLike({ min: 0, description: 'Wait before the answer starts, in ms.', default: 0 }),
   tokenDelayMs: numberLike({ min: 0, description: 'Wait between streamed chunks, in ms.', default: 0 }),
@@ -56,3 +20,27 @@ export const simulatorSettingsShape = {
   fps: numberLike({ min: 1, max: 60, description: 'Video frames per second when the request names none.', default: 24 }),
   accounts: accountsSetting,
 } as const;
+
+export const simulatorSettings = typedChannelSettings('simulator', simulatorSettingsShape);
+
+export type SimulatorChannelSettings = TypedSettings<typeof simulatorSettingsShape>;
+
+/** A simulator channel's settings, typed (see typed-settings.ts). */
+export const simulatorSettingsOf = (channel: SettingsHolder): SimulatorChannelSettings => simulatorSettings.of(channel);
+
+/** The chat simulator's knobs. */
+export interface SimulatorSettings {
+  /** Wait before the answer starts (ms). */
+  latencyMs: number;
+  /** Wait between streamed chunks (ms). */
+  tokenDelayMs: number;
+  /** Every call fails with this upstream HTTP status. */
+  failStatus?: number;
+  /** Streams break after this many delta chunks (whole chunks). */
+  failAfterChunks?: number;
+}
+
+export function readSimulatorSettings(channel: SettingsHolder): SimulatorSettings {
+  const { latencyMs, tokenDelayMs, failStatus, failAfterChunks } = simulatorSettingsOf(channel);
+  return { latencyMs, tokenDelayMs, failStatus, failAfterChunks: failAfterChunks === undefined ? undefined : Math.floor(failAfterChunks) };
+}

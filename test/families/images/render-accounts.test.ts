@@ -1,7 +1,8 @@
 /** The task record as clients see it, the envelope's status and code pairs, and account filters. */
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/core/errors.js';
-import { accountsOf, matchesFilter } from '../../../src/tasks/image-accounts.js';
+import { matchesFilter } from '../../../src/tasks/image-accounts.js';
+import { accountsOf } from '../../../src/upstreams/accounts-setting.js';
 import { renderError } from '../../../src/families/images/errors.js';
 import { renderTask } from '../../../src/families/images/render.js';
 import type { TaskRecord } from '../../../src/tasks/types.js';

@@ -93,7 +93,7 @@ describe('image simulator', () => {
 
   it('names a bad setting', () => {
     const channel = { name: 'sim', settings: { taskSeconds: 'soon' } } as unknown as Channel;
-    expect(() => readImageSimulatorSettings(channel)).toThrow(/setting taskSeconds must be a number/);
+    expect(() => readImageSimulatorSettings(channel)).toThrow(/simulator channel sim: settings.taskSeconds must be a number/);
     const fails = { name: 'sim', settings: { failTasks: 'yes' } } as unknown as Channel;
     expect(() => readImageSimulatorSettings(fails)).toThrow(/failTasks/);
     expect(readImageSimulatorSettings({ name: 'sim', settings: {} } as unknown as Channel)).toEqual({

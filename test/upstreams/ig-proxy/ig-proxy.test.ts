@@ -260,6 +260,6 @@ describe('ig-proxy upstream', () => {
 
   it('names a bad setting', async () => {
     const failure = await igProxyUpstream.submit(task('IMAGINE', {}), { images: [] }, call({ channel: channel({ pathPrefix: 'no-slash' }) })).catch((error) => error);
-    expect(failure.message).toMatch(/setting pathPrefix/);
+    expect(failure.message).toMatch(/ig-proxy channel [^:]+: settings.pathPrefix must be a string matching/);
   });
 });

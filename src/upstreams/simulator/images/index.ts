@@ -25,13 +25,14 @@ async function start(task: TaskRecord, call: TaskCall): Promise<SubmitOutcome> {
   const settings = readImageSimulatorSettings(call.channel);
   const durationMs = Math.round(settings.taskSeconds * 1000);
   let ahead = 0;
+  let waitMs = 0;
   if (settings.concurrency !== undefined && call.countOpen) {
     const open = await call.countOpen();
     ahead = Math.max(0, open - settings.concurrency);
+    // Each full round of `concurrency` tasks ahead delays the start by one task duration.
+    waitMs = Math.ceil(ahead / settings.concurrency) * durationMs;
   }
   const now = Date.now();
-  // Each full round of `concurrency` tasks ahead delays the start by one task duration.
-  const waitMs = ahead > 0 ? Math.ceil(ahead / (settings.concurrency ?? 1)) * durationMs : 0;
   const schedule: Schedule = { startAt: now + waitMs, durationMs };
   if (failsAction(settings, task.action)) schedule.failReason = `simulated failure of ${task.action} (channel setting failTasks)`;
   return {

@@ -1,0 +1,57 @@
+/**
+ * How an upstream reads its channel's settings typed: in full as its schema
+ * outputs them, every default filled in, so each rule and default is written
+ * once, in the schema (`<type>/settings.ts`).
+ *
+ * The rule: the channel registry parses a serving channel's settings once per
+ * refresh (`parseStoredSettings`), and a reader takes that object as it is. A
+ * settings object the registry did not parse (the built-in simulator's, a
+ * disabled channel's whose tasks are still polled, a test's) is parsed by the
+ * same schema on its first read, once per object. A value the schema refuses
+ * never reaches an adapter: the registry sets such a channel aside, and a
+ * first read refuses it here, naming the setting.
+ */
+import type { z } from 'zod';
+import { GatewayError } from '../core/errors.js';
+import { channelSettings, checkChannelSettings, isParsedSettings, parseStoredSettings, type ChannelSettingsSpec } from './settings-check.js';
+import type { sharedSettingsShape } from './settings-schema.js';
+
+/** A type's settings as its schema outputs them: the shared keys and its own, defaults filled in. */
+export type TypedSettings<Shape extends z.ZodRawShape> = Readonly<z.output<z.ZodObject<typeof sharedSettingsShape & Shape>>>;
+
+/** What holds a channel's settings: the channel itself, or a test's stand-in for one. */
+export interface SettingsHolder {
+  readonly name: string;
+  readonly settings: Record<string, unknown>;
+}
+
+export interface TypedChannelSettings<Shape extends z.ZodRawShape> {
+  /** The type's schema, for its `CHANNEL_TYPES` entry. */
+  readonly spec: ChannelSettingsSpec;
+  /** A channel's settings, typed. */
+  of(channel: SettingsHolder): TypedSettings<Shape>;
+}
+
+/** A channel type's settings schema and its typed reader, built from the type's shape. */
+export function typedChannelSettings<Shape extends z.ZodRawShape>(type: string, shape: Shape, looseWhenStored: readonly string[] = []): TypedChannelSettings<Shape> {
+  const spec = channelSettings(shape, looseWhenStored);
+  const parsedOnRead = new WeakMap<object, TypedSettings<Shape>>();
+  return {
+    spec,
+    of(channel) {
+      const { settings } = channel;
+      if (isParsedSettings(settings)) return settings as TypedSettings<Shape>;
+      let typed = parsedOnRead.get(settings);
+      if (!typed) {
+        const parsed = parseStoredSettings(type, spec, settings);
+        if (!isParsedSettings(parsed)) {
+          const problem = checkChannelSettings(type, spec, settings, true).problem;
+          throw new GatewayError('internal', `${type} channel ${channel.name}: ${problem ? `${problem.field} ${problem.message}` : 'settings do not match the type'}`);
+        }
+        typed = parsed as TypedSettings<Shape>;
+        parsedOnRead.set(settings, typed);
+      }
+      return typed;
+    },
+  };
+}
