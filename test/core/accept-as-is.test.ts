@@ -15,7 +15,7 @@ import { responsesRequestSchema } from '../../src/families/responses/schema.js';
 import { itemSchemas, otherItemSchema } from '../../src/families/responses/schema-items.js';
 import { inputPartSchemas, outputPartSchemas } from '../../src/families/responses/schema-content.js';
 import { otherToolSchema as otherResponsesToolSchema, toolSchemas } from '../../src/families/responses/schema-tools.js';
-import { generateRequestSchema } from '../../src/families/generate/schema.js';
+import { generateRequestSchema } from '../../src/dialects/generate/schema.js';
 import { chatCompletionsRequestSchema, functionToolSchema, otherToolSchema } from '../../src/families/chat-completions/schema.js';
 import { assistantPartSchemas, messageSchemas, userPartSchemas } from '../../src/families/chat-completions/schema-messages.js';
 import { chatCompletionsBody, generateBody, messagesBody, responsesBody } from '../fuzz/bases.js';
