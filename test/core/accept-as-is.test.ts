@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { asIsVerdict, asIsWhen, parseAsIs } from '../../src/core/accept-as-is.js';
-import { messagesRequestSchema } from '../../src/families/messages/schema.js';
+import { messagesRequestSchema } from '../../src/dialects/messages/schema.js';
 import { responsesRequestSchema } from '../../src/families/responses/schema.js';
 import { itemSchemas, otherItemSchema } from '../../src/families/responses/schema-items.js';
 import { inputPartSchemas, outputPartSchemas } from '../../src/families/responses/schema-content.js';
