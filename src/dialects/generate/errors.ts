@@ -6,18 +6,9 @@
  * both as `retry-after` and as the service's RetryInfo detail.
  */
 import { detailFor, retryHeaders, type GatewayError } from '../../core/errors.js';
+import type { GoogleErrorBody } from './wire.js';
 
-export type GoogleStatus =
-  | 'INVALID_ARGUMENT'
-  | 'FAILED_PRECONDITION'
-  | 'UNAUTHENTICATED'
-  | 'PERMISSION_DENIED'
-  | 'NOT_FOUND'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'RESOURCE_EXHAUSTED'
-  | 'INTERNAL'
-  | 'UNAVAILABLE'
-  | 'DEADLINE_EXCEEDED';
+export type GoogleStatus = GoogleErrorBody['error']['status'];
 
 const statusByCode: Record<number, GoogleStatus> = {
   400: 'INVALID_ARGUMENT',
@@ -49,10 +40,6 @@ export function googleStatus(error: GatewayError, code: number): GoogleStatus {
   const reported = detailFor(error, 'generate');
   if (reported !== undefined && upstreamStatuses[reported] === code) return reported as GoogleStatus;
   return statusByCode[code];
-}
-
-export interface GoogleErrorBody {
-  error: { code: number; message: string; status: GoogleStatus; details?: unknown[] };
 }
 
 export function googleErrorBody(error: GatewayError): GoogleErrorBody {

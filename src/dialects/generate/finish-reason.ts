@@ -4,6 +4,7 @@
  * to the word a client reads.
  */
 import type { FinishReason } from '../../core/chat.js';
+import type { GeminiCandidate } from './wire.js';
 
 const byFinishReason: Record<string, FinishReason> = {
   STOP: 'stop',
@@ -35,7 +36,7 @@ export function isPromptBlocked(blockReason: string | null | undefined): boolean
   return !!blockReason && blockReason !== 'BLOCK_REASON_UNSPECIFIED';
 }
 
-export type GenerateFinishReason = 'STOP' | 'MAX_TOKENS' | 'SAFETY' | 'RECITATION' | 'LANGUAGE' | 'OTHER' | 'BLOCKLIST' | 'PROHIBITED_CONTENT' | 'SPII' | 'MALFORMED_FUNCTION_CALL' | 'IMAGE_SAFETY';
+export type GenerateFinishReason = NonNullable<GeminiCandidate['finishReason']>;
 
 const byReason: Record<FinishReason, GenerateFinishReason> = {
   stop: 'STOP',

@@ -11,7 +11,7 @@
  * gateway's fixed media figure, the rest text.
  */
 import { emptyUsage, type Usage } from '../../core/chat.js';
-import type { GeminiUsageMetadata } from './wire.js';
+import type { GeminiModalityTokenCount, GeminiUsageMetadata } from './wire.js';
 import { MEDIA_PART_TOKENS } from '../../core/tokens.js';
 
 export function usageFromGemini(usage: GeminiUsageMetadata | null | undefined): Usage {
@@ -31,35 +31,18 @@ export function hasCounts(usage: GeminiUsageMetadata | null | undefined): usage 
   return !!usage && (typeof usage.promptTokenCount === 'number' || typeof usage.candidatesTokenCount === 'number');
 }
 
-export type Modality = 'TEXT' | 'IMAGE' | 'AUDIO' | 'VIDEO' | 'DOCUMENT';
-
-export interface ModalityTokenCount {
-  modality: Modality;
-  tokenCount: number;
-}
-
-export interface UsageMetadata {
-  promptTokenCount: number;
-  cachedContentTokenCount?: number;
-  candidatesTokenCount: number;
-  toolUsePromptTokenCount?: number;
-  thoughtsTokenCount?: number;
-  totalTokenCount: number;
-  promptTokensDetails?: ModalityTokenCount[];
-  cacheTokensDetails?: ModalityTokenCount[];
-  candidatesTokensDetails?: ModalityTokenCount[];
-}
+export type Modality = GeminiModalityTokenCount['modality'];
 
 /** How many media parts of each modality the prompt holds. */
-export type PromptMedia = Partial<Record<Exclude<Modality, 'TEXT'>, number>>;
+export type PromptMedia = Partial<Record<Exclude<Modality, 'TEXT' | 'MODALITY_UNSPECIFIED'>, number>>;
 
-export function renderUsageMetadata(usage: Partial<Usage> | undefined, media: PromptMedia = {}): UsageMetadata {
+export function renderUsageMetadata(usage: Partial<Usage> | undefined, media: PromptMedia = {}): GeminiUsageMetadata {
   const cached = usage?.cacheReadTokens ?? 0;
   const prompt = (usage?.inputTokens ?? 0) + cached + (usage?.cacheWriteTokens ?? 0);
   const output = usage?.outputTokens ?? 0;
   const thoughts = Math.min(usage?.reasoningTokens ?? 0, output);
   const candidates = output - thoughts;
-  const out: UsageMetadata = { promptTokenCount: prompt, candidatesTokenCount: candidates, totalTokenCount: prompt + output };
+  const out: GeminiUsageMetadata = { promptTokenCount: prompt, candidatesTokenCount: candidates, totalTokenCount: prompt + output };
   if (cached > 0) out.cachedContentTokenCount = cached;
   if (thoughts > 0) out.thoughtsTokenCount = thoughts;
   if (prompt > 0) out.promptTokensDetails = modalitySplit(prompt, media);
@@ -68,8 +51,8 @@ export function renderUsageMetadata(usage: Partial<Usage> | undefined, media: Pr
   return out;
 }
 
-function modalitySplit(prompt: number, media: PromptMedia): ModalityTokenCount[] {
-  const details: ModalityTokenCount[] = [];
+function modalitySplit(prompt: number, media: PromptMedia): GeminiModalityTokenCount[] {
+  const details: GeminiModalityTokenCount[] = [];
   let remaining = prompt;
   for (const modality of ['IMAGE', 'AUDIO', 'VIDEO', 'DOCUMENT'] as const) {
     const tokens = Math.min(remaining, (media[modality] ?? 0) * MEDIA_PART_TOKENS);

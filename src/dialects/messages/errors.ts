@@ -6,23 +6,9 @@
  * error kind), and the status an upstream's in-stream `event: error` means.
  */
 import { retryHeaders, upstreamStatusError, type GatewayError } from '../../core/errors.js';
+import type { MessagesErrorObject, MessagesErrorType } from './wire.js';
 
-/**
- * The error types of the Messages API (its errors page, and the official
- * client's `ErrorObject` union, which adds `billing_error` and `timeout_error`).
- * There is no `server_error`: every other 5xx is `api_error`.
- */
-export type MessagesErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'billing_error'
-  | 'permission_error'
-  | 'not_found_error'
-  | 'request_too_large'
-  | 'rate_limit_error'
-  | 'timeout_error'
-  | 'api_error'
-  | 'overloaded_error';
+export type { MessagesErrorObject, MessagesErrorType } from './wire.js';
 
 // By the status the client sees, so the type always agrees with the status the
 // official clients pick their error class by; every gateway error kind lands
@@ -43,12 +29,6 @@ const typeByStatus: Record<number, MessagesErrorType> = {
 export function messagesErrorType(status: number): MessagesErrorType {
   // Other 4xx are invalid_request_error, as the API itself answers them.
   return typeByStatus[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
-}
-
-export interface MessagesErrorObject {
-  type: MessagesErrorType;
-  message: string;
-  code: string;
 }
 
 /** The `error` object of an error body or stream event: the Anthropic upstream's own when it wrote one. */

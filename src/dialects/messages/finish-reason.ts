@@ -4,6 +4,7 @@
  * reads, which is always one of the vendor's.
  */
 import type { FinishReason } from '../../core/chat.js';
+import type { MessagesStopReason } from './wire.js';
 
 const byStopReason: Record<string, FinishReason> = {
   end_turn: 'stop',
@@ -20,7 +21,7 @@ export function mapStopReason(stopReason: string | null | undefined): FinishReas
   return (stopReason && byStopReason[stopReason]) || 'other';
 }
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal' | 'pause_turn';
+export type StopReason = MessagesStopReason;
 
 const stopReasons: Record<FinishReason, StopReason> = {
   stop: 'end_turn',

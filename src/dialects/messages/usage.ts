@@ -33,24 +33,17 @@ export function usageFromMessages(usage: MessagesUsage | null | undefined): Usag
   return applyMessagesUsage(emptyUsage(), usage);
 }
 
-export interface RenderedMessagesUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
-}
-
-export function renderUsage(usage: Partial<Usage> | undefined): RenderedMessagesUsage {
-  const rendered: RenderedMessagesUsage = {
+export function renderUsage(usage: Partial<Usage> | undefined): MessagesUsage {
+  const written = usage?.cacheWriteTokens ?? 0;
+  const rendered: MessagesUsage = {
     input_tokens: usage?.inputTokens ?? 0,
     output_tokens: usage?.outputTokens ?? 0,
-    cache_creation_input_tokens: usage?.cacheWriteTokens ?? 0,
+    cache_creation_input_tokens: written,
     cache_read_input_tokens: usage?.cacheReadTokens ?? 0,
   };
   if (usage?.cacheWrite1hTokens !== undefined) {
-    const oneHour = Math.min(usage.cacheWrite1hTokens, rendered.cache_creation_input_tokens);
-    rendered.cache_creation = { ephemeral_5m_input_tokens: rendered.cache_creation_input_tokens - oneHour, ephemeral_1h_input_tokens: oneHour };
+    const oneHour = Math.min(usage.cacheWrite1hTokens, written);
+    rendered.cache_creation = { ephemeral_5m_input_tokens: written - oneHour, ephemeral_1h_input_tokens: oneHour };
   }
   return rendered;
 }

@@ -13,7 +13,7 @@ import type { ClientKey } from '../../http/auth.js';
 import type { AppContext } from '../../http/context.js';
 import { renderGenerateError } from '../../dialects/generate/errors.js';
 import { invalidArgument } from './invalid.js';
-import type { GenerateRequest } from './schema.js';
+import type { GenerateRequest } from '../../dialects/generate/schema.js';
 import { generateToCore } from './to-core.js';
 import { renderUsageMetadata, type PromptMedia } from '../../dialects/generate/usage.js';
 import { promptMediaOf } from './prompt-media.js';

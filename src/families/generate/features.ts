@@ -4,8 +4,8 @@
  * upstream speaking it can forward them. Options that change nothing (one
  * candidate, TEXT output, safety thresholds that block nothing) are left out.
  */
-import type { GenerateRequest } from './schema.js';
-import { permissiveThresholds } from './schema-enums.js';
+import type { GenerateRequest } from '../../dialects/generate/schema.js';
+import { permissiveThresholds } from '../../dialects/generate/schema-enums.js';
 
 import type { GenerateFeature } from '../../dialects/generate/features.js';
 

@@ -6,9 +6,10 @@
  */
 import type { ChatResponse, TextPart } from '../../core/chat.js';
 import { unwrapEnumText } from './enum-output.js';
-import { isBlocked, toGenerateFinishReason, type GenerateFinishReason } from '../../dialects/generate/finish-reason.js';
-import { SignatureCarrier, thoughtToken, type GeneratePart } from './parts.js';
-import { renderUsageMetadata, type PromptMedia, type UsageMetadata } from '../../dialects/generate/usage.js';
+import { isBlocked, toGenerateFinishReason } from '../../dialects/generate/finish-reason.js';
+import { SignatureCarrier, thoughtToken } from './parts.js';
+import { renderUsageMetadata, type PromptMedia } from '../../dialects/generate/usage.js';
+import type { GeminiCandidate, GeminiCitationSource, GeminiPart, GeminiResponse } from '../../dialects/generate/wire.js';
 
 export interface RenderOptions {
   /** `thinkingConfig.includeThoughts`: thoughts come back as parts marked `thought: true`. */
@@ -19,29 +20,8 @@ export interface RenderOptions {
   promptMedia?: PromptMedia;
 }
 
-export interface CitationSource {
-  startIndex: number;
-  endIndex: number;
-  uri: string;
-}
-
-export interface GenerateCandidate {
-  content: { role: 'model'; parts: GeneratePart[] };
-  finishReason?: GenerateFinishReason;
-  citationMetadata?: { citationSources: CitationSource[] };
-  index: number;
-}
-
-export interface GenerateContentResponse {
-  candidates?: GenerateCandidate[];
-  promptFeedback?: { blockReason: 'SAFETY' };
-  usageMetadata?: UsageMetadata;
-  modelVersion: string;
-  responseId: string;
-}
-
-export function renderGenerateResponse(res: ChatResponse, clientModel: string, opts: RenderOptions): GenerateContentResponse {
-  const parts: GeneratePart[] = [];
+export function renderGenerateResponse(res: ChatResponse, clientModel: string, opts: RenderOptions): GeminiResponse {
+  const parts: GeminiPart[] = [];
   const signatures = new SignatureCarrier();
   const texts: TextPart[] = [];
   for (const part of res.content) {
@@ -66,7 +46,7 @@ export function renderGenerateResponse(res: ChatResponse, clientModel: string, o
   }
   // A turn with no part at all is refused by the official client's chat history.
   if (parts.length === 0) parts.push({ text: '' });
-  const candidate: GenerateCandidate = {
+  const candidate: GeminiCandidate = {
     content: { role: 'model', parts },
     finishReason: toGenerateFinishReason(res.finishReason),
     index: 0,
@@ -77,8 +57,8 @@ export function renderGenerateResponse(res: ChatResponse, clientModel: string, o
 }
 
 /** Citations that name a URL, spanning the cited text part (indexes in UTF-8 bytes of the answer text). */
-function citationSources(texts: TextPart[]): CitationSource[] {
-  const sources: CitationSource[] = [];
+function citationSources(texts: TextPart[]): GeminiCitationSource[] {
+  const sources: GeminiCitationSource[] = [];
   let offset = 0;
   for (const part of texts) {
     const length = Buffer.byteLength(part.text);

@@ -6,7 +6,7 @@
  * of the history (to-core-content.ts). Upstreams name them in their plan;
  * strict translation refuses them.
  */
-import type { GenerateRequest } from './schema.js';
+import type { GenerateRequest } from '../../dialects/generate/schema.js';
 
 export function requestHints(req: GenerateRequest, droppedParts: ReadonlySet<string>): Record<string, unknown> | undefined {
   const hints: Record<string, unknown> = {};

@@ -5,7 +5,7 @@
  * annotation with no JSON Schema keyword every upstream accepts; it is left out.
  */
 import type { JsonSchema } from '../../core/chat.js';
-import type { GenerateSchema } from './schema-tools.js';
+import type { GenerateSchema } from '../../dialects/generate/schema-tools.js';
 
 const copied = [
   'format',

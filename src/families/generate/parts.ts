@@ -9,19 +9,7 @@
 import type { ThinkingPart } from '../../core/chat.js';
 import { isSealedReasoning } from '../../core/reasoning-state.js';
 import { wrapThought } from './thought-token.js';
-
-export interface GenerateFunctionCall {
-  id?: string;
-  name: string;
-  args: Record<string, unknown>;
-}
-
-export interface GeneratePart {
-  text?: string;
-  thought?: boolean;
-  thoughtSignature?: string;
-  functionCall?: GenerateFunctionCall;
-}
+import type { GeminiPart } from '../../dialects/generate/wire.js';
 
 /** The signature to hand the client for a finished thought, if any must come back. */
 export function thoughtToken(part: ThinkingPart, includeThoughts: boolean): string | undefined {
@@ -37,14 +25,14 @@ export class SignatureCarrier {
   private pending: string | undefined;
 
   /** Holds a thought's signature for the next part; a signature already held goes out first on its own. */
-  hold(token: string | undefined): GeneratePart | undefined {
+  hold(token: string | undefined): GeminiPart | undefined {
     if (token === undefined) return undefined;
     const previous = this.flush();
     this.pending = token;
     return previous;
   }
 
-  attach<T extends GeneratePart>(part: T): T {
+  attach<T extends GeminiPart>(part: T): T {
     if (this.pending === undefined) return part;
     part.thoughtSignature = this.pending;
     this.pending = undefined;
@@ -52,7 +40,7 @@ export class SignatureCarrier {
   }
 
   /** A signature nothing followed, on an empty text part. */
-  flush(): GeneratePart | undefined {
+  flush(): GeminiPart | undefined {
     if (this.pending === undefined) return undefined;
     const part = { text: '', thoughtSignature: this.pending };
     this.pending = undefined;

@@ -3,8 +3,8 @@
  * per-modality prompt counts of a translated answer's usage.
  */
 import type { PromptMedia } from '../../dialects/generate/usage.js';
-import type { GenerateRequest } from './schema.js';
-import { mediaKind } from './schema-enums.js';
+import type { GenerateRequest } from '../../dialects/generate/schema.js';
+import { mediaKind } from '../../dialects/generate/schema-enums.js';
 
 const modalityByKind = { image: 'IMAGE', audio: 'AUDIO', video: 'VIDEO', document: 'DOCUMENT' } as const;
 

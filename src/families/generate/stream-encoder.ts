@@ -15,7 +15,8 @@ import { unwrapEnumText } from './enum-output.js';
 import { googleErrorBody } from '../../dialects/generate/errors.js';
 import { isBlocked, toGenerateFinishReason } from '../../dialects/generate/finish-reason.js';
 import type { RenderOptions } from './from-core.js';
-import { SignatureCarrier, thoughtToken, type GeneratePart } from './parts.js';
+import { SignatureCarrier, thoughtToken } from './parts.js';
+import type { GeminiCandidate, GeminiPart, GeminiResponse } from '../../dialects/generate/wire.js';
 import { renderUsageMetadata } from '../../dialects/generate/usage.js';
 
 export interface GenerateStreamOptions extends RenderOptions {
@@ -116,7 +117,7 @@ export class GenerateStreamEncoder {
 
   private finish(reason: FinishReason, usage: Usage): string {
     this.finished = true;
-    const parts: GeneratePart[] = [];
+    const parts: GeminiPart[] = [];
     if (this.opts.enumOutput && this.enumText !== '') parts.push(this.signatures.attach({ text: unwrapEnumText(this.enumText) }));
     const rest = this.signatures.flush();
     if (rest) parts.push(rest);
@@ -126,11 +127,11 @@ export class GenerateStreamEncoder {
     }
     // Every chunk holds a part: the official client's chat drops a turn whose last chunk has none.
     if (parts.length === 0) parts.push({ text: '' });
-    const candidate = { content: { role: 'model', parts }, finishReason: toGenerateFinishReason(reason), index: 0 };
+    const candidate: GeminiCandidate = { content: { role: 'model', parts }, finishReason: toGenerateFinishReason(reason), index: 0 };
     return this.frame({ candidates: [candidate], usageMetadata, modelVersion: this.opts.clientModel, responseId: this.responseId });
   }
 
-  private parts(parts: GeneratePart[]): string {
+  private parts(parts: GeminiPart[]): string {
     this.emittedParts = true;
     return this.frame({
       candidates: [{ content: { role: 'model', parts }, index: 0 }],
@@ -139,7 +140,7 @@ export class GenerateStreamEncoder {
     });
   }
 
-  private frame(chunk: object): string {
+  private frame(chunk: GeminiResponse): string {
     const json = JSON.stringify(chunk);
     const first = this.chunks === 0;
     this.chunks++;

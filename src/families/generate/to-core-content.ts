@@ -11,7 +11,7 @@
  * replay them.
  */
 import type { ChatMessage, ContentPart, MediaPart, TextPart, ThinkingPart, ToolResultPart } from '../../core/chat.js';
-import type { Content, FunctionResponse, Part } from './schema.js';
+import type { Content, FunctionResponse, Part } from '../../dialects/generate/schema.js';
 import { unwrapThought } from './thought-token.js';
 
 interface PendingCall {

@@ -11,7 +11,7 @@ import { enumWrapperSchema } from './enum-output.js';
 import { requestFeatures } from './features.js';
 import { requestHints } from './hints.js';
 import { standardTypeNames, toJsonSchema } from './json-schema.js';
-import { builtinToolKinds, type BuiltinToolKind, type GenerateRequest, type GenerationConfig, type ThinkingConfigParam } from './schema.js';
+import { builtinToolKinds, type BuiltinToolKind, type GenerateRequest, type GenerationConfig, type ThinkingConfigParam } from '../../dialects/generate/schema.js';
 import { contentsToMessages } from './to-core-content.js';
 
 export function generateToCore(req: GenerateRequest, model: string, stream: boolean): ChatRequest {

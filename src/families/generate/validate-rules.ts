@@ -4,8 +4,8 @@
  * that may only come inline, tool names and the function-calling config,
  * structured-output settings, and repeated safety categories.
  */
-import type { FileData, GenerateRequest } from './schema.js';
-import { mediaKind } from './schema-enums.js';
+import type { FileData, GenerateRequest } from '../../dialects/generate/schema.js';
+import { mediaKind } from '../../dialects/generate/schema-enums.js';
 import { invalidArgument } from './invalid.js';
 
 export function checkRequestRules(req: GenerateRequest): void {

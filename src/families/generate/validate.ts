@@ -7,12 +7,12 @@
 import type { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
 import { parseAsIs } from '../../core/accept-as-is.js';
-import { generateRequestSchema, type GenerateRequest } from './schema.js';
+import { generateRequestSchema, type GenerateRequest } from '../../dialects/generate/schema.js';
 import { checkRequestRules } from './validate-rules.js';
 import { invalidArgument, protoPath } from './invalid.js';
-import { normalizeWireNames } from './wire-names.js';
+import { normalizeWireNames } from '../../dialects/generate/wire-names.js';
 
-export type { GenerateRequest } from './schema.js';
+export type { GenerateRequest } from '../../dialects/generate/schema.js';
 
 type Issue = z.core.$ZodIssue;
 

@@ -13,6 +13,9 @@ import { messagesErrorObject } from '../../dialects/messages/errors.js';
 import { toMessageId } from './message-id.js';
 import { toStopReason, toStopSequence } from '../../dialects/messages/finish-reason.js';
 import { renderUsage } from '../../dialects/messages/usage.js';
+import type { MessagesContentBlock, MessagesStreamEvent } from '../../dialects/messages/wire.js';
+
+type Event<T extends MessagesStreamEvent['type']> = Extract<MessagesStreamEvent, { type: T }>;
 
 export interface MessagesStreamEncoderOptions {
   /** The model name the client asked for; echoed in `message_start`. */
@@ -89,7 +92,7 @@ export class MessagesStreamEncoder {
     if (usage?.inputTokens === undefined && this.opts.inputTokensEstimate !== undefined) {
       startUsage.input_tokens = this.opts.inputTokensEstimate;
     }
-    const message = {
+    const message: Event<'message_start'>['message'] = {
       id: toMessageId(id ?? this.opts.messageId),
       type: 'message',
       role: 'assistant',
@@ -109,7 +112,7 @@ export class MessagesStreamEncoder {
     for (const index of [...this.openBlocks].sort((a, b) => a - b)) out += blockStop(index);
     this.openBlocks.clear();
     const finalUsage = renderUsage(usage);
-    const messageDelta = {
+    const messageDelta: Event<'message_delta'> = {
       type: 'message_delta',
       delta: {
         stop_reason: toStopReason(reason),
@@ -122,7 +125,7 @@ export class MessagesStreamEncoder {
   }
 }
 
-function startBlock(block: BlockStart): object {
+function startBlock(block: BlockStart): MessagesContentBlock {
   switch (block.type) {
     case 'text':
       return { type: 'text', text: '' };

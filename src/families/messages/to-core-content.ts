@@ -20,7 +20,7 @@ import type { ContentPart, MediaPart, TextPart } from '../../core/chat.js';
 import { cacheMarkOf } from '../../dialects/messages/cache-control.js';
 import { longerMark } from '../../core/prompt-cache.js';
 import type { RequestNotes } from './to-core-notes.js';
-import { isKnownBlock, type ContentBlock, type DocumentBlock, type ImageBlock, type KnownContentBlock, type OtherBlock, type TextBlock, type ToolResultBlock } from './schema.js';
+import { isKnownBlock, type ContentBlock, type DocumentBlock, type ImageBlock, type KnownContentBlock, type OtherBlock, type TextBlock, type ToolResultBlock } from '../../dialects/messages/schema.js';
 
 export type TurnRole = 'user' | 'assistant' | 'system';
 

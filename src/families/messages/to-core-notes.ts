@@ -17,7 +17,7 @@
 import type { PromptCache } from '../../core/cache-intent.js';
 import { longerMark } from '../../core/prompt-cache.js';
 import { cacheMarkOf } from '../../dialects/messages/cache-control.js';
-import type { MessagesRequest } from './schema.js';
+import type { MessagesRequest } from '../../dialects/messages/schema.js';
 
 export interface RequestNotes {
   hints: Record<string, unknown>;

@@ -21,7 +21,7 @@
 import type { BuiltinCapability, ChatMessage, ChatRequest, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import { blocksToParts } from './to-core-content.js';
 import { attributionPrefix, emptyNotes, noteRequestFields, promptCacheOf, type RequestNotes } from './to-core-notes.js';
-import { isCustomTool, type MessagesRequest, type OutputConfig, type ThinkingParam, type Tool, type ToolChoiceParam } from './schema.js';
+import { isCustomTool, type MessagesRequest, type OutputConfig, type ThinkingParam, type Tool, type ToolChoiceParam } from '../../dialects/messages/schema.js';
 
 export function messagesToCore(req: MessagesRequest): ChatRequest {
   const notes = emptyNotes();

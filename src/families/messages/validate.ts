@@ -5,9 +5,9 @@
 import type { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
 import { parseAsIs } from '../../core/accept-as-is.js';
-import { messagesRequestSchema, type MessagesRequest } from './schema.js';
+import { messagesRequestSchema, type MessagesRequest } from '../../dialects/messages/schema.js';
 
-export type { MessagesRequest } from './schema.js';
+export type { MessagesRequest } from '../../dialects/messages/schema.js';
 
 type Issue = z.core.$ZodIssue;
 

@@ -42,7 +42,7 @@ describe('renderGenerateResponse', () => {
       'm',
       shown,
     );
-    expect(rendered.candidates![0].content.parts).toEqual([
+    expect(rendered.candidates![0].content!.parts!).toEqual([
       { text: 'pondering', thought: true },
       { functionCall: { id: 'c', name: 'f', args: {} }, thoughtSignature: 'sig' },
     ]);
@@ -57,7 +57,7 @@ describe('renderGenerateResponse', () => {
       'm',
       hidden,
     );
-    const parts = rendered.candidates![0].content.parts;
+    const parts = rendered.candidates![0].content!.parts!;
     expect(parts).toHaveLength(1);
     expect(parts[0].text).toBe('answer');
     expect(unwrapThought(parts[0].thoughtSignature!)).toEqual({ type: 'thinking', text: 'secret', signature: 'sig' });
@@ -72,7 +72,7 @@ describe('renderGenerateResponse', () => {
         ]),
         'm',
         hidden,
-      ).candidates![0].content.parts,
+      ).candidates![0].content!.parts!,
     ).toEqual([{ text: 'a' }]);
     expect(
       renderGenerateResponse(
@@ -82,7 +82,7 @@ describe('renderGenerateResponse', () => {
         ]),
         'm',
         shown,
-      ).candidates![0].content.parts,
+      ).candidates![0].content!.parts!,
     ).toEqual([{ text: 'a' }, { text: '', thoughtSignature: 's' }]);
   });
 
@@ -94,7 +94,7 @@ describe('renderGenerateResponse', () => {
       ]),
       'm',
       shown,
-    ).candidates![0].content.parts;
+    ).candidates![0].content!.parts!;
     expect(unwrapThought(parts[0].thoughtSignature!)).toEqual({ type: 'thinking', text: '', redactedData: 'blob' });
   });
 
@@ -107,7 +107,7 @@ describe('renderGenerateResponse', () => {
       'm',
       { includeThoughts: false, enumOutput: true },
     );
-    expect(rendered.candidates![0].content.parts).toEqual([{ text: 'flute' }]);
+    expect(rendered.candidates![0].content!.parts!).toEqual([{ text: 'flute' }]);
   });
 
   it('maps finish reasons', () => {

@@ -11,10 +11,6 @@ import { toolConfigSchema, toolSchema } from './schema-tools.js';
 import { builtOnce } from '../../core/built-once.js';
 import { asIsWhen } from '../../core/accept-as-is.js';
 
-export * from './schema-content.js';
-export * from './schema-config.js';
-export * from './schema-tools.js';
-
 export const generateRequestSchema = builtOnce(() =>
   z.object({
     /** The path names the model; a body `model` is tolerated and ignored, as the service does. */
@@ -44,3 +40,6 @@ export const generateRequestSchema = builtOnce(() =>
 );
 
 export type GenerateRequest = z.output<ReturnType<typeof generateRequestSchema>>;
+
+/** A request body as the service takes it (lowerCamel names): what an upstream converter builds for a Gemini channel. */
+export type GeminiRequestBody = z.input<ReturnType<typeof generateRequestSchema>>;

@@ -95,3 +95,35 @@ export function mediaKind(mimeType: string): MediaKind | undefined {
   const type = mimeType.split(';', 1)[0].trim().toLowerCase();
   return inputMediaTypes[type] ?? (type.startsWith('text/') ? 'text' : undefined);
 }
+
+/** Why a candidate ended (the spec's FinishReason). */
+export const finishReasons = [
+  'FINISH_REASON_UNSPECIFIED',
+  'STOP',
+  'MAX_TOKENS',
+  'SAFETY',
+  'RECITATION',
+  'LANGUAGE',
+  'OTHER',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'MALFORMED_FUNCTION_CALL',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_OTHER',
+  'NO_IMAGE',
+  'IMAGE_RECITATION',
+  'UNEXPECTED_TOOL_CALL',
+  'TOO_MANY_TOOL_CALLS',
+  'MISSING_THOUGHT_SIGNATURE',
+  'MALFORMED_RESPONSE',
+] as const;
+
+/** Why a prompt was blocked before any candidate (the spec's BlockReason). */
+export const blockReasons = ['BLOCK_REASON_UNSPECIFIED', 'SAFETY', 'OTHER', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'IMAGE_SAFETY'] as const;
+
+/** Modalities of the per-modality token counts. */
+export const tokenModalities = ['MODALITY_UNSPECIFIED', 'TEXT', 'IMAGE', 'VIDEO', 'AUDIO', 'DOCUMENT'] as const;
+
+export const harmProbabilities = ['HARM_PROBABILITY_UNSPECIFIED', 'NEGLIGIBLE', 'LOW', 'MEDIUM', 'HIGH'] as const;

@@ -4,7 +4,7 @@
  * case-insensitively: current clients send JSON-Schema spellings (`object`).
  */
 import { z } from 'zod';
-import { generateBuiltinToolKinds } from '../../dialects/generate/features.js';
+import { generateBuiltinToolKinds } from './features.js';
 import { finiteNumber, functionCallingModes, protoEnum, protoInt, schemaTypes } from './schema-enums.js';
 import { builtOnce } from '../../core/built-once.js';
 

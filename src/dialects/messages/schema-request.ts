@@ -4,16 +4,14 @@
  * adaptive thinking with `display`, `output_config`, `context_management`,
  * tools with `defer_loading`…). Only what the gateway interprets is validated;
  * unknown body keys are kept (they go upstream untouched on the pass-through
- * path, and to-core names them as hints). Cross-field rules live in validate.ts.
+ * path, and to-core names them as hints). Cross-field rules are the family's
+ * (families/messages/validate.ts).
  */
 import { z } from 'zod';
 import { contentBlockSchema, textBlockSchema } from './schema-blocks.js';
 import { toolChoiceSchema, toolSchema } from './schema-tools.js';
 import { isWellFormedModelName, modelNameIssue } from '../../core/model-name.js';
 import { builtOnce } from '../../core/built-once.js';
-
-export * from './schema-blocks.js';
-export * from './schema-tools.js';
 
 const unitInterval = () => z.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0 and below 1' }).lt(1, { error: 'must be above 0 and below 1' });
 
@@ -104,3 +102,6 @@ export type MessageParam = z.output<ReturnType<typeof messageParamSchema>>;
 export type ThinkingParam = z.output<ReturnType<typeof thinkingParamSchema>>;
 export type OutputConfig = z.output<ReturnType<typeof outputConfigSchema>>;
 export type MessagesRequest = z.output<ReturnType<typeof messagesRequestSchema>>;
+
+/** A request body as the API takes it: what an upstream converter builds for an Anthropic channel. */
+export type MessagesRequestBody = z.input<ReturnType<typeof messagesRequestSchema>>;

@@ -1,12 +1,14 @@
 /**
- * Zod schemas of `Content` and `Part` (after wire-names.ts renamed every key
- * to lowerCamel). A part holds exactly one kind of data; the cross-part rules
- * (which role may hold which part) live in validate.ts.
+ * Zod schemas of a request's `Content` and `Part` (after wire-names.ts renamed
+ * every key to lowerCamel). A part holds exactly one kind of data; the rules
+ * between parts (which role may hold which part) are the family's
+ * (families/generate/validate-rules.ts).
  */
 import { z } from 'zod';
 import { base64Problem, imageTypeProblem } from '../../core/media.js';
 import { codeLanguages, codeOutcomes, contentRoles, mediaKind, mediaResolutions, protoEnum } from './schema-enums.js';
 import { builtOnce } from '../../core/built-once.js';
+import { answerFunctionCallSchema } from './schema-response.js';
 
 const base64 = /^[A-Za-z0-9+/\-_]*={0,2}$/;
 
@@ -39,13 +41,13 @@ export const fileDataSchema = builtOnce(() =>
 
 const struct = (what: string) => z.record(z.string(), z.unknown(), { error: `${what} must be a JSON object` });
 
+/** A model's function call sent back in the history: the answer's shape, with a name and object arguments required of the client. */
 export const functionCallSchema = builtOnce(() =>
-  z.object({
-    id: z.string().optional(),
+  answerFunctionCallSchema().extend({
     name: z.string({ error: 'name is required' }).min(1, { error: 'name is required' }),
     args: struct('args').optional(),
+    // Pieces of a streamed call are taken back as they are.
     partialArgs: z.unknown().optional(),
-    willContinue: z.boolean().optional(),
   }),
 );
 
