@@ -199,13 +199,3 @@ export function builtinToolTreatment(tool: BuiltinTool, caps: TranslationCapabil
   if (tool.capability && caps.builtinCapabilities?.has(tool.capability)) return 'mapped';
   return undefined;
 }
-
-/** Media parts in assistant turns, which some dialects cannot carry. */
-export function hasAssistantMedia(request: ChatRequest): boolean {
-  return request.messages.some((m) => m.role === 'assistant' && m.content.some((part) => part.type === 'media'));
-}
-
-/** Media inside tool results, which some dialects carry as text only. */
-export function hasToolResultMedia(request: ChatRequest): boolean {
-  return request.messages.some((m) => m.content.some((part) => part.type === 'tool_result' && part.content.some((inner) => inner.type === 'media')));
-}
