@@ -57,7 +57,7 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 
  * settings type is not what `shape` parses to fails typecheck here. The
  * pipeline hands each adapter its channel's settings as the registry parsed them.
  */
-function chatAdapter<Shape extends z.ZodRawShape, Settings, P extends Prepared<unknown>>(
+export function chatAdapter<Shape extends z.ZodRawShape, Settings, P extends Prepared<unknown>>(
   _shape: Shape,
   adapter: UpstreamAdapter<Settings, P> & (Same<Settings, ParsedSettings<Shape>> extends true ? unknown : { settingsMismatch: never }),
 ): UpstreamAdapter {

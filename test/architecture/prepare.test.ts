@@ -10,6 +10,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { anthropicSettingsShape } from '../../src/upstreams/anthropic/settings.js';
+import { geminiAdapter } from '../../src/upstreams/gemini/index.js';
+import { geminiSettingsShape } from '../../src/upstreams/gemini/settings.js';
+import { chatAdapter } from '../../src/upstreams/registry.js';
 
 const UPSTREAMS = path.resolve(import.meta.dirname, '../../src/upstreams');
 const REFUSALS = new Set(['unsupportedFeature', 'invalidRequest']);
@@ -47,5 +51,13 @@ describe('upstream converters', () => {
         .map((name) => `${path.relative(UPSTREAMS, file)} imports ${name}`),
     );
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('chat adapters and their settings schemas', () => {
+  it('are tied by the registry: an adapter reading another type’s settings fails typecheck', () => {
+    // @ts-expect-error the gemini adapter reads gemini settings, not anthropic ones
+    expect(() => chatAdapter(anthropicSettingsShape, geminiAdapter)).not.toThrow();
+    expect(chatAdapter(geminiSettingsShape, geminiAdapter)).toBe(geminiAdapter);
   });
 });
