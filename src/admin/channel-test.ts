@@ -53,7 +53,9 @@ export async function testChannel(ctx: AppContext, record: ChannelRecord, model?
   try {
     const adapter = ctx.adapters.get(channel.type);
     const request: ChatRequest = { model: name, messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }] }], maxTokens: 16, stream: false };
-    const result = await adapter.chat(adapter.prepare(request, { strict: false, settings: channel.settings, upstreamModel }), request, call);
+    const prepared = adapter.prepare(request, { strict: false, settings: channel.settings, upstreamModel });
+    if (prepared.decisions.refusal) throw prepared.decisions.refusal;
+    const result = await adapter.chat(prepared, request, call);
     const response: ChatResponse = result.stream ? await foldStream(result.events) : result.response;
     const text = response.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
     return { ok: true, status: 200, latencyMs: Date.now() - startedAt, model: name, upstreamModel, error: null, sample: text.slice(0, 200) };

@@ -9,10 +9,10 @@ import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
 import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
 import type { Prepared, PrepareOptions } from './plan.js';
-
-export type { Prepared, PrepareOptions } from './plan.js';
 import type { TappedEvent } from './sse.js';
 import type { DeliveredSoFar } from './delivered-text.js';
+
+export type { Prepared, PrepareOptions } from './plan.js';
 
 export interface UpstreamCall {
   channel: Channel;
