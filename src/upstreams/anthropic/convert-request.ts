@@ -18,7 +18,7 @@
  *   setting `adaptiveThinking: true`, `{type: "adaptive"}` and
  *   `output_config.effort` instead.
  * - seed, presence/frequency penalties have no Messages equivalent: ignored
- *   (hints in the translation plan, see capabilities.ts), as are provider-run
+ *   (hints in the translation plan), as are provider-run
  *   tools of other dialects without an Anthropic equivalent; web search, web
  *   fetch and code execution become Anthropic's own tools (convert-tools.ts).
  * - Features of the Messages dialect (`mcp_servers`) are forwarded, others refused.

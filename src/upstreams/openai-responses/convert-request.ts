@@ -174,7 +174,7 @@ function toInputPart(part: TextPart | MediaPart, plan: PlanBuilder): Json {
 
 function toTool(tool: ToolDefinition): Json {
   if (tool.type === 'builtin') {
-    // toolsToSend kept only what the plan forwards as it is (native) or maps to the service's own search.
+    // decideTools kept only what is forwarded as it is (native) or mapped to the service's own search.
     return builtinToolTreatment(tool, openAiResponsesCapabilities) === 'native' ? tool.raw : { type: 'web_search' };
   }
   const out: Json = { type: 'function', name: tool.name, parameters: tool.parameters, strict: tool.strict ?? false };
