@@ -36,6 +36,7 @@ const probes: Record<string, ChatRequest> = {
   'prompt cache': { ...base, cache: { key: 'client-key', retention: '24h' } },
   'json object': { ...base, responseFormat: { type: 'json_object' } },
   'stop sequences': { ...base, stopSequences: ['END'] },
+  'system turn video': { ...base, messages: [{ role: 'system', content: [{ type: 'media', mediaType: 'video/mp4', data: 'AAAA' }] }, user('hi')] },
   'video input': { ...base, messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'AAAA' }] }] },
   'image without data': { ...base, messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'image/png' }] }] },
   'assistant image': { ...base, messages: [user('hi'), { role: 'assistant', content: [{ type: 'media', mediaType: 'image/png', data: 'AAAA' }] }, user('and?')] },
@@ -110,6 +111,7 @@ describe.each(adapters.map((adapter) => [adapter.type, adapter] as const))('%s p
     if (adapter.type !== 'anthropic') expect(plan(probes['forced computer tool']).refusal).toMatchObject({ kind: 'unsupported_feature', param: 'tool computer_20250124' });
     if (adapter.type !== 'gemini') expect(plan(probes['generate features']).refusal).toMatchObject({ kind: 'unsupported_feature' });
     // Gemini and Responses take any inline file; the simulator reads no media.
+    if (adapter.type === 'anthropic' || adapter.type === 'openai-chat') expect(plan(probes['system turn video']).refusal).toMatchObject({ param: 'media type video/mp4' });
     if (adapter.type === 'anthropic' || adapter.type === 'openai-chat') expect(plan(probes['video input']).refusal).toMatchObject({ kind: 'unsupported_feature', param: 'media type video/mp4' });
   });
 });

@@ -85,7 +85,7 @@ function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel }:
   const budget = typeof thinking?.budget_tokens === 'number' ? thinking.budget_tokens : 0;
   body.max_tokens = request.maxTokens ?? budget + defaultMax;
   decideSystemTurns(request, caps, plan);
-  const system = systemPrompt(request);
+  const system = systemPrompt(request, plan);
   if (system) body.system = system;
   body.messages = request.messages
     .filter((message) => message.role !== 'system')
@@ -119,11 +119,12 @@ function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel }:
   return { body, betas };
 }
 
-/** The system prompt, then the text of every system turn, in order. */
-function systemPrompt(request: ChatRequest): string | undefined {
+/** The system prompt, then the text of every system turn, in order (media there have no place: one Anthropic could not take at all is refused). */
+function systemPrompt(request: ChatRequest, plan: PlanBuilder): string | undefined {
   const texts = request.system ? [request.system] : [];
   for (const message of request.messages) {
     if (message.role !== 'system') continue;
+    for (const part of message.content) if (part.type === 'media') mediaBlock(part, plan);
     const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n\n');
     if (text) texts.push(text);
   }

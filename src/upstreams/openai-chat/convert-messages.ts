@@ -45,6 +45,8 @@ export function toChatMessages(request: ChatRequest, settings: OpenAiChatSetting
   if (request.system) messages.push({ role: systemRole, content: request.system });
   for (const message of request.messages) {
     if (message.role === 'system') {
+      // Media have no place in a system message; one this dialect could not take at all is refused.
+      for (const part of message.content) if (part.type === 'media') mediaPart(part, plan);
       const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
       if (text !== '') messages.push({ role: systemRole, content: text });
     } else if (message.role === 'assistant') {
