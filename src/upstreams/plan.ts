@@ -2,7 +2,7 @@
  * The translation rules shared by every upstream adapter. An adapter's
  * `prepare` builds the upstream body in one pass over a translated
  * ChatRequest and, at the place it handles each field, records what the
- * upstream will do with it (see core/translation-plan.ts) with the helpers
+ * upstream will do with it (see core/translation-plan.ts) with the functions
  * below: a decision and the action that follows it are one piece of code.
  * Each adapter declares what it can do as `TranslationCapabilities` (its
  * `capabilities.ts`); nothing it cannot serve is thrown: it is refused in
