@@ -4,7 +4,7 @@
  * with how it went. Not client traffic: nothing is logged, charged or counted.
  */
 import { upstreamModelFor } from '../core/channel.js';
-import type { ChatResponse } from '../core/chat.js';
+import type { ChatRequest, ChatResponse } from '../core/chat.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import { foldStream } from '../core/stream-fold.js';
 import type { AppContext } from '../http/context.js';
@@ -51,7 +51,11 @@ export async function testChannel(ctx: AppContext, record: ChannelRecord, model?
   const call = upstreamCallFor(ctx, target, { requestId: newId('test'), headers: {} }, signal);
   const startedAt = Date.now();
   try {
-    const result = await ctx.adapters.get(channel.type).chat({ model: name, messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }] }], maxTokens: 16, stream: false }, call);
+    const adapter = ctx.adapters.get(channel.type);
+    const request: ChatRequest = { model: name, messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }] }], maxTokens: 16, stream: false };
+    const prepared = adapter.prepare(request, { strict: false, settings: channel.settings, upstreamModel });
+    if (prepared.decisions.refusal) throw prepared.decisions.refusal;
+    const result = await adapter.chat(prepared, request, call);
     const response: ChatResponse = result.stream ? await foldStream(result.events) : result.response;
     const text = response.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
     return { ok: true, status: 200, latencyMs: Date.now() - startedAt, model: name, upstreamModel, error: null, sample: text.slice(0, 200) };

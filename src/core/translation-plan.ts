@@ -37,39 +37,83 @@ export interface TranslationPlan {
   refusal?: GatewayError;
 }
 
-/** Collects decisions in one pass over a request; `build` turns refusals (and, when strict, hints) into the plan's refusal. */
+/**
+ * Where a decision sits in a plan, whatever the order its field is met in
+ * while the upstream body is built: decisions are listed (and the first
+ * refusal chosen) by this rank, then in the order they were made. Shared
+ * rules come first, in this order; an adapter's own rules follow
+ * (`PlanRank.rules + n`).
+ */
+export const PlanRank = {
+  systemTurns: 0,
+  adaptiveThinking: 1,
+  sampling: 2,
+  builtinTools: 3,
+  deferLoading: 4,
+  features: 5,
+  hints: 6,
+  promptCache: 7,
+  rules: 8,
+} as const;
+
+/**
+ * Collects decisions in one pass over a request, made by the code that
+ * builds the upstream body at the place it handles each field; `build`
+ * orders them by rank and turns refusals (and, when strict, hints) into the
+ * plan's refusal.
+ */
 export class PlanBuilder {
   private readonly decisions: FieldDecision[] = [];
+  private readonly ranks: number[] = [];
+  private ordered = true;
 
   constructor(private readonly upstream: string) {}
 
-  native(field: string, note?: string): this {
-    return this.add({ field, treatment: 'native', note });
+  native(field: string, note?: string, rank: number = PlanRank.rules): this {
+    return this.add({ field, treatment: 'native', note }, rank);
   }
 
-  mapped(field: string, note?: string): this {
-    return this.add({ field, treatment: 'mapped', note });
+  mapped(field: string, note?: string, rank: number = PlanRank.rules): this {
+    return this.add({ field, treatment: 'mapped', note }, rank);
   }
 
-  hint(field: string, note?: string): this {
-    return this.add({ field, treatment: 'hint', note });
+  hint(field: string, note?: string, rank: number = PlanRank.rules): this {
+    return this.add({ field, treatment: 'hint', note }, rank);
   }
 
-  refused(field: string, note: string): this {
-    return this.add({ field, treatment: 'refused', note });
+  refused(field: string, note: string, rank: number = PlanRank.rules): this {
+    return this.add({ field, treatment: 'refused', note }, rank);
   }
 
-  private add(decision: FieldDecision): this {
+  /** Whether a decision of this treatment was already made for `field` (for fields met once per occurrence but decided once). */
+  has(field: string, treatment: Treatment): boolean {
+    return this.decisions.some((decision) => decision.field === field && decision.treatment === treatment);
+  }
+
+  /** Whether some field is refused so far. */
+  get refuses(): boolean {
+    return this.decisions.some((decision) => decision.treatment === 'refused');
+  }
+
+  private add(decision: FieldDecision, rank: number): this {
     if (decision.note === undefined) delete decision.note;
+    if (this.ranks.length > 0 && rank < this.ranks[this.ranks.length - 1]) this.ordered = false;
     this.decisions.push(decision);
+    this.ranks.push(rank);
     return this;
   }
 
   build(strict = false): TranslationPlan {
-    const plan: TranslationPlan = { upstream: this.upstream, decisions: this.decisions };
-    const refused = this.decisions.find((d) => d.treatment === 'refused') ?? (strict ? this.decisions.find((d) => d.treatment === 'hint') : undefined);
+    const plan: TranslationPlan = { upstream: this.upstream, decisions: this.ordered ? this.decisions : this.byRank() };
+    const refused = plan.decisions.find((d) => d.treatment === 'refused') ?? (strict ? plan.decisions.find((d) => d.treatment === 'hint') : undefined);
     if (refused) plan.refusal = refusalError(this.upstream, refused, strict && refused.treatment === 'hint');
     return plan;
+  }
+
+  private byRank(): FieldDecision[] {
+    const order = this.decisions.map((_, index) => index);
+    order.sort((a, b) => this.ranks[a] - this.ranks[b] || a - b);
+    return order.map((index) => this.decisions[index]);
   }
 }
 

@@ -8,6 +8,7 @@ import type { Attempt } from '../core/attempt.js';
 import type { ChatRequest } from '../core/chat.js';
 import { type GatewayError, toGatewayError } from '../core/errors.js';
 import { describePlan, type TranslationPlan } from '../core/translation-plan.js';
+import { upstreamModelFor } from '../core/channel.js';
 import { countRequestTokens } from '../core/tokens.js';
 import { openRequestState, sealEvents, sealResponse, type SealOptions } from '../core/reasoning-seal.js';
 import type { ReasoningSealer } from '../core/reasoning-state.js';
@@ -17,7 +18,7 @@ import { startWaitPings, type WaitPings } from './wait-pings.js';
 import { abortOnGone, admitted, failoverOptions } from './request-flow.js';
 import { placeSession } from './session-placement.js';
 import type { Channel } from '../core/channel.js';
-import type { ChatResult, PassThroughResult, UpstreamAdapter } from '../upstreams/types.js';
+import type { ChatResult, PassThroughResult, Prepared, UpstreamAdapter } from '../upstreams/types.js';
 import { WholeBody } from '../upstreams/whole-body.js';
 import { deliverPassThrough, deliverTranslated, noText, type Outcome } from './chat-delivery.js';
 import type { ChatOutput } from './chat-output.js';
@@ -51,7 +52,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     if (admission) await admission;
     const held = services.holdQuota(call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body });
     if (held) hold = await held;
-    const { candidates, plans } = servableCandidates(services, call, codec, coreRequest);
+    const { candidates, prepared } = servableCandidates(services, call, codec, coreRequest);
     const placing = placeSession(services.affinity, services.health, call, candidates);
     const placed = placing instanceof Promise ? await placing : placing;
     if (call.stream) pings = startWaitPings(writer, codec.keepAliveFrame, codec.streamContentType, services.streamPingMs);
@@ -74,7 +75,8 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
           const wrapped = call.wrapPassThrough ? call.wrapPassThrough(result, next.channel) : result;
           return { kind: 'pass', result: await withFirstChunk(wrapped instanceof Promise ? await wrapped : wrapped) };
         }
-        const result = await adapter.chat(coreRequest(), upstreamCall);
+        // Every translated candidate was prepared before routing (servableCandidates); only its sending happens here.
+        const result = await adapter.chat(prepared.get(next.channel.id)!, coreRequest(), upstreamCall);
         const callStates = services.callStates;
         const sealed = sealResult(result, sealer, {
           origin: adapter.type,
@@ -88,7 +90,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     pings?.stop();
     target = attempt.target;
     placed?.served(attempt.target);
-    translation = noteTranslation(services, call, plans.get(attempt.target.channel.id), output);
+    translation = noteTranslation(services, call, prepared.get(attempt.target.channel.id)?.decisions, output);
     const delivered = attempt.value.kind === 'pass' ? deliverPassThrough(attempt.value.result, call, codec, output) : deliverTranslated(attempt.value.result, call, codec, output);
     outcome = delivered instanceof Promise ? await delivered : delivered;
   } catch (thrown) {
@@ -162,33 +164,36 @@ function estimatePrompt(coreRequest: () => ChatRequest): number {
   }
 }
 
-const NO_PLANS: ReadonlyMap<string, TranslationPlan> = new Map();
+const NOTHING_PREPARED: ReadonlyMap<string, Prepared<unknown>> = new Map();
 
 function isNative(adapter: UpstreamAdapter, codec: ChatCodec): boolean {
   return adapter.nativeDialect === codec.dialect && adapter.passThrough !== undefined;
 }
 
 /**
- * Candidate channels that can serve the request, each with its translation
- * plan, decided before the first call: a channel whose plan refuses is left
- * out, so the answer never depends on which channel a weighted draw picked.
- * When none can serve, the client gets the first refusal (a 400 naming the field).
+ * Candidate channels that can serve the request, each translated one with
+ * its upstream request prepared (body and plan), before the first call: a
+ * channel whose plan refuses is left out, so the answer never depends on
+ * which channel a weighted draw picked, and nothing is refused inside the
+ * failover loop. When none can serve, the client gets the first refusal (a
+ * 400 naming the field). Native candidates need nothing prepared.
  */
-function servableCandidates(services: ChatServices, call: ChatCall, codec: ChatCodec, coreRequest: () => ChatRequest): { candidates: Channel[]; plans: ReadonlyMap<string, TranslationPlan> } {
+function servableCandidates(services: ChatServices, call: ChatCall, codec: ChatCodec, coreRequest: () => ChatRequest): { candidates: Channel[]; prepared: ReadonlyMap<string, Prepared<unknown>> } {
   const ordered = services.candidates(call.model);
-  // Native candidates need no plan: the common single native channel takes no filtering and no map.
-  if (ordered.every((channel) => isNative(services.adapter(channel.type), codec))) return { candidates: ordered, plans: NO_PLANS };
-  const plans = new Map<string, TranslationPlan>();
+  // The common single native channel takes no filtering and no map.
+  if (ordered.every((channel) => isNative(services.adapter(channel.type), codec))) return { candidates: ordered, prepared: NOTHING_PREPARED };
+  const prepared = new Map<string, Prepared<unknown>>();
   let firstRefusal: GatewayError | undefined;
   const candidates = ordered.filter((channel) => {
     const adapter = services.adapter(channel.type);
     if (isNative(adapter, codec)) return true;
     const strict = call.key.record.strictTranslation === true || channel.settings.strictTranslation === true;
-    const plan = adapter.plan(coreRequest(), { strict, settings: channel.settings });
-    plans.set(channel.id, plan);
-    firstRefusal ??= plan.refusal;
-    return plan.refusal === undefined;
+    // The settings as the registry parsed them with the channel type's schema, the type its adapter declares (registry.ts ties the two).
+    const built = adapter.prepare(coreRequest(), { strict, settings: channel.settings, upstreamModel: upstreamModelFor(channel, call.model) });
+    prepared.set(channel.id, built);
+    firstRefusal ??= built.decisions.refusal;
+    return built.decisions.refusal === undefined;
   });
   if (candidates.length === 0 && firstRefusal) throw firstRefusal;
-  return { candidates, plans };
+  return { candidates, prepared };
 }

@@ -6,7 +6,11 @@
  *
  * - The key is the client's own `prompt_cache_key`, else the session the
  *   router keeps together (`UpstreamCall.sessionKey`), made short enough for
- *   OpenAI's limit (a longer one is sent as its SHA-256, base64url).
+ *   OpenAI's limit (a longer one is sent as its SHA-256, base64url). The
+ *   session is known only once the candidates are placed (pipeline/
+ *   session-placement.ts), after `prepare`: the prepared body keeps the
+ *   key's place (an undefined field, which JSON leaves out) and each attempt
+ *   fills it (`withSessionCacheKey`), a finishing step that cannot refuse.
  * - The retention is the client's own, else `24h` when it asked for one-hour
  *   caching (a Messages `ttl: "1h"` mark).
  * - Channel setting `promptCacheKey: false` sends neither, for
@@ -34,16 +38,38 @@ export function promptCacheFieldsOn(settings: PromptCacheSettings): boolean {
   return settings.promptCacheKey !== false;
 }
 
-/** `gatewayFieldsByDefault`: whether the gateway's own values are sent when the channel does not set `promptCacheKey`. */
-export function openAiPromptCacheFields(request: ChatRequest, sessionKey: string | undefined, settings: PromptCacheSettings, gatewayFieldsByDefault: boolean): Record<string, string> {
+/**
+ * The fields to send, in order. `gatewayFieldsByDefault`: whether the
+ * gateway's own values are sent when the channel does not set
+ * `promptCacheKey`; where the session's key may go, `prompt_cache_key` is
+ * present and undefined until `withSessionCacheKey` fills it.
+ */
+export function openAiPromptCacheFields(request: ChatRequest, settings: PromptCacheSettings, gatewayFieldsByDefault: boolean): Record<string, string | undefined> {
   if (!promptCacheFieldsOn(settings)) return {};
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string | undefined> = {};
   const ours = settings.promptCacheKey === true || gatewayFieldsByDefault;
-  const key = request.cache?.key ?? (sessionKey && ours ? boundedKey(sessionKey) : undefined);
-  if (key !== undefined) fields.prompt_cache_key = key;
+  if (request.cache?.key !== undefined || ours) fields.prompt_cache_key = request.cache?.key;
   const retention = request.cache?.retention ?? (ours && asksLongCache(request) ? '24h' : undefined);
   if (retention !== undefined) fields.prompt_cache_retention = retention;
   return fields;
+}
+
+/**
+ * A prepared body with the session's cache key in the place it kept for it
+ * (a copy: the prepared body serves every attempt); the body itself when it
+ * has no such place or there is no session.
+ */
+export function withSessionCacheKey<Body extends Record<string, unknown>>(body: Body, sessionKey: string | undefined): Body {
+  if (!sessionKey || body.prompt_cache_key !== undefined || !('prompt_cache_key' in body)) return body;
+  return { ...body, prompt_cache_key: boundedKey(sessionKey) };
+}
+
+/** The body as it is sent for a session (tests and tools that read it as an object): no empty place left. */
+export function sentBody<Body extends Record<string, unknown>>(body: Body, sessionKey: string | undefined): Body {
+  const sent = withSessionCacheKey(body, sessionKey);
+  if (!('prompt_cache_key' in sent) || sent.prompt_cache_key !== undefined) return sent;
+  const { prompt_cache_key: _, ...rest } = sent;
+  return rest as Body;
 }
 
 function boundedKey(key: string): string {

@@ -1,14 +1,16 @@
 /**
- * The translation planner shared by every upstream adapter: one pure pass
- * over a translated ChatRequest that decides, field by field, what the
- * upstream will do with it (see core/translation-plan.ts). Each adapter
- * declares what it can do as `TranslationCapabilities` (its
- * `capabilities.ts`) and may add rules of its own; converters then follow the
- * plan (they drop what it ignores and never refuse on their own).
+ * The translation rules shared by every upstream adapter. An adapter's
+ * `prepare` builds the upstream body in one pass over a translated
+ * ChatRequest and, at the place it handles each field, records what the
+ * upstream will do with it (see core/translation-plan.ts) with the functions
+ * below: a decision and the action that follows it are one piece of code.
+ * Each adapter declares what it can do as `TranslationCapabilities` (its
+ * `capabilities.ts`); nothing it cannot serve is thrown: it is refused in
+ * the plan, and the channel is skipped before routing.
  */
 import { hasCacheMarks } from '../core/prompt-cache.js';
 import { featureEntries, type BuiltinCapability, type BuiltinTool, type ChatRequest, type Dialect, type ToolDefinition } from '../core/chat.js';
-import { PlanBuilder, type TranslationPlan } from '../core/translation-plan.js';
+import { PlanBuilder, PlanRank, type TranslationPlan } from '../core/translation-plan.js';
 
 /** Sampling parameters some dialects lack: ignored as hints where missing (they tune, they do not change what is asked). */
 export type SamplingParameter = 'topK' | 'seed' | 'presencePenalty' | 'frequencyPenalty';
@@ -27,7 +29,7 @@ export interface TranslationCapabilities {
   /** The upstream's own dialect, whose provider-run tools it forwards as they are. */
   dialect?: Dialect;
   /** Keys of `ChatRequest.features` of its own dialect it honours. */
-  features?: ReadonlySet<string>;
+  features?: { has(feature: string): boolean };
   /** Keys of `ChatRequest.hints` it forwards (it has a field of the same meaning); others are ignored. */
   hints?: ReadonlySet<string>;
   /** Provider-run tool kinds of its own dialect it runs (`has` may match families of kinds). */
@@ -54,70 +56,132 @@ export interface PromptCacheSupport {
   retention?: 'native' | string;
 }
 
-export interface PlanOptions {
+/** What `prepare` knows before routing: everything the body needs, none of it per attempt. */
+export interface PrepareOptions<Settings> {
   /** Refuse what would be ignored (a key or channel setting). */
   strict: boolean;
-  /** The channel's settings, for adapters whose choices depend on them. */
-  settings: Record<string, unknown>;
+  /** The channel's settings, as its type's schema parsed them. */
+  settings: Settings;
+  /** The model name to send upstream (after the channel's model mapping). */
+  upstreamModel: string;
 }
 
-/** Adapter-specific rules, run after the shared ones on the same builder. */
-export type ExtraRules = (request: ChatRequest, plan: PlanBuilder, options: PlanOptions) => void;
+/**
+ * An upstream request built by one pass over a translated request: the body,
+ * and what was decided for each field while building it. Adapters add what
+ * else the call needs (Anthropic's beta flags…). A `body` whose plan refuses
+ * is never sent.
+ */
+export interface Prepared<Body = Record<string, unknown>> {
+  body: Body;
+  decisions: TranslationPlan;
+}
 
-export function planTranslation(request: ChatRequest, caps: TranslationCapabilities, options: PlanOptions, extra?: ExtraRules): TranslationPlan {
-  const plan = new PlanBuilder(caps.type);
-  if (request.messages.some((message) => message.role === 'system')) {
-    if (caps.systemTurns === 'native') plan.native('system messages');
-    else plan.mapped('system messages', 'folded into the system prompt');
+/**
+ * Runs an adapter's one pass and seals its plan. An unexpected error while
+ * building the body is a refusal naming it, never a throw: the channel is
+ * skipped before routing instead of failing inside the failover loop.
+ */
+export function preparing<P extends Prepared<unknown>>(type: string, strict: boolean, build: (plan: PlanBuilder) => Omit<P, 'decisions'>): P {
+  const plan = new PlanBuilder(type);
+  try {
+    const built = build(plan);
+    return { ...built, decisions: plan.build(strict) } as P;
+  } catch (error) {
+    const failed = new PlanBuilder(type).refused('request', `could not translate it (${error instanceof Error ? error.message : String(error)})`);
+    return { body: {}, decisions: failed.build(strict) } as unknown as P;
   }
-  if (request.thinking?.adaptive) {
-    if (caps.adaptiveThinking === 'native') plan.native('thinking.adaptive');
-    else plan.mapped('thinking.adaptive', request.thinking.effort ? `effort ${request.thinking.effort}` : 'a default budget');
-  }
+}
+
+/** System turns inside the conversation: kept in place (`native`) or folded into the system prompt (`mapped`). */
+export function decideSystemTurns(request: ChatRequest, caps: TranslationCapabilities, plan: PlanBuilder): void {
+  if (!request.messages.some((message) => message.role === 'system')) return;
+  if (caps.systemTurns === 'native') plan.native('system messages', undefined, PlanRank.systemTurns);
+  else plan.mapped('system messages', 'folded into the system prompt', PlanRank.systemTurns);
+}
+
+/** "Let the model choose the thinking budget": the same (`native`), or an effort or budget (`mapped`). */
+export function decideAdaptiveThinking(request: ChatRequest, caps: TranslationCapabilities, plan: PlanBuilder): void {
+  if (!request.thinking?.adaptive) return;
+  if (caps.adaptiveThinking === 'native') plan.native('thinking.adaptive', undefined, PlanRank.adaptiveThinking);
+  else plan.mapped('thinking.adaptive', request.thinking.effort ? `effort ${request.thinking.effort}` : 'a default budget', PlanRank.adaptiveThinking);
+}
+
+/** Sampling parameters the upstream has no field for: hints (the converter does not send them). */
+export function decideSampling(request: ChatRequest, caps: TranslationCapabilities, plan: PlanBuilder): void {
+  if (!caps.missingSampling) return;
   for (const [parameter, field] of samplingFieldNames) {
-    if (request[parameter] !== undefined && caps.missingSampling?.has(parameter)) plan.hint(field, `the ${caps.type} upstream has no ${field}`);
+    if (request[parameter] !== undefined && caps.missingSampling.has(parameter)) plan.hint(field, `the ${caps.type} upstream has no ${field}`, PlanRank.sampling);
   }
+}
+
+/**
+ * The tools to send, deciding each provider-run tool as it is kept or left
+ * out: function tools, and the builtin tools the upstream runs (native) or
+ * runs with a tool of its own (mapped).
+ */
+export function decideTools(request: ChatRequest, caps: TranslationCapabilities, plan: PlanBuilder): ToolDefinition[] {
+  const sent: ToolDefinition[] = [];
+  let deferred = false;
   for (const tool of request.tools ?? []) {
-    if (tool.type === 'builtin') planBuiltinTool(tool, request, caps, plan);
+    if (tool.type === 'function') {
+      deferred ||= tool.deferLoading === true;
+      sent.push(tool);
+    } else if (decideBuiltinTool(tool, request, caps, plan) !== undefined) sent.push(tool);
   }
-  if (request.tools?.some((tool) => tool.type === 'function' && tool.deferLoading)) plan.mapped('defer_loading', 'deferred tools are sent loaded');
-  for (const [dialect, feature] of featureEntries(request.features)) {
-    if (dialect === caps.dialect && caps.features?.has(feature)) plan.native(feature);
-    else plan.refused(feature, 'cannot honour it');
+  if (deferred) plan.mapped('defer_loading', 'deferred tools are sent loaded', PlanRank.deferLoading);
+  return sent;
+}
+
+/**
+ * The features to forward, deciding each: those of the upstream's own
+ * dialect it honours are `native` (returned, name and value, for the
+ * converter to place); any other is refused, with `refusal(name)`'s reason when given.
+ */
+export function decideFeatures(request: ChatRequest, caps: TranslationCapabilities, plan: PlanBuilder, refusal?: (feature: string) => string | undefined): Array<[string, unknown]> {
+  if (request.features === undefined) return [];
+  const forwarded: Array<[string, unknown]> = [];
+  for (const [dialect, feature, value] of featureEntries(request.features)) {
+    const reason = dialect === caps.dialect ? refusal?.(feature) : undefined;
+    if (reason === undefined && dialect === caps.dialect && caps.features?.has(feature)) {
+      plan.native(feature, undefined, PlanRank.features);
+      forwarded.push([feature, value]);
+    } else plan.refused(feature, reason ?? 'cannot honour it', PlanRank.features);
   }
-  for (const hint of Object.keys(request.hints ?? {})) {
-    if (caps.hints?.has(hint)) plan.native(hint);
-    else plan.hint(hint);
+  return forwarded;
+}
+
+/** Other dialects' hints: forwarded where the upstream has the same field (`native`), else ignored. */
+export function decideHints(request: ChatRequest, caps: TranslationCapabilities, plan: PlanBuilder): void {
+  if (request.hints === undefined) return;
+  for (const hint of Object.keys(request.hints)) {
+    if (caps.hints?.has(hint)) plan.native(hint, undefined, PlanRank.hints);
+    else plan.hint(hint, undefined, PlanRank.hints);
   }
-  planPromptCache(request, caps.promptCache ?? {}, plan);
-  extra?.(request, plan, options);
-  return plan.build(options.strict);
 }
 
 /** The client's caching intent never changes the answer: what an upstream cannot use is a hint. */
-function planPromptCache(request: ChatRequest, support: PromptCacheSupport, plan: PlanBuilder): void {
+export function decidePromptCache(request: ChatRequest, support: PromptCacheSupport | undefined, plan: PlanBuilder): void {
   const decide = (field: string, present: boolean, treatment: string | undefined, missing: string) => {
     if (!present) return;
-    if (treatment === 'native') plan.native(field);
-    else if (treatment !== undefined) plan.mapped(field, treatment);
-    else plan.hint(field, missing);
+    if (treatment === 'native') plan.native(field, undefined, PlanRank.promptCache);
+    else if (treatment !== undefined) plan.mapped(field, treatment, PlanRank.promptCache);
+    else plan.hint(field, missing, PlanRank.promptCache);
   };
-  decide('cache_control', hasCacheMarks(request), support.marks, 'the upstream has no cache breakpoints');
-  decide('prompt_cache_key', request.cache?.key !== undefined, support.key, 'the upstream has no cache key');
-  decide('prompt_cache_retention', request.cache?.retention !== undefined, support.retention, 'the upstream sets its own cache lifetime');
+  decide('cache_control', hasCacheMarks(request), support?.marks, 'the upstream has no cache breakpoints');
+  decide('prompt_cache_key', request.cache?.key !== undefined, support?.key, 'the upstream has no cache key');
+  decide('prompt_cache_retention', request.cache?.retention !== undefined, support?.retention, 'the upstream sets its own cache lifetime');
 }
 
-function planBuiltinTool(tool: BuiltinTool, request: ChatRequest, caps: TranslationCapabilities, plan: PlanBuilder): void {
+/** Decides one builtin tool: how it is sent (`native` as the client wrote it, `mapped` to the upstream's own tool), or undefined when left out. */
+function decideBuiltinTool(tool: BuiltinTool, request: ChatRequest, caps: TranslationCapabilities, plan: PlanBuilder): 'native' | 'mapped' | undefined {
   const field = `tool ${tool.kind}`;
-  if (tool.dialect === caps.dialect && caps.builtinTools?.has(tool.kind)) {
-    plan.native(field);
-  } else if (tool.capability && caps.builtinCapabilities?.has(tool.capability)) {
-    plan.mapped(field, `the upstream's own ${tool.capability.replace('_', ' ')}`);
-  } else if (isForced(tool, request)) {
-    plan.refused(field, 'does not provide it, and tool_choice requires it');
-  } else {
-    plan.hint(field, 'left out: the upstream runs no such tool');
-  }
+  const treatment = builtinToolTreatment(tool, caps);
+  if (treatment === 'native') plan.native(field, undefined, PlanRank.builtinTools);
+  else if (treatment === 'mapped') plan.mapped(field, `the upstream's own ${tool.capability!.replace('_', ' ')}`, PlanRank.builtinTools);
+  else if (isForced(tool, request)) plan.refused(field, 'does not provide it, and tool_choice requires it', PlanRank.builtinTools);
+  else plan.hint(field, 'left out: the upstream runs no such tool', PlanRank.builtinTools);
+  return treatment;
 }
 
 function isForced(tool: BuiltinTool, request: ChatRequest): boolean {
@@ -126,30 +190,12 @@ function isForced(tool: BuiltinTool, request: ChatRequest): boolean {
 }
 
 /**
- * Whether a converter should send a builtin tool, and how: `native` (as the
- * client wrote it), `mapped` (the upstream's own tool for its capability) or
- * undefined (left out). The same rule the plan reported.
+ * How a builtin tool the upstream keeps is sent: `native` (as the client
+ * wrote it), `mapped` (the upstream's own tool for its capability) or
+ * undefined (left out, see `decideTools`).
  */
 export function builtinToolTreatment(tool: BuiltinTool, caps: TranslationCapabilities): 'native' | 'mapped' | undefined {
   if (tool.dialect === caps.dialect && caps.builtinTools?.has(tool.kind)) return 'native';
   if (tool.capability && caps.builtinCapabilities?.has(tool.capability)) return 'mapped';
   return undefined;
-}
-
-/** Media parts in assistant turns, which some dialects cannot carry. */
-export function hasAssistantMedia(request: ChatRequest): boolean {
-  return request.messages.some((m) => m.role === 'assistant' && m.content.some((part) => part.type === 'media'));
-}
-
-/** Media inside tool results, which some dialects carry as text only. */
-export function hasToolResultMedia(request: ChatRequest): boolean {
-  return request.messages.some((m) => m.content.some((part) => part.type === 'tool_result' && part.content.some((inner) => inner.type === 'media')));
-}
-
-/**
- * The tools a converter sends: function tools, and the provider-run tools its
- * plan kept (native or mapped). Builtin tools the plan left out are dropped here.
- */
-export function toolsToSend(tools: readonly ToolDefinition[] | undefined, caps: TranslationCapabilities): ToolDefinition[] {
-  return (tools ?? []).filter((tool) => tool.type === 'function' || builtinToolTreatment(tool, caps) !== undefined);
 }

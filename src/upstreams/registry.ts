@@ -16,9 +16,10 @@ import { igProxySettings } from './ig-proxy/settings.js';
 import { openAiChatLooseWhenStored, openAiChatSettingsShape } from './openai-chat/settings.js';
 import { openAiResponsesLooseWhenStored, openAiResponsesSettingsShape } from './openai-responses/settings.js';
 import { openAiVideosSettings } from './openai-videos/settings.js';
-import { channelSettings, type ChannelSettingsSpec } from './settings-check.js';
-import { simulatorSettings } from './simulator/settings.js';
-import type { UpstreamAdapter } from './types.js';
+import { channelSettings, type ChannelSettingsSpec, type ParsedSettings } from './settings-check.js';
+import { simulatorSettings, simulatorSettingsShape } from './simulator/settings.js';
+import type { Prepared, UpstreamAdapter } from './types.js';
+import type { z } from 'zod';
 import { wanSettings } from './wan/settings.js';
 
 /** What a channel type serves; absent members are work it cannot do. */
@@ -48,6 +49,21 @@ export interface ChannelType {
 
 const REMOTE: ChannelNeeds = { baseUrl: true, credentials: true };
 
+/** Whether two types are the same type (not merely assignable: parsed settings are all-optional, so any two would be). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+/**
+ * A type's chat adapter, tied to its settings schema: an adapter whose
+ * settings type is not what `shape` parses to fails typecheck here. The
+ * pipeline hands each adapter its channel's settings as the registry parsed them.
+ */
+export function chatAdapter<Shape extends z.ZodRawShape, Settings, P extends Prepared<unknown>>(
+  _shape: Shape,
+  adapter: UpstreamAdapter<Settings, P> & (Same<Settings, ParsedSettings<Shape>> extends true ? unknown : { settingsMismatch: never }),
+): UpstreamAdapter {
+  return adapter as UpstreamAdapter;
+}
+
 export const CHANNEL_TYPES: readonly ChannelType[] = [
   {
     type: 'simulator',
@@ -56,7 +72,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     defaultModels: ['*'],
     settings: simulatorSettings.spec,
     load: async () => ({
-      chat: (await import('./simulator/index.js')).simulatorAdapter,
+      chat: chatAdapter(simulatorSettingsShape, (await import('./simulator/index.js')).simulatorAdapter),
       imageTasks: (await import('./simulator/images/index.js')).imageSimulator,
       videoTasks: (await import('./simulator/videos/index.js')).videoSimulator,
     }),
@@ -65,28 +81,28 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     type: 'anthropic',
     needs: REMOTE,
     settings: channelSettings(anthropicSettingsShape, anthropicLooseWhenStored),
-    load: async () => ({ chat: (await import('./anthropic/index.js')).anthropicAdapter }),
+    load: async () => ({ chat: chatAdapter(anthropicSettingsShape, (await import('./anthropic/index.js')).anthropicAdapter) }),
   },
   // The public service is the default address.
   {
     type: 'gemini',
     needs: { baseUrl: false, credentials: true },
     settings: channelSettings(geminiSettingsShape, geminiLooseWhenStored),
-    load: async () => ({ chat: (await import('./gemini/index.js')).geminiAdapter }),
+    load: async () => ({ chat: chatAdapter(geminiSettingsShape, (await import('./gemini/index.js')).geminiAdapter) }),
   },
   // Local servers (vLLM, llama.cpp, Ollama) often run without a key.
   {
     type: 'openai-chat',
     needs: { baseUrl: true, credentials: false },
     settings: channelSettings(openAiChatSettingsShape, openAiChatLooseWhenStored),
-    load: async () => ({ chat: (await import('./openai-chat/index.js')).openAiChatAdapter }),
+    load: async () => ({ chat: chatAdapter(openAiChatSettingsShape, (await import('./openai-chat/index.js')).openAiChatAdapter) }),
   },
   // OpenAI's public address is the default.
   {
     type: 'openai-responses',
     needs: { baseUrl: false, credentials: true },
     settings: channelSettings(openAiResponsesSettingsShape, openAiResponsesLooseWhenStored),
-    load: async () => ({ chat: (await import('./openai-responses/index.js')).openAiResponsesAdapter }),
+    load: async () => ({ chat: chatAdapter(openAiResponsesSettingsShape, (await import('./openai-responses/index.js')).openAiResponsesAdapter) }),
   },
   // Image proxies often run without a secret (the header is then left out).
   {

@@ -6,12 +6,13 @@
 import type { CallSignal } from '../core/call-signal.js';
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../core/chat.js';
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
-import type { TranslationPlan } from '../core/translation-plan.js';
 import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
-import type { PlanOptions } from './plan.js';
+import type { Prepared, PrepareOptions } from './plan.js';
 import type { TappedEvent } from './sse.js';
 import type { DeliveredSoFar } from './delivered-text.js';
+
+export type { Prepared, PrepareOptions } from './plan.js';
 
 export interface UpstreamCall {
   channel: Channel;
@@ -81,26 +82,33 @@ export interface PassThroughRequest {
   method?: string;
 }
 
-export interface UpstreamAdapter {
+/**
+ * A chat upstream. `Settings` is its channels' settings as its type's schema
+ * parses them (registry.ts ties the two); `P` what its `prepare` builds.
+ */
+export interface UpstreamAdapter<Settings = unknown, P extends Prepared<unknown> = Prepared<unknown>> {
   /** The channel `type` this adapter serves. */
   readonly type: string;
   /** The client dialect this upstream speaks natively; such clients get the pass-through path. */
   readonly nativeDialect?: Dialect;
   /**
-   * Decides, before routing and without side effects, what this upstream
-   * would do with each field of a translated request (see
-   * core/translation-plan.ts). The router skips a channel whose plan refuses;
-   * `chat` is only called with requests whose plan did not.
+   * Builds, before routing and without side effects, the upstream request
+   * for a translated request, in one pass that records what it did with
+   * each field (`decisions`, see core/translation-plan.ts). Never throws for
+   * a request its family accepted: what cannot be served is a refusal, and
+   * the router skips the channel. Its `decisions` alone are the plan (the
+   * docs' plan tables read them; no upstream is called).
    */
-  plan(request: ChatRequest, options: PlanOptions): TranslationPlan;
+  prepare(request: ChatRequest, options: PrepareOptions<Settings>): P;
 
   /**
-   * Serve a chat request by translation. Resolves once the upstream answered
-   * with a success status (so the router can still fail over before any byte
-   * reaches the client); rejects with a GatewayError otherwise. Errors after a
-   * stream began are thrown by the event iterator.
+   * Send a prepared request (its plan did not refuse) and read the answer.
+   * Resolves once the upstream answered with a success status (so the
+   * router can still fail over before any byte reaches the client); rejects
+   * with a GatewayError otherwise. Errors after a stream began are thrown by
+   * the event iterator.
    */
-  chat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult>;
+  chat(prepared: P, request: ChatRequest, call: UpstreamCall): Promise<ChatResult>;
 
   /** Serve a request in the adapter's native dialect without translating it. */
   passThrough?(request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult>;

@@ -28,14 +28,20 @@ export interface ScriptedAdapter {
   chat?: (request: ChatRequest) => Promise<ChatResult>;
   passThrough?: () => Promise<PassThroughResult>;
   refusal?: GatewayError;
+  /** How many times the pipeline prepared a request for it (once per request it was a translated candidate of). */
+  prepared?: number;
 }
 
 export function adapter(script: ScriptedAdapter): UpstreamAdapter {
   return {
     type: script.type,
     nativeDialect: script.passThrough ? 'messages' : undefined,
-    plan: (): TranslationPlan => ({ ...nativePlan(script.type), refusal: script.refusal }),
-    chat: (request) => {
+    prepare: (request: ChatRequest) => {
+      script.prepared = (script.prepared ?? 0) + 1;
+      const decisions: TranslationPlan = { ...nativePlan(script.type), refusal: script.refusal };
+      return { body: request, decisions };
+    },
+    chat: (_prepared: unknown, request: ChatRequest) => {
       script.calls++;
       return script.chat!(request);
     },

@@ -87,6 +87,20 @@ describe('the chat pipeline', () => {
     expect(run.settled[0].answered).toBe(false);
   });
 
+  it('serves a request one channel refuses from the next candidate, with no attempt on the refusing one and no 400', async () => {
+    const refusal = new GatewayError('unsupported_feature', 'media type video/mp4 is not supported', { param: 'media type video/mp4' });
+    const a = script('a', { refusal, chat: async () => Promise.reject(new Error('must not be called')) });
+    const b = script('b', { chat: async () => ({ stream: false, response: { id: 'r', model: 'm', content: [{ type: 'text', text: 'ok' }], finishReason: 'stop', usage } }) });
+    const run = services([channel('a'), channel('b')], [adapter(a), adapter(b)]);
+    const output = recordingOutput();
+    await serveChat(run.services, chatCall(false), codec, output);
+    expect(output.status).toBe(200);
+    expect([a.calls, b.calls]).toEqual([0, 1]);
+    // Each translated candidate is prepared once, before routing; the attempt only sends what was prepared.
+    expect([a.prepared, b.prepared]).toEqual([1, 1]);
+    expect(run.settled[0].attempts).toEqual([expect.objectContaining({ channel: 'b', status: 200 })]);
+  });
+
   it('fails over before the first byte, and the log names both channels', async () => {
     const a = script('a', { chat: async () => Promise.reject(unavailable()) });
     const b = script('b', { chat: async () => ({ stream: true, events: events(['hel', 'lo']) }) });

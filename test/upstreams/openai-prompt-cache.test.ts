@@ -7,6 +7,7 @@ import { toChatCompletionRequest } from '../../src/upstreams/openai-chat/convert
 import { openAiChatAdapter } from '../../src/upstreams/openai-chat/index.js';
 import { toResponsesRequest } from '../../src/upstreams/openai-responses/convert-request.js';
 import { openAiResponsesAdapter } from '../../src/upstreams/openai-responses/index.js';
+import { planOf } from './support/call.js';
 
 const base: ChatRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
 const converters = {
@@ -61,14 +62,14 @@ describe.each(Object.keys(converters) as Array<keyof typeof converters>)('the %s
 
   it('plans the key and retention as native, marks as mapped to automatic prefix caching; ignored where the channel sends none', () => {
     const request: ChatRequest = { ...base, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache: { ttl: '5m' } }] }], cache: { key: 'k', retention: '24h' } };
-    const plan = adapters[type].plan(request, { strict: true, settings: {} });
+    const plan = planOf(adapters[type], request, { strict: true, settings: {} });
     expect(plan.refusal).toBeUndefined();
     expect(plan.decisions.filter((d) => d.field.startsWith('prompt_cache'))).toEqual([
       { field: 'prompt_cache_key', treatment: 'native' },
       { field: 'prompt_cache_retention', treatment: 'native' },
     ]);
     expect(describePlan(plan)).toBe('mapped=cache_control');
-    const off = adapters[type].plan(request, { strict: false, settings: { promptCacheKey: false } });
+    const off = planOf(adapters[type], request, { strict: false, settings: { promptCacheKey: false } });
     expect(describePlan(off)).toBe('mapped=cache_control; ignored=prompt_cache_key,prompt_cache_retention');
   });
 });

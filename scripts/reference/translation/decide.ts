@@ -37,5 +37,5 @@ export async function chatUpstreams(): Promise<ChatUpstream[]> {
 
 /** What the upstream decides for each field of a translated request: a channel with these settings, strict translation off. */
 export function decisionsOf(upstream: ChatUpstream, request: ChatRequest, settings: Record<string, unknown>): FieldDecision[] {
-  return upstream.adapter.plan(request, { strict: false, settings: upstream.settings(settings) }).decisions;
+  return upstream.adapter.prepare(request, { strict: false, settings: upstream.settings(settings), upstreamModel: request.model }).decisions.decisions;
 }

@@ -1,14 +1,12 @@
 /**
- * What the `anthropic` upstream can do with a translated request, and its
- * translation plan (see upstreams/plan.ts).
+ * What the `anthropic` upstream can do with a translated request (see
+ * upstreams/plan.ts); convert-request.ts decides each field by it as it
+ * builds the body.
  */
-import type { ChatRequest } from '../../core/chat.js';
-import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
-import { planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
+import type { TranslationCapabilities } from '../plan.js';
 import { anthropicBuiltinTools } from './builtin-tools.js';
 import { gatewayBreakpointsOn } from './cache-breakpoints.js';
-import { anthropicSettingsOf, type AnthropicSettings } from './settings.js';
-import { thinkingBreaksContinuity } from './thinking-continuity.js';
+import type { AnthropicSettings } from './settings.js';
 
 export const anthropicCapabilities: TranslationCapabilities = {
   type: 'anthropic',
@@ -48,23 +46,4 @@ export function anthropicCapabilitiesFor(settings: AnthropicSettings): Translati
   if (adaptiveThinkingOn(settings)) caps.adaptiveThinking = 'native';
   if (!gatewayBreakpointsOn(settings)) caps.promptCache = withoutGatewayBreakpoints;
   return caps;
-}
-
-const mediaTypes = /^(image\/|application\/pdf$|text\/)/;
-
-function anthropicRules(request: ChatRequest, plan: PlanBuilder): void {
-  if (thinkingBreaksContinuity(request)) plan.mapped('thinking', 'off for this turn: the last assistant turn called tools without its signed thought, which Anthropic requires');
-  if (request.responseFormat?.type === 'json_object') plan.refused('response_format json_object', 'needs a JSON schema for structured output');
-  for (const message of request.messages) {
-    for (const part of message.content) {
-      const media = part.type === 'media' ? [part] : part.type === 'tool_result' ? part.content.filter((p) => p.type === 'media') : [];
-      for (const item of media) {
-        if (item.type === 'media' && !mediaTypes.test(item.mediaType)) plan.refused(`media type ${item.mediaType}`, 'accepts images, PDF and plain-text documents only');
-      }
-    }
-  }
-}
-
-export function planAnthropic(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, anthropicCapabilitiesFor(anthropicSettingsOf(options)), options, anthropicRules);
 }

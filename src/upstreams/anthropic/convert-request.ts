@@ -1,5 +1,7 @@
 /**
- * ChatRequest → Anthropic Messages request body (the translation path).
+ * ChatRequest → Anthropic Messages request body (the translation path): the
+ * adapter's `prepare`, one pass that builds the body and decides each field
+ * (see upstreams/plan.ts) where it handles it.
  *
  * Choices worth knowing:
  * - `max_tokens` is required upstream: when the client gave none, the channel
@@ -8,17 +10,18 @@
  *   the GA shape; channel setting `outputFormatField: 'output_format'` sends the
  *   older beta shape with its beta header) rather than a forced `json` tool,
  *   so the answer stays a plain text block. `json_object` without a schema has
- *   no native equivalent and is refused.
+ *   no native equivalent and is refused, as are media other than images, PDF
+ *   and plain-text documents.
  * - System turns inside the conversation join the top-level `system`, in
  *   order (many Anthropic-compatible servers refuse system-role messages).
  * - Thinking: a budget (the client's, else one by effort); with the channel
  *   setting `adaptiveThinking: true`, `{type: "adaptive"}` and
  *   `output_config.effort` instead.
  * - seed, presence/frequency penalties have no Messages equivalent: ignored
- *   (hints in the translation plan, see capabilities.ts), as are provider-run
+ *   (hints in the translation plan), as are provider-run
  *   tools of other dialects without an Anthropic equivalent; web search, web
  *   fetch and code execution become Anthropic's own tools (convert-tools.ts).
- * - Features the plan let through (`mcp_servers`) are forwarded.
+ * - Features of the Messages dialect (`mcp_servers`) are forwarded, others refused.
  * - Thinking goes back only when its state came from an `anthropic` upstream
  *   (its sealed origin): another provider's thinking, or thinking without a
  *   signature, cannot be verified by Anthropic and is left out; citations in
@@ -29,8 +32,8 @@
  *   where the client placed none, are added by cache-breakpoints.ts.
  */
 import type { ChatMessage, ChatRequest, ContentPart, MediaPart, ResponseFormat, TextPart, ThinkingConfig } from '../../core/chat.js';
-import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
-import { toolsToSend } from '../plan.js';
+import { PlanRank, type PlanBuilder } from '../../core/translation-plan.js';
+import { decideAdaptiveThinking, decideFeatures, decideHints, decidePromptCache, decideSampling, decideSystemTurns, decideTools, preparing, type Prepared, type PrepareOptions } from '../plan.js';
 import { adaptiveThinkingOn, anthropicCapabilitiesFor } from './capabilities.js';
 import { cacheControlOf } from '../../dialects/messages/cache-control.js';
 import { placeCacheBreakpoints } from './cache-breakpoints.js';
@@ -50,56 +53,78 @@ const budgetByEffort: Record<NonNullable<ThinkingConfig['effort']>, number> = {
   high: 32768,
 };
 
-export interface MessagesRequestBuild {
-  body: Record<string, unknown>;
+export interface AnthropicPrepared extends Prepared {
   /** Beta flags the translation needs on top of the client's. */
   betas: string[];
 }
 
 type Block = Record<string, unknown>;
 
-export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: AnthropicSettings = {}): MessagesRequestBuild {
+/** The rank of this upstream's own decisions, after the shared ones (core/translation-plan.ts). */
+const RANK = { thinking: PlanRank.rules, responseFormat: PlanRank.rules + 1, media: PlanRank.rules + 2 };
+
+export function prepareAnthropic(request: ChatRequest, options: PrepareOptions<AnthropicSettings>): AnthropicPrepared {
+  return preparing<AnthropicPrepared>('anthropic', options.strict, (plan) => buildMessagesRequest(request, options, plan));
+}
+
+/** The body and betas alone, for callers that need no plan (the decisions are dropped). */
+export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: AnthropicSettings = {}): { body: Block; betas: string[] } {
+  const { body, betas } = prepareAnthropic(request, { strict: false, settings, upstreamModel });
+  return { body, betas };
+}
+
+function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel }: PrepareOptions<AnthropicSettings>, plan: PlanBuilder): Omit<AnthropicPrepared, 'decisions'> {
   const caps = anthropicCapabilitiesFor(settings);
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };
   const defaultMax = settings.defaultMaxTokens ?? DEFAULT_MAX_TOKENS;
-  const thinking = thinkingBreaksContinuity(request) ? undefined : thinkingBlock(request.thinking, request.maxTokens, adaptiveThinkingOn(settings));
+  decideAdaptiveThinking(request, caps, plan);
+  const broken = thinkingBreaksContinuity(request);
+  if (broken) plan.mapped('thinking', 'off for this turn: the last assistant turn called tools without its signed thought, which Anthropic requires', RANK.thinking);
+  const thinking = broken ? undefined : thinkingBlock(request.thinking, request.maxTokens, adaptiveThinkingOn(settings));
   const budget = typeof thinking?.budget_tokens === 'number' ? thinking.budget_tokens : 0;
   body.max_tokens = request.maxTokens ?? budget + defaultMax;
-  const system = systemPrompt(request);
+  decideSystemTurns(request, caps, plan);
+  const system = systemPrompt(request, plan);
   if (system) body.system = system;
   body.messages = request.messages
     .filter((message) => message.role !== 'system')
-    .map(toMessage)
+    .map((message) => toMessage(message, plan))
     .filter((message) => (message.content as Block[]).length > 0);
   if (request.stopSequences?.length) body.stop_sequences = request.stopSequences;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.topK !== undefined) body.top_k = request.topK;
+  // seed and the penalties have no field here: hints, not sent.
+  decideSampling(request, caps, plan);
   if (thinking) body.thinking = thinking;
   if (thinking?.type === 'adaptive' && request.thinking?.effort) outputConfig(body).effort = effortWord[request.thinking.effort];
-  const tools = toolsToSend(request.tools, caps);
+  const tools = decideTools(request, caps, plan);
   if (tools.length > 0) {
     body.tools = tools.map((tool) => toTool(tool, caps));
     const choice = toToolChoice(request.toolChoice, request.parallelToolCalls, tools, caps);
     if (choice) body.tool_choice = choice;
   }
-  if (request.responseFormat) applyResponseFormat(body, betas, request.responseFormat, settings.outputFormatField);
-  if (request.features?.messages?.mcp_servers !== undefined) {
-    body.mcp_servers = request.features.messages.mcp_servers;
+  if (request.responseFormat) applyResponseFormat(body, betas, request.responseFormat, settings.outputFormatField, plan);
+  for (const [feature, value] of decideFeatures(request, caps, plan)) {
+    if (feature !== 'mcp_servers' || value === undefined) continue;
+    body.mcp_servers = value;
     betas.push(MCP_CLIENT_BETA);
   }
+  decideHints(request, caps, plan);
   if (request.user) body.metadata = { user_id: request.user };
   if (request.stream) body.stream = true;
+  decidePromptCache(request, caps.promptCache, plan);
   placeCacheBreakpoints(body, request, settings);
   return { body, betas };
 }
 
-/** The system prompt, then the text of every system turn, in order. */
-function systemPrompt(request: ChatRequest): string | undefined {
+/** The system prompt, then the text of every system turn, in order (media there have no place: one Anthropic could not take at all is refused). */
+function systemPrompt(request: ChatRequest, plan: PlanBuilder): string | undefined {
   const texts = request.system ? [request.system] : [];
   for (const message of request.messages) {
     if (message.role !== 'system') continue;
+    for (const part of message.content) if (part.type === 'media') mediaBlock(part, plan);
     const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n\n');
     if (text) texts.push(text);
   }
@@ -127,10 +152,10 @@ function thinkingBlock(config: ThinkingConfig | undefined, maxTokens: number | u
   return { type: 'enabled', budget_tokens: budget };
 }
 
-function toMessage(message: ChatMessage): { role: string; content: Block[] } {
+function toMessage(message: ChatMessage, plan: PlanBuilder): { role: string; content: Block[] } {
   const blocks: Block[] = [];
   for (const part of message.content) {
-    const block = toBlock(part);
+    const block = toBlock(part, plan);
     if (!block) continue;
     if (part.type !== 'thinking' && part.cache) block.cache_control = cacheControlOf(part.cache);
     blocks.push(block);
@@ -142,16 +167,16 @@ function toMessage(message: ChatMessage): { role: string; content: Block[] } {
   return { role: message.role, content: blocks };
 }
 
-function toBlock(part: ContentPart): Block | undefined {
+function toBlock(part: ContentPart, plan: PlanBuilder): Block | undefined {
   switch (part.type) {
     case 'text':
       return part.text === '' ? undefined : { type: 'text', text: part.text };
     case 'media':
-      return mediaBlock(part);
+      return mediaBlock(part, plan);
     case 'tool_call':
       return { type: 'tool_use', id: part.id, name: part.name, input: part.input };
     case 'tool_result': {
-      const content = part.content.map((inner) => (inner.type === 'text' ? textBlock(inner) : mediaBlock(inner))).filter(Boolean);
+      const content = part.content.map((inner) => (inner.type === 'text' ? textBlock(inner) : mediaBlock(inner, plan))).filter(Boolean);
       const block: Block = { type: 'tool_result', tool_use_id: part.callId };
       if (content.length > 0) block.content = content;
       if (part.isError) block.is_error = true;
@@ -173,21 +198,27 @@ function textBlock(part: TextPart): Block | undefined {
   return part.text === '' ? undefined : { type: 'text', text: part.text };
 }
 
-function mediaBlock(part: MediaPart): Block {
+/** Images, PDF and plain-text documents; any other media is refused (left out of the body, which is then never sent). */
+function mediaBlock(part: MediaPart, plan: PlanBuilder): Block | undefined {
   const { mediaType } = part;
-  if (mediaType.startsWith('image/')) return { type: 'image', source: binarySource(part) };
-  if (mediaType === 'application/pdf') return withTitle({ type: 'document', source: binarySource(part) }, part);
+  if (mediaType.startsWith('image/') || mediaType === 'application/pdf') {
+    const source = binarySource(part);
+    if (!source) plan.refused(`media type ${mediaType}`, 'needs its data or a URL', RANK.media);
+    else return mediaType === 'application/pdf' ? withTitle({ type: 'document', source }, part) : { type: 'image', source };
+    return undefined;
+  }
   if (mediaType.startsWith('text/')) {
     const text = part.text ?? (part.data !== undefined ? Buffer.from(part.data, 'base64').toString('utf8') : undefined);
     if (text !== undefined) return withTitle({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: text } }, part);
   }
-  throw unsupportedFeature(`media type ${mediaType}`, 'the Anthropic Messages API accepts images, PDF and plain-text documents only');
+  plan.refused(`media type ${mediaType}`, 'accepts images, PDF and plain-text documents only', RANK.media);
+  return undefined;
 }
 
-function binarySource(part: MediaPart): Block {
+function binarySource(part: MediaPart): Block | undefined {
   if (part.data !== undefined) return { type: 'base64', media_type: part.mediaType, data: part.data };
   if (part.url !== undefined) return { type: 'url', url: part.url };
-  throw invalidRequest(`a ${part.mediaType} part carries neither data nor a URL`);
+  return undefined;
 }
 
 function withTitle(block: Block, part: MediaPart): Block {
@@ -196,9 +227,12 @@ function withTitle(block: Block, part: MediaPart): Block {
   return block;
 }
 
-function applyResponseFormat(body: Block, betas: string[], format: ResponseFormat, field: AnthropicSettings['outputFormatField']): void {
+function applyResponseFormat(body: Block, betas: string[], format: ResponseFormat, field: AnthropicSettings['outputFormatField'], plan: PlanBuilder): void {
   if (format.type === 'text') return;
-  if (format.type === 'json_object') throw unsupportedFeature('responseFormat json_object', 'Anthropic structured output needs a JSON schema');
+  if (format.type === 'json_object') {
+    plan.refused('response_format json_object', 'needs a JSON schema for structured output', RANK.responseFormat);
+    return;
+  }
   const outputFormat = { type: 'json_schema', schema: format.schema };
   if (field === 'output_format') {
     body.output_format = outputFormat;

@@ -7,7 +7,7 @@
  * - A provider-run tool of another dialect whose capability Anthropic runs
  *   (web search, web fetch, code execution) becomes Anthropic's own tool;
  *   tool_choice forcing it names Anthropic's tool.
- * Which builtin tools are sent at all is the plan's decision (`toolsToSend`).
+ * Which builtin tools are sent at all is decided with the plan (`decideTools` in upstreams/plan.ts).
  */
 import type { BuiltinCapability, BuiltinTool, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import { builtinToolTreatment, type TranslationCapabilities } from '../plan.js';

@@ -5,14 +5,15 @@
  */
 import type { UpstreamAdapter } from '../types.js';
 import { messagesCountTokens } from './count-tokens.js';
-import { planAnthropic } from './capabilities.js';
+import { prepareAnthropic, type AnthropicPrepared } from './convert-request.js';
+import type { AnthropicSettings } from './settings.js';
 import { messagesChat } from './chat.js';
 import { messagesPassThrough } from './pass-through.js';
 
-export const anthropicAdapter: UpstreamAdapter = {
+export const anthropicAdapter: UpstreamAdapter<AnthropicSettings, AnthropicPrepared> = {
   type: 'anthropic',
   nativeDialect: 'messages',
-  plan: planAnthropic,
+  prepare: prepareAnthropic,
   chat: messagesChat,
   passThrough: messagesPassThrough,
   countTokens: messagesCountTokens,

@@ -34,8 +34,5 @@ export const anthropicSettingsShape = {
 
 export type AnthropicSettings = ParsedSettings<typeof anthropicSettingsShape>;
 
-/** A channel's (or a plan's) settings as the registry parsed them: defaults filled, ignored keys left out. */
-export const anthropicSettingsOf = (holder: { readonly settings: Record<string, unknown> }): AnthropicSettings => holder.settings as AnthropicSettings;
-
 /** Keys read before they were checked: a stored channel with a bad value keeps serving (the value is ignored as before). */
 export const anthropicLooseWhenStored = ['defaultMaxTokens', 'outputFormatField', 'adaptiveThinking'] as const;

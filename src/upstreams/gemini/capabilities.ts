@@ -1,28 +1,45 @@
 /**
- * What the `gemini` upstream can do with a translated request, and its
- * translation plan (see upstreams/plan.ts).
+ * What the `gemini` upstream can do with a translated request (see
+ * upstreams/plan.ts), its content-generation features listed once:
+ * convert-request.ts decides and places each by `geminiFeatures`.
  */
-import type { ChatRequest } from '../../core/chat.js';
-import { generateFeatureKeys } from '../../dialects/generate/features.js';
-import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
-import { planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
+import type { GenerateFeature } from '../../dialects/generate/features.js';
+import type { TranslationCapabilities } from '../plan.js';
 import { geminiBuiltinTools } from './builtin-tools.js';
 
-/** Features whose result has no place in the internal answer, so translation cannot honour them. */
-export const answerShapingFeatures: Record<string, string> = {
-  candidateCount: 'the translated answer holds one candidate',
-  logprobs: 'the translated answer carries no log probabilities',
-  responseModalities: 'the translated answer carries text only',
-  speechConfig: 'the translated answer carries no audio',
-  imageConfig: 'the translated answer carries no images',
-  videoMetadata: 'per-part video settings are not carried by the internal request',
+/**
+ * Every feature of the content-generation dialect: where a translated
+ * request's value goes (the request body or its `generationConfig`), or why
+ * translation cannot honour it (its result has no place in the internal answer).
+ * A feature the dialect gains fails typecheck here until it is placed.
+ */
+export const geminiFeatures: Readonly<Record<GenerateFeature, { where: 'body' | 'generationConfig' } | { refused: string }>> = {
+  candidateCount: { refused: 'the translated answer holds one candidate' },
+  logprobs: { refused: 'the translated answer carries no log probabilities' },
+  responseModalities: { refused: 'the translated answer carries text only' },
+  speechConfig: { refused: 'the translated answer carries no audio' },
+  imageConfig: { refused: 'the translated answer carries no images' },
+  videoMetadata: { refused: 'per-part video settings are not carried by the internal request' },
+  cachedContent: { where: 'body' },
+  safetySettings: { where: 'body' },
+  serviceTier: { where: 'body' },
+  store: { where: 'body' },
+  continuationToken: { where: 'body' },
+  mediaResolution: { where: 'generationConfig' },
+  enableEnhancedCivicAnswers: { where: 'generationConfig' },
+  audioTimestamp: { where: 'generationConfig' },
 };
+
+/** Where a feature goes, or why it is refused; undefined for a name the dialect does not have. */
+export function geminiFeature(name: string): (typeof geminiFeatures)[GenerateFeature] | undefined {
+  return Object.hasOwn(geminiFeatures, name) ? geminiFeatures[name as GenerateFeature] : undefined;
+}
 
 export const geminiCapabilities: TranslationCapabilities = {
   type: 'gemini',
   dialect: 'generate',
-  // Content-generation features that only shape the request are forwarded; answer-shaping ones are refused below.
-  features: new Set(generateFeatureKeys.filter((key) => !(key in answerShapingFeatures))),
+  // Content-generation features that only shape the request are forwarded; answer-shaping ones are refused.
+  features: { has: (name) => 'where' in (geminiFeature(name) ?? {}) },
   builtinTools: geminiBuiltinTools,
   // Other dialects' search, URL-fetch and code-execution tools run as Gemini's own (convert-request.ts builds them).
   builtinCapabilities: new Set(['web_search', 'web_fetch', 'code_execution']),
@@ -34,14 +51,3 @@ export const geminiCapabilities: TranslationCapabilities = {
   // caching already gives. Its lifetime is Gemini's own: a retention is ignored.
   promptCache: { marks: 'implicit prefix caching', key: 'implicit prefix caching' },
 };
-
-function geminiRules(request: ChatRequest, plan: PlanBuilder): void {
-  for (const name of Object.keys(request.features?.generate ?? {})) {
-    const reason = answerShapingFeatures[name];
-    if (reason) plan.refused(name, `cannot honour it by translation: ${reason}`);
-  }
-}
-
-export function planGemini(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, geminiCapabilities, options, geminiRules);
-}

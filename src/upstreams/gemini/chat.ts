@@ -4,7 +4,7 @@ import type { ChatResult, UpstreamCall } from '../types.js';
 import { requestOk } from '../http.js';
 import { requestJsonOk } from '../whole-answer.js';
 import { limitsOf } from '../../core/upstream-limits.js';
-import { toGeminiRequest } from './convert-request.js';
+import type { GeminiPrepared } from './convert-request.js';
 import { fromGeminiResponse } from './convert-response.js';
 import { geminiSseToEvents } from './convert-stream.js';
 import { geminiHeaders, geminiUrl } from './endpoint.js';
@@ -12,8 +12,7 @@ import { throwGeminiStatus } from './errors.js';
 import type { GeminiResponse } from '../../dialects/generate/wire.js';
 import { callExchange } from '../call-exchange.js';
 
-export async function geminiChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
-  const body = toGeminiRequest(request, call.upstreamModel);
+export async function geminiChat({ body }: GeminiPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const exchange = callExchange(call, geminiUrl(call, request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'), geminiHeaders(call), JSON.stringify(body), throwGeminiStatus);
   const opts = { keepTextSignatures: request.thinking?.enabled === true };
   if (request.stream) return { stream: true, events: geminiSseToEvents((await requestOk(exchange)).body, opts, call.signal, limitsOf(call)) };

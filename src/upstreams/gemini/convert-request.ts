@@ -1,5 +1,7 @@
 /**
- * ChatRequest → Gemini GenerateContent request body (the translation path).
+ * ChatRequest → Gemini GenerateContent request body (the translation path):
+ * the adapter's `prepare`, one pass that builds the body and decides each
+ * field (see upstreams/plan.ts) where it handles it.
  *
  * Choices worth knowing:
  * - Schemas go as JSON Schema (`parametersJsonSchema`, `responseJsonSchema`),
@@ -18,35 +20,73 @@
  *   are not sent.
  * - `parallelToolCalls: false` has no Gemini field (the model decides), nor
  *   does `user`, an end-user id with no effect on the answer.
- * - Features: the ones a content-generation client can set that only shape
- *   the request (cached content, safety settings, media resolution, service
- *   tier…) are forwarded; the ones whose answer the internal representation
- *   cannot carry back (several candidates, logprobs, audio or image output)
- *   are refused by name.
+ * - Features (`geminiFeatures` in capabilities.ts, the one list): the ones a
+ *   content-generation client can set that only shape the request (cached
+ *   content, safety settings, media resolution, service tier…) are
+ *   forwarded; the ones whose answer the internal representation cannot
+ *   carry back (several candidates, logprobs, audio or image output) are
+ *   refused by name.
  */
 import type { BuiltinCapability, ChatRequest, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
-import { unsupportedFeature } from '../../core/errors.js';
+import type { PlanBuilder } from '../../core/translation-plan.js';
 import { toGeminiContents } from './convert-contents.js';
-import { builtinToolTreatment, toolsToSend } from '../plan.js';
-import { answerShapingFeatures, geminiCapabilities } from './capabilities.js';
+import {
+  builtinToolTreatment,
+  decideAdaptiveThinking,
+  decideFeatures,
+  decideHints,
+  decidePromptCache,
+  decideSystemTurns,
+  decideTools,
+  preparing,
+  type Prepared,
+  type PrepareOptions,
+} from '../plan.js';
+import { geminiCapabilities, geminiFeature } from './capabilities.js';
+import type { GeminiSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
+export type GeminiPrepared = Prepared<Json>;
+
+export function prepareGemini(request: ChatRequest, options: PrepareOptions<GeminiSettings>): GeminiPrepared {
+  return preparing<GeminiPrepared>('gemini', options.strict, (plan) => ({ body: buildGeminiRequest(request, options.upstreamModel, plan) }));
+}
+
+/** The body alone, for callers that need no plan (the decisions are dropped). */
 export function toGeminiRequest(request: ChatRequest, upstreamModel: string): Json {
+  return prepareGemini(request, { strict: false, settings: {}, upstreamModel }).body;
+}
+
+function buildGeminiRequest(request: ChatRequest, upstreamModel: string, plan: PlanBuilder): Json {
+  const caps = geminiCapabilities;
   const conversation = request.messages.filter((message) => message.role !== 'system');
   const body: Json = { contents: toGeminiContents(conversation, upstreamModel) };
+  decideSystemTurns(request, caps, plan);
   const systemInstruction = systemParts(request);
   if (systemInstruction.length > 0) body.systemInstruction = { parts: systemInstruction };
+  decideAdaptiveThinking(request, caps, plan);
   const generationConfig = generationConfigOf(request);
-  const tools = toolsToSend(request.tools, geminiCapabilities);
+  const tools = decideTools(request, caps, plan);
   if (tools.length > 0) {
     body.tools = toTools(tools);
     const toolConfig = toToolConfig(request.toolChoice, tools);
     if (toolConfig) body.toolConfig = toolConfig;
   }
-  applyFeatures(body, generationConfig, request.features?.generate);
+  for (const [name, value] of decideFeatures(request, caps, plan, refusedFeature)) {
+    const feature = geminiFeature(name);
+    if (feature && 'where' in feature) (feature.where === 'body' ? body : generationConfig)[name] = value;
+  }
+  // Hints of other dialects (cache keys, metadata…) have no Gemini field: not sent.
+  decideHints(request, caps, plan);
+  decidePromptCache(request, caps.promptCache, plan);
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   return body;
+}
+
+function refusedFeature(name: string): string | undefined {
+  const feature = geminiFeature(name);
+  return feature && 'refused' in feature ? `cannot honour it by translation: ${feature.refused}` : undefined;
 }
 
 /** The leading system prompt, then each system turn's text in conversation order. */
@@ -104,10 +144,8 @@ function toTools(tools: ToolDefinition[]): Json[] {
   const builtins: Json[] = [];
   for (const tool of tools) {
     if (tool.type === 'builtin') {
-      const treatment = builtinToolTreatment(tool, geminiCapabilities);
-      const built = treatment === 'native' ? tool.raw : treatment === 'mapped' && tool.capability ? ownTool[tool.capability] : undefined;
-      // Unreachable after toolsToSend; a safety net should the two ever disagree.
-      if (!built) throw unsupportedFeature(`tool ${tool.kind}`, 'the gemini upstream runs no such tool');
+      // decideTools kept only the tools Gemini runs (native) or has its own of (mapped).
+      const built = builtinToolTreatment(tool, geminiCapabilities) === 'native' || !tool.capability ? tool.raw : ownTool[tool.capability];
       // Two tools of one capability (e.g. two searches) are one Gemini tool.
       if (!builtins.some((existing) => Object.keys(existing)[0] === Object.keys(built)[0])) builtins.push(built);
       continue;
@@ -139,28 +177,4 @@ function toToolConfig(choice: ToolChoice | undefined, tools: ToolDefinition[]): 
       break;
   }
   return calling ? { functionCallingConfig: calling } : undefined;
-}
-
-function applyFeatures(body: Json, config: Json, features: Record<string, unknown> | undefined): void {
-  for (const [name, value] of Object.entries(features ?? {})) {
-    // The plan refuses these before routing; the throws below are safety nets.
-    const reason = answerShapingFeatures[name];
-    if (reason) throw unsupportedFeature(name, `${reason}; send it as a content-generation request to get it from a Gemini upstream`);
-    switch (name) {
-      case 'cachedContent':
-      case 'safetySettings':
-      case 'serviceTier':
-      case 'store':
-      case 'continuationToken':
-        body[name] = value;
-        break;
-      case 'mediaResolution':
-      case 'enableEnhancedCivicAnswers':
-      case 'audioTimestamp':
-        config[name] = value;
-        break;
-      default:
-        throw unsupportedFeature(name, 'the gemini upstream does not know this option');
-    }
-  }
 }

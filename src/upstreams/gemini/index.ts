@@ -7,15 +7,16 @@
  */
 import type { UpstreamAdapter } from '../types.js';
 import { geminiCountTokens } from './count-tokens.js';
-import { planGemini } from './capabilities.js';
+import { prepareGemini, type GeminiPrepared } from './convert-request.js';
+import type { GeminiSettings } from './settings.js';
 import { geminiChat } from './chat.js';
 import { geminiPassThrough } from './pass-through.js';
 import { geminiEmbeddings } from './embed.js';
 
-export const geminiAdapter: UpstreamAdapter = {
+export const geminiAdapter: UpstreamAdapter<GeminiSettings, GeminiPrepared> = {
   type: 'gemini',
   nativeDialect: 'generate',
-  plan: planGemini,
+  prepare: prepareGemini,
   chat: geminiChat,
   passThrough: geminiPassThrough,
   countTokens: geminiCountTokens,

@@ -6,15 +6,16 @@ import { chatCompletionsHeaders } from './headers.js';
 import { requestJsonOk } from '../whole-answer.js';
 import { throwChatCompletionsStatus } from './errors.js';
 import { limitsOf } from '../../core/upstream-limits.js';
-import { toChatCompletionRequest } from './convert-request.js';
-import { openAiChatSettingsOf } from './settings.js';
+import type { OpenAiChatPrepared } from './convert-request.js';
+import { withSessionCacheKey } from '../openai-prompt-cache.js';
 import { fromChatCompletion } from './convert-response.js';
 import { chatSseToEvents } from './convert-stream.js';
 import type { ChatCompletion } from '../../dialects/chat-completions/wire.js';
 import { callExchange } from '../call-exchange.js';
 
-export async function chatCompletionsChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
-  const body = toChatCompletionRequest(request, call.upstreamModel, openAiChatSettingsOf(call.channel), call.sessionKey);
+export async function chatCompletionsChat(prepared: OpenAiChatPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
+  // The one per-attempt step: the session's cache key, known once the candidates were placed.
+  const body = withSessionCacheKey(prepared.body, call.sessionKey);
   const exchange = callExchange(call, joinUrl(call.channel.baseUrl, '/chat/completions'), chatCompletionsHeaders(call), JSON.stringify(body), throwChatCompletionsStatus);
   if (request.stream) return { stream: true, events: chatSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };
   // A plain answer is gathered whole, with no body stream (whole-answer.ts).

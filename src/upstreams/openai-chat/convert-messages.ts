@@ -9,7 +9,10 @@
  *   message carries text only, so images and files a tool returned (Claude
  *   Code's Read tool returns images) follow in one user message right after
  *   the tool messages, each group introduced by the call id; the tool
- *   message says they follow. Text documents join the tool message's text.
+ *   message says they follow (a `mapped` decision). Text documents join the
+ *   tool message's text.
+ * - Media in assistant turns, and media types this dialect has no part for
+ *   (images, inline wav/mp3 audio, inline PDF and text only), are refused.
  *   `isError` has no field (the text says it).
  * - Thinking parts are dropped: plain chat completions has no field to send
  *   a previous turn's reasoning back. A channel with the setting
@@ -20,42 +23,54 @@
  *   turn go back on it as they came (reasoning-details.ts).
  */
 import type { ChatMessage, ChatRequest, MediaPart, ToolResultPart } from '../../core/chat.js';
-import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
+import { PlanRank, type PlanBuilder } from '../../core/translation-plan.js';
 import { detailsOfTurn } from './reasoning-details.js';
 import type { OpenAiChatSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
-export function toChatMessages(request: ChatRequest, settings: OpenAiChatSettings): Json[] {
+/** The rank of this upstream's own decisions, after the shared ones (core/translation-plan.ts). */
+const RANK = { assistantMedia: PlanRank.rules, toolResultMedia: PlanRank.rules + 1, mediaType: PlanRank.rules + 2 };
+
+/** Records a decision made once however many parts call for it. */
+function once(plan: PlanBuilder, field: string, treatment: 'mapped' | 'refused', note: string, rank: number): void {
+  if (plan.has(field, treatment)) return;
+  if (treatment === 'mapped') plan.mapped(field, note, rank);
+  else plan.refused(field, note, rank);
+}
+
+export function toChatMessages(request: ChatRequest, settings: OpenAiChatSettings, plan: PlanBuilder): Json[] {
   const systemRole = settings.systemRole === 'developer' ? 'developer' : 'system';
   const messages: Json[] = [];
   if (request.system) messages.push({ role: systemRole, content: request.system });
   for (const message of request.messages) {
     if (message.role === 'system') {
+      // Media have no place in a system message; one this dialect could not take at all is refused.
+      for (const part of message.content) if (part.type === 'media') mediaPart(part, plan);
       const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
       if (text !== '') messages.push({ role: systemRole, content: text });
     } else if (message.role === 'assistant') {
-      const assistant = toAssistantMessage(message, settings.reasoningContent === true);
+      const assistant = toAssistantMessage(message, settings.reasoningContent === true, plan);
       if (assistant) messages.push(assistant);
-    } else appendUserTurn(messages, message);
+    } else appendUserTurn(messages, message, plan);
   }
   return messages;
 }
 
-function appendUserTurn(messages: Json[], message: ChatMessage): void {
+function appendUserTurn(messages: Json[], message: ChatMessage, plan: PlanBuilder): void {
   const followUp: Json[] = [];
   const rest: Json[] = [];
   for (const part of message.content) {
-    if (part.type === 'tool_result') messages.push(toToolMessage(part, followUp));
+    if (part.type === 'tool_result') messages.push(toToolMessage(part, followUp, plan));
     else if (part.type === 'text') rest.push({ type: 'text', text: part.text });
-    else if (part.type === 'media') rest.push(mediaPart(part));
+    else if (part.type === 'media') rest.push(mediaPart(part, plan));
     // A user turn carries no tool calls or thinking; anything else is ignored.
   }
   const content = [...followUp, ...rest];
   if (content.length > 0) messages.push({ role: 'user', content: userContent(content) });
 }
 
-function toAssistantMessage(message: ChatMessage, sendReasoning: boolean): Json | undefined {
+function toAssistantMessage(message: ChatMessage, sendReasoning: boolean, plan: PlanBuilder): Json | undefined {
   let text = '';
   let reasoning = '';
   const toolCalls: Json[] = [];
@@ -63,8 +78,7 @@ function toAssistantMessage(message: ChatMessage, sendReasoning: boolean): Json 
     if (part.type === 'text') text += part.text;
     else if (part.type === 'thinking') reasoning += part.text;
     else if (part.type === 'tool_call') toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input) } });
-    // Refused by the plan (capabilities.ts) before routing; a safety net should the two ever disagree.
-    else if (part.type === 'media') throw unsupportedFeature('media in assistant turns', 'chat completions assistant messages carry text only');
+    else if (part.type === 'media') once(plan, 'media in assistant turns', 'refused', 'carries text only in assistant messages', RANK.assistantMedia);
   }
   if (text === '' && toolCalls.length === 0) return undefined;
   const result: Json = { role: 'assistant', content: text === '' ? null : text };
@@ -76,10 +90,11 @@ function toAssistantMessage(message: ChatMessage, sendReasoning: boolean): Json 
 }
 
 /** The tool message; the result's images and files go to `followUp`, the user message after the tool messages. */
-function toToolMessage(part: ToolResultPart, followUp: Json[]): Json {
+function toToolMessage(part: ToolResultPart, followUp: Json[], plan: PlanBuilder): Json {
   const texts: string[] = [];
   const media: MediaPart[] = [];
   for (const inner of part.content) {
+    if (inner.type === 'media') once(plan, 'media in tool results', 'mapped', 'tool messages carry the text; the media follow in a user message after them', RANK.toolResultMedia);
     const text = inner.type === 'text' ? inner.text : documentText(inner);
     if (text !== undefined) texts.push(text);
     else media.push(inner as MediaPart);
@@ -88,7 +103,7 @@ function toToolMessage(part: ToolResultPart, followUp: Json[]): Json {
     const types = media.map((item) => item.mediaType).join(', ');
     const count = media.length === 1 ? 'one attachment' : `${media.length} attachments`;
     texts.push(`[${count} (${types}) ${media.length === 1 ? 'follows' : 'follow'} in the next user message]`);
-    followUp.push({ type: 'text', text: `Attachments returned by tool call ${part.callId}:` }, ...media.map(mediaPart));
+    followUp.push({ type: 'text', text: `Attachments returned by tool call ${part.callId}:` }, ...media.map((item) => mediaPart(item, plan)));
   }
   return { role: 'tool', tool_call_id: part.callId, content: texts.join('\n') };
 }
@@ -108,17 +123,18 @@ function userContent(parts: Json[]): string | Json[] {
 
 const audioFormats: Record<string, string> = { 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/mpeg': 'mp3', 'audio/mp3': 'mp3' };
 
-function mediaPart(part: MediaPart): Json {
+/** The content part of a media part; one this dialect has no part for is refused (an empty text stands in the body, which is then never sent). */
+function mediaPart(part: MediaPart, plan: PlanBuilder): Json {
   const { mediaType } = part;
   if (mediaType.startsWith('image/')) {
     const url = part.data !== undefined ? `data:${mediaType};base64,${part.data}` : part.url;
-    if (url === undefined) throw invalidRequest(`a ${mediaType} part carries neither data nor a URL`);
-    return { type: 'image_url', image_url: { url } };
+    if (url !== undefined) return { type: 'image_url', image_url: { url } };
+  } else {
+    if (audioFormats[mediaType] && part.data !== undefined) return { type: 'input_audio', input_audio: { data: part.data, format: audioFormats[mediaType] } };
+    if (mediaType === 'application/pdf' && part.data !== undefined) return { type: 'file', file: { filename: part.filename ?? 'document.pdf', file_data: `data:${mediaType};base64,${part.data}` } };
+    const text = documentText(part);
+    if (text !== undefined) return { type: 'text', text };
   }
-  if (audioFormats[mediaType] && part.data !== undefined) return { type: 'input_audio', input_audio: { data: part.data, format: audioFormats[mediaType] } };
-  if (mediaType === 'application/pdf' && part.data !== undefined) return { type: 'file', file: { filename: part.filename ?? 'document.pdf', file_data: `data:${mediaType};base64,${part.data}` } };
-  const text = documentText(part);
-  if (text !== undefined) return { type: 'text', text };
-  // Refused by the plan (capabilities.ts) before routing; a safety net should the two ever disagree.
-  throw unsupportedFeature(`media type ${mediaType}`, 'chat completions accepts images, inline wav/mp3 audio, inline PDF files and text only');
+  once(plan, `media type ${mediaType}`, 'refused', 'accepts images, inline wav/mp3 audio, inline PDF files and text only', RANK.mediaType);
+  return { type: 'text', text: '' };
 }

@@ -1,5 +1,7 @@
 /**
- * ChatRequest → OpenAI chat-completions request body.
+ * ChatRequest → OpenAI chat-completions request body: the adapter's
+ * `prepare`, one pass that builds the body and decides each field (see
+ * upstreams/plan.ts) where it handles it.
  *
  * Choices worth knowing:
  * - Messages: see convert-messages.ts (system turns in place, tool results as
@@ -11,33 +13,47 @@
  *   serves older servers. `stream_options.include_usage` is sent with streams
  *   unless the channel sets `streamUsage: false`.
  * - top_k is not part of chat completions: ignored (a hint in the translation
- *   plan, see capabilities.ts), as are provider-run tools.
+ *   plan), as are provider-run tools; dialect features are refused (the
+ *   internal answer has no place for logprobs or several candidates).
  * - `prompt_cache_key` and `prompt_cache_retention`: see ../openai-prompt-cache.ts.
  */
-import { featureEntries, type ChatRequest, type ResponseFormat, type ThinkingConfig, type ToolChoice, type ToolDefinition } from '../../core/chat.js';
-import { unsupportedFeature } from '../../core/errors.js';
-import { openAiPromptCacheFields } from '../openai-prompt-cache.js';
-import { toolsToSend } from '../plan.js';
-import { openAiChatCapabilities } from './capabilities.js';
+import type { ChatRequest, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
+import type { PlanBuilder } from '../../core/translation-plan.js';
+import { openAiPromptCacheFields, sentBody } from '../openai-prompt-cache.js';
+import { decideAdaptiveThinking, decideFeatures, decideHints, decidePromptCache, decideSampling, decideSystemTurns, decideTools, preparing, type Prepared, type PrepareOptions } from '../plan.js';
+import { openAiChatCapabilitiesFor } from './capabilities.js';
 import { toChatMessages } from './convert-messages.js';
 import type { OpenAiChatSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
-export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: OpenAiChatSettings = {}, sessionKey?: string): Json {
-  // The plan refuses every feature before routing (this upstream honours none); a safety net.
-  const [feature] = featureEntries(request.features);
-  if (feature) throw unsupportedFeature(feature[1], 'the openai-chat upstream honours no optional features');
+export type OpenAiChatPrepared = Prepared<Json>;
 
-  const body: Json = { model: upstreamModel, messages: toChatMessages(request, settings) };
+export function prepareOpenAiChat(request: ChatRequest, options: PrepareOptions<OpenAiChatSettings>): OpenAiChatPrepared {
+  return preparing<OpenAiChatPrepared>('openai-chat', options.strict, (plan) => ({ body: buildChatCompletionRequest(request, options, plan) }));
+}
+
+/** The body as sent for a session, for callers that need no plan (the decisions are dropped). */
+export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: OpenAiChatSettings = {}, sessionKey?: string): Json {
+  return sentBody(prepareOpenAiChat(request, { strict: false, settings, upstreamModel }).body, sessionKey);
+}
+
+function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamModel }: PrepareOptions<OpenAiChatSettings>, plan: PlanBuilder): Json {
+  const caps = openAiChatCapabilitiesFor(settings);
+  // This upstream honours no dialect feature: each is refused.
+  decideFeatures(request, caps, plan);
+  decideSystemTurns(request, caps, plan);
+  const body: Json = { model: upstreamModel, messages: toChatMessages(request, settings, plan) };
   if (request.maxTokens !== undefined) body[settings.maxTokensField === 'max_tokens' ? 'max_tokens' : 'max_completion_tokens'] = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
+  // top_k has no field here: a hint, not sent.
+  decideSampling(request, caps, plan);
   if (request.stopSequences?.length) body.stop = request.stopSequences;
   if (request.seed !== undefined) body.seed = request.seed;
   if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty;
   if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
-  const tools = toolsToSend(request.tools, openAiChatCapabilities);
+  const tools = decideTools(request, caps, plan);
   if (tools.length > 0) {
     body.tools = tools.map(toTool);
     if (request.toolChoice) body.tool_choice = toToolChoice(request.toolChoice);
@@ -48,10 +64,13 @@ export function toChatCompletionRequest(request: ChatRequest, upstreamModel: str
     const format = toResponseFormat(request.responseFormat);
     if (format) body.response_format = format;
   }
+  decideAdaptiveThinking(request, caps, plan);
   const effort = reasoningEffort(request.thinking);
   if (effort) body.reasoning_effort = effort;
   if (request.user) body.user = request.user;
-  Object.assign(body, openAiPromptCacheFields(request, sessionKey, settings, false));
+  decideHints(request, caps, plan);
+  decidePromptCache(request, caps.promptCache, plan);
+  Object.assign(body, openAiPromptCacheFields(request, settings, false));
   if (request.stream) {
     body.stream = true;
     if (settings.streamUsage !== false) body.stream_options = { include_usage: true };
@@ -59,9 +78,9 @@ export function toChatCompletionRequest(request: ChatRequest, upstreamModel: str
   return body;
 }
 
+/** A function tool (decideTools keeps no builtin tool here: this upstream runs none). */
 function toTool(tool: ToolDefinition): Json {
-  // toolsToSend keeps no builtin tool here (this upstream runs none); a safety net.
-  if (tool.type === 'builtin') throw unsupportedFeature(`tool ${tool.kind}`, 'chat-completions upstreams run no builtin tools');
+  if (tool.type === 'builtin') return tool.raw;
   const fn: Json = { name: tool.name, parameters: tool.parameters };
   if (tool.description) fn.description = tool.description;
   if (tool.strict !== undefined) fn.strict = tool.strict;

@@ -6,15 +6,16 @@
  * candidates) and runs no builtin tools.
  */
 import type { UpstreamAdapter } from '../types.js';
-import { planOpenAiChat } from './capabilities.js';
+import { prepareOpenAiChat, type OpenAiChatPrepared } from './convert-request.js';
+import type { OpenAiChatSettings } from './settings.js';
 import { chatCompletionsChat } from './chat.js';
 import { openAiEmbeddings, openAiEmbeddingsPassThrough } from './embed.js';
 import { chatCompletionsPassThrough } from './pass-through.js';
 
-export const openAiChatAdapter: UpstreamAdapter = {
+export const openAiChatAdapter: UpstreamAdapter<OpenAiChatSettings, OpenAiChatPrepared> = {
   type: 'openai-chat',
   nativeDialect: 'chat-completions',
-  plan: planOpenAiChat,
+  prepare: prepareOpenAiChat,
   chat: chatCompletionsChat,
   passThrough: chatCompletionsPassThrough,
   embed: openAiEmbeddings,

@@ -17,7 +17,7 @@ export const openAiChatSettingsShape = {
 
 export type OpenAiChatSettings = ParsedSettings<typeof openAiChatSettingsShape>;
 
-/** A channel's (or a plan's) settings as the registry parsed them: defaults filled, ignored keys left out. */
+/** A channel's settings as the registry parsed them, for the pass-through path (translation gets them typed in `prepare`). */
 export const openAiChatSettingsOf = (holder: { readonly settings: Record<string, unknown> }): OpenAiChatSettings => holder.settings as OpenAiChatSettings;
 
 export const openAiChatLooseWhenStored = ['maxTokensField', 'streamUsage', 'systemRole', 'reasoningContent'] as const;

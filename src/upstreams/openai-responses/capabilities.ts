@@ -1,12 +1,11 @@
 /**
- * What the `openai-responses` upstream can do with a translated request, and
- * its translation plan (see upstreams/plan.ts).
+ * What the `openai-responses` upstream can do with a translated request (see
+ * upstreams/plan.ts); convert-request.ts decides each field by it as it
+ * builds the body.
  */
-import type { ChatRequest } from '../../core/chat.js';
-import type { PlanBuilder, TranslationPlan } from '../../core/translation-plan.js';
-import { openAiResponsesSettingsOf, type OpenAiResponsesSettings } from './settings.js';
+import type { OpenAiResponsesSettings } from './settings.js';
 import { openAiPromptCacheSupport, promptCacheFieldsOn } from '../openai-prompt-cache.js';
-import { hasAssistantMedia, hasToolResultMedia, planTranslation, type PlanOptions, type TranslationCapabilities } from '../plan.js';
+import type { TranslationCapabilities } from '../plan.js';
 
 /**
  * Hosted tools of the Responses dialect (BuiltinTool.kind) this upstream runs
@@ -30,17 +29,7 @@ export const openAiResponsesCapabilities: TranslationCapabilities = {
   adaptiveThinking: 'mapped',
 };
 
-function openAiResponsesRules(request: ChatRequest, plan: PlanBuilder, options: PlanOptions): void {
-  if (request.stopSequences?.length && openAiResponsesSettingsOf(options).dropUnsupportedParams !== true) plan.refused('stop_sequences', 'has no stop sequences');
-  if (hasAssistantMedia(request)) plan.refused('media in assistant turns', 'carries text only in assistant messages');
-  if (hasToolResultMedia(request)) plan.refused('media in tool results', 'sends tool results as text only');
-}
-
-// Built once: a plan runs on every translated request, and a spread of the table there is an allocation per request.
+// Built once: prepare runs on every translated request, and a spread of the table there is an allocation per request.
 const withCacheFields: TranslationCapabilities = { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport({}) };
 const withoutCacheFields: TranslationCapabilities = { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport({ promptCacheKey: false }) };
-const capabilitiesFor = (settings: OpenAiResponsesSettings): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);
-
-export function planOpenAiResponses(request: ChatRequest, options: PlanOptions): TranslationPlan {
-  return planTranslation(request, capabilitiesFor(openAiResponsesSettingsOf(options)), options, openAiResponsesRules);
-}
+export const openAiResponsesCapabilitiesFor = (settings: OpenAiResponsesSettings): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);

@@ -4,16 +4,17 @@ import type { ChatResult, UpstreamCall } from '../types.js';
 import { requestOk } from '../http.js';
 import { requestJsonOk } from '../whole-answer.js';
 import { limitsOf } from '../../core/upstream-limits.js';
-import { toResponsesRequest } from './convert-request.js';
+import type { OpenAiResponsesPrepared } from './convert-request.js';
 import { fromResponsesResponse } from './convert-response.js';
 import { responsesSseToEvents } from './convert-stream.js';
 import { responsesHeaders, responsesUrl } from './headers.js';
 import type { WireResponse } from '../../dialects/responses/wire.js';
-import { openAiResponsesSettingsOf } from './settings.js';
+import { withSessionCacheKey } from '../openai-prompt-cache.js';
 import { callExchange } from '../call-exchange.js';
 
-export async function responsesChat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
-  const body = toResponsesRequest(request, call.upstreamModel, openAiResponsesSettingsOf(call.channel), call.sessionKey);
+export async function responsesChat(prepared: OpenAiResponsesPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
+  // The one per-attempt step: the session's cache key, known once the candidates were placed.
+  const body = withSessionCacheKey(prepared.body, call.sessionKey);
   const exchange = callExchange(call, responsesUrl(call), responsesHeaders(call), JSON.stringify(body));
   if (request.stream) return { stream: true, events: responsesSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };
   // A plain answer is gathered whole, with no body stream (whole-answer.ts).

@@ -1,6 +1,8 @@
 /**
  * ChatRequest → OpenAI Responses request body (the translation path, for
- * Messages and content-generation clients).
+ * Messages and content-generation clients): the adapter's `prepare`, one
+ * pass that builds the body and decides each field (see upstreams/plan.ts)
+ * where it handles it.
  *
  * Choices worth knowing:
  * - Stateless: `store: false`, the whole conversation goes as input items, and
@@ -10,30 +12,58 @@
  *   left out.
  * - Function tools are sent with an explicit `strict` (the service's default
  *   is strict, which would reject many ordinary schemas).
- * - The converter follows the translation plan (capabilities.ts): top_k,
- *   seed and hints of other dialects are not sent; stop sequences (refused
- *   by the plan unless the channel sets `dropUnsupportedParams: true`) are
- *   never sent; features were refused by the plan.
+ * - top_k, seed and hints of other dialects are not sent (hints in the
+ *   plan); stop sequences are refused unless the channel sets
+ *   `dropUnsupportedParams: true`, and never sent; features are refused.
  * - System turns inside the conversation become `developer` messages at
  *   their place; web search tools of other dialects become `web_search`;
  *   adaptive thinking becomes the client's effort, else `medium`.
  * - `prompt_cache_key` and `prompt_cache_retention`: see ../openai-prompt-cache.ts.
  * - Tool results become `function_call_output` items (text joined; images and
- *   files are refused, the item carries text only here).
+ *   files are refused, the item carries text only here), as are media in
+ *   assistant turns.
  */
 import type { ChatMessage, ChatRequest, MediaPart, ResponseFormat, TextPart, ThinkingConfig, ToolChoice, ToolDefinition, ToolResultPart } from '../../core/chat.js';
-import { invalidRequest, unsupportedFeature } from '../../core/errors.js';
-import { openAiPromptCacheFields } from '../openai-prompt-cache.js';
-import { builtinToolTreatment, toolsToSend } from '../plan.js';
-import { openAiResponsesCapabilities } from './capabilities.js';
+import { PlanRank, type PlanBuilder } from '../../core/translation-plan.js';
+import { openAiPromptCacheFields, sentBody } from '../openai-prompt-cache.js';
+import {
+  builtinToolTreatment,
+  decideAdaptiveThinking,
+  decideFeatures,
+  decideHints,
+  decidePromptCache,
+  decideSampling,
+  decideSystemTurns,
+  decideTools,
+  preparing,
+  type Prepared,
+  type PrepareOptions,
+} from '../plan.js';
+import { openAiResponsesCapabilities, openAiResponsesCapabilitiesFor } from './capabilities.js';
 import { unpackReasoning } from './reasoning-proof.js';
 import type { OpenAiResponsesSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
+export type OpenAiResponsesPrepared = Prepared<Json>;
+
+/** The rank of this upstream's own decisions, after the shared ones (core/translation-plan.ts). */
+const RANK = { stopSequences: PlanRank.rules, assistantMedia: PlanRank.rules + 1, toolResultMedia: PlanRank.rules + 2, media: PlanRank.rules + 3 };
+
+export function prepareOpenAiResponses(request: ChatRequest, options: PrepareOptions<OpenAiResponsesSettings>): OpenAiResponsesPrepared {
+  return preparing<OpenAiResponsesPrepared>('openai-responses', options.strict, (plan) => ({ body: buildResponsesRequest(request, options, plan) }));
+}
+
+/** The body as sent for a session, for callers that need no plan (the decisions are dropped). */
 export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: OpenAiResponsesSettings = {}, sessionKey?: string): Json {
+  return sentBody(prepareOpenAiResponses(request, { strict: false, settings, upstreamModel }).body, sessionKey);
+}
+
+function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel }: PrepareOptions<OpenAiResponsesSettings>, plan: PlanBuilder): Json {
+  const caps = openAiResponsesCapabilitiesFor(settings);
+  decideSystemTurns(request, caps, plan);
   const input: Json[] = [];
-  for (const message of request.messages) appendMessage(input, message);
+  for (const message of request.messages) appendMessage(input, message, plan);
 
   const body: Json = { model: upstreamModel, input, store: false };
   if (request.system) body.instructions = request.system;
@@ -42,7 +72,11 @@ export function toResponsesRequest(request: ChatRequest, upstreamModel: string, 
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty;
   if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
-  const tools = toolsToSend(request.tools, openAiResponsesCapabilities);
+  // top_k and seed have no field here: hints, not sent.
+  decideSampling(request, caps, plan);
+  // Nor do stop sequences, which change the answer: refused, unless the channel drops them.
+  if (request.stopSequences?.length && settings.dropUnsupportedParams !== true) plan.refused('stop_sequences', 'has no stop sequences', RANK.stopSequences);
+  const tools = decideTools(request, caps, plan);
   if (tools.length > 0) {
     body.tools = tools.map(toTool);
     if (request.toolChoice) body.tool_choice = toToolChoice(request.toolChoice);
@@ -51,30 +85,34 @@ export function toResponsesRequest(request: ChatRequest, upstreamModel: string, 
   if ((choice && 'disableParallel' in choice && choice.disableParallel) || request.parallelToolCalls === false) body.parallel_tool_calls = false;
   const format = request.responseFormat && toTextFormat(request.responseFormat);
   if (format) body.text = { format };
+  decideAdaptiveThinking(request, caps, plan);
   const reasoning = toReasoning(request.thinking);
   if (reasoning) {
     body.reasoning = reasoning;
     body.include = ['reasoning.encrypted_content'];
   }
+  decideFeatures(request, caps, plan);
+  decideHints(request, caps, plan);
   if (request.user) body.user = request.user;
-  Object.assign(body, openAiPromptCacheFields(request, sessionKey, settings, true));
+  decidePromptCache(request, caps.promptCache, plan);
+  Object.assign(body, openAiPromptCacheFields(request, settings, true));
   if (request.stream) body.stream = true;
   return body;
 }
 
-function appendMessage(input: Json[], message: ChatMessage): void {
-  if (message.role === 'assistant') return appendAssistant(input, message);
+function appendMessage(input: Json[], message: ChatMessage, plan: PlanBuilder): void {
+  if (message.role === 'assistant') return appendAssistant(input, message, plan);
   if (message.role === 'system') return appendSystemTurn(input, message);
   const rest: Array<TextPart | MediaPart> = [];
   for (const part of message.content) {
-    if (part.type === 'tool_result') input.push(toToolOutput(part));
+    if (part.type === 'tool_result') input.push(toToolOutput(part, plan));
     else if (part.type === 'text' || part.type === 'media') rest.push(part);
   }
-  if (rest.length > 0) input.push({ role: 'user', content: rest.map(toInputPart) });
+  if (rest.length > 0) input.push({ role: 'user', content: rest.map((part) => toInputPart(part, plan)) });
 }
 
 /** Text runs become assistant messages, tool calls `function_call` items, readable thinking `reasoning` items, in order. */
-function appendAssistant(input: Json[], message: ChatMessage): void {
+function appendAssistant(input: Json[], message: ChatMessage, plan: PlanBuilder): void {
   let text = '';
   const flush = () => {
     if (text !== '') input.push({ role: 'assistant', content: text });
@@ -92,8 +130,8 @@ function appendAssistant(input: Json[], message: ChatMessage): void {
       flush();
       const summary = part.text === '' ? [] : [{ type: 'summary_text', text: part.text }];
       input.push({ type: 'reasoning', id: proof.id, encrypted_content: proof.encrypted, summary });
-    } else if (part.type === 'media') {
-      throw unsupportedFeature('media in assistant turns', 'Responses assistant messages carry text only');
+    } else if (part.type === 'media' && !plan.has('media in assistant turns', 'refused')) {
+      plan.refused('media in assistant turns', 'carries text only in assistant messages', RANK.assistantMedia);
     }
   }
   flush();
@@ -105,37 +143,38 @@ function appendSystemTurn(input: Json[], message: ChatMessage): void {
   if (text.length > 0) input.push({ role: 'developer', content: text.join('\n') });
 }
 
-function toToolOutput(part: ToolResultPart): Json {
+function toToolOutput(part: ToolResultPart, plan: PlanBuilder): Json {
   const texts: string[] = [];
   for (const inner of part.content) {
-    if (inner.type !== 'text') throw unsupportedFeature('media in tool results', 'this translation sends tool results as text only');
-    texts.push(inner.text);
+    if (inner.type === 'text') texts.push(inner.text);
+    else if (!plan.has('media in tool results', 'refused')) plan.refused('media in tool results', 'sends tool results as text only', RANK.toolResultMedia);
   }
   const output = texts.join('\n');
   return { type: 'function_call_output', call_id: part.callId, output: part.isError ? `Error: ${output}` : output };
 }
 
-function toInputPart(part: TextPart | MediaPart): Json {
+function toInputPart(part: TextPart | MediaPart, plan: PlanBuilder): Json {
   if (part.type === 'text') return { type: 'input_text', text: part.text };
   const { mediaType } = part;
   const inline = part.data !== undefined ? `data:${mediaType};base64,${part.data}` : undefined;
   if (mediaType.startsWith('image/')) {
     const url = inline ?? part.url;
-    if (url === undefined) throw invalidRequest(`a ${mediaType} part carries neither data nor a URL`);
-    return { type: 'input_image', image_url: url, detail: 'auto' };
+    if (url !== undefined) return { type: 'input_image', image_url: url, detail: 'auto' };
+  } else {
+    if (mediaType.startsWith('text/') && (part.text !== undefined || part.data !== undefined)) {
+      return { type: 'input_text', text: part.text ?? Buffer.from(part.data as string, 'base64').toString('utf8') };
+    }
+    const filename = part.filename ?? part.title ?? (mediaType === 'application/pdf' ? 'document.pdf' : 'file');
+    if (inline !== undefined) return { type: 'input_file', filename, file_data: inline };
+    if (part.url !== undefined) return { type: 'input_file', file_url: part.url };
   }
-  if (mediaType.startsWith('text/') && (part.text !== undefined || part.data !== undefined)) {
-    return { type: 'input_text', text: part.text ?? Buffer.from(part.data as string, 'base64').toString('utf8') };
-  }
-  const filename = part.filename ?? part.title ?? (mediaType === 'application/pdf' ? 'document.pdf' : 'file');
-  if (inline !== undefined) return { type: 'input_file', filename, file_data: inline };
-  if (part.url !== undefined) return { type: 'input_file', file_url: part.url };
-  throw invalidRequest(`a ${mediaType} part carries neither data nor a URL`);
+  plan.refused(`media type ${mediaType}`, 'needs its data or a URL', RANK.media);
+  return { type: 'input_text', text: '' };
 }
 
 function toTool(tool: ToolDefinition): Json {
   if (tool.type === 'builtin') {
-    // toolsToSend kept only what the plan forwards as it is (native) or maps to the service's own search.
+    // decideTools kept only what is forwarded as it is (native) or mapped to the service's own search.
     return builtinToolTreatment(tool, openAiResponsesCapabilities) === 'native' ? tool.raw : { type: 'web_search' };
   }
   const out: Json = { type: 'function', name: tool.name, parameters: tool.parameters, strict: tool.strict ?? false };

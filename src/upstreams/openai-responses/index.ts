@@ -7,14 +7,15 @@
  */
 import type { UpstreamAdapter } from '../types.js';
 import { responsesCountTokens } from './count-tokens.js';
-import { planOpenAiResponses } from './capabilities.js';
+import { prepareOpenAiResponses, type OpenAiResponsesPrepared } from './convert-request.js';
+import type { OpenAiResponsesSettings } from './settings.js';
 import { responsesChat } from './chat.js';
 import { responsesPassThrough } from './pass-through.js';
 
-export const openAiResponsesAdapter: UpstreamAdapter = {
+export const openAiResponsesAdapter: UpstreamAdapter<OpenAiResponsesSettings, OpenAiResponsesPrepared> = {
   type: 'openai-responses',
   nativeDialect: 'responses',
-  plan: planOpenAiResponses,
+  prepare: prepareOpenAiResponses,
   chat: responsesChat,
   passThrough: responsesPassThrough,
   countTokens: responsesCountTokens,

@@ -13,7 +13,4 @@ export const openAiResponsesSettingsShape = {
 
 export type OpenAiResponsesSettings = ParsedSettings<typeof openAiResponsesSettingsShape>;
 
-/** A channel's (or a plan's) settings as the registry parsed them: defaults filled, ignored keys left out. */
-export const openAiResponsesSettingsOf = (holder: { readonly settings: Record<string, unknown> }): OpenAiResponsesSettings => holder.settings as OpenAiResponsesSettings;
-
 export const openAiResponsesLooseWhenStored = ['dropUnsupportedParams'] as const;

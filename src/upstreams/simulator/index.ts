@@ -7,14 +7,17 @@ import type { ChatRequest } from '../../core/chat.js';
 import { upstreamStatusError } from '../../core/errors.js';
 import type { ChatResult, UpstreamAdapter, UpstreamCall } from '../types.js';
 import { simulateAnswer } from './answer.js';
-import { planSimulator } from './capabilities.js';
+import { prepareSimulator, type SimulatorPrepared } from './capabilities.js';
 import { countDeltas } from './events.js';
-import { readSimulatorSettings } from './settings.js';
+import { readSimulatorSettings, type simulatorSettingsShape } from './settings.js';
+import type { ParsedSettings } from '../settings-check.js';
 import { brokenStreamError, streamAnswer } from './stream.js';
 import { throwIfAborted, waitForUpstream } from './timing.js';
 import { simulateEmbeddings } from './embed.js';
 
-async function chat(request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
+export type SimulatorChatSettings = ParsedSettings<typeof simulatorSettingsShape>;
+
+async function chat({ body: request }: SimulatorPrepared, _request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const settings = readSimulatorSettings(call.channel);
   throwIfAborted(call.signal);
   await waitForUpstream(settings.latencyMs, call.timeoutMs, call.signal);
@@ -30,9 +33,10 @@ async function chat(request: ChatRequest, call: UpstreamCall): Promise<ChatResul
   return { stream: false, response: answer };
 }
 
-export const simulatorAdapter: UpstreamAdapter = {
+/** Its settings are read per call (`readSimulatorSettings`): nothing of them shapes what it answers. */
+export const simulatorAdapter: UpstreamAdapter<SimulatorChatSettings, SimulatorPrepared> = {
   type: 'simulator',
-  plan: planSimulator,
+  prepare: prepareSimulator,
   chat,
   embed: simulateEmbeddings,
 };

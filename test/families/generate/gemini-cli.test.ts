@@ -16,6 +16,7 @@ import { toChatCompletionRequest } from '../../../src/upstreams/openai-chat/conv
 import { toResponsesRequest } from '../../../src/upstreams/openai-responses/convert-request.js';
 import { defaultAdapters } from '../../../src/upstreams/registry.js';
 import { simulateAnswer } from '../../../src/upstreams/simulator/answer.js';
+import { planOf } from '../../upstreams/support/call.js';
 
 const DIR = new URL('../../fixtures/agents/gemini-cli-0.61.0/', import.meta.url);
 const recorded = (file: string) => JSON.parse(readFileSync(new URL(file, DIR), 'utf8')) as { path: string; body: Record<string, unknown> };
@@ -84,7 +85,7 @@ describe('Gemini CLI 0.61.0 requests', () => {
     for (const file of Object.values(files)) {
       const request = toCore(file);
       for (const type of adapters.types()) {
-        const plan = adapters.get(type).plan(request, { strict: false, settings: {} });
+        const plan = planOf(adapters.get(type), request, { strict: false, settings: {} });
         expect(plan.refusal, `${type} ${file}`).toBeUndefined();
         expect(plan.decisions.filter((d) => d.treatment === 'refused')).toEqual([]);
         if (type !== 'anthropic' && type !== 'gemini') expect(plan.decisions).toContainEqual(expect.objectContaining({ field: 'top_k', treatment: 'hint' }));

@@ -15,6 +15,7 @@ import { toChatCompletionRequest } from '../../../src/upstreams/openai-chat/conv
 import { toResponsesRequest } from '../../../src/upstreams/openai-responses/convert-request.js';
 import { defaultAdapters } from '../../../src/upstreams/registry.js';
 import { simulateAnswer } from '../../../src/upstreams/simulator/answer.js';
+import { planOf } from '../../upstreams/support/call.js';
 
 const body = (file: string) => (JSON.parse(readFileSync(new URL(`../../fixtures/agents/claude-code-2.1.328/${file}`, import.meta.url), 'utf8')) as { body: Record<string, unknown> }).body;
 
@@ -76,7 +77,7 @@ describe.each(Object.keys(expectedPlans))('the %s upstream', (type) => {
 
   it.each(Object.entries(files))('plans and converts %s without refusal', (name, file) => {
     const req = core(file);
-    const plan = adapter.plan(req, { strict: false, settings: {} });
+    const plan = planOf(adapter, req, { strict: false, settings: {} });
     expect(plan.refusal).toBeUndefined();
     // A tool loop whose thought is not Anthropic state this gateway sealed goes to anthropic with thinking off (thinking-continuity.ts).
     const continuity = type === 'anthropic' && name.endsWith('ToolResult') ? ',thinking' : '';
@@ -86,7 +87,7 @@ describe.each(Object.keys(expectedPlans))('the %s upstream', (type) => {
   });
 
   it('refuses in strict mode, naming the first ignored field', () => {
-    const plan = adapter.plan(core(files.opusFirst), { strict: true, settings: {} });
+    const plan = planOf(adapter, core(files.opusFirst), { strict: true, settings: {} });
     expect(plan.refusal?.param).toBe('x-anthropic-billing-header');
   });
 });

@@ -26,6 +26,7 @@ import { toResponsesRequest } from '../../../src/upstreams/openai-responses/conv
 import { defaultAdapters } from '../../../src/upstreams/registry.js';
 import { simulateAnswer } from '../../../src/upstreams/simulator/answer.js';
 import { parseSse } from './support.js';
+import { planOf } from '../../upstreams/support/call.js';
 
 type Body = Record<string, any>;
 
@@ -84,7 +85,7 @@ describe('Codex 0.169.0 requests on every upstream type', () => {
       expect(core.cache).toEqual({ key: expect.any(String) });
       const adapters = await defaultAdapters();
       for (const [type, convert] of Object.entries(converters)) {
-        const plan = adapters.get(type).plan(core, { strict: false, settings: {} });
+        const plan = planOf(adapters.get(type), core, { strict: false, settings: {} });
         expect(plan.refusal, `${type}: ${plan.refusal?.message}`).toBeUndefined();
         expect(describePlan(plan)).toContain('client_metadata');
         expect(() => convert(core)).not.toThrow();

@@ -4,6 +4,7 @@ import type { ChatMessage, ChatRequest, FunctionTool } from '../../../src/core/c
 import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
 import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
 import { describePlan } from '../../../src/core/translation-plan.js';
+import { planOf } from '../support/call.js';
 
 type Block = Record<string, unknown>;
 const ephemeral = { type: 'ephemeral' };
@@ -145,7 +146,7 @@ describe('breakpoints the client placed', () => {
 });
 
 describe('the plan', () => {
-  const plan = (request: ChatRequest, settings: Record<string, unknown> = {}) => describePlan(anthropicAdapter.plan(request, { strict: true, settings }));
+  const plan = (request: ChatRequest, settings: Record<string, unknown> = {}) => describePlan(planOf(anthropicAdapter, request, { strict: true, settings }));
 
   it('maps marks, a cache key and a retention to breakpoints, so strict translation lets them through', () => {
     const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'q', cache: { ttl: '5m' } }] }];
@@ -157,7 +158,7 @@ describe('the plan', () => {
   });
 
   it('ignores a cache key where the channel places no breakpoints of its own', () => {
-    expect(anthropicAdapter.plan({ ...session, cache: { key: 'k' } }, { strict: false, settings: { cacheBreakpoints: false } }).decisions).toEqual([
+    expect(planOf(anthropicAdapter, { ...session, cache: { key: 'k' } }, { strict: false, settings: { cacheBreakpoints: false } }).decisions).toEqual([
       { field: 'prompt_cache_key', treatment: 'hint', note: 'the upstream has no cache key' },
     ]);
   });

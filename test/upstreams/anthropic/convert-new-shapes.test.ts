@@ -4,12 +4,13 @@ import type { BuiltinTool, ChatRequest } from '../../../src/core/chat.js';
 import { describePlan } from '../../../src/core/translation-plan.js';
 import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
 import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
+import { planOf } from '../support/call.js';
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
 const base: ChatRequest = { model: 'alias', messages: [{ role: 'user', content: [text('hi')] }], stream: false };
 // Without the gateway's own cache breakpoints (cache-breakpoints.test.ts covers them), bodies stay as the client's.
 const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) => toMessagesRequest({ ...base, ...overrides }, 'claude-x', { cacheBreakpoints: false, ...settings });
-const plan = (overrides: Partial<ChatRequest>, settings: Record<string, unknown> = {}) => anthropicAdapter.plan({ ...base, ...overrides }, { strict: false, settings });
+const plan = (overrides: Partial<ChatRequest>, settings: Record<string, unknown> = {}) => planOf(anthropicAdapter, { ...base, ...overrides }, { strict: false, settings });
 
 const responsesTool = (kind: string, capability?: BuiltinTool['capability']): BuiltinTool => ({
   type: 'builtin',

@@ -4,7 +4,7 @@ import type { ChatRequest } from '../../../src/core/chat.js';
 import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
 import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
 import { anthropicCapabilities } from '../../../src/upstreams/anthropic/capabilities.js';
-import { TEST_API_KEY, testCall } from '../support/call.js';
+import { TEST_API_KEY, testCall, sendChat, planOf } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { jsonReply } from '../support/fixtures.js';
 
@@ -164,7 +164,7 @@ describe('toMessagesRequest', () => {
   });
 
   it('plans what Anthropic cannot honour: refused by name, or ignored as a hint', () => {
-    const plan = (overrides: Partial<ChatRequest>, strict = false) => anthropicAdapter.plan({ ...base, ...overrides }, { strict, settings: {} });
+    const plan = (overrides: Partial<ChatRequest>, strict = false) => planOf(anthropicAdapter, { ...base, ...overrides }, { strict, settings: {} });
     expect(plan({ responseFormat: { type: 'json_object' } }).refusal?.message).toMatch(/json_object/);
     expect(plan({ features: { generate: { logprobs: true } } }).refusal?.param).toBe('logprobs');
     expect(plan({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'audio/wav', data: 'x' }] }] }).refusal?.message).toMatch(/audio\/wav/);
@@ -186,7 +186,7 @@ describe('anthropic adapter declarations', () => {
     const tools = anthropicCapabilities.builtinTools!;
     for (const kind of ['web_search_20250305', 'computer_20250124', 'bash_20250124', 'text_editor_20250728', 'code_execution_20260120', 'computer_20991231']) expect(tools.has(kind)).toBe(true);
     for (const kind of ['web_search_preview', 'codeExecution', 'computer', 'get_weather']) expect(tools.has(kind)).toBe(false);
-    const plan = anthropicAdapter.plan({ model: 'm', messages: [], stream: false, features: { generate: { logprobs: true } } }, { strict: false, settings: {} });
+    const plan = planOf(anthropicAdapter, { model: 'm', messages: [], stream: false, features: { generate: { logprobs: true } } }, { strict: false, settings: {} });
     expect(plan.refusal?.message).toMatch(/logprobs is not supported/);
     expect(anthropicAdapter.nativeDialect).toBe('messages');
   });
@@ -201,7 +201,8 @@ describe('anthropic translation request on the wire', () => {
 
   it('posts to <base>/v1/messages with the channel key, version and needed betas', async () => {
     const schema = { type: 'object' };
-    await anthropicAdapter.chat(
+    await sendChat(
+      anthropicAdapter,
       { ...base, responseFormat: { type: 'json_schema', schema } },
       testCall({
         baseUrl: upstream.origin,

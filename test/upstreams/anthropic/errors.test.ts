@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
 import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
-import { TEST_API_KEY, testCall } from '../support/call.js';
+import { TEST_API_KEY, testCall, sendChat } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { sseFrames, sseReply } from '../support/fixtures.js';
 import { collect } from '../support/fold-events.js';
@@ -26,7 +26,7 @@ const anthropicError = (type: string, message: string) => JSON.stringify({ type:
 
 async function chatError(stream = false, options: Partial<Parameters<typeof testCall>[0]> = {}): Promise<GatewayError> {
   try {
-    const result = await anthropicAdapter.chat(request(stream), testCall({ baseUrl: upstream.origin, ...options }));
+    const result = await sendChat(anthropicAdapter, request(stream), testCall({ baseUrl: upstream.origin, ...options }));
     if (result.stream) await collect(result.events);
   } catch (error) {
     expect(error).toBeInstanceOf(GatewayError);
@@ -78,7 +78,7 @@ describe('anthropic upstream errors', () => {
 
   it('a stream cut half way makes the event iterator throw a GatewayError', async () => {
     upstream.reply(sseReply(DIALECT, 'anthropic-text.chunks.txt', { cutAfterChunks: 5 }));
-    const result = await anthropicAdapter.chat(request(true), testCall({ baseUrl: upstream.origin }));
+    const result = await sendChat(anthropicAdapter, request(true), testCall({ baseUrl: upstream.origin }));
     if (!result.stream) throw new Error('expected a stream');
     const seen: string[] = [];
     const failure = await (async () => {

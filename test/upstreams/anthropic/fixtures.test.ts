@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest, ToolCallPart } from '../../../src/core/chat.js';
 import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
 import type { ChatResult } from '../../../src/upstreams/types.js';
-import { testCall } from '../support/call.js';
+import { testCall, sendChat } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { fixtureFiles, jsonReply, sseReply } from '../support/fixtures.js';
 import { asFolded, collect, foldEvents, type FoldedStream } from '../support/fold-events.js';
@@ -24,7 +24,7 @@ function chatRequest(stream: boolean): ChatRequest {
 async function replay(file: string): Promise<Answer> {
   const stream = file.endsWith('.chunks.txt');
   upstream.reply(stream ? sseReply(DIALECT, file) : jsonReply(DIALECT, file));
-  const result: ChatResult = await anthropicAdapter.chat(chatRequest(stream), testCall({ baseUrl: upstream.origin }));
+  const result: ChatResult = await sendChat(anthropicAdapter, chatRequest(stream), testCall({ baseUrl: upstream.origin }));
   expect(result.stream).toBe(stream);
   return result.stream ? foldEvents(await collect(result.events)) : asFolded(result.response);
 }
@@ -134,7 +134,7 @@ describe('anthropic adapter replays every Messages fixture', () => {
 
   it('stream start carries the id, model and the counters known at start', async () => {
     upstream.reply(sseReply(DIALECT, 'anthropic-code-execution-20260120-prompt-cache.1.chunks.txt'));
-    const result = await anthropicAdapter.chat(chatRequest(true), testCall({ baseUrl: upstream.origin }));
+    const result = await sendChat(anthropicAdapter, chatRequest(true), testCall({ baseUrl: upstream.origin }));
     if (!result.stream) throw new Error('expected a stream');
     const folded = foldEvents(await collect(result.events));
     expect(folded.id).toBe('msg_011CdYfpjpVtBoXyXCQD1tQP');
@@ -144,7 +144,7 @@ describe('anthropic adapter replays every Messages fixture', () => {
 
   it('plain answers keep the upstream id and model', async () => {
     upstream.reply(jsonReply(DIALECT, 'anthropic-text.json'));
-    const result = await anthropicAdapter.chat(chatRequest(false), testCall({ baseUrl: upstream.origin }));
+    const result = await sendChat(anthropicAdapter, chatRequest(false), testCall({ baseUrl: upstream.origin }));
     if (result.stream) throw new Error('expected a plain answer');
     expect(result.response.id).toBe('msg_01VdEjxAP5ahtHKrrRdNBteQ');
     expect(result.response.model).toBe('claude-sonnet-4-5-20250929');
@@ -154,7 +154,7 @@ describe('anthropic adapter replays every Messages fixture', () => {
   for (const lineEnding of ['\r\n', '\r'] as const) {
     it(`parses streams with ${JSON.stringify(lineEnding)} line endings cut into 7-byte pieces`, async () => {
       upstream.reply(sseReply(DIALECT, 'anthropic-tool-no-args.chunks.txt', { lineEnding, pieceBytes: 7 }));
-      const result = await anthropicAdapter.chat(chatRequest(true), testCall({ baseUrl: upstream.origin }));
+      const result = await sendChat(anthropicAdapter, chatRequest(true), testCall({ baseUrl: upstream.origin }));
       if (!result.stream) throw new Error('expected a stream');
       expectations['anthropic-tool-no-args.chunks.txt'](foldEvents(await collect(result.events)));
     });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatRequest } from '../../../src/core/chat.js';
 import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
 import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
+import { planOf } from '../support/call.js';
 
 const loop = (assistantFirst?: ChatMessage['content'][number]): ChatRequest => ({
   model: 'claude',
@@ -19,7 +20,7 @@ const loop = (assistantFirst?: ChatMessage['content'][number]): ChatRequest => (
   ],
 });
 
-const plan = (request: ChatRequest) => anthropicAdapter.plan(request, { strict: false, settings: {} });
+const plan = (request: ChatRequest) => planOf(anthropicAdapter, request, { strict: false, settings: {} });
 
 describe('thinking continuity on anthropic', () => {
   it('turns thinking off when the last tool-calling turn has no signed thought, and says so', () => {

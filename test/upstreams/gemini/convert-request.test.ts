@@ -5,7 +5,8 @@ import { GatewayError } from '../../../src/core/errors.js';
 import { generateFeatureKeys } from '../../../src/families/generate/features.js';
 import { toGeminiRequest } from '../../../src/upstreams/gemini/convert-request.js';
 import { geminiAdapter } from '../../../src/upstreams/gemini/index.js';
-import { answerShapingFeatures, geminiCapabilities } from '../../../src/upstreams/gemini/capabilities.js';
+import { geminiCapabilities, geminiFeatures } from '../../../src/upstreams/gemini/capabilities.js';
+import { planOf } from '../support/call.js';
 
 const base = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   model: 'client-model',
@@ -55,7 +56,7 @@ describe('toGeminiRequest', () => {
     expect(body.tools).toEqual([{ codeExecution: {} }]);
     const bash = { type: 'builtin' as const, dialect: 'messages' as const, kind: 'bash_20250124', raw: {} };
     expect(toGeminiRequest(base({ tools: [bash] }), 'm')).not.toHaveProperty('tools');
-    const plan = geminiAdapter.plan(base({ tools: [bash], toolChoice: { type: 'tool', name: 'bash_20250124' } }), { strict: false, settings: {} });
+    const plan = planOf(geminiAdapter, base({ tools: [bash], toolChoice: { type: 'tool', name: 'bash_20250124' } }), { strict: false, settings: {} });
     expect(plan.refusal?.message).toMatch(/bash_20250124/);
   });
 
@@ -200,16 +201,11 @@ describe('toGeminiRequest', () => {
     expect(body.safetySettings).toEqual([{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }]);
     expect(body.generationConfig).toEqual({ mediaResolution: 'MEDIA_RESOLUTION_LOW' });
     for (const feature of ['candidateCount', 'logprobs', 'responseModalities', 'speechConfig']) {
-      const failure = (() => {
-        try {
-          toGeminiRequest(base({ features: { generate: { [feature]: 2 } } }), 'm');
-        } catch (error) {
-          return error;
-        }
-      })();
-      expect(failure).toBeInstanceOf(GatewayError);
-      expect((failure as GatewayError).kind).toBe('unsupported_feature');
-      expect((failure as GatewayError).message).toContain(feature);
+      const { body: refusedBody, decisions } = geminiAdapter.prepare(base({ features: { generate: { [feature]: 2 } } }), { strict: false, settings: {}, upstreamModel: 'm' });
+      expect(decisions.refusal).toBeInstanceOf(GatewayError);
+      expect(decisions.refusal?.kind).toBe('unsupported_feature');
+      expect(decisions.refusal?.message).toContain(feature);
+      expect(refusedBody).not.toHaveProperty(feature);
     }
   });
 });
@@ -217,8 +213,8 @@ describe('toGeminiRequest', () => {
 describe('geminiAdapter', () => {
   it('declares every feature key the content-generation family may set, and the built-in tools', () => {
     for (const key of generateFeatureKeys) {
-      const plan = geminiAdapter.plan({ model: 'm', messages: [], stream: false, features: { generate: { [key]: true } } }, { strict: false, settings: {} });
-      expect(plan.refusal === undefined).toBe(!(key in answerShapingFeatures));
+      const plan = planOf(geminiAdapter, { model: 'm', messages: [], stream: false, features: { generate: { [key]: true } } }, { strict: false, settings: {} });
+      expect(plan.refusal === undefined).toBe('where' in geminiFeatures[key]);
     }
     for (const kind of ['codeExecution', 'googleSearch', 'googleSearchRetrieval', 'urlContext']) expect(geminiCapabilities.builtinTools!.has(kind)).toBe(true);
     expect(geminiAdapter.nativeDialect).toBe('generate');

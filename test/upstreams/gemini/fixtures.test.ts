@@ -9,7 +9,7 @@ import type { ChatRequest } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
 import { geminiAdapter } from '../../../src/upstreams/gemini/index.js';
 import type { ChatResult } from '../../../src/upstreams/types.js';
-import { TEST_API_KEY, testCall } from '../support/call.js';
+import { TEST_API_KEY, testCall, sendChat } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { fixtureJson, jsonReply, sseFrames, sseReply } from '../support/fixtures.js';
 import { collect, foldEvents } from '../support/fold-events.js';
@@ -33,13 +33,13 @@ function call(upstreamModel = 'gemini-3-pro-preview') {
 }
 
 async function plain(request: ChatRequest) {
-  const result = await geminiAdapter.chat(request, call());
+  const result = await sendChat(geminiAdapter, request, call());
   if (result.stream) throw new Error('expected a plain answer');
   return result.response;
 }
 
 async function streamed(request: ChatRequest) {
-  const result: ChatResult = await geminiAdapter.chat({ ...request, stream: true }, call());
+  const result: ChatResult = await sendChat(geminiAdapter, { ...request, stream: true }, call());
   if (!result.stream) throw new Error('expected a stream');
   return foldEvents(await collect(result.events));
 }
@@ -127,7 +127,7 @@ describe('streams', () => {
 
   it('fails a stream cut half way, after the events already delivered', async () => {
     upstream.reply(sseReply(DIALECT, 'google-text.chunks.txt', { cutAfterChunks: 2 }));
-    const result = await geminiAdapter.chat(ask({ stream: true }), call());
+    const result = await sendChat(geminiAdapter, ask({ stream: true }), call());
     if (!result.stream) throw new Error('expected a stream');
     const events: unknown[] = [];
     const failure = await (async () => {
@@ -140,14 +140,14 @@ describe('streams', () => {
 
   it('fails a stream that ends cleanly without a finishReason', async () => {
     upstream.reply({ chunks: sseFrames(DIALECT, 'google-text.chunks.txt').slice(0, 2) });
-    const result = await geminiAdapter.chat(ask({ stream: true }), call());
+    const result = await sendChat(geminiAdapter, ask({ stream: true }), call());
     if (!result.stream) throw new Error('expected a stream');
     await expect(collect(result.events)).rejects.toMatchObject({ kind: 'upstream_error', message: expect.stringContaining('finishReason') });
   });
 
   it('fails on an error chunk inside the stream, with its status', async () => {
     upstream.reply({ chunks: [sseFrames(DIALECT, 'google-text.chunks.txt')[0], 'data: {"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}\n\n'] });
-    const result = await geminiAdapter.chat(ask({ stream: true }), call());
+    const result = await sendChat(geminiAdapter, ask({ stream: true }), call());
     if (!result.stream) throw new Error('expected a stream');
     await expect(collect(result.events)).rejects.toMatchObject({ kind: 'unavailable', message: 'overloaded' });
   });
@@ -156,7 +156,7 @@ describe('streams', () => {
 describe('errors', () => {
   it('maps the recorded 429 body to a retryable rate limit with its RetryInfo delay', async () => {
     upstream.reply(jsonReply(DIALECT, 'google-429-retry-info.json', 429));
-    const failure = await geminiAdapter.chat(ask(), call()).catch((error) => error);
+    const failure = await sendChat(geminiAdapter, ask(), call()).catch((error) => error);
     expect(failure).toBeInstanceOf(GatewayError);
     expect(failure).toMatchObject({ kind: 'rate_limited', status: 429, retryable: true, retryAfterSeconds: 35, upstreamStatus: 429 });
     expect(failure.message).toBe('You exceeded your current quota, please check your plan.');
@@ -175,19 +175,19 @@ describe('errors', () => {
         },
       }),
     });
-    const failure = await geminiAdapter.chat(ask(), call()).catch((error) => error);
+    const failure = await sendChat(geminiAdapter, ask(), call()).catch((error) => error);
     expect(failure).toMatchObject({ kind: 'upstream_error', upstreamStatus: 401, retryable: true });
   });
 
   it('keeps the status word of a precondition failure and never retries it', async () => {
     upstream.reply({ status: 400, body: JSON.stringify({ error: { code: 400, message: 'User location is not supported', status: 'FAILED_PRECONDITION' } }) });
-    const failure = await geminiAdapter.chat(ask(), call()).catch((error) => error);
+    const failure = await sendChat(geminiAdapter, ask(), call()).catch((error) => error);
     expect(failure).toMatchObject({ kind: 'invalid_request', status: 400, retryable: false, detail: { dialect: 'generate', code: 'FAILED_PRECONDITION' } });
   });
 
   it('masks the channel key if an error echoes it', async () => {
     upstream.reply({ status: 500, body: JSON.stringify({ error: { code: 500, message: `bad key ${TEST_API_KEY}`, status: 'INTERNAL' } }) });
-    const failure = await geminiAdapter.chat(ask(), call()).catch((error) => error);
+    const failure = await sendChat(geminiAdapter, ask(), call()).catch((error) => error);
     expect(failure.message).toBe('bad key [redacted]');
     expect(failure.retryable).toBe(true);
   });

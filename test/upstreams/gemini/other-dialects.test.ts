@@ -11,6 +11,7 @@ import { geminiSseToEvents } from '../../../src/upstreams/gemini/convert-stream.
 import { toGeminiRequest } from '../../../src/upstreams/gemini/convert-request.js';
 import { geminiAdapter } from '../../../src/upstreams/gemini/index.js';
 import { collect, foldEvents } from '../support/fold-events.js';
+import { planOf } from '../support/call.js';
 
 const base = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   model: 'client-model',
@@ -18,7 +19,7 @@ const base = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   stream: false,
   ...overrides,
 });
-const plan = (request: ChatRequest, strict = false) => geminiAdapter.plan(request, { strict, settings: {} });
+const plan = (request: ChatRequest, strict = false) => planOf(geminiAdapter, request, { strict, settings: {} });
 const builtin = (dialect: BuiltinTool['dialect'], kind: string, capability?: BuiltinTool['capability']): BuiltinTool => ({
   type: 'builtin',
   dialect,

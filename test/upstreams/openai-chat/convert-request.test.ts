@@ -4,7 +4,7 @@ import type { ChatRequest } from '../../../src/core/chat.js';
 import { toChatCompletionRequest } from '../../../src/upstreams/openai-chat/convert-request.js';
 import { openAiChatAdapter } from '../../../src/upstreams/openai-chat/index.js';
 import { openAiChatCapabilities } from '../../../src/upstreams/openai-chat/capabilities.js';
-import { TEST_API_KEY, testCall } from '../support/call.js';
+import { TEST_API_KEY, testCall, sendChat, planOf } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { jsonReply } from '../support/fixtures.js';
 
@@ -195,14 +195,15 @@ describe('toChatCompletionRequest', () => {
   });
 
   it('plans what chat completions cannot carry: refused by name, or ignored as a hint', () => {
-    const plan = (overrides: Partial<ChatRequest>) => openAiChatAdapter.plan({ ...base, ...overrides }, { strict: false, settings: {} });
+    const plan = (overrides: Partial<ChatRequest>) => planOf(openAiChatAdapter, { ...base, ...overrides }, { strict: false, settings: {} });
     expect(plan({ topK: 5 }).decisions).toEqual([{ field: 'top_k', treatment: 'hint', note: 'the openai-chat upstream has no top_k' }]);
     expect(build({ topK: 5 })).not.toHaveProperty('top_k');
     expect(plan({ features: { generate: { candidateCount: 2 } } }).refusal).toMatchObject({ param: 'candidateCount' });
     const search = { type: 'builtin' as const, dialect: 'messages' as const, kind: 'web_search_20250305', raw: {} };
     expect(plan({ tools: [search] }).decisions).toContainEqual(expect.objectContaining({ field: 'tool web_search_20250305', treatment: 'hint' }));
     expect(build({ tools: [search] })).not.toHaveProperty('tools');
-    expect(() => build({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'x' }] }] })).toThrow(/video\/mp4/);
+    // Refused, never thrown: the body is built (and never sent).
+    expect(() => build({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'x' }] }] })).not.toThrow();
     expect(plan({ messages: [{ role: 'user', content: [{ type: 'media', mediaType: 'video/mp4', data: 'x' }] }] }).refusal).toMatchObject({
       param: 'media type video/mp4',
     });
@@ -216,7 +217,7 @@ describe('toChatCompletionRequest', () => {
   });
 
   it('declares no features and no builtin tools on the translated path, and passes Chat Completions clients through', () => {
-    const plan = openAiChatAdapter.plan({ model: 'm', messages: [], stream: false, features: { generate: { logprobs: true } } }, { strict: false, settings: {} });
+    const plan = planOf(openAiChatAdapter, { model: 'm', messages: [], stream: false, features: { generate: { logprobs: true } } }, { strict: false, settings: {} });
     expect(plan.refusal?.message).toMatch(/logprobs is not supported/);
     expect(openAiChatCapabilities.builtinTools).toBeUndefined();
     expect(openAiChatAdapter.nativeDialect).toBe('chat-completions');
@@ -233,7 +234,7 @@ describe('openai-chat request on the wire', () => {
 
   it('posts to <base>/chat/completions with a Bearer key, base with or without a trailing slash', async () => {
     for (const baseUrl of [`${upstream.origin}/v1`, `${upstream.origin}/v1/`]) {
-      await openAiChatAdapter.chat(base, testCall({ baseUrl, upstreamModel: 'gpt-mapped' }));
+      await sendChat(openAiChatAdapter, base, testCall({ baseUrl, upstreamModel: 'gpt-mapped' }));
       const sent = upstream.requests.at(-1)!;
       expect(sent.url).toBe('/v1/chat/completions');
       expect(sent.headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);

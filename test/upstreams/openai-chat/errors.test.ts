@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
 import { openAiChatAdapter } from '../../../src/upstreams/openai-chat/index.js';
-import { testCall } from '../support/call.js';
+import { testCall, sendChat } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { sseReply } from '../support/fixtures.js';
 import { collect } from '../support/fold-events.js';
@@ -22,7 +22,7 @@ const request = (stream: boolean): ChatRequest => ({
 
 async function chatError(stream = false): Promise<GatewayError> {
   try {
-    const result = await openAiChatAdapter.chat(request(stream), testCall({ baseUrl: `${upstream.origin}/v1` }));
+    const result = await sendChat(openAiChatAdapter, request(stream), testCall({ baseUrl: `${upstream.origin}/v1` }));
     if (result.stream) await collect(result.events);
   } catch (error) {
     expect(error).toBeInstanceOf(GatewayError);
@@ -68,10 +68,10 @@ describe('openai-chat upstream errors', () => {
     upstream.reply({
       body: completion({ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '' } }] }),
     });
-    const first = await openAiChatAdapter.chat(request(false), testCall({ baseUrl: `${upstream.origin}/v1` }));
+    const first = await sendChat(openAiChatAdapter, request(false), testCall({ baseUrl: `${upstream.origin}/v1` }));
     expect(!first.stream && first.response.content).toEqual([{ type: 'tool_call', id: 'c', name: 'f', input: {} }]);
     upstream.reply({ body: completion({ role: 'assistant', content: null, function_call: { name: 'g', arguments: '{"b":2}' } }, 'function_call') });
-    const second = await openAiChatAdapter.chat(request(false), testCall({ baseUrl: `${upstream.origin}/v1` }));
+    const second = await sendChat(openAiChatAdapter, request(false), testCall({ baseUrl: `${upstream.origin}/v1` }));
     if (second.stream) throw new Error('expected a plain answer');
     expect(second.response.content).toMatchObject([{ type: 'tool_call', name: 'g', input: { b: 2 } }]);
     expect(second.response.finishReason).toBe('tool_use');

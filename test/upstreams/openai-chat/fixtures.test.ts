@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
 import { openAiChatAdapter } from '../../../src/upstreams/openai-chat/index.js';
-import { testCall } from '../support/call.js';
+import { testCall, sendChat } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { fixtureChunks, fixtureFiles, jsonReply, sseReply } from '../support/fixtures.js';
 import { asFolded, collect, foldEvents, type FoldedStream } from '../support/fold-events.js';
@@ -26,7 +26,7 @@ const chatRequest = (stream: boolean): ChatRequest => ({
 async function replay(file: string): Promise<Answer> {
   const stream = file.endsWith('.chunks.txt');
   upstream.reply(stream ? sseReply(DIALECT, file) : jsonReply(DIALECT, file));
-  const result = await openAiChatAdapter.chat(chatRequest(stream), testCall({ baseUrl: `${upstream.origin}/v1` }));
+  const result = await sendChat(openAiChatAdapter, chatRequest(stream), testCall({ baseUrl: `${upstream.origin}/v1` }));
   expect(result.stream).toBe(stream);
   return result.stream ? foldEvents(await collect(result.events)) : asFolded(result.response);
 }
@@ -115,7 +115,7 @@ describe('openai-chat adapter replays every chat-completions fixture', () => {
 
   it('reasoning-model-legacy-parameter-error.json (as a 400) → invalid_request with the upstream message', async () => {
     upstream.reply(jsonReply(DIALECT, 'reasoning-model-legacy-parameter-error.json', 400));
-    const failure = await openAiChatAdapter.chat(chatRequest(false), testCall({ baseUrl: `${upstream.origin}/v1` })).catch((e) => e);
+    const failure = await sendChat(openAiChatAdapter, chatRequest(false), testCall({ baseUrl: `${upstream.origin}/v1` })).catch((e) => e);
     expect(failure).toBeInstanceOf(GatewayError);
     expect(failure).toMatchObject({ kind: 'invalid_request', status: 400, retryable: false, upstreamStatus: 400 });
     expect(failure.message).toMatch(/^Unsupported parameter: 'max_tokens'/);
@@ -123,7 +123,7 @@ describe('openai-chat adapter replays every chat-completions fixture', () => {
 
   it('the stream starts with the upstream id and model; usage waits for the usage-only chunk', async () => {
     upstream.reply(sseReply(DIALECT, 'openai-text.chunks.txt', { pieceBytes: 333 }));
-    const result = await openAiChatAdapter.chat(chatRequest(true), testCall({ baseUrl: `${upstream.origin}/v1` }));
+    const result = await sendChat(openAiChatAdapter, chatRequest(true), testCall({ baseUrl: `${upstream.origin}/v1` }));
     if (!result.stream) throw new Error('expected a stream');
     const events = await collect(result.events);
     expect(events[0]).toEqual({ type: 'message_start', id: 'chatcmpl-D8Z5oo6uDh67AD85p73ksdT1KxhE0', model: 'gpt-4.1-nano-2025-04-14' });

@@ -11,10 +11,11 @@ import { chatSseToEvents } from '../../../src/upstreams/openai-chat/convert-stre
 import { openAiChatAdapter } from '../../../src/upstreams/openai-chat/index.js';
 import { usageFromChatCompletion } from '../../../src/dialects/chat-completions/usage.js';
 import { collect, foldEvents } from '../support/fold-events.js';
+import { planOf } from '../support/call.js';
 
 const base: ChatRequest = { model: 'alias', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
 const build = (overrides: Partial<ChatRequest>, settings?: Record<string, unknown>) => toChatCompletionRequest({ ...base, ...overrides }, 'gpt-x', settings);
-const plan = (overrides: Partial<ChatRequest>) => openAiChatAdapter.plan({ ...base, ...overrides }, { strict: false, settings: {} });
+const plan = (overrides: Partial<ChatRequest>) => planOf(openAiChatAdapter, { ...base, ...overrides }, { strict: false, settings: {} });
 
 describe('openai-chat: system turns and adaptive thinking', () => {
   const conversation: ChatRequest['messages'] = [

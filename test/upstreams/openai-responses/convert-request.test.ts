@@ -5,6 +5,7 @@ import { GatewayError } from '../../../src/core/errors.js';
 import { toResponsesRequest } from '../../../src/upstreams/openai-responses/convert-request.js';
 import { openAiResponsesAdapter } from '../../../src/upstreams/openai-responses/index.js';
 import { packReasoning } from '../../../src/upstreams/openai-responses/reasoning-proof.js';
+import { planOf } from '../support/call.js';
 
 const base: ChatRequest = { model: 'client-model', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
 
@@ -99,7 +100,7 @@ describe('toResponsesRequest', () => {
   });
 
   it('plans what the dialect cannot express: refused by name, or ignored as a hint', () => {
-    const plan = (request: ChatRequest, settings: Record<string, unknown> = {}) => openAiResponsesAdapter.plan(request, { strict: false, settings });
+    const plan = (request: ChatRequest, settings: Record<string, unknown> = {}) => planOf(openAiResponsesAdapter, request, { strict: false, settings });
     for (const request of [
       { ...base, stopSequences: ['x'] },
       { ...base, features: { generate: { candidateCount: 2 } } },
@@ -135,7 +136,7 @@ describe('toResponsesRequest', () => {
       thinking: { enabled: true, adaptive: true },
       hints: { context_management: {}, 'metadata.user_id': 'u' },
     };
-    const plan = openAiResponsesAdapter.plan(request, { strict: false, settings: {} });
+    const plan = planOf(openAiResponsesAdapter, request, { strict: false, settings: {} });
     expect(plan.refusal).toBeUndefined();
     expect(plan.decisions).toEqual(
       expect.arrayContaining([

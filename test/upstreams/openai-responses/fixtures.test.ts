@@ -10,7 +10,7 @@ import { GatewayError } from '../../../src/core/errors.js';
 import { openAiResponsesAdapter } from '../../../src/upstreams/openai-responses/index.js';
 import { unpackReasoning } from '../../../src/upstreams/openai-responses/reasoning-proof.js';
 import type { ChatResult } from '../../../src/upstreams/types.js';
-import { testCall } from '../support/call.js';
+import { testCall, sendChat } from '../support/call.js';
 import { startFakeUpstream, type FakeReply, type FakeUpstream } from '../support/fake-upstream.js';
 import { fixtureChunks, fixtureFiles, jsonReply, sseReply } from '../support/fixtures.js';
 import { asFolded, collect, foldEvents, type FoldedStream } from '../support/fold-events.js';
@@ -30,7 +30,7 @@ function chatRequest(stream: boolean): ChatRequest {
 
 async function answer(reply: FakeReply, stream: boolean): Promise<Answer> {
   upstream.reply(reply);
-  const result: ChatResult = await openAiResponsesAdapter.chat(chatRequest(stream), testCall({ baseUrl: `${upstream.origin}/v1` }));
+  const result: ChatResult = await sendChat(openAiResponsesAdapter, chatRequest(stream), testCall({ baseUrl: `${upstream.origin}/v1` }));
   expect(result.stream).toBe(stream);
   return result.stream ? foldEvents(await collect(result.events)) : asFolded(result.response);
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { openAiResponsesAdapter } from '../../../src/upstreams/openai-responses/index.js';
 import { usageFromResponses } from '../../../src/dialects/responses/usage.js';
-import { testCall } from '../support/call.js';
+import { testCall, sendChat } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { asFolded, collect, foldEvents } from '../support/fold-events.js';
 
@@ -45,7 +45,7 @@ function sse(events: Array<Record<string, unknown>>): string[] {
 describe('openai-responses answers with web_search_call records', () => {
   it('plain: the record is skipped, the text kept, output counted at least as reasoning', async () => {
     upstream.reply({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(response) });
-    const result = await openAiResponsesAdapter.chat(request(false), testCall({ baseUrl: `${upstream.origin}/v1` }));
+    const result = await sendChat(openAiResponsesAdapter, request(false), testCall({ baseUrl: `${upstream.origin}/v1` }));
     const folded = result.stream ? foldEvents(await collect(result.events)) : asFolded(result.response);
     expect(folded.content).toEqual([{ type: 'text', text: 'Sunny.' }]);
     expect(folded.finishReason).toBe('stop');
@@ -75,7 +75,7 @@ describe('openai-responses answers with web_search_call records', () => {
         { type: 'response.completed', response },
       ]),
     });
-    const result = await openAiResponsesAdapter.chat(request(true), testCall({ baseUrl: `${upstream.origin}/v1` }));
+    const result = await sendChat(openAiResponsesAdapter, request(true), testCall({ baseUrl: `${upstream.origin}/v1` }));
     expect(result.stream).toBe(true);
     const folded = foldEvents(await collect((result as { events: AsyncIterable<never> }).events));
     expect(folded.content).toEqual([{ type: 'text', text: 'Sunny.' }]);

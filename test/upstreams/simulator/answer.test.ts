@@ -3,12 +3,13 @@ import { countRequestTokens, countTokens } from '../../../src/core/tokens.js';
 import { FILLER_SENTENCES } from '../../../src/upstreams/simulator/filler.js';
 import { simulatorAdapter } from '../../../src/upstreams/simulator/index.js';
 import { makeCall, plain, textOf, userRequest } from './helpers.js';
+import { planOf } from '../support/call.js';
 
 describe('simulator adapter', () => {
   it('declares itself as a plain translating upstream', () => {
     expect(simulatorAdapter.type).toBe('simulator');
     expect(simulatorAdapter.nativeDialect).toBeUndefined();
-    const plan = simulatorAdapter.plan({ model: 'm', messages: [], stream: false, topK: 5, features: { generate: { logprobs: true } } }, { strict: false, settings: {} });
+    const plan = planOf(simulatorAdapter, { model: 'm', messages: [], stream: false, topK: 5, features: { generate: { logprobs: true } } }, { strict: false, settings: {} });
     expect(plan.decisions).toContainEqual({ field: 'top_k', treatment: 'hint', note: 'the simulator upstream has no top_k' });
     expect(plan.refusal?.message).toMatch(/logprobs is not supported/);
     expect(simulatorAdapter.passThrough).toBeUndefined();

@@ -2,6 +2,7 @@ import type { ChatEvent, ChatRequest, ChatResponse } from '../../../src/core/cha
 import { simulatorAdapter } from '../../../src/upstreams/simulator/index.js';
 import type { Channel } from '../../../src/core/channel.js';
 import type { UpstreamCall } from '../../../src/upstreams/types.js';
+import { sendChat } from '../support/call.js';
 
 export function makeCall(settings: Record<string, unknown> = {}, overrides: Partial<UpstreamCall> = {}): UpstreamCall {
   const channel: Channel = {
@@ -41,13 +42,13 @@ export const weatherTool = {
 };
 
 export async function plain(request: ChatRequest, call = makeCall()): Promise<ChatResponse> {
-  const result = await simulatorAdapter.chat({ ...request, stream: false }, call);
+  const result = await sendChat(simulatorAdapter, { ...request, stream: false }, call);
   if (result.stream) throw new Error('expected a plain answer');
   return result.response;
 }
 
 export async function streamed(request: ChatRequest, call = makeCall()): Promise<AsyncIterable<ChatEvent>> {
-  const result = await simulatorAdapter.chat({ ...request, stream: true }, call);
+  const result = await sendChat(simulatorAdapter, { ...request, stream: true }, call);
   if (!result.stream) throw new Error('expected a stream');
   return result.events;
 }

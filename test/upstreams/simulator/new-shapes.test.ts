@@ -4,6 +4,7 @@ import type { ChatRequest } from '../../../src/core/chat.js';
 import { countTokens } from '../../../src/core/tokens.js';
 import { simulateAnswer } from '../../../src/upstreams/simulator/answer.js';
 import { simulatorAdapter } from '../../../src/upstreams/simulator/index.js';
+import { planOf } from '../support/call.js';
 
 const question: ChatRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'Why is the sky blue?' }] }], stream: false };
 const withSystemTurn: ChatRequest = {
@@ -18,7 +19,7 @@ describe('simulator: system turns', () => {
     expect(instructed.content).toEqual(plain.content);
     expect(instructed.usage.inputTokens).toBe(plain.usage.inputTokens + countTokens('Answer in one breath.'));
     expect(simulateAnswer(withSystemTurn, 'sim')).toEqual(instructed);
-    expect(simulatorAdapter.plan(withSystemTurn, { strict: false, settings: {} }).decisions).toEqual([{ field: 'system messages', treatment: 'mapped', note: 'folded into the system prompt' }]);
+    expect(planOf(simulatorAdapter, withSystemTurn, { strict: false, settings: {} }).decisions).toEqual([{ field: 'system messages', treatment: 'mapped', note: 'folded into the system prompt' }]);
   });
 
   it('a system turn after the question still answers the question', () => {
@@ -37,7 +38,7 @@ describe('simulator: adaptive thinking', () => {
       expect(adaptive.usage.reasoningTokens).toBe(enabled.usage.reasoningTokens);
       expect(adaptive.usage.outputTokens).toBeGreaterThan(adaptive.usage.reasoningTokens!);
     }
-    expect(simulatorAdapter.plan({ ...question, thinking: { enabled: true, adaptive: true } }, { strict: false, settings: {} }).decisions).toEqual([
+    expect(planOf(simulatorAdapter, { ...question, thinking: { enabled: true, adaptive: true } }, { strict: false, settings: {} }).decisions).toEqual([
       { field: 'thinking.adaptive', treatment: 'mapped', note: 'a default budget' },
     ]);
   });

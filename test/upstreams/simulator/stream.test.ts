@@ -3,6 +3,7 @@ import type { ChatEvent, ChatRequest } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
 import { simulatorAdapter } from '../../../src/upstreams/simulator/index.js';
 import { collect, fold, makeCall, plain, streamed, userRequest, weatherTool } from './helpers.js';
+import { sendChat } from '../support/call.js';
 
 const isDelta = (event: ChatEvent) => event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'signature_delta' || event.type === 'tool_input_delta';
 
@@ -92,7 +93,7 @@ describe('simulator timing', () => {
 describe('simulator failures', () => {
   it('rejects every call with failStatus before producing anything', async () => {
     for (const stream of [false, true]) {
-      const failing = simulatorAdapter.chat({ ...userRequest('x'), stream }, makeCall({ failStatus: 503 }));
+      const failing = sendChat(simulatorAdapter, { ...userRequest('x'), stream }, makeCall({ failStatus: 503 }));
       await expect(failing).rejects.toBeInstanceOf(GatewayError);
       await expect(failing).rejects.toMatchObject({ kind: 'unavailable', upstreamStatus: 503, retryable: true, message: 'simulated upstream failure' });
     }
