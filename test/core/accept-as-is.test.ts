@@ -16,8 +16,8 @@ import { itemSchemas, otherItemSchema } from '../../src/dialects/responses/schem
 import { inputPartSchemas, outputPartSchemas } from '../../src/dialects/responses/schema-content.js';
 import { otherToolSchema as otherResponsesToolSchema, toolSchemas } from '../../src/dialects/responses/schema-tools.js';
 import { generateRequestSchema } from '../../src/dialects/generate/schema.js';
-import { chatCompletionsRequestSchema, functionToolSchema, otherToolSchema } from '../../src/families/chat-completions/schema.js';
-import { assistantPartSchemas, messageSchemas, userPartSchemas } from '../../src/families/chat-completions/schema-messages.js';
+import { chatCompletionsRequestSchema, functionToolSchema, otherToolSchema } from '../../src/dialects/chat-completions/schema-request.js';
+import { assistantPartSchemas, messageSchemas, userPartSchemas } from '../../src/dialects/chat-completions/schema-messages.js';
 import { chatCompletionsBody, generateBody, messagesBody, responsesBody } from '../fuzz/bases.js';
 import { pathsOf, withAt } from '../fuzz/mutations.js';
 
