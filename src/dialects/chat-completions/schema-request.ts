@@ -94,3 +94,6 @@ export type ChatCompletionsRequest = z.output<ReturnType<typeof chatCompletionsR
 export type FunctionToolParam = z.output<ReturnType<typeof functionToolSchema>>;
 export type ResponseFormatParam = z.output<ReturnType<typeof responseFormatSchema>>;
 export type ToolChoiceParam = z.output<ReturnType<typeof toolChoiceSchema>>;
+
+/** A request body as the API takes it: what an upstream converter builds for an OpenAI-compatible chat channel. */
+export type ChatCompletionsRequestBody = z.input<ReturnType<typeof chatCompletionsRequestSchema>>;

@@ -6,7 +6,8 @@
  * every field optional), as the openai-chat upstream reads them, including
  * the common extensions of compatible servers (`reasoning_content` from
  * DeepSeek/Qwen, `reasoning` and `reasoning_details` from Groq/OpenRouter);
- * and the request the family validates.
+ * and the request the family validates and the body an upstream converter
+ * builds.
  */
 export type {
   AnswerToolCall,
@@ -19,5 +20,5 @@ export type {
   ReasoningDetail,
 } from './schema-response.js';
 export type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionUsage, WireToolCall } from './schema-view.js';
-export type { ChatCompletionsRequest } from './schema-request.js';
+export type { ChatCompletionsRequest, ChatCompletionsRequestBody } from './schema-request.js';
 export type { OpenAIErrorBody, OpenAIErrorObject } from '../openai/schema-error.js';

@@ -96,3 +96,6 @@ export const responsesRequestSchema = builtOnce(() =>
 export type ResponsesRequest = z.output<ReturnType<typeof responsesRequestSchema>>;
 export type TextFormatParam = z.output<ReturnType<typeof textFormatSchema>>;
 export type ReasoningParam = z.output<ReturnType<typeof reasoningSchema>>;
+
+/** A request body as the API takes it: what an upstream converter builds for an OpenAI Responses channel. */
+export type ResponsesRequestBody = z.input<ReturnType<typeof responsesRequestSchema>>;

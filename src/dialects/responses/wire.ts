@@ -4,7 +4,7 @@
  * stream events, as the family writes them; the reader's views of an
  * upstream's answer (`Wire*`, `ResponsesUsage`: every field optional), as
  * the openai-responses upstream reads them; and the request the family
- * validates.
+ * validates and the body an upstream converter builds.
  */
 export type {
   CompactionOutputItem,
@@ -23,5 +23,5 @@ export type {
 } from './schema-response.js';
 export type { ResponsesStreamEvent, ResponsesStreamEventOf, ResponsesStreamEventType } from './schema-stream.js';
 export type { ResponsesUsage, WireContentPart, WireError, WireEvent, WireOutputItem, WireResponse } from './schema-view.js';
-export type { ResponsesRequest } from './schema-request.js';
+export type { ResponsesRequest, ResponsesRequestBody } from './schema-request.js';
 export type { OpenAIErrorBody, OpenAIErrorObject } from '../openai/schema-error.js';
