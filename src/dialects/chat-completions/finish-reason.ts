@@ -3,6 +3,9 @@
  * `finish_reason` to the gateway's, and back to the word a client reads.
  */
 import type { FinishReason } from '../../core/chat.js';
+import type { CompletionFinishReason } from './wire.js';
+
+export type { CompletionFinishReason } from './wire.js';
 
 const byFinishReason: Record<string, FinishReason> = {
   stop: 'stop',
@@ -18,8 +21,6 @@ const byFinishReason: Record<string, FinishReason> = {
 export function mapFinishReason(finishReason: string | null | undefined): FinishReason {
   return (finishReason && byFinishReason[finishReason]) || 'other';
 }
-
-export type CompletionFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
 
 /** The dialect has no word for a pause or an error: the answer simply stopped. */
 export function toFinishReason(reason: FinishReason, legacyFunctions = false): CompletionFinishReason {

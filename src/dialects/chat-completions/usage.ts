@@ -13,7 +13,9 @@
  * Then reasoning is added to the output.
  */
 import { emptyUsage, type Usage } from '../../core/chat.js';
-import type { ChatCompletionUsage } from './wire.js';
+import type { ChatCompletionUsage, CompletionUsage } from './wire.js';
+
+export type { CompletionUsage } from './wire.js';
 
 export function usageFromChatCompletion(usage: ChatCompletionUsage | null | undefined): Usage {
   const result = emptyUsage();
@@ -34,14 +36,6 @@ function reasoningReportedApart(prompt: number, completion: number, reasoning: n
   if (reasoning <= 0) return false;
   if (reasoning > completion) return true;
   return typeof total === 'number' && total === prompt + completion + reasoning && total !== prompt + completion;
-}
-
-export interface CompletionUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  prompt_tokens_details: { cached_tokens: number; audio_tokens: number };
-  completion_tokens_details: { reasoning_tokens: number; audio_tokens: number; accepted_prediction_tokens: number; rejected_prediction_tokens: number };
 }
 
 /** OpenAI's prompt tokens include the cached ones (the gateway's input tokens exclude them). */

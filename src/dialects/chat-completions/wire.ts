@@ -1,51 +1,24 @@
 /**
- * The parts of the OpenAI chat-completions wire format this adapter reads,
- * including the common extensions of compatible servers (`reasoning_content`
- * from DeepSeek/Qwen, `reasoning` and `reasoning_details` from Groq/OpenRouter).
+ * The wire types of the Chat Completions dialect, inferred from its schemas
+ * (schema.ts): the completion, its chunks and usage, as the family writes
+ * them; the reader's views of an upstream's answer (`ChatCompletion`,
+ * `ChatCompletionChunk`, `ChatCompletionMessage`, `ChatCompletionUsage`:
+ * every field optional), as the openai-chat upstream reads them, including
+ * the common extensions of compatible servers (`reasoning_content` from
+ * DeepSeek/Qwen, `reasoning` and `reasoning_details` from Groq/OpenRouter);
+ * and the request the family validates and the body an upstream converter
+ * builds.
  */
-
-export interface ChatCompletionUsage {
-  prompt_tokens?: number | null;
-  completion_tokens?: number | null;
-  total_tokens?: number | null;
-  prompt_tokens_details?: { cached_tokens?: number | null } | null;
-  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
-  /** DeepSeek's own cache counter, used when prompt_tokens_details is absent. */
-  prompt_cache_hit_tokens?: number | null;
-}
-
-export interface WireToolCall {
-  index?: number;
-  id?: string | null;
-  type?: 'function';
-  function?: { name?: string | null; arguments?: string | null };
-}
-
-export interface ChatCompletionMessage {
-  role?: string;
-  content?: string | null;
-  refusal?: string | null;
-  reasoning_content?: string | null;
-  reasoning?: string | null;
-  /** OpenRouter's reasoning entries (text with signatures, encrypted state), to send back verbatim. */
-  reasoning_details?: unknown[] | null;
-  tool_calls?: WireToolCall[] | null;
-  /** Legacy single function call. */
-  function_call?: { name?: string; arguments?: string } | null;
-}
-
-export interface ChatCompletion {
-  id?: string;
-  model?: string;
-  choices?: Array<{ index?: number; message?: ChatCompletionMessage; finish_reason?: string | null }>;
-  usage?: ChatCompletionUsage | null;
-}
-
-export interface ChatCompletionChunk {
-  id?: string;
-  model?: string;
-  choices?: Array<{ index?: number; delta?: ChatCompletionMessage; finish_reason?: string | null }>;
-  usage?: ChatCompletionUsage | null;
-  /** Some compatible servers report failures inside the stream. */
-  error?: { message?: string; code?: number | string | null; type?: string } | string;
-}
+export type {
+  AnswerToolCall,
+  ChatCompletionChunkObject,
+  ChatCompletionObject,
+  CompletionFinishReason,
+  CompletionMessage,
+  CompletionUsage,
+  MessageDelta,
+  ReasoningDetail,
+} from './schema-response.js';
+export type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionUsage, WireToolCall } from './schema-view.js';
+export type { ChatCompletionsRequest, ChatCompletionsRequestBody } from './schema-request.js';
+export type { OpenAIErrorBody, OpenAIErrorObject } from '../openai/schema-error.js';

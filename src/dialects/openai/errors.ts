@@ -7,6 +7,9 @@
  */
 import type { Dialect } from '../../core/chat.js';
 import { detailFor, GatewayError, retryHeaders, type ErrorKind, type GatewayErrorOptions } from '../../core/errors.js';
+import type { OpenAIErrorBody, OpenAIErrorObject } from './schema-error.js';
+
+export type { OpenAIErrorBody, OpenAIErrorObject } from './schema-error.js';
 
 /** A gateway error that carries its own OpenAI `code` (as the error's Responses detail). */
 export class OpenAIError extends GatewayError {
@@ -38,13 +41,6 @@ export function errorType(status: number, kind: ErrorKind): string {
   return 'invalid_request_error';
 }
 
-export interface OpenAIErrorObject {
-  message: string;
-  type: string;
-  param: string | null;
-  code: string;
-}
-
 /**
  * The OpenAI error object. `dialect` is the OpenAI dialect the client speaks
  * (Responses, or Chat Completions, which shares the shape): an upstream
@@ -60,8 +56,9 @@ export function openAIErrorObject(err: GatewayError, dialect: Dialect = 'respons
   };
 }
 
-export function renderOpenAIError(err: GatewayError, dialect: Dialect = 'responses'): { status: number; body: object; headers: Record<string, string> } {
-  return { status: err.status, body: { error: openAIErrorObject(err, dialect) }, headers: retryHeaders(err, { shouldRetry: true }) };
+export function renderOpenAIError(err: GatewayError, dialect: Dialect = 'responses'): { status: number; body: OpenAIErrorBody; headers: Record<string, string> } {
+  const body: OpenAIErrorBody = { error: openAIErrorObject(err, dialect) };
+  return { status: err.status, body, headers: retryHeaders(err, { shouldRetry: true }) };
 }
 
 export function previousResponseNotFound(id: string): OpenAIError {

@@ -8,6 +8,7 @@
 import type { ChatResponse } from '../../core/chat.js';
 import { toFinishReason } from '../../dialects/chat-completions/finish-reason.js';
 import { renderUsage } from '../../dialects/chat-completions/usage.js';
+import type { AnswerToolCall, ChatCompletionObject, CompletionMessage } from '../../dialects/chat-completions/wire.js';
 import { nowSeconds, toCompletionId } from './answer-fields.js';
 import { detailsOfAnswer } from './reasoning-details.js';
 
@@ -16,16 +17,16 @@ export interface RenderOptions {
   legacyFunctions: boolean;
 }
 
-export function renderCompletion(res: ChatResponse, options: RenderOptions): Record<string, unknown> {
+export function renderCompletion(res: ChatResponse, options: RenderOptions): ChatCompletionObject {
   let text = '';
   let reasoning = '';
-  const toolCalls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> = [];
+  const toolCalls: AnswerToolCall[] = [];
   for (const part of res.content) {
     if (part.type === 'text') text += part.text;
     else if (part.type === 'thinking') reasoning += part.text;
     else toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input) } });
   }
-  const message: Record<string, unknown> = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, refusal: null };
+  const message: CompletionMessage = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, refusal: null };
   if (reasoning !== '') message.reasoning_content = reasoning;
   const details = detailsOfAnswer(res.content);
   if (details.length > 0) message.reasoning_details = details;

@@ -18,12 +18,12 @@
  * upstream.
  */
 import type { ChatResponse, ThinkingPart } from '../../core/chat.js';
+import type { ReasoningDetail as AnyReasoningDetail } from '../../dialects/chat-completions/wire.js';
 
 export const DETAIL_FORMAT = 'unknown';
 
-export type ReasoningDetail =
-  | { type: 'reasoning.text'; text: string; signature?: string; format: string; index: number }
-  | { type: 'reasoning.encrypted'; data: string; id?: string; format: string; index: number };
+/** The entries the gateway writes: a thought, or state with no text. */
+export type ReasoningDetail = Extract<AnyReasoningDetail, { type: 'reasoning.text' | 'reasoning.encrypted' }>;
 
 /**
  * The details of a whole answer, in the order of its parts. An empty

@@ -17,6 +17,7 @@ import type { GatewayError } from '../../core/errors.js';
 import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import { toFinishReason } from '../../dialects/chat-completions/finish-reason.js';
 import { renderUsage } from '../../dialects/chat-completions/usage.js';
+import type { CompletionFinishReason, MessageDelta } from '../../dialects/chat-completions/wire.js';
 import { nowSeconds, toCompletionId } from './answer-fields.js';
 import { DETAIL_FORMAT, type ReasoningDetail } from './reasoning-details.js';
 
@@ -62,7 +63,7 @@ export class ChatCompletionsStreamEncoder {
         return prefix + held + this.toolStart(event.index, event.block.id, event.block.name);
       }
       case 'text_delta':
-        return prefix + this.chunk(`{"content":${JSON.stringify(event.text)}}`);
+        return prefix + this.delta({ content: event.text });
       case 'thinking_delta':
         return prefix + this.thinkingDelta(event.index, event.text);
       case 'tool_input_delta':
@@ -89,19 +90,20 @@ export class ChatCompletionsStreamEncoder {
     this.started = true;
     const model = JSON.stringify(this.opts.clientModel);
     this.head = `data: {"id":${JSON.stringify(toCompletionId(id))},"object":"chat.completion.chunk","created":${nowSeconds()},"model":${model},"service_tier":"default","system_fingerprint":null,"choices":[{"index":0,"delta":`;
-    return this.chunk('{"role":"assistant","content":"","refusal":null}');
+    return this.delta({ role: 'assistant', content: '', refusal: null });
   }
 
-  private chunk(delta: string, finishReason = 'null'): string {
-    return `${this.head}${delta},"logprobs":null,"finish_reason":${finishReason}}]${this.usageField}}\n\n`;
+  /** One choice chunk: the frame built at the start around this delta. */
+  private delta(delta: MessageDelta, finishReason: CompletionFinishReason | null = null): string {
+    return `${this.head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]${this.usageField}}\n\n`;
   }
 
   private thinkingDelta(blockIndex: number, text: string): string {
     const thought = this.thoughts.get(blockIndex);
-    if (!thought || text === '') return this.chunk(`{"reasoning_content":${JSON.stringify(text)}}`);
+    if (!thought || text === '') return this.delta({ reasoning_content: text });
     thought.detail ??= this.details++;
     const detail: ReasoningDetail = { type: 'reasoning.text', text, format: DETAIL_FORMAT, index: thought.detail };
-    return this.chunk(`{"reasoning_content":${JSON.stringify(text)},"reasoning_details":[${JSON.stringify(detail)}]}`);
+    return this.delta({ reasoning_content: text, reasoning_details: [detail] });
   }
 
   /** A thought's signature closes its entry; a signature with no thought waits for the next block. */
@@ -127,26 +129,26 @@ export class ChatCompletionsStreamEncoder {
   }
 
   private detailChunk(detail: ReasoningDetail): string {
-    return this.chunk(`{"reasoning_details":[${JSON.stringify(detail)}]}`);
+    return this.delta({ reasoning_details: [detail] });
   }
 
   private toolStart(blockIndex: number, id: string, name: string): string {
     const index = this.toolIndexes.size;
     this.toolIndexes.set(blockIndex, index);
-    if (this.opts.legacyFunctions) return index === 0 ? this.chunk(`{"function_call":{"name":${JSON.stringify(name)},"arguments":""}}`) : '';
-    return this.chunk(`{"tool_calls":[{"index":${index},"id":${JSON.stringify(id)},"type":"function","function":{"name":${JSON.stringify(name)},"arguments":""}}]}`);
+    if (this.opts.legacyFunctions) return index === 0 ? this.delta({ function_call: { name, arguments: '' } }) : '';
+    return this.delta({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] });
   }
 
   private toolArguments(blockIndex: number, json: string): string {
     const index = this.toolIndexes.get(blockIndex);
     if (index === undefined || json === '') return '';
-    if (this.opts.legacyFunctions) return index === 0 ? this.chunk(`{"function_call":{"arguments":${JSON.stringify(json)}}}`) : '';
-    return this.chunk(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(json)}}}]}`);
+    if (this.opts.legacyFunctions) return index === 0 ? this.delta({ function_call: { arguments: json } }) : '';
+    return this.delta({ tool_calls: [{ index, function: { arguments: json } }] });
   }
 
   private finish(reason: FinishReason, usage: Usage): string {
     this.finished = true;
-    let out = this.chunk('{}', JSON.stringify(toFinishReason(reason, this.opts.legacyFunctions)));
+    let out = this.delta({}, toFinishReason(reason, this.opts.legacyFunctions));
     if (this.opts.includeUsage) {
       const head = this.head.slice(0, this.head.indexOf('"choices":'));
       out += `${head}"choices":[],"usage":${JSON.stringify(renderUsage(usage))}}\n\n`;

@@ -23,7 +23,7 @@ import { cacheMarkOf } from '../../dialects/messages/cache-control.js';
 import { parseToolArguments } from '../../upstreams/tool-arguments.js';
 import { invalidParam } from '../../dialects/openai/validate-issue.js';
 import { parseDataUrl } from '../../dialects/openai/media-fields.js';
-import type { AssistantMessage, ContentPartParam, MessageParam } from './schema-messages.js';
+import type { AssistantMessage, ContentPartParam, MessageParam } from '../../dialects/chat-completions/schema-messages.js';
 import { thoughtsOfDetails } from './reasoning-details.js';
 
 export interface CoreConversation {

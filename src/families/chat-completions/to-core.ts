@@ -19,7 +19,7 @@
  */
 import type { PromptCache } from '../../core/cache-intent.js';
 import type { BuiltinTool, ChatRequest, FunctionTool, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
-import type { FunctionToolParam, ResponseFormatParam, ToolChoiceParam } from './schema.js';
+import type { FunctionToolParam, ResponseFormatParam, ToolChoiceParam } from '../../dialects/chat-completions/schema-request.js';
 import { messagesToCore } from './to-core-messages.js';
 import type { ValidatedChatRequest } from './validate.js';
 

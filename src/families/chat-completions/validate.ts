@@ -10,8 +10,8 @@ import { GatewayError } from '../../core/errors.js';
 import type { z } from 'zod';
 import { parseAsIs } from '../../core/accept-as-is.js';
 import { invalidParam, issueError } from '../../dialects/openai/validate-issue.js';
-import { chatCompletionsRequestSchema, functionToolSchema, otherToolSchema, type ChatCompletionsRequest } from './schema.js';
-import { assistantPartSchemas, messageSchemas, textOnlyPartSchemas, userPartSchemas, type MessageParam, type Role } from './schema-messages.js';
+import { chatCompletionsRequestSchema, functionToolSchema, otherToolSchema, type ChatCompletionsRequest } from '../../dialects/chat-completions/schema-request.js';
+import { assistantPartSchemas, messageSchemas, textOnlyPartSchemas, userPartSchemas, type MessageParam, type Role } from '../../dialects/chat-completions/schema-messages.js';
 
 export type ValidatedChatRequest = ChatCompletionsRequest & { messages: MessageParam[] };
 

@@ -27,7 +27,7 @@ import { answerText, type ResponsesExchange } from './exchange.js';
 import { nativeRequest } from './native-request.js';
 import { openExchange } from './open-exchange.js';
 import { renderUsage } from './response-object.js';
-import { itemKind, type InputItem } from './schema-items.js';
+import { itemKind, type InputItem } from '../../dialects/responses/schema-items.js';
 import { ResponsesStreamEncoder } from './stream-encoder.js';
 import { responsesToCore } from './to-core.js';
 import { parseResponsesRequest } from './validate.js';

@@ -11,7 +11,7 @@
 import type { ChatEvent, FinishReason, Usage } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { responseErrorCode, openAIErrorObject } from '../../dialects/openai/errors.js';
-import type { ResponseObject } from '../../dialects/responses/wire.js';
+import type { ResponseObject, ResponsesStreamEventOf, ResponsesStreamEventType } from '../../dialects/responses/wire.js';
 import type { ResponsesExchange } from './exchange.js';
 import { finishResponse } from './response-object.js';
 import type { StreamEncoder } from '../../pipeline/types.js';
@@ -67,7 +67,7 @@ export class CompactionStreamEncoder implements StreamEncoder {
     return this.exchange.record(response).then(() => frames + this.frame(terminal, { response }));
   }
 
-  private frame(type: string, fields: Record<string, unknown>): string {
+  private frame<T extends ResponsesStreamEventType>(type: T, fields: Omit<ResponsesStreamEventOf<T>, 'type' | 'sequence_number'>): string {
     const data = JSON.stringify({ type, sequence_number: this.exchange.sequence++, ...fields });
     return `event: ${type}\ndata: ${data}\n\n`;
   }

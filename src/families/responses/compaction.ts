@@ -19,7 +19,7 @@ import type { ChatRequest } from '../../core/chat.js';
 import { isSealedReasoning, type ReasoningSealer } from '../../core/reasoning-state.js';
 import type { CompactionOutputItem } from '../../dialects/responses/wire.js';
 import { newResponsesId } from './ids.js';
-import { itemKind, type InputItem } from './schema-items.js';
+import { itemKind, type InputItem } from '../../dialects/responses/schema-items.js';
 
 /** What the gateway asks an upstream for when it compacts: a summary another agent can continue from. */
 export const COMPACTION_PROMPT = [

@@ -8,7 +8,7 @@ import { GatewayError } from '../../core/errors.js';
 import type { StoredResponse } from '../../storage/responses.js';
 import { isBareReasoning, type History } from './history.js';
 import { isGatewayProof } from './encrypted.js';
-import { itemKind, type InputItem } from './schema-items.js';
+import { itemKind, type InputItem } from '../../dialects/responses/schema-items.js';
 
 export interface SourcedItem {
   item: InputItem;

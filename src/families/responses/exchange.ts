@@ -17,7 +17,7 @@ import type { ValidatedRequest } from './validate.js';
 import type { CompactionOutputItem, ResponseObject } from '../../dialects/responses/wire.js';
 import type { ReasoningSealer } from '../../core/reasoning-state.js';
 import { asksForCompaction, compactionItem, openSummary } from './compaction.js';
-import type { InputItem } from './schema-items.js';
+import type { InputItem } from '../../dialects/responses/schema-items.js';
 import { GatewayError } from '../../core/errors.js';
 
 export interface ExchangeOptions {
@@ -89,7 +89,7 @@ export class ResponsesExchange {
 
   /** The object the client sees: reasoning without `encrypted_content` unless it asked for it. */
   visible(response: ResponseObject): ResponseObject {
-    return this.include.encryptedReasoning ? response : { ...response, output: visibleItems(response.output as Record<string, unknown>[], this.include) };
+    return this.include.encryptedReasoning ? response : { ...response, output: visibleItems(response.output, this.include) };
   }
 
   /** The summary inside a compaction item this gateway sealed on an earlier turn. */

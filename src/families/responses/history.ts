@@ -12,7 +12,7 @@
  */
 import type { FoundItem, ResponseRepository, StoredItem, StoredResponse } from '../../storage/responses.js';
 import { previousResponseNotFound } from '../../dialects/openai/errors.js';
-import { itemKind, type InputItem } from './schema-items.js';
+import { itemKind, type InputItem } from '../../dialects/responses/schema-items.js';
 
 export interface History {
   previous?: StoredResponse;

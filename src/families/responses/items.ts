@@ -4,7 +4,7 @@
  * what a client sees of an item depends on what it asked to `include`.
  */
 import { newResponsesId, type IdPrefix } from './ids.js';
-import { itemKind, type InputItem } from './schema-items.js';
+import { itemKind, type InputItem } from '../../dialects/responses/schema-items.js';
 
 export function inputAsItems(input: string | InputItem[]): InputItem[] {
   if (typeof input !== 'string') return input;

@@ -26,7 +26,7 @@ import { isGatewayCompaction, summaryMessage } from './compaction.js';
 import type { ResponsesExchange } from './exchange.js';
 import { completeHistory } from './history.js';
 import { inputAsItems } from './items.js';
-import { itemKind, type InputItem } from './schema-items.js';
+import { itemKind, type InputItem } from '../../dialects/responses/schema-items.js';
 
 export interface ClientBody {
   rawBody: Buffer;

@@ -5,7 +5,7 @@
  * that follows from the finish reason, and the usage in this dialect's terms.
  */
 import type { FinishReason, Usage } from '../../core/chat.js';
-import type { ToolParam } from './schema-tools.js';
+import type { ToolParam } from '../../dialects/responses/schema-tools.js';
 import type { ValidatedRequest } from './validate.js';
 import type { ResponseObject, ResponseStatus, RenderedResponsesUsage } from '../../dialects/responses/wire.js';
 

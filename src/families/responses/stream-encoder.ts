@@ -22,7 +22,17 @@ import type { ResponsesExchange } from './exchange.js';
 import { customInput, customToolCallItem, functionCallItem, newMessageItem, outputText, reasoningItem } from './from-core.js';
 import { visibleItem } from './items.js';
 import { finishResponse } from './response-object.js';
-import type { CustomToolCallOutputItem, FunctionCallOutputItem, MessageOutputItem, OutputItem, OutputTextContent, ReasoningOutputItem, ResponseObject } from '../../dialects/responses/wire.js';
+import type {
+  CustomToolCallOutputItem,
+  FunctionCallOutputItem,
+  MessageOutputItem,
+  OutputItem,
+  OutputTextContent,
+  ReasoningOutputItem,
+  ResponseObject,
+  ResponsesStreamEventOf,
+  ResponsesStreamEventType,
+} from '../../dialects/responses/wire.js';
 
 type Block =
   | { kind: 'text'; item: MessageOutputItem; outputIndex: number; contentIndex: number; part: OutputTextContent; open: boolean }
@@ -30,11 +40,13 @@ type Block =
   | { kind: 'tool'; item: FunctionCallOutputItem; outputIndex: number; args: string; open: boolean }
   | { kind: 'custom'; item: CustomToolCallOutputItem; outputIndex: number; args: string; open: boolean };
 
-const terminalEvent: Record<ResponseObject['status'], string> = {
+const terminalEvent: Record<ResponseObject['status'], ResponsesStreamEventType> = {
   completed: 'response.completed',
   incomplete: 'response.incomplete',
   failed: 'response.failed',
   in_progress: 'response.completed',
+  queued: 'response.completed',
+  cancelled: 'response.failed',
 };
 
 export class ResponsesStreamEncoder {
@@ -237,7 +249,7 @@ export class ResponsesStreamEncoder {
   }
 
   private itemDone(item: OutputItem, outputIndex: number): string {
-    return this.frame('response.output_item.done', { output_index: outputIndex, item: visibleItem(item as unknown as Record<string, unknown>, this.exchange.include) });
+    return this.frame('response.output_item.done', { output_index: outputIndex, item: visibleItem(item, this.exchange.include) });
   }
 
   private finish(prefix: string, reason: FinishReason, usage: Usage): Promise<string> | string {
@@ -266,7 +278,7 @@ export class ResponsesStreamEncoder {
     return this.exchange.record(response).then(() => frames + this.frame(terminalEvent[response.status], { response: this.exchange.visible(response) }));
   }
 
-  private frame(type: string, fields: Record<string, unknown>): string {
+  private frame<T extends ResponsesStreamEventType>(type: T, fields: Omit<ResponsesStreamEventOf<T>, 'type' | 'sequence_number'>): string {
     const data = JSON.stringify({ type, sequence_number: this.exchange.sequence++, ...fields });
     return `event: ${type}\ndata: ${data}\n\n`;
   }

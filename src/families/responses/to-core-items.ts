@@ -27,7 +27,7 @@ import type { SourcedItem } from './conversation.js';
 import { thinkingProof } from './encrypted.js';
 import { summaryText } from './compaction.js';
 import { parseDataUrl } from '../../dialects/openai/media-fields.js';
-import type { MessagePart } from './schema-content.js';
+import type { MessagePart } from '../../dialects/responses/schema-content.js';
 import {
   itemKind,
   type CustomToolCallItem,
@@ -37,7 +37,7 @@ import {
   type InputItem,
   type MessageItem,
   type ReasoningItem,
-} from './schema-items.js';
+} from '../../dialects/responses/schema-items.js';
 import { customInputField, ToolNames } from './tool-names.js';
 
 export interface CoreConversation {

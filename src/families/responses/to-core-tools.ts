@@ -13,7 +13,7 @@
  * conversation, in that order.
  */
 import type { FunctionTool, ToolChoice, ToolDefinition } from '../../core/chat.js';
-import type { ToolParam } from './schema-tools.js';
+import type { ToolParam } from '../../dialects/responses/schema-tools.js';
 import { customInputField, type ToolNames } from './tool-names.js';
 import type { ValidatedRequest } from './validate.js';
 

@@ -16,8 +16,8 @@
  */
 import type { ChatRequest, ResponseFormat, ThinkingConfig } from '../../core/chat.js';
 import type { SourcedItem } from './conversation.js';
-import type { ReasoningParam, TextFormatParam } from './schema.js';
-import type { ToolParam } from './schema-tools.js';
+import type { ReasoningParam, TextFormatParam } from '../../dialects/responses/schema-request.js';
+import type { ToolParam } from '../../dialects/responses/schema-tools.js';
 import { classifyFields, promptCacheOf } from './to-core-fields.js';
 import { itemsToCore, type SummaryOpener } from './to-core-items.js';
 import { asksForCompaction, summarisingRequest } from './compaction.js';

@@ -7,10 +7,10 @@
 import type { z } from 'zod';
 import { GatewayError } from '../../core/errors.js';
 import { parseAsIs } from '../../core/accept-as-is.js';
-import { inputPartSchemas, outputPartSchemas } from './schema-content.js';
-import { itemKind, itemSchemas, otherItemSchema, type InputItem } from './schema-items.js';
-import { namespaceMemberSchemas, otherToolSchema, toolSchemas, type ToolParam } from './schema-tools.js';
-import { responsesRequestSchema, type ResponsesRequest } from './schema.js';
+import { inputPartSchemas, outputPartSchemas } from '../../dialects/responses/schema-content.js';
+import { itemKind, itemSchemas, otherItemSchema, type InputItem } from '../../dialects/responses/schema-items.js';
+import { namespaceMemberSchemas, otherToolSchema, toolSchemas, type ToolParam } from '../../dialects/responses/schema-tools.js';
+import { responsesRequestSchema, type ResponsesRequest } from '../../dialects/responses/schema-request.js';
 import { invalidParam, issueError } from '../../dialects/openai/validate-issue.js';
 
 export type ValidatedRequest = ResponsesRequest & {

@@ -9,7 +9,7 @@ import type { ChatEvent, ChatResponse } from '../../../src/core/chat.js';
 import { renderCompletion } from '../../../src/families/chat-completions/from-core.js';
 import { ChatCompletionsStreamEncoder } from '../../../src/families/chat-completions/stream-encoder.js';
 import { messagesToCore } from '../../../src/families/chat-completions/to-core-messages.js';
-import type { MessageParam } from '../../../src/families/chat-completions/schema-messages.js';
+import type { MessageParam } from '../../../src/dialects/chat-completions/schema-messages.js';
 
 const answer = (content: ChatResponse['content']): ChatResponse => ({
   id: 'r1',

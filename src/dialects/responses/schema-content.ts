@@ -4,7 +4,7 @@
  * sent back as input (`output_text`, `refusal`). Extra keys are kept.
  */
 import { z } from 'zod';
-import { fileDataSchema, httpUrl, imageUrlSchema } from '../../dialects/openai/media-fields.js';
+import { fileDataSchema, httpUrl, imageUrlSchema } from '../openai/media-fields.js';
 import { builtOnce } from '../../core/built-once.js';
 
 export const inputTextSchema = builtOnce(() =>

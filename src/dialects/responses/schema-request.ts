@@ -1,10 +1,11 @@
 /**
  * The zod schema of a Responses request (`POST /v1/responses`): what the live
  * API accepts, checked only where the gateway itself reads the value. `input`
- * items, `tools` and `tool_choice` are checked one by one in validate.ts (each
- * by the schema its type selects), which gives precise error paths. Unknown
- * top-level keys are kept: the native pass-through forwards them, translation
- * names them as hints or refuses the answer-changing ones (see to-core-fields.ts).
+ * items, `tools` and `tool_choice` are checked one by one in
+ * families/responses/validate.ts (each by the schema its type selects), which
+ * gives precise error paths. Unknown top-level keys are kept: the native
+ * pass-through forwards them, translation names them as hints or refuses the
+ * answer-changing ones (see families/responses/to-core-fields.ts).
  * Words the API keeps adding to (`include` values, efforts, summaries, service
  * tiers) are any string here.
  */
@@ -95,3 +96,6 @@ export const responsesRequestSchema = builtOnce(() =>
 export type ResponsesRequest = z.output<ReturnType<typeof responsesRequestSchema>>;
 export type TextFormatParam = z.output<ReturnType<typeof textFormatSchema>>;
 export type ReasoningParam = z.output<ReturnType<typeof reasoningSchema>>;
+
+/** A request body as the API takes it: what an upstream converter builds for an OpenAI Responses channel. */
+export type ResponsesRequestBody = z.input<ReturnType<typeof responsesRequestSchema>>;

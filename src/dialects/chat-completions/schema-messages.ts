@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { base64Problem } from '../../core/media.js';
-import { checked, fileDataSchema, imageUrlSchema } from '../../dialects/openai/media-fields.js';
+import { checked, fileDataSchema, imageUrlSchema } from '../openai/media-fields.js';
 import { builtOnce } from '../../core/built-once.js';
 
 const base64Schema = checked((value) => base64Problem(value));
@@ -72,7 +72,7 @@ export const messageSchemas = builtOnce(() => ({
     function_call: nullable(z.looseObject({ name: z.string().min(1), arguments: z.string() })),
     /** The reasoning text compatible servers return (DeepSeek, vLLM); some clients send it back. */
     reasoning_content: nullable(z.string()),
-    /** OpenRouter's reasoning entries (see reasoning-details.ts); entries of unknown types are kept for a native upstream. */
+    /** OpenRouter's reasoning entries (see families/chat-completions/reasoning-details.ts); entries of unknown types are kept for a native upstream. */
     reasoning_details: nullable(z.array(z.unknown())),
   }),
   tool: z.looseObject({ role: z.literal('tool'), content: z.union([z.string(), anyParts()]), tool_call_id: z.string().min(1) }),

@@ -102,7 +102,7 @@ export const customToolSchema = builtOnce(() =>
   }),
 );
 
-/** A group of function and custom tools the model calls as `<namespace>` + `<name>`; members are checked in validate.ts. */
+/** A group of function and custom tools the model calls as `<namespace>` + `<name>`; members are checked in families/responses/validate.ts. */
 export const namespaceToolSchema = builtOnce(() =>
   z.looseObject({
     type: z.literal('namespace'),

@@ -4,7 +4,7 @@
  * tool outputs, item references and `additional_tools` (tools added in the
  * conversation). Items of other types are kept as they are: a native upstream
  * understands them; translation drops records of hosted tool runs and refuses
- * the rest by name (see to-core-items.ts).
+ * the rest by name (see families/responses/to-core-items.ts).
  */
 import { z } from 'zod';
 import { inputFileSchema, inputImageSchema, inputTextSchema, outputPartSchemas, inputPartSchemas } from './schema-content.js';
@@ -24,7 +24,7 @@ export const messageItemSchema = builtOnce(() =>
   z.looseObject({
     type: z.literal('message').optional(),
     role: z.enum(messageRoles, { error: 'must be "user", "assistant", "system" or "developer"' }),
-    // Each part is checked against its role's part types in validate.ts.
+    // Each part is checked against its role's part types in families/responses/validate.ts.
     content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))], {
       error: 'must be a string or an array of content parts',
     }),
@@ -83,7 +83,7 @@ export const customToolCallOutputSchema = builtOnce(() =>
   }),
 );
 
-/** Tools offered from this point of the conversation on; each tool is checked like a `tools` entry in validate.ts. */
+/** Tools offered from this point of the conversation on; each tool is checked like a `tools` entry in families/responses/validate.ts. */
 export const additionalToolsSchema = builtOnce(() =>
   z.looseObject({
     type: z.literal('additional_tools'),
@@ -188,7 +188,7 @@ export { inputPartSchemas, outputPartSchemas };
 
 export type MessageItem = z.output<ReturnType<typeof messageItemSchema>>;
 export type FunctionCallItem = z.output<ReturnType<typeof functionCallSchema>>;
-/** A `function_call_output` input item: the result the client sends back (wire.ts's `FunctionCallOutputItem` is the call itself, as an output item). */
+/** A `function_call_output` input item: the result the client sends back (`FunctionCallOutputItem` in schema-response.ts is the call itself, as an output item). */
 export type FunctionCallResultItem = z.output<ReturnType<typeof functionCallOutputSchema>>;
 export type ReasoningItem = z.output<ReturnType<typeof reasoningItemSchema>>;
 export type CustomToolCallItem = z.output<ReturnType<typeof customToolCallSchema>>;

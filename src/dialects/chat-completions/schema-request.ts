@@ -2,7 +2,7 @@
  * The Chat Completions request as the gateway validates it: the fields it
  * interprets, checked as the OpenAI API checks them (ranges, types), and
  * every other field kept (objects are loose), so a native upstream receives
- * what the client sent. Messages are checked per role in validate.ts.
+ * what the client sent. Messages are checked per role in families/chat-completions/validate.ts.
  */
 import { z } from 'zod';
 import { builtOnce } from '../../core/built-once.js';
@@ -94,3 +94,6 @@ export type ChatCompletionsRequest = z.output<ReturnType<typeof chatCompletionsR
 export type FunctionToolParam = z.output<ReturnType<typeof functionToolSchema>>;
 export type ResponseFormatParam = z.output<ReturnType<typeof responseFormatSchema>>;
 export type ToolChoiceParam = z.output<ReturnType<typeof toolChoiceSchema>>;
+
+/** A request body as the API takes it: what an upstream converter builds for an OpenAI-compatible chat channel. */
+export type ChatCompletionsRequestBody = z.input<ReturnType<typeof chatCompletionsRequestSchema>>;
