@@ -60,7 +60,7 @@ export interface PromptCacheSupport {
 export interface PrepareOptions<Settings> {
   /** Refuse what would be ignored (a key or channel setting). */
   strict: boolean;
-  /** The channel's settings, as its type's schema parsed them. */
+  /** The channel's settings, as its type's schema outputs them (every default filled in; see typed-settings.ts). */
   settings: Settings;
   /** The model name to send upstream (after the channel's model mapping). */
   upstreamModel: string;

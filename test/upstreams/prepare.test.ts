@@ -14,6 +14,7 @@ import { openAiChatAdapter } from '../../src/upstreams/openai-chat/index.js';
 import { openAiResponsesAdapter } from '../../src/upstreams/openai-responses/index.js';
 import { simulatorAdapter } from '../../src/upstreams/simulator/index.js';
 import type { Prepared, UpstreamAdapter } from '../../src/upstreams/types.js';
+import { prepareWith } from './support/call.js';
 
 const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
 const base: ChatRequest = { model: 'm', messages: [user('hi')], stream: false };
@@ -84,7 +85,7 @@ const wireNames: Record<string, string[]> = {
 describe.each(adapters.map((adapter) => [adapter.type, adapter] as const))('%s prepare', (_type, adapter) => {
   it.each(Object.entries(probes))('never throws, and its plan matches its body: %s', (_name, request) => {
     for (const strict of [false, true]) {
-      const prepared = adapter.prepare(request, { strict, settings: {}, upstreamModel: 'upstream-model' });
+      const prepared = prepareWith(adapter, request, { strict, upstreamModel: 'upstream-model' });
       const plan = prepared.decisions;
       expect(plan.upstream).toBe(adapter.type);
       const refused = plan.decisions.some((decision) => decision.treatment === 'refused' || (strict && decision.treatment === 'hint'));
@@ -107,7 +108,7 @@ describe.each(adapters.map((adapter) => [adapter.type, adapter] as const))('%s p
   });
 
   it('refuses a tool the client forces but the upstream does not run, a feature of another dialect, and video input where it has no part for it', () => {
-    const plan = (request: ChatRequest) => adapter.prepare(request, { strict: false, settings: {}, upstreamModel: 'm' }).decisions;
+    const plan = (request: ChatRequest) => prepareWith(adapter, request).decisions;
     if (adapter.type !== 'anthropic') expect(plan(probes['forced computer tool']).refusal).toMatchObject({ kind: 'unsupported_feature', param: 'tool computer_20250124' });
     if (adapter.type !== 'gemini') expect(plan(probes['generate features']).refusal).toMatchObject({ kind: 'unsupported_feature' });
     // Gemini and Responses take any inline file; the simulator reads no media.

@@ -5,7 +5,7 @@
  *
  * Choices worth knowing:
  * - `max_tokens` is required upstream: when the client gave none, the channel
- *   setting `defaultMaxTokens` (else 4096) is sent, plus the thinking budget.
+ *   setting `defaultMaxTokens` (4096 by default) is sent, plus the thinking budget.
  * - Structured output uses Anthropic's native JSON output (`output_config.format`,
  *   the GA shape; channel setting `outputFormatField: 'output_format'` sends the
  *   older beta shape with its beta header) rather than a forced `json` tool,
@@ -34,14 +34,13 @@
 import type { ChatMessage, ChatRequest, ContentPart, MediaPart, ResponseFormat, TextPart, ThinkingConfig } from '../../core/chat.js';
 import { PlanRank, type PlanBuilder } from '../../core/translation-plan.js';
 import { decideAdaptiveThinking, decideFeatures, decideHints, decidePromptCache, decideSampling, decideSystemTurns, decideTools, preparing, type Prepared, type PrepareOptions } from '../plan.js';
-import { adaptiveThinkingOn, anthropicCapabilitiesFor } from './capabilities.js';
+import { anthropicCapabilitiesFor } from './capabilities.js';
 import { cacheControlOf } from '../../dialects/messages/cache-control.js';
 import { placeCacheBreakpoints } from './cache-breakpoints.js';
 import { toTool, toToolChoice } from './convert-tools.js';
 import { thinkingBreaksContinuity } from './thinking-continuity.js';
-import type { AnthropicSettings } from './settings.js';
+import { anthropicSettings, type AnthropicSettings } from './settings.js';
 
-export const DEFAULT_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
 const STRUCTURED_OUTPUTS_BETA = 'structured-outputs-2025-11-13';
 const MCP_CLIENT_BETA = 'mcp-client-2025-11-20';
@@ -67,9 +66,9 @@ export function prepareAnthropic(request: ChatRequest, options: PrepareOptions<A
   return preparing<AnthropicPrepared>('anthropic', options.strict, (plan) => buildMessagesRequest(request, options, plan));
 }
 
-/** The body and betas alone, for callers that need no plan (the decisions are dropped). */
-export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: AnthropicSettings = {}): { body: Block; betas: string[] } {
-  const { body, betas } = prepareAnthropic(request, { strict: false, settings, upstreamModel });
+/** The body and betas alone, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
+export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}): { body: Block; betas: string[] } {
+  const { body, betas } = prepareAnthropic(request, { strict: false, settings: anthropicSettings.read(settings), upstreamModel });
   return { body, betas };
 }
 
@@ -77,13 +76,12 @@ function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel }:
   const caps = anthropicCapabilitiesFor(settings);
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };
-  const defaultMax = settings.defaultMaxTokens ?? DEFAULT_MAX_TOKENS;
   decideAdaptiveThinking(request, caps, plan);
   const broken = thinkingBreaksContinuity(request);
   if (broken) plan.mapped('thinking', 'off for this turn: the last assistant turn called tools without its signed thought, which Anthropic requires', RANK.thinking);
-  const thinking = broken ? undefined : thinkingBlock(request.thinking, request.maxTokens, adaptiveThinkingOn(settings));
+  const thinking = broken ? undefined : thinkingBlock(request.thinking, request.maxTokens, settings.adaptiveThinking);
   const budget = typeof thinking?.budget_tokens === 'number' ? thinking.budget_tokens : 0;
-  body.max_tokens = request.maxTokens ?? budget + defaultMax;
+  body.max_tokens = request.maxTokens ?? budget + settings.defaultMaxTokens;
   decideSystemTurns(request, caps, plan);
   const system = systemPrompt(request, plan);
   if (system) body.system = system;

@@ -43,7 +43,7 @@ import {
   type PrepareOptions,
 } from '../plan.js';
 import { geminiCapabilities, geminiFeature } from './capabilities.js';
-import type { GeminiSettings } from './settings.js';
+import { geminiSettings, type GeminiSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
@@ -55,7 +55,7 @@ export function prepareGemini(request: ChatRequest, options: PrepareOptions<Gemi
 
 /** The body alone, for callers that need no plan (the decisions are dropped). */
 export function toGeminiRequest(request: ChatRequest, upstreamModel: string): Json {
-  return prepareGemini(request, { strict: false, settings: {}, upstreamModel }).body;
+  return prepareGemini(request, { strict: false, settings: geminiSettings.read({}), upstreamModel }).body;
 }
 
 function buildGeminiRequest(request: ChatRequest, upstreamModel: string, plan: PlanBuilder): Json {

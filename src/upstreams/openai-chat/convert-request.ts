@@ -23,7 +23,7 @@ import { openAiPromptCacheFields, sentBody } from '../openai-prompt-cache.js';
 import { decideAdaptiveThinking, decideFeatures, decideHints, decidePromptCache, decideSampling, decideSystemTurns, decideTools, preparing, type Prepared, type PrepareOptions } from '../plan.js';
 import { openAiChatCapabilitiesFor } from './capabilities.js';
 import { toChatMessages } from './convert-messages.js';
-import type { OpenAiChatSettings } from './settings.js';
+import { openAiChatSettings, type OpenAiChatSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
@@ -33,9 +33,9 @@ export function prepareOpenAiChat(request: ChatRequest, options: PrepareOptions<
   return preparing<OpenAiChatPrepared>('openai-chat', options.strict, (plan) => ({ body: buildChatCompletionRequest(request, options, plan) }));
 }
 
-/** The body as sent for a session, for callers that need no plan (the decisions are dropped). */
-export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: OpenAiChatSettings = {}, sessionKey?: string): Json {
-  return sentBody(prepareOpenAiChat(request, { strict: false, settings, upstreamModel }).body, sessionKey);
+/** The body as sent for a session, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
+export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
+  return sentBody(prepareOpenAiChat(request, { strict: false, settings: openAiChatSettings.read(settings), upstreamModel }).body, sessionKey);
 }
 
 function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamModel }: PrepareOptions<OpenAiChatSettings>, plan: PlanBuilder): Json {
@@ -44,7 +44,7 @@ function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamMo
   decideFeatures(request, caps, plan);
   decideSystemTurns(request, caps, plan);
   const body: Json = { model: upstreamModel, messages: toChatMessages(request, settings, plan) };
-  if (request.maxTokens !== undefined) body[settings.maxTokensField === 'max_tokens' ? 'max_tokens' : 'max_completion_tokens'] = request.maxTokens;
+  if (request.maxTokens !== undefined) body[settings.maxTokensField] = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
   // top_k has no field here: a hint, not sent.
@@ -73,7 +73,7 @@ function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamMo
   Object.assign(body, openAiPromptCacheFields(request, settings, false));
   if (request.stream) {
     body.stream = true;
-    if (settings.streamUsage !== false) body.stream_options = { include_usage: true };
+    if (settings.streamUsage) body.stream_options = { include_usage: true };
   }
   return body;
 }

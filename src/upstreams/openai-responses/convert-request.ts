@@ -41,7 +41,7 @@ import {
 } from '../plan.js';
 import { openAiResponsesCapabilities, openAiResponsesCapabilitiesFor } from './capabilities.js';
 import { unpackReasoning } from './reasoning-proof.js';
-import type { OpenAiResponsesSettings } from './settings.js';
+import { openAiResponsesSettings, type OpenAiResponsesSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
@@ -54,9 +54,9 @@ export function prepareOpenAiResponses(request: ChatRequest, options: PrepareOpt
   return preparing<OpenAiResponsesPrepared>('openai-responses', options.strict, (plan) => ({ body: buildResponsesRequest(request, options, plan) }));
 }
 
-/** The body as sent for a session, for callers that need no plan (the decisions are dropped). */
-export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: OpenAiResponsesSettings = {}, sessionKey?: string): Json {
-  return sentBody(prepareOpenAiResponses(request, { strict: false, settings, upstreamModel }).body, sessionKey);
+/** The body as sent for a session, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
+export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
+  return sentBody(prepareOpenAiResponses(request, { strict: false, settings: openAiResponsesSettings.read(settings), upstreamModel }).body, sessionKey);
 }
 
 function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel }: PrepareOptions<OpenAiResponsesSettings>, plan: PlanBuilder): Json {
@@ -75,7 +75,7 @@ function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel }
   // top_k and seed have no field here: hints, not sent.
   decideSampling(request, caps, plan);
   // Nor do stop sequences, which change the answer: refused, unless the channel drops them.
-  if (request.stopSequences?.length && settings.dropUnsupportedParams !== true) plan.refused('stop_sequences', 'has no stop sequences', RANK.stopSequences);
+  if (request.stopSequences?.length && !settings.dropUnsupportedParams) plan.refused('stop_sequences', 'has no stop sequences', RANK.stopSequences);
   const tools = decideTools(request, caps, plan);
   if (tools.length > 0) {
     body.tools = tools.map(toTool);
