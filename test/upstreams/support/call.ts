@@ -1,6 +1,6 @@
 /** Builds the UpstreamCall an adapter receives from the router, pointed at a fake upstream. */
 import type { Channel } from '../../../src/core/channel.js';
-import type { ChatRequest } from '../../../src/core/chat.js';
+import type { ChatRequest, Dialect } from '../../../src/core/chat.js';
 import type { TranslationPlan } from '../../../src/core/translation-plan.js';
 import { channelType } from '../../../src/upstreams/registry.js';
 import { checkChannelSettings, parseStoredSettings } from '../../../src/upstreams/settings-check.js';
@@ -62,9 +62,10 @@ export function typedSettings<S>(type: string, settings: Record<string, unknown>
 export function prepareWith<S, P extends Prepared<unknown>>(
   adapter: UpstreamAdapter<S, P>,
   request: ChatRequest,
-  options: { strict?: boolean; settings?: Record<string, unknown>; upstreamModel?: string } = {},
+  options: { strict?: boolean; settings?: Record<string, unknown>; upstreamModel?: string; dialect?: Dialect } = {},
 ): P {
-  return adapter.prepare(request, { strict: options.strict ?? false, settings: typedSettings<S>(adapter.type, options.settings), upstreamModel: options.upstreamModel ?? 'm' });
+  const { strict = false, settings, upstreamModel = 'm', dialect } = options;
+  return adapter.prepare(request, { strict, settings: typedSettings<S>(adapter.type, settings), upstreamModel, dialect });
 }
 
 /** An adapter's translation as the pipeline runs it: prepared (with the call's channel settings and model), then sent. */
@@ -78,7 +79,7 @@ export function sendChat<S, P extends Prepared<unknown>>(adapter: UpstreamAdapte
 export function planOf<S, P extends Prepared<unknown>>(
   adapter: UpstreamAdapter<S, P>,
   request: ChatRequest,
-  options: { strict?: boolean; settings?: Record<string, unknown>; upstreamModel?: string } = {},
+  options: { strict?: boolean; settings?: Record<string, unknown>; upstreamModel?: string; dialect?: Dialect } = {},
 ): TranslationPlan {
   return prepareWith(adapter, request, options).decisions;
 }
