@@ -189,7 +189,7 @@ function servableCandidates(services: ChatServices, call: ChatCall, codec: ChatC
     if (isNative(adapter, codec)) return true;
     const strict = call.key.record.strictTranslation === true || channel.settings.strictTranslation === true;
     // The settings as the registry parsed them with the channel type's schema, the type its adapter declares (registry.ts ties the two).
-    const built = adapter.prepare(coreRequest(), { strict, settings: channel.settings, upstreamModel: upstreamModelFor(channel, call.model) });
+    const built = adapter.prepare(coreRequest(), { strict, settings: channel.settings, upstreamModel: upstreamModelFor(channel, call.model), dialect: codec.dialect });
     prepared.set(channel.id, built);
     firstRefusal ??= built.decisions.refusal;
     return built.decisions.refusal === undefined;

@@ -60,10 +60,64 @@ export interface PromptCacheSupport {
 export interface PrepareOptions<Settings> {
   /** Refuse what would be ignored (a key or channel setting). */
   strict: boolean;
-  /** The channel's settings, as its type's schema parsed them. */
+  /** The channel's settings, as its type's schema outputs them (every default filled in; see typed-settings.ts). */
   settings: Settings;
   /** The model name to send upstream (after the channel's model mapping). */
   upstreamModel: string;
+  /**
+   * The client's dialect, so that a decision names a field as the client
+   * wrote it (`clientField`) and a conversion of its spelling is seen.
+   * Absent for a request the gateway writes itself (the admin channel test):
+   * such conversions are then not reported.
+   */
+  dialect?: Dialect;
+}
+
+/**
+ * How each client dialect spells a field the internal request carries under
+ * one name; a dialect missing from a row has no such field.
+ */
+const clientSpelling = {
+  /** Structured output (`ChatRequest.responseFormat`). */
+  responseFormat: { messages: 'output_config.format', generate: 'responseMimeType', responses: 'text.format', 'chat-completions': 'response_format' },
+  /** A fixed thinking budget. */
+  thinkingBudget: { messages: 'thinking.budget_tokens', generate: 'thinkingConfig.thinkingBudget' },
+  /** A thinking effort word (adaptive thinking aside). */
+  thinkingEffort: { messages: 'output_config.effort', generate: 'thinkingConfig.thinkingLevel', responses: 'reasoning.effort', 'chat-completions': 'reasoning_effort' },
+  /** "Do not show me the thoughts", said in so many words. */
+  thoughtsOmitted: { messages: 'thinking.display' },
+  /** The end user's id. */
+  user: { messages: 'metadata.user_id', responses: 'user', 'chat-completions': 'user' },
+} as const satisfies Record<string, Partial<Record<Dialect, string>>>;
+
+export type ClientField = keyof typeof clientSpelling;
+
+/** The client's own name for `field` in its dialect; undefined when the dialect is unknown or has no such field. */
+export function clientField(field: ClientField, dialect: Dialect | undefined): string | undefined {
+  return dialect === undefined ? undefined : (clientSpelling[field] as Partial<Record<Dialect, string>>)[dialect];
+}
+
+/**
+ * Structured output as the upstream writes it (`sentAs`, its own field):
+ * `native` where the client wrote that very field, else `mapped`, naming the
+ * client's field. Unreported when the client's dialect is unknown.
+ */
+export function decideResponseFormat(request: ChatRequest, dialect: Dialect | undefined, sentAs: string, plan: PlanBuilder): void {
+  const format = request.responseFormat;
+  const field = clientField('responseFormat', dialect);
+  if (!format || format.type === 'text' || field === undefined || field === sentAs) return;
+  plan.mapped(field, `as ${sentAs}`, PlanRank.rules);
+}
+
+/**
+ * A fixed thinking budget the upstream takes only as an effort word: the
+ * word, bucketed like the anthropic adapter's effort budgets (≤4096 low,
+ * ≤16384 medium, else high), recorded as `mapped`.
+ */
+export function bucketedEffort(budgetTokens: number, dialect: Dialect | undefined, plan: PlanBuilder): 'low' | 'medium' | 'high' {
+  const effort = budgetTokens <= 4096 ? 'low' : budgetTokens <= 16384 ? 'medium' : 'high';
+  plan.mapped(clientField('thinkingBudget', dialect) ?? 'thinking.budget_tokens', `bucketed into reasoning effort ${effort}`, PlanRank.rules);
+  return effort;
 }
 
 /**

@@ -7,17 +7,18 @@
  * only checks settings, never loads tokenizers and converters.
  */
 import { GatewayError } from '../core/errors.js';
-import { anthropicLooseWhenStored, anthropicSettingsShape } from './anthropic/settings.js';
-import { geminiLooseWhenStored, geminiSettingsShape } from './gemini/settings.js';
+import { anthropicSettings } from './anthropic/settings.js';
+import { geminiSettings } from './gemini/settings.js';
 import type { ImageTaskUpstream } from '../tasks/image-contract.js';
 import type { AnyTaskUpstream } from '../tasks/types.js';
 import type { VideoTaskUpstream } from '../tasks/video-contract.js';
 import { igProxySettings } from './ig-proxy/settings.js';
-import { openAiChatLooseWhenStored, openAiChatSettingsShape } from './openai-chat/settings.js';
-import { openAiResponsesLooseWhenStored, openAiResponsesSettingsShape } from './openai-responses/settings.js';
+import { openAiChatSettings } from './openai-chat/settings.js';
+import { openAiResponsesSettings } from './openai-responses/settings.js';
 import { openAiVideosSettings } from './openai-videos/settings.js';
-import { channelSettings, type ChannelSettingsSpec, type ParsedSettings } from './settings-check.js';
-import { simulatorSettings, simulatorSettingsShape } from './simulator/settings.js';
+import type { ChannelSettingsSpec } from './settings-check.js';
+import { simulatorSettings } from './simulator/settings.js';
+import type { TypedChannelSettings, TypedSettings } from './typed-settings.js';
 import type { Prepared, UpstreamAdapter } from './types.js';
 import type { z } from 'zod';
 import { wanSettings } from './wan/settings.js';
@@ -49,19 +50,21 @@ export interface ChannelType {
 
 const REMOTE: ChannelNeeds = { baseUrl: true, credentials: true };
 
-/** Whether two types are the same type (not merely assignable: parsed settings are all-optional, so any two would be). */
+/** Whether two types are the same type (not merely assignable: a method's parameters are checked both ways, so a narrower one would pass). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
 /**
  * A type's chat adapter, tied to its settings schema: an adapter whose
- * settings type is not what `shape` parses to fails typecheck here. The
- * pipeline hands each adapter its channel's settings as the registry parsed them.
+ * settings type is not what `settings` outputs fails typecheck here. Its
+ * `prepare` receives the channel's settings typed, in full (defaults filled
+ * in): the pipeline hands over the record the channel registry parsed, read
+ * as it is; any other record is parsed once (typed-settings.ts).
  */
 export function chatAdapter<Shape extends z.ZodRawShape, Settings, P extends Prepared<unknown>>(
-  _shape: Shape,
-  adapter: UpstreamAdapter<Settings, P> & (Same<Settings, ParsedSettings<Shape>> extends true ? unknown : { settingsMismatch: never }),
+  settings: TypedChannelSettings<Shape>,
+  adapter: UpstreamAdapter<Settings, P> & (Same<Settings, TypedSettings<Shape>> extends true ? unknown : { settingsMismatch: never }),
 ): UpstreamAdapter {
-  return adapter as UpstreamAdapter;
+  return { ...adapter, prepare: (request, options) => adapter.prepare(request, { ...options, settings: settings.read(options.settings) as Settings }) } as UpstreamAdapter;
 }
 
 export const CHANNEL_TYPES: readonly ChannelType[] = [
@@ -72,7 +75,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     defaultModels: ['*'],
     settings: simulatorSettings.spec,
     load: async () => ({
-      chat: chatAdapter(simulatorSettingsShape, (await import('./simulator/index.js')).simulatorAdapter),
+      chat: chatAdapter(simulatorSettings, (await import('./simulator/index.js')).simulatorAdapter),
       imageTasks: (await import('./simulator/images/index.js')).imageSimulator,
       videoTasks: (await import('./simulator/videos/index.js')).videoSimulator,
     }),
@@ -80,29 +83,29 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   {
     type: 'anthropic',
     needs: REMOTE,
-    settings: channelSettings(anthropicSettingsShape, anthropicLooseWhenStored),
-    load: async () => ({ chat: chatAdapter(anthropicSettingsShape, (await import('./anthropic/index.js')).anthropicAdapter) }),
+    settings: anthropicSettings.spec,
+    load: async () => ({ chat: chatAdapter(anthropicSettings, (await import('./anthropic/index.js')).anthropicAdapter) }),
   },
   // The public service is the default address.
   {
     type: 'gemini',
     needs: { baseUrl: false, credentials: true },
-    settings: channelSettings(geminiSettingsShape, geminiLooseWhenStored),
-    load: async () => ({ chat: chatAdapter(geminiSettingsShape, (await import('./gemini/index.js')).geminiAdapter) }),
+    settings: geminiSettings.spec,
+    load: async () => ({ chat: chatAdapter(geminiSettings, (await import('./gemini/index.js')).geminiAdapter) }),
   },
   // Local servers (vLLM, llama.cpp, Ollama) often run without a key.
   {
     type: 'openai-chat',
     needs: { baseUrl: true, credentials: false },
-    settings: channelSettings(openAiChatSettingsShape, openAiChatLooseWhenStored),
-    load: async () => ({ chat: chatAdapter(openAiChatSettingsShape, (await import('./openai-chat/index.js')).openAiChatAdapter) }),
+    settings: openAiChatSettings.spec,
+    load: async () => ({ chat: chatAdapter(openAiChatSettings, (await import('./openai-chat/index.js')).openAiChatAdapter) }),
   },
   // OpenAI's public address is the default.
   {
     type: 'openai-responses',
     needs: { baseUrl: false, credentials: true },
-    settings: channelSettings(openAiResponsesSettingsShape, openAiResponsesLooseWhenStored),
-    load: async () => ({ chat: chatAdapter(openAiResponsesSettingsShape, (await import('./openai-responses/index.js')).openAiResponsesAdapter) }),
+    settings: openAiResponsesSettings.spec,
+    load: async () => ({ chat: chatAdapter(openAiResponsesSettings, (await import('./openai-responses/index.js')).openAiResponsesAdapter) }),
   },
   // Image proxies often run without a secret (the header is then left out).
   {

@@ -21,14 +21,6 @@ export function channelSettings(shape: z.ZodRawShape, looseWhenStored: readonly 
   return { schema: z.object({ ...sharedSettingsShape, ...shape }), looseWhenStored: ['strictTranslation', ...looseWhenStored] };
 }
 
-/**
- * A type's settings as its adapter reads them, parsed by the channel registry
- * (`parseStoredSettings`). Partial because a converter may also be called
- * outside a loaded channel (tests, the built-in simulator) with fewer keys;
- * each reader falls back to the default its schema documents.
- */
-export type ParsedSettings<Shape extends z.ZodRawShape> = Readonly<Partial<z.output<z.ZodObject<typeof sharedSettingsShape & Shape>>>>;
-
 export interface SettingsCheck {
   /** The first reason the settings cannot be used, its field named `settings.<key>`. */
   problem?: { field: string; message: string };

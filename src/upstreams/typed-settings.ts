@@ -30,28 +30,27 @@ export interface TypedChannelSettings<Shape extends z.ZodRawShape> {
   readonly spec: ChannelSettingsSpec;
   /** A channel's settings, typed. */
   of(channel: SettingsHolder): TypedSettings<Shape>;
+  /** A settings record, typed: the registry-parsed one as it is, any other parsed once (refused naming `channel` when given). */
+  read(settings: Record<string, unknown>, channel?: string): TypedSettings<Shape>;
 }
 
 /** A channel type's settings schema and its typed reader, built from the type's shape. */
 export function typedChannelSettings<Shape extends z.ZodRawShape>(type: string, shape: Shape, looseWhenStored: readonly string[] = []): TypedChannelSettings<Shape> {
   const spec = channelSettings(shape, looseWhenStored);
   const parsedOnRead = new WeakMap<object, TypedSettings<Shape>>();
-  return {
-    spec,
-    of(channel) {
-      const { settings } = channel;
-      if (isParsedSettings(settings)) return settings as TypedSettings<Shape>;
-      let typed = parsedOnRead.get(settings);
-      if (!typed) {
-        const parsed = parseStoredSettings(type, spec, settings);
-        if (!isParsedSettings(parsed)) {
-          const problem = checkChannelSettings(type, spec, settings, true).problem;
-          throw new GatewayError('internal', `${type} channel ${channel.name}: ${problem ? `${problem.field} ${problem.message}` : 'settings do not match the type'}`);
-        }
-        typed = parsed as TypedSettings<Shape>;
-        parsedOnRead.set(settings, typed);
+  const read = (settings: Record<string, unknown>, channel?: string): TypedSettings<Shape> => {
+    if (isParsedSettings(settings)) return settings as TypedSettings<Shape>;
+    let typed = parsedOnRead.get(settings);
+    if (!typed) {
+      const parsed = parseStoredSettings(type, spec, settings);
+      if (!isParsedSettings(parsed)) {
+        const problem = checkChannelSettings(type, spec, settings, true).problem;
+        throw new GatewayError('internal', `${type} channel${channel === undefined ? '' : ` ${channel}`}: ${problem ? `${problem.field} ${problem.message}` : 'settings do not match the type'}`);
       }
-      return typed;
-    },
+      typed = parsed as TypedSettings<Shape>;
+      parsedOnRead.set(settings, typed);
+    }
+    return typed;
   };
+  return { spec, read, of: (channel) => read(channel.settings, channel.name) };
 }

@@ -84,9 +84,11 @@ export interface PassThroughRequest {
 
 /**
  * A chat upstream. `Settings` is its channels' settings as its type's schema
- * parses them (registry.ts ties the two); `P` what its `prepare` builds.
+ * outputs them, every default filled in (registry.ts ties the two, and hands
+ * `prepare` the typed value); `P` what its `prepare` builds. As the registry
+ * lists it, an adapter takes the channel's settings record.
  */
-export interface UpstreamAdapter<Settings = unknown, P extends Prepared<unknown> = Prepared<unknown>> {
+export interface UpstreamAdapter<Settings = Record<string, unknown>, P extends Prepared<unknown> = Prepared<unknown>> {
   /** The channel `type` this adapter serves. */
   readonly type: string;
   /** The client dialect this upstream speaks natively; such clients get the pass-through path. */

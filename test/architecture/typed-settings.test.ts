@@ -6,7 +6,8 @@
  * (`channel.settings`, `.settings[…]`, `settings as …`), and none re-checks a
  * settings value or writes its default again (`typeof … settings`,
  * `settings.x ?? fallback`, `settings.x !== false`, a refusal saying what a
- * setting must be). Nor do the task engine and the task families: they ask
+ * setting must be), the chat adapters included: their `prepare` receives
+ * the typed value (registry.ts `chatAdapter`). Nor do the task engine and the task families: they ask
  * the upstreams' typed readers (e.g. the image accounts, accounts-setting.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -26,23 +27,6 @@ const RE_CHECKS: readonly RegExp[] = [
   /settings(?:Of\([^)]*\))?\??\.\w+\s*(?:\?\?|[!=]==\s*(?:true|false)\b)/i,
   /['"`][^'"`\n]*\bsetting\s+(?:\S+\s+must\b|[\w.]*\$\{)|channel \$\{channel\.name\}: setting\b/,
 ];
-
-/**
- * The chat adapters still read settings the old way; another change makes
- * them take typed settings. To be removed when chat adapters take typed
- * settings: each entry is a file (from src/upstreams/) and what it does.
- */
-const CHAT_EXCEPTIONS: Readonly<Record<string, { raw?: true; reCheck?: true }>> = {
-  'anthropic/betas.ts': { raw: true, reCheck: true },
-  'anthropic/cache-breakpoints.ts': { reCheck: true },
-  'anthropic/capabilities.ts': { reCheck: true },
-  'anthropic/convert-request.ts': { reCheck: true },
-  'gemini/endpoint.ts': { reCheck: true },
-  'openai-chat/convert-messages.ts': { reCheck: true },
-  'openai-chat/convert-request.ts': { reCheck: true },
-  'openai-chat/pass-through.ts': { reCheck: true },
-  'openai-responses/convert-request.ts': { reCheck: true },
-};
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -78,21 +62,13 @@ describe('typed channel settings', () => {
   });
 
   it('no adapter file reads the untyped settings record', () => {
-    const offenders = files.filter((file) => finds(code(file), RAW_READS) && !CHAT_EXCEPTIONS[file]?.raw);
+    const offenders = files.filter((file) => finds(code(file), RAW_READS));
     expect(offenders, 'read the typed settings (`<type>SettingsOf(channel)`, src/upstreams/typed-settings.ts) instead').toEqual([]);
   });
 
   it('no adapter file re-checks a settings value or writes its default again', () => {
-    const offenders = files.filter((file) => finds(code(file), RE_CHECKS) && !CHAT_EXCEPTIONS[file]?.reCheck);
+    const offenders = files.filter((file) => finds(code(file), RE_CHECKS));
     expect(offenders, 'put the rule or the default in the type schema (`.default()`, a transform) and read the typed value').toEqual([]);
-  });
-
-  it('keeps no exception that no longer applies', () => {
-    const stale = Object.entries(CHAT_EXCEPTIONS).flatMap(([file, exception]) => {
-      const text = files.includes(file) ? code(file) : '';
-      return [...(exception.raw && !finds(text, RAW_READS) ? [`${file} (raw)`] : []), ...(exception.reCheck && !finds(text, RE_CHECKS) ? [`${file} (reCheck)`] : [])];
-    });
-    expect(stale, 'remove these from CHAT_EXCEPTIONS').toEqual([]);
   });
 
   it('the task engine and the task families read settings only through the upstreams typed readers', () => {

@@ -98,13 +98,18 @@ function streamedBlocks(text: string): string[] {
     .map((line) => (JSON.parse(line.slice(6)) as { content_block: { type: string } }).content_block.type);
 }
 
-// Claude Code's cache marks go to each upstream's prompt cache; the simulator has none.
+// Claude Code's cache marks go to each upstream's prompt cache; the simulator has none. Gemini has no end-user id
+// (metadata.user_id), Chat Completions no switch for hiding thoughts (thinking.display); the OpenAI types take the
+// sonnet shape's thinking budget as an effort word.
 const ignored = 'ignored=x-anthropic-billing-header,context_management';
 const expectedHeader: Record<string, { opus: string; sonnet: string }> = {
   simulator: { opus: `mapped=system messages,thinking.adaptive,defer_loading; ${ignored},cache_control`, sonnet: `mapped=defer_loading; ${ignored},cache_control` },
-  gemini: { opus: `mapped=system messages,thinking.adaptive,defer_loading,cache_control; ${ignored}`, sonnet: `mapped=defer_loading,cache_control; ${ignored}` },
-  'openai-chat': { opus: `mapped=thinking.adaptive,defer_loading,cache_control; ${ignored}`, sonnet: `mapped=defer_loading,cache_control; ${ignored}` },
-  'openai-responses': { opus: `mapped=thinking.adaptive,defer_loading,cache_control; ${ignored}`, sonnet: `mapped=defer_loading,cache_control; ${ignored}` },
+  gemini: { opus: `mapped=system messages,thinking.adaptive,defer_loading,cache_control; ${ignored},metadata.user_id`, sonnet: `mapped=defer_loading,cache_control; ${ignored},metadata.user_id` },
+  'openai-chat': {
+    opus: `mapped=thinking.adaptive,defer_loading,cache_control; ${ignored},thinking.display`,
+    sonnet: `mapped=defer_loading,cache_control,thinking.budget_tokens; ${ignored},thinking.display`,
+  },
+  'openai-responses': { opus: `mapped=thinking.adaptive,defer_loading,cache_control; ${ignored}`, sonnet: `mapped=defer_loading,cache_control,thinking.budget_tokens; ${ignored}` },
 };
 
 describe('through an anthropic upstream (pass-through)', () => {

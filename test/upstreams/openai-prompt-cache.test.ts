@@ -8,6 +8,7 @@ import { openAiChatAdapter } from '../../src/upstreams/openai-chat/index.js';
 import { toResponsesRequest } from '../../src/upstreams/openai-responses/convert-request.js';
 import { openAiResponsesAdapter } from '../../src/upstreams/openai-responses/index.js';
 import { planOf } from './support/call.js';
+import type { Prepared, UpstreamAdapter } from '../../src/upstreams/types.js';
 
 const base: ChatRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
 const converters = {
@@ -25,7 +26,7 @@ describe('an openai-chat channel that does not set promptCacheKey', () => {
   });
 });
 
-const adapters = { 'openai-chat': openAiChatAdapter, 'openai-responses': openAiResponsesAdapter };
+const adapters: Record<string, UpstreamAdapter<unknown, Prepared<unknown>>> = { 'openai-chat': openAiChatAdapter as never, 'openai-responses': openAiResponsesAdapter as never };
 
 describe.each(Object.keys(converters) as Array<keyof typeof converters>)('the %s upstream', (type) => {
   const convert = converters[type];

@@ -14,6 +14,7 @@ import { openAiChatAdapter } from '../../src/upstreams/openai-chat/index.js';
 import { openAiResponsesAdapter } from '../../src/upstreams/openai-responses/index.js';
 import { simulatorAdapter } from '../../src/upstreams/simulator/index.js';
 import type { Prepared, UpstreamAdapter } from '../../src/upstreams/types.js';
+import { prepareWith } from './support/call.js';
 
 const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
 const base: ChatRequest = { model: 'm', messages: [user('hi')], stream: false };
@@ -84,7 +85,7 @@ const wireNames: Record<string, string[]> = {
 describe.each(adapters.map((adapter) => [adapter.type, adapter] as const))('%s prepare', (_type, adapter) => {
   it.each(Object.entries(probes))('never throws, and its plan matches its body: %s', (_name, request) => {
     for (const strict of [false, true]) {
-      const prepared = adapter.prepare(request, { strict, settings: {}, upstreamModel: 'upstream-model' });
+      const prepared = prepareWith(adapter, request, { strict, upstreamModel: 'upstream-model' });
       const plan = prepared.decisions;
       expect(plan.upstream).toBe(adapter.type);
       const refused = plan.decisions.some((decision) => decision.treatment === 'refused' || (strict && decision.treatment === 'hint'));
@@ -107,12 +108,100 @@ describe.each(adapters.map((adapter) => [adapter.type, adapter] as const))('%s p
   });
 
   it('refuses a tool the client forces but the upstream does not run, a feature of another dialect, and video input where it has no part for it', () => {
-    const plan = (request: ChatRequest) => adapter.prepare(request, { strict: false, settings: {}, upstreamModel: 'm' }).decisions;
+    const plan = (request: ChatRequest) => prepareWith(adapter, request).decisions;
     if (adapter.type !== 'anthropic') expect(plan(probes['forced computer tool']).refusal).toMatchObject({ kind: 'unsupported_feature', param: 'tool computer_20250124' });
     if (adapter.type !== 'gemini') expect(plan(probes['generate features']).refusal).toMatchObject({ kind: 'unsupported_feature' });
     // Gemini and Responses take any inline file; the simulator reads no media.
     if (adapter.type === 'anthropic' || adapter.type === 'openai-chat') expect(plan(probes['system turn video']).refusal).toMatchObject({ param: 'media type video/mp4' });
     if (adapter.type === 'anthropic' || adapter.type === 'openai-chat') expect(plan(probes['video input']).refusal).toMatchObject({ kind: 'unsupported_feature', param: 'media type video/mp4' });
+  });
+});
+
+describe('every conversion a converter makes is a decision, named by the client field', () => {
+  type Body = Record<string, any>;
+  const schema = { type: 'object', properties: { answer: { type: 'string' } } };
+  const jsonSchema: ChatRequest = { ...base, responseFormat: { type: 'json_schema', name: 'answer', schema } };
+  const decided = (prepared: Prepared<unknown>, field: string) => prepared.decisions.decisions.filter((decision) => decision.field === field);
+
+  it.each([
+    [openAiChatAdapter, 'messages', 'thinking.budget_tokens', (body: Body) => body.reasoning_effort],
+    [openAiChatAdapter, 'generate', 'thinkingConfig.thinkingBudget', (body: Body) => body.reasoning_effort],
+    [openAiResponsesAdapter, 'messages', 'thinking.budget_tokens', (body: Body) => body.reasoning.effort],
+    [openAiResponsesAdapter, 'generate', 'thinkingConfig.thinkingBudget', (body: Body) => body.reasoning.effort],
+  ] as const)('%s: a thinking budget from a %s client is bucketed into an effort word, mapped', (adapter, dialect, field, effortOf) => {
+    const prepared = prepareWith(adapter as UpstreamAdapter<unknown, Prepared<Body>>, { ...base, thinking: { enabled: true, budgetTokens: 20000 } }, { dialect });
+    expect(effortOf(prepared.body)).toBe('high');
+    expect(decided(prepared, field)).toEqual([{ field, treatment: 'mapped', note: 'bucketed into reasoning effort high' }]);
+  });
+
+  it.each([
+    [openAiChatAdapter, 'chat-completions', 'messages', 'output_config.format', 'response_format', (body: Body) => body.response_format],
+    [openAiResponsesAdapter, 'responses', 'chat-completions', 'response_format', 'text.format', (body: Body) => body.text?.format],
+    [anthropicAdapter, 'messages', 'responses', 'text.format', 'output_config.format', (body: Body) => body.output_config?.format],
+    [geminiAdapter, 'generate', 'messages', 'output_config.format', 'responseMimeType', (body: Body) => body.generationConfig?.responseJsonSchema],
+  ] as const)('%s: structured output is native from its own dialect (%s), mapped from %s', (adapter, own, other, clientField, sentAs, formatOf) => {
+    const typed = adapter as UpstreamAdapter<unknown, Prepared<Body>>;
+    const native = prepareWith(typed, jsonSchema, { dialect: own });
+    expect(formatOf(native.body)).toBeDefined();
+    expect(native.decisions.decisions).toEqual([]);
+    const mapped = prepareWith(typed, jsonSchema, { dialect: other });
+    expect(formatOf(mapped.body)).toBeDefined();
+    expect(mapped.decisions.decisions).toEqual([{ field: clientField, treatment: 'mapped', note: `as ${sentAs}` }]);
+    // A request the gateway wrote itself names no client field.
+    expect(prepareWith(typed, jsonSchema).decisions.decisions).toEqual([]);
+  });
+
+  it('anthropic: the older output_format shape is named as such', () => {
+    const prepared = prepareWith(anthropicAdapter, jsonSchema, { dialect: 'chat-completions', settings: { outputFormatField: 'output_format' } });
+    expect(prepared.body.output_format).toBeDefined();
+    expect(prepared.decisions.decisions).toEqual([{ field: 'response_format', treatment: 'mapped', note: 'as output_format' }]);
+  });
+
+  it('anthropic: an effort word without a budget becomes a budget, mapped; the OpenAI types and gemini send the word itself', () => {
+    const effort: ChatRequest = { ...base, thinking: { enabled: true, effort: 'high', includeThoughts: true } };
+    const prepared = prepareWith(anthropicAdapter, effort, { dialect: 'chat-completions', settings: { cacheBreakpoints: false } });
+    expect(prepared.body.thinking).toEqual({ type: 'enabled', budget_tokens: 32768 });
+    expect(prepared.decisions.decisions).toEqual([{ field: 'reasoning_effort', treatment: 'mapped', note: 'budget_tokens 32768 by effort high' }]);
+    expect(decided(prepareWith(anthropicAdapter, effort, { dialect: 'responses' }), 'reasoning.effort')).toHaveLength(1);
+    for (const adapter of [openAiChatAdapter, openAiResponsesAdapter, geminiAdapter] as Array<UpstreamAdapter<unknown, Prepared<unknown>>>) {
+      expect(prepareWith(adapter, effort, { dialect: 'chat-completions' }).decisions.decisions).toEqual([]);
+    }
+  });
+
+  it('a Messages client hiding its thoughts: its own switch on gemini and openai-responses, a hint on openai-chat', () => {
+    const omitted: ChatRequest = { ...base, thinking: { enabled: true, effort: 'low', includeThoughts: false } };
+    const chat = prepareWith(openAiChatAdapter, omitted, { dialect: 'messages' });
+    expect(decided(chat, 'thinking.display')).toEqual([{ field: 'thinking.display', treatment: 'hint', note: 'the upstream has no switch for it: thoughts come back as the server sends them' }]);
+    expect(prepareWith(openAiChatAdapter, omitted, { dialect: 'messages', strict: true }).decisions.refusal).toMatchObject({ param: 'thinking.display' });
+    const gemini = prepareWith(geminiAdapter, omitted, { dialect: 'messages' });
+    expect(gemini.body.generationConfig).toMatchObject({ thinkingConfig: { includeThoughts: false } });
+    expect(gemini.decisions.decisions).toEqual([]);
+    const responses = prepareWith(openAiResponsesAdapter, omitted, { dialect: 'messages' });
+    expect(responses.body.reasoning).toEqual({ effort: 'low' });
+    expect(responses.decisions.decisions).toEqual([]);
+    // A content-generation client that did not ask for thoughts said nothing about hiding them.
+    expect(prepareWith(openAiChatAdapter, omitted, { dialect: 'generate' }).decisions.decisions).toEqual([]);
+  });
+
+  it.each([
+    ['messages', 'metadata.user_id'],
+    ['chat-completions', 'user'],
+    [undefined, 'user'],
+  ] as const)('gemini leaves out the end user id of a %s client, a hint', (dialect, field) => {
+    const prepared = prepareWith(geminiAdapter, { ...base, user: 'user-1' }, { dialect });
+    expect(JSON.stringify(prepared.body)).not.toContain('user-1');
+    expect(prepared.decisions.decisions).toEqual([{ field, treatment: 'hint', note: 'the upstream has no end-user id' }]);
+  });
+
+  it('openai-responses drops stop sequences on a dropUnsupportedParams channel with a hint, refused when strict', () => {
+    const stop: ChatRequest = { ...base, stopSequences: ['END'] };
+    const prepared = prepareWith(openAiResponsesAdapter, stop, { settings: { dropUnsupportedParams: true } });
+    expect(prepared.body).not.toHaveProperty('stop');
+    expect(prepared.decisions.decisions).toEqual([
+      { field: 'stop_sequences', treatment: 'hint', note: 'dropped, as the channel setting dropUnsupportedParams asks: the upstream has no stop sequences' },
+    ]);
+    expect(prepareWith(openAiResponsesAdapter, stop, { settings: { dropUnsupportedParams: true }, strict: true }).decisions.refusal).toMatchObject({ param: 'stop_sequences' });
+    expect(prepareWith(openAiResponsesAdapter, stop).decisions.refusal).toMatchObject({ param: 'stop_sequences' });
   });
 });
 

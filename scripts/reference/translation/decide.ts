@@ -3,7 +3,7 @@
  * channel type of the registry, and the one call that asks an adapter what it
  * would do with a translated request.
  */
-import type { ChatRequest } from '../../../src/core/chat.js';
+import type { ChatRequest, Dialect } from '../../../src/core/chat.js';
 import type { FieldDecision } from '../../../src/core/translation-plan.js';
 import { CHANNEL_TYPES } from '../../../src/upstreams/registry.js';
 import { checkChannelSettings, parseStoredSettings } from '../../../src/upstreams/settings-check.js';
@@ -35,7 +35,7 @@ export async function chatUpstreams(): Promise<ChatUpstream[]> {
   return out;
 }
 
-/** What the upstream decides for each field of a translated request: a channel with these settings, strict translation off. */
-export function decisionsOf(upstream: ChatUpstream, request: ChatRequest, settings: Record<string, unknown>): FieldDecision[] {
-  return upstream.adapter.prepare(request, { strict: false, settings: upstream.settings(settings), upstreamModel: request.model }).decisions.decisions;
+/** What the upstream decides for each field of a translated request from a client of `dialect`: a channel with these settings, strict translation off. */
+export function decisionsOf(upstream: ChatUpstream, request: ChatRequest, settings: Record<string, unknown>, dialect: Dialect): FieldDecision[] {
+  return upstream.adapter.prepare(request, { strict: false, settings: upstream.settings(settings), upstreamModel: request.model, dialect }).decisions.decisions;
 }

@@ -67,7 +67,7 @@ export const chatCompletionsProbes: readonly Probe[] = [
   },
   { label: '`parallel_tool_calls: false`', body: { tools, parallel_tool_calls: false } },
   { label: '`response_format` `json_schema`', body: { response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } } } },
-  { label: '`response_format` `json_object`', body: { response_format: { type: 'json_object' } }, field: 'response_format json_object' },
+  { label: '`response_format` `json_object`', body: { response_format: { type: 'json_object' } }, field: ['response_format', 'response_format json_object'] },
   { label: '`max_completion_tokens` (else `max_tokens`)', body: { max_completion_tokens: 512 } },
   { label: '`temperature`, `top_p`', body: { temperature: 0.5, top_p: 0.9 } },
   { label: '`stop`', body: { stop: ['END'] }, field: 'stop_sequences' },

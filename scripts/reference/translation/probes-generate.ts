@@ -35,14 +35,14 @@ export const generateProbes: readonly Probe[] = [
     settings: { anthropic: { adaptiveThinking: true } },
   },
   { label: '`thinkingConfig.thinkingBudget: -1` (model decides)', body: config({ thinkingConfig: { thinkingBudget: -1 } }), field: 'thinking.adaptive' },
-  { label: '`thinkingConfig.thinkingBudget: N`', body: config({ thinkingConfig: { thinkingBudget: 2048 } }) },
+  { label: '`thinkingConfig.thinkingBudget: N`', body: config({ thinkingConfig: { thinkingBudget: 2048 } }), field: 'thinkingConfig.thinkingBudget' },
   { label: '`thinkingConfig.thinkingBudget: 0`', body: config({ thinkingConfig: { thinkingBudget: 0 } }) },
   { label: '`thinkingConfig.includeThoughts`', body: config({ thinkingConfig: { includeThoughts: true } }) },
   {
     label: '`responseMimeType` + `responseSchema` / `responseJsonSchema`',
     body: config({ responseMimeType: 'application/json', responseSchema: { type: 'OBJECT', properties: { answer: { type: 'STRING' } } } }),
   },
-  { label: '`responseMimeType: text/x.enum`', body: config({ responseMimeType: 'text/x.enum', responseSchema: { type: 'STRING', enum: ['yes', 'no'] } }) },
+  { label: '`responseMimeType: text/x.enum`', body: config({ responseMimeType: 'text/x.enum', responseSchema: { type: 'STRING', enum: ['yes', 'no'] } }), field: 'responseMimeType' },
   { label: '`tools[].functionDeclarations` (`parameters` converted, `parametersJsonSchema` as is)', body: { tools: [{ functionDeclarations: [weather] }] } },
   {
     label: '`toolConfig.functionCallingConfig` (AUTO/ANY/NONE/VALIDATED, allowed names)',

@@ -39,8 +39,8 @@ export function renderTable(family: ProbedFamily, probes: readonly Probe[], upst
       if (probe.settings && !(upstream.type in probe.settings)) return '—';
       const settings = probe.settings?.[upstream.type] ?? {};
       // What every request of the family gets (the minimum's decisions) is not the probed field's.
-      const common = new Set(decisionsOf(upstream, minimum, settings).map(decisionKey));
-      const decisions = decisionsOf(upstream, request, settings).filter((decision) => !common.has(decisionKey(decision)));
+      const common = new Set(decisionsOf(upstream, minimum, settings, family.dialect).map(decisionKey));
+      const decisions = decisionsOf(upstream, request, settings, family.dialect).filter((decision) => !common.has(decisionKey(decision)));
       const stray = decisions.filter((decision) => !fields.has(decision.field));
       if (stray.length > 0) {
         throw new Error(`${family.doc}: the probe "${probe.label}" gets ${upstream.type} decisions for ${stray.map((d) => `"${d.field}"`).join(', ')}; name them in its field list`);

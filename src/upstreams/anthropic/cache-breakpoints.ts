@@ -25,23 +25,19 @@ import type { CacheMark } from '../../core/cache-intent.js';
 import type { ChatRequest } from '../../core/chat.js';
 import { asksLongCache, hasCacheMarks, longerMark } from '../../core/prompt-cache.js';
 import { cacheControlOf } from '../../dialects/messages/cache-control.js';
+import type { AnthropicSettings } from './settings.js';
 
 type Block = Record<string, unknown>;
 
 export const MAX_BREAKPOINTS = 4;
 
-/** Whether the channel lets the gateway place breakpoints of its own (setting `cacheBreakpoints`, on unless `false`). */
-export function gatewayBreakpointsOn(settings: { readonly cacheBreakpoints?: boolean }): boolean {
-  return settings.cacheBreakpoints !== false;
-}
-
-/** Adds the breakpoints to `body` (built by convert-request.ts, whose message blocks already carry the client's part marks). */
-export function placeCacheBreakpoints(body: Block, request: ChatRequest, settings: { readonly cacheBreakpoints?: boolean }): void {
+/** Adds the breakpoints to `body` (built by convert-request.ts, whose message blocks already carry the client's part marks); the gateway's own where the channel's `cacheBreakpoints` allows them. */
+export function placeCacheBreakpoints(body: Block, request: ChatRequest, settings: Pick<AnthropicSettings, 'cacheBreakpoints'>): void {
   if (hasCacheMarks(request)) {
     if (request.cache?.tools) markLastTool(body, request.cache.tools);
     const system = systemTurnMarks(request).reduce(longerMark, request.cache?.system);
     if (system) markSystem(body, system);
-  } else if (gatewayBreakpointsOn(settings)) {
+  } else if (settings.cacheBreakpoints) {
     const mark: CacheMark = { ttl: asksLongCache(request) ? '1h' : '5m' };
     markLastTool(body, mark);
     markSystem(body, mark);

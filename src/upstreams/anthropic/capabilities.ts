@@ -5,7 +5,6 @@
  */
 import type { TranslationCapabilities } from '../plan.js';
 import { anthropicBuiltinTools } from './builtin-tools.js';
-import { gatewayBreakpointsOn } from './cache-breakpoints.js';
 import type { AnthropicSettings } from './settings.js';
 
 export const anthropicCapabilities: TranslationCapabilities = {
@@ -18,7 +17,7 @@ export const anthropicCapabilities: TranslationCapabilities = {
   missingSampling: new Set(['seed', 'presencePenalty', 'frequencyPenalty']),
   // Many Anthropic-compatible servers refuse system-role messages: system turns join the system prompt.
   systemTurns: 'mapped',
-  // A thinking budget by effort, which every thinking model takes; see `adaptiveThinkingOn`.
+  // A thinking budget by effort, which every thinking model takes; see `anthropicCapabilitiesFor`.
   adaptiveThinking: 'mapped',
   promptCache: {
     marks: 'cache_control breakpoints (at most 4: the last ones)',
@@ -31,19 +30,15 @@ export const anthropicCapabilities: TranslationCapabilities = {
 const withoutGatewayBreakpoints: TranslationCapabilities['promptCache'] = { marks: anthropicCapabilities.promptCache!.marks };
 
 /**
- * Channel setting `adaptiveThinking: true`: the channel's models take
- * `thinking: {type: "adaptive"}` (the newest ones take nothing else), so
- * thinking is sent that way, with `output_config.effort`.
+ * The capabilities as a channel's settings shape them. Channel setting
+ * `adaptiveThinking: true`: the channel's models take `thinking: {type:
+ * "adaptive"}` (the newest ones take nothing else), so thinking is sent that
+ * way, with `output_config.effort`.
  */
-export function adaptiveThinkingOn(settings: AnthropicSettings): boolean {
-  return settings.adaptiveThinking === true;
-}
-
-/** The capabilities as a channel's settings shape them. */
 export function anthropicCapabilitiesFor(settings: AnthropicSettings): TranslationCapabilities {
-  if (!adaptiveThinkingOn(settings) && gatewayBreakpointsOn(settings)) return anthropicCapabilities;
+  if (!settings.adaptiveThinking && settings.cacheBreakpoints) return anthropicCapabilities;
   const caps: TranslationCapabilities = { ...anthropicCapabilities };
-  if (adaptiveThinkingOn(settings)) caps.adaptiveThinking = 'native';
-  if (!gatewayBreakpointsOn(settings)) caps.promptCache = withoutGatewayBreakpoints;
+  if (settings.adaptiveThinking) caps.adaptiveThinking = 'native';
+  if (!settings.cacheBreakpoints) caps.promptCache = withoutGatewayBreakpoints;
   return caps;
 }

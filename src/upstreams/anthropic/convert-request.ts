@@ -5,7 +5,7 @@
  *
  * Choices worth knowing:
  * - `max_tokens` is required upstream: when the client gave none, the channel
- *   setting `defaultMaxTokens` (else 4096) is sent, plus the thinking budget.
+ *   setting `defaultMaxTokens` (4096 by default) is sent, plus the thinking budget.
  * - Structured output uses Anthropic's native JSON output (`output_config.format`,
  *   the GA shape; channel setting `outputFormatField: 'output_format'` sends the
  *   older beta shape with its beta header) rather than a forced `json` tool,
@@ -31,17 +31,29 @@
  *   `cache_control`; breakpoints on tools and system, and the gateway's own
  *   where the client placed none, are added by cache-breakpoints.ts.
  */
-import type { ChatMessage, ChatRequest, ContentPart, MediaPart, ResponseFormat, TextPart, ThinkingConfig } from '../../core/chat.js';
+import type { ChatMessage, ChatRequest, ContentPart, Dialect, MediaPart, TextPart, ThinkingConfig } from '../../core/chat.js';
 import { PlanRank, type PlanBuilder } from '../../core/translation-plan.js';
-import { decideAdaptiveThinking, decideFeatures, decideHints, decidePromptCache, decideSampling, decideSystemTurns, decideTools, preparing, type Prepared, type PrepareOptions } from '../plan.js';
-import { adaptiveThinkingOn, anthropicCapabilitiesFor } from './capabilities.js';
+import {
+  clientField,
+  decideAdaptiveThinking,
+  decideFeatures,
+  decideHints,
+  decidePromptCache,
+  decideResponseFormat,
+  decideSampling,
+  decideSystemTurns,
+  decideTools,
+  preparing,
+  type Prepared,
+  type PrepareOptions,
+} from '../plan.js';
+import { anthropicCapabilitiesFor } from './capabilities.js';
 import { cacheControlOf } from '../../dialects/messages/cache-control.js';
 import { placeCacheBreakpoints } from './cache-breakpoints.js';
 import { toTool, toToolChoice } from './convert-tools.js';
 import { thinkingBreaksContinuity } from './thinking-continuity.js';
-import type { AnthropicSettings } from './settings.js';
+import { anthropicSettings, type AnthropicSettings } from './settings.js';
 
-export const DEFAULT_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
 const STRUCTURED_OUTPUTS_BETA = 'structured-outputs-2025-11-13';
 const MCP_CLIENT_BETA = 'mcp-client-2025-11-20';
@@ -67,23 +79,22 @@ export function prepareAnthropic(request: ChatRequest, options: PrepareOptions<A
   return preparing<AnthropicPrepared>('anthropic', options.strict, (plan) => buildMessagesRequest(request, options, plan));
 }
 
-/** The body and betas alone, for callers that need no plan (the decisions are dropped). */
-export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: AnthropicSettings = {}): { body: Block; betas: string[] } {
-  const { body, betas } = prepareAnthropic(request, { strict: false, settings, upstreamModel });
+/** The body and betas alone, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
+export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}): { body: Block; betas: string[] } {
+  const { body, betas } = prepareAnthropic(request, { strict: false, settings: anthropicSettings.read(settings), upstreamModel });
   return { body, betas };
 }
 
-function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel }: PrepareOptions<AnthropicSettings>, plan: PlanBuilder): Omit<AnthropicPrepared, 'decisions'> {
+function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<AnthropicSettings>, plan: PlanBuilder): Omit<AnthropicPrepared, 'decisions'> {
   const caps = anthropicCapabilitiesFor(settings);
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };
-  const defaultMax = settings.defaultMaxTokens ?? DEFAULT_MAX_TOKENS;
   decideAdaptiveThinking(request, caps, plan);
   const broken = thinkingBreaksContinuity(request);
   if (broken) plan.mapped('thinking', 'off for this turn: the last assistant turn called tools without its signed thought, which Anthropic requires', RANK.thinking);
-  const thinking = broken ? undefined : thinkingBlock(request.thinking, request.maxTokens, adaptiveThinkingOn(settings));
+  const thinking = broken ? undefined : thinkingBlock(request.thinking, request.maxTokens, settings.adaptiveThinking, dialect, plan);
   const budget = typeof thinking?.budget_tokens === 'number' ? thinking.budget_tokens : 0;
-  body.max_tokens = request.maxTokens ?? budget + defaultMax;
+  body.max_tokens = request.maxTokens ?? budget + settings.defaultMaxTokens;
   decideSystemTurns(request, caps, plan);
   const system = systemPrompt(request, plan);
   if (system) body.system = system;
@@ -105,7 +116,7 @@ function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel }:
     const choice = toToolChoice(request.toolChoice, request.parallelToolCalls, tools, caps);
     if (choice) body.tool_choice = choice;
   }
-  if (request.responseFormat) applyResponseFormat(body, betas, request.responseFormat, settings.outputFormatField, plan);
+  if (request.responseFormat) applyResponseFormat(body, betas, request, settings.outputFormatField, dialect, plan);
   for (const [feature, value] of decideFeatures(request, caps, plan)) {
     if (feature !== 'mcp_servers' || value === undefined) continue;
     body.mcp_servers = value;
@@ -142,13 +153,17 @@ function outputConfig(body: Block): Block {
   return (body.output_config ??= {}) as Block;
 }
 
-function thinkingBlock(config: ThinkingConfig | undefined, maxTokens: number | undefined, adaptive: boolean): Block | undefined {
+function thinkingBlock(config: ThinkingConfig | undefined, maxTokens: number | undefined, adaptive: boolean, dialect: Dialect | undefined, plan: PlanBuilder): Block | undefined {
   if (!config?.enabled) return undefined;
   if (adaptive) return { type: 'adaptive' };
   let budget = config.budgetTokens ?? budgetByEffort[config.effort ?? 'medium'];
   // Anthropic requires budget_tokens < max_tokens; shrink the budget rather than fail.
   if (maxTokens !== undefined && budget >= maxTokens) budget = maxTokens - 1;
   budget = Math.max(MIN_THINKING_BUDGET, budget);
+  // An effort word becomes a budget (adaptive thinking's is decided by decideAdaptiveThinking).
+  if (config.budgetTokens === undefined && config.effort && !config.adaptive) {
+    plan.mapped(clientField('thinkingEffort', dialect) ?? 'reasoning_effort', `budget_tokens ${budget} by effort ${config.effort}`, RANK.thinking);
+  }
   return { type: 'enabled', budget_tokens: budget };
 }
 
@@ -227,13 +242,15 @@ function withTitle(block: Block, part: MediaPart): Block {
   return block;
 }
 
-function applyResponseFormat(body: Block, betas: string[], format: ResponseFormat, field: AnthropicSettings['outputFormatField'], plan: PlanBuilder): void {
-  if (format.type === 'text') return;
+function applyResponseFormat(body: Block, betas: string[], request: ChatRequest, field: AnthropicSettings['outputFormatField'], dialect: Dialect | undefined, plan: PlanBuilder): void {
+  const format = request.responseFormat;
+  if (!format || format.type === 'text') return;
   if (format.type === 'json_object') {
     plan.refused('response_format json_object', 'needs a JSON schema for structured output', RANK.responseFormat);
     return;
   }
   const outputFormat = { type: 'json_schema', schema: format.schema };
+  decideResponseFormat(request, dialect, field === 'output_format' ? 'output_format' : 'output_config.format', plan);
   if (field === 'output_format') {
     body.output_format = outputFormat;
     betas.push(STRUCTURED_OUTPUTS_BETA);

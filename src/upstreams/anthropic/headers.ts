@@ -11,6 +11,7 @@
  */
 import type { UpstreamCall } from '../types.js';
 import { filteredBetas, readBetaLists } from './betas.js';
+import { anthropicSettingsOf } from './settings.js';
 
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
 const datedVersion = /^\d{4}-\d{2}-\d{2}$/;
@@ -33,7 +34,7 @@ export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[
   };
   const clientBeta = joined(call.clientHeaders['anthropic-beta']);
   const wanted = extraBetas.length === 0 ? clientBeta : [clientBeta, ...extraBetas].filter(Boolean).join(',');
-  const betas = filteredBetas(wanted, readBetaLists(call.channel));
+  const betas = filteredBetas(wanted, readBetaLists(anthropicSettingsOf(call.channel)));
   if (betas) headers['anthropic-beta'] = betas;
   // A channel without a key sends none, never an empty `x-api-key`.
   if (call.apiKey) headers['x-api-key'] = call.apiKey;
@@ -52,7 +53,7 @@ export function passThroughHeaders(call: UpstreamCall): Record<string, string> {
     if (text !== undefined) headers[lower] = text;
   }
   headers['anthropic-version'] ??= DEFAULT_ANTHROPIC_VERSION;
-  const lists = readBetaLists(call.channel);
+  const lists = readBetaLists(anthropicSettingsOf(call.channel));
   if (lists) {
     const betas = filteredBetas(headers['anthropic-beta'], lists);
     if (betas === undefined) delete headers['anthropic-beta'];

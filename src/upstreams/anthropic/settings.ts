@@ -1,7 +1,7 @@
 /** The anthropic channel's settings, each documented where it is declared. */
 import { z } from 'zod';
 import { cacheBreakpointsSetting } from '../prompt-cache-settings.js';
-import type { ParsedSettings } from '../settings-check.js';
+import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
 
 const betaName = /^[A-Za-z0-9][A-Za-z0-9._-]*\*?$|^\*$/;
 const betaListRule = "must be a list of beta names (letters, digits, '.', '_', '-'; a trailing '*' matches by prefix)";
@@ -24,7 +24,7 @@ export const anthropicSettingsShape = {
       'Which `anthropic-beta` values the upstream takes: `allow` keeps only the names listed, `deny` drops them (deny wins); a trailing `*` matches by prefix. Unset: the header goes as the client wrote it.',
     ),
   cacheBreakpoints: cacheBreakpointsSetting,
-  defaultMaxTokens: z.number().int().positive().optional().describe('`max_tokens` sent when the client gave none (Anthropic requires one).').meta({ default: 4096 }),
+  defaultMaxTokens: z.number().int().positive().default(4096).describe('`max_tokens` sent when the client gave none (Anthropic requires one).'),
   outputFormatField: z
     .enum(['output_config', 'output_format'])
     .default('output_config')
@@ -32,7 +32,13 @@ export const anthropicSettingsShape = {
   adaptiveThinking: z.boolean({ error: 'must be true or false' }).default(false).describe('Send `thinking: {type: "adaptive"}` instead of a token budget (models that support it).'),
 } as const;
 
-export type AnthropicSettings = ParsedSettings<typeof anthropicSettingsShape>;
-
 /** Keys read before they were checked: a stored channel with a bad value keeps serving (the value is ignored as before). */
 export const anthropicLooseWhenStored = ['defaultMaxTokens', 'outputFormatField', 'adaptiveThinking'] as const;
+
+export const anthropicSettings = typedChannelSettings('anthropic', anthropicSettingsShape, anthropicLooseWhenStored);
+
+/** An anthropic channel's settings as its schema outputs them, every default filled in. */
+export type AnthropicSettings = TypedSettings<typeof anthropicSettingsShape>;
+
+/** A channel's settings, typed (see typed-settings.ts). */
+export const anthropicSettingsOf = (channel: SettingsHolder): AnthropicSettings => anthropicSettings.of(channel);

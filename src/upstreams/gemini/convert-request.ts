@@ -19,7 +19,9 @@
  * - Hints of other dialects (cache keys, metadata…) have no Gemini field and
  *   are not sent.
  * - `parallelToolCalls: false` has no Gemini field (the model decides), nor
- *   does `user`, an end-user id with no effect on the answer.
+ *   does `user`, an end-user id with no effect on the answer (a hint).
+ * - Structured output goes as `responseMimeType` (+ `responseJsonSchema`):
+ *   mapped from another dialect's field.
  * - Features (`geminiFeatures` in capabilities.ts, the one list): the ones a
  *   content-generation client can set that only shape the request (cached
  *   content, safety settings, media resolution, service tier…) are
@@ -27,15 +29,17 @@
  *   carry back (several candidates, logprobs, audio or image output) are
  *   refused by name.
  */
-import type { BuiltinCapability, ChatRequest, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
-import type { PlanBuilder } from '../../core/translation-plan.js';
+import type { BuiltinCapability, ChatRequest, Dialect, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
+import { PlanRank, type PlanBuilder } from '../../core/translation-plan.js';
 import { toGeminiContents } from './convert-contents.js';
 import {
   builtinToolTreatment,
+  clientField,
   decideAdaptiveThinking,
   decideFeatures,
   decideHints,
   decidePromptCache,
+  decideResponseFormat,
   decideSystemTurns,
   decideTools,
   preparing,
@@ -43,22 +47,22 @@ import {
   type PrepareOptions,
 } from '../plan.js';
 import { geminiCapabilities, geminiFeature } from './capabilities.js';
-import type { GeminiSettings } from './settings.js';
+import { geminiSettings, type GeminiSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
 export type GeminiPrepared = Prepared<Json>;
 
 export function prepareGemini(request: ChatRequest, options: PrepareOptions<GeminiSettings>): GeminiPrepared {
-  return preparing<GeminiPrepared>('gemini', options.strict, (plan) => ({ body: buildGeminiRequest(request, options.upstreamModel, plan) }));
+  return preparing<GeminiPrepared>('gemini', options.strict, (plan) => ({ body: buildGeminiRequest(request, options.upstreamModel, options.dialect, plan) }));
 }
 
 /** The body alone, for callers that need no plan (the decisions are dropped). */
 export function toGeminiRequest(request: ChatRequest, upstreamModel: string): Json {
-  return prepareGemini(request, { strict: false, settings: {}, upstreamModel }).body;
+  return prepareGemini(request, { strict: false, settings: geminiSettings.read({}), upstreamModel }).body;
 }
 
-function buildGeminiRequest(request: ChatRequest, upstreamModel: string, plan: PlanBuilder): Json {
+function buildGeminiRequest(request: ChatRequest, upstreamModel: string, dialect: Dialect | undefined, plan: PlanBuilder): Json {
   const caps = geminiCapabilities;
   const conversation = request.messages.filter((message) => message.role !== 'system');
   const body: Json = { contents: toGeminiContents(conversation, upstreamModel) };
@@ -66,7 +70,7 @@ function buildGeminiRequest(request: ChatRequest, upstreamModel: string, plan: P
   const systemInstruction = systemParts(request);
   if (systemInstruction.length > 0) body.systemInstruction = { parts: systemInstruction };
   decideAdaptiveThinking(request, caps, plan);
-  const generationConfig = generationConfigOf(request);
+  const generationConfig = generationConfigOf(request, dialect, plan);
   const tools = decideTools(request, caps, plan);
   if (tools.length > 0) {
     body.tools = toTools(tools);
@@ -80,6 +84,8 @@ function buildGeminiRequest(request: ChatRequest, upstreamModel: string, plan: P
   // Hints of other dialects (cache keys, metadata…) have no Gemini field: not sent.
   decideHints(request, caps, plan);
   decidePromptCache(request, caps.promptCache, plan);
+  // Nor does the end user's id: left out, a hint.
+  if (request.user) plan.hint(clientField('user', dialect) ?? 'user', 'the upstream has no end-user id', PlanRank.rules);
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   return body;
 }
@@ -100,7 +106,7 @@ function systemParts(request: ChatRequest): Json[] {
   return parts;
 }
 
-function generationConfigOf(request: ChatRequest): Json {
+function generationConfigOf(request: ChatRequest, dialect: Dialect | undefined, plan: PlanBuilder): Json {
   const config: Json = {};
   if (request.maxTokens !== undefined) config.maxOutputTokens = request.maxTokens;
   if (request.temperature !== undefined) config.temperature = request.temperature;
@@ -111,6 +117,7 @@ function generationConfigOf(request: ChatRequest): Json {
   if (request.presencePenalty !== undefined) config.presencePenalty = request.presencePenalty;
   if (request.frequencyPenalty !== undefined) config.frequencyPenalty = request.frequencyPenalty;
   if (request.responseFormat) applyResponseFormat(config, request.responseFormat);
+  decideResponseFormat(request, dialect, 'responseMimeType', plan);
   const thinking = thinkingConfig(request.thinking);
   if (thinking) config.thinkingConfig = thinking;
   return config;

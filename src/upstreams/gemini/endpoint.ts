@@ -9,11 +9,10 @@ import type { UpstreamCall } from '../types.js';
 import { geminiSettingsOf } from './settings.js';
 
 export const DEFAULT_GEMINI_ORIGIN = 'https://generativelanguage.googleapis.com';
-const DEFAULT_API_VERSION = 'v1beta';
 
 /** `method` is `generateContent`, `streamGenerateContent?alt=sse` or `streamGenerateContent` (JSON array). */
 export function geminiUrl(call: UpstreamCall, method: string): string {
-  const version = geminiSettingsOf(call.channel).apiVersion ?? DEFAULT_API_VERSION;
+  const version = geminiSettingsOf(call.channel).apiVersion;
   const model = call.upstreamModel.startsWith('models/') ? call.upstreamModel.slice('models/'.length) : call.upstreamModel;
   return joinUrl(call.channel.baseUrl || DEFAULT_GEMINI_ORIGIN, `/${version}/models/${encodeURIComponent(model)}:${method}`);
 }

@@ -1,6 +1,6 @@
 /** The gemini channel's settings. */
 import { z } from 'zod';
-import type { ParsedSettings } from '../settings-check.js';
+import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
 
 export const geminiSettingsShape = {
   apiVersion: z
@@ -10,9 +10,12 @@ export const geminiSettingsShape = {
     .describe('The Generative Language API version in the request path (`v1beta`, `v1`, `v1alpha`).'),
 } as const;
 
-export type GeminiSettings = ParsedSettings<typeof geminiSettingsShape>;
-
-/** A channel's (or a plan's) settings as the registry parsed them: defaults filled, ignored keys left out. */
-export const geminiSettingsOf = (holder: { readonly settings: Record<string, unknown> }): GeminiSettings => holder.settings as GeminiSettings;
-
 export const geminiLooseWhenStored = ['apiVersion'] as const;
+
+export const geminiSettings = typedChannelSettings('gemini', geminiSettingsShape, geminiLooseWhenStored);
+
+/** A gemini channel's settings as its schema outputs them, every default filled in. */
+export type GeminiSettings = TypedSettings<typeof geminiSettingsShape>;
+
+/** A channel's settings, typed (see typed-settings.ts). */
+export const geminiSettingsOf = (channel: SettingsHolder): GeminiSettings => geminiSettings.of(channel);

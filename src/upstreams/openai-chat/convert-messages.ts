@@ -40,7 +40,7 @@ function once(plan: PlanBuilder, field: string, treatment: 'mapped' | 'refused',
 }
 
 export function toChatMessages(request: ChatRequest, settings: OpenAiChatSettings, plan: PlanBuilder): Json[] {
-  const systemRole = settings.systemRole === 'developer' ? 'developer' : 'system';
+  const { systemRole } = settings;
   const messages: Json[] = [];
   if (request.system) messages.push({ role: systemRole, content: request.system });
   for (const message of request.messages) {
@@ -50,7 +50,7 @@ export function toChatMessages(request: ChatRequest, settings: OpenAiChatSetting
       const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
       if (text !== '') messages.push({ role: systemRole, content: text });
     } else if (message.role === 'assistant') {
-      const assistant = toAssistantMessage(message, settings.reasoningContent === true, plan);
+      const assistant = toAssistantMessage(message, settings.reasoningContent, plan);
       if (assistant) messages.push(assistant);
     } else appendUserTurn(messages, message, plan);
   }

@@ -17,13 +17,27 @@
  *   internal answer has no place for logprobs or several candidates).
  * - `prompt_cache_key` and `prompt_cache_retention`: see ../openai-prompt-cache.ts.
  */
-import type { ChatRequest, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
-import type { PlanBuilder } from '../../core/translation-plan.js';
+import type { ChatRequest, Dialect, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../core/chat.js';
+import { PlanRank, type PlanBuilder } from '../../core/translation-plan.js';
 import { openAiPromptCacheFields, sentBody } from '../openai-prompt-cache.js';
-import { decideAdaptiveThinking, decideFeatures, decideHints, decidePromptCache, decideSampling, decideSystemTurns, decideTools, preparing, type Prepared, type PrepareOptions } from '../plan.js';
+import {
+  bucketedEffort,
+  clientField,
+  decideAdaptiveThinking,
+  decideFeatures,
+  decideHints,
+  decidePromptCache,
+  decideResponseFormat,
+  decideSampling,
+  decideSystemTurns,
+  decideTools,
+  preparing,
+  type Prepared,
+  type PrepareOptions,
+} from '../plan.js';
 import { openAiChatCapabilitiesFor } from './capabilities.js';
 import { toChatMessages } from './convert-messages.js';
-import type { OpenAiChatSettings } from './settings.js';
+import { openAiChatSettings, type OpenAiChatSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
@@ -33,18 +47,18 @@ export function prepareOpenAiChat(request: ChatRequest, options: PrepareOptions<
   return preparing<OpenAiChatPrepared>('openai-chat', options.strict, (plan) => ({ body: buildChatCompletionRequest(request, options, plan) }));
 }
 
-/** The body as sent for a session, for callers that need no plan (the decisions are dropped). */
-export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: OpenAiChatSettings = {}, sessionKey?: string): Json {
-  return sentBody(prepareOpenAiChat(request, { strict: false, settings, upstreamModel }).body, sessionKey);
+/** The body as sent for a session, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
+export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
+  return sentBody(prepareOpenAiChat(request, { strict: false, settings: openAiChatSettings.read(settings), upstreamModel }).body, sessionKey);
 }
 
-function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamModel }: PrepareOptions<OpenAiChatSettings>, plan: PlanBuilder): Json {
+function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<OpenAiChatSettings>, plan: PlanBuilder): Json {
   const caps = openAiChatCapabilitiesFor(settings);
   // This upstream honours no dialect feature: each is refused.
   decideFeatures(request, caps, plan);
   decideSystemTurns(request, caps, plan);
   const body: Json = { model: upstreamModel, messages: toChatMessages(request, settings, plan) };
-  if (request.maxTokens !== undefined) body[settings.maxTokensField === 'max_tokens' ? 'max_tokens' : 'max_completion_tokens'] = request.maxTokens;
+  if (request.maxTokens !== undefined) body[settings.maxTokensField] = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
   // top_k has no field here: a hint, not sent.
@@ -62,18 +76,24 @@ function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamMo
   }
   if (request.responseFormat) {
     const format = toResponseFormat(request.responseFormat);
-    if (format) body.response_format = format;
+    if (format) {
+      body.response_format = format;
+      decideResponseFormat(request, dialect, 'response_format', plan);
+    }
   }
   decideAdaptiveThinking(request, caps, plan);
-  const effort = reasoningEffort(request.thinking);
+  const effort = reasoningEffort(request.thinking, dialect, plan);
   if (effort) body.reasoning_effort = effort;
+  // Chat Completions has no switch for showing thoughts: a server that returns them (reasoning_content) does.
+  const omitted = request.thinking?.enabled && request.thinking.includeThoughts === false ? clientField('thoughtsOmitted', dialect) : undefined;
+  if (omitted) plan.hint(omitted, 'the upstream has no switch for it: thoughts come back as the server sends them', PlanRank.rules);
   if (request.user) body.user = request.user;
   decideHints(request, caps, plan);
   decidePromptCache(request, caps.promptCache, plan);
   Object.assign(body, openAiPromptCacheFields(request, settings, false));
   if (request.stream) {
     body.stream = true;
-    if (settings.streamUsage !== false) body.stream_options = { include_usage: true };
+    if (settings.streamUsage) body.stream_options = { include_usage: true };
   }
   return body;
 }
@@ -107,12 +127,10 @@ function toResponseFormat(format: ResponseFormat): Json | undefined {
   return { type: 'json_schema', json_schema: schema };
 }
 
-/** The client's effort word, else its budget bucketed like the anthropic adapter's effort budgets. */
-function reasoningEffort(thinking: ThinkingConfig | undefined): string | undefined {
+/** The client's effort word, else its budget bucketed like the anthropic adapter's effort budgets (a mapped decision). */
+function reasoningEffort(thinking: ThinkingConfig | undefined, dialect: Dialect | undefined, plan: PlanBuilder): string | undefined {
   if (!thinking?.enabled) return undefined;
   if (thinking.effort) return thinking.effort;
   if (thinking.budgetTokens === undefined) return undefined;
-  if (thinking.budgetTokens <= 4096) return 'low';
-  if (thinking.budgetTokens <= 16384) return 'medium';
-  return 'high';
+  return bucketedEffort(thinking.budgetTokens, dialect, plan);
 }

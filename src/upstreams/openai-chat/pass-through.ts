@@ -17,7 +17,7 @@ import { openAiChatSettingsOf } from './settings.js';
 import { ChatCompletionJsonUsageTap, ChatCompletionStreamUsageTap, withoutUsageChunk } from './usage-tap.js';
 
 export async function chatCompletionsPassThrough(request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult> {
-  const askUsage = request.stream && openAiChatSettingsOf(call.channel).streamUsage !== false && !clientAskedUsage(request.body);
+  const askUsage = request.stream && openAiChatSettingsOf(call.channel).streamUsage && !clientAskedUsage(request.body);
   const result = await forwardUntouched(
     {
       url: joinUrl(call.channel.baseUrl, '/chat/completions'),

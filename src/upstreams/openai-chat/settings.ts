@@ -1,8 +1,8 @@
 /** The openai-chat channel's settings. */
 import { z } from 'zod';
 import { promptCacheKeySetting } from '../prompt-cache-settings.js';
-import type { ParsedSettings } from '../settings-check.js';
 import { onUnlessFalse } from '../settings-schema.js';
+import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
 
 export const openAiChatSettingsShape = {
   promptCacheKey: promptCacheKeySetting,
@@ -15,9 +15,12 @@ export const openAiChatSettingsShape = {
   reasoningContent: z.boolean({ error: 'must be true or false' }).default(false).describe("Send an assistant turn's reasoning back as `reasoning_content` (DeepSeek-style servers)."),
 } as const;
 
-export type OpenAiChatSettings = ParsedSettings<typeof openAiChatSettingsShape>;
-
-/** A channel's settings as the registry parsed them, for the pass-through path (translation gets them typed in `prepare`). */
-export const openAiChatSettingsOf = (holder: { readonly settings: Record<string, unknown> }): OpenAiChatSettings => holder.settings as OpenAiChatSettings;
-
 export const openAiChatLooseWhenStored = ['maxTokensField', 'streamUsage', 'systemRole', 'reasoningContent'] as const;
+
+export const openAiChatSettings = typedChannelSettings('openai-chat', openAiChatSettingsShape, openAiChatLooseWhenStored);
+
+/** An openai-chat channel's settings as its schema outputs them, every default filled in. */
+export type OpenAiChatSettings = TypedSettings<typeof openAiChatSettingsShape>;
+
+/** A channel's settings, typed, for the pass-through path (translation gets them typed in `prepare`). */
+export const openAiChatSettingsOf = (channel: SettingsHolder): OpenAiChatSettings => openAiChatSettings.of(channel);

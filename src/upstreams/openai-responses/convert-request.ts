@@ -23,15 +23,17 @@
  *   files are refused, the item carries text only here), as are media in
  *   assistant turns.
  */
-import type { ChatMessage, ChatRequest, MediaPart, ResponseFormat, TextPart, ThinkingConfig, ToolChoice, ToolDefinition, ToolResultPart } from '../../core/chat.js';
+import type { ChatMessage, ChatRequest, Dialect, MediaPart, ResponseFormat, TextPart, ThinkingConfig, ToolChoice, ToolDefinition, ToolResultPart } from '../../core/chat.js';
 import { PlanRank, type PlanBuilder } from '../../core/translation-plan.js';
 import { openAiPromptCacheFields, sentBody } from '../openai-prompt-cache.js';
 import {
+  bucketedEffort,
   builtinToolTreatment,
   decideAdaptiveThinking,
   decideFeatures,
   decideHints,
   decidePromptCache,
+  decideResponseFormat,
   decideSampling,
   decideSystemTurns,
   decideTools,
@@ -41,7 +43,7 @@ import {
 } from '../plan.js';
 import { openAiResponsesCapabilities, openAiResponsesCapabilitiesFor } from './capabilities.js';
 import { unpackReasoning } from './reasoning-proof.js';
-import type { OpenAiResponsesSettings } from './settings.js';
+import { openAiResponsesSettings, type OpenAiResponsesSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
@@ -54,12 +56,12 @@ export function prepareOpenAiResponses(request: ChatRequest, options: PrepareOpt
   return preparing<OpenAiResponsesPrepared>('openai-responses', options.strict, (plan) => ({ body: buildResponsesRequest(request, options, plan) }));
 }
 
-/** The body as sent for a session, for callers that need no plan (the decisions are dropped). */
-export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: OpenAiResponsesSettings = {}, sessionKey?: string): Json {
-  return sentBody(prepareOpenAiResponses(request, { strict: false, settings, upstreamModel }).body, sessionKey);
+/** The body as sent for a session, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
+export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
+  return sentBody(prepareOpenAiResponses(request, { strict: false, settings: openAiResponsesSettings.read(settings), upstreamModel }).body, sessionKey);
 }
 
-function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel }: PrepareOptions<OpenAiResponsesSettings>, plan: PlanBuilder): Json {
+function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<OpenAiResponsesSettings>, plan: PlanBuilder): Json {
   const caps = openAiResponsesCapabilitiesFor(settings);
   decideSystemTurns(request, caps, plan);
   const input: Json[] = [];
@@ -75,7 +77,10 @@ function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel }
   // top_k and seed have no field here: hints, not sent.
   decideSampling(request, caps, plan);
   // Nor do stop sequences, which change the answer: refused, unless the channel drops them.
-  if (request.stopSequences?.length && settings.dropUnsupportedParams !== true) plan.refused('stop_sequences', 'has no stop sequences', RANK.stopSequences);
+  if (request.stopSequences?.length) {
+    if (settings.dropUnsupportedParams) plan.hint('stop_sequences', 'dropped, as the channel setting dropUnsupportedParams asks: the upstream has no stop sequences', RANK.stopSequences);
+    else plan.refused('stop_sequences', 'has no stop sequences', RANK.stopSequences);
+  }
   const tools = decideTools(request, caps, plan);
   if (tools.length > 0) {
     body.tools = tools.map(toTool);
@@ -84,9 +89,12 @@ function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel }
   const choice = request.toolChoice;
   if ((choice && 'disableParallel' in choice && choice.disableParallel) || request.parallelToolCalls === false) body.parallel_tool_calls = false;
   const format = request.responseFormat && toTextFormat(request.responseFormat);
-  if (format) body.text = { format };
+  if (format) {
+    body.text = { format };
+    decideResponseFormat(request, dialect, 'text.format', plan);
+  }
   decideAdaptiveThinking(request, caps, plan);
-  const reasoning = toReasoning(request.thinking);
+  const reasoning = toReasoning(request.thinking, dialect, plan);
   if (reasoning) {
     body.reasoning = reasoning;
     body.include = ['reasoning.encrypted_content'];
@@ -202,12 +210,10 @@ function toTextFormat(format: ResponseFormat): Json | undefined {
 }
 
 /** The client's effort word, else its budget bucketed like the other adapters' effort budgets; adaptive thinking without either is `medium`. */
-function toReasoning(thinking: ThinkingConfig | undefined): Json | undefined {
+function toReasoning(thinking: ThinkingConfig | undefined, dialect: Dialect | undefined, plan: PlanBuilder): Json | undefined {
   if (!thinking?.enabled && !thinking?.adaptive) return undefined;
   let effort = thinking.effort;
-  if (!effort && !thinking.adaptive && thinking.budgetTokens !== undefined) {
-    effort = thinking.budgetTokens <= 4096 ? 'low' : thinking.budgetTokens <= 16384 ? 'medium' : 'high';
-  }
+  if (!effort && !thinking.adaptive && thinking.budgetTokens !== undefined) effort = bucketedEffort(thinking.budgetTokens, dialect, plan);
   const out: Json = { effort: effort ?? 'medium' };
   if (thinking.includeThoughts) out.summary = 'auto';
   return out;

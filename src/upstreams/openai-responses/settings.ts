@@ -1,7 +1,7 @@
 /** The openai-responses channel's settings. */
 import { z } from 'zod';
 import { promptCacheKeySetting } from '../prompt-cache-settings.js';
-import type { ParsedSettings } from '../settings-check.js';
+import { typedChannelSettings, type TypedSettings } from '../typed-settings.js';
 
 export const openAiResponsesSettingsShape = {
   promptCacheKey: promptCacheKeySetting,
@@ -11,6 +11,9 @@ export const openAiResponsesSettingsShape = {
     .describe('Drop stop sequences (which the Responses API lacks) from translated requests instead of refusing them.'),
 } as const;
 
-export type OpenAiResponsesSettings = ParsedSettings<typeof openAiResponsesSettingsShape>;
-
 export const openAiResponsesLooseWhenStored = ['dropUnsupportedParams'] as const;
+
+export const openAiResponsesSettings = typedChannelSettings('openai-responses', openAiResponsesSettingsShape, openAiResponsesLooseWhenStored);
+
+/** An openai-responses channel's settings as its schema outputs them, every default filled in. */
+export type OpenAiResponsesSettings = TypedSettings<typeof openAiResponsesSettingsShape>;

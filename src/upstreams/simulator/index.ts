@@ -9,13 +9,10 @@ import type { ChatResult, UpstreamAdapter, UpstreamCall } from '../types.js';
 import { simulateAnswer } from './answer.js';
 import { prepareSimulator, type SimulatorPrepared } from './capabilities.js';
 import { countDeltas } from './events.js';
-import { readSimulatorSettings, type simulatorSettingsShape } from './settings.js';
-import type { ParsedSettings } from '../settings-check.js';
+import { readSimulatorSettings, type SimulatorChannelSettings } from './settings.js';
 import { brokenStreamError, streamAnswer } from './stream.js';
 import { throwIfAborted, waitForUpstream } from './timing.js';
 import { simulateEmbeddings } from './embed.js';
-
-export type SimulatorChatSettings = ParsedSettings<typeof simulatorSettingsShape>;
 
 async function chat({ body: request }: SimulatorPrepared, _request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const settings = readSimulatorSettings(call.channel);
@@ -34,7 +31,7 @@ async function chat({ body: request }: SimulatorPrepared, _request: ChatRequest,
 }
 
 /** Its settings are read per call (`readSimulatorSettings`): nothing of them shapes what it answers. */
-export const simulatorAdapter: UpstreamAdapter<SimulatorChatSettings, SimulatorPrepared> = {
+export const simulatorAdapter: UpstreamAdapter<SimulatorChannelSettings, SimulatorPrepared> = {
   type: 'simulator',
   prepare: prepareSimulator,
   chat,

@@ -52,15 +52,17 @@ describe('Claude Code request bodies convert to the internal request as decided'
   });
 });
 
-// Claude Code's cache marks are mapped to each upstream's prompt cache; the simulator has none.
-const expectedPlans: Record<string, { opus: string; sonnet: string; cache: string }> = {
-  simulator: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: '' },
+// Claude Code's cache marks are mapped to each upstream's prompt cache; the simulator has none. The OpenAI types take
+// the sonnet shape's thinking budget as an effort word (`budget`); `ignored` is what else an upstream leaves out
+// (Gemini has no end-user id, Chat Completions no switch for hiding thoughts).
+const expectedPlans: Record<string, { opus: string; sonnet: string; cache: string; budget?: string; ignored?: string }> = {
+  simulator: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: '', ignored: ',cache_control' },
   anthropic: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control' },
-  gemini: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control' },
-  'openai-chat': { opus: 'mapped=thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control' },
-  'openai-responses': { opus: 'mapped=thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control' },
+  gemini: { opus: 'mapped=system messages,thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control', ignored: ',metadata.user_id' },
+  'openai-chat': { opus: 'mapped=thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control', budget: ',thinking.budget_tokens', ignored: ',thinking.display' },
+  'openai-responses': { opus: 'mapped=thinking.adaptive,defer_loading', sonnet: 'mapped=defer_loading', cache: ',cache_control', budget: ',thinking.budget_tokens' },
 };
-const ignored = (type: string) => `ignored=x-anthropic-billing-header,context_management${type === 'simulator' ? ',cache_control' : ''}`;
+const ignored = (type: string) => `ignored=x-anthropic-billing-header,context_management${expectedPlans[type].ignored ?? ''}`;
 
 const converters: Record<string, (req: ChatRequest) => unknown> = {
   simulator: (req) => simulateAnswer(req, 'sim'),
@@ -77,17 +79,18 @@ describe.each(Object.keys(expectedPlans))('the %s upstream', (type) => {
 
   it.each(Object.entries(files))('plans and converts %s without refusal', (name, file) => {
     const req = core(file);
-    const plan = planOf(adapter, req, { strict: false, settings: {} });
+    const plan = planOf(adapter, req, { strict: false, settings: {}, dialect: 'messages' });
     expect(plan.refusal).toBeUndefined();
     // A tool loop whose thought is not Anthropic state this gateway sealed goes to anthropic with thinking off (thinking-continuity.ts).
     const continuity = type === 'anthropic' && name.endsWith('ToolResult') ? ',thinking' : '';
     const expected = expectedPlans[type];
-    expect(describePlan(plan)).toBe(`${expected[name.startsWith('opus') ? 'opus' : 'sonnet']}${expected.cache}${continuity}; ${ignored(type)}`);
+    const shape = name.startsWith('opus') ? 'opus' : 'sonnet';
+    expect(describePlan(plan)).toBe(`${expected[shape]}${expected.cache}${shape === 'sonnet' ? (expected.budget ?? '') : ''}${continuity}; ${ignored(type)}`);
     expect(() => converters[type](req)).not.toThrow();
   });
 
   it('refuses in strict mode, naming the first ignored field', () => {
-    const plan = planOf(adapter, core(files.opusFirst), { strict: true, settings: {} });
+    const plan = planOf(adapter, core(files.opusFirst), { strict: true, settings: {}, dialect: 'messages' });
     expect(plan.refusal?.param).toBe('x-anthropic-billing-header');
   });
 });

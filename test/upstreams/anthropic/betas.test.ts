@@ -2,10 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Channel } from '../../../src/core/channel.js';
 import { filteredBetas, readBetaLists } from '../../../src/upstreams/anthropic/betas.js';
+import { anthropicSettingsOf } from '../../../src/upstreams/anthropic/settings.js';
 
-const channel = (settings: Record<string, unknown>) => ({ name: 'proxy', type: 'anthropic', settings }) as Channel;
+const channel = (settings: Record<string, unknown>) => anthropicSettingsOf({ name: 'proxy', type: 'anthropic', settings } as Channel);
 
-describe('readBetaLists', () => {
+describe('the betas setting', () => {
   it('reads allow and deny lists, and nothing when the setting is absent or empty', () => {
     expect(readBetaLists(channel({}))).toBeUndefined();
     expect(readBetaLists(channel({ betas: {} }))).toBeUndefined();
@@ -17,12 +18,12 @@ describe('readBetaLists', () => {
     [[], 'must be an object'],
     ['x', 'must be an object'],
     [{ deny: 'context-management' }, 'betas.deny must be a list'],
-    [{ allow: ['a b'] }, 'betas.allow must be a list'],
-    [{ allow: ['a,b'] }, 'betas.allow must be a list'],
-    [{ allow: ['a*b'] }, 'betas.allow must be a list'],
+    [{ allow: ['a b'] }, 'betas.allow.0 must be a list'],
+    [{ allow: ['a,b'] }, 'betas.allow.0 must be a list'],
+    [{ allow: ['a*b'] }, 'betas.allow.0 must be a list'],
     [{ block: ['x'] }, 'takes only `allow` and `deny`, not `block`'],
   ])('refuses %j, naming the setting', (betas, message) => {
-    expect(() => readBetaLists(channel({ betas }))).toThrow(message);
+    expect(() => channel({ betas })).toThrow(message);
   });
 });
 

@@ -6,7 +6,7 @@ import { generateFeatureKeys } from '../../../src/families/generate/features.js'
 import { toGeminiRequest } from '../../../src/upstreams/gemini/convert-request.js';
 import { geminiAdapter } from '../../../src/upstreams/gemini/index.js';
 import { geminiCapabilities, geminiFeatures } from '../../../src/upstreams/gemini/capabilities.js';
-import { planOf } from '../support/call.js';
+import { planOf, prepareWith } from '../support/call.js';
 
 const base = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   model: 'client-model',
@@ -201,7 +201,7 @@ describe('toGeminiRequest', () => {
     expect(body.safetySettings).toEqual([{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }]);
     expect(body.generationConfig).toEqual({ mediaResolution: 'MEDIA_RESOLUTION_LOW' });
     for (const feature of ['candidateCount', 'logprobs', 'responseModalities', 'speechConfig']) {
-      const { body: refusedBody, decisions } = geminiAdapter.prepare(base({ features: { generate: { [feature]: 2 } } }), { strict: false, settings: {}, upstreamModel: 'm' });
+      const { body: refusedBody, decisions } = prepareWith(geminiAdapter, base({ features: { generate: { [feature]: 2 } } }));
       expect(decisions.refusal).toBeInstanceOf(GatewayError);
       expect(decisions.refusal?.kind).toBe('unsupported_feature');
       expect(decisions.refusal?.message).toContain(feature);
