@@ -108,7 +108,16 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
   ctx.recorder.record(
     requestLogRow(
       {
-        ...routedLogFields(input),
+        requestId: input.requestId,
+        keyId: key?.id ?? null,
+        family: input.family,
+        model: input.model,
+        upstreamModel: input.upstreamModel ?? null,
+        channelId: input.channelId ?? null,
+        attempts: input.attempts,
+        httpStatus: input.httpStatus,
+        errorKind: input.error?.kind ?? null,
+        errorMessage: input.error?.message ?? null,
         stream: input.stream,
         inputTokens: usage.inputTokens,
         outputTokens: usage.outputTokens,
@@ -121,7 +130,9 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
         upstreamCost: upstreamCostFor(ctx, input, usage),
         unpriced,
         firstByteMs: input.firstByteAt === undefined ? null : input.firstByteAt - input.startedAt,
+        clientIp: input.clientIp,
         translation: input.translation ?? null,
+        startedAt: input.startedAt,
       },
       now,
     ),
@@ -138,24 +149,6 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
   return usage;
 }
 
-/** The log row's fields every path fills the same way: where the request went, who sent it, how it ended. */
-function routedLogFields(input: RoutedFields & { httpStatus: number; error?: GatewayError }) {
-  return {
-    requestId: input.requestId,
-    keyId: input.key?.record.id ?? null,
-    family: input.family,
-    model: input.model,
-    upstreamModel: input.upstreamModel ?? null,
-    channelId: input.channelId ?? null,
-    attempts: input.attempts,
-    httpStatus: input.httpStatus,
-    errorKind: input.error?.kind ?? null,
-    errorMessage: input.error?.message ?? null,
-    clientIp: input.clientIp,
-    startedAt: input.startedAt,
-  };
-}
-
 /** A token count's settlement: it costs nothing and consumes no tokens-per-minute. */
 export interface CountSettlement extends RoutedFields {
   httpStatus: number;
@@ -170,11 +163,22 @@ const PROMPT_COUNTED: readonly EstimatedPart[] = ['input'];
 export function settleCount(ctx: AppContext, input: CountSettlement): void {
   ctx.recorder.record(
     requestLogRow({
-      ...routedLogFields(input),
+      requestId: input.requestId,
+      keyId: input.key?.record.id ?? null,
+      family: input.family,
+      model: input.model,
+      upstreamModel: input.upstreamModel ?? null,
+      channelId: input.channelId ?? null,
+      attempts: input.attempts,
+      httpStatus: input.httpStatus,
+      errorKind: input.error?.kind ?? null,
+      errorMessage: input.error?.message ?? null,
       stream: false,
       // The count is of the prompt: that is the part the gateway counted when the upstream could not.
       estimatedParts: input.estimated ? PROMPT_COUNTED : [],
       cost: 0,
+      clientIp: input.clientIp,
+      startedAt: input.startedAt,
     }),
     undefined,
   );
