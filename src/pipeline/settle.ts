@@ -159,7 +159,11 @@ export interface CountSettlement extends RoutedFields {
 
 const PROMPT_COUNTED: readonly EstimatedPart[] = ['input'];
 
-/** One log row per count; no tokens, no cost, no spend, no tokens-per-minute. */
+/**
+ * One log row per count; no tokens, no cost, no spend, no tokens-per-minute.
+ * Its fields are written out as `settle` writes them rather than shared through
+ * a spread: building the charged row from a spread part cost 60 µs a request.
+ */
 export function settleCount(ctx: AppContext, input: CountSettlement): void {
   ctx.recorder.record(
     requestLogRow({
