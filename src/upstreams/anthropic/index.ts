@@ -4,11 +4,11 @@
  * Messages clients get the byte-for-byte pass-through; other clients are translated.
  */
 import type { UpstreamAdapter } from '../types.js';
-import { messagesCountTokens } from './count-tokens.js';
-import { prepareAnthropic, type AnthropicPrepared } from './convert-request.js';
+import { messagesCountTokens } from '../protocols/messages/count-tokens.js';
+import { prepareAnthropic, type AnthropicPrepared } from '../protocols/messages/convert-request.js';
 import type { AnthropicSettings } from './settings.js';
-import { messagesChat } from './chat.js';
-import { messagesPassThrough } from './pass-through.js';
+import { messagesChat } from '../protocols/messages/chat.js';
+import { messagesPassThrough } from '../protocols/messages/pass-through.js';
 
 export const anthropicAdapter: UpstreamAdapter<AnthropicSettings, AnthropicPrepared> = {
   type: 'anthropic',

@@ -6,12 +6,12 @@
  * clients are translated.
  */
 import type { UpstreamAdapter } from '../types.js';
-import { geminiCountTokens } from './count-tokens.js';
-import { prepareGemini, type GeminiPrepared } from './convert-request.js';
+import { geminiCountTokens } from '../protocols/generate/count-tokens.js';
+import { prepareGemini, type GeminiPrepared } from '../protocols/generate/convert-request.js';
 import type { GeminiSettings } from './settings.js';
-import { geminiChat } from './chat.js';
-import { geminiPassThrough } from './pass-through.js';
-import { geminiEmbeddings } from './embed.js';
+import { geminiChat } from '../protocols/generate/chat.js';
+import { geminiPassThrough } from '../protocols/generate/pass-through.js';
+import { geminiEmbeddings } from '../protocols/generate/embed.js';
 
 export const geminiAdapter: UpstreamAdapter<GeminiSettings, GeminiPrepared> = {
   type: 'gemini',

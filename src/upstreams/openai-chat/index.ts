@@ -6,11 +6,11 @@
  * candidates) and runs no builtin tools.
  */
 import type { UpstreamAdapter } from '../types.js';
-import { prepareOpenAiChat, type OpenAiChatPrepared } from './convert-request.js';
+import { prepareOpenAiChat, type OpenAiChatPrepared } from '../protocols/chat-completions/convert-request.js';
 import type { OpenAiChatSettings } from './settings.js';
-import { chatCompletionsChat } from './chat.js';
-import { openAiEmbeddings, openAiEmbeddingsPassThrough } from './embed.js';
-import { chatCompletionsPassThrough } from './pass-through.js';
+import { chatCompletionsChat } from '../protocols/chat-completions/chat.js';
+import { openAiEmbeddings, openAiEmbeddingsPassThrough } from '../protocols/chat-completions/embed.js';
+import { chatCompletionsPassThrough } from '../protocols/chat-completions/pass-through.js';
 
 export const openAiChatAdapter: UpstreamAdapter<OpenAiChatSettings, OpenAiChatPrepared> = {
   type: 'openai-chat',

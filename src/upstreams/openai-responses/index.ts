@@ -6,11 +6,11 @@
  * of this dialect are forwarded as they are.
  */
 import type { UpstreamAdapter } from '../types.js';
-import { responsesCountTokens } from './count-tokens.js';
-import { prepareOpenAiResponses, type OpenAiResponsesPrepared } from './convert-request.js';
+import { responsesCountTokens } from '../protocols/responses/count-tokens.js';
+import { prepareOpenAiResponses, type OpenAiResponsesPrepared } from '../protocols/responses/convert-request.js';
 import type { OpenAiResponsesSettings } from './settings.js';
-import { responsesChat } from './chat.js';
-import { responsesPassThrough } from './pass-through.js';
+import { responsesChat } from '../protocols/responses/chat.js';
+import { responsesPassThrough } from '../protocols/responses/pass-through.js';
 
 export const openAiResponsesAdapter: UpstreamAdapter<OpenAiResponsesSettings, OpenAiResponsesPrepared> = {
   type: 'openai-responses',
