@@ -3,7 +3,7 @@
  * upstreams/plan.ts); convert-request.ts and convert-messages.ts decide each
  * field by it as they build the body.
  */
-import type { OpenAiChatSettings } from '../../openai-chat/settings.js';
+import type { ChatCompletionsSettings } from './settings.js';
 import { openAiPromptCacheSupport, promptCacheFieldsOn } from '../../openai-prompt-cache.js';
 import type { TranslationCapabilities } from '../../plan.js';
 
@@ -18,4 +18,4 @@ export const openAiChatCapabilities: TranslationCapabilities = {
 // Built once: prepare runs on every translated request, and a spread of the table there is an allocation per request.
 const withCacheFields: TranslationCapabilities = { ...openAiChatCapabilities, promptCache: openAiPromptCacheSupport({}) };
 const withoutCacheFields: TranslationCapabilities = { ...openAiChatCapabilities, promptCache: openAiPromptCacheSupport({ promptCacheKey: false }) };
-export const openAiChatCapabilitiesFor = (settings: OpenAiChatSettings): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);
+export const openAiChatCapabilitiesFor = (settings: ChatCompletionsSettings): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);

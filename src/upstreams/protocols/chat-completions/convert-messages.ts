@@ -25,7 +25,7 @@
 import type { ChatMessage, ChatRequest, MediaPart, ToolResultPart } from '../../../core/chat.js';
 import { PlanRank, type PlanBuilder } from '../../../core/translation-plan.js';
 import { detailsOfTurn } from './reasoning-details.js';
-import type { OpenAiChatSettings } from '../../openai-chat/settings.js';
+import type { ChatCompletionsSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
@@ -39,7 +39,7 @@ function once(plan: PlanBuilder, field: string, treatment: 'mapped' | 'refused',
   else plan.refused(field, note, rank);
 }
 
-export function toChatMessages(request: ChatRequest, settings: OpenAiChatSettings, plan: PlanBuilder): Json[] {
+export function toChatMessages(request: ChatRequest, settings: ChatCompletionsSettings, plan: PlanBuilder): Json[] {
   const { systemRole } = settings;
   const messages: Json[] = [];
   if (request.system) messages.push({ role: systemRole, content: request.system });

@@ -37,22 +37,22 @@ import {
 } from '../../plan.js';
 import { openAiChatCapabilitiesFor } from './capabilities.js';
 import { toChatMessages } from './convert-messages.js';
-import { openAiChatSettings, type OpenAiChatSettings } from '../../openai-chat/settings.js';
+import { chatCompletionsSettings, type ChatCompletionsSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
 export type OpenAiChatPrepared = Prepared<Json>;
 
-export function prepareOpenAiChat(request: ChatRequest, options: PrepareOptions<OpenAiChatSettings>): OpenAiChatPrepared {
+export function prepareOpenAiChat(request: ChatRequest, options: PrepareOptions<ChatCompletionsSettings>): OpenAiChatPrepared {
   return preparing<OpenAiChatPrepared>('openai-chat', options.strict, (plan) => ({ body: buildChatCompletionRequest(request, options, plan) }));
 }
 
 /** The body as sent for a session, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
 export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
-  return sentBody(prepareOpenAiChat(request, { strict: false, settings: openAiChatSettings.read(settings), upstreamModel }).body, sessionKey);
+  return sentBody(prepareOpenAiChat(request, { strict: false, settings: chatCompletionsSettings.read(settings), upstreamModel }).body, sessionKey);
 }
 
-function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<OpenAiChatSettings>, plan: PlanBuilder): Json {
+function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<ChatCompletionsSettings>, plan: PlanBuilder): Json {
   const caps = openAiChatCapabilitiesFor(settings);
   // This upstream honours no dialect feature: each is refused.
   decideFeatures(request, caps, plan);

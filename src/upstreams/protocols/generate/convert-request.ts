@@ -47,19 +47,19 @@ import {
   type PrepareOptions,
 } from '../../plan.js';
 import { geminiCapabilities, geminiFeature } from './capabilities.js';
-import { geminiSettings, type GeminiSettings } from '../../gemini/settings.js';
+import { generateSettings, type GenerateSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
 export type GeminiPrepared = Prepared<Json>;
 
-export function prepareGemini(request: ChatRequest, options: PrepareOptions<GeminiSettings>): GeminiPrepared {
+export function prepareGemini(request: ChatRequest, options: PrepareOptions<GenerateSettings>): GeminiPrepared {
   return preparing<GeminiPrepared>('gemini', options.strict, (plan) => ({ body: buildGeminiRequest(request, options.upstreamModel, options.dialect, plan) }));
 }
 
 /** The body alone, for callers that need no plan (the decisions are dropped). */
 export function toGeminiRequest(request: ChatRequest, upstreamModel: string): Json {
-  return prepareGemini(request, { strict: false, settings: geminiSettings.read({}), upstreamModel }).body;
+  return prepareGemini(request, { strict: false, settings: generateSettings.read({}), upstreamModel }).body;
 }
 
 function buildGeminiRequest(request: ChatRequest, upstreamModel: string, dialect: Dialect | undefined, plan: PlanBuilder): Json {

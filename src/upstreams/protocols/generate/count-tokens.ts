@@ -1,20 +1,27 @@
 /**
- * Counting for a content-generation client on a Gemini channel: the client's
- * body goes to `<base>/<version>/models/<model>:countTokens` (the channel's
+ * Counting for a content-generation client on a channel of that dialect: the
+ * client's body goes to the endpoint's `countTokens` method
+ * (`<base>/<version>/models/<model>:countTokens` for gemini, the channel's
  * model in the path). A `generateContentRequest` names its model too
  * (`models/<name>`); when the channel maps the model, that name is mapped as
  * well. The answer is `{"totalTokens": N, …}`; the service leaves a zero out.
  */
 import { requestCount } from '../../count-tokens.js';
 import type { CountTokensResult, PassThroughRequest, UpstreamCall } from '../../types.js';
-import { geminiHeaders, geminiUrl } from '../../gemini/endpoint.js';
+import { whenHeaders, type RequestHeaders } from '../../endpoint.js';
+import type { GenerateEndpoint } from './endpoint.js';
 import { throwGeminiStatus } from './errors.js';
+import type { GenerateSettings } from './settings.js';
 
-export function geminiCountTokens(request: PassThroughRequest, call: UpstreamCall): Promise<CountTokensResult> {
+export function generateCountTokens<S extends GenerateSettings>(endpoint: GenerateEndpoint<S>) {
+  return (request: PassThroughRequest, call: UpstreamCall): Promise<CountTokensResult> => whenHeaders(endpoint.headers(call), send, endpoint, request, call);
+}
+
+function send(headers: RequestHeaders, endpoint: GenerateEndpoint<GenerateSettings>, request: PassThroughRequest, call: UpstreamCall): Promise<CountTokensResult> {
   return requestCount(
     {
-      url: geminiUrl(call, 'countTokens'),
-      headers: geminiHeaders(call),
+      url: endpoint.url(call, 'countTokens'),
+      headers,
       body: bodyWithInnerModel(request, call.upstreamModel),
       readCount: (answer) => {
         const total = answer.totalTokens ?? 0;

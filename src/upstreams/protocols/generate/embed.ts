@@ -1,18 +1,25 @@
 /**
- * Embeddings on a Gemini channel: every input in one
- * `POST <base>/<version>/models/<model>:batchEmbedContents`, vectors back in
- * order. The service reports no token usage; the gateway counts the inputs.
+ * Embeddings on a channel of the content-generation dialect: every input in
+ * one call of the endpoint's `batchEmbedContents` method
+ * (`POST <base>/<version>/models/<model>:batchEmbedContents` for gemini),
+ * vectors back in order. The service reports no token usage; the gateway counts the inputs.
  */
 import type { EmbeddingRequest, EmbeddingResponse } from '../../../core/embedding.js';
 import { GatewayError } from '../../../core/errors.js';
 import { requestJsonOk } from '../../whole-answer.js';
 import { limitsOf } from '../../../core/upstream-limits.js';
 import type { UpstreamCall } from '../../types.js';
-import { geminiHeaders, geminiUrl } from '../../gemini/endpoint.js';
+import { whenHeaders, type RequestHeaders } from '../../endpoint.js';
+import type { GenerateEndpoint } from './endpoint.js';
+import type { GenerateSettings } from './settings.js';
 import { throwGeminiStatus } from './errors.js';
 import { callExchange } from '../../call-exchange.js';
 
-export async function geminiEmbeddings(request: EmbeddingRequest, call: UpstreamCall): Promise<EmbeddingResponse> {
+export function generateEmbeddings<S extends GenerateSettings>(endpoint: GenerateEndpoint<S>) {
+  return (request: EmbeddingRequest, call: UpstreamCall): Promise<EmbeddingResponse> => whenHeaders(endpoint.headers(call), embed, endpoint, request, call);
+}
+
+async function embed(headers: RequestHeaders, endpoint: GenerateEndpoint<GenerateSettings>, request: EmbeddingRequest, call: UpstreamCall): Promise<EmbeddingResponse> {
   const model = call.upstreamModel.startsWith('models/') ? call.upstreamModel : `models/${call.upstreamModel}`;
   const requests = request.inputs.map((text) => {
     const one: Record<string, unknown> = { model, content: { parts: [{ text }] } };
@@ -22,7 +29,7 @@ export async function geminiEmbeddings(request: EmbeddingRequest, call: Upstream
     return one;
   });
   const json = await requestJsonOk<{ embeddings?: Array<{ values?: number[] }> }>(
-    callExchange(call, geminiUrl(call, 'batchEmbedContents'), geminiHeaders(call), JSON.stringify({ requests }), throwGeminiStatus),
+    callExchange(call, endpoint.url(call, 'batchEmbedContents'), headers, JSON.stringify({ requests }), throwGeminiStatus),
     limitsOf(call).maxBodyBytes,
   );
   const vectors = (json.embeddings ?? []).map((embedding) => embedding.values);

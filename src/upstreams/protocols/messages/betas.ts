@@ -1,6 +1,6 @@
 /**
  * Channel setting `betas: { allow?: string[], deny?: string[] }`: which
- * `anthropic-beta` values an anthropic channel's upstream takes. Claude Code
+ * `anthropic-beta` values the upstream of a Messages channel takes. Claude Code
  * sends every beta it knows; Bedrock- and Vertex-style endpoints and some
  * proxies refuse a request naming a beta they lack. Without the setting the
  * header goes as the client wrote it, byte for byte. With it, the header's
@@ -13,7 +13,7 @@
  * reaches here.
  */
 import { matchesAnyModelPattern } from '../../../core/model-pattern.js';
-import type { AnthropicSettings } from '../../anthropic/settings.js';
+import type { MessagesSettings } from './settings.js';
 
 export interface BetaLists {
   allow?: readonly string[];
@@ -21,7 +21,7 @@ export interface BetaLists {
 }
 
 /** The channel's beta lists, or undefined when it filters nothing. */
-export function readBetaLists(settings: AnthropicSettings): BetaLists | undefined {
+export function readBetaLists(settings: Pick<MessagesSettings, 'betas'>): BetaLists | undefined {
   const lists = settings.betas;
   return lists?.allow || lists?.deny ? { allow: lists.allow, deny: lists.deny } : undefined;
 }

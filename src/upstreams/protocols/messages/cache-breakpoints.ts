@@ -25,14 +25,14 @@ import type { CacheMark } from '../../../core/cache-intent.js';
 import type { ChatRequest } from '../../../core/chat.js';
 import { asksLongCache, hasCacheMarks, longerMark } from '../../../core/prompt-cache.js';
 import { cacheControlOf } from '../../../dialects/messages/cache-control.js';
-import type { AnthropicSettings } from '../../anthropic/settings.js';
+import type { MessagesSettings } from './settings.js';
 
 type Block = Record<string, unknown>;
 
 export const MAX_BREAKPOINTS = 4;
 
 /** Adds the breakpoints to `body` (built by convert-request.ts, whose message blocks already carry the client's part marks); the gateway's own where the channel's `cacheBreakpoints` allows them. */
-export function placeCacheBreakpoints(body: Block, request: ChatRequest, settings: Pick<AnthropicSettings, 'cacheBreakpoints'>): void {
+export function placeCacheBreakpoints(body: Block, request: ChatRequest, settings: Pick<MessagesSettings, 'cacheBreakpoints'>): void {
   if (hasCacheMarks(request)) {
     if (request.cache?.tools) markLastTool(body, request.cache.tools);
     const system = systemTurnMarks(request).reduce(longerMark, request.cache?.system);

@@ -5,7 +5,7 @@
  */
 import type { TranslationCapabilities } from '../../plan.js';
 import { anthropicBuiltinTools } from './builtin-tools.js';
-import type { AnthropicSettings } from '../../anthropic/settings.js';
+import type { MessagesSettings } from './settings.js';
 
 export const anthropicCapabilities: TranslationCapabilities = {
   type: 'anthropic',
@@ -35,7 +35,7 @@ const withoutGatewayBreakpoints: TranslationCapabilities['promptCache'] = { mark
  * "adaptive"}` (the newest ones take nothing else), so thinking is sent that
  * way, with `output_config.effort`.
  */
-export function anthropicCapabilitiesFor(settings: AnthropicSettings): TranslationCapabilities {
+export function anthropicCapabilitiesFor(settings: MessagesSettings): TranslationCapabilities {
   if (!settings.adaptiveThinking && settings.cacheBreakpoints) return anthropicCapabilities;
   const caps: TranslationCapabilities = { ...anthropicCapabilities };
   if (settings.adaptiveThinking) caps.adaptiveThinking = 'native';

@@ -52,7 +52,7 @@ import { cacheControlOf } from '../../../dialects/messages/cache-control.js';
 import { placeCacheBreakpoints } from './cache-breakpoints.js';
 import { toTool, toToolChoice } from './convert-tools.js';
 import { thinkingBreaksContinuity } from './thinking-continuity.js';
-import { anthropicSettings, type AnthropicSettings } from '../../anthropic/settings.js';
+import { messagesSettings, type MessagesSettings } from './settings.js';
 
 const MIN_THINKING_BUDGET = 1024;
 const STRUCTURED_OUTPUTS_BETA = 'structured-outputs-2025-11-13';
@@ -75,17 +75,17 @@ type Block = Record<string, unknown>;
 /** The rank of this upstream's own decisions, after the shared ones (core/translation-plan.ts). */
 const RANK = { thinking: PlanRank.rules, responseFormat: PlanRank.rules + 1, media: PlanRank.rules + 2 };
 
-export function prepareAnthropic(request: ChatRequest, options: PrepareOptions<AnthropicSettings>): AnthropicPrepared {
+export function prepareAnthropic(request: ChatRequest, options: PrepareOptions<MessagesSettings>): AnthropicPrepared {
   return preparing<AnthropicPrepared>('anthropic', options.strict, (plan) => buildMessagesRequest(request, options, plan));
 }
 
 /** The body and betas alone, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
 export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}): { body: Block; betas: string[] } {
-  const { body, betas } = prepareAnthropic(request, { strict: false, settings: anthropicSettings.read(settings), upstreamModel });
+  const { body, betas } = prepareAnthropic(request, { strict: false, settings: messagesSettings.read(settings), upstreamModel });
   return { body, betas };
 }
 
-function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<AnthropicSettings>, plan: PlanBuilder): Omit<AnthropicPrepared, 'decisions'> {
+function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<MessagesSettings>, plan: PlanBuilder): Omit<AnthropicPrepared, 'decisions'> {
   const caps = anthropicCapabilitiesFor(settings);
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };
@@ -242,7 +242,7 @@ function withTitle(block: Block, part: MediaPart): Block {
   return block;
 }
 
-function applyResponseFormat(body: Block, betas: string[], request: ChatRequest, field: AnthropicSettings['outputFormatField'], dialect: Dialect | undefined, plan: PlanBuilder): void {
+function applyResponseFormat(body: Block, betas: string[], request: ChatRequest, field: MessagesSettings['outputFormatField'], dialect: Dialect | undefined, plan: PlanBuilder): void {
   const format = request.responseFormat;
   if (!format || format.type === 'text') return;
   if (format.type === 'json_object') {

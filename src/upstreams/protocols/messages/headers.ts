@@ -1,5 +1,6 @@
 /**
- * Request headers for the Anthropic Messages API.
+ * The Messages dialect's request headers, without the credential (a
+ * provider's endpoint adds its own).
  *
  * Pass-through follows Claude Code's gateway protocol reference: every
  * `anthropic-*` request header (`anthropic-version`, `anthropic-beta`,
@@ -10,8 +11,7 @@
  * `anthropic-beta` on both paths, for upstreams that refuse some betas.
  */
 import type { UpstreamCall } from '../../types.js';
-import { filteredBetas, readBetaLists } from './betas.js';
-import { anthropicSettingsOf } from '../../anthropic/settings.js';
+import { filteredBetas, type BetaLists } from './betas.js';
 
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
 const datedVersion = /^\d{4}-\d{2}-\d{2}$/;
@@ -22,11 +22,11 @@ function joined(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Translation path: `x-api-key` with the channel's key; the client's dated
- * `anthropic-version` (anything else falls back to 2023-06-01); the client's
- * `anthropic-beta` list, plus any betas the translation itself needs.
+ * Translation path: the client's dated `anthropic-version` (anything else
+ * falls back to 2023-06-01); the client's `anthropic-beta` list, plus any
+ * betas the translation itself needs, filtered by the channel's `lists`.
  */
-export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[] = []): Record<string, string> {
+export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[], lists: BetaLists | undefined): Record<string, string> {
   const clientVersion = joined(call.clientHeaders['anthropic-version'])?.trim();
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -34,15 +34,13 @@ export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[
   };
   const clientBeta = joined(call.clientHeaders['anthropic-beta']);
   const wanted = extraBetas.length === 0 ? clientBeta : [clientBeta, ...extraBetas].filter(Boolean).join(',');
-  const betas = filteredBetas(wanted, readBetaLists(anthropicSettingsOf(call.channel)));
+  const betas = filteredBetas(wanted, lists);
   if (betas) headers['anthropic-beta'] = betas;
-  // A channel without a key sends none, never an empty `x-api-key`.
-  if (call.apiKey) headers['x-api-key'] = call.apiKey;
   return headers;
 }
 
-/** Pass-through path: the client's `anthropic-*` headers as they came, the channel's key, a version when the client sent none. */
-export function passThroughHeaders(call: UpstreamCall): Record<string, string> {
+/** Pass-through path: the client's `anthropic-*` headers as they came (`anthropic-beta` filtered by the channel's `lists`), a version when the client sent none. */
+export function passThroughHeaders(call: UpstreamCall, lists: BetaLists | undefined): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   const client = call.clientHeaders;
   // A for-in over the names, not Object.entries: no array of pairs per request.
@@ -53,12 +51,10 @@ export function passThroughHeaders(call: UpstreamCall): Record<string, string> {
     if (text !== undefined) headers[lower] = text;
   }
   headers['anthropic-version'] ??= DEFAULT_ANTHROPIC_VERSION;
-  const lists = readBetaLists(anthropicSettingsOf(call.channel));
   if (lists) {
     const betas = filteredBetas(headers['anthropic-beta'], lists);
     if (betas === undefined) delete headers['anthropic-beta'];
     else headers['anthropic-beta'] = betas;
   }
-  if (call.apiKey) headers['x-api-key'] = call.apiKey;
   return headers;
 }

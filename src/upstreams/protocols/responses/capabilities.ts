@@ -3,7 +3,7 @@
  * upstreams/plan.ts); convert-request.ts decides each field by it as it
  * builds the body.
  */
-import type { OpenAiResponsesSettings } from '../../openai-responses/settings.js';
+import type { ResponsesSettings } from './settings.js';
 import { openAiPromptCacheSupport, promptCacheFieldsOn } from '../../openai-prompt-cache.js';
 import type { TranslationCapabilities } from '../../plan.js';
 
@@ -32,4 +32,4 @@ export const openAiResponsesCapabilities: TranslationCapabilities = {
 // Built once: prepare runs on every translated request, and a spread of the table there is an allocation per request.
 const withCacheFields: TranslationCapabilities = { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport({}) };
 const withoutCacheFields: TranslationCapabilities = { ...openAiResponsesCapabilities, promptCache: openAiPromptCacheSupport({ promptCacheKey: false }) };
-export const openAiResponsesCapabilitiesFor = (settings: OpenAiResponsesSettings): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);
+export const openAiResponsesCapabilitiesFor = (settings: ResponsesSettings): TranslationCapabilities => (promptCacheFieldsOn(settings) ? withCacheFields : withoutCacheFields);

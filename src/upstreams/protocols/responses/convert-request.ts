@@ -43,7 +43,7 @@ import {
 } from '../../plan.js';
 import { openAiResponsesCapabilities, openAiResponsesCapabilitiesFor } from './capabilities.js';
 import { unpackReasoning } from './reasoning-proof.js';
-import { openAiResponsesSettings, type OpenAiResponsesSettings } from '../../openai-responses/settings.js';
+import { responsesSettings, type ResponsesSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
@@ -52,16 +52,16 @@ export type OpenAiResponsesPrepared = Prepared<Json>;
 /** The rank of this upstream's own decisions, after the shared ones (core/translation-plan.ts). */
 const RANK = { stopSequences: PlanRank.rules, assistantMedia: PlanRank.rules + 1, toolResultMedia: PlanRank.rules + 2, media: PlanRank.rules + 3 };
 
-export function prepareOpenAiResponses(request: ChatRequest, options: PrepareOptions<OpenAiResponsesSettings>): OpenAiResponsesPrepared {
+export function prepareOpenAiResponses(request: ChatRequest, options: PrepareOptions<ResponsesSettings>): OpenAiResponsesPrepared {
   return preparing<OpenAiResponsesPrepared>('openai-responses', options.strict, (plan) => ({ body: buildResponsesRequest(request, options, plan) }));
 }
 
 /** The body as sent for a session, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
 export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
-  return sentBody(prepareOpenAiResponses(request, { strict: false, settings: openAiResponsesSettings.read(settings), upstreamModel }).body, sessionKey);
+  return sentBody(prepareOpenAiResponses(request, { strict: false, settings: responsesSettings.read(settings), upstreamModel }).body, sessionKey);
 }
 
-function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<OpenAiResponsesSettings>, plan: PlanBuilder): Json {
+function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<ResponsesSettings>, plan: PlanBuilder): Json {
   const caps = openAiResponsesCapabilitiesFor(settings);
   decideSystemTurns(request, caps, plan);
   const input: Json[] = [];
