@@ -13,12 +13,13 @@ import type { UpstreamCall } from '../types.js';
 import { anthropicSettingsOf, type AnthropicSettings } from './settings.js';
 
 const paths: Readonly<Record<MessagesOperation, string>> = { messages: '/v1/messages', 'count-tokens': '/v1/messages/count_tokens' };
+const noBetas: readonly string[] = [];
 
 export const anthropicEndpoint: MessagesEndpoint<AnthropicSettings> = {
   type: 'anthropic',
   settingsOf: anthropicSettingsOf,
   url: (call, operation) => joinUrl(call.channel.baseUrl, paths[operation]),
-  headers: (call, route, betas = []) => {
+  headers: (call, route, betas = noBetas) => {
     const lists = readBetaLists(anthropicSettingsOf(call.channel));
     return withKey(call, route === 'translated' ? messagesHeaders(call, betas, lists) : passThroughHeaders(call, lists));
   },
