@@ -22,7 +22,7 @@ function send(headers: RequestHeaders, endpoint: GenerateEndpoint<GenerateSettin
     {
       url: endpoint.url(call, 'countTokens'),
       headers,
-      body: bodyWithInnerModel(request, call.upstreamModel),
+      body: countBody(endpoint, request, call),
       readCount: (answer) => {
         const total = answer.totalTokens ?? 0;
         return typeof total === 'number' ? total : undefined;
@@ -50,4 +50,11 @@ function bodyWithInnerModel(request: PassThroughRequest, upstreamModel: string):
 
 function bareModel(model: string): string {
   return model.startsWith('models/') ? model.slice('models/'.length) : model;
+}
+
+/** The client's body, its inner model mapped, after the endpoint's body rules when it has them. */
+function countBody(endpoint: GenerateEndpoint<GenerateSettings>, request: PassThroughRequest, call: UpstreamCall): string | Buffer {
+  const body = bodyWithInnerModel(request, call.upstreamModel);
+  if (!endpoint.body) return body;
+  return JSON.stringify(endpoint.body(typeof body === 'string' ? (JSON.parse(body) as Record<string, unknown>) : request.body, call));
 }
