@@ -5,7 +5,7 @@ import { requestOk } from '../../http.js';
 import { requestJsonOk } from '../../whole-answer.js';
 import { throwChatCompletionsStatus } from './errors.js';
 import { limitsOf } from '../../../core/upstream-limits.js';
-import type { OpenAiChatPrepared } from './convert-request.js';
+import type { ChatCompletionsPrepared } from './convert-request.js';
 import { withSessionCacheKey } from '../../openai-prompt-cache.js';
 import { fromChatCompletion } from './convert-response.js';
 import { chatSseToEvents } from './convert-stream.js';
@@ -16,7 +16,7 @@ import type { ChatCompletionsEndpoint } from './endpoint.js';
 import type { ChatCompletionsSettings } from './settings.js';
 
 export function chatCompletionsChat<S extends ChatCompletionsSettings>(endpoint: ChatCompletionsEndpoint<S>) {
-  const send = async (headers: RequestHeaders, prepared: OpenAiChatPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => {
+  const send = async (headers: RequestHeaders, prepared: ChatCompletionsPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => {
     // The one per-attempt step: the session's cache key, known once the candidates were placed.
     const body = withSessionCacheKey(prepared.body, call.sessionKey);
     const exchange = callExchange(call, endpoint.url(call, 'chat'), headers, translatedBody(endpoint, body, call), throwChatCompletionsStatus);
@@ -25,5 +25,5 @@ export function chatCompletionsChat<S extends ChatCompletionsSettings>(endpoint:
     const json = await requestJsonOk<ChatCompletion>(exchange, limitsOf(call).maxBodyBytes);
     return { stream: false, response: fromChatCompletion(json, call.upstreamModel) };
   };
-  return (prepared: OpenAiChatPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => whenHeaders(endpoint.headers(call), send, prepared, request, call);
+  return (prepared: ChatCompletionsPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => whenHeaders(endpoint.headers(call), send, prepared, request, call);
 }

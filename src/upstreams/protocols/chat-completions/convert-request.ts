@@ -41,15 +41,15 @@ import { chatCompletionsSettings, type ChatCompletionsSettings } from './setting
 
 type Json = Record<string, unknown>;
 
-export type OpenAiChatPrepared = Prepared<Json>;
+export type ChatCompletionsPrepared = Prepared<Json>;
 
-export function prepareOpenAiChat(request: ChatRequest, options: PrepareOptions<ChatCompletionsSettings>): OpenAiChatPrepared {
-  return preparing<OpenAiChatPrepared>('openai-chat', options.strict, (plan) => ({ body: buildChatCompletionRequest(request, options, plan) }));
+export function prepareChatCompletions(request: ChatRequest, options: PrepareOptions<ChatCompletionsSettings>): ChatCompletionsPrepared {
+  return preparing<ChatCompletionsPrepared>('openai-chat', options.strict, (plan) => ({ body: buildChatCompletionRequest(request, options, plan) }));
 }
 
 /** The body as sent for a session, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
 export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
-  return sentBody(prepareOpenAiChat(request, { strict: false, settings: chatCompletionsSettings.read(settings), upstreamModel }).body, sessionKey);
+  return sentBody(prepareChatCompletions(request, { strict: false, settings: chatCompletionsSettings.read(settings), upstreamModel }).body, sessionKey);
 }
 
 function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<ChatCompletionsSettings>, plan: PlanBuilder): Json {

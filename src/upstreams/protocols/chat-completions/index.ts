@@ -7,7 +7,7 @@
  */
 import type { UpstreamAdapter } from '../../types.js';
 import { chatCompletionsChat } from './chat.js';
-import { prepareOpenAiChat, type OpenAiChatPrepared } from './convert-request.js';
+import { prepareChatCompletions, type ChatCompletionsPrepared } from './convert-request.js';
 import { chatCompletionsEmbeddings } from './embed.js';
 import type { ChatCompletionsEndpoint } from './endpoint.js';
 import { chatCompletionsPassThrough } from './pass-through.js';
@@ -16,12 +16,12 @@ import type { ChatCompletionsSettings } from './settings.js';
 export type { ChatCompletionsEndpoint, ChatCompletionsOperation } from './endpoint.js';
 
 /** The adapter of a provider of the Chat Completions dialect, built once around its endpoint. */
-export function chatCompletionsProtocol<S extends ChatCompletionsSettings>(endpoint: ChatCompletionsEndpoint<S>): UpstreamAdapter<S, OpenAiChatPrepared> {
+export function chatCompletionsProtocol<S extends ChatCompletionsSettings>(endpoint: ChatCompletionsEndpoint<S>): UpstreamAdapter<S, ChatCompletionsPrepared> {
   const { embed, embedPassThrough } = chatCompletionsEmbeddings(endpoint);
   return {
     type: endpoint.type,
     nativeDialect: 'chat-completions',
-    prepare: prepareOpenAiChat,
+    prepare: prepareChatCompletions,
     chat: chatCompletionsChat(endpoint),
     passThrough: chatCompletionsPassThrough(endpoint),
     embed,

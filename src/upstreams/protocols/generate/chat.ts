@@ -4,7 +4,7 @@ import type { ChatResult, UpstreamCall } from '../../types.js';
 import { requestOk } from '../../http.js';
 import { requestJsonOk } from '../../whole-answer.js';
 import { limitsOf } from '../../../core/upstream-limits.js';
-import type { GeminiPrepared } from './convert-request.js';
+import type { GeneratePrepared } from './convert-request.js';
 import { fromGeminiResponse } from './convert-response.js';
 import { geminiSseToEvents } from './convert-stream.js';
 import { throwGeminiStatus } from './errors.js';
@@ -15,7 +15,7 @@ import type { GenerateEndpoint } from './endpoint.js';
 import type { GenerateSettings } from './settings.js';
 
 export function generateChat<S extends GenerateSettings>(endpoint: GenerateEndpoint<S>) {
-  const send = async (headers: RequestHeaders, { body }: GeminiPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => {
+  const send = async (headers: RequestHeaders, { body }: GeneratePrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => {
     const url = endpoint.url(call, request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent');
     const exchange = callExchange(call, url, headers, translatedBody(endpoint, body, call), throwGeminiStatus);
     const opts = { keepTextSignatures: request.thinking?.enabled === true };
@@ -24,5 +24,5 @@ export function generateChat<S extends GenerateSettings>(endpoint: GenerateEndpo
     const json = await requestJsonOk<GeminiResponse>(exchange, limitsOf(call).maxBodyBytes);
     return { stream: false, response: fromGeminiResponse(json, call.upstreamModel, opts) };
   };
-  return (prepared: GeminiPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => whenHeaders(endpoint.headers(call), send, prepared, request, call);
+  return (prepared: GeneratePrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => whenHeaders(endpoint.headers(call), send, prepared, request, call);
 }

@@ -51,15 +51,15 @@ import { generateSettings, type GenerateSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
-export type GeminiPrepared = Prepared<Json>;
+export type GeneratePrepared = Prepared<Json>;
 
-export function prepareGemini(request: ChatRequest, options: PrepareOptions<GenerateSettings>): GeminiPrepared {
-  return preparing<GeminiPrepared>('gemini', options.strict, (plan) => ({ body: buildGeminiRequest(request, options.upstreamModel, options.dialect, plan) }));
+export function prepareGenerate(request: ChatRequest, options: PrepareOptions<GenerateSettings>): GeneratePrepared {
+  return preparing<GeneratePrepared>('gemini', options.strict, (plan) => ({ body: buildGeminiRequest(request, options.upstreamModel, options.dialect, plan) }));
 }
 
 /** The body alone, for callers that need no plan (the decisions are dropped). */
 export function toGeminiRequest(request: ChatRequest, upstreamModel: string): Json {
-  return prepareGemini(request, { strict: false, settings: generateSettings.read({}), upstreamModel }).body;
+  return prepareGenerate(request, { strict: false, settings: generateSettings.read({}), upstreamModel }).body;
 }
 
 function buildGeminiRequest(request: ChatRequest, upstreamModel: string, dialect: Dialect | undefined, plan: PlanBuilder): Json {

@@ -5,7 +5,7 @@
  */
 import type { UpstreamAdapter } from '../../types.js';
 import { generateChat } from './chat.js';
-import { prepareGemini, type GeminiPrepared } from './convert-request.js';
+import { prepareGenerate, type GeneratePrepared } from './convert-request.js';
 import { generateCountTokens } from './count-tokens.js';
 import { generateEmbeddings } from './embed.js';
 import type { GenerateEndpoint } from './endpoint.js';
@@ -15,11 +15,11 @@ import type { GenerateSettings } from './settings.js';
 export type { GenerateEndpoint, GenerateMethod } from './endpoint.js';
 
 /** The adapter of a provider of the content-generation dialect, built once around its endpoint. */
-export function generateProtocol<S extends GenerateSettings>(endpoint: GenerateEndpoint<S>): UpstreamAdapter<S, GeminiPrepared> {
+export function generateProtocol<S extends GenerateSettings>(endpoint: GenerateEndpoint<S>): UpstreamAdapter<S, GeneratePrepared> {
   return {
     type: endpoint.type,
     nativeDialect: 'generate',
-    prepare: prepareGemini,
+    prepare: prepareGenerate,
     chat: generateChat(endpoint),
     passThrough: generatePassThrough(endpoint),
     countTokens: generateCountTokens(endpoint),

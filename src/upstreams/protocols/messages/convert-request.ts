@@ -65,7 +65,7 @@ const budgetByEffort: Record<NonNullable<ThinkingConfig['effort']>, number> = {
   high: 32768,
 };
 
-export interface AnthropicPrepared extends Prepared {
+export interface MessagesPrepared extends Prepared {
   /** Beta flags the translation needs on top of the client's. */
   betas: string[];
 }
@@ -75,17 +75,17 @@ type Block = Record<string, unknown>;
 /** The rank of this upstream's own decisions, after the shared ones (core/translation-plan.ts). */
 const RANK = { thinking: PlanRank.rules, responseFormat: PlanRank.rules + 1, media: PlanRank.rules + 2 };
 
-export function prepareAnthropic(request: ChatRequest, options: PrepareOptions<MessagesSettings>): AnthropicPrepared {
-  return preparing<AnthropicPrepared>('anthropic', options.strict, (plan) => buildMessagesRequest(request, options, plan));
+export function prepareMessages(request: ChatRequest, options: PrepareOptions<MessagesSettings>): MessagesPrepared {
+  return preparing<MessagesPrepared>('anthropic', options.strict, (plan) => buildMessagesRequest(request, options, plan));
 }
 
 /** The body and betas alone, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
 export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}): { body: Block; betas: string[] } {
-  const { body, betas } = prepareAnthropic(request, { strict: false, settings: messagesSettings.read(settings), upstreamModel });
+  const { body, betas } = prepareMessages(request, { strict: false, settings: messagesSettings.read(settings), upstreamModel });
   return { body, betas };
 }
 
-function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<MessagesSettings>, plan: PlanBuilder): Omit<AnthropicPrepared, 'decisions'> {
+function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<MessagesSettings>, plan: PlanBuilder): Omit<MessagesPrepared, 'decisions'> {
   const caps = anthropicCapabilitiesFor(settings);
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };

@@ -5,7 +5,7 @@
  */
 import type { UpstreamAdapter } from '../../types.js';
 import { messagesChat } from './chat.js';
-import { prepareAnthropic, type AnthropicPrepared } from './convert-request.js';
+import { prepareMessages, type MessagesPrepared } from './convert-request.js';
 import { messagesCountTokens } from './count-tokens.js';
 import type { MessagesEndpoint } from './endpoint.js';
 import { messagesPassThrough } from './pass-through.js';
@@ -14,11 +14,11 @@ import type { MessagesSettings } from './settings.js';
 export type { MessagesEndpoint, MessagesOperation, MessagesRoute } from './endpoint.js';
 
 /** The adapter of a provider of the Messages dialect, built once around its endpoint. */
-export function messagesProtocol<S extends MessagesSettings>(endpoint: MessagesEndpoint<S>): UpstreamAdapter<S, AnthropicPrepared> {
+export function messagesProtocol<S extends MessagesSettings>(endpoint: MessagesEndpoint<S>): UpstreamAdapter<S, MessagesPrepared> {
   return {
     type: endpoint.type,
     nativeDialect: 'messages',
-    prepare: prepareAnthropic,
+    prepare: prepareMessages,
     chat: messagesChat(endpoint),
     passThrough: messagesPassThrough(endpoint),
     countTokens: messagesCountTokens(endpoint),

@@ -4,7 +4,7 @@ import type { ChatResult, UpstreamCall } from '../../types.js';
 import { requestOk } from '../../http.js';
 import { requestJsonOk } from '../../whole-answer.js';
 import { limitsOf } from '../../../core/upstream-limits.js';
-import type { OpenAiResponsesPrepared } from './convert-request.js';
+import type { ResponsesPrepared } from './convert-request.js';
 import { fromResponsesResponse } from './convert-response.js';
 import { responsesSseToEvents } from './convert-stream.js';
 import type { WireResponse } from '../../../dialects/responses/wire.js';
@@ -15,7 +15,7 @@ import type { ResponsesEndpoint } from './endpoint.js';
 import type { ResponsesSettings } from './settings.js';
 
 export function responsesChat<S extends ResponsesSettings>(endpoint: ResponsesEndpoint<S>) {
-  const send = async (headers: RequestHeaders, prepared: OpenAiResponsesPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => {
+  const send = async (headers: RequestHeaders, prepared: ResponsesPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => {
     // The one per-attempt step: the session's cache key, known once the candidates were placed.
     const body = withSessionCacheKey(prepared.body, call.sessionKey);
     const exchange = callExchange(call, endpoint.url(call, 'responses'), headers, translatedBody(endpoint, body, call));
@@ -24,5 +24,5 @@ export function responsesChat<S extends ResponsesSettings>(endpoint: ResponsesEn
     const json = await requestJsonOk<WireResponse>(exchange, limitsOf(call).maxBodyBytes);
     return { stream: false, response: fromResponsesResponse(json, call.upstreamModel) };
   };
-  return (prepared: OpenAiResponsesPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => whenHeaders(endpoint.headers(call), send, prepared, request, call);
+  return (prepared: ResponsesPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => whenHeaders(endpoint.headers(call), send, prepared, request, call);
 }

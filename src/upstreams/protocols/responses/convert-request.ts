@@ -47,18 +47,18 @@ import { responsesSettings, type ResponsesSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
-export type OpenAiResponsesPrepared = Prepared<Json>;
+export type ResponsesPrepared = Prepared<Json>;
 
 /** The rank of this upstream's own decisions, after the shared ones (core/translation-plan.ts). */
 const RANK = { stopSequences: PlanRank.rules, assistantMedia: PlanRank.rules + 1, toolResultMedia: PlanRank.rules + 2, media: PlanRank.rules + 3 };
 
-export function prepareOpenAiResponses(request: ChatRequest, options: PrepareOptions<ResponsesSettings>): OpenAiResponsesPrepared {
-  return preparing<OpenAiResponsesPrepared>('openai-responses', options.strict, (plan) => ({ body: buildResponsesRequest(request, options, plan) }));
+export function prepareResponses(request: ChatRequest, options: PrepareOptions<ResponsesSettings>): ResponsesPrepared {
+  return preparing<ResponsesPrepared>('openai-responses', options.strict, (plan) => ({ body: buildResponsesRequest(request, options, plan) }));
 }
 
 /** The body as sent for a session, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
 export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
-  return sentBody(prepareOpenAiResponses(request, { strict: false, settings: responsesSettings.read(settings), upstreamModel }).body, sessionKey);
+  return sentBody(prepareResponses(request, { strict: false, settings: responsesSettings.read(settings), upstreamModel }).body, sessionKey);
 }
 
 function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<ResponsesSettings>, plan: PlanBuilder): Json {

@@ -7,7 +7,7 @@
  */
 import type { UpstreamAdapter } from '../../types.js';
 import { responsesChat } from './chat.js';
-import { prepareOpenAiResponses, type OpenAiResponsesPrepared } from './convert-request.js';
+import { prepareResponses, type ResponsesPrepared } from './convert-request.js';
 import { responsesCountTokens } from './count-tokens.js';
 import type { ResponsesEndpoint } from './endpoint.js';
 import { responsesPassThrough } from './pass-through.js';
@@ -16,11 +16,11 @@ import type { ResponsesSettings } from './settings.js';
 export { COMPACT_METHOD, type ResponsesEndpoint, type ResponsesOperation } from './endpoint.js';
 
 /** The adapter of a provider of the Responses dialect, built once around its endpoint. */
-export function responsesProtocol<S extends ResponsesSettings>(endpoint: ResponsesEndpoint<S>): UpstreamAdapter<S, OpenAiResponsesPrepared> {
+export function responsesProtocol<S extends ResponsesSettings>(endpoint: ResponsesEndpoint<S>): UpstreamAdapter<S, ResponsesPrepared> {
   return {
     type: endpoint.type,
     nativeDialect: 'responses',
-    prepare: prepareOpenAiResponses,
+    prepare: prepareResponses,
     chat: responsesChat(endpoint),
     passThrough: responsesPassThrough(endpoint),
     countTokens: responsesCountTokens(endpoint),
