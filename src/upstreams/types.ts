@@ -1,7 +1,8 @@
 /**
  * The contract every upstream provider implements. Adding a provider is one
- * folder under src/upstreams/ exporting an UpstreamAdapter, plus one line in
- * registry.ts.
+ * folder under src/upstreams/ exporting an UpstreamAdapter (for a dialect the
+ * gateway already speaks, the protocol's factory around the provider's
+ * endpoint, endpoint.ts), plus one line in registry.ts.
  */
 import type { CallSignal } from '../core/call-signal.js';
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../core/chat.js';

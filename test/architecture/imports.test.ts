@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 
 /** Bottom first: a folder may import its own files and the folders before it, never those after it. */
 const LAYERS = ['core', 'dialects', 'storage', 'tasks', 'upstreams', 'config', 'routing', 'billing', 'observe', 'http', 'pipeline', 'families', 'admin', 'server', 'cli', 'main.ts'];
+/** The folder under upstreams/ holding one folder per dialect an upstream speaks; every other folder there is a provider (a channel type). */
+const PROTOCOLS = 'protocols';
 /** Declarations for untyped packages; nothing imports them. */
 const IGNORED = ['types'];
 
@@ -98,12 +100,32 @@ describe('the source layers', () => {
       return targets
         .filter((target) => {
           const [targetTop, targetOwn] = target.split('/');
-          // Files directly under upstreams/ (types, http, the registry) are shared by every upstream.
-          return targetTop === top && targetOwn !== own && target.split('/').length > 2 && file.split('/').length > 2;
+          // Files directly under upstreams/ (types, http, the registry) are shared by every upstream; protocols/ has its own rules below.
+          return targetTop === top && targetOwn !== own && targetOwn !== PROTOCOLS && target.split('/').length > 2 && file.split('/').length > 2;
         })
         .map((target) => `${file} -> ${target}`);
     });
     expect(sideways).toEqual([]);
+  });
+
+  it('keeps each upstream protocol to itself: a protocol imports no provider and no other protocol (providers may import protocols)', () => {
+    const crossing = [...graph].flatMap(([file, targets]) => {
+      const [top, folder, protocol] = file.split('/');
+      if (top !== 'upstreams' || folder !== PROTOCOLS) return [];
+      return targets
+        .filter((target) => {
+          const parts = target.split('/');
+          if (parts[0] !== 'upstreams' || parts.length <= 2) return false;
+          return parts[1] !== PROTOCOLS || parts[2] !== protocol;
+        })
+        .map((target) => `${file} -> ${target}`);
+    });
+    expect(crossing).toEqual([]);
+  });
+
+  it('places every upstream protocol file in a protocol folder', () => {
+    expect([...graph.keys()].filter((file) => file.startsWith(`upstreams/${PROTOCOLS}/`) && file.split('/').length !== 4)).toEqual([]);
+    expect([...graph.keys()].filter((file) => file.startsWith(`upstreams/${PROTOCOLS}/`)).length).toBeGreaterThan(40);
   });
 
   it('has no import that runs upward', () => {

@@ -1,7 +1,8 @@
 /**
  * The translation path refuses before routing, never inside failover: an
- * upstream's converters (the files of its `prepare`, src/upstreams/<type>/
- * convert-*.ts) record what they cannot serve as a refused decision, so none
+ * upstream's converters (the files of its `prepare`, convert-*.ts in the
+ * folder of the protocol it speaks, src/upstreams/protocols/<dialect>/, or
+ * in its own) record what they cannot serve as a refused decision, so none
  * of them may build the gateway's refusal errors itself. Answer parsing
  * (convert-response, convert-stream) reports upstream faults with its own
  * errors, never these two.
@@ -18,14 +19,17 @@ import { chatAdapter } from '../../src/upstreams/registry.js';
 const UPSTREAMS = path.resolve(import.meta.dirname, '../../src/upstreams');
 const REFUSALS = new Set(['unsupportedFeature', 'invalidRequest']);
 
+/** The converters in every provider folder and every protocol folder (protocols/<dialect>/). */
 function converterFiles(): string[] {
-  return readdirSync(UPSTREAMS, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .flatMap((dir) =>
-      readdirSync(path.join(UPSTREAMS, dir.name))
-        .filter((name) => /^convert-.*\.ts$/.test(name))
-        .map((name) => path.join(UPSTREAMS, dir.name, name)),
-    );
+  const folders = (dir: string) =>
+    readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(dir, entry.name));
+  return [...folders(UPSTREAMS), ...folders(path.join(UPSTREAMS, 'protocols'))].flatMap((dir) =>
+    readdirSync(dir)
+      .filter((name) => /^convert-.*\.ts$/.test(name))
+      .map((name) => path.join(dir, name)),
+  );
 }
 
 /** The names a file imports (`import { a, b as c } from …` gives a and b). */

@@ -1,8 +1,9 @@
 /**
  * Channel settings reach an upstream typed. Each channel type's rules and
- * defaults are written once, in its schema (`src/upstreams/<type>/settings.ts`),
- * and its adapters read the parsed value (`src/upstreams/typed-settings.ts`).
- * So no other file in an upstream's folder reads the untyped record
+ * defaults are written once, in its schema (`src/upstreams/<type>/settings.ts`,
+ * which takes the keys of the protocol it speaks from
+ * `src/upstreams/protocols/<dialect>/settings.ts`), and its adapters read the parsed value (`src/upstreams/typed-settings.ts`).
+ * So no other file in an upstream's or a protocol's folder reads the untyped record
  * (`channel.settings`, `.settings[…]`, `settings as …`), and none re-checks a
  * settings value or writes its default again (`typeof … settings`,
  * `settings.x ?? fallback`, `settings.x !== false`, a refusal saying what a
@@ -35,9 +36,15 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** The files of every channel type's folder but its settings modules (settings.ts, and the simulator's per side), by their path from src/upstreams/. */
+/**
+ * The files of every channel type's folder and of every protocol folder
+ * (protocols/<dialect>/, which a type's adapter is built from) but their
+ * settings modules (settings.ts, and the simulator's per side), by their path
+ * from src/upstreams/.
+ */
 function adapterFiles(): string[] {
-  return CHANNEL_TYPES.flatMap((entry) => filesUnder(path.join(UPSTREAMS, entry.type)))
+  return [...CHANNEL_TYPES.map((entry) => entry.type), 'protocols']
+    .flatMap((folder) => filesUnder(path.join(UPSTREAMS, folder)))
     .map((file) => path.relative(UPSTREAMS, file).split(path.sep).join('/'))
     .filter((file) => !/(^|\/)settings\.ts$/.test(file));
 }
@@ -57,6 +64,9 @@ describe('typed channel settings', () => {
   it('finds the upstream folders', () => {
     expect(files).toContain('wan/index.ts');
     expect(files).toContain('simulator/images/index.ts');
+    expect(files).toContain('anthropic/endpoint.ts');
+    expect(files).toContain('protocols/chat-completions/pass-through.ts');
+    expect(files).not.toContain('protocols/messages/settings.ts');
     expect(files).not.toContain('wan/settings.ts');
     expect(files).not.toContain('simulator/images/settings.ts');
   });

@@ -13,7 +13,7 @@ import { countTokens } from '../../src/core/tokens.js';
 import { serveChat } from '../../src/pipeline/chat-pipeline.js';
 import { completeUsage } from '../../src/pipeline/settle.js';
 import { DEFAULT_UPSTREAM_LIMITS } from '../../src/core/upstream-limits.js';
-import { MessagesJsonUsageTap, MessagesStreamUsageTap } from '../../src/upstreams/anthropic/usage-tap.js';
+import { MessagesJsonUsageTap, MessagesStreamUsageTap } from '../../src/upstreams/protocols/messages/usage-tap.js';
 import { WholeBody } from '../../src/upstreams/whole-body.js';
 import { forwardEvents } from '../../src/upstreams/pass-through-stream.js';
 import type { PassThroughResult } from '../../src/upstreams/types.js';

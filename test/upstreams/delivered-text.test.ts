@@ -7,13 +7,13 @@
  * what the client received. A plain answer without usage: its text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MessagesJsonUsageTap, MessagesStreamUsageTap } from '../../src/upstreams/anthropic/usage-tap.js';
+import { MessagesJsonUsageTap, MessagesStreamUsageTap } from '../../src/upstreams/protocols/messages/usage-tap.js';
 import { anthropicAdapter } from '../../src/upstreams/anthropic/index.js';
 import { DeliveredText } from '../../src/upstreams/delivered-text.js';
 import { geminiAdapter } from '../../src/upstreams/gemini/index.js';
-import { GeminiJsonUsageTap, GeminiSseUsageTap } from '../../src/upstreams/gemini/usage-tap.js';
-import { ChatCompletionJsonUsageTap, ChatCompletionStreamUsageTap } from '../../src/upstreams/openai-chat/usage-tap.js';
-import { ResponsesJsonUsageTap, ResponsesStreamUsageTap } from '../../src/upstreams/openai-responses/usage-tap.js';
+import { GeminiJsonUsageTap, GeminiSseUsageTap } from '../../src/upstreams/protocols/generate/usage-tap.js';
+import { ChatCompletionJsonUsageTap, ChatCompletionStreamUsageTap } from '../../src/upstreams/protocols/chat-completions/usage-tap.js';
+import { ResponsesJsonUsageTap, ResponsesStreamUsageTap } from '../../src/upstreams/protocols/responses/usage-tap.js';
 import { wholeElements } from '../../src/upstreams/pass-through.js';
 import type { StreamTap } from '../../src/upstreams/pass-through-stream.js';
 import { testCall } from './support/call.js';

@@ -1,20 +1,10 @@
 /**
  * The `anthropic` upstream: the Anthropic Messages API (base URL = the origin,
- * e.g. https://api.anthropic.com; requests go to <base>/v1/messages).
+ * e.g. https://api.anthropic.com; requests go to <base>/v1/messages), spoken
+ * by the Messages protocol (protocols/messages/) at this type's endpoint.
  * Messages clients get the byte-for-byte pass-through; other clients are translated.
  */
-import type { UpstreamAdapter } from '../types.js';
-import { messagesCountTokens } from './count-tokens.js';
-import { prepareAnthropic, type AnthropicPrepared } from './convert-request.js';
-import type { AnthropicSettings } from './settings.js';
-import { messagesChat } from './chat.js';
-import { messagesPassThrough } from './pass-through.js';
+import { messagesProtocol } from '../protocols/messages/index.js';
+import { anthropicEndpoint } from './endpoint.js';
 
-export const anthropicAdapter: UpstreamAdapter<AnthropicSettings, AnthropicPrepared> = {
-  type: 'anthropic',
-  nativeDialect: 'messages',
-  prepare: prepareAnthropic,
-  chat: messagesChat,
-  passThrough: messagesPassThrough,
-  countTokens: messagesCountTokens,
-};
+export const anthropicAdapter = messagesProtocol(anthropicEndpoint);

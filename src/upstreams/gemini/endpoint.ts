@@ -5,12 +5,13 @@
  * channel setting `apiVersion` (default `v1beta`).
  */
 import { joinUrl } from '../http.js';
+import type { GenerateEndpoint } from '../protocols/generate/index.js';
 import type { UpstreamCall } from '../types.js';
-import { geminiSettingsOf } from './settings.js';
+import { geminiSettingsOf, type GeminiSettings } from './settings.js';
 
 export const DEFAULT_GEMINI_ORIGIN = 'https://generativelanguage.googleapis.com';
 
-/** `method` is `generateContent`, `streamGenerateContent?alt=sse` or `streamGenerateContent` (JSON array). */
+/** `method` is `generateContent`, `streamGenerateContent?alt=sse`, `streamGenerateContent` (JSON array), `countTokens` or `batchEmbedContents`. */
 export function geminiUrl(call: UpstreamCall, method: string): string {
   const version = geminiSettingsOf(call.channel).apiVersion;
   const model = call.upstreamModel.startsWith('models/') ? call.upstreamModel.slice('models/'.length) : call.upstreamModel;
@@ -23,3 +24,5 @@ export function geminiHeaders(call: UpstreamCall): Record<string, string> {
   if (call.apiKey) headers['x-goog-api-key'] = call.apiKey;
   return headers;
 }
+
+export const geminiEndpoint: GenerateEndpoint<GeminiSettings> = { type: 'gemini', settingsOf: geminiSettingsOf, url: geminiUrl, headers: geminiHeaders };

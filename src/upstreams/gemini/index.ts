@@ -1,24 +1,12 @@
 /**
  * The `gemini` upstream: the Gemini API (base URL = the origin, e.g.
  * https://generativelanguage.googleapis.com, or empty for that default;
- * requests go to <base>/v1beta/models/<model>:<method>, key in `x-goog-api-key`).
- * Content-generation clients get the byte-for-byte pass-through; other
- * clients are translated.
+ * requests go to <base>/v1beta/models/<model>:<method>, key in `x-goog-api-key`),
+ * spoken by the content-generation protocol (protocols/generate/) at this
+ * type's endpoint. Content-generation clients get the byte-for-byte
+ * pass-through; other clients are translated.
  */
-import type { UpstreamAdapter } from '../types.js';
-import { geminiCountTokens } from './count-tokens.js';
-import { prepareGemini, type GeminiPrepared } from './convert-request.js';
-import type { GeminiSettings } from './settings.js';
-import { geminiChat } from './chat.js';
-import { geminiPassThrough } from './pass-through.js';
-import { geminiEmbeddings } from './embed.js';
+import { generateProtocol } from '../protocols/generate/index.js';
+import { geminiEndpoint } from './endpoint.js';
 
-export const geminiAdapter: UpstreamAdapter<GeminiSettings, GeminiPrepared> = {
-  type: 'gemini',
-  nativeDialect: 'generate',
-  prepare: prepareGemini,
-  chat: geminiChat,
-  passThrough: geminiPassThrough,
-  countTokens: geminiCountTokens,
-  embed: geminiEmbeddings,
-};
+export const geminiAdapter = generateProtocol(geminiEndpoint);

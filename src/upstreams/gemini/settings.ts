@@ -1,8 +1,10 @@
-/** The gemini channel's settings. */
+/** The gemini channel's settings: the content-generation protocol's keys (protocols/generate/settings.ts) and where the type addresses the API. */
 import { z } from 'zod';
+import { generateSettingsShape } from '../protocols/generate/settings.js';
 import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
 
 export const geminiSettingsShape = {
+  ...generateSettingsShape,
   apiVersion: z
     .string()
     .regex(/^v\d+(alpha|beta)?\d*$/, 'must be an API version such as v1 or v1beta')

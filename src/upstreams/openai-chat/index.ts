@@ -1,23 +1,9 @@
 /**
  * The `openai-chat` upstream: any OpenAI-compatible chat-completions server
- * (OpenAI, DeepSeek, Groq, vLLM, …). Chat Completions clients get the
- * pass-through path; other families are translated, and then it honours no
- * optional features (the internal answer has no place for logprobs or several
- * candidates) and runs no builtin tools.
+ * (OpenAI, DeepSeek, Groq, vLLM, …), spoken by the Chat Completions protocol
+ * (protocols/chat-completions/) at this type's endpoint.
  */
-import type { UpstreamAdapter } from '../types.js';
-import { prepareOpenAiChat, type OpenAiChatPrepared } from './convert-request.js';
-import type { OpenAiChatSettings } from './settings.js';
-import { chatCompletionsChat } from './chat.js';
-import { openAiEmbeddings, openAiEmbeddingsPassThrough } from './embed.js';
-import { chatCompletionsPassThrough } from './pass-through.js';
+import { chatCompletionsProtocol } from '../protocols/chat-completions/index.js';
+import { openAiChatEndpoint } from './endpoint.js';
 
-export const openAiChatAdapter: UpstreamAdapter<OpenAiChatSettings, OpenAiChatPrepared> = {
-  type: 'openai-chat',
-  nativeDialect: 'chat-completions',
-  prepare: prepareOpenAiChat,
-  chat: chatCompletionsChat,
-  passThrough: chatCompletionsPassThrough,
-  embed: openAiEmbeddings,
-  embedPassThrough: openAiEmbeddingsPassThrough,
-};
+export const openAiChatAdapter = chatCompletionsProtocol(openAiChatEndpoint);

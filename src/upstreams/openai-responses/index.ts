@@ -1,22 +1,9 @@
 /**
  * The `openai-responses` upstream: the OpenAI Responses API (base URL with the
- * `/v1` prefix, e.g. https://api.openai.com/v1; requests go to <base>/responses).
- * Responses clients get the pass-through (the family maps ids and stored
- * state); Messages and content-generation clients are translated. Hosted tools
- * of this dialect are forwarded as they are.
+ * `/v1` prefix, e.g. https://api.openai.com/v1; requests go to <base>/responses),
+ * spoken by the Responses protocol (protocols/responses/) at this type's endpoint.
  */
-import type { UpstreamAdapter } from '../types.js';
-import { responsesCountTokens } from './count-tokens.js';
-import { prepareOpenAiResponses, type OpenAiResponsesPrepared } from './convert-request.js';
-import type { OpenAiResponsesSettings } from './settings.js';
-import { responsesChat } from './chat.js';
-import { responsesPassThrough } from './pass-through.js';
+import { responsesProtocol } from '../protocols/responses/index.js';
+import { openAiResponsesEndpoint } from './endpoint.js';
 
-export const openAiResponsesAdapter: UpstreamAdapter<OpenAiResponsesSettings, OpenAiResponsesPrepared> = {
-  type: 'openai-responses',
-  nativeDialect: 'responses',
-  prepare: prepareOpenAiResponses,
-  chat: responsesChat,
-  passThrough: responsesPassThrough,
-  countTokens: responsesCountTokens,
-};
+export const openAiResponsesAdapter = responsesProtocol(openAiResponsesEndpoint);

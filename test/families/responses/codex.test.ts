@@ -19,10 +19,10 @@ import { ResponsesStreamEncoder } from '../../../src/families/responses/stream-e
 import { responsesToCore } from '../../../src/families/responses/to-core.js';
 import { parseResponsesRequest } from '../../../src/families/responses/validate.js';
 import type { ResponseRepository } from '../../../src/storage/responses.js';
-import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
-import { toGeminiRequest } from '../../../src/upstreams/gemini/convert-request.js';
-import { toChatCompletionRequest } from '../../../src/upstreams/openai-chat/convert-request.js';
-import { toResponsesRequest } from '../../../src/upstreams/openai-responses/convert-request.js';
+import { toMessagesRequest } from '../../../src/upstreams/protocols/messages/convert-request.js';
+import { toGeminiRequest } from '../../../src/upstreams/protocols/generate/convert-request.js';
+import { toChatCompletionRequest } from '../../../src/upstreams/protocols/chat-completions/convert-request.js';
+import { toResponsesRequest } from '../../../src/upstreams/protocols/responses/convert-request.js';
 import { defaultAdapters } from '../../../src/upstreams/registry.js';
 import { simulateAnswer } from '../../../src/upstreams/simulator/answer.js';
 import { parseSse } from './support.js';

@@ -1,7 +1,7 @@
 /** The anthropic channel's `betas` setting: how it is checked, and what it leaves of a client's `anthropic-beta`. */
 import { describe, expect, it } from 'vitest';
 import type { Channel } from '../../../src/core/channel.js';
-import { filteredBetas, readBetaLists } from '../../../src/upstreams/anthropic/betas.js';
+import { filteredBetas, readBetaLists } from '../../../src/upstreams/protocols/messages/betas.js';
 import { anthropicSettingsOf } from '../../../src/upstreams/anthropic/settings.js';
 
 const channel = (settings: Record<string, unknown>) => anthropicSettingsOf({ name: 'proxy', type: 'anthropic', settings } as Channel);

@@ -1,7 +1,7 @@
 /** Prompt-cache breakpoints on a translated Messages body: the client's, else the gateway's, at most four. */
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatRequest, FunctionTool } from '../../../src/core/chat.js';
-import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
+import { toMessagesRequest } from '../../../src/upstreams/protocols/messages/convert-request.js';
 import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
 import { describePlan } from '../../../src/core/translation-plan.js';
 import { planOf } from '../support/call.js';

@@ -1,9 +1,9 @@
 /** ChatRequest → Messages request body, and the request the translation path actually sends. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
-import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
+import { toMessagesRequest } from '../../../src/upstreams/protocols/messages/convert-request.js';
 import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
-import { anthropicCapabilities } from '../../../src/upstreams/anthropic/capabilities.js';
+import { anthropicCapabilities } from '../../../src/upstreams/protocols/messages/capabilities.js';
 import { TEST_API_KEY, testCall, sendChat, planOf } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { jsonReply } from '../support/fixtures.js';

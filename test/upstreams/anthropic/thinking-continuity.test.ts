@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatRequest } from '../../../src/core/chat.js';
-import { toMessagesRequest } from '../../../src/upstreams/anthropic/convert-request.js';
+import { toMessagesRequest } from '../../../src/upstreams/protocols/messages/convert-request.js';
 import { anthropicAdapter } from '../../../src/upstreams/anthropic/index.js';
 import { planOf } from '../support/call.js';
 

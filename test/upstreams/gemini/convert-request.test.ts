@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
 import { generateFeatureKeys } from '../../../src/families/generate/features.js';
-import { toGeminiRequest } from '../../../src/upstreams/gemini/convert-request.js';
+import { toGeminiRequest } from '../../../src/upstreams/protocols/generate/convert-request.js';
 import { geminiAdapter } from '../../../src/upstreams/gemini/index.js';
-import { geminiCapabilities, geminiFeatures } from '../../../src/upstreams/gemini/capabilities.js';
+import { geminiCapabilities, geminiFeatures } from '../../../src/upstreams/protocols/generate/capabilities.js';
 import { planOf, prepareWith } from '../support/call.js';
 
 const base = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({

@@ -8,9 +8,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
-import { fromGeminiResponse } from '../../../src/upstreams/gemini/convert-response.js';
-import { geminiSseToEvents } from '../../../src/upstreams/gemini/convert-stream.js';
-import { toGeminiRequest } from '../../../src/upstreams/gemini/convert-request.js';
+import { fromGeminiResponse } from '../../../src/upstreams/protocols/generate/convert-response.js';
+import { geminiSseToEvents } from '../../../src/upstreams/protocols/generate/convert-stream.js';
+import { toGeminiRequest } from '../../../src/upstreams/protocols/generate/convert-request.js';
 import { collect, foldEvents } from '../support/fold-events.js';
 
 const SIG = 'Q2lRQmp6MXJYMmxoZEdV';

@@ -1,6 +1,6 @@
 /** Gemini usage counters and streamed function-call arguments. */
 import { describe, expect, it } from 'vitest';
-import { PartialArgs } from '../../../src/upstreams/gemini/partial-args.js';
+import { PartialArgs } from '../../../src/upstreams/protocols/generate/partial-args.js';
 import { usageFromGemini } from '../../../src/dialects/generate/usage.js';
 
 describe('usageFromGemini', () => {

@@ -1,9 +1,9 @@
 /** ChatRequest → chat-completions request body, and the request the adapter actually sends. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
-import { toChatCompletionRequest } from '../../../src/upstreams/openai-chat/convert-request.js';
+import { toChatCompletionRequest } from '../../../src/upstreams/protocols/chat-completions/convert-request.js';
 import { openAiChatAdapter } from '../../../src/upstreams/openai-chat/index.js';
-import { openAiChatCapabilities } from '../../../src/upstreams/openai-chat/capabilities.js';
+import { openAiChatCapabilities } from '../../../src/upstreams/protocols/chat-completions/capabilities.js';
 import { TEST_API_KEY, testCall, sendChat, planOf } from '../support/call.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { jsonReply } from '../support/fixtures.js';

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
-import { toChatCompletionRequest } from '../../../src/upstreams/openai-chat/convert-request.js';
-import { fromChatCompletion } from '../../../src/upstreams/openai-chat/convert-response.js';
-import { chatSseToEvents } from '../../../src/upstreams/openai-chat/convert-stream.js';
+import { toChatCompletionRequest } from '../../../src/upstreams/protocols/chat-completions/convert-request.js';
+import { fromChatCompletion } from '../../../src/upstreams/protocols/chat-completions/convert-response.js';
+import { chatSseToEvents } from '../../../src/upstreams/protocols/chat-completions/convert-stream.js';
 import { openAiChatAdapter } from '../../../src/upstreams/openai-chat/index.js';
 import { usageFromChatCompletion } from '../../../src/dialects/chat-completions/usage.js';
 import { collect, foldEvents } from '../support/fold-events.js';

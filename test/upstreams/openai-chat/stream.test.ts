@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
-import { chatSseToEvents } from '../../../src/upstreams/openai-chat/convert-stream.js';
+import { chatSseToEvents } from '../../../src/upstreams/protocols/chat-completions/convert-stream.js';
 import { collect, foldEvents } from '../support/fold-events.js';
 
 type Delta = Record<string, unknown>;

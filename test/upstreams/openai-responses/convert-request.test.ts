@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
-import { toResponsesRequest } from '../../../src/upstreams/openai-responses/convert-request.js';
+import { toResponsesRequest } from '../../../src/upstreams/protocols/responses/convert-request.js';
 import { openAiResponsesAdapter } from '../../../src/upstreams/openai-responses/index.js';
-import { packReasoning } from '../../../src/upstreams/openai-responses/reasoning-proof.js';
+import { packReasoning } from '../../../src/upstreams/protocols/responses/reasoning-proof.js';
 import { planOf } from '../support/call.js';
 
 const base: ChatRequest = { model: 'client-model', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest, ThinkingPart, ToolCallPart } from '../../../src/core/chat.js';
 import { GatewayError } from '../../../src/core/errors.js';
 import { openAiResponsesAdapter } from '../../../src/upstreams/openai-responses/index.js';
-import { unpackReasoning } from '../../../src/upstreams/openai-responses/reasoning-proof.js';
+import { unpackReasoning } from '../../../src/upstreams/protocols/responses/reasoning-proof.js';
 import type { ChatResult } from '../../../src/upstreams/types.js';
 import { testCall, sendChat } from '../support/call.js';
 import { startFakeUpstream, type FakeReply, type FakeUpstream } from '../support/fake-upstream.js';

@@ -79,7 +79,7 @@ describe('openai-responses pass-through', () => {
   });
 
   it('uses the OpenAI address when the channel names none', async () => {
-    const { responsesUrl } = await import('../../../src/upstreams/openai-responses/headers.js');
+    const { responsesUrl } = await import('../../../src/upstreams/openai-responses/endpoint.js');
     expect(responsesUrl(testCall({ baseUrl: '' }))).toBe('https://api.openai.com/v1/responses');
   });
 });

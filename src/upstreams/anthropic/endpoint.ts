@@ -1,0 +1,32 @@
+/**
+ * Where and how to call the Anthropic Messages API: base URL = the origin
+ * (e.g. https://api.anthropic.com), messages to `<base>/v1/messages`, counts
+ * to `<base>/v1/messages/count_tokens`; the Messages dialect's headers
+ * (protocols/messages/headers.ts) with `anthropic-beta` filtered by the
+ * channel's `betas` lists, and the key in `x-api-key`.
+ */
+import { joinUrl } from '../http.js';
+import { readBetaLists } from '../protocols/messages/betas.js';
+import { messagesHeaders, passThroughHeaders } from '../protocols/messages/headers.js';
+import type { MessagesEndpoint, MessagesOperation } from '../protocols/messages/index.js';
+import type { UpstreamCall } from '../types.js';
+import { anthropicSettingsOf, type AnthropicSettings } from './settings.js';
+
+const paths: Readonly<Record<MessagesOperation, string>> = { messages: '/v1/messages', 'count-tokens': '/v1/messages/count_tokens' };
+const noBetas: readonly string[] = [];
+
+export const anthropicEndpoint: MessagesEndpoint<AnthropicSettings> = {
+  type: 'anthropic',
+  settingsOf: anthropicSettingsOf,
+  url: (call, operation) => joinUrl(call.channel.baseUrl, paths[operation]),
+  headers: (call, route, betas = noBetas) => {
+    const lists = readBetaLists(anthropicSettingsOf(call.channel));
+    return withKey(call, route === 'translated' ? messagesHeaders(call, betas, lists) : passThroughHeaders(call, lists));
+  },
+};
+
+/** A channel without a key sends none, never an empty `x-api-key`. */
+function withKey(call: UpstreamCall, headers: Record<string, string>): Record<string, string> {
+  if (call.apiKey) headers['x-api-key'] = call.apiKey;
+  return headers;
+}

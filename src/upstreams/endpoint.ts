@@ -1,0 +1,60 @@
+/**
+ * What a provider supplies to a protocol (src/upstreams/protocols/<dialect>/):
+ * where each operation goes, the headers with the credential, the rules its
+ * body follows beyond the dialect's, and how its streams are framed. A
+ * protocol builds an adapter around one endpoint, once (not per call), so an
+ * endpoint's members are plain functions read on every exchange.
+ *
+ * Each protocol names its operations and the context its headers take
+ * (`MessagesEndpoint`, `GenerateEndpoint`, …); what every endpoint has is here.
+ */
+import type { PassThroughRequest, UpstreamCall } from './types.js';
+import type { SettingsHolder } from './typed-settings.js';
+import { bodyForUpstreamModel } from './pass-through.js';
+
+export type RequestHeaders = Record<string, string>;
+
+/**
+ * A request's headers: a plain record for a static credential (the common
+ * case, no await on the hot path), a promise where the credential is fetched
+ * and cached (an OAuth token).
+ */
+export type EndpointHeaders = RequestHeaders | Promise<RequestHeaders>;
+
+/** How an upstream frames a stream. Only server-sent events are read today; another framing (AWS event-stream) is the seam's other value. */
+export type StreamFraming = 'sse';
+
+export interface Endpoint<Settings> {
+  /** The channel `type` the adapter serves. */
+  readonly type: string;
+  /** A channel's settings, typed by the provider's schema (shared keys, the protocol's, the provider's). */
+  settingsOf(channel: SettingsHolder): Settings;
+  /**
+   * The body as this provider takes it, from the body the dialect wrote (e.g.
+   * the model moved to the URL, a version field added); absent, the body goes
+   * as the dialect writes it. Read for translated requests, counts and
+   * pass-through (a pass-through body is then parsed and written again).
+   */
+  body?(body: Record<string, unknown>, call: UpstreamCall): Record<string, unknown>;
+  /** The stream framing; absent means server-sent events. */
+  readonly framing?: StreamFraming;
+}
+
+/**
+ * Sends once the headers are known: at once for a record, after the promise
+ * otherwise. `send` is built once per adapter and takes the call's values as
+ * arguments, so the common synchronous case allocates no closure per call.
+ */
+export function whenHeaders<A, B, C, R>(headers: EndpointHeaders, send: (headers: RequestHeaders, a: A, b: B, c: C) => Promise<R>, a: A, b: B, c: C): Promise<R> {
+  return headers instanceof Promise ? headers.then((known) => send(known, a, b, c)) : send(headers, a, b, c);
+}
+
+/** A translated body, as the endpoint's body rules want it. */
+export function translatedBody(endpoint: Endpoint<unknown>, body: object, call: UpstreamCall): string {
+  return JSON.stringify(endpoint.body ? endpoint.body(body as Record<string, unknown>, call) : body);
+}
+
+/** A native client's body: untouched (model mapping aside) unless the endpoint has body rules. */
+export function nativeBody(endpoint: Endpoint<unknown>, request: PassThroughRequest, call: UpstreamCall): string | Buffer {
+  return endpoint.body ? JSON.stringify(endpoint.body({ ...request.body, model: call.upstreamModel }, call)) : bodyForUpstreamModel(request, call);
+}

@@ -1,0 +1,26 @@
+/**
+ * Where and how to call an OpenAI-compatible chat-completions server (OpenAI,
+ * DeepSeek, Groq, vLLM, …): base URL with the `/v1` prefix, completions to
+ * `<base>/chat/completions`, embeddings to `<base>/embeddings`; JSON, and the
+ * channel's key as a Bearer credential when it has one.
+ */
+import { joinUrl } from '../http.js';
+import type { ChatCompletionsEndpoint, ChatCompletionsOperation } from '../protocols/chat-completions/index.js';
+import type { UpstreamCall } from '../types.js';
+import { openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
+
+const paths: Readonly<Record<ChatCompletionsOperation, string>> = { chat: '/chat/completions', embeddings: '/embeddings' };
+
+/** A keyless channel (a local server) gets no auth header, never an empty `Bearer `. */
+export function chatCompletionsHeaders(call: UpstreamCall): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (call.apiKey) headers.authorization = `Bearer ${call.apiKey}`;
+  return headers;
+}
+
+export const openAiChatEndpoint: ChatCompletionsEndpoint<OpenAiChatSettings> = {
+  type: 'openai-chat',
+  settingsOf: openAiChatSettingsOf,
+  url: (call, operation) => joinUrl(call.channel.baseUrl, paths[operation]),
+  headers: chatCompletionsHeaders,
+};

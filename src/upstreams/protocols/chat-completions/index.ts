@@ -1,0 +1,30 @@
+/**
+ * The Chat Completions protocol: speaking that dialect to an upstream, at the
+ * endpoint a provider supplies (openai-chat today). Chat Completions clients
+ * get the pass-through path; other families are translated, and then it
+ * honours no optional features (the internal answer has no place for
+ * logprobs or several candidates) and runs no builtin tools.
+ */
+import type { UpstreamAdapter } from '../../types.js';
+import { chatCompletionsChat } from './chat.js';
+import { prepareChatCompletions, type ChatCompletionsPrepared } from './convert-request.js';
+import { chatCompletionsEmbeddings } from './embed.js';
+import type { ChatCompletionsEndpoint } from './endpoint.js';
+import { chatCompletionsPassThrough } from './pass-through.js';
+import type { ChatCompletionsSettings } from './settings.js';
+
+export type { ChatCompletionsEndpoint, ChatCompletionsOperation } from './endpoint.js';
+
+/** The adapter of a provider of the Chat Completions dialect, built once around its endpoint. */
+export function chatCompletionsProtocol<S extends ChatCompletionsSettings>(endpoint: ChatCompletionsEndpoint<S>): UpstreamAdapter<S, ChatCompletionsPrepared> {
+  const { embed, embedPassThrough } = chatCompletionsEmbeddings(endpoint);
+  return {
+    type: endpoint.type,
+    nativeDialect: 'chat-completions',
+    prepare: prepareChatCompletions,
+    chat: chatCompletionsChat(endpoint),
+    passThrough: chatCompletionsPassThrough(endpoint),
+    embed,
+    embedPassThrough,
+  };
+}

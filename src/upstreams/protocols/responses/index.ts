@@ -1,0 +1,28 @@
+/**
+ * The Responses protocol: speaking that dialect to an upstream, at the
+ * endpoint a provider supplies (openai-responses today). Responses clients get
+ * the pass-through (the family maps ids and stored state); Messages and
+ * content-generation clients are translated. Hosted tools of this dialect are
+ * forwarded as they are.
+ */
+import type { UpstreamAdapter } from '../../types.js';
+import { responsesChat } from './chat.js';
+import { prepareResponses, type ResponsesPrepared } from './convert-request.js';
+import { responsesCountTokens } from './count-tokens.js';
+import type { ResponsesEndpoint } from './endpoint.js';
+import { responsesPassThrough } from './pass-through.js';
+import type { ResponsesSettings } from './settings.js';
+
+export { COMPACT_METHOD, type ResponsesEndpoint, type ResponsesOperation } from './endpoint.js';
+
+/** The adapter of a provider of the Responses dialect, built once around its endpoint. */
+export function responsesProtocol<S extends ResponsesSettings>(endpoint: ResponsesEndpoint<S>): UpstreamAdapter<S, ResponsesPrepared> {
+  return {
+    type: endpoint.type,
+    nativeDialect: 'responses',
+    prepare: prepareResponses,
+    chat: responsesChat(endpoint),
+    passThrough: responsesPassThrough(endpoint),
+    countTokens: responsesCountTokens(endpoint),
+  };
+}
