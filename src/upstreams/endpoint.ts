@@ -34,8 +34,11 @@ export interface Endpoint<Settings> {
    * the model moved to the URL, a version field added); absent, the body goes
    * as the dialect writes it. Read for translated requests, counts and
    * pass-through (a pass-through body is then parsed and written again).
+   * `operation` is the protocol's name for the exchange where the protocol
+   * passes one (the Messages protocol: `messages` or `count-tokens`), for a
+   * provider whose rules differ between its operations.
    */
-  body?(body: Record<string, unknown>, call: UpstreamCall): Record<string, unknown>;
+  body?(body: Record<string, unknown>, call: UpstreamCall, operation?: string): Record<string, unknown>;
   /** The stream framing; absent means server-sent events. */
   readonly framing?: StreamFraming;
 }
@@ -50,11 +53,11 @@ export function whenHeaders<A, B, C, R>(headers: EndpointHeaders, send: (headers
 }
 
 /** A translated body, as the endpoint's body rules want it. */
-export function translatedBody(endpoint: Endpoint<unknown>, body: object, call: UpstreamCall): string {
-  return JSON.stringify(endpoint.body ? endpoint.body(body as Record<string, unknown>, call) : body);
+export function translatedBody(endpoint: Endpoint<unknown>, body: object, call: UpstreamCall, operation?: string): string {
+  return JSON.stringify(endpoint.body ? endpoint.body(body as Record<string, unknown>, call, operation) : body);
 }
 
 /** A native client's body: untouched (model mapping aside) unless the endpoint has body rules. */
-export function nativeBody(endpoint: Endpoint<unknown>, request: PassThroughRequest, call: UpstreamCall): string | Buffer {
-  return endpoint.body ? JSON.stringify(endpoint.body({ ...request.body, model: call.upstreamModel }, call)) : bodyForUpstreamModel(request, call);
+export function nativeBody(endpoint: Endpoint<unknown>, request: PassThroughRequest, call: UpstreamCall, operation?: string): string | Buffer {
+  return endpoint.body ? JSON.stringify(endpoint.body({ ...request.body, model: call.upstreamModel }, call, operation)) : bodyForUpstreamModel(request, call);
 }

@@ -15,7 +15,7 @@ import type { MessagesSettings } from './settings.js';
 
 export function messagesChat<S extends MessagesSettings>(endpoint: MessagesEndpoint<S>) {
   const send = async (headers: RequestHeaders, { body }: MessagesPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => {
-    const exchange = callExchange(call, endpoint.url(call, 'messages'), headers, translatedBody(endpoint, body, call));
+    const exchange = callExchange(call, endpoint.url(call, 'messages', request.stream), headers, translatedBody(endpoint, body, call, 'messages'));
     if (request.stream) return { stream: true, events: messagesSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };
     // A plain answer is gathered whole, with no body stream (whole-answer.ts).
     const json = await requestJsonOk<MessagesResponse>(exchange, limitsOf(call).maxBodyBytes);

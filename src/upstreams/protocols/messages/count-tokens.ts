@@ -19,9 +19,9 @@ export function messagesCountTokens<S extends MessagesSettings>(endpoint: Messag
 function send(headers: RequestHeaders, endpoint: MessagesEndpoint<MessagesSettings>, request: PassThroughRequest, call: UpstreamCall): Promise<CountTokensResult> {
   return requestCount(
     {
-      url: endpoint.url(call, 'count-tokens'),
+      url: endpoint.url(call, 'count-tokens', false),
       headers,
-      body: nativeBody(endpoint, request, call),
+      body: nativeBody(endpoint, request, call, 'count-tokens'),
       readCount: (answer) => integerField(answer, 'input_tokens'),
       throwFor: throwMessagesError,
     },

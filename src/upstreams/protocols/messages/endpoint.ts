@@ -15,6 +15,7 @@ export type MessagesOperation = 'messages' | 'count-tokens';
 export type MessagesRoute = 'translated' | 'pass-through';
 
 export interface MessagesEndpoint<Settings extends MessagesSettings> extends Endpoint<Settings> {
-  url(call: UpstreamCall, operation: MessagesOperation): string;
+  /** `stream`: whether a message is asked for as a stream (a provider may address streams apart, e.g. `:streamRawPredict`); false for a count. */
+  url(call: UpstreamCall, operation: MessagesOperation, stream: boolean): string;
   headers(call: UpstreamCall, route: MessagesRoute, betas?: readonly string[]): EndpointHeaders;
 }

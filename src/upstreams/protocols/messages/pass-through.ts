@@ -23,9 +23,9 @@ export function messagesPassThrough<S extends MessagesSettings>(endpoint: Messag
 function forward(headers: RequestHeaders, endpoint: MessagesEndpoint<MessagesSettings>, request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult> {
   return forwardUntouched(
     {
-      url: endpoint.url(call, 'messages'),
+      url: endpoint.url(call, 'messages', request.stream),
       headers,
-      body: nativeBody(endpoint, request, call),
+      body: nativeBody(endpoint, request, call, 'messages'),
       stream: request.stream,
       taps: { sse: () => new MessagesStreamUsageTap(), whole: () => new MessagesJsonUsageTap() },
       // A refusal keeps the upstream's own answer, for a client no other channel can serve.

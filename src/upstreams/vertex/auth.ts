@@ -1,0 +1,144 @@
+/**
+ * The Bearer token a vertex channel's key stands for. With `auth:
+ * access-token` the key is the token, sent as it is. With `auth:
+ * service-account` the key is a service-account JSON key: google-auth-library's
+ * JWT client signs an assertion with its private key and exchanges it at the
+ * key's `token_uri` (Google's own by default; a private or test token
+ * endpoint otherwise) for an access token with the cloud-platform scope.
+ *
+ * Tokens are kept per key until shortly before they expire (five minutes, or
+ * a quarter of a short token's life), then fetched again in the background
+ * while the old one still serves; a key without a usable token waits for its
+ * one fetch in flight, shared by every request that needs it. The cached case
+ * returns a string, so a request with a token in hand sends with no await.
+ * A token that cannot be had is the channel's credential refused (a 401 to
+ * the breakers: the key is benched and the request fails over), with a
+ * message naming the cause, never the key or the token.
+ */
+import { GatewayError } from '../../core/errors.js';
+
+export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
+
+/** Refresh this long before expiry at most; a short-lived token is refreshed after three quarters of its life. */
+const REFRESH_MARGIN_MS = 5 * 60_000;
+/** A token endpoint that does not answer within this is a failed fetch. */
+const TOKEN_TIMEOUT_MS = 15_000;
+/** Keys remembered at most (keys rotated out of every channel are forgotten first). */
+const MAX_KEYS = 512;
+
+interface HeldToken {
+  readonly token: string;
+  readonly refreshAt: number;
+  readonly expiresAt: number;
+}
+
+interface KeyTokens {
+  held?: HeldToken;
+  fetching?: Promise<string>;
+}
+
+const byKey = new Map<string, KeyTokens>();
+
+/**
+ * The access token for a service-account key: a string when one is held and
+ * fresh enough, a promise when it must be fetched. `channel` names the
+ * channel in a refusal.
+ */
+export function serviceAccountToken(key: string, channel: string): string | Promise<string> {
+  let entry = byKey.get(key);
+  if (!entry) {
+    if (byKey.size >= MAX_KEYS) byKey.delete(byKey.keys().next().value as string);
+    entry = {};
+    byKey.set(key, entry);
+  }
+  const held = entry.held;
+  const now = Date.now();
+  if (held && now < held.refreshAt) return held.token;
+  if (held && now < held.expiresAt) {
+    // Still valid: serve it, and refresh behind it (a failed refresh is tried again on the next request).
+    if (!entry.fetching) fetchInto(entry, key, channel).catch(() => undefined);
+    return held.token;
+  }
+  return entry.fetching ?? fetchInto(entry, key, channel);
+}
+
+function fetchInto(entry: KeyTokens, key: string, channel: string): Promise<string> {
+  const fetching = fetchToken(key, channel).then(
+    (held) => {
+      entry.held = held;
+      entry.fetching = undefined;
+      return held.token;
+    },
+    (error: unknown) => {
+      entry.fetching = undefined;
+      throw error;
+    },
+  );
+  entry.fetching = fetching;
+  return fetching;
+}
+
+interface ServiceAccountKey {
+  client_email: string;
+  private_key: string;
+  token_uri: string;
+}
+
+/** The fields of a service-account key the exchange needs, or a refusal saying which is missing (never quoting the key). */
+export function readServiceAccountKey(key: string, channel: string): ServiceAccountKey {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(key);
+  } catch {
+    throw tokenRefused(channel, 'its key is not a service-account JSON key (set `auth: access-token` for an access token)');
+  }
+  const fields = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  for (const name of ['client_email', 'private_key'] as const) {
+    if (typeof fields[name] !== 'string' || fields[name] === '') throw tokenRefused(channel, `its service-account key has no \`${name}\``);
+  }
+  const tokenUri = fields.token_uri ?? GOOGLE_TOKEN_URI;
+  if (typeof tokenUri !== 'string' || !/^https?:\/\//.test(tokenUri)) throw tokenRefused(channel, 'its service-account key’s `token_uri` is not an http(s) URL');
+  return { client_email: fields.client_email as string, private_key: fields.private_key as string, token_uri: tokenUri };
+}
+
+async function fetchToken(key: string, channel: string): Promise<HeldToken> {
+  const account = readServiceAccountKey(key, channel);
+  const { JWT } = await import('google-auth-library');
+  // The assertion's audience is the token endpoint it is sent to; the library writes Google's own unless told.
+  const client = new JWT({ email: account.client_email, key: account.private_key, scopes: [CLOUD_PLATFORM_SCOPE], additionalClaims: { aud: account.token_uri } });
+  const tokenUrl = new URL(account.token_uri);
+  client.transporter.interceptors.request.add({
+    resolved: async (options) => {
+      options.url = tokenUrl;
+      options.timeout = TOKEN_TIMEOUT_MS;
+      return options;
+    },
+  });
+  const started = Date.now();
+  let credentials: { access_token?: string | null; expiry_date?: number | null };
+  try {
+    credentials = await client.authorize();
+  } catch (error) {
+    throw tokenRefused(channel, `the token endpoint refused ${account.client_email}: ${causeOf(error)}`);
+  }
+  if (!credentials.access_token) throw tokenRefused(channel, `the token endpoint gave ${account.client_email} no access token`);
+  const expiresAt = credentials.expiry_date ?? started + 3_600_000;
+  const margin = Math.min(REFRESH_MARGIN_MS, (expiresAt - started) / 4);
+  return { token: credentials.access_token, refreshAt: expiresAt - margin, expiresAt };
+}
+
+function causeOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+}
+
+/** A token that could not be had, read by the breakers as the upstream refusing the credential (401). */
+export function tokenRefused(channel: string, reason: string): GatewayError {
+  return new GatewayError('upstream_error', `vertex channel ${channel}: no access token: ${reason}`, { status: 502, upstreamStatus: 401, retryable: true });
+}
+
+/** Forgets every held token (tests). */
+export function forgetTokens(): void {
+  byKey.clear();
+}

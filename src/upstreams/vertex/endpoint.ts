@@ -1,0 +1,94 @@
+/**
+ * Where and how to call Vertex AI. Every model is addressed under
+ * `<origin>/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/`,
+ * the origin being the `endpoint` setting, else the channel's base URL, else
+ * the location's public host (`aiplatform.googleapis.com` for `global`,
+ * `<location>-aiplatform.googleapis.com` otherwise), with the key's Bearer
+ * token (auth.ts).
+ *
+ * Two endpoints, one per protocol the type speaks: Google's models by the
+ * content-generation protocol (`…/publishers/google/models/<model>:generateContent`,
+ * `:streamGenerateContent?alt=sse`, `:countTokens`), Anthropic's by the
+ * Messages protocol (`…/publishers/anthropic/models/<model>:rawPredict`,
+ * `:streamRawPredict`, counts at `…/publishers/anthropic/models/count-tokens:rawPredict`)
+ * with `anthropic_version: "vertex-2023-10-16"` in the body and the model in
+ * the path, not the body (a count keeps it in the body: its path names none).
+ */
+import type { EndpointHeaders, RequestHeaders } from '../endpoint.js';
+import { joinUrl } from '../http.js';
+import { readBetaLists } from '../protocols/messages/betas.js';
+import { messagesHeaders, passThroughHeaders } from '../protocols/messages/headers.js';
+import type { GenerateEndpoint } from '../protocols/generate/index.js';
+import type { MessagesEndpoint, MessagesOperation } from '../protocols/messages/index.js';
+import type { UpstreamCall } from '../types.js';
+import { serviceAccountToken } from './auth.js';
+import { vertexSettingsOf, type VertexSettings } from './settings.js';
+
+export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+/** The public host of a location. */
+export function vertexOrigin(location: string): string {
+  return location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
+}
+
+/** `<origin>/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/` for a call's channel. */
+export function publisherModels(call: UpstreamCall, publisher: 'google' | 'anthropic'): string {
+  const settings = vertexSettingsOf(call.channel);
+  const origin = settings.endpoint || call.channel.baseUrl || vertexOrigin(settings.location);
+  return joinUrl(origin, `/v1/projects/${settings.project}/locations/${settings.location}/publishers/${publisher}/models/`);
+}
+
+/** A model name as a path segment: escaped, but for the `@` of a dated Anthropic model (`claude-sonnet-4-5@20250929`). */
+function modelSegment(model: string): string {
+  const bare = model.startsWith('models/') ? model.slice('models/'.length) : model;
+  return encodeURIComponent(bare).replace(/%40/g, '@');
+}
+
+/** The headers with the call's Bearer token: at once when the token is held (or is the key itself), after its fetch otherwise. */
+export function withBearer(call: UpstreamCall, headers: RequestHeaders): EndpointHeaders {
+  if (vertexSettingsOf(call.channel).auth === 'access-token') {
+    headers.authorization = `Bearer ${call.apiKey}`;
+    return headers;
+  }
+  const token = serviceAccountToken(call.apiKey, call.channel.name);
+  if (typeof token === 'string') {
+    headers.authorization = `Bearer ${token}`;
+    return headers;
+  }
+  return token.then((fetched) => {
+    headers.authorization = `Bearer ${fetched}`;
+    return headers;
+  });
+}
+
+/** Google's models, by the content-generation protocol. */
+export const vertexGenerateEndpoint: GenerateEndpoint<VertexSettings> = {
+  type: 'vertex',
+  settingsOf: vertexSettingsOf,
+  url: (call, method) => `${publisherModels(call, 'google')}${modelSegment(call.upstreamModel)}:${method}`,
+  headers: (call) => withBearer(call, { 'content-type': 'application/json' }),
+};
+
+const noBetas: readonly string[] = [];
+
+/** Anthropic's models, by the Messages protocol. */
+export const vertexMessagesEndpoint: MessagesEndpoint<VertexSettings> = {
+  type: 'vertex',
+  settingsOf: vertexSettingsOf,
+  url: (call, operation, stream) =>
+    operation === 'count-tokens'
+      ? `${publisherModels(call, 'anthropic')}count-tokens:rawPredict`
+      : `${publisherModels(call, 'anthropic')}${modelSegment(call.upstreamModel)}:${stream ? 'streamRawPredict' : 'rawPredict'}`,
+  headers: (call, route, betas = noBetas) => {
+    const lists = readBetaLists(vertexSettingsOf(call.channel));
+    return withBearer(call, route === 'translated' ? messagesHeaders(call, betas, lists) : passThroughHeaders(call, lists));
+  },
+  body: (body, call, operation) => vertexMessagesBody(body, call, operation as MessagesOperation | undefined),
+};
+
+/** The body Vertex takes for an Anthropic model: its version added; the model left out except in a count, where the body is the only place that names it. */
+export function vertexMessagesBody(body: Record<string, unknown>, call: UpstreamCall, operation: MessagesOperation | undefined): Record<string, unknown> {
+  if (operation === 'count-tokens') return { ...body, model: call.upstreamModel, anthropic_version: VERTEX_ANTHROPIC_VERSION };
+  const { model: _model, ...rest } = body;
+  return { ...rest, anthropic_version: VERTEX_ANTHROPIC_VERSION };
+}
