@@ -18,6 +18,7 @@ import { openAiResponsesSettings } from './openai-responses/settings.js';
 import { openAiVideosSettings } from './openai-videos/settings.js';
 import type { ChannelSettingsSpec } from './settings-check.js';
 import { simulatorSettings } from './simulator/settings.js';
+import { vertexSettings } from './vertex/settings.js';
 import type { TypedChannelSettings, TypedSettings } from './typed-settings.js';
 import type { Prepared, UpstreamAdapter } from './types.js';
 import type { z } from 'zod';
@@ -106,6 +107,13 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     needs: { baseUrl: false, credentials: true },
     settings: openAiResponsesSettings.spec,
     load: async () => ({ chat: chatAdapter(openAiResponsesSettings, (await import('./openai-responses/index.js')).openAiResponsesAdapter) }),
+  },
+  // The address follows the project's location; the key is a service-account JSON key or an access token.
+  {
+    type: 'vertex',
+    needs: { baseUrl: false, credentials: true },
+    settings: vertexSettings.spec,
+    load: async () => ({ chat: chatAdapter(vertexSettings, (await import('./vertex/index.js')).vertexAdapter) }),
   },
   // Image proxies often run without a secret (the header is then left out).
   {
