@@ -70,6 +70,7 @@ const separateFiles = [
   { specifier: 'pg', entry: 'pg', file: 'pg.cjs' }, // PostgreSQL storage
   { specifier: 'ioredis', entry: 'ioredis', file: 'ioredis.cjs' }, // Redis
   { specifier: 'ws', entry: 'ws', file: 'ws.cjs' }, // the Responses WebSocket, at its first handshake
+  { specifier: 'google-auth-library', entry: 'google-auth-library', file: 'google-auth.cjs' }, // a vertex channel's first service-account token
 ];
 
 /** The imports of `separateFiles`, left to `require('./<file>')` at run time. */
