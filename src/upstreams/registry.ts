@@ -46,6 +46,12 @@ export interface ChannelType {
   readonly defaultModels?: readonly string[];
   /** The keys its channels' `settings` take, each documented; anything else is refused when written. */
   readonly settings: ChannelSettingsSpec;
+  /**
+   * For a type whose adapter takes a request by more than one protocol (`nativeFor`): the columns of
+   * the docs' translation tables, each a label and the upstream model that picks its protocol.
+   * Absent: one column, named by the type.
+   */
+  readonly planColumns?: Readonly<Record<string, { readonly upstreamModel: string }>>;
   load(): Promise<UpstreamSet>;
 }
 
@@ -113,6 +119,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     type: 'vertex',
     needs: { baseUrl: false, credentials: true },
     settings: vertexSettings.spec,
+    planColumns: { 'vertex (claude)': { upstreamModel: 'claude-sonnet-4-5' }, 'vertex (gemini)': { upstreamModel: 'gemini-2.5-flash' } },
     load: async () => ({ chat: chatAdapter(vertexSettings, (await import('./vertex/index.js')).vertexAdapter) }),
   },
   // Image proxies often run without a secret (the header is then left out).

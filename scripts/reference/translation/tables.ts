@@ -10,7 +10,7 @@
  * dialect the request takes the pass-through path, which has no plan.
  */
 import type { FieldDecision } from '../../../src/core/translation-plan.js';
-import { type ChatUpstream, decisionsOf } from './decide.js';
+import { type ChatUpstream, decisionsOf, passesThrough } from './decide.js';
 import type { Body, ProbedFamily } from './families.js';
 
 export interface Probe {
@@ -30,12 +30,12 @@ export const END_MARKER = '<!-- end generated -->';
 /** The markdown table of one family's probes. */
 export function renderTable(family: ProbedFamily, probes: readonly Probe[], upstreams: readonly ChatUpstream[]): string {
   const minimum = family.toCore(family.minimum);
-  const lines = [`| field | ${upstreams.map((upstream) => upstream.type).join(' | ')} |`, `|---|${upstreams.map(() => '---|').join('')}`];
+  const lines = [`| field | ${upstreams.map((upstream) => upstream.label).join(' | ')} |`, `|---|${upstreams.map(() => '---|').join('')}`];
   for (const probe of probes) {
     const request = convert(family, probe);
     const fields = new Set(typeof probe.field === 'string' ? [probe.field] : (probe.field ?? [firstCodeSpan(probe.label)]));
     const cells = upstreams.map((upstream) => {
-      if (upstream.adapter.nativeDialect === family.dialect && upstream.adapter.passThrough !== undefined) return 'native (pass-through)';
+      if (passesThrough(upstream, family.dialect, minimum.model)) return 'native (pass-through)';
       if (probe.settings && !(upstream.type in probe.settings)) return '—';
       const settings = probe.settings?.[upstream.type] ?? {};
       // What every request of the family gets (the minimum's decisions) is not the probed field's.

@@ -36,6 +36,8 @@ interface HeldToken {
 interface KeyTokens {
   held?: HeldToken;
   fetching?: Promise<string>;
+  /** The key's `project_id`, read once ('' when it names none or is no JSON key). */
+  project?: string;
 }
 
 const byKey = new Map<string, KeyTokens>();
@@ -46,12 +48,7 @@ const byKey = new Map<string, KeyTokens>();
  * channel in a refusal.
  */
 export function serviceAccountToken(key: string, channel: string): string | Promise<string> {
-  let entry = byKey.get(key);
-  if (!entry) {
-    if (byKey.size >= MAX_KEYS) byKey.delete(byKey.keys().next().value as string);
-    entry = {};
-    byKey.set(key, entry);
-  }
+  const entry = entryOf(key);
   const held = entry.held;
   const now = Date.now();
   if (held && now < held.refreshAt) return held.token;
@@ -61,6 +58,31 @@ export function serviceAccountToken(key: string, channel: string): string | Prom
     return held.token;
   }
   return entry.fetching ?? fetchInto(entry, key, channel);
+}
+
+function entryOf(key: string): KeyTokens {
+  let entry = byKey.get(key);
+  if (!entry) {
+    if (byKey.size >= MAX_KEYS) byKey.delete(byKey.keys().next().value as string);
+    entry = {};
+    byKey.set(key, entry);
+  }
+  return entry;
+}
+
+/** The `project_id` a service-account key names, read once per key; undefined when it names none. */
+export function keyProject(key: string): string | undefined {
+  const entry = entryOf(key);
+  if (entry.project === undefined) {
+    let project: unknown;
+    try {
+      project = (JSON.parse(key) as { project_id?: unknown }).project_id;
+    } catch {
+      // Not a JSON key: the token fetch says so.
+    }
+    entry.project = typeof project === 'string' ? project : '';
+  }
+  return entry.project || undefined;
 }
 
 function fetchInto(entry: KeyTokens, key: string, channel: string): Promise<string> {
@@ -135,7 +157,12 @@ function causeOf(error: unknown): string {
 
 /** A token that could not be had, read by the breakers as the upstream refusing the credential (401). */
 export function tokenRefused(channel: string, reason: string): GatewayError {
-  return new GatewayError('upstream_error', `vertex channel ${channel}: no access token: ${reason}`, { status: 502, upstreamStatus: 401, retryable: true });
+  return credentialUnusable(channel, `no access token: ${reason}`);
+}
+
+/** A channel whose credential cannot be used (no token, no project to call for), read by the breakers as a refused credential (401): the key is benched and the request fails over. */
+export function credentialUnusable(channel: string, problem: string): GatewayError {
+  return new GatewayError('upstream_error', `vertex channel ${channel}: ${problem}`, { status: 502, upstreamStatus: 401, retryable: true });
 }
 
 /** Forgets every held token (tests). */

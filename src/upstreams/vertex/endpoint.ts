@@ -1,6 +1,7 @@
 /**
  * Where and how to call Vertex AI. Every model is addressed under
- * `<origin>/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/`,
+ * `<origin>/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/`
+ * (the project the `project` setting names, else the service-account key's),
  * the origin being the `endpoint` setting, else the channel's base URL, else
  * the location's public host (`aiplatform.googleapis.com` for `global`,
  * `<location>-aiplatform.googleapis.com` otherwise), with the key's Bearer
@@ -21,7 +22,7 @@ import { messagesHeaders, passThroughHeaders } from '../protocols/messages/heade
 import type { GenerateEndpoint } from '../protocols/generate/index.js';
 import type { MessagesEndpoint, MessagesOperation } from '../protocols/messages/index.js';
 import type { UpstreamCall } from '../types.js';
-import { serviceAccountToken } from './auth.js';
+import { credentialUnusable, keyProject, serviceAccountToken } from './auth.js';
 import { vertexSettingsOf, type VertexSettings } from './settings.js';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
@@ -35,7 +36,19 @@ export function vertexOrigin(location: string): string {
 export function publisherModels(call: UpstreamCall, publisher: 'google' | 'anthropic'): string {
   const settings = vertexSettingsOf(call.channel);
   const origin = settings.endpoint || call.channel.baseUrl || vertexOrigin(settings.location);
-  return joinUrl(origin, `/v1/projects/${settings.project}/locations/${settings.location}/publishers/${publisher}/models/`);
+  return joinUrl(origin, `/v1/projects/${projectOf(settings, call)}/locations/${settings.location}/publishers/${publisher}/models/`);
+}
+
+/**
+ * The project a call is for: the channel's `project`, else the one its
+ * service-account key names (known only per key, so not a schema default). A
+ * channel that can name none cannot be served: it is benched like a refused credential.
+ */
+function projectOf(settings: VertexSettings, call: UpstreamCall): string {
+  if (settings.project !== undefined) return settings.project;
+  const fromKey = settings.auth === 'service-account' ? keyProject(call.apiKey) : undefined;
+  if (fromKey === undefined) throw credentialUnusable(call.channel.name, 'no project to call for: set the `project` setting (an access token names none, nor does this key)');
+  return fromKey;
 }
 
 /** A model name as a path segment: escaped, but for the `@` of a dated Anthropic model (`claude-sonnet-4-5@20250929`). */

@@ -19,7 +19,8 @@ export const vertexSettingsShape = {
   project: z
     .string({ error: projectRule })
     .regex(/^([a-z][a-z0-9-]{4,28}[a-z0-9]|\d{1,20})$/, projectRule)
-    .describe('The Google Cloud project that calls the models (its id, e.g. `my-project`, or its number).'),
+    .optional()
+    .describe('The Google Cloud project that calls the models (its id, e.g. `my-project`, or its number). Unset: the service-account key’s `project_id` (an access token names none: set it then).'),
   location: z
     .string({ error: locationRule })
     .regex(/^(global|[a-z]+-[a-z]+\d+)$/, locationRule)

@@ -59,10 +59,24 @@ describe('vertex addresses', () => {
     expect(publisherModels(call({ model: 'm' }), 'anthropic')).toBe(`${fake.origin}/v1/projects/${fake.project}/locations/${fake.location}/publishers/anthropic/models/`);
   });
 
-  it('refuses settings without a project, and a bad location, naming the setting', () => {
-    expect(() => vertexSettings.read({ location: 'global' })).toThrow(/project/);
+  it('refuses a bad project or location, naming the setting', () => {
+    expect(() => vertexSettings.read({ project: 'My Project' })).toThrow(/project/);
     expect(() => vertexSettings.read({ project: 'my-project', location: 'Mars' })).toThrow(/location/);
-    expect(vertexSettings.read({ project: 'my-project' })).toMatchObject({ location: 'global', auth: 'service-account' });
+    expect(vertexSettings.read({})).toMatchObject({ location: 'global', auth: 'service-account' });
+  });
+
+  it('calls for the service-account key’s project when the channel names none; an access token without a project is a credential it cannot use', () => {
+    const fromKey = call({ model: 'm', settings: { project: undefined } });
+    expect(publisherModels(fromKey, 'google')).toContain(`/v1/projects/${fake.project}/`);
+    const bare = call({ model: 'm', key: 'ya29.some-token', settings: { project: undefined, auth: 'access-token' } });
+    let error: unknown;
+    try {
+      publisherModels(bare, 'google');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isCredentialRefusal(error as GatewayError)).toBe(true);
+    expect((error as GatewayError).message).toMatch(/set the `project` setting/);
   });
 
   it('is native to Messages for claude models and to content generation for the others', () => {
