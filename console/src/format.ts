@@ -39,6 +39,39 @@ export function parseList(text: string): string[] | null {
   return items.length > 0 ? items : null;
 }
 
+/**
+ * Upstream keys: one per line or comma-separated, except that a JSON key (a
+ * service-account key file pasted whole) is one key however many lines and
+ * commas it holds.
+ */
+export function parseKeys(text: string): string[] | null {
+  const keys: string[] = [];
+  let rest = text.trim();
+  while (rest !== '') {
+    const end = rest.startsWith('{') ? jsonObjectEnd(rest) : -1;
+    const key = end > 0 ? rest.slice(0, end) : (/^[^,\n]*/.exec(rest)?.[0] ?? rest);
+    if (key.trim() !== '') keys.push(key.trim());
+    rest = rest.slice(key.length).replace(/^[\s,]+/, '');
+  }
+  return keys.length > 0 ? keys : null;
+}
+
+/** Where the JSON object at the start of `text` ends (past its closing brace), or -1 if it does not. */
+function jsonObjectEnd(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (inString) {
+      if (char === '\\') at++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{') depth++;
+    else if (char === '}' && --depth === 0) return at + 1;
+  }
+  return -1;
+}
+
 /** A number field: empty is null. */
 export function parseNumber(text: string): number | null {
   return text.trim() === '' ? null : Number(text);

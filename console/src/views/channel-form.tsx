@@ -9,7 +9,7 @@ import { useState } from 'preact/hooks';
 import { useSubmit } from '../hooks.js';
 import { admin, ApiError } from '../api.js';
 import { checkedOf, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
-import { parseList } from '../format.js';
+import { parseKeys, parseList } from '../format.js';
 import type { ChannelType, ChannelView } from '../types.js';
 import { draftOf, SettingsFields, settingsOf, type SettingsDraft } from './settings-fields.js';
 
@@ -44,7 +44,7 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
   const draft = properties ? (drafts[type] ?? draftOf(properties, stored)) : undefined;
   const dropped = properties ? Object.keys(stored).filter((key) => !(key in properties)) : [];
   const { submit, busy, error } = useSubmit(async () => {
-    const keys = parseList(apiKeys);
+    const keys = parseKeys(apiKeys);
     const body: Record<string, unknown> = {
       name: name.trim(),
       type,
@@ -95,7 +95,7 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
       </Field>
       <Field
         label={needsKey ? 'Upstream API keys (required)' : 'Upstream API keys'}
-        hint={existing ? `${existing.apiKeyCount} stored; leave empty to keep them` : 'one per line; several rotate round-robin'}
+        hint={existing ? `${existing.apiKeyCount} stored; leave empty to keep them` : 'one per line (a JSON key file pasted whole is one); several rotate round-robin'}
         error={fieldError(error, 'apiKey')}
       >
         <textarea name="apiKey" rows={2} required={needsKey} value={apiKeys} onInput={(e) => setApiKeys(valueOf(e))} />
