@@ -125,6 +125,22 @@ describe('Messages clients', () => {
     const limited = await anthropic.messages.create({ model: 'claude-vertex', max_tokens: 10, messages: [{ role: 'user', content: 'Hello' }] }).catch((error: unknown) => error);
     expect(limited).toBeInstanceOf(Anthropic.RateLimitError);
     expect((limited as InstanceType<typeof Anthropic.RateLimitError>).headers.get('retry-after')).toBe('7');
+    // Google's front end answered, in Google's shape: the client gets its own family's error.
+    expect((limited as InstanceType<typeof Anthropic.RateLimitError>).error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+  });
+
+  it('get the model’s own Messages error unchanged', async () => {
+    fake.script({
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } }),
+    });
+    const refused = await anthropic.messages.create({ model: 'claude-vertex', max_tokens: 10, messages: [{ role: 'user', content: 'Hello' }] }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((refused as InstanceType<typeof Anthropic.BadRequestError>).error).toEqual({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' },
+    });
   });
 });
 
