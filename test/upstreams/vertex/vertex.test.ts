@@ -134,6 +134,22 @@ describe('vertex service-account tokens', () => {
     expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${second}`);
   });
 
+  it('serves a token that is still valid while its refresh runs behind it', async () => {
+    fake.tokenLifetimeSeconds = 4;
+    const key = fake.serviceAccountKey();
+    const first = await serviceAccountToken(key, 'c');
+    // Refreshed after three quarters of a short token's life, before it expires.
+    await sleep(3100);
+    const before = fake.tokensIssued;
+    expect(serviceAccountToken(key, 'c')).toBe(first);
+    expect(serviceAccountToken(key, 'c')).toBe(first);
+    await sleep(300);
+    expect(fake.tokensIssued - before).toBe(1);
+    const next = serviceAccountToken(key, 'c');
+    expect(typeof next).toBe('string');
+    expect(next).not.toBe(first);
+  });
+
   it('reads a key the token endpoint refuses as a refused credential, naming the cause but not the key', async () => {
     const key = fake.foreignServiceAccountKey();
     const refusedBefore = fake.assertionsRefused;
