@@ -219,6 +219,14 @@ describe('OpenAI clients (translated)', () => {
 });
 
 describe('credentials', () => {
+  it('the console’s channel form gets the type’s settings and is told to ask for the key', async () => {
+    const types = await gw.admin('GET', '/channel-types');
+    const vertex = types.body.data.find((entry: { type: string }) => entry.type === 'vertex');
+    expect(vertex).toMatchObject({ serves: ['chat'], needs: { baseUrl: false, credentials: true } });
+    expect(Object.keys(vertex.settings.properties)).toEqual(expect.arrayContaining(['project', 'location', 'endpoint', 'auth', 'betas']));
+    expect(vertex.settings.properties.auth).toMatchObject({ enum: ['service-account', 'access-token'], default: 'service-account' });
+  });
+
   it('a service-account key the token endpoint refuses benches its channel; the request fails over', async () => {
     const refusedBefore = fake.assertionsRefused;
     const answer = await openai.chat.completions.create({ model: 'failover-gemini', messages: [{ role: 'user', content: 'Hello' }] });
