@@ -12,6 +12,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 import { googleError, startFakeVertex, type FakeVertex } from '../support/fake-vertex.js';
@@ -142,6 +143,31 @@ describe('Messages clients', () => {
       error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' },
     });
   });
+});
+
+describe('Claude Code’s recorded requests (pass-through to a Claude model)', () => {
+  const recorded = (file: string) =>
+    JSON.parse(readFileSync(new URL(`../fixtures/agents/claude-code-2.1.328/${file}`, import.meta.url), 'utf8')) as { headers: Record<string, string>; body: Record<string, unknown> };
+
+  it.each(['01-claude-opus-5-plain-turn.json', '02-claude-opus-5-tool-first-turn.json', '03-claude-opus-5-tool-result-turn.json', '06-claude-sonnet-4-5-tool-result-turn.json'])(
+    '%s reaches streamRawPredict as sent, model in the path, betas in the header',
+    async (file) => {
+      const { headers, body } = recorded(file);
+      const sent = { ...headers, 'x-api-key': CLIENT_KEY } as Record<string, string>;
+      delete sent['accept-encoding'];
+      const res = await fetch(`${gw.url}/v1/messages?beta=true`, { method: 'POST', headers: sent, body: JSON.stringify({ ...body, model: 'claude-vertex' }) });
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      expect(text).toContain('event: message_stop');
+      const seen = last();
+      expect(seen.verb).toBe(body.stream ? 'streamRawPredict' : 'rawPredict');
+      const { model: _model, ...rest } = body;
+      expect(seen.body).toEqual({ ...rest, anthropic_version: 'vertex-2023-10-16' });
+      expect(seen.headers['anthropic-beta']).toBe(headers['anthropic-beta']);
+      expect(seen.headers['x-api-key']).toBeUndefined();
+      expect(seen.headers['x-claude-code-session-id']).toBeUndefined();
+    },
+  );
 });
 
 describe('content-generation clients', () => {
