@@ -4,6 +4,7 @@
  * (the project the `project` setting names, else the service-account key's),
  * the origin being the `endpoint` setting, else the channel's base URL, else
  * the location's public host (`aiplatform.googleapis.com` for `global`,
+ * `aiplatform.<us|eu>.rep.googleapis.com` for a multi-region,
  * `<location>-aiplatform.googleapis.com` otherwise), with the key's Bearer
  * token (auth.ts).
  *
@@ -29,7 +30,10 @@ export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
 /** The public host of a location. */
 export function vertexOrigin(location: string): string {
-  return location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
+  if (location === 'global') return 'https://aiplatform.googleapis.com';
+  // The multi-regions keep processing within one geography.
+  if (location === 'us' || location === 'eu') return `https://aiplatform.${location}.rep.googleapis.com`;
+  return `https://${location}-aiplatform.googleapis.com`;
 }
 
 /** `<origin>/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/` for a call's channel. */

@@ -11,7 +11,7 @@ import { messagesLooseWhenStored, messagesSettingsShape } from '../protocols/mes
 import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
 
 const projectRule = 'must be a Google Cloud project id (6 to 30 lowercase letters, digits and hyphens) or project number';
-const locationRule = 'must be a Vertex AI location such as us-central1, europe-west4 or global';
+const locationRule = 'must be a Vertex AI location such as us-central1, europe-west4, us, eu or global';
 
 export const vertexSettingsShape = {
   ...generateSettingsShape,
@@ -23,9 +23,11 @@ export const vertexSettingsShape = {
     .describe('The Google Cloud project that calls the models (its id, e.g. `my-project`, or its number). Unset: the service-account key’s `project_id` (an access token names none: set it then).'),
   location: z
     .string({ error: locationRule })
-    .regex(/^(global|[a-z]+-[a-z]+\d+)$/, locationRule)
+    .regex(/^(global|us|eu|[a-z]+-[a-z]+\d+)$/, locationRule)
     .default('global')
-    .describe('The Vertex AI location: `global` (host `aiplatform.googleapis.com`) or a region such as `us-east5` (host `us-east5-aiplatform.googleapis.com`).'),
+    .describe(
+      'The Vertex AI location: `global` (host `aiplatform.googleapis.com`), a multi-region, `us` or `eu` (host `aiplatform.us.rep.googleapis.com`), or a region such as `us-east5` (host `us-east5-aiplatform.googleapis.com`).',
+    ),
   endpoint: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://us-east5-aiplatform.googleapis.com' })
     .optional()

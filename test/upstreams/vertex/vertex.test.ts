@@ -54,6 +54,8 @@ describe('vertex addresses', () => {
   it('uses the location’s host, global without a region prefix, and the endpoint setting over it', () => {
     expect(vertexOrigin('global')).toBe('https://aiplatform.googleapis.com');
     expect(vertexOrigin('europe-west4')).toBe('https://europe-west4-aiplatform.googleapis.com');
+    expect(vertexOrigin('eu')).toBe('https://aiplatform.eu.rep.googleapis.com');
+    expect(vertexSettings.read({ location: 'us' }).location).toBe('us');
     const regional = call({ model: 'm', settings: { endpoint: undefined, location: 'us-east5' } });
     expect(publisherModels(regional, 'google')).toBe(`https://us-east5-aiplatform.googleapis.com/v1/projects/${fake.project}/locations/us-east5/publishers/google/models/`);
     expect(publisherModels(call({ model: 'm' }), 'anthropic')).toBe(`${fake.origin}/v1/projects/${fake.project}/locations/${fake.location}/publishers/anthropic/models/`);
