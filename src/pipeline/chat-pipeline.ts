@@ -20,6 +20,7 @@ import { placeSession } from './session-placement.js';
 import type { Channel } from '../core/channel.js';
 import type { ChatResult, PassThroughResult, Prepared, UpstreamAdapter } from '../upstreams/types.js';
 import { WholeBody } from '../upstreams/whole-body.js';
+import { nativeAdapter } from '../upstreams/native-adapter.js';
 import { deliverPassThrough, deliverTranslated, noText, type Outcome } from './chat-delivery.js';
 import type { ChatOutput } from './chat-output.js';
 import type { ChatServices } from './chat-services.js';
@@ -63,7 +64,8 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
       async (next): Promise<AttemptValue> => {
         const adapter = services.adapter(next.channel.type);
         const upstreamCall = services.upstreamCall(next, call, abort.signal);
-        if (isNative(adapter, codec)) {
+        const native = passingAdapter(adapter, codec, next.channel, call.model);
+        if (native) {
           const own = call.passThroughRequest?.(next.channel);
           const request = (own instanceof Promise ? await own : own) ?? {
             rawBody: call.rawBody,
@@ -71,7 +73,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
             stream: call.stream,
             method: call.passThroughMethod,
           };
-          const result = await adapter.passThrough!(request, upstreamCall);
+          const result = await native.passThrough!(request, upstreamCall);
           const wrapped = call.wrapPassThrough ? call.wrapPassThrough(result, next.channel) : result;
           return { kind: 'pass', result: await withFirstChunk(wrapped instanceof Promise ? await wrapped : wrapped) };
         }
@@ -166,8 +168,10 @@ function estimatePrompt(coreRequest: () => ChatRequest): number {
 
 const NOTHING_PREPARED: ReadonlyMap<string, Prepared<unknown>> = new Map();
 
-function isNative(adapter: UpstreamAdapter, codec: ChatCodec): boolean {
-  return adapter.nativeDialect === codec.dialect && adapter.passThrough !== undefined;
+/** The adapter that passes this client's bytes through on the channel, if any (a type speaking several dialects answers per model). */
+function passingAdapter(adapter: UpstreamAdapter, codec: ChatCodec, channel: Channel, model: string): UpstreamAdapter | undefined {
+  const native = nativeAdapter(adapter, codec.dialect, channel, model);
+  return native?.passThrough ? native : undefined;
 }
 
 /**
@@ -181,12 +185,12 @@ function isNative(adapter: UpstreamAdapter, codec: ChatCodec): boolean {
 function servableCandidates(services: ChatServices, call: ChatCall, codec: ChatCodec, coreRequest: () => ChatRequest): { candidates: Channel[]; prepared: ReadonlyMap<string, Prepared<unknown>> } {
   const ordered = services.candidates(call.model);
   // The common single native channel takes no filtering and no map.
-  if (ordered.every((channel) => isNative(services.adapter(channel.type), codec))) return { candidates: ordered, prepared: NOTHING_PREPARED };
+  if (ordered.every((channel) => passingAdapter(services.adapter(channel.type), codec, channel, call.model))) return { candidates: ordered, prepared: NOTHING_PREPARED };
   const prepared = new Map<string, Prepared<unknown>>();
   let firstRefusal: GatewayError | undefined;
   const candidates = ordered.filter((channel) => {
     const adapter = services.adapter(channel.type);
-    if (isNative(adapter, codec)) return true;
+    if (passingAdapter(adapter, codec, channel, call.model)) return true;
     const strict = call.key.record.strictTranslation === true || channel.settings.strictTranslation === true;
     // The settings as the registry parsed them with the channel type's schema, the type its adapter declares (registry.ts ties the two).
     const built = adapter.prepare(coreRequest(), { strict, settings: channel.settings, upstreamModel: upstreamModelFor(channel, call.model), dialect: codec.dialect });

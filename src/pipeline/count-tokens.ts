@@ -20,7 +20,8 @@ import { countRequestTokens } from '../core/tokens.js';
 import { withFailover } from '../routing/failover.js';
 import type { ClientKey } from '../http/auth.js';
 import type { Channel } from '../core/channel.js';
-import type { CountTokensResult, PassThroughRequest, UpstreamAdapter } from '../upstreams/types.js';
+import type { CountTokensResult, PassThroughRequest } from '../upstreams/types.js';
+import { nativeAdapter } from '../upstreams/native-adapter.js';
 import type { RequestOutput } from './chat-output.js';
 import { abortOnGone, admitted, failPlain, failoverOptions, routedFields } from './request-flow.js';
 import type { RequestServices } from './services.js';
@@ -68,8 +69,8 @@ export async function serveCountTokens(services: RequestServices, call: CountCal
     if (admission) await admission;
     const candidates = services.candidates(call.model);
     const attempt = await withFailover(candidates, failoverOptions(services, call, attempts, abort.signal), async (next): Promise<Counted> => {
-      const adapter = services.adapter(next.channel.type);
-      if (!countsNatively(adapter, codec)) return { kind: 'estimate' };
+      const adapter = nativeAdapter(services.adapter(next.channel.type), codec.dialect, next.channel, call.model);
+      if (!adapter?.countTokens) return { kind: 'estimate' };
       const upstreamCall = services.upstreamCall(next, call, abort.signal);
       try {
         return { kind: 'forwarded', result: await adapter.countTokens!(await call.nativeRequest(next.channel), upstreamCall) };
@@ -97,8 +98,4 @@ export async function serveCountTokens(services: RequestServices, call: CountCal
   }
 
   services.settleCount({ ...routedFields(call, codec.family, target, attempts), httpStatus, error, estimated });
-}
-
-function countsNatively(adapter: UpstreamAdapter, codec: CountCodec): boolean {
-  return adapter.nativeDialect === codec.dialect && adapter.countTokens !== undefined;
 }

@@ -95,6 +95,14 @@ export interface UpstreamAdapter<Settings = Record<string, unknown>, P extends P
   /** The client dialect this upstream speaks natively; such clients get the pass-through path. */
   readonly nativeDialect?: Dialect;
   /**
+   * For a type whose upstream speaks several dialects, by model or by API (a
+   * cloud serving Anthropic and Gemini models, Azure's two OpenAI APIs): the
+   * adapter that takes `dialect` as it is for `upstreamModel`, if any. When
+   * present it replaces `nativeDialect` (see `nativeAdapter`), and the
+   * pass-through and counting calls go to the adapter it returns.
+   */
+  nativeFor?(dialect: Dialect, upstreamModel: string): UpstreamAdapter | undefined;
+  /**
    * Builds, before routing and without side effects, the upstream request
    * for a translated request, in one pass that records what it did with
    * each field (`decisions`, see core/translation-plan.ts). Never throws for
