@@ -14,6 +14,7 @@
  * secret, and no token is ever logged.
  */
 import { upstreamStatusError, type GatewayError } from '../../core/errors.js';
+import type { RequestHeaders } from '../endpoint.js';
 import { readErrorText } from '../error-answer.js';
 import type { UpstreamHeaders } from '../headers.js';
 import { parseJsonAnswer, toUpstreamError } from '../http.js';
@@ -27,14 +28,11 @@ const TOKEN_TIMEOUT_MS = 30_000;
 const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
 const MAX_CACHED = 1000;
 
-export type RequestHeaders = Record<string, string>;
-
 interface CachedToken {
   /** The request headers that carry the token, built once per token. */
   headers: RequestHeaders;
   refreshAt: number;
   expiresAt: number;
-  pending?: Promise<RequestHeaders>;
 }
 
 const tokens = new Map<string, CachedToken>();
@@ -42,16 +40,18 @@ const fetching = new Map<string, Promise<RequestHeaders>>();
 
 /** The token endpoint a channel's grant goes to. */
 export function tokenEndpointOf(settings: AzureOpenAiSettings): string {
+  // The tenant's address is derived from another key, so it cannot be the schema's default.
   if (settings.tokenEndpoint) return settings.tokenEndpoint;
-  if (!settings.tenantId) throw tokenFailure('the channel names no tenantId (nor a tokenEndpoint) for auth entra-id');
-  return `https://login.microsoftonline.com/${encodeURIComponent(settings.tenantId)}/oauth2/v2.0/token`;
+  return `https://login.microsoftonline.com/${encodeURIComponent(String(settings.tenantId))}/oauth2/v2.0/token`;
 }
 
 /** The headers with a Bearer token for this call's credential: a record when a fresh token is cached, a promise when one must be fetched. */
 export function entraHeaders(settings: AzureOpenAiSettings, call: UpstreamCall): RequestHeaders | Promise<RequestHeaders> {
-  const endpoint = tokenEndpointOf(settings);
   const clientId = settings.clientId;
-  if (!clientId) throw tokenFailure('the channel names no clientId for auth entra-id');
+  // Refused as the exchange would be (a rejected promise, never a throw out of `headers()`).
+  if (!clientId) return Promise.reject(tokenFailure('the channel names no clientId for auth entra-id'));
+  if (!settings.tokenEndpoint && !settings.tenantId) return Promise.reject(tokenFailure('the channel names no tenantId (nor a tokenEndpoint) for auth entra-id'));
+  const endpoint = tokenEndpointOf(settings);
   const key = `${endpoint}\n${clientId}\n${settings.scope}\n${call.apiKey}`;
   const cached = tokens.get(key);
   const now = Date.now();
