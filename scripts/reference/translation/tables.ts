@@ -35,7 +35,7 @@ export function renderTable(family: ProbedFamily, probes: readonly Probe[], upst
     const request = convert(family, probe);
     const fields = new Set(typeof probe.field === 'string' ? [probe.field] : (probe.field ?? [firstCodeSpan(probe.label)]));
     const cells = upstreams.map((upstream) => {
-      if (upstream.adapter.nativeDialect === family.dialect && upstream.adapter.passThrough !== undefined) return 'native (pass-through)';
+      if (passesThrough(upstream, family)) return 'native (pass-through)';
       if (probe.settings && !(upstream.type in probe.settings)) return '—';
       const settings = probe.settings?.[upstream.type] ?? {};
       // What every request of the family gets (the minimum's decisions) is not the probed field's.
@@ -50,6 +50,13 @@ export function renderTable(family: ProbedFamily, probes: readonly Probe[], upst
     lines.push(`| ${escapeCell(probe.label)} | ${cells.map(escapeCell).join(' | ')} |`);
   }
   return lines.join('\n');
+}
+
+/** Whether the family's dialect passes through on this upstream: its own dialect, or a part of a type that speaks several (a probe's model). */
+function passesThrough(upstream: ChatUpstream, family: ProbedFamily): boolean {
+  const { adapter } = upstream;
+  const native = adapter.nativeFor ? adapter.nativeFor(family.dialect, 'probe-model') : adapter.nativeDialect === family.dialect ? adapter : undefined;
+  return native?.passThrough !== undefined;
 }
 
 function convert(family: ProbedFamily, probe: Probe) {
