@@ -93,10 +93,19 @@ function serve(request: RecordedRequest, fake: AzureFake): FakeReply {
   const dated = url.pathname.startsWith('/openai/deployments/') || url.pathname === '/openai/responses';
   if (dated && !url.searchParams.get('api-version')) return azureError(404, '404', 'Resource not found');
   const body = request.json<Body>();
-  const route = /^\/openai\/(?:v1\/|deployments\/([^/]+)\/)?(chat\/completions|responses)$/.exec(url.pathname);
+  const route = /^\/openai\/(?:v1\/|deployments\/([^/]+)\/)?(chat\/completions|responses|embeddings)$/.exec(url.pathname);
   if (!route || (url.pathname.startsWith('/openai/v1/') && url.searchParams.has('api-version'))) return azureError(404, '404', 'Resource not found');
   const deployment = route[1] !== undefined ? decodeURIComponent(route[1]) : String(body.model);
   if (!fake.deployments.has(deployment)) return azureError(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist.');
+  if (route[2] === 'embeddings') {
+    const inputs = Array.isArray(body.input) ? body.input : [body.input];
+    return json(200, {
+      object: 'list',
+      model: deployment,
+      data: inputs.map((_: unknown, index: number) => ({ object: 'embedding', index, embedding: [0.1, 0.2, 0.3] })),
+      usage: { prompt_tokens: 5, total_tokens: 5 },
+    });
+  }
   const said = JSON.stringify(route[2] === 'responses' ? (body.input ?? '') : body.messages);
   if (said.includes('THROTTLE'))
     return {

@@ -61,6 +61,16 @@ beforeAll(async () => {
           priority: 10,
           settings: entra(),
         },
+        // A wrong api-key, refused by the resource: benched, and the request fails over.
+        {
+          name: 'azure-bad-key',
+          type: 'azure-openai',
+          baseUrl: resource,
+          apiKey: 'azure-key-wrong-0000000000',
+          models: ['failover-gpt-4o'],
+          modelMapping: { 'failover-gpt-4o': 'gpt-4o-deploy' },
+          priority: 5,
+        },
         { name: 'azure-backup', type: 'azure-openai', baseUrl: resource, apiKey: AZURE_API_KEY, models: ['failover-gpt-4o'], modelMapping: { 'failover-gpt-4o': 'gpt-4o-deploy' }, priority: 0 },
       ],
       keys: [{ name: 'client', key: CLIENT_KEY }],
@@ -134,6 +144,15 @@ describe('Responses client (pass-through)', () => {
   it('reaches the dated responses route with the api-version', async () => {
     await openai.responses.create({ model: 'dated-gpt-4o', input: 'Hello' });
     expect(fake.resource.requests.at(-1)!.url).toBe('/openai/responses?api-version=2025-04-01-preview');
+  });
+});
+
+describe('embeddings', () => {
+  it("pass an OpenAI embeddings body to the deployment's embeddings route", async () => {
+    const answer = await openai.embeddings.create({ model: 'gpt-4o', input: ['a', 'b'] });
+    expect(answer.data).toHaveLength(2);
+    expect(fake.resource.requests.at(-1)!.url).toBe('/openai/v1/embeddings');
+    expect(fake.resource.requests.at(-1)!.json()).toMatchObject({ model: 'gpt-4o-deploy', input: ['a', 'b'] });
   });
 });
 
@@ -220,6 +239,12 @@ describe('Entra ID client credentials', () => {
     expect(seen.headers['api-key']).toBeUndefined();
   });
 
+  it('serves a Responses client with the token too', async () => {
+    const response = await openai.responses.create({ model: 'entra-gpt-4o', input: 'Hello' });
+    expect(response.output_text).toBe('Hello from Azure.');
+    expect(fake.resource.requests.at(-1)!.headers.authorization).toMatch(/^Bearer eyJ/);
+  });
+
   it('fetches a new token once the last one expired (the resource refuses an expired token)', async () => {
     fake.tokenLifetime = 1;
     try {
@@ -240,8 +265,8 @@ describe('Entra ID client credentials', () => {
     const completion = await openai.chat.completions.create(ask('failover-gpt-4o'));
     expect(completion.choices[0].message.content).toBe('Hello from Azure.');
     const serving = gw.gateway.ctx.channels.serving('failover-gpt-4o');
-    const bad = serving.find((channel) => channel.name === 'azure-entra-bad')!;
-    expect(gw.gateway.ctx.health.isHealthy(bad)).toBe(false);
+    for (const name of ['azure-entra-bad', 'azure-bad-key']) expect(gw.gateway.ctx.health.isHealthy(serving.find((channel) => channel.name === name)!)).toBe(false);
+    expect(fake.resource.requests.some((request) => request.headers['api-key'] === 'azure-key-wrong-0000000000')).toBe(true);
     const logs = JSON.stringify((await gw.admin('GET', '/logs?model=failover-gpt-4o')).body);
     expect(logs).not.toContain('entra-secret-wrong');
   });
