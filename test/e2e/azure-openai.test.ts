@@ -7,6 +7,7 @@
  * `api`. Both route styles, both kinds of credential, the prompt filter's
  * opening chunk, the content filter and throttling.
  */
+import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
@@ -139,6 +140,18 @@ describe('Responses client (pass-through)', () => {
     for await (const event of await openai.responses.create({ model: 'o4-mini', input: 'Hello', stream: true })) if (event.type === 'response.output_text.delta') text += event.delta;
     expect(text).toBe('Hello from Azure.');
     expect(await lastLog('o4-mini')).toMatchObject({ family: 'responses', outputTokens: 40, estimated: false });
+  });
+
+  it("takes Codex's recorded requests untouched but for the deployment name", async () => {
+    for (const file of ['02-gpt-6.1-sol-tool-first-turn.json', '08-gpt-5.1-codex-tool-first-turn.json']) {
+      const body = JSON.parse(readFileSync(new URL(`../fixtures/agents/codex-0.169.0/${file}`, import.meta.url), 'utf8')).body;
+      const { data, response } = await openai.responses.create({ ...body, model: 'gpt-4o', stream: true } as never).withResponse();
+      expect(response.headers.get('x-switchyard-translation')).toBeNull();
+      const types: string[] = [];
+      for await (const event of data as unknown as AsyncIterable<{ type: string }>) types.push(event.type);
+      expect(types.at(-1)).toBe('response.completed');
+      expect(fake.resource.requests.at(-1)!.json()).toEqual({ ...body, model: 'gpt-4o-deploy', stream: true });
+    }
   });
 
   it('reaches the dated responses route with the api-version', async () => {
