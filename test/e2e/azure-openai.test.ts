@@ -116,6 +116,13 @@ describe('Chat Completions client (pass-through)', () => {
     expect(await lastLog('gpt-4o')).toMatchObject({ family: 'chat-completions', inputTokens: 1024, cacheReadTokens: 1024, outputTokens: 40, estimated: false });
   });
 
+  it('keeps it from a client that asked for the usage chunk too, which then gets that chunk', async () => {
+    const chunks = [];
+    for await (const chunk of await openai.chat.completions.create({ ...ask('dated-gpt-4o'), stream: true, stream_options: { include_usage: true } })) chunks.push(chunk);
+    expect(chunks.every((chunk) => chunk.id !== '')).toBe(true);
+    expect(chunks.at(-1)!.usage).toMatchObject({ prompt_tokens: 2048, completion_tokens: 40 });
+  });
+
   it('relays Azure throttling as a 429 with retry-after', async () => {
     const error = await openai.chat.completions.create(ask('gpt-4o', 'THROTTLE')).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
