@@ -161,6 +161,16 @@ describe('Responses client (pass-through)', () => {
     }
   });
 
+  it("relays throttling as a 429 with retry-after, and a filtered prompt as a 400 with Azure's message", async () => {
+    const throttled = (await openai.responses.create({ model: 'gpt-4o', input: 'THROTTLE' }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers?.get('retry-after')).toBe('7');
+    const filtered = (await openai.responses.create({ model: 'gpt-4o', input: 'FILTER' }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    // The status and Azure's words; the Responses protocol keeps no upstream error code (for any Responses upstream), so the code is the gateway's.
+    expect(filtered.status).toBe(400);
+    expect(filtered.message).toContain('content management policy');
+  });
+
   it('reaches the dated responses route with the api-version', async () => {
     await openai.responses.create({ model: 'dated-gpt-4o', input: 'Hello' });
     expect(fake.resource.requests.at(-1)!.url).toBe('/openai/responses?api-version=2025-04-01-preview');
@@ -228,6 +238,7 @@ describe('Messages client (translated)', () => {
     expect((await anthropic.messages.stream(message('gpt-4o', 'FILTER')).finalMessage()).stop_reason).toBe('refusal');
     expect((await anthropic.messages.stream(message('gpt-4o', 'CUTOFF')).finalMessage()).stop_reason).toBe('refusal');
     expect((await anthropic.messages.create(message('resp-o4-mini', 'FILTER'))).stop_reason).toBe('refusal');
+    expect((await anthropic.messages.stream(message('resp-o4-mini', 'CUTOFF')).finalMessage()).stop_reason).toBe('refusal');
     const error = (await anthropic.messages.create(message('gpt-4o', 'THROTTLE')).catch((caught: unknown) => caught)) as InstanceType<typeof Anthropic.APIError>;
     expect(error.status).toBe(429);
     expect(error.headers?.get('retry-after')).toBe('7');

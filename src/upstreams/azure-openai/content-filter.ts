@@ -1,8 +1,9 @@
 /**
  * Azure's content filter refusing a prompt: a 400 whose error code is
  * `content_filter` (Chat Completions) or whose message names the content
- * management policy (Responses). A Chat Completions or Responses client gets
- * Azure's answer as written (the pass-through path); a translated client
+ * management policy (Responses). A Chat Completions client gets Azure's
+ * answer as written, a Responses client a 400 with Azure's message (the
+ * pass-through paths); a translated client
  * (Messages, content generation) gets its own family's refusal: an answer
  * with no content that finished as filtered (`stop_reason: refusal`,
  * `finishReason: SAFETY`). A completion the filter cut short finishes with
