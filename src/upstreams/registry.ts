@@ -8,6 +8,7 @@
  */
 import { GatewayError } from '../core/errors.js';
 import { anthropicSettings } from './anthropic/settings.js';
+import { azureOpenAiSettings } from './azure-openai/settings.js';
 import { geminiSettings } from './gemini/settings.js';
 import type { ImageTaskUpstream } from '../tasks/image-contract.js';
 import type { AnyTaskUpstream } from '../tasks/types.js';
@@ -121,6 +122,13 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     settings: vertexSettings.spec,
     planColumns: { 'vertex (claude)': { upstreamModel: 'claude-sonnet-4-5' }, 'vertex (gemini)': { upstreamModel: 'gemini-2.5-flash' } },
     load: async () => ({ chat: chatAdapter(vertexSettings, (await import('./vertex/index.js')).vertexAdapter) }),
+  },
+  // The resource URL is the base URL; the key is the api-key or the Entra ID client secret.
+  {
+    type: 'azure-openai',
+    needs: REMOTE,
+    settings: azureOpenAiSettings.spec,
+    load: async () => ({ chat: chatAdapter(azureOpenAiSettings, (await import('./azure-openai/index.js')).azureOpenAiAdapter) }),
   },
   // Image proxies often run without a secret (the header is then left out).
   {

@@ -312,6 +312,13 @@ async function main(): Promise<void> {
       assert.match(await complaint.innerText(), /baseUrl|http/i);
       await shot(page, 'channel-refused');
       await page.getByRole('button', { name: 'Close' }).click();
+      // A cloud type: its settings from its JSON Schema, and its key asked for (the secret is a key, never a setting).
+      await page.click('text=New channel');
+      await page.selectOption('dialog select[name=type]', 'azure-openai');
+      await page.locator('dialog select[name="settings.auth"]').waitFor();
+      await page.locator('dialog input[name="settings.tenantId"]').waitFor();
+      assert.equal(await page.locator('dialog textarea[name=apiKey]').getAttribute('required'), '', 'the key is required');
+      await page.getByRole('button', { name: 'Close' }).click();
       // The 400 the refused create provoked is the expected one.
       problems.splice(0, problems.length, ...problems.filter((problem) => !problem.includes('400')));
     });

@@ -40,6 +40,8 @@ const converters: Record<string, (request: ChatRequest) => unknown> = {
   gemini: (request) => toGeminiRequest(request, 'gemini-3.1-pro-preview'),
   'openai-chat': (request) => toChatCompletionRequest(request, 'gpt-x'),
   'openai-responses': (request) => toResponsesRequest(request, 'gpt-x'),
+  // Translated to Chat Completions by default (its `api` setting).
+  'azure-openai': (request) => toChatCompletionRequest(request, 'gpt-x'),
 };
 
 describe('Gemini CLI 0.61.0 requests', () => {

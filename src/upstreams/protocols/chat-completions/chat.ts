@@ -20,7 +20,7 @@ export function chatCompletionsChat<S extends ChatCompletionsSettings>(endpoint:
     // The one per-attempt step: the session's cache key, known once the candidates were placed.
     const body = withSessionCacheKey(prepared.body, call.sessionKey);
     const exchange = callExchange(call, endpoint.url(call, 'chat'), headers, translatedBody(endpoint, body, call), throwChatCompletionsStatus);
-    if (request.stream) return { stream: true, events: chatSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };
+    if (request.stream) return { stream: true, events: chatSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call), endpoint.skippedChunks) };
     // A plain answer is gathered whole, with no body stream (whole-answer.ts).
     const json = await requestJsonOk<ChatCompletion>(exchange, limitsOf(call).maxBodyBytes);
     return { stream: false, response: fromChatCompletion(json, call.upstreamModel) };

@@ -18,8 +18,9 @@ import { mapFinishReason } from '../../../dialects/chat-completions/finish-reaso
 import { DetailsCollector } from './reasoning-details.js';
 import { usageFromChatCompletion } from '../../../dialects/chat-completions/usage.js';
 import type { ChatCompletionChunk, ChatCompletionMessage } from '../../../dialects/chat-completions/wire.js';
+import type { SkippedChunks } from './endpoint.js';
 
-export async function* chatSseToEvents(body: AsyncIterable<Uint8Array>, signal?: CallSignal, limits?: UpstreamLimits): AsyncGenerator<ChatEvent> {
+export async function* chatSseToEvents(body: AsyncIterable<Uint8Array>, signal?: CallSignal, limits?: UpstreamLimits, skipped?: SkippedChunks): AsyncGenerator<ChatEvent> {
   const state = new ChatStreamState();
   const out: ChatEvent[] = [];
   try {
@@ -27,7 +28,11 @@ export async function* chatSseToEvents(body: AsyncIterable<Uint8Array>, signal?:
       // After finish, keep reading (only [DONE] is left) so the connection can be reused.
       if (state.finished) continue;
       if (sse.data === '[DONE]') state.end(out);
-      else state.handle(parseChunk(sse.data), out);
+      else {
+        const chunk = parseChunk(sse.data);
+        if (skipped?.skips(chunk)) continue;
+        state.handle(chunk, out);
+      }
       for (let i = 0; i < out.length; i++) yield out[i];
       out.length = 0;
     }

@@ -15,7 +15,7 @@ import { forwardUntouched } from '../../pass-through.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from '../../types.js';
 import type { ChatCompletionsEndpoint } from './endpoint.js';
 import type { ChatCompletionsSettings } from './settings.js';
-import { ChatCompletionJsonUsageTap, ChatCompletionStreamUsageTap, withoutUsageChunk } from './usage-tap.js';
+import { ChatCompletionJsonUsageTap, ChatCompletionStreamUsageTap, isUsageOnly, usageMarkers, withoutChunks } from './usage-tap.js';
 
 export function chatCompletionsPassThrough<S extends ChatCompletionsSettings>(endpoint: ChatCompletionsEndpoint<S>) {
   return (request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult> => whenHeaders(endpoint.headers(call), forward, endpoint, request, call);
@@ -34,7 +34,11 @@ async function forward(headers: RequestHeaders, endpoint: ChatCompletionsEndpoin
     },
     call,
   );
-  return askUsage && result.contentType.startsWith('text/event-stream') ? { ...result, body: withoutUsageChunk(result.body) } : result;
+  if (!result.contentType.startsWith('text/event-stream')) return result;
+  const skipped = endpoint.skippedChunks;
+  if (askUsage)
+    return { ...result, body: withoutChunks(result.body, skipped ? [...usageMarkers, skipped.marker] : usageMarkers, skipped ? (chunk) => isUsageOnly(chunk) || skipped.skips(chunk) : isUsageOnly) };
+  return skipped ? { ...result, body: withoutChunks(result.body, [skipped.marker], skipped.skips) } : result;
 }
 
 function clientAskedUsage(body: Record<string, unknown>): boolean {

@@ -8,9 +8,11 @@
  * reasoning, refusal and tool-call arguments to the delivered text.
  *
  * When the gateway asked for the usage chunk on the client's behalf,
- * `withoutUsageChunk` keeps that chunk (empty `choices`, a usage object) from
- * the client: the forwarded regions hold whole events, and only a region
- * that holds a usage object is decoded to drop it.
+ * `withoutChunks` keeps that chunk (empty `choices`, a usage object) from
+ * the client, and the ones an endpoint skips (Azure's
+ * prompt filter results): the forwarded regions hold whole events, and only
+ * a region that holds a marker of such a chunk is decoded to drop it. (An
+ * upstream id is the first non-empty one: Azure's opening chunk has none.)
  */
 import { promptPart } from '../../../core/chat.js';
 import { ReadingTap, type AnswerTap, type StreamTap } from '../../pass-through.js';
@@ -28,7 +30,7 @@ export class ChatCompletionStreamUsageTap extends ReadingTap implements StreamTa
   see(_event: SseEvent, data: unknown): void {
     const chunk = data as ChatCompletionChunk | null;
     if (!chunk || typeof chunk !== 'object') return;
-    if (this.responseId === undefined && typeof chunk.id === 'string') this.responseId = chunk.id;
+    if (this.responseId === undefined && typeof chunk.id === 'string' && chunk.id !== '') this.responseId = chunk.id;
     const choices = chunk.choices;
     if (choices) {
       for (let i = 0; i < choices.length; i++) {
@@ -84,32 +86,40 @@ export class ChatCompletionJsonUsageTap extends ReadingTap implements AnswerTap 
   }
 }
 
-const usageMarkers = ['"usage":{', '"usage": {'];
+/** Text every usage-only chunk holds (however the server spaces its JSON). */
+export const usageMarkers: readonly string[] = ['"usage":{', '"usage": {'];
 
-/** Drops the usage-only chunk from regions of whole events. */
-export async function* withoutUsageChunk(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+/** The usage-only chunk the gateway asked for on a client's behalf: no choices, a usage object. */
+export function isUsageOnly(chunk: ChatCompletionChunk): boolean {
+  return Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunk.usage != null;
+}
+
+/**
+ * Drops the chunks `drops` names from regions of whole events; a region that
+ * holds none of `markers` goes on as it is, undecoded.
+ */
+export async function* withoutChunks(body: AsyncIterable<Uint8Array>, markers: readonly string[], drops: (chunk: ChatCompletionChunk) => boolean): AsyncGenerator<Uint8Array> {
   for await (const chunk of body) {
     const region = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (region.indexOf(usageMarkers[0]) < 0 && region.indexOf(usageMarkers[1]) < 0) {
+    if (!markers.some((marker) => region.indexOf(marker) >= 0)) {
       yield region;
       continue;
     }
     const events = region.toString('utf8').split(/(?<=\r?\n\r?\n)/);
-    const kept = events.filter((event) => !isUsageOnlyChunk(event)).join('');
+    const kept = events.filter((event) => !isDropped(event, markers, drops)).join('');
     if (kept !== '') yield Buffer.from(kept, 'utf8');
   }
 }
 
-function isUsageOnlyChunk(event: string): boolean {
+function isDropped(event: string, markers: readonly string[], drops: (chunk: ChatCompletionChunk) => boolean): boolean {
   const data = event
     .split(/\r?\n/)
     .filter((line) => line.startsWith('data:'))
     .map((line) => line.slice(5).trimStart())
     .join('\n');
-  if (!usageMarkers.some((marker) => data.includes(marker))) return false;
+  if (!markers.some((marker) => data.includes(marker))) return false;
   try {
-    const chunk = JSON.parse(data) as ChatCompletionChunk;
-    return Array.isArray(chunk.choices) && chunk.choices.length === 0;
+    return drops(JSON.parse(data) as ChatCompletionChunk);
   } catch {
     return false;
   }

@@ -1,0 +1,81 @@
+/**
+ * Where and how to call an Azure OpenAI / Azure AI Foundry resource, for each
+ * of the two protocols a channel speaks. The channel's `baseUrl` is the
+ * resource URL (`https://my-resource.openai.azure.com`; a trailing `/openai`
+ * or `/openai/v1` is accepted too). The `v1` routes take the deployment as
+ * the body's `model`; the `dated` ones take an `api-version` query and, for
+ * Chat Completions and embeddings, the deployment in the path. The
+ * credential is the channel's key as an `api-key` header, or an Entra ID
+ * token got with it (entra-token.ts). Streams of Chat Completions open with
+ * a `prompt_filter_results` chunk (empty `id` and `object`, no choices),
+ * which is not a completion chunk: the protocol drops it on every path.
+ */
+import type { ChatCompletionChunk } from '../../dialects/chat-completions/wire.js';
+import type { EndpointHeaders } from '../endpoint.js';
+import type { ChatCompletionsEndpoint, ChatCompletionsOperation } from '../protocols/chat-completions/index.js';
+import type { ResponsesEndpoint, ResponsesOperation } from '../protocols/responses/index.js';
+import type { UpstreamCall } from '../types.js';
+import { entraHeaders } from './entra-token.js';
+import { azureOpenAiSettingsOf, type AzureOpenAiSettings } from './settings.js';
+
+const chatPaths: Readonly<Record<ChatCompletionsOperation, string>> = { chat: '/chat/completions', embeddings: '/embeddings' };
+const responsesPaths: Readonly<Record<ResponsesOperation, string>> = { responses: '/responses', compact: '/responses/compact', 'input-tokens': '/responses/input_tokens' };
+
+/** Resource URL → its root without a trailing slash, `/openai` or `/openai/v1`, made once per URL. */
+const roots = new Map<string, string>();
+
+export function resourceRoot(baseUrl: string): string {
+  let root = roots.get(baseUrl);
+  if (root === undefined) {
+    root = baseUrl.replace(/\/+$/, '').replace(/\/openai(\/v1)?$/, '');
+    if (roots.size >= 1000) roots.clear();
+    roots.set(baseUrl, root);
+  }
+  return root;
+}
+
+function dated(path: string, settings: AzureOpenAiSettings): string {
+  return `${path}?api-version=${encodeURIComponent(settings.apiVersion)}`;
+}
+
+export function azureChatUrl(call: UpstreamCall, operation: ChatCompletionsOperation): string {
+  const settings = azureOpenAiSettingsOf(call.channel);
+  const root = resourceRoot(call.channel.baseUrl);
+  if (settings.routes === 'v1') return `${root}/openai/v1${chatPaths[operation]}`;
+  return dated(`${root}/openai/deployments/${encodeURIComponent(call.upstreamModel)}${chatPaths[operation]}`, settings);
+}
+
+export function azureResponsesUrl(call: UpstreamCall, operation: ResponsesOperation): string {
+  const settings = azureOpenAiSettingsOf(call.channel);
+  const root = resourceRoot(call.channel.baseUrl);
+  if (settings.routes === 'v1') return `${root}/openai/v1${responsesPaths[operation]}`;
+  return dated(`${root}/openai${responsesPaths[operation]}`, settings);
+}
+
+/** The `api-key` header, or a Bearer token from Entra ID (a record when the token is cached, a promise while it is fetched). */
+export function azureHeaders(call: UpstreamCall): EndpointHeaders {
+  const settings = azureOpenAiSettingsOf(call.channel);
+  if (settings.auth === 'entra-id') return entraHeaders(settings, call);
+  return { 'content-type': 'application/json', 'api-key': call.apiKey };
+}
+
+/** Azure's opening chunk of a stream: the prompt's filter results, with no id, no object and no choices. */
+export function isPromptFilterChunk(chunk: ChatCompletionChunk): boolean {
+  const filtered = chunk as ChatCompletionChunk & { prompt_filter_results?: unknown };
+  return filtered.prompt_filter_results !== undefined && !chunk.id && (!chunk.choices || chunk.choices.length === 0);
+}
+
+export const azureChatEndpoint: ChatCompletionsEndpoint<AzureOpenAiSettings> = {
+  type: 'azure-openai',
+  settingsOf: azureOpenAiSettingsOf,
+  url: azureChatUrl,
+  headers: azureHeaders,
+  skippedChunks: { marker: '"prompt_filter_results"', skips: isPromptFilterChunk },
+};
+
+export const azureResponsesEndpoint: ResponsesEndpoint<AzureOpenAiSettings> = {
+  type: 'azure-openai',
+  settingsOf: azureOpenAiSettingsOf,
+  url: azureResponsesUrl,
+  headers: azureHeaders,
+};
