@@ -42,6 +42,8 @@ const converters: Record<string, (request: ChatRequest) => unknown> = {
   'openai-responses': (request) => toResponsesRequest(request, 'gpt-x'),
   // Translated to Chat Completions by default (its `api` setting).
   'azure-openai': (request) => toChatCompletionRequest(request, 'gpt-x'),
+  // Gemini models on Vertex take the content-generation body (the model is in the path).
+  vertex: (request) => toGeminiRequest(request, 'gemini-3.1-pro-preview'),
 };
 
 describe('Gemini CLI 0.61.0 requests', () => {
@@ -87,10 +89,10 @@ describe('Gemini CLI 0.61.0 requests', () => {
     for (const file of Object.values(files)) {
       const request = toCore(file);
       for (const type of adapters.types()) {
-        const plan = planOf(adapters.get(type), request, { strict: false, settings: {} });
+        const plan = planOf(adapters.get(type), request, { strict: false, settings: {}, upstreamModel: type === 'vertex' ? 'gemini-3.1-pro-preview' : undefined });
         expect(plan.refusal, `${type} ${file}`).toBeUndefined();
         expect(plan.decisions.filter((d) => d.treatment === 'refused')).toEqual([]);
-        if (type !== 'anthropic' && type !== 'gemini') expect(plan.decisions).toContainEqual(expect.objectContaining({ field: 'top_k', treatment: 'hint' }));
+        if (type !== 'anthropic' && type !== 'gemini' && type !== 'vertex') expect(plan.decisions).toContainEqual(expect.objectContaining({ field: 'top_k', treatment: 'hint' }));
         if (request.thinking?.adaptive) expect(plan.decisions).toContainEqual(expect.objectContaining({ field: 'thinking.adaptive', treatment: 'mapped' }));
         expect(() => converters[type](structuredClone(request)), `${type} ${file}`).not.toThrow();
       }
