@@ -20,23 +20,14 @@ import type { UpstreamHeaders } from '../headers.js';
 import { parseJsonAnswer, toUpstreamError } from '../http.js';
 import type { UpstreamCall } from '../types.js';
 import { requestWholeOk } from '../whole-answer.js';
+import { TokenCache, type FetchedToken } from '../token-cache.js';
 import type { AzureOpenAiSettings } from './settings.js';
 
-/** A token is renewed this long before it expires (or halfway through its life when that is shorter). */
-export const REFRESH_MARGIN_MS = 5 * 60_000;
 const TOKEN_TIMEOUT_MS = 30_000;
 const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
-const MAX_CACHED = 1000;
 
-interface CachedToken {
-  /** The request headers that carry the token, built once per token. */
-  headers: RequestHeaders;
-  refreshAt: number;
-  expiresAt: number;
-}
-
-const tokens = new Map<string, CachedToken>();
-const fetching = new Map<string, Promise<RequestHeaders>>();
+/** The headers carrying each credential's token, built once per token. */
+const tokens = new TokenCache<RequestHeaders>(1000);
 
 /** The token endpoint a channel's grant goes to. */
 export function tokenEndpointOf(settings: AzureOpenAiSettings): string {
@@ -53,32 +44,13 @@ export function entraHeaders(settings: AzureOpenAiSettings, call: UpstreamCall):
   if (!settings.tokenEndpoint && !settings.tenantId) return Promise.reject(tokenFailure('the channel names no tenantId (nor a tokenEndpoint) for auth entra-id'));
   const endpoint = tokenEndpointOf(settings);
   const key = `${endpoint}\n${clientId}\n${settings.scope}\n${call.apiKey}`;
-  const cached = tokens.get(key);
-  const now = Date.now();
-  if (cached && now < cached.refreshAt) return cached.headers;
-  if (cached && now < cached.expiresAt) {
-    // Still valid: serve with it while one refresh runs (its failure is seen by the next request past expiry).
-    if (!fetching.has(key)) fetchToken(key, endpoint, clientId, settings.scope, call).catch(() => {});
-    return cached.headers;
-  }
-  return fetchToken(key, endpoint, clientId, settings.scope, call);
+  return tokens.get(key, () => fetchToken(endpoint, clientId, settings.scope, call));
 }
 
-function fetchToken(key: string, endpoint: string, clientId: string, scope: string, call: UpstreamCall): Promise<RequestHeaders> {
-  const running = fetching.get(key);
-  if (running) return running;
-  const started = requestToken(endpoint, clientId, scope, call)
-    .then((answer) => {
-      const now = Date.now();
-      const lifeMs = answer.expiresIn * 1000;
-      const headers = { 'content-type': 'application/json', authorization: `Bearer ${answer.token}` };
-      if (tokens.size >= MAX_CACHED) tokens.clear();
-      tokens.set(key, { headers, expiresAt: now + lifeMs, refreshAt: now + lifeMs - Math.min(REFRESH_MARGIN_MS, lifeMs / 2) });
-      return headers;
-    })
-    .finally(() => fetching.delete(key));
-  fetching.set(key, started);
-  return started;
+async function fetchToken(endpoint: string, clientId: string, scope: string, call: UpstreamCall): Promise<FetchedToken<RequestHeaders>> {
+  const startedAt = Date.now();
+  const answer = await requestToken(endpoint, clientId, scope, call);
+  return { value: { 'content-type': 'application/json', authorization: `Bearer ${answer.token}` }, expiresAt: startedAt + answer.expiresIn * 1000 };
 }
 
 interface TokenAnswer {

@@ -16,31 +16,19 @@
  * message naming the cause, never the key or the token.
  */
 import { GatewayError } from '../../core/errors.js';
+import { TokenCache, type FetchedToken } from '../token-cache.js';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
 
-/** Refresh this long before expiry at most; a short-lived token is refreshed after three quarters of its life. */
-const REFRESH_MARGIN_MS = 5 * 60_000;
 /** A token endpoint that does not answer within this is a failed fetch. */
 const TOKEN_TIMEOUT_MS = 15_000;
 /** Keys remembered at most (keys rotated out of every channel are forgotten first). */
 const MAX_KEYS = 512;
 
-interface HeldToken {
-  readonly token: string;
-  readonly refreshAt: number;
-  readonly expiresAt: number;
-}
-
-interface KeyTokens {
-  held?: HeldToken;
-  fetching?: Promise<string>;
-  /** The key's `project_id`, read once ('' when it names none or is no JSON key). */
-  project?: string;
-}
-
-const byKey = new Map<string, KeyTokens>();
+const tokens = new TokenCache<string>(MAX_KEYS);
+/** Each key's `project_id`, read once ('' when it names none or is no JSON key). */
+const projects = new Map<string, string>();
 
 /**
  * The access token for a service-account key: a string when one is held and
@@ -48,57 +36,24 @@ const byKey = new Map<string, KeyTokens>();
  * channel in a refusal.
  */
 export function serviceAccountToken(key: string, channel: string): string | Promise<string> {
-  const entry = entryOf(key);
-  const held = entry.held;
-  const now = Date.now();
-  if (held && now < held.refreshAt) return held.token;
-  if (held && now < held.expiresAt) {
-    // Still valid: serve it, and refresh behind it (a failed refresh is tried again on the next request).
-    if (!entry.fetching) fetchInto(entry, key, channel).catch(() => undefined);
-    return held.token;
-  }
-  return entry.fetching ?? fetchInto(entry, key, channel);
-}
-
-function entryOf(key: string): KeyTokens {
-  let entry = byKey.get(key);
-  if (!entry) {
-    if (byKey.size >= MAX_KEYS) byKey.delete(byKey.keys().next().value as string);
-    entry = {};
-    byKey.set(key, entry);
-  }
-  return entry;
+  return tokens.get(key, () => fetchToken(key, channel));
 }
 
 /** The `project_id` a service-account key names, read once per key; undefined when it names none. */
 export function keyProject(key: string): string | undefined {
-  const entry = entryOf(key);
-  if (entry.project === undefined) {
-    let project: unknown;
+  let project = projects.get(key);
+  if (project === undefined) {
+    let named: unknown;
     try {
-      project = (JSON.parse(key) as { project_id?: unknown }).project_id;
+      named = (JSON.parse(key) as { project_id?: unknown }).project_id;
     } catch {
       // Not a JSON key: the token fetch says so.
     }
-    entry.project = typeof project === 'string' ? project : '';
+    project = typeof named === 'string' ? named : '';
+    if (projects.size >= MAX_KEYS) projects.delete(projects.keys().next().value as string);
+    projects.set(key, project);
   }
-  return entry.project || undefined;
-}
-
-function fetchInto(entry: KeyTokens, key: string, channel: string): Promise<string> {
-  const fetching = fetchToken(key, channel).then(
-    (held) => {
-      entry.held = held;
-      entry.fetching = undefined;
-      return held.token;
-    },
-    (error: unknown) => {
-      entry.fetching = undefined;
-      throw error;
-    },
-  );
-  entry.fetching = fetching;
-  return fetching;
+  return project || undefined;
 }
 
 interface ServiceAccountKey {
@@ -124,7 +79,7 @@ export function readServiceAccountKey(key: string, channel: string): ServiceAcco
   return { client_email: fields.client_email as string, private_key: fields.private_key as string, token_uri: tokenUri };
 }
 
-async function fetchToken(key: string, channel: string): Promise<HeldToken> {
+async function fetchToken(key: string, channel: string): Promise<FetchedToken<string>> {
   const account = readServiceAccountKey(key, channel);
   const { JWT } = await import('google-auth-library');
   // The assertion's audience is the token endpoint it is sent to; the library writes Google's own unless told.
@@ -145,9 +100,7 @@ async function fetchToken(key: string, channel: string): Promise<HeldToken> {
     throw tokenRefused(channel, `the token endpoint refused ${account.client_email}: ${causeOf(error)}`);
   }
   if (!credentials.access_token) throw tokenRefused(channel, `the token endpoint gave ${account.client_email} no access token`);
-  const expiresAt = credentials.expiry_date ?? started + 3_600_000;
-  const margin = Math.min(REFRESH_MARGIN_MS, (expiresAt - started) / 4);
-  return { token: credentials.access_token, refreshAt: expiresAt - margin, expiresAt };
+  return { value: credentials.access_token, expiresAt: credentials.expiry_date ?? started + 3_600_000 };
 }
 
 function causeOf(error: unknown): string {
@@ -167,5 +120,6 @@ export function credentialUnusable(channel: string, problem: string): GatewayErr
 
 /** Forgets every held token (tests). */
 export function forgetTokens(): void {
-  byKey.clear();
+  tokens.clear();
+  projects.clear();
 }
