@@ -56,12 +56,14 @@ export function openAiPromptCacheFields(request: ChatRequest, settings: PromptCa
 
 /**
  * A prepared body with the session's cache key in the place it kept for it
- * (a copy: the prepared body serves every attempt); the body itself when it
- * has no such place or there is no session.
+ * (in place: one request has one session); the body as it is when it has no
+ * such place or there is no session.
  */
 export function withSessionCacheKey<Body extends Record<string, unknown>>(body: Body, sessionKey: string | undefined): Body {
   if (!sessionKey || body.prompt_cache_key !== undefined || !('prompt_cache_key' in body)) return body;
-  return { ...body, prompt_cache_key: boundedKey(sessionKey) };
+  // Filled in place: a request has one session, so every attempt on the channel sends the same key (a copy of the body costs microseconds).
+  (body as Record<string, unknown>).prompt_cache_key = boundedKey(sessionKey);
+  return body;
 }
 
 /** The body as it is sent for a session (tests and tools that read it as an object): no empty place left. */

@@ -72,7 +72,10 @@ export function chatAdapter<Shape extends z.ZodRawShape, Settings, P extends Pre
   settings: TypedChannelSettings<Shape>,
   adapter: UpstreamAdapter<Settings, P> & (Same<Settings, TypedSettings<Shape>> extends true ? unknown : { settingsMismatch: never }),
 ): UpstreamAdapter {
-  return { ...adapter, prepare: (request, options) => adapter.prepare(request, { ...options, settings: settings.read(options.settings) as Settings }) } as UpstreamAdapter;
+  // The options are written out, not spread: a spread on the request path costs microseconds.
+  const prepare: UpstreamAdapter['prepare'] = (request, options) =>
+    adapter.prepare(request, { strict: options.strict, settings: settings.read(options.settings) as Settings, upstreamModel: options.upstreamModel, dialect: options.dialect });
+  return { ...adapter, prepare } as UpstreamAdapter;
 }
 
 export const CHANNEL_TYPES: readonly ChannelType[] = [
