@@ -8,9 +8,12 @@
  * Each protocol names its operations and the context its headers take
  * (`MessagesEndpoint`, `GenerateEndpoint`, …); what every endpoint has is here.
  */
+import type { StatusThrower } from './error-answer.js';
 import type { PassThroughRequest, UpstreamCall } from './types.js';
 import type { SettingsHolder } from './typed-settings.js';
-import { bodyForUpstreamModel } from './pass-through.js';
+import { bodyForUpstreamModel, type SseReframer } from './pass-through.js';
+
+export type { SseReframer } from './pass-through.js';
 
 export type RequestHeaders = Record<string, string>;
 
@@ -20,9 +23,6 @@ export type RequestHeaders = Record<string, string>;
  * and cached (an OAuth token).
  */
 export type EndpointHeaders = RequestHeaders | Promise<RequestHeaders>;
-
-/** How an upstream frames a stream. Only server-sent events are read today; another framing (AWS event-stream) is the seam's other value. */
-export type StreamFraming = 'sse';
 
 export interface Endpoint<Settings> {
   /** The channel `type` the adapter serves. */
@@ -36,11 +36,26 @@ export interface Endpoint<Settings> {
    * pass-through (a pass-through body is then parsed and written again).
    * `operation` is the protocol's name for the exchange where the protocol
    * passes one (the Messages protocol: `messages` or `count-tokens`), for a
-   * provider whose rules differ between its operations.
+   * provider whose rules differ between its operations. `headers` are the
+   * request's, for a provider that moves a header into the body (Bedrock's
+   * `anthropic_beta`); the rule may change them.
    */
-  body?(body: Record<string, unknown>, call: UpstreamCall, operation?: string): Record<string, unknown>;
-  /** The stream framing; absent means server-sent events. */
-  readonly framing?: StreamFraming;
+  body?(body: Record<string, unknown>, call: UpstreamCall, operation?: string, headers?: RequestHeaders): Record<string, unknown>;
+  /** How the upstream's streams become server-sent events; absent: they are server-sent events. */
+  readonly sseFrom?: SseReframer;
+  /**
+   * Signs a request over its final address, headers and body (AWS Signature
+   * Version 4), resolving to the headers to send; absent where the credential
+   * is a header of its own.
+   */
+  sign?(call: UpstreamCall, url: string, headers: RequestHeaders, body: string | Buffer): Promise<RequestHeaders>;
+  /** How the provider's non-2xx answer becomes an error, where its error body is not the dialect's; absent: the protocol's own reading. */
+  readonly throwStatus?: StatusThrower;
+}
+
+/** The headers to send: signed where the endpoint signs requests, else as they are (no await). */
+export function signedHeaders(endpoint: Endpoint<unknown>, call: UpstreamCall, url: string, headers: RequestHeaders, body: string | Buffer): EndpointHeaders {
+  return endpoint.sign ? endpoint.sign(call, url, headers, body) : headers;
 }
 
 /**
@@ -53,11 +68,11 @@ export function whenHeaders<A, B, C, R>(headers: EndpointHeaders, send: (headers
 }
 
 /** A translated body, as the endpoint's body rules want it. */
-export function translatedBody(endpoint: Endpoint<unknown>, body: object, call: UpstreamCall, operation?: string): string {
-  return JSON.stringify(endpoint.body ? endpoint.body(body as Record<string, unknown>, call, operation) : body);
+export function translatedBody(endpoint: Endpoint<unknown>, body: object, call: UpstreamCall, operation?: string, headers?: RequestHeaders): string {
+  return JSON.stringify(endpoint.body ? endpoint.body(body as Record<string, unknown>, call, operation, headers) : body);
 }
 
 /** A native client's body: untouched (model mapping aside) unless the endpoint has body rules. */
-export function nativeBody(endpoint: Endpoint<unknown>, request: PassThroughRequest, call: UpstreamCall, operation?: string): string | Buffer {
-  return endpoint.body ? JSON.stringify(endpoint.body({ ...request.body, model: call.upstreamModel }, call, operation)) : bodyForUpstreamModel(request, call);
+export function nativeBody(endpoint: Endpoint<unknown>, request: PassThroughRequest, call: UpstreamCall, operation?: string, headers?: RequestHeaders): string | Buffer {
+  return endpoint.body ? JSON.stringify(endpoint.body({ ...request.body, model: call.upstreamModel }, call, operation, headers)) : bodyForUpstreamModel(request, call);
 }

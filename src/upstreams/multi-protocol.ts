@@ -14,6 +14,7 @@
 import type { Dialect } from '../core/chat.js';
 import type { EmbeddingRequest } from '../core/embedding.js';
 import { GatewayError } from '../core/errors.js';
+import type { Channel } from '../core/channel.js';
 import type { Prepared, PrepareOptions, UpstreamAdapter, UpstreamCall } from './types.js';
 
 export interface ProtocolParts<Settings> {
@@ -21,8 +22,8 @@ export interface ProtocolParts<Settings> {
   readonly type: string;
   /** The part a translated request for this upstream model is prepared and sent by. */
   translatedBy(upstreamModel: string, settings: Settings): UpstreamAdapter<Settings>;
-  /** The part that takes `dialect` as it is for this upstream model, if any. */
-  nativeBy(dialect: Dialect, upstreamModel: string): UpstreamAdapter<Settings> | undefined;
+  /** The part that takes `dialect` as it is for this upstream model on this channel, if any. */
+  nativeBy(dialect: Dialect, upstreamModel: string, channel: Channel): UpstreamAdapter<Settings> | undefined;
   /** The part that computes embeddings for this upstream model, if the type has any. */
   embeddedBy?(upstreamModel: string): UpstreamAdapter<Settings> | undefined;
 }
@@ -36,8 +37,8 @@ interface PartPrepared<Settings> extends Prepared<unknown> {
 export function multiProtocolAdapter<Settings>(parts: ProtocolParts<Settings>): UpstreamAdapter<Settings, PartPrepared<Settings>> {
   const adapter: UpstreamAdapter<Settings, PartPrepared<Settings>> = {
     type: parts.type,
-    nativeFor: (dialect, upstreamModel) => {
-      const part = parts.nativeBy(dialect, upstreamModel);
+    nativeFor: (dialect, upstreamModel, channel) => {
+      const part = parts.nativeBy(dialect, upstreamModel, channel);
       return part?.passThrough ? (part as UpstreamAdapter) : undefined;
     },
     prepare(request, options: PrepareOptions<Settings>) {

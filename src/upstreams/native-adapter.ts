@@ -10,6 +10,6 @@ import type { Dialect } from '../core/chat.js';
 import type { UpstreamAdapter } from './types.js';
 
 export function nativeAdapter(adapter: UpstreamAdapter, dialect: Dialect, channel: Channel, model: string): UpstreamAdapter | undefined {
-  if (adapter.nativeFor) return adapter.nativeFor(dialect, upstreamModelFor(channel, model));
+  if (adapter.nativeFor) return adapter.nativeFor(dialect, upstreamModelFor(channel, model), channel);
   return adapter.nativeDialect === dialect ? adapter : undefined;
 }

@@ -52,6 +52,13 @@ export abstract class ReadingTap {
   }
 }
 
+/**
+ * A stream re-framed as server-sent events: for an upstream that frames the
+ * dialect's events otherwise (Bedrock's `application/vnd.amazon.eventstream`),
+ * so that the dialect's readers and the pass-through read one framing.
+ */
+export type SseReframer = (body: AsyncIterable<Uint8Array>, call: UpstreamCall) => AsyncIterable<Uint8Array>;
+
 export interface ForwardOptions {
   url: string;
   headers: Record<string, string>;
@@ -64,6 +71,8 @@ export interface ForwardOptions {
   taps: { sse: () => StreamTap; whole: () => AnswerTap };
   /** How a non-2xx answer becomes an error; the common one by default. */
   throwFor?: StatusThrower;
+  /** How a stream framed otherwise becomes server-sent events (Bedrock's event streams); absent: it is forwarded as it comes. */
+  reframe?: SseReframer;
 }
 
 /**
@@ -88,6 +97,7 @@ export async function forwardUntouched(options: ForwardOptions, call: UpstreamCa
     return { status: whole.status, contentType, body, answer, delivered: wholeDelivered(tap), usage: () => tap.usage(), responseId: () => tap.id() };
   }
   const res = await requestOk(exchange);
+  if (options.reframe) return forwardedEvents(res.status, 'text/event-stream', options.reframe(res.body, call), options, limits, call.signal);
   const contentType = contentTypeOf(res.headers, sse);
   if (contentType.startsWith('text/event-stream')) return forwardedEvents(res.status, contentType, res.body, options, limits, call.signal);
   // A streamed JSON answer (Gemini's JSON-array form) goes out as it comes and is checked once whole.

@@ -20,6 +20,7 @@ import { openAiVideosSettings } from './openai-videos/settings.js';
 import type { ChannelSettingsSpec } from './settings-check.js';
 import { simulatorSettings } from './simulator/settings.js';
 import { vertexSettings } from './vertex/settings.js';
+import { bedrockSettings } from './bedrock/settings.js';
 import type { TypedChannelSettings, TypedSettings } from './typed-settings.js';
 import type { Prepared, UpstreamAdapter } from './types.js';
 import type { z } from 'zod';
@@ -125,6 +126,14 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     settings: vertexSettings.spec,
     planColumns: { 'vertex (claude)': { upstreamModel: 'claude-sonnet-4-5' }, 'vertex (gemini)': { upstreamModel: 'gemini-2.5-flash' } },
     load: async () => ({ chat: chatAdapter(vertexSettings, (await import('./vertex/index.js')).vertexAdapter) }),
+  },
+  // The address follows the region; the key is AWS access keys (requests signed with SigV4) or a Bedrock API key.
+  {
+    type: 'bedrock',
+    needs: { baseUrl: false, credentials: true },
+    settings: bedrockSettings.spec,
+    planColumns: { 'bedrock (claude)': { upstreamModel: 'anthropic.claude-sonnet-4-5-20250929-v1:0' } },
+    load: async () => ({ chat: chatAdapter(bedrockSettings, (await import('./bedrock/index.js')).bedrockAdapter) }),
   },
   // The resource URL is the base URL; the key is the api-key or the Entra ID client secret.
   {

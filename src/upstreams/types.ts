@@ -101,7 +101,7 @@ export interface UpstreamAdapter<Settings = Record<string, unknown>, P extends P
    * present it replaces `nativeDialect` (see `nativeAdapter`), and the
    * pass-through and counting calls go to the adapter it returns.
    */
-  nativeFor?(dialect: Dialect, upstreamModel: string): UpstreamAdapter | undefined;
+  nativeFor?(dialect: Dialect, upstreamModel: string, channel: Channel): UpstreamAdapter | undefined;
   /**
    * Builds, before routing and without side effects, the upstream request
    * for a translated request, in one pass that records what it did with

@@ -3,6 +3,7 @@
  * channel type of the registry, and the one call that asks an adapter what it
  * would do with a translated request.
  */
+import type { Channel } from '../../../src/core/channel.js';
 import type { ChatRequest, Dialect } from '../../../src/core/chat.js';
 import type { FieldDecision } from '../../../src/core/translation-plan.js';
 import { CHANNEL_TYPES } from '../../../src/upstreams/registry.js';
@@ -46,6 +47,11 @@ export function decisionsOf(upstream: ChatUpstream, request: ChatRequest, settin
 
 /** Whether the column's channel takes a client of `dialect` as it is (pass-through, no plan). */
 export function passesThrough(upstream: ChatUpstream, dialect: Dialect, probeModel: string): boolean {
-  const native = upstream.adapter.nativeFor ? upstream.adapter.nativeFor(dialect, upstream.upstreamModel ?? probeModel) : upstream.adapter.nativeDialect === dialect ? upstream.adapter : undefined;
+  const channel: Channel = { id: 'probe', name: 'probe', type: upstream.type, baseUrl: '', apiKeys: [], models: ['*'], modelMapping: {}, priority: 0, weight: 1, enabled: true, settings: {} };
+  const native = upstream.adapter.nativeFor
+    ? upstream.adapter.nativeFor(dialect, upstream.upstreamModel ?? probeModel, channel)
+    : upstream.adapter.nativeDialect === dialect
+      ? upstream.adapter
+      : undefined;
   return native?.passThrough !== undefined;
 }

@@ -82,11 +82,12 @@ describe('vertex addresses', () => {
   });
 
   it('is native to Messages for claude models and to content generation for the others', () => {
-    expect(vertexAdapter.nativeFor?.('messages', 'claude-sonnet-4-5@20250929')).toBe(vertexMessagesAdapter);
-    expect(vertexAdapter.nativeFor?.('generate', 'claude-sonnet-4-5@20250929')).toBeUndefined();
-    expect(vertexAdapter.nativeFor?.('generate', 'gemini-2.5-flash')).toBe(vertexGenerateAdapter);
-    expect(vertexAdapter.nativeFor?.('messages', 'gemini-2.5-flash')).toBeUndefined();
-    expect(vertexAdapter.nativeFor?.('chat-completions', 'gemini-2.5-flash')).toBeUndefined();
+    const { channel } = call({ model: 'gemini-2.5-flash' });
+    expect(vertexAdapter.nativeFor?.('messages', 'claude-sonnet-4-5@20250929', channel)).toBe(vertexMessagesAdapter);
+    expect(vertexAdapter.nativeFor?.('generate', 'claude-sonnet-4-5@20250929', channel)).toBeUndefined();
+    expect(vertexAdapter.nativeFor?.('generate', 'gemini-2.5-flash', channel)).toBe(vertexGenerateAdapter);
+    expect(vertexAdapter.nativeFor?.('messages', 'gemini-2.5-flash', channel)).toBeUndefined();
+    expect(vertexAdapter.nativeFor?.('chat-completions', 'gemini-2.5-flash', channel)).toBeUndefined();
     expect(vertexAdapter.embed).toBeUndefined();
   });
 });

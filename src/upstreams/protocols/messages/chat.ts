@@ -15,8 +15,13 @@ import type { MessagesSettings } from './settings.js';
 
 export function messagesChat<S extends MessagesSettings>(endpoint: MessagesEndpoint<S>) {
   const send = async (headers: RequestHeaders, { body }: MessagesPrepared, request: ChatRequest, call: UpstreamCall): Promise<ChatResult> => {
-    const exchange = callExchange(call, endpoint.url(call, 'messages', request.stream), headers, translatedBody(endpoint, body, call, 'messages'));
-    if (request.stream) return { stream: true, events: messagesSseToEvents((await requestOk(exchange)).body, call.signal, limitsOf(call)) };
+    const url = endpoint.url(call, 'messages', request.stream);
+    const text = translatedBody(endpoint, body, call, 'messages', headers);
+    const exchange = callExchange(call, url, endpoint.sign ? await endpoint.sign(call, url, headers, text) : headers, text, endpoint.throwStatus);
+    if (request.stream) {
+      const streamed = (await requestOk(exchange)).body;
+      return { stream: true, events: messagesSseToEvents(endpoint.sseFrom ? endpoint.sseFrom(streamed, call) : streamed, call.signal, limitsOf(call)) };
+    }
     // A plain answer is gathered whole, with no body stream (whole-answer.ts).
     const json = await requestJsonOk<MessagesResponse>(exchange, limitsOf(call).maxBodyBytes);
     return { stream: false, response: fromMessagesResponse(json, call.upstreamModel) };

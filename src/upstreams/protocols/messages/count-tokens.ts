@@ -23,7 +23,7 @@ function send(headers: RequestHeaders, endpoint: MessagesEndpoint<MessagesSettin
       headers,
       body: nativeBody(endpoint, request, call, 'count-tokens'),
       readCount: (answer) => integerField(answer, 'input_tokens'),
-      throwFor: throwMessagesError,
+      throwFor: endpoint.throwStatus ?? throwMessagesError,
     },
     call,
   );

@@ -21,15 +21,23 @@ export function messagesPassThrough<S extends MessagesSettings>(endpoint: Messag
 }
 
 function forward(headers: RequestHeaders, endpoint: MessagesEndpoint<MessagesSettings>, request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult> {
+  const url = endpoint.url(call, 'messages', request.stream);
+  const body = nativeBody(endpoint, request, call, 'messages', headers);
+  if (endpoint.sign) return endpoint.sign(call, url, headers, body).then((signed) => send(endpoint, url, signed, body, request, call));
+  return send(endpoint, url, headers, body, request, call);
+}
+
+function send(endpoint: MessagesEndpoint<MessagesSettings>, url: string, headers: RequestHeaders, body: string | Buffer, request: PassThroughRequest, call: UpstreamCall): Promise<PassThroughResult> {
   return forwardUntouched(
     {
-      url: endpoint.url(call, 'messages', request.stream),
+      url,
       headers,
-      body: nativeBody(endpoint, request, call, 'messages'),
+      body,
       stream: request.stream,
+      reframe: endpoint.sseFrom,
       taps: { sse: () => new MessagesStreamUsageTap(), whole: () => new MessagesJsonUsageTap() },
       // A refusal keeps the upstream's own answer, for a client no other channel can serve.
-      throwFor: throwMessagesError,
+      throwFor: endpoint.throwStatus ?? throwMessagesError,
     },
     call,
   );

@@ -1,0 +1,108 @@
+/**
+ * How a bedrock request is authorised. With `auth: sigv4` (the default) the
+ * channel's key is AWS access keys and each request is signed with AWS
+ * Signature Version 4 for the `bedrock` service in the channel's region, by
+ * the maintained signer (`@smithy/signature-v4`, the AWS SDK's own; it keeps
+ * the day's signing key). With `auth: api-key` the key is a Bedrock API key,
+ * sent as a Bearer token.
+ *
+ * The signature covers the method, the path, the query, the `host`,
+ * `content-type` and `x-amz-*` headers and the body's SHA-256, so it is made
+ * last, over the body as it is sent. A key that is no access key pair is the
+ * channel's credential refused (a 401 to the breakers: the key is benched),
+ * with a message that never repeats the key.
+ */
+import { Hash } from '@smithy/core/serde';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { GatewayError } from '../../core/errors.js';
+import type { RequestHeaders } from '../endpoint.js';
+import type { UpstreamCall } from '../types.js';
+import { bedrockSettingsOf } from './settings.js';
+
+export const BEDROCK_SERVICE = 'bedrock';
+
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+/** Signers kept at most (one per key and region; keys rotated out of every channel are forgotten first). */
+const MAX_SIGNERS = 512;
+const signers = new Map<string, SignatureV4>();
+const sha256 = Hash.bind(null, 'sha256');
+
+/** The headers with the call's credential: a Bearer API key at once, or (by default) a SigV4 signature over the request as it will be sent. */
+export function authorizedHeaders(call: UpstreamCall, url: string, headers: RequestHeaders, body: string | Buffer): Promise<RequestHeaders> {
+  const settings = bedrockSettingsOf(call.channel);
+  if (settings.auth === 'api-key') {
+    headers.authorization = `Bearer ${call.apiKey}`;
+    return Promise.resolve(headers);
+  }
+  return signedHeaders(signerFor(call.apiKey, settings.region, call.channel.name), url, headers, body);
+}
+
+async function signedHeaders(signer: SignatureV4, url: string, headers: RequestHeaders, body: string | Buffer): Promise<RequestHeaders> {
+  const address = new URL(url);
+  headers.host = address.host;
+  const query: Record<string, string> = {};
+  for (const [name, value] of address.searchParams) query[name] = value;
+  const signed = await signer.sign({
+    method: 'POST',
+    protocol: address.protocol,
+    hostname: address.hostname,
+    port: address.port ? Number(address.port) : undefined,
+    path: address.pathname,
+    query,
+    headers,
+    body,
+  });
+  // undici sets `host` from the URL itself.
+  delete signed.headers.host;
+  return signed.headers;
+}
+
+function signerFor(key: string, region: string, channel: string): SignatureV4 {
+  const id = `${region}\n${key}`;
+  let signer = signers.get(id);
+  if (signer === undefined) {
+    signer = new SignatureV4({ service: BEDROCK_SERVICE, region, credentials: parseAwsCredentials(key, channel), sha256, applyChecksum: true });
+    if (signers.size >= MAX_SIGNERS) signers.delete(signers.keys().next().value as string);
+    signers.set(id, signer);
+  }
+  return signer;
+}
+
+/**
+ * AWS access keys from a channel key: `ACCESS_KEY_ID:SECRET_ACCESS_KEY`,
+ * with `:SESSION_TOKEN` for temporary credentials (none of the three holds a
+ * colon), or JSON `{"accessKeyId","secretAccessKey","sessionToken"}` (also
+ * the AWS CLI's `AccessKeyId`/`SecretAccessKey`/`SessionToken` spelling).
+ */
+export function parseAwsCredentials(key: string, channel: string): AwsCredentials {
+  const text = key.trim();
+  if (text.startsWith('{')) {
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      throw refused(channel, 'its key is not valid JSON');
+    }
+    const accessKeyId = parsed.accessKeyId ?? parsed.AccessKeyId;
+    const secretAccessKey = parsed.secretAccessKey ?? parsed.SecretAccessKey;
+    const sessionToken = parsed.sessionToken ?? parsed.SessionToken;
+    if (typeof accessKeyId !== 'string' || typeof secretAccessKey !== 'string' || accessKeyId === '' || secretAccessKey === '') {
+      throw refused(channel, 'its JSON key names no accessKeyId and secretAccessKey');
+    }
+    return typeof sessionToken === 'string' && sessionToken !== '' ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+  }
+  const parts = text.split(':');
+  if ((parts.length !== 2 && parts.length !== 3) || parts.some((part) => part === '')) {
+    throw refused(channel, 'its key is not ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN] (or set `auth: api-key` for a Bedrock API key)');
+  }
+  return parts.length === 3 ? { accessKeyId: parts[0], secretAccessKey: parts[1], sessionToken: parts[2] } : { accessKeyId: parts[0], secretAccessKey: parts[1] };
+}
+
+function refused(channel: string, why: string): GatewayError {
+  return new GatewayError('upstream_error', `channel ${channel} cannot sign its requests: ${why}`, { status: 502, upstreamStatus: 401, retryable: true });
+}
