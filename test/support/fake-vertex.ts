@@ -12,11 +12,13 @@
  * refuse a body without `anthropic_version: "vertex-2023-10-16"` or with a
  * `model` (except the count, which needs one), as Vertex does. Answers are
  * built from the request: a tool call when tools are offered and no result
- * came back yet, thinking when asked for, cache counters in the usage.
+ * came back yet, thinking when asked for, cache counters in the usage
+ * (Claude's in claude-script.ts).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
+import { claudeAnswer } from './claude-script.js';
 
 export const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
 
@@ -251,34 +253,7 @@ function anthropicAnswer(model: string, verb: string, body: Record<string, any>)
   if (verb !== 'rawPredict' && verb !== 'streamRawPredict') return googleError(404, 'NOT_FOUND', `Method ${verb} is not served here.`);
   if ((verb === 'streamRawPredict') !== (body.stream === true)) return anthropicError(400, 'invalid_request_error', `${verb} takes stream: ${verb === 'streamRawPredict'}`);
   if (typeof body.max_tokens !== 'number' || !Array.isArray(body.messages)) return anthropicError(400, 'invalid_request_error', 'max_tokens and messages are required');
-  const toolName: string | undefined = body.tools?.[0]?.name;
-  const last = body.messages.at(-1);
-  const answeredTool = Array.isArray(last?.content) && last.content.some((block: any) => block.type === 'tool_result');
-  const hasImage = body.messages.some((message: any) => Array.isArray(message.content) && message.content.some((block: any) => block.type === 'image'));
-  const thinking = body.thinking?.type === 'enabled' || body.thinking?.type === 'adaptive';
-  const content: Record<string, unknown>[] = [];
-  if (thinking) content.push({ type: 'thinking', thinking: 'Thinking it over.', signature: 'EqQBCkYIBRgCKkD' });
-  const callsTool = toolName !== undefined && !answeredTool;
-  content.push(callsTool ? { type: 'tool_use', id: 'toolu_vrtx_01', name: toolName, input: { city: 'Paris' } } : { type: 'text', text: hasImage ? 'I see an image.' : 'Hello from Claude on Vertex.' });
-  const usage = { input_tokens: 12, cache_creation_input_tokens: 2, cache_read_input_tokens: 8, output_tokens: 6 };
-  const message = { id: 'msg_vrtx_01', type: 'message', role: 'assistant', model, content, stop_reason: callsTool ? 'tool_use' : 'end_turn', stop_sequence: null, usage };
+  const { message, events } = claudeAnswer(model, body, { greeting: 'Hello from Claude on Vertex.', idTag: 'vrtx' });
   if (verb === 'rawPredict') return json(message);
-  const events: unknown[] = [{ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }];
-  content.forEach((block, index) => {
-    if (block.type === 'thinking') {
-      events.push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-      events.push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: block.thinking } });
-      events.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
-    } else if (block.type === 'tool_use') {
-      events.push({ type: 'content_block_start', index, content_block: { ...block, input: {} } });
-      events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
-    } else {
-      events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-      events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
-    }
-    events.push({ type: 'content_block_stop', index });
-  });
-  events.push({ type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
-  events.push({ type: 'message_stop' });
   return sse(events, true);
 }

@@ -42,31 +42,49 @@ export function authorizedHeaders(call: UpstreamCall, url: string, headers: Requ
   return signedHeaders(signerFor(call.apiKey, settings.region, call.channel.name), url, headers, body);
 }
 
-async function signedHeaders(signer: SignatureV4, url: string, headers: RequestHeaders, body: string | Buffer): Promise<RequestHeaders> {
+/**
+ * The headers of a request signed by `signer`: `x-amz-date`, the session
+ * token where the credentials have one, and `authorization`. `host` is
+ * signed but not returned (undici sets it from the URL). `signingDate` and
+ * `method` for the documentation's examples; now and POST otherwise.
+ */
+export async function signedHeaders(signer: SignatureV4, url: string, headers: RequestHeaders, body: string | Buffer, signingDate?: Date, method = 'POST'): Promise<RequestHeaders> {
   const address = new URL(url);
   headers.host = address.host;
   const query: Record<string, string> = {};
   for (const [name, value] of address.searchParams) query[name] = value;
-  const signed = await signer.sign({
-    method: 'POST',
-    protocol: address.protocol,
-    hostname: address.hostname,
-    port: address.port ? Number(address.port) : undefined,
-    path: address.pathname,
-    query,
-    headers,
-    body,
-  });
-  // undici sets `host` from the URL itself.
+  const signed = await signer.sign(
+    {
+      method,
+      protocol: address.protocol,
+      hostname: address.hostname,
+      port: address.port ? Number(address.port) : undefined,
+      path: address.pathname,
+      query,
+      headers,
+      body,
+    },
+    signingDate ? { signingDate } : undefined,
+  );
   delete signed.headers.host;
   return signed.headers;
+}
+
+/**
+ * The signer of a set of credentials for a service in a region. The path is
+ * signed escaped once more, as every AWS service but S3 wants; no
+ * `x-amz-content-sha256` header (Bedrock, like most services, hashes the body
+ * itself).
+ */
+export function awsSigner(credentials: AwsCredentials, region: string, service: string = BEDROCK_SERVICE): SignatureV4 {
+  return new SignatureV4({ service, region, credentials, sha256, applyChecksum: false, uriEscapePath: true });
 }
 
 function signerFor(key: string, region: string, channel: string): SignatureV4 {
   const id = `${region}\n${key}`;
   let signer = signers.get(id);
   if (signer === undefined) {
-    signer = new SignatureV4({ service: BEDROCK_SERVICE, region, credentials: parseAwsCredentials(key, channel), sha256, applyChecksum: true });
+    signer = awsSigner(parseAwsCredentials(key, channel), region);
     if (signers.size >= MAX_SIGNERS) signers.delete(signers.keys().next().value as string);
     signers.set(id, signer);
   }
