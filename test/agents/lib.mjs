@@ -110,7 +110,15 @@ export function channelFor(upstream, fake, listedModels = []) {
   // `*` serves every name; `listedModels` are the names the model list (GET /v1/models) shows for it.
   const settings = { listedModels };
   if (upstream === 'simulator') return { name: 'agents-simulator', type: 'simulator', models: ['*'], settings };
-  return { name: `agents-${upstream}`, type: upstream, baseUrl: fake.baseUrl, apiKey: UPSTREAM_KEY, models: ['*'], settings };
+  const channel = { name: `agents-${upstream}`, type: upstream, baseUrl: fake.baseUrl, apiKey: UPSTREAM_KEY, models: ['*'], settings };
+  // A cloud fake brings its own credential and settings, and serves one model (a Claude model, a deployment) that every name maps to.
+  const cloud = fake.channel;
+  if (cloud) {
+    channel.apiKey = cloud.apiKey;
+    Object.assign(settings, cloud.settings);
+    channel.modelMapping = Object.fromEntries(listedModels.map((model) => [model, cloud.upstreamModel]));
+  }
+  return channel;
 }
 
 /**

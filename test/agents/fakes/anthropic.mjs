@@ -1,6 +1,9 @@
 /**
  * Scripted fake of the Messages API: POST /v1/messages (JSON, or SSE with
  * `stream: true`) and POST /v1/messages/count_tokens. See common.mjs for the script.
+ * The cloud fakes that host Anthropic's models (vertex.mjs) answer with
+ * `messagesAnswer`, `messageBody` and `messageEvents`: the same script, their
+ * own routes, credentials and framing.
  */
 import { base62, decide, pieces, runStandalone, startFakeServer, textOf, tokensOf, writeJson, writeSse } from './common.mjs';
 
@@ -17,10 +20,10 @@ function conversation(body) {
   return { turns, tools };
 }
 
-function answer(body) {
+/** What the script answers to a Messages body (the model named by `model`, else the body's). */
+export function messagesAnswer(body, model = body?.model ?? 'claude-fake') {
   const decision = decide({ ...conversation(body), raw: body });
   const id = `msg_01${base62(22)}`;
-  const model = body?.model ?? 'claude-fake';
   const inputTokens = tokensOf(body);
   if (decision.kind === 'tool') {
     const block = { type: 'tool_use', id: `toolu_01${base62(22)}`, name: decision.name, input: decision.args };
@@ -40,7 +43,8 @@ function usage(inputTokens, outputTokens) {
   };
 }
 
-function streamEvents(a) {
+/** The stream of an answer, as `{ event, data }` in order (SSE here, other framings elsewhere). */
+export function messageEvents(a) {
   const events = [];
   const push = (data) => events.push({ event: data.type, data });
   push({
@@ -68,6 +72,20 @@ function streamEvents(a) {
   return events;
 }
 
+/** The non-streamed message of an answer. */
+export function messageBody(a) {
+  return {
+    model: a.model,
+    id: a.id,
+    type: 'message',
+    role: 'assistant',
+    content: a.blocks,
+    stop_reason: a.stopReason,
+    stop_sequence: null,
+    usage: usage(a.inputTokens, a.outputTokens),
+  };
+}
+
 export function start({ port } = {}) {
   return startFakeServer({
     name: 'anthropic',
@@ -78,18 +96,9 @@ export function start({ port } = {}) {
         return writeJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `fake anthropic: no route ${req.method} ${url.pathname}` } });
       }
       if (!body?.messages) return writeJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'messages: Field required' } });
-      const a = answer(body);
-      if (body.stream) return writeSse(res, streamEvents(a));
-      return writeJson(res, 200, {
-        model: a.model,
-        id: a.id,
-        type: 'message',
-        role: 'assistant',
-        content: a.blocks,
-        stop_reason: a.stopReason,
-        stop_sequence: null,
-        usage: usage(a.inputTokens, a.outputTokens),
-      });
+      const a = messagesAnswer(body);
+      if (body.stream) return writeSse(res, messageEvents(a));
+      return writeJson(res, 200, messageBody(a));
     },
   });
 }

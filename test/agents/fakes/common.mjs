@@ -121,6 +121,11 @@ export function textOf(value) {
   return String(value);
 }
 
+/** A request's path below an API prefix (`/v1/responses` under `/v1` is `/responses`); the whole path when it is not under it. */
+export function routeBelow(url, prefix) {
+  return url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
+}
+
 /** Splits a string into n-character pieces (for streamed deltas). */
 export function pieces(text, size = 16) {
   const out = [];
