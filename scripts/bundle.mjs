@@ -71,6 +71,7 @@ const separateFiles = [
   { specifier: 'ioredis', entry: 'ioredis', file: 'ioredis.cjs' }, // Redis
   { specifier: 'ws', entry: 'ws', file: 'ws.cjs' }, // the Responses WebSocket, at its first handshake
   { specifier: 'google-auth-library', entry: 'google-auth-library', file: 'google-auth.cjs' }, // a vertex channel's first service-account token
+  { specifier: './aws-sdk-parts.js', entry: 'src/upstreams/aws-sdk-parts.ts', file: 'aws-sdk.cjs' }, // a bedrock channel's first request
 ];
 
 /** The imports of `separateFiles`, left to `require('./<file>')` at run time. */

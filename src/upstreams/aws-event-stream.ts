@@ -2,7 +2,8 @@
  * Reading AWS's `application/vnd.amazon.eventstream` framing (Bedrock's
  * streams): binary messages, each a length prelude, typed headers, a payload
  * and two CRC32 checksums. The checksums and headers are decoded by the
- * maintained codec (`@smithy/core/event-streams`, the AWS SDK's own); this
+ * maintained codec (`@smithy/core/event-streams`, the AWS SDK's own, loaded
+ * at the first stream: aws-sdk.ts); this
  * module only cuts the byte stream into messages, within the per-event bound,
  * since the codec's own splitter allocates whatever length a prelude claims.
  *
@@ -10,10 +11,10 @@
  * error inside a stream, `:exception-type` names it) or `error`
  * (`:error-code`, `:error-message`).
  */
-import { EventStreamCodec } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/core/serde';
+import type { EventStreamCodec } from '@smithy/core/event-streams';
 import { GatewayError } from '../core/errors.js';
 import { capBytes, DEFAULT_UPSTREAM_LIMITS, tooLarge, type UpstreamLimits } from '../core/upstream-limits.js';
+import { awsSdk } from './aws-sdk.js';
 
 export interface EventStreamMessage {
   /** `event`, `exception` or `error`. */
@@ -31,7 +32,10 @@ let codec: EventStreamCodec | undefined;
 
 /** Reads a whole upstream event stream, message by message, within the stream's total and per-message bounds. */
 export async function* readEventStream(body: AsyncIterable<Uint8Array>, limits: UpstreamLimits = DEFAULT_UPSTREAM_LIMITS): AsyncGenerator<EventStreamMessage> {
-  codec ??= new EventStreamCodec(toUtf8, fromUtf8);
+  if (codec === undefined) {
+    const sdk = await awsSdk();
+    codec = new sdk.EventStreamCodec(sdk.toUtf8, sdk.fromUtf8);
+  }
   let pending: Buffer = Buffer.alloc(0);
   for await (const chunk of capBytes(body, limits.maxStreamBytes, 'the upstream stream')) {
     pending = pending.length === 0 ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([pending, chunk]);

@@ -42,7 +42,7 @@ describe('docs/providers.md', () => {
     const lines = shBlocks()
       .flatMap((block) => block.split('\n'))
       .filter((line) => line.startsWith('npm run cli -- '));
-    expect(lines.filter((line) => line.includes('channels add')).length).toBe(10);
+    expect(lines.filter((line) => line.includes('channels add')).length).toBe(13);
     const env = { SWITCHYARD_DATA_DIR: path.join(root, 'data') };
     await runCli(['--data-dir', env.SWITCHYARD_DATA_DIR, 'keys', 'list'], { env, stdout: () => undefined, stderr: () => undefined });
     const added: Record<string, any> = {};
@@ -54,7 +54,7 @@ describe('docs/providers.md', () => {
         added[channel.type] = channel;
       }
     }
-    expect(Object.keys(added).sort()).toEqual(['anthropic', 'gemini', 'ig-proxy', 'openai-chat', 'openai-responses', 'openai-videos', 'simulator', 'vertex', 'wan']);
+    expect(Object.keys(added).sort()).toEqual(['anthropic', 'azure-openai', 'bedrock', 'gemini', 'ig-proxy', 'openai-chat', 'openai-responses', 'openai-videos', 'simulator', 'vertex', 'wan']);
     expect(added['openai-chat']).toMatchObject({ modelMapping: { 'claude-sonnet-4-5': 'qwen3-32b' }, apiKeyCount: 0 });
     expect(added['ig-proxy'].settings).toMatchObject({ pathPrefix: '/mj' });
     // The last anthropic channel added: one in front of a proxy that refuses some betas.
@@ -64,7 +64,7 @@ describe('docs/providers.md', () => {
 
   it('every curl is a request the gateway accepts', async () => {
     const curls = shBlocks().filter((block) => /curl "?http:\/\/127\.0\.0\.1:8080/.test(block));
-    expect(curls.length).toBe(8);
+    expect(curls.length).toBe(9);
     for (const block of curls) {
       // -f turns an HTTP error into a failed command; the doc's address becomes the test gateway's.
       const script = block.replaceAll('curl http://127.0.0.1:8080', `curl -sS -f ${gw.url}`).replaceAll('curl "http://127.0.0.1:8080', `curl -sS -f "${gw.url}`);

@@ -12,9 +12,9 @@
  * channel's credential refused (a 401 to the breakers: the key is benched),
  * with a message that never repeats the key.
  */
-import { Hash } from '@smithy/core/serde';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { SignatureV4 } from '@smithy/signature-v4';
 import { GatewayError } from '../../core/errors.js';
+import { awsSdk, type AwsSdk } from '../aws-sdk.js';
 import type { RequestHeaders } from '../endpoint.js';
 import type { UpstreamCall } from '../types.js';
 import { bedrockSettingsOf } from './settings.js';
@@ -30,7 +30,6 @@ export interface AwsCredentials {
 /** Signers kept at most (one per key and region; keys rotated out of every channel are forgotten first). */
 const MAX_SIGNERS = 512;
 const signers = new Map<string, SignatureV4>();
-const sha256 = Hash.bind(null, 'sha256');
 
 /** The headers with the call's credential: a Bearer API key at once, or (by default) a SigV4 signature over the request as it will be sent. */
 export function authorizedHeaders(call: UpstreamCall, url: string, headers: RequestHeaders, body: string | Buffer): Promise<RequestHeaders> {
@@ -39,7 +38,9 @@ export function authorizedHeaders(call: UpstreamCall, url: string, headers: Requ
     headers.authorization = `Bearer ${call.apiKey}`;
     return Promise.resolve(headers);
   }
-  return signedHeaders(signerFor(call.apiKey, settings.region, call.channel.name), url, headers, body);
+  const sdk = awsSdk();
+  if (sdk instanceof Promise) return sdk.then((loaded) => signedHeaders(signerFor(loaded, call.apiKey, settings.region, call.channel.name), url, headers, body));
+  return signedHeaders(signerFor(sdk, call.apiKey, settings.region, call.channel.name), url, headers, body);
 }
 
 /**
@@ -76,15 +77,15 @@ export async function signedHeaders(signer: SignatureV4, url: string, headers: R
  * `x-amz-content-sha256` header (Bedrock, like most services, hashes the body
  * itself).
  */
-export function awsSigner(credentials: AwsCredentials, region: string, service: string = BEDROCK_SERVICE): SignatureV4 {
-  return new SignatureV4({ service, region, credentials, sha256, applyChecksum: false, uriEscapePath: true });
+export function awsSigner(sdk: AwsSdk, credentials: AwsCredentials, region: string, service: string = BEDROCK_SERVICE): SignatureV4 {
+  return new sdk.SignatureV4({ service, region, credentials, sha256: sdk.Hash.bind(null, 'sha256'), applyChecksum: false, uriEscapePath: true });
 }
 
-function signerFor(key: string, region: string, channel: string): SignatureV4 {
+function signerFor(sdk: AwsSdk, key: string, region: string, channel: string): SignatureV4 {
   const id = `${region}\n${key}`;
   let signer = signers.get(id);
   if (signer === undefined) {
-    signer = awsSigner(parseAwsCredentials(key, channel), region);
+    signer = awsSigner(sdk, parseAwsCredentials(key, channel), region);
     if (signers.size >= MAX_SIGNERS) signers.delete(signers.keys().next().value as string);
     signers.set(id, signer);
   }

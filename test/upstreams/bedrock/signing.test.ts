@@ -8,6 +8,7 @@
  * same examples, so that neither can drift into agreeing with the other alone.
  */
 import { describe, expect, it } from 'vitest';
+import { awsSdk } from '../../../src/upstreams/aws-sdk.js';
 import { awsSigner, parseAwsCredentials, signedHeaders } from '../../../src/upstreams/bedrock/signing.js';
 import { sigv4Problem, type SigningSecret } from '../../support/sigv4-verify.js';
 import { GatewayError, isCredentialRefusal } from '../../../src/core/errors.js';
@@ -52,7 +53,7 @@ const examples: Array<{ name: string; service: string; method: string; url: stri
 describe('the gateway’s signer', () => {
   for (const example of examples) {
     it(`signs AWS's ${example.name} example as published`, async () => {
-      const signer = awsSigner(EXAMPLE, 'us-east-1', example.service);
+      const signer = awsSigner(await awsSdk(), EXAMPLE, 'us-east-1', example.service);
       const headers = await signedHeaders(signer, example.url, { ...example.headers }, example.body, WHEN, example.method);
       expect(headers['x-amz-date']).toBe('20150830T123600Z');
       expect(headers.authorization).toBe(example.authorization);
@@ -61,7 +62,7 @@ describe('the gateway’s signer', () => {
   }
 
   it('signs a temporary key’s session token', async () => {
-    const signer = awsSigner({ ...EXAMPLE, sessionToken: 'session-token-example' }, 'us-west-2');
+    const signer = awsSigner(await awsSdk(), { ...EXAMPLE, sessionToken: 'session-token-example' }, 'us-west-2');
     const headers = await signedHeaders(signer, 'https://bedrock-runtime.us-west-2.amazonaws.com/model/x/invoke', { 'content-type': 'application/json' }, '{}');
     expect(headers['x-amz-security-token']).toBe('session-token-example');
     expect(headers.authorization).toMatch(/SignedHeaders=content-type;host;x-amz-date;x-amz-security-token,/);
@@ -87,7 +88,7 @@ describe('the fakes’ verifier', () => {
   }
 
   it('accepts what the gateway signs for a Bedrock model whose id needs escaping, and a tampered path fails', async () => {
-    const signer = awsSigner(EXAMPLE, 'eu-central-1');
+    const signer = awsSigner(await awsSdk(), EXAMPLE, 'eu-central-1');
     const url = 'http://127.0.0.1:9/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream';
     const body = JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 10, messages: [] });
     const headers = await signedHeaders(signer, url, { 'content-type': 'application/json', accept: 'application/vnd.amazon.eventstream' }, body);
