@@ -190,9 +190,14 @@ describe('Responses client (pass-through)', () => {
     expect(throttled.status).toBe(429);
     expect(throttled.headers?.get('retry-after')).toBe('7');
     const filtered = (await openai.responses.create({ model: 'gpt-4o', input: 'FILTER' }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
-    // The status and Azure's words; the Responses protocol keeps no upstream error code (for any Responses upstream), so the code is the gateway's.
+    // The status, Azure's words and Azure's code, in the Responses error shape; the key never.
     expect(filtered.status).toBe(400);
     expect(filtered.message).toContain('content management policy');
+    expect(filtered.code).toBe('content_filter');
+    expect(filtered.type).toBe('invalid_request_error');
+    expect(JSON.stringify(filtered.error)).not.toContain(AZURE_API_KEY);
+    const streamed = (await openai.responses.create({ model: 'gpt-4o', input: 'FILTER', stream: true }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    expect(streamed.code).toBe('content_filter');
   });
 
   it('reaches the dated responses route with the api-version', async () => {
