@@ -41,7 +41,7 @@ export interface ToolCallPart {
   input: Record<string, unknown>;
   /** Opaque reasoning state the provider attached to the call (Gemini `thoughtSignature`), for the same provider only. */
   signature?: string;
-  /** The upstream type that produced `signature`; state goes back only to that type (see reasoning-state.ts). */
+  /** The reasoning origin of `signature` (its protocol, or its provider where the state is account-bound); state goes back only to an upstream of that origin (see reasoning-state.ts). */
   origin?: string;
   /** A cache breakpoint the client placed on this part. */
   cache?: CacheMark;
@@ -66,8 +66,9 @@ export interface ThinkingPart {
   /** Redacted (encrypted) thinking: no text, only data to send back. */
   redactedData?: string;
   /**
-   * The upstream type that produced `signature` or `redactedData`, known when
-   * the state came back sealed by this gateway; state goes back only to that type.
+   * The reasoning origin of `signature` or `redactedData` (its protocol, or
+   * its provider where the state is account-bound), known when the state
+   * came back sealed by this gateway; state goes back only to an upstream of that origin.
    */
   origin?: string;
 }

@@ -1,16 +1,16 @@
 /**
  * Where reasoning state crosses dialects: a translated answer's state is
- * sealed (tagged with the upstream type that served it) before any family
- * renders it, and a translated request's sealed state is opened before any
- * upstream plans or converts it. Families only move the opaque strings
- * between the core parts and their dialect's slots; upstream converters send
- * state back only when its `origin` is their own type.
+ * sealed (tagged with the reasoning origin of the endpoint that served it)
+ * before any family renders it, and a translated request's sealed state is
+ * opened before any upstream plans or converts it. Families only move the
+ * opaque strings between the core parts and their dialect's slots; upstream
+ * converters send state back only when its `origin` is their endpoint's.
  */
 import type { ChatEvent, ChatMessage, ChatRequest, ChatResponse, ContentPart, ThinkingPart, ToolCallPart } from './chat.js';
 import { isSealedReasoning, type ReasoningSealer } from './reasoning-state.js';
 
 export interface SealOptions {
-  /** The serving upstream's type. */
+  /** The serving endpoint's reasoning origin (src/upstreams/endpoint.ts `Serving`). */
   origin: string;
   /** The client may not send thought text back verbatim (hidden thoughts, no summaries): the token carries it. */
   carryText: boolean;

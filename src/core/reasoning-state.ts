@@ -4,8 +4,9 @@
  * an OpenAI encrypted reasoning item) as the gateway hands it to a client of
  * another dialect. The client keeps it in its dialect's own opaque slot and
  * sends it back; only this gateway (any instance holding the same secret key)
- * can open it, and it says which upstream type made it, so it goes back to
- * that type only.
+ * can open it, and it names its origin (the protocol whose providers all take
+ * it, or the provider whose account it is bound to), so it goes back to
+ * upstreams of that origin only.
  *
  * Token: standard base64 of `marker | iv | tag | ciphertext` (AES-256-GCM).
  * The 3-byte marker makes every token start with `swy1`; standard base64 is
@@ -21,7 +22,12 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 export type ReasoningKind = 'thinking' | 'redacted' | 'call' | 'compaction';
 
 export interface ReasoningState {
-  /** The upstream type that produced the state (`anthropic`, `gemini`, `openai-responses`…). */
+  /**
+   * Who may take the state back, as the serving endpoint declares it
+   * (src/upstreams/endpoint.ts `Serving`): a protocol (`anthropic` for every
+   * Messages provider, `gemini` for every content-generation one) or an
+   * account-bound provider (`openai-responses`, `azure-openai/responses`…).
+   */
   origin: string;
   kind: ReasoningKind;
   /** The upstream's own value, exactly as it gave it. */

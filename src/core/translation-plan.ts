@@ -67,7 +67,14 @@ export class PlanBuilder {
   private readonly ranks: number[] = [];
   private ordered = true;
 
-  constructor(private readonly upstream: string) {}
+  /**
+   * `upstream`: the type the plan is for; `named`: how refusals and hints
+   * name it ("vertex upstream (Claude models)"), `<upstream> upstream` when absent.
+   */
+  constructor(
+    private readonly upstream: string,
+    readonly named: string = `${upstream} upstream`,
+  ) {}
 
   native(field: string, note?: string, rank: number = PlanRank.rules): this {
     return this.add({ field, treatment: 'native', note }, rank);
@@ -106,7 +113,7 @@ export class PlanBuilder {
   build(strict = false): TranslationPlan {
     const plan: TranslationPlan = { upstream: this.upstream, decisions: this.ordered ? this.decisions : this.byRank() };
     const refused = plan.decisions.find((d) => d.treatment === 'refused') ?? (strict ? plan.decisions.find((d) => d.treatment === 'hint') : undefined);
-    if (refused) plan.refusal = refusalError(this.upstream, refused, strict && refused.treatment === 'hint');
+    if (refused) plan.refusal = refusalError(this.named, refused, strict && refused.treatment === 'hint');
     return plan;
   }
 
@@ -117,10 +124,10 @@ export class PlanBuilder {
   }
 }
 
-function refusalError(upstream: string, decision: FieldDecision, becauseStrict: boolean): GatewayError {
+function refusalError(named: string, decision: FieldDecision, becauseStrict: boolean): GatewayError {
   const reason = becauseStrict
-    ? `strict translation is on and the ${upstream} upstream serving this model would ignore it${decision.note ? ` (${decision.note})` : ''}`
-    : `the ${upstream} upstream serving this model ${decision.note ?? 'cannot honour it'}`;
+    ? `strict translation is on and the ${named} serving this model would ignore it${decision.note ? ` (${decision.note})` : ''}`
+    : `the ${named} serving this model ${decision.note ?? 'cannot honour it'}`;
   return new GatewayError('unsupported_feature', `${decision.field} is not supported: ${reason}`, { param: decision.field });
 }
 

@@ -78,10 +78,11 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
           return { kind: 'pass', result: await withFirstChunk(wrapped instanceof Promise ? await wrapped : wrapped) };
         }
         // Every translated candidate was prepared before routing (servableCandidates); only its sending happens here.
-        const result = await adapter.chat(prepared.get(next.channel.id)!, coreRequest(), upstreamCall);
+        const ready = prepared.get(next.channel.id)!;
+        const result = await adapter.chat(ready, coreRequest(), upstreamCall);
         const callStates = services.callStates;
         const sealed = sealResult(result, sealer, {
-          origin: adapter.type,
+          origin: adapter.reasoningOrigin?.(ready) ?? adapter.type,
           carryText: codec.reasoningTextHidden === true,
           onCallState: (callId, token) => callStates.remember(memoScope, callId, token),
         });

@@ -51,6 +51,46 @@ export interface Endpoint<Settings> {
   sign?(call: UpstreamCall, url: string, headers: RequestHeaders, body: string | Buffer): Promise<RequestHeaders>;
   /** How the provider's non-2xx answer becomes an error, where its error body is not the dialect's; absent: the protocol's own reading. */
   readonly throwStatus?: StatusThrower;
+  /**
+   * What this endpoint serves within its type, where the type has several
+   * protocol parts (`Claude models` on vertex): refusals and hints then name
+   * the type and this ("the vertex upstream (Claude models)").
+   */
+  readonly serves?: string;
+  /**
+   * The origin sealed reasoning state of this endpoint's answers carries, and
+   * the only one its translated requests give back; absent, the protocol's
+   * own (see `Serving`).
+   */
+  readonly reasoningOrigin?: string;
+}
+
+/**
+ * Who a protocol's translated requests are for, worked out once per
+ * endpoint (never per request): the type, how refusals and hints name it,
+ * and the origin of the reasoning state it makes and takes back.
+ *
+ * The origin rule (docs/decisions.md): state that the vendor says is valid
+ * wherever its models run (Anthropic's thinking signatures, Gemini's thought
+ * signatures) carries the protocol's origin, so any provider of the protocol
+ * takes it back; state bound to the account that made it (OpenAI's encrypted
+ * reasoning, `reasoning_details`) carries the provider's type, qualified by
+ * protocol where the type has several.
+ */
+export interface Serving {
+  readonly type: string;
+  /** "anthropic upstream", "vertex upstream (Claude models)": what a refusal calls it. */
+  readonly named: string;
+  readonly reasoningOrigin: string;
+}
+
+/** The endpoint's `Serving`: `protocolOrigin` is the protocol's rule for it, which the endpoint may override. */
+export function servingOf(endpoint: Endpoint<unknown>, protocolOrigin: string): Serving {
+  return {
+    type: endpoint.type,
+    named: endpoint.serves ? `${endpoint.type} upstream (${endpoint.serves})` : `${endpoint.type} upstream`,
+    reasoningOrigin: endpoint.reasoningOrigin ?? protocolOrigin,
+  };
 }
 
 /** The headers to send: signed where the endpoint signs requests, else as they are (no await). */

@@ -47,6 +47,8 @@ export function multiProtocolAdapter<Settings>(parts: ProtocolParts<Settings>): 
       return { body: inner.body, decisions: inner.decisions, part, inner };
     },
     chat: (prepared, request, call) => prepared.part.chat(prepared.inner, request, call),
+    // State is sealed with the origin of the part that served the model, which its converters take back.
+    reasoningOrigin: (prepared) => prepared.part.reasoningOrigin?.(prepared.inner) ?? prepared.part.type,
   };
   if (parts.embeddedBy) {
     const embeddedBy = parts.embeddedBy;

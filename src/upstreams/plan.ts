@@ -24,8 +24,6 @@ const samplingFieldNames: ReadonlyArray<readonly [SamplingParameter, string]> = 
 ];
 
 export interface TranslationCapabilities {
-  /** The channel type, named in refusals. */
-  type: string;
   /** The upstream's own dialect, whose provider-run tools it forwards as they are. */
   dialect?: Dialect;
   /** Keys of `ChatRequest.features` of its own dialect it honours. */
@@ -136,17 +134,27 @@ export interface Prepared<Body = Record<string, unknown>> {
  * building the body is a refusal naming it, never a throw: the channel is
  * skipped before routing instead of failing inside the failover loop.
  */
-export function preparing<P extends Prepared<unknown>>(type: string, strict: boolean, build: (plan: PlanBuilder) => Omit<P, 'decisions'>): P {
-  const plan = new PlanBuilder(type);
+export function preparing<P extends Prepared<unknown>>(upstream: string | PlanUpstream, strict: boolean, build: (plan: PlanBuilder) => Omit<P, 'decisions'>): P {
+  const plan = planFor(upstream);
   try {
     // The object the adapter just built takes its plan: no copy (a spread of it costs a request microseconds).
     const built = build(plan) as Omit<P, 'decisions'> & { decisions?: P['decisions'] };
     built.decisions = plan.build(strict);
     return built as P;
   } catch (error) {
-    const failed = new PlanBuilder(type).refused('request', `could not translate it (${error instanceof Error ? error.message : String(error)})`);
+    const failed = planFor(upstream).refused('request', `could not translate it (${error instanceof Error ? error.message : String(error)})`);
     return { body: {}, decisions: failed.build(strict) } as unknown as P;
   }
+}
+
+/** The type a plan is for, and how its refusals name it (an endpoint's `Serving`, src/upstreams/endpoint.ts). */
+export interface PlanUpstream {
+  readonly type: string;
+  readonly named: string;
+}
+
+function planFor(upstream: string | PlanUpstream): PlanBuilder {
+  return typeof upstream === 'string' ? new PlanBuilder(upstream) : new PlanBuilder(upstream.type, upstream.named);
 }
 
 /** System turns inside the conversation: kept in place (`native`) or folded into the system prompt (`mapped`). */
@@ -167,7 +175,7 @@ export function decideAdaptiveThinking(request: ChatRequest, caps: TranslationCa
 export function decideSampling(request: ChatRequest, caps: TranslationCapabilities, plan: PlanBuilder): void {
   if (!caps.missingSampling) return;
   for (const [parameter, field] of samplingFieldNames) {
-    if (request[parameter] !== undefined && caps.missingSampling.has(parameter)) plan.hint(field, `the ${caps.type} upstream has no ${field}`, PlanRank.sampling);
+    if (request[parameter] !== undefined && caps.missingSampling.has(parameter)) plan.hint(field, `the ${plan.named} has no ${field}`, PlanRank.sampling);
   }
 }
 

@@ -113,6 +113,14 @@ export interface UpstreamAdapter<Settings = Record<string, unknown>, P extends P
   prepare(request: ChatRequest, options: PrepareOptions<Settings>): P;
 
   /**
+   * The origin the reasoning state of a prepared request's answer is sealed
+   * with: the one its protocol's converters give back (`Serving` in
+   * endpoint.ts; for a type of several protocols, that of the part that
+   * prepared it). Absent: the type.
+   */
+  reasoningOrigin?(prepared: P): string;
+
+  /**
    * Send a prepared request (its plan did not refuse) and read the answer.
    * Resolves once the upstream answered with a success status (so the
    * router can still fail over before any byte reaches the client); rejects

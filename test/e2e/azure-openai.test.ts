@@ -13,10 +13,13 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.js';
+import { startFakeUpstream, type FakeUpstream } from '../upstreams/support/fake-upstream.js';
 import { AZURE_API_KEY, CLIENT_ID, CLIENT_SECRET, startAzureFake, TENANT_ID, type AzureFake } from './azure-fake.js';
 
 const CLIENT_KEY = 'sk-client-azure-01';
 let fake: AzureFake;
+/** An OpenAI Responses service, whose encrypted reasoning only it can open. */
+let openAiService: FakeUpstream;
 let gw: TestGateway;
 let openai: OpenAI;
 let anthropic: Anthropic;
@@ -26,6 +29,7 @@ const entra = (extra: Record<string, unknown> = {}) => ({ auth: 'entra-id', tena
 
 beforeAll(async () => {
   fake = await startAzureFake(['gpt-4o-deploy', 'o4-mini-deploy']);
+  openAiService = await startFakeUpstream({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(openAiReasoningAnswer) });
   const resource = fake.resource.origin;
   const mapping = { 'gpt-4o': 'gpt-4o-deploy', 'o4-mini': 'o4-mini-deploy' };
   gw = await startGateway({
@@ -73,6 +77,7 @@ beforeAll(async () => {
           priority: 5,
         },
         { name: 'azure-backup', type: 'azure-openai', baseUrl: resource, apiKey: AZURE_API_KEY, models: ['failover-gpt-4o'], modelMapping: { 'failover-gpt-4o': 'gpt-4o-deploy' }, priority: 0 },
+        { name: 'openai', type: 'openai-responses', baseUrl: `${openAiService.origin}/v1`, apiKey: 'sk-openai-0123456789abcdef', models: ['openai-o4'] },
       ],
       keys: [{ name: 'client', key: CLIENT_KEY }],
     },
@@ -85,7 +90,26 @@ afterEach(() => gw.gateway.ctx.health.reset());
 afterAll(async () => {
   await gw?.close();
   await fake?.close();
+  await openAiService?.close();
 });
+
+/** OpenAI's answer with a reasoning item whose encrypted content only OpenAI's organisation can open. */
+const openAiReasoningAnswer = {
+  id: 'resp_openai_1',
+  object: 'response',
+  created_at: 1732000000,
+  status: 'completed',
+  error: null,
+  incomplete_details: null,
+  model: 'o4-mini-2025-04-16',
+  output: [
+    { id: 'rs_openai_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Greet back.' }], encrypted_content: 'OPENAI-ORG-ENCRYPTED' },
+    { id: 'msg_openai_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello from OpenAI.', annotations: [] }] },
+  ],
+  parallel_tool_calls: true,
+  tools: [],
+  usage: { input_tokens: 10, output_tokens: 20, output_tokens_details: { reasoning_tokens: 8 }, total_tokens: 30 },
+};
 
 const lastLog = async (model: string) => (await gw.admin('GET', `/logs?model=${encodeURIComponent(model)}`)).body.data[0];
 const ask = (model: string, content = 'Hello') => ({ model, messages: [{ role: 'user' as const, content }] });
@@ -166,9 +190,14 @@ describe('Responses client (pass-through)', () => {
     expect(throttled.status).toBe(429);
     expect(throttled.headers?.get('retry-after')).toBe('7');
     const filtered = (await openai.responses.create({ model: 'gpt-4o', input: 'FILTER' }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
-    // The status and Azure's words; the Responses protocol keeps no upstream error code (for any Responses upstream), so the code is the gateway's.
+    // The status, Azure's words and Azure's code, in the Responses error shape; the key never.
     expect(filtered.status).toBe(400);
     expect(filtered.message).toContain('content management policy');
+    expect(filtered.code).toBe('content_filter');
+    expect(filtered.type).toBe('invalid_request_error');
+    expect(JSON.stringify(filtered.error)).not.toContain(AZURE_API_KEY);
+    const streamed = (await openai.responses.create({ model: 'gpt-4o', input: 'FILTER', stream: true }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    expect(streamed.code).toBe('content_filter');
   });
 
   it('reaches the dated responses route with the api-version', async () => {
@@ -231,6 +260,30 @@ describe('Messages client (translated)', () => {
     expect(fake.resource.requests.at(-1)!.url).toBe('/openai/v1/responses');
     expect(answer.content[0]).toMatchObject({ type: 'thinking', thinking: 'The user greets me; answer briefly.' });
     expect(answer.content.at(-1)).toMatchObject({ type: 'text', text: 'Hello from Azure.' });
+  });
+
+  it('gives openai-responses reasoning back to OpenAI but never to Azure’s Responses API (encrypted reasoning is bound to its account)', async () => {
+    const thinking = { type: 'enabled' as const, budget_tokens: 1024 };
+    const first = await anthropic.messages.create({ ...message('openai-o4'), max_tokens: 4000, thinking });
+    const thought = first.content.find((block) => block.type === 'thinking');
+    expect(thought?.type === 'thinking' && thought.signature).toMatch(/^swy1/);
+    const history = (model: string) => ({
+      model,
+      max_tokens: 4000,
+      thinking,
+      messages: [
+        { role: 'user' as const, content: 'Hello' },
+        { role: 'assistant' as const, content: first.content as Anthropic.ContentBlockParam[] },
+        { role: 'user' as const, content: 'And again' },
+      ],
+    });
+    await anthropic.messages.create(history('openai-o4'));
+    expect(openAiService.requests.at(-1)!.body.toString('utf8')).toContain('"encrypted_content":"OPENAI-ORG-ENCRYPTED"');
+    await anthropic.messages.create(history('resp-o4-mini'));
+    const sent = fake.resource.requests.at(-1)!;
+    expect(sent.url).toBe('/openai/v1/responses');
+    expect(sent.body.toString('utf8')).not.toContain('OPENAI-ORG-ENCRYPTED');
+    expect((sent.json() as { input: Array<{ type?: string }> }).input.some((item) => item.type === 'reasoning')).toBe(false);
   });
 
   it('answers a filtered prompt and a filtered completion as a refusal, and throttling as a 429', async () => {

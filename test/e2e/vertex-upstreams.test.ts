@@ -244,6 +244,38 @@ describe('OpenAI clients (translated)', () => {
   });
 });
 
+describe('reasoning state through vertex', () => {
+  it('a Claude thought a Responses client got from vertex goes back to vertex, signed, on the next translated turn', async () => {
+    const tools = [{ type: 'function' as const, name: 'get_weather', parameters: weatherTool.input_schema, strict: false }];
+    const first = await openai.responses.create({
+      model: 'claude-vertex',
+      input: 'Weather in Paris?',
+      tools,
+      reasoning: { effort: 'low' },
+      include: ['reasoning.encrypted_content'],
+      store: false,
+    });
+    const reasoning = first.output.find((item) => item.type === 'reasoning');
+    const call = first.output.find((item) => item.type === 'function_call');
+    expect(reasoning?.encrypted_content).toMatch(/^swy1/);
+    expect(call).toBeDefined();
+    await openai.responses.create({
+      model: 'claude-vertex',
+      input: [{ role: 'user', content: 'Weather in Paris?' }, ...first.output, { type: 'function_call_output', call_id: call!.type === 'function_call' ? call!.call_id : '', output: 'sunny' }],
+      tools,
+      reasoning: { effort: 'low' },
+      include: ['reasoning.encrypted_content'],
+      store: false,
+    } as Parameters<typeof openai.responses.create>[0]);
+    const sent = last();
+    expect(sent).toMatchObject({ publisher: 'anthropic' });
+    const assistant = (sent.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>).find((message) => message.role === 'assistant')!;
+    // The vendor's own signature, unsealed, leads the tool-calling turn, and thinking stays on.
+    expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: 'Thinking it over.', signature: 'EqQBCkYIBRgCKkD' });
+    expect(sent.body.thinking).toMatchObject({ type: 'enabled' });
+  });
+});
+
 describe('credentials', () => {
   it('the console’s channel form gets the type’s settings and is told to ask for the key', async () => {
     const types = await gw.admin('GET', '/channel-types');

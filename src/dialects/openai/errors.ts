@@ -44,7 +44,9 @@ export function errorType(status: number, kind: ErrorKind): string {
 /**
  * The OpenAI error object. `dialect` is the OpenAI dialect the client speaks
  * (Responses, or Chat Completions, which shares the shape): an upstream
- * error of that very dialect keeps its own `code` and `param`.
+ * error of either OpenAI dialect keeps its own `code` (the two APIs share
+ * their codes: `content_filter`, `context_length_exceeded`…), one of that
+ * very dialect its `param` too (a field is named as its own dialect spells it).
  */
 export function openAIErrorObject(err: GatewayError, dialect: Dialect = 'responses'): OpenAIErrorObject {
   const own = err.detail?.dialect === dialect ? err.detail : undefined;
@@ -52,8 +54,14 @@ export function openAIErrorObject(err: GatewayError, dialect: Dialect = 'respons
     message: err.message,
     type: errorType(err.status, err.kind),
     param: err.param ?? own?.param ?? null,
-    code: detailFor(err, dialect) ?? codeByKind[err.kind],
+    code: detailFor(err, dialect) ?? openAiCode(err) ?? codeByKind[err.kind],
   };
+}
+
+/** The code an upstream of the other OpenAI dialect gave. */
+function openAiCode(err: GatewayError): string | undefined {
+  const detail = err.detail;
+  return detail && (detail.dialect === 'responses' || detail.dialect === 'chat-completions') ? detail.code : undefined;
 }
 
 export function renderOpenAIError(err: GatewayError, dialect: Dialect = 'responses'): { status: number; body: OpenAIErrorBody; headers: Record<string, string> } {

@@ -65,8 +65,16 @@ export function isPromptFilterChunk(chunk: ChatCompletionChunk): boolean {
   return filtered.prompt_filter_results !== undefined && !chunk.id && (!chunk.choices || chunk.choices.length === 0);
 }
 
+/*
+ * Each API's reasoning state is the resource's own (OpenAI's encrypted
+ * reasoning opens only for the account that made it): its origin is the
+ * type and the API, so neither openai-responses state nor the other API's
+ * goes to it.
+ */
 export const azureChatEndpoint: ChatCompletionsEndpoint<AzureOpenAiSettings> = {
   type: 'azure-openai',
+  serves: 'Chat Completions API',
+  reasoningOrigin: 'azure-openai/chat-completions',
   settingsOf: azureOpenAiSettingsOf,
   url: azureChatUrl,
   headers: azureHeaders,
@@ -75,6 +83,8 @@ export const azureChatEndpoint: ChatCompletionsEndpoint<AzureOpenAiSettings> = {
 
 export const azureResponsesEndpoint: ResponsesEndpoint<AzureOpenAiSettings> = {
   type: 'azure-openai',
+  serves: 'Responses API',
+  reasoningOrigin: 'azure-openai/responses',
   settingsOf: azureOpenAiSettingsOf,
   url: azureResponsesUrl,
   headers: azureHeaders,

@@ -21,7 +21,6 @@ import {
 } from '../plan.js';
 
 export const simulatorCapabilities: TranslationCapabilities = {
-  type: 'simulator',
   missingSampling: new Set(['topK', 'seed', 'presencePenalty', 'frequencyPenalty']),
   systemTurns: 'mapped',
   adaptiveThinking: 'mapped',

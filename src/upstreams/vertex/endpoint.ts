@@ -81,6 +81,7 @@ export function withBearer(call: UpstreamCall, headers: RequestHeaders): Endpoin
 /** Google's models, by the content-generation protocol. */
 export const vertexGenerateEndpoint: GenerateEndpoint<VertexSettings> = {
   type: 'vertex',
+  serves: 'Gemini models',
   settingsOf: vertexSettingsOf,
   url: (call, method) => `${publisherModels(call, 'google')}${modelSegment(call.upstreamModel)}:${method}`,
   headers: (call) => withBearer(call, { 'content-type': 'application/json' }),
@@ -91,6 +92,7 @@ const noBetas: readonly string[] = [];
 /** Anthropic's models, by the Messages protocol. */
 export const vertexMessagesEndpoint: MessagesEndpoint<VertexSettings> = {
   type: 'vertex',
+  serves: 'Claude models',
   settingsOf: vertexSettingsOf,
   url: (call, operation, stream) =>
     operation === 'count-tokens'

@@ -8,7 +8,6 @@ import { openAiPromptCacheSupport, promptCacheFieldsOn } from '../../openai-prom
 import type { TranslationCapabilities } from '../../plan.js';
 
 export const openAiChatCapabilities: TranslationCapabilities = {
-  type: 'openai-chat',
   dialect: 'chat-completions',
   missingSampling: new Set(['topK']),
   systemTurns: 'native',

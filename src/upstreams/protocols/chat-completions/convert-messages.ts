@@ -39,7 +39,8 @@ function once(plan: PlanBuilder, field: string, treatment: 'mapped' | 'refused',
   else plan.refused(field, note, rank);
 }
 
-export function toChatMessages(request: ChatRequest, settings: ChatCompletionsSettings, plan: PlanBuilder): Json[] {
+/** `origin`: the reasoning origin whose `reasoning_details` go back (reasoning-details.ts). */
+export function toChatMessages(request: ChatRequest, settings: ChatCompletionsSettings, origin: string, plan: PlanBuilder): Json[] {
   const { systemRole } = settings;
   const messages: Json[] = [];
   if (request.system) messages.push({ role: systemRole, content: request.system });
@@ -50,7 +51,7 @@ export function toChatMessages(request: ChatRequest, settings: ChatCompletionsSe
       const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
       if (text !== '') messages.push({ role: systemRole, content: text });
     } else if (message.role === 'assistant') {
-      const assistant = toAssistantMessage(message, settings.reasoningContent, plan);
+      const assistant = toAssistantMessage(message, settings.reasoningContent, origin, plan);
       if (assistant) messages.push(assistant);
     } else appendUserTurn(messages, message, plan);
   }
@@ -70,7 +71,7 @@ function appendUserTurn(messages: Json[], message: ChatMessage, plan: PlanBuilde
   if (content.length > 0) messages.push({ role: 'user', content: userContent(content) });
 }
 
-function toAssistantMessage(message: ChatMessage, sendReasoning: boolean, plan: PlanBuilder): Json | undefined {
+function toAssistantMessage(message: ChatMessage, sendReasoning: boolean, origin: string, plan: PlanBuilder): Json | undefined {
   let text = '';
   let reasoning = '';
   const toolCalls: Json[] = [];
@@ -83,7 +84,7 @@ function toAssistantMessage(message: ChatMessage, sendReasoning: boolean, plan: 
   if (text === '' && toolCalls.length === 0) return undefined;
   const result: Json = { role: 'assistant', content: text === '' ? null : text };
   if (sendReasoning && (reasoning !== '' || toolCalls.length > 0)) result.reasoning_content = reasoning;
-  const details = detailsOfTurn(message.content);
+  const details = detailsOfTurn(message.content, origin);
   if (details.length > 0) result.reasoning_details = details;
   if (toolCalls.length > 0) result.tool_calls = toolCalls;
   return result;

@@ -37,27 +37,31 @@ import {
 } from '../../plan.js';
 import { openAiChatCapabilitiesFor } from './capabilities.js';
 import { toChatMessages } from './convert-messages.js';
+import type { Serving } from '../../endpoint.js';
 import { chatCompletionsSettings, type ChatCompletionsSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
 
 export type ChatCompletionsPrepared = Prepared<Json>;
 
-export function prepareChatCompletions(request: ChatRequest, options: PrepareOptions<ChatCompletionsSettings>): ChatCompletionsPrepared {
-  return preparing<ChatCompletionsPrepared>('openai-chat', options.strict, (plan) => ({ body: buildChatCompletionRequest(request, options, plan) }));
+/** What `toChatCompletionRequest` prepares for: the openai-chat type. */
+const openAiChatServing: Serving = { type: 'openai-chat', named: 'openai-chat upstream', reasoningOrigin: 'openai-chat' };
+
+export function prepareChatCompletions(request: ChatRequest, options: PrepareOptions<ChatCompletionsSettings>, serving: Serving): ChatCompletionsPrepared {
+  return preparing<ChatCompletionsPrepared>(serving, options.strict, (plan) => ({ body: buildChatCompletionRequest(request, options, serving.reasoningOrigin, plan) }));
 }
 
 /** The body as sent for a session, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
-export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
-  return sentBody(prepareChatCompletions(request, { strict: false, settings: chatCompletionsSettings.read(settings), upstreamModel }).body, sessionKey);
+export function toChatCompletionRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string, serving = openAiChatServing): Json {
+  return sentBody(prepareChatCompletions(request, { strict: false, settings: chatCompletionsSettings.read(settings), upstreamModel }, serving).body, sessionKey);
 }
 
-function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<ChatCompletionsSettings>, plan: PlanBuilder): Json {
+function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<ChatCompletionsSettings>, origin: string, plan: PlanBuilder): Json {
   const caps = openAiChatCapabilitiesFor(settings);
   // This upstream honours no dialect feature: each is refused.
   decideFeatures(request, caps, plan);
   decideSystemTurns(request, caps, plan);
-  const body: Json = { model: upstreamModel, messages: toChatMessages(request, settings, plan) };
+  const body: Json = { model: upstreamModel, messages: toChatMessages(request, settings, origin, plan) };
   if (request.maxTokens !== undefined) body[settings.maxTokensField] = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;

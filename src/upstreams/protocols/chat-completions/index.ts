@@ -5,6 +5,7 @@
  * honours no optional features (the internal answer has no place for
  * logprobs or several candidates) and runs no builtin tools.
  */
+import { servingOf } from '../../endpoint.js';
 import type { UpstreamAdapter } from '../../types.js';
 import { chatCompletionsChat } from './chat.js';
 import { prepareChatCompletions, type ChatCompletionsPrepared } from './convert-request.js';
@@ -18,10 +19,13 @@ export type { ChatCompletionsEndpoint, ChatCompletionsOperation } from './endpoi
 /** The adapter of a provider of the Chat Completions dialect, built once around its endpoint. */
 export function chatCompletionsProtocol<S extends ChatCompletionsSettings>(endpoint: ChatCompletionsEndpoint<S>): UpstreamAdapter<S, ChatCompletionsPrepared> {
   const { embed, embedPassThrough } = chatCompletionsEmbeddings(endpoint);
+  // `reasoning_details` are the service's own, bound to its account: the provider's type is their origin.
+  const serving = servingOf(endpoint, endpoint.type);
   return {
     type: endpoint.type,
     nativeDialect: 'chat-completions',
-    prepare: prepareChatCompletions,
+    prepare: (request, options) => prepareChatCompletions(request, options, serving),
+    reasoningOrigin: () => serving.reasoningOrigin,
     chat: chatCompletionsChat(endpoint),
     passThrough: chatCompletionsPassThrough(endpoint),
     embed,

@@ -3,9 +3,10 @@
  * text with its signature, encrypted state such as a Gemini call's signature
  * with the call's id) that it wants back verbatim on later turns. The gateway
  * keeps a turn's entries together as one opaque state, a thinking part with
- * no text whose signature is the entries' JSON (sealed with origin
- * `openai-chat` like any state), and sends them back on that turn's assistant
- * message. The thought text itself still comes from `reasoning`.
+ * no text whose signature is the entries' JSON (sealed like any state with
+ * the origin of the endpoint that served it: the provider's type, the
+ * entries being the service's own), and sends them back on that turn's
+ * assistant message to an endpoint of the same origin. The thought text itself still comes from `reasoning`.
  */
 import type { ContentPart, ThinkingPart } from '../../../core/chat.js';
 
@@ -34,11 +35,11 @@ export class DetailsCollector {
   }
 }
 
-/** The entries to send back on an assistant turn: those an openai-chat upstream gave in it. */
-export function detailsOfTurn(content: readonly ContentPart[]): unknown[] {
+/** The entries to send back on an assistant turn: those an upstream of this `origin` gave in it. */
+export function detailsOfTurn(content: readonly ContentPart[], origin: string): unknown[] {
   const details: unknown[] = [];
   for (const part of content) {
-    if (part.type !== 'thinking' || part.origin !== 'openai-chat' || !part.signature?.startsWith('[')) continue;
+    if (part.type !== 'thinking' || part.origin !== origin || !part.signature?.startsWith('[')) continue;
     try {
       const parsed: unknown = JSON.parse(part.signature);
       if (Array.isArray(parsed)) details.push(...parsed);

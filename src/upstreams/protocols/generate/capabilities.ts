@@ -36,7 +36,6 @@ export function geminiFeature(name: string): (typeof geminiFeatures)[GenerateFea
 }
 
 export const geminiCapabilities: TranslationCapabilities = {
-  type: 'gemini',
   dialect: 'generate',
   // Content-generation features that only shape the request are forwarded; answer-shaping ones are refused.
   features: { has: (name) => 'where' in (geminiFeature(name) ?? {}) },

@@ -9,8 +9,9 @@
  *   and goes back there. Thought text goes back as a `thought: true` part,
  *   with its own signature if it had one. Redacted thinking has no Gemini
  *   form and is left out.
- * - Only signatures whose origin is `gemini` go back (core/reasoning-seal.ts);
- *   another provider's state is dropped.
+ * - Only signatures whose origin is the endpoint's (`gemini` for every
+ *   provider of the protocol, convert-request.ts) go back
+ *   (core/reasoning-seal.ts); another provider's state is dropped.
  * - Only the first function call of a turn carries a signature; a signature
  *   that came after an unsigned first call (late, in a stream) goes on it.
  * - Gemini 3 models refuse a replayed function call without its signature;
@@ -28,12 +29,13 @@ export interface GeminiContent {
 const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 const signedCallModels = /(^|[/.])gemini-([3-9]|\d{2,})/i;
 
-export function toGeminiContents(messages: ChatMessage[], upstreamModel: string): GeminiContent[] {
+/** `origin`: the reasoning origin whose signatures go back (see `ownSignature`). */
+export function toGeminiContents(messages: ChatMessage[], upstreamModel: string, origin: string): GeminiContent[] {
   const names = callNames(messages);
   const needsCallSignatures = signedCallModels.test(upstreamModel);
   const contents: GeminiContent[] = [];
   for (const message of messages) {
-    const parts = message.role === 'assistant' ? modelParts(message.content, needsCallSignatures) : userParts(message.content, names);
+    const parts = message.role === 'assistant' ? modelParts(message.content, needsCallSignatures, origin) : userParts(message.content, names);
     if (parts.length > 0) contents.push({ role: message.role === 'assistant' ? 'model' : 'user', parts });
   }
   return contents;
@@ -45,7 +47,7 @@ function callNames(messages: ChatMessage[]): Map<string, string> {
   return names;
 }
 
-function modelParts(content: ContentPart[], needsCallSignatures: boolean): GeminiRequestPart[] {
+function modelParts(content: ContentPart[], needsCallSignatures: boolean, origin: string): GeminiRequestPart[] {
   const parts: GeminiRequestPart[] = [];
   let pending: string | undefined;
   let firstCall: GeminiRequestPart | undefined;
@@ -65,7 +67,7 @@ function modelParts(content: ContentPart[], needsCallSignatures: boolean): Gemin
     switch (part.type) {
       case 'thinking': {
         if (part.redactedData !== undefined) break;
-        const signature = ownSignature(part);
+        const signature = ownSignature(part, origin);
         if (part.text !== '') parts.push(signature ? { text: part.text, thought: true, thoughtSignature: signature } : { text: part.text, thought: true });
         else if (signature) {
           // Two signatures in a row: the first keeps a part of its own rather than being lost.
@@ -80,7 +82,7 @@ function modelParts(content: ContentPart[], needsCallSignatures: boolean): Gemin
       case 'tool_call': {
         signFirstCall();
         const call = sign({ functionCall: { id: part.id, name: part.name, args: part.input } });
-        const callSignature = ownSignature(part);
+        const callSignature = ownSignature(part, origin);
         if (call.thoughtSignature === undefined && callSignature) call.thoughtSignature = callSignature;
         firstCall ??= call;
         parts.push(call);
@@ -100,8 +102,8 @@ function modelParts(content: ContentPart[], needsCallSignatures: boolean): Gemin
 }
 
 /** A signature Gemini made (the sealed state's origin says so); another provider's state is left out. */
-function ownSignature(part: { signature?: string; origin?: string }): string | undefined {
-  return part.origin === 'gemini' && part.signature ? part.signature : undefined;
+function ownSignature(part: { signature?: string; origin?: string }, origin: string): string | undefined {
+  return part.origin === origin && part.signature ? part.signature : undefined;
 }
 
 function userParts(content: ContentPart[], names: Map<string, string>): GeminiRequestPart[] {

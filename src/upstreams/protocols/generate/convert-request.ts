@@ -32,6 +32,7 @@
 import type { BuiltinCapability, ChatRequest, Dialect, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../../core/chat.js';
 import { PlanRank, type PlanBuilder } from '../../../core/translation-plan.js';
 import { toGeminiContents } from './convert-contents.js';
+import type { Serving } from '../../endpoint.js';
 import {
   builtinToolTreatment,
   clientField,
@@ -53,19 +54,30 @@ type Json = Record<string, unknown>;
 
 export type GeneratePrepared = Prepared<Json>;
 
-export function prepareGenerate(request: ChatRequest, options: PrepareOptions<GenerateSettings>): GeneratePrepared {
-  return preparing<GeneratePrepared>('gemini', options.strict, (plan) => ({ body: buildGeminiRequest(request, options.upstreamModel, options.dialect, plan) }));
+/**
+ * The origin of the content-generation protocol's reasoning state: Gemini's
+ * thought signatures, which the Gemini API and Vertex AI both take for the
+ * same models, so every provider of the protocol seals and takes back this
+ * one (the name the gemini type sealed with, which clients' histories hold).
+ */
+export const GENERATE_REASONING_ORIGIN = 'gemini';
+
+/** What `toGeminiRequest` prepares for: the gemini type. */
+const geminiServing: Serving = { type: 'gemini', named: 'gemini upstream', reasoningOrigin: GENERATE_REASONING_ORIGIN };
+
+export function prepareGenerate(request: ChatRequest, options: PrepareOptions<GenerateSettings>, serving: Serving): GeneratePrepared {
+  return preparing<GeneratePrepared>(serving, options.strict, (plan) => ({ body: buildGeminiRequest(request, options.upstreamModel, options.dialect, serving.reasoningOrigin, plan) }));
 }
 
 /** The body alone, for callers that need no plan (the decisions are dropped). */
-export function toGeminiRequest(request: ChatRequest, upstreamModel: string): Json {
-  return prepareGenerate(request, { strict: false, settings: generateSettings.read({}), upstreamModel }).body;
+export function toGeminiRequest(request: ChatRequest, upstreamModel: string, serving = geminiServing): Json {
+  return prepareGenerate(request, { strict: false, settings: generateSettings.read({}), upstreamModel }, serving).body;
 }
 
-function buildGeminiRequest(request: ChatRequest, upstreamModel: string, dialect: Dialect | undefined, plan: PlanBuilder): Json {
+function buildGeminiRequest(request: ChatRequest, upstreamModel: string, dialect: Dialect | undefined, origin: string, plan: PlanBuilder): Json {
   const caps = geminiCapabilities;
   const conversation = request.messages.filter((message) => message.role !== 'system');
-  const body: Json = { contents: toGeminiContents(conversation, upstreamModel) };
+  const body: Json = { contents: toGeminiContents(conversation, upstreamModel, origin) };
   decideSystemTurns(request, caps, plan);
   const systemInstruction = systemParts(request);
   if (systemInstruction.length > 0) body.systemInstruction = { parts: systemInstruction };

@@ -3,9 +3,10 @@
  * the endpoint a provider supplies (gemini today). Content-generation clients
  * get the byte-for-byte pass-through; other clients are translated.
  */
+import { servingOf } from '../../endpoint.js';
 import type { UpstreamAdapter } from '../../types.js';
 import { generateChat } from './chat.js';
-import { prepareGenerate, type GeneratePrepared } from './convert-request.js';
+import { GENERATE_REASONING_ORIGIN, prepareGenerate, type GeneratePrepared } from './convert-request.js';
 import { generateCountTokens } from './count-tokens.js';
 import { generateEmbeddings } from './embed.js';
 import type { GenerateEndpoint } from './endpoint.js';
@@ -16,10 +17,12 @@ export type { GenerateEndpoint, GenerateMethod } from './endpoint.js';
 
 /** The adapter of a provider of the content-generation dialect, built once around its endpoint. */
 export function generateProtocol<S extends GenerateSettings>(endpoint: GenerateEndpoint<S>): UpstreamAdapter<S, GeneratePrepared> {
+  const serving = servingOf(endpoint, GENERATE_REASONING_ORIGIN);
   return {
     type: endpoint.type,
     nativeDialect: 'generate',
-    prepare: prepareGenerate,
+    prepare: (request, options) => prepareGenerate(request, options, serving),
+    reasoningOrigin: () => serving.reasoningOrigin,
     chat: generateChat(endpoint),
     passThrough: generatePassThrough(endpoint),
     countTokens: generateCountTokens(endpoint),

@@ -8,7 +8,6 @@ import { anthropicBuiltinTools } from './builtin-tools.js';
 import type { MessagesSettings } from './settings.js';
 
 export const anthropicCapabilities: TranslationCapabilities = {
-  type: 'anthropic',
   dialect: 'messages',
   // Only a Messages request carries it, and Messages clients take the pass-through path; declared for coherence.
   features: new Set(['mcp_servers']),

@@ -22,9 +22,10 @@
  *   tools of other dialects without an Anthropic equivalent; web search, web
  *   fetch and code execution become Anthropic's own tools (convert-tools.ts).
  * - Features of the Messages dialect (`mcp_servers`) are forwarded, others refused.
- * - Thinking goes back only when its state came from an `anthropic` upstream
- *   (its sealed origin): another provider's thinking, or thinking without a
- *   signature, cannot be verified by Anthropic and is left out; citations in
+ * - Thinking goes back only when its state came from a Messages upstream
+ *   (its sealed origin, `MESSAGES_REASONING_ORIGIN`: Anthropic's signatures
+ *   are valid on every platform serving its models): another provider's
+ *   thinking, or thinking without a signature, cannot be verified and is left out; citations in
  *   the history are not sent. When that leaves the last tool-calling assistant
  *   turn without its thought, thinking is off for the turn (thinking-continuity.ts).
  * - Prompt caching: the client's marks on content parts become the blocks'
@@ -47,6 +48,7 @@ import {
   type Prepared,
   type PrepareOptions,
 } from '../../plan.js';
+import type { Serving } from '../../endpoint.js';
 import { anthropicCapabilitiesFor } from './capabilities.js';
 import { cacheControlOf } from '../../../dialects/messages/cache-control.js';
 import { placeCacheBreakpoints } from './cache-breakpoints.js';
@@ -75,22 +77,33 @@ type Block = Record<string, unknown>;
 /** The rank of this upstream's own decisions, after the shared ones (core/translation-plan.ts). */
 const RANK = { thinking: PlanRank.rules, responseFormat: PlanRank.rules + 1, media: PlanRank.rules + 2 };
 
-export function prepareMessages(request: ChatRequest, options: PrepareOptions<MessagesSettings>): MessagesPrepared {
-  return preparing<MessagesPrepared>('anthropic', options.strict, (plan) => buildMessagesRequest(request, options, plan));
+/**
+ * The origin of the Messages protocol's reasoning state: Anthropic documents
+ * its thinking signatures as valid across its API, Bedrock and Vertex, so
+ * every provider of the protocol seals and takes back the same one. It keeps
+ * the name the anthropic type sealed with, which clients' histories hold.
+ */
+export const MESSAGES_REASONING_ORIGIN = 'anthropic';
+
+/** What `toMessagesRequest` prepares for: the anthropic type. */
+const anthropicServing: Serving = { type: 'anthropic', named: 'anthropic upstream', reasoningOrigin: MESSAGES_REASONING_ORIGIN };
+
+export function prepareMessages(request: ChatRequest, options: PrepareOptions<MessagesSettings>, serving: Serving): MessagesPrepared {
+  return preparing<MessagesPrepared>(serving, options.strict, (plan) => buildMessagesRequest(request, options, serving.reasoningOrigin, plan));
 }
 
 /** The body and betas alone, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
-export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}): { body: Block; betas: string[] } {
-  const { body, betas } = prepareMessages(request, { strict: false, settings: messagesSettings.read(settings), upstreamModel });
+export function toMessagesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, serving = anthropicServing): { body: Block; betas: string[] } {
+  const { body, betas } = prepareMessages(request, { strict: false, settings: messagesSettings.read(settings), upstreamModel }, serving);
   return { body, betas };
 }
 
-function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<MessagesSettings>, plan: PlanBuilder): Omit<MessagesPrepared, 'decisions'> {
+function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<MessagesSettings>, origin: string, plan: PlanBuilder): Omit<MessagesPrepared, 'decisions'> {
   const caps = anthropicCapabilitiesFor(settings);
   const betas: string[] = [];
   const body: Record<string, unknown> = { model: upstreamModel };
   decideAdaptiveThinking(request, caps, plan);
-  const broken = thinkingBreaksContinuity(request);
+  const broken = thinkingBreaksContinuity(request, origin);
   if (broken) plan.mapped('thinking', 'off for this turn: the last assistant turn called tools without its signed thought, which Anthropic requires', RANK.thinking);
   const thinking = broken ? undefined : thinkingBlock(request.thinking, request.maxTokens, settings.adaptiveThinking, dialect, plan);
   const budget = typeof thinking?.budget_tokens === 'number' ? thinking.budget_tokens : 0;
@@ -100,7 +113,7 @@ function buildMessagesRequest(request: ChatRequest, { settings, upstreamModel, d
   if (system) body.system = system;
   body.messages = request.messages
     .filter((message) => message.role !== 'system')
-    .map((message) => toMessage(message, plan))
+    .map((message) => toMessage(message, origin, plan))
     .filter((message) => (message.content as Block[]).length > 0);
   if (request.stopSequences?.length) body.stop_sequences = request.stopSequences;
   if (request.temperature !== undefined) body.temperature = request.temperature;
@@ -167,10 +180,10 @@ function thinkingBlock(config: ThinkingConfig | undefined, maxTokens: number | u
   return { type: 'enabled', budget_tokens: budget };
 }
 
-function toMessage(message: ChatMessage, plan: PlanBuilder): { role: string; content: Block[] } {
+function toMessage(message: ChatMessage, origin: string, plan: PlanBuilder): { role: string; content: Block[] } {
   const blocks: Block[] = [];
   for (const part of message.content) {
-    const block = toBlock(part, plan);
+    const block = toBlock(part, origin, plan);
     if (!block) continue;
     if (part.type !== 'thinking' && part.cache) block.cache_control = cacheControlOf(part.cache);
     blocks.push(block);
@@ -182,7 +195,7 @@ function toMessage(message: ChatMessage, plan: PlanBuilder): { role: string; con
   return { role: message.role, content: blocks };
 }
 
-function toBlock(part: ContentPart, plan: PlanBuilder): Block | undefined {
+function toBlock(part: ContentPart, origin: string, plan: PlanBuilder): Block | undefined {
   switch (part.type) {
     case 'text':
       return part.text === '' ? undefined : { type: 'text', text: part.text };
@@ -198,16 +211,13 @@ function toBlock(part: ContentPart, plan: PlanBuilder): Block | undefined {
       return block;
     }
     case 'thinking':
-      // Only Anthropic's own state goes back; another provider's thinking cannot be signed here.
-      if (part.origin !== ANTHROPIC) return undefined;
+      // Only a Messages upstream's state goes back; another provider's thinking cannot be verified here.
+      if (part.origin !== origin) return undefined;
       if (part.redactedData !== undefined) return { type: 'redacted_thinking', data: part.redactedData };
       if (part.signature === undefined) return undefined;
       return { type: 'thinking', thinking: part.text, signature: part.signature };
   }
 }
-
-/** The adapter type, as sealed reasoning state names its origin. */
-const ANTHROPIC = 'anthropic';
 
 function textBlock(part: TextPart): Block | undefined {
   return part.text === '' ? undefined : { type: 'text', text: part.text };

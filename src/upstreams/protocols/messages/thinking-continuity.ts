@@ -9,14 +9,13 @@
  */
 import type { ChatRequest } from '../../../core/chat.js';
 
-const ANTHROPIC = 'anthropic';
-
-export function thinkingBreaksContinuity(request: ChatRequest): boolean {
+/** `origin`: the reasoning origin the serving endpoint takes back (a thought of another is no signed thought to it). */
+export function thinkingBreaksContinuity(request: ChatRequest, origin: string): boolean {
   if (!request.thinking?.enabled) return false;
   let last: ChatRequest['messages'][number] | undefined;
   for (let i = request.messages.length - 1; i >= 0 && !last; i--) if (request.messages[i].role === 'assistant') last = request.messages[i];
   if (!last?.content.some((part) => part.type === 'tool_call')) return false;
   const first = last.content[0];
-  const signed = first.type === 'thinking' && first.origin === ANTHROPIC && (first.signature !== undefined || first.redactedData !== undefined);
+  const signed = first.type === 'thinking' && first.origin === origin && (first.signature !== undefined || first.redactedData !== undefined);
   return !signed;
 }

@@ -19,7 +19,6 @@ export const responsesHostedTools = {
 };
 
 export const openAiResponsesCapabilities: TranslationCapabilities = {
-  type: 'openai-responses',
   dialect: 'responses',
   builtinTools: responsesHostedTools,
   // Web search tools of other dialects run as the service's own `web_search` tool.

@@ -43,6 +43,7 @@ import {
 } from '../../plan.js';
 import { openAiResponsesCapabilities, openAiResponsesCapabilitiesFor } from './capabilities.js';
 import { unpackReasoning } from './reasoning-proof.js';
+import type { Serving } from '../../endpoint.js';
 import { responsesSettings, type ResponsesSettings } from './settings.js';
 
 type Json = Record<string, unknown>;
@@ -52,20 +53,23 @@ export type ResponsesPrepared = Prepared<Json>;
 /** The rank of this upstream's own decisions, after the shared ones (core/translation-plan.ts). */
 const RANK = { stopSequences: PlanRank.rules, assistantMedia: PlanRank.rules + 1, toolResultMedia: PlanRank.rules + 2, media: PlanRank.rules + 3 };
 
-export function prepareResponses(request: ChatRequest, options: PrepareOptions<ResponsesSettings>): ResponsesPrepared {
-  return preparing<ResponsesPrepared>('openai-responses', options.strict, (plan) => ({ body: buildResponsesRequest(request, options, plan) }));
+/** What `toResponsesRequest` prepares for: the openai-responses type. */
+const openAiResponsesServing: Serving = { type: 'openai-responses', named: 'openai-responses upstream', reasoningOrigin: 'openai-responses' };
+
+export function prepareResponses(request: ChatRequest, options: PrepareOptions<ResponsesSettings>, serving: Serving): ResponsesPrepared {
+  return preparing<ResponsesPrepared>(serving, options.strict, (plan) => ({ body: buildResponsesRequest(request, options, serving.reasoningOrigin, plan) }));
 }
 
 /** The body as sent for a session, for callers that need no plan (the decisions are dropped); `settings` as a channel stores them. */
-export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string): Json {
-  return sentBody(prepareResponses(request, { strict: false, settings: responsesSettings.read(settings), upstreamModel }).body, sessionKey);
+export function toResponsesRequest(request: ChatRequest, upstreamModel: string, settings: Record<string, unknown> = {}, sessionKey?: string, serving = openAiResponsesServing): Json {
+  return sentBody(prepareResponses(request, { strict: false, settings: responsesSettings.read(settings), upstreamModel }, serving).body, sessionKey);
 }
 
-function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<ResponsesSettings>, plan: PlanBuilder): Json {
+function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel, dialect }: PrepareOptions<ResponsesSettings>, origin: string, plan: PlanBuilder): Json {
   const caps = openAiResponsesCapabilitiesFor(settings);
   decideSystemTurns(request, caps, plan);
   const input: Json[] = [];
-  for (const message of request.messages) appendMessage(input, message, plan);
+  for (const message of request.messages) appendMessage(input, message, origin, plan);
 
   const body: Json = { model: upstreamModel, input, store: false };
   if (request.system) body.instructions = request.system;
@@ -108,8 +112,8 @@ function buildResponsesRequest(request: ChatRequest, { settings, upstreamModel, 
   return body;
 }
 
-function appendMessage(input: Json[], message: ChatMessage, plan: PlanBuilder): void {
-  if (message.role === 'assistant') return appendAssistant(input, message, plan);
+function appendMessage(input: Json[], message: ChatMessage, origin: string, plan: PlanBuilder): void {
+  if (message.role === 'assistant') return appendAssistant(input, message, origin, plan);
   if (message.role === 'system') return appendSystemTurn(input, message);
   const rest: Array<TextPart | MediaPart> = [];
   for (const part of message.content) {
@@ -120,7 +124,8 @@ function appendMessage(input: Json[], message: ChatMessage, plan: PlanBuilder): 
 }
 
 /** Text runs become assistant messages, tool calls `function_call` items, readable thinking `reasoning` items, in order. */
-function appendAssistant(input: Json[], message: ChatMessage, plan: PlanBuilder): void {
+/** `origin`: the reasoning origin whose encrypted reasoning goes back (bound to the account that made it). */
+function appendAssistant(input: Json[], message: ChatMessage, origin: string, plan: PlanBuilder): void {
   let text = '';
   const flush = () => {
     if (text !== '') input.push({ role: 'assistant', content: text });
@@ -132,8 +137,8 @@ function appendAssistant(input: Json[], message: ChatMessage, plan: PlanBuilder)
       flush();
       input.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: JSON.stringify(part.input) });
     } else if (part.type === 'thinking') {
-      // Only reasoning this upstream type produced goes back (another's cannot be read here).
-      const proof = part.origin === 'openai-responses' ? unpackReasoning(part.signature) : undefined;
+      // Only reasoning of this endpoint's origin goes back (another account's cannot be decrypted here).
+      const proof = part.origin === origin ? unpackReasoning(part.signature) : undefined;
       if (!proof) continue;
       flush();
       const summary = part.text === '' ? [] : [{ type: 'summary_text', text: part.text }];

@@ -8,6 +8,7 @@ import { requestCount, integerField } from '../../count-tokens.js';
 import { nativeBody, whenHeaders, type RequestHeaders } from '../../endpoint.js';
 import type { CountTokensResult, PassThroughRequest, UpstreamCall } from '../../types.js';
 import type { ResponsesEndpoint } from './endpoint.js';
+import { throwResponsesStatus } from './errors.js';
 import type { ResponsesSettings } from './settings.js';
 
 export function responsesCountTokens<S extends ResponsesSettings>(endpoint: ResponsesEndpoint<S>) {
@@ -21,6 +22,7 @@ function send(headers: RequestHeaders, endpoint: ResponsesEndpoint<ResponsesSett
       headers,
       body: nativeBody(endpoint, request, call),
       readCount: (answer) => integerField(answer, 'input_tokens'),
+      throwFor: throwResponsesStatus,
     },
     call,
   );

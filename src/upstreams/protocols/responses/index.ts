@@ -5,6 +5,7 @@
  * content-generation clients are translated. Hosted tools of this dialect are
  * forwarded as they are.
  */
+import { servingOf } from '../../endpoint.js';
 import type { UpstreamAdapter } from '../../types.js';
 import { responsesChat } from './chat.js';
 import { prepareResponses, type ResponsesPrepared } from './convert-request.js';
@@ -17,10 +18,13 @@ export { COMPACT_METHOD, type ResponsesEndpoint, type ResponsesOperation } from 
 
 /** The adapter of a provider of the Responses dialect, built once around its endpoint. */
 export function responsesProtocol<S extends ResponsesSettings>(endpoint: ResponsesEndpoint<S>): UpstreamAdapter<S, ResponsesPrepared> {
+  // Encrypted reasoning opens only for the account that made it: the provider's type is its origin.
+  const serving = servingOf(endpoint, endpoint.type);
   return {
     type: endpoint.type,
     nativeDialect: 'responses',
-    prepare: prepareResponses,
+    prepare: (request, options) => prepareResponses(request, options, serving),
+    reasoningOrigin: () => serving.reasoningOrigin,
     chat: responsesChat(endpoint),
     passThrough: responsesPassThrough(endpoint),
     countTokens: responsesCountTokens(endpoint),

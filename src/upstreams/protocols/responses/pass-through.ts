@@ -10,6 +10,7 @@ import { nativeBody, whenHeaders, type RequestHeaders } from '../../endpoint.js'
 import { forwardUntouched } from '../../pass-through.js';
 import type { PassThroughRequest, PassThroughResult, UpstreamCall } from '../../types.js';
 import { COMPACT_METHOD, type ResponsesEndpoint } from './endpoint.js';
+import { throwResponsesStatus } from './errors.js';
 import type { ResponsesSettings } from './settings.js';
 import { ResponsesJsonUsageTap, ResponsesStreamUsageTap } from './usage-tap.js';
 
@@ -25,6 +26,7 @@ function forward(headers: RequestHeaders, endpoint: ResponsesEndpoint<ResponsesS
       body: nativeBody(endpoint, request, call),
       stream: request.stream,
       taps: { sse: () => new ResponsesStreamUsageTap(), whole: () => new ResponsesJsonUsageTap() },
+      throwFor: throwResponsesStatus,
     },
     call,
   );
