@@ -15,7 +15,8 @@
  *   `presence_penalty` and `frequency_penalty`.
  * - Mistral: `max_tokens`; its request schema refuses fields it does not
  *   know (422), among them `stream_options` (its last stream chunk carries
- *   the usage anyway), `seed` (it names it `random_seed`) and `user`.
+ *   the usage anyway), `seed` (it names it `random_seed`) and `user`;
+ *   `reasoning_effort` only some models take, so it is left out.
  * - Groq: `max_completion_tokens`, stream usage on request; refuses
  *   `logprobs`, `n` > 1 and `messages[].name`, none of which a translated
  *   request carries (a Chat Completions client's own come back as Groq's 400).
@@ -55,7 +56,7 @@ export const CHAT_PRESETS: Readonly<Record<ChatPresetName, ChatPreset>> = {
   mistral: {
     service: 'Mistral',
     baseUrl: 'https://api.mistral.ai/v1',
-    settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens', streamUsage: false, unsupportedFields: ['seed', 'user'] },
+    settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens', streamUsage: false, unsupportedFields: ['seed', 'user', 'reasoning_effort'] },
   },
   groq: { service: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', settings: { ...NO_CACHE_KEY } },
   openrouter: { service: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', settings: { maxTokensField: 'max_tokens' } },
