@@ -74,7 +74,7 @@ export function channelProblem(channel: ChannelShape, options: ChannelRuleOption
   if (channel.baseUrl !== '' && !isHttpUrl(channel.baseUrl)) return { field: 'baseUrl', message: 'must be an http(s) URL' };
   if (channel.baseUrl === '' && entry.needs.baseUrl && !suppliesBaseUrl(entry.needs.baseUrlFrom, channel.settings)) {
     const unless = entry.needs.baseUrlFrom ? ` unless settings.${entry.needs.baseUrlFrom} is set` : '';
-    return { field: 'baseUrl', message: `required for type ${entry.type}${unless} (an absolute http(s) URL)` };
+    return { field: 'baseUrl', message: `required for type ${entry.type} (an absolute http(s) URL)${unless}` };
   }
   if (channel.apiKeys?.some((key) => key === '')) return { field: 'apiKey', message: 'must not be empty (leave it out for a keyless channel)' };
   if (channel.apiKeys?.length === 0 && entry.needs.credentials) return { field: 'apiKey', message: `required for type ${entry.type}` };

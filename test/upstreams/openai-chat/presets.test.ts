@@ -40,7 +40,7 @@ describe('preset defaults', () => {
 describe('channel rules', () => {
   it('takes a preset in place of a base URL, and names both when neither is given', () => {
     expect(channelProblem(channel({ preset: 'ollama' }))).toBeUndefined();
-    expect(channelProblem(channel({}))).toEqual({ field: 'baseUrl', message: 'required for type openai-chat unless settings.preset is set (an absolute http(s) URL)' });
+    expect(channelProblem(channel({}))).toEqual({ field: 'baseUrl', message: 'required for type openai-chat (an absolute http(s) URL) unless settings.preset is set' });
     expect(channelProblem(channel({ preset: 'nope' }))?.field).toBe('settings.preset');
     expect(channelProblem(channel({ unsupportedFields: ['logit_bias'] }, 'http://localhost:8000/v1'))?.field).toBe('settings.unsupportedFields.0');
   });
