@@ -513,6 +513,8 @@ export interface components {
                 /** @description What a channel of the type must declare before it is stored: an absolute http(s) base URL, at least one credential. */
                 needs: {
                     baseUrl: boolean;
+                    /** @description A setting that, when set, supplies the base URL instead (`preset` of openai-chat). */
+                    baseUrlFrom?: string;
                     credentials: boolean;
                 };
                 /** @description The models a channel serves when it lists none; absent: the operator must list them. */

@@ -216,7 +216,9 @@ A channel type that serves only tasks answers 400.
 
 \`{"data": [{"type", "serves", "needs", "defaultModels", "settings"}]}\`:
 every channel type, what it serves (\`chat\`, \`images\`, \`videos\`), what
-a channel of it must declare (\`needs\`: \`baseUrl\`, \`credentials\`), the
+a channel of it must declare (\`needs\`: \`baseUrl\`, \`credentials\`, and
+\`baseUrlFrom\` where a setting supplies the base URL instead: \`preset\` for
+\`openai-chat\`), the
 models it serves when it lists none (\`defaultModels\`, where it has them),
 and the JSON Schema of its \`settings\` (every key with its description and
 default; \`additionalProperties: false\`, as any other key is refused).

@@ -27,7 +27,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): 
         ...(ctx.tasks.channelTypes('images').has(type) ? ['images' as const] : []),
         ...(ctx.tasks.channelTypes('videos').has(type) ? ['videos' as const] : []),
       ],
-      needs: { baseUrl: needs.baseUrl, credentials: needs.credentials },
+      needs: { baseUrl: needs.baseUrl, ...(needs.baseUrlFrom ? { baseUrlFrom: needs.baseUrlFrom } : {}), credentials: needs.credentials },
       ...(defaultModels ? { defaultModels: [...defaultModels] } : {}),
       settings: settingsJsonSchema(settings),
     })),

@@ -141,7 +141,11 @@ export const channelTypesSchema = z.object({
       type: z.string(),
       serves: z.array(z.enum(['chat', 'images', 'videos'])),
       needs: z
-        .object({ baseUrl: z.boolean(), credentials: z.boolean() })
+        .object({
+          baseUrl: z.boolean(),
+          baseUrlFrom: z.string().optional().describe('A setting that, when set, supplies the base URL instead (`preset` of openai-chat).'),
+          credentials: z.boolean(),
+        })
         .describe('What a channel of the type must declare before it is stored: an absolute http(s) base URL, at least one credential.'),
       defaultModels: z.array(z.string()).optional().describe('The models a channel serves when it lists none; absent: the operator must list them.'),
       settings: z.record(z.string(), z.unknown()).describe('The JSON Schema of the `settings` a channel of the type takes: every key with its description and default; any other key is refused.'),

@@ -72,7 +72,10 @@ export function channelProblem(channel: ChannelShape, options: ChannelRuleOption
   const entry = channelType(channel.type);
   if (!entry) return { field: 'type', message: `must be one of ${CHANNEL_TYPES.map((known) => known.type).join(', ')}` };
   if (channel.baseUrl !== '' && !isHttpUrl(channel.baseUrl)) return { field: 'baseUrl', message: 'must be an http(s) URL' };
-  if (channel.baseUrl === '' && entry.needs.baseUrl) return { field: 'baseUrl', message: `required for type ${entry.type} (an absolute http(s) URL)` };
+  if (channel.baseUrl === '' && entry.needs.baseUrl && !suppliesBaseUrl(entry.needs.baseUrlFrom, channel.settings)) {
+    const unless = entry.needs.baseUrlFrom ? ` unless settings.${entry.needs.baseUrlFrom} is set` : '';
+    return { field: 'baseUrl', message: `required for type ${entry.type} (an absolute http(s) URL)${unless}` };
+  }
   if (channel.apiKeys?.some((key) => key === '')) return { field: 'apiKey', message: 'must not be empty (leave it out for a keyless channel)' };
   if (channel.apiKeys?.length === 0 && entry.needs.credentials) return { field: 'apiKey', message: `required for type ${entry.type}` };
   if (channel.models === undefined && !entry.defaultModels) return { field: 'models', message: `required for type ${entry.type}: list the model names or patterns it serves (\`*\` for every model)` };
@@ -85,4 +88,9 @@ export function channelProblem(channel: ChannelShape, options: ChannelRuleOption
   const settings = checkChannelSettings(entry.type, entry.settings, channel.settings, options.stored === true);
   if (settings.problem) return settings.problem;
   return undefined;
+}
+
+/** Whether the setting that supplies a type's base URL is set (its value is checked with the other settings). */
+function suppliesBaseUrl(setting: string | undefined, settings: Record<string, unknown>): boolean {
+  return setting !== undefined && settings[setting] !== undefined;
 }

@@ -42,6 +42,8 @@ export interface TranslationCapabilities {
   adaptiveThinking: 'native' | 'mapped';
   /** What the upstream's prompt cache makes of the client's caching intent; what it has no place for is ignored (a hint). */
   promptCache?: PromptCacheSupport;
+  /** Fields of its own dialect the channel declares its server refuses or ignores (see `keepsField`). */
+  unsupportedFields?: ReadonlySet<string>;
 }
 
 /** Per part of `ChatRequest.cache` (and the marks on parts): `native` (the same field), or what it becomes (`mapped`, with this note). */
@@ -177,6 +179,23 @@ export function decideSampling(request: ChatRequest, caps: TranslationCapabiliti
   for (const [parameter, field] of samplingFieldNames) {
     if (request[parameter] !== undefined && caps.missingSampling.has(parameter)) plan.hint(field, `the ${plan.named} has no ${field}`, PlanRank.sampling);
   }
+}
+
+/** Whether a sampling parameter is sent: the upstream has a field for it (`decideSampling` records the others). */
+export function sendsSampling(parameter: SamplingParameter, caps: TranslationCapabilities): boolean {
+  return caps.missingSampling?.has(parameter) !== true;
+}
+
+/**
+ * Whether to send a field the request carries, by the fields the channel
+ * declares its server does not take: a declared one is left out, ignored
+ * (a hint) when that cannot change the answer, else refused before routing.
+ */
+export function keepsField(field: string, changesAnswer: boolean, caps: TranslationCapabilities, plan: PlanBuilder): boolean {
+  if (caps.unsupportedFields?.has(field) !== true) return true;
+  if (changesAnswer) plan.refused(field, "the channel's server does not take it", PlanRank.rules);
+  else plan.hint(field, "left out: the channel's server does not take it", PlanRank.rules);
+  return false;
 }
 
 /**

@@ -37,6 +37,8 @@ export interface UpstreamSet {
 export interface ChannelNeeds {
   /** An absolute http(s) base URL; false where the type has a public default or calls nothing. */
   readonly baseUrl: boolean;
+  /** A setting that, when set, supplies the base URL instead (openai-chat's `preset`). */
+  readonly baseUrlFrom?: string;
   /** At least one credential; false where the upstream may run keyless (no auth header is sent then). */
   readonly credentials: boolean;
 }
@@ -105,10 +107,10 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     settings: geminiSettings.spec,
     load: async () => ({ chat: chatAdapter(geminiSettings, (await import('./gemini/index.js')).geminiAdapter) }),
   },
-  // Local servers (vLLM, llama.cpp, Ollama) often run without a key.
+  // Local servers (vLLM, llama.cpp, Ollama) often run without a key; a preset names a known service's address.
   {
     type: 'openai-chat',
-    needs: { baseUrl: true, credentials: false },
+    needs: { baseUrl: true, baseUrlFrom: 'preset', credentials: false },
     settings: openAiChatSettings.spec,
     load: async () => ({ chat: chatAdapter(openAiChatSettings, (await import('./openai-chat/index.js')).openAiChatAdapter) }),
   },

@@ -14,11 +14,22 @@ export interface ChannelSettingsSpec {
   readonly schema: z.ZodObject;
   /** Keys whose bad value a stored channel may keep (ignored with a warning): they were read leniently before. */
   readonly looseWhenStored: readonly string[];
+  /**
+   * Defaults that follow from another key's value (openai-chat's `preset`),
+   * filled in before the schema's own: a key the settings set wins.
+   */
+  readonly defaultsOf?: (settings: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>> | undefined;
 }
 
 /** A type's settings: its own keys beside the shared ones. */
-export function channelSettings(shape: z.ZodRawShape, looseWhenStored: readonly string[] = []): ChannelSettingsSpec {
-  return { schema: z.object({ ...sharedSettingsShape, ...shape }), looseWhenStored: ['strictTranslation', ...looseWhenStored] };
+export function channelSettings(shape: z.ZodRawShape, looseWhenStored: readonly string[] = [], defaultsOf?: ChannelSettingsSpec['defaultsOf']): ChannelSettingsSpec {
+  return { schema: z.object({ ...sharedSettingsShape, ...shape }), looseWhenStored: ['strictTranslation', ...looseWhenStored], defaultsOf };
+}
+
+/** `settings` with the defaults its other keys imply (see `defaultsOf`); parsed once per refresh, never per request. */
+function withImpliedDefaults(spec: ChannelSettingsSpec, settings: Record<string, unknown>): Record<string, unknown> {
+  const defaults = spec.defaultsOf?.(settings);
+  return defaults ? { ...defaults, ...settings } : settings;
 }
 
 export interface SettingsCheck {
@@ -63,10 +74,10 @@ export function parseStoredSettings(type: string, spec: ChannelSettingsSpec, set
     settings,
     unknownSettings(type, settings, Object.keys(spec.schema.shape)).map((entry) => entry.key),
   );
-  const parsed = spec.schema.safeParse(known);
+  const parsed = spec.schema.safeParse(withImpliedDefaults(spec, known));
   if (parsed.success) return parsedOnce(parsed.data);
   const ignored = parsed.error.issues.map((issue) => String(issue.path[0] ?? '')).filter((key) => spec.looseWhenStored.includes(key));
-  const retried = spec.schema.safeParse(withoutKeys(known, ignored));
+  const retried = spec.schema.safeParse(withImpliedDefaults(spec, withoutKeys(known, ignored)));
   // Only a channel the rules passed is parsed here; should one fail anyway, its adapters read the raw record as they always could.
   return retried.success ? parsedOnce(retried.data) : settings;
 }

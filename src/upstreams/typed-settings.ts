@@ -35,8 +35,13 @@ export interface TypedChannelSettings<Shape extends z.ZodRawShape> {
 }
 
 /** A channel type's settings schema and its typed reader, built from the type's shape. */
-export function typedChannelSettings<Shape extends z.ZodRawShape>(type: string, shape: Shape, looseWhenStored: readonly string[] = []): TypedChannelSettings<Shape> {
-  const spec = channelSettings(shape, looseWhenStored);
+export function typedChannelSettings<Shape extends z.ZodRawShape>(
+  type: string,
+  shape: Shape,
+  looseWhenStored: readonly string[] = [],
+  defaultsOf?: ChannelSettingsSpec['defaultsOf'],
+): TypedChannelSettings<Shape> {
+  const spec = channelSettings(shape, looseWhenStored, defaultsOf);
   const parsedOnRead = new WeakMap<object, TypedSettings<Shape>>();
   const read = (settings: Record<string, unknown>, channel?: string): TypedSettings<Shape> => {
     if (isParsedSettings(settings)) return settings as TypedSettings<Shape>;

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
+import { CHAT_PRESET_NAMES } from '../../src/upstreams/openai-chat/presets.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 
 const run = promisify(execFile);
@@ -42,16 +43,18 @@ describe('docs/providers.md', () => {
     const lines = shBlocks()
       .flatMap((block) => block.split('\n'))
       .filter((line) => line.startsWith('npm run cli -- '));
-    expect(lines.filter((line) => line.includes('channels add')).length).toBe(13);
+    expect(lines.filter((line) => line.includes('channels add')).length).toBe(13 + CHAT_PRESET_NAMES.length);
     const env = { SWITCHYARD_DATA_DIR: path.join(root, 'data') };
     await runCli(['--data-dir', env.SWITCHYARD_DATA_DIR, 'keys', 'list'], { env, stdout: () => undefined, stderr: () => undefined });
     const added: Record<string, any> = {};
+    const presets: Record<string, any> = {};
     for (const line of lines) {
       let out = '';
       await runCli(shellWords(line.slice('npm run cli -- '.length)), { env, stdout: (text) => (out += text), stderr: () => undefined });
       if (line.includes('channels add')) {
         const channel = JSON.parse(out);
-        added[channel.type] = channel;
+        if (channel.settings.preset) presets[channel.settings.preset] = channel;
+        else added[channel.type] = channel;
       }
     }
     expect(Object.keys(added).sort()).toEqual(['anthropic', 'azure-openai', 'bedrock', 'gemini', 'ig-proxy', 'openai-chat', 'openai-responses', 'openai-videos', 'simulator', 'vertex', 'wan']);
@@ -60,6 +63,9 @@ describe('docs/providers.md', () => {
     // The last anthropic channel added: one in front of a proxy that refuses some betas.
     expect(added.anthropic.settings).toEqual({ betas: { deny: ['context-management-*', 'advanced-tool-use-*'] } });
     expect(added['openai-responses'].models).toEqual(['gpt-*', 'o3*', 'o4*']);
+    // One walkthrough per preset, each channel with no base URL of its own: the preset supplies it.
+    expect(Object.keys(presets).sort()).toEqual([...CHAT_PRESET_NAMES].sort());
+    for (const channel of Object.values(presets)) expect(channel).toMatchObject({ type: 'openai-chat', baseUrl: '' });
   });
 
   it('every curl is a request the gateway accepts', async () => {

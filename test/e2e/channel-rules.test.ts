@@ -68,7 +68,7 @@ describe.each(ENGINES)('channel rules on %s', (engine) => {
 
   describe('the CLI refuses a channel its type cannot use, with the message', () => {
     it.each([
-      [['--type', 'openai-chat', '--models', '*'], 'baseUrl: required for type openai-chat (an absolute http(s) URL)'],
+      [['--type', 'openai-chat', '--models', '*'], 'baseUrl: required for type openai-chat (an absolute http(s) URL) unless settings.preset is set'],
       [['--type', 'anthropic', '--base-url', 'https://api.anthropic.com', '--api-key', '', '--models', 'claude-*'], 'apiKey: must not be empty'],
       [['--type', 'anthropic', '--base-url', 'https://api.anthropic.com', '--models', 'claude-*'], 'apiKey: required for type anthropic'],
       [['--type', 'gemini', '--api-key', 'sk-up'], 'models: required for type gemini'],
@@ -92,7 +92,7 @@ describe.each(ENGINES)('channel rules on %s', (engine) => {
   it('the admin API answers 400 naming the field', async () => {
     const refused = await gw.admin('POST', '/channels', { name: 'z', type: 'openai-chat' });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toEqual({ type: 'invalid_request', message: 'baseUrl: required for type openai-chat (an absolute http(s) URL)', param: 'baseUrl' });
+    expect(refused.body.error).toEqual({ type: 'invalid_request', message: 'baseUrl: required for type openai-chat (an absolute http(s) URL) unless settings.preset is set', param: 'baseUrl' });
     const noModels = await gw.admin('POST', '/channels', { name: 'z', type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1' });
     expect(noModels.body.error).toMatchObject({ param: 'models' });
     const emptyKey = await gw.admin('POST', '/channels', { name: 'z', type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: '', models: ['*'] });
@@ -103,7 +103,7 @@ describe.each(ENGINES)('channel rules on %s', (engine) => {
     const other = await createPlace(engine);
     try {
       await expect(other.start({ config: { channels: [{ name: 'z', type: 'openai-chat', models: ['*'] }] } })).rejects.toThrow(
-        'channels[0].baseUrl (channel "z"): required for type openai-chat (an absolute http(s) URL)',
+        'channels[0].baseUrl (channel "z"): required for type openai-chat (an absolute http(s) URL) unless settings.preset is set',
       );
       await expect(other.start({ config: { channels: [{ name: 'y', type: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-up' }] } })).rejects.toThrow(
         'channels[0].models (channel "y"): required for type anthropic',

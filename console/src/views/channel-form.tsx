@@ -64,7 +64,17 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
     onDone();
   });
 
-  const needsBaseUrl = known?.needs?.baseUrl === true;
+  // A type may take its address from a setting (openai-chat's preset): chosen, the base URL is optional.
+  const baseUrlFrom = known?.needs?.baseUrlFrom;
+  const supplied = baseUrlFrom !== undefined && typeof draft?.[baseUrlFrom] === 'string' && draft[baseUrlFrom] !== '';
+  const needsBaseUrl = known?.needs?.baseUrl === true && !supplied;
+  const baseUrlHint = supplied
+    ? `optional: settings.${baseUrlFrom} supplies the address`
+    : known && !needsBaseUrl
+      ? 'optional: the type has a default address or calls nothing'
+      : baseUrlFrom
+        ? `or choose settings.${baseUrlFrom} below`
+        : undefined;
   const needsKey = known?.needs?.credentials === true && !existing;
   return (
     <form class="form" onSubmit={submit}>
@@ -86,11 +96,7 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
           )}
         </Field>
       </div>
-      <Field
-        label={needsBaseUrl ? 'Base URL (required)' : 'Base URL'}
-        hint={known && !needsBaseUrl ? 'optional: the type has a default address or calls nothing' : undefined}
-        error={fieldError(error, 'baseUrl')}
-      >
+      <Field label={needsBaseUrl ? 'Base URL (required)' : 'Base URL'} hint={baseUrlHint} error={fieldError(error, 'baseUrl')}>
         <input name="baseUrl" required={needsBaseUrl} value={baseUrl} onInput={(e) => setBaseUrl(valueOf(e))} />
       </Field>
       <Field

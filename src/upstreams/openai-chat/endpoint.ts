@@ -2,11 +2,14 @@
  * Where and how to call an OpenAI-compatible chat-completions server (OpenAI,
  * DeepSeek, Groq, vLLM, …): base URL with the `/v1` prefix, completions to
  * `<base>/chat/completions`, embeddings to `<base>/embeddings`; JSON, and the
- * channel's key as a Bearer credential when it has one.
+ * channel's key as a Bearer credential when it has one. A channel with no
+ * base URL has a `preset` (the channel rules ask for one or the other),
+ * whose address is the base.
  */
 import { joinUrl } from '../http.js';
 import type { ChatCompletionsEndpoint, ChatCompletionsOperation } from '../protocols/chat-completions/index.js';
 import type { UpstreamCall } from '../types.js';
+import { CHAT_PRESETS } from './presets.js';
 import { openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
 
 const paths: Readonly<Record<ChatCompletionsOperation, string>> = { chat: '/chat/completions', embeddings: '/embeddings' };
@@ -21,6 +24,10 @@ export function chatCompletionsHeaders(call: UpstreamCall): Record<string, strin
 export const openAiChatEndpoint: ChatCompletionsEndpoint<OpenAiChatSettings> = {
   type: 'openai-chat',
   settingsOf: openAiChatSettingsOf,
-  url: (call, operation) => joinUrl(call.channel.baseUrl, paths[operation]),
+  url: (call, operation) => joinUrl(call.channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(call.channel)), paths[operation]),
   headers: chatCompletionsHeaders,
 };
+
+function presetBaseUrl(settings: OpenAiChatSettings): string {
+  return settings.preset === undefined ? '' : CHAT_PRESETS[settings.preset].baseUrl;
+}

@@ -1,10 +1,25 @@
-/** The openai-chat channel's settings: the Chat Completions protocol's keys (protocols/chat-completions/settings.ts); the type adds none of its own. */
+/**
+ * The openai-chat channel's settings: the Chat Completions protocol's keys
+ * (protocols/chat-completions/settings.ts), and `preset`, which names a
+ * known service whose base URL and quirks (presets.ts) become the channel's
+ * defaults.
+ */
+import { z } from 'zod';
 import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
 import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
+import { CHAT_PRESET_NAMES, chatPresetOf } from './presets.js';
 
-export const openAiChatSettingsShape = { ...chatCompletionsSettingsShape } as const;
+export const openAiChatSettingsShape = {
+  ...chatCompletionsSettingsShape,
+  preset: z
+    .enum(CHAT_PRESET_NAMES)
+    .optional()
+    .describe(
+      'A known OpenAI-compatible service: its address becomes the default base URL (the channel then needs none) and its quirks the defaults of the settings above (docs/providers.md lists each). A base URL or setting the channel gives wins.',
+    ),
+} as const;
 
-export const openAiChatSettings = typedChannelSettings('openai-chat', openAiChatSettingsShape, chatCompletionsLooseWhenStored);
+export const openAiChatSettings = typedChannelSettings('openai-chat', openAiChatSettingsShape, chatCompletionsLooseWhenStored, (settings) => chatPresetOf(settings)?.settings);
 
 /** An openai-chat channel's settings as its schema outputs them, every default filled in. */
 export type OpenAiChatSettings = TypedSettings<typeof openAiChatSettingsShape>;

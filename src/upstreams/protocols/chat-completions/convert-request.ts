@@ -16,6 +16,9 @@
  *   plan), as are provider-run tools; dialect features are refused (the
  *   internal answer has no place for logprobs or several candidates).
  * - `prompt_cache_key` and `prompt_cache_retention`: see ../openai-prompt-cache.ts.
+ * - Fields the channel declares its server does not take (`unsupportedFields`,
+ *   which an openai-chat `preset` fills) are left out, or refused where that
+ *   changes the answer (see capabilities.ts).
  */
 import type { ChatRequest, Dialect, ResponseFormat, ThinkingConfig, ToolChoice, ToolDefinition } from '../../../core/chat.js';
 import { PlanRank, type PlanBuilder } from '../../../core/translation-plan.js';
@@ -31,7 +34,9 @@ import {
   decideSampling,
   decideSystemTurns,
   decideTools,
+  keepsField,
   preparing,
+  sendsSampling,
   type Prepared,
   type PrepareOptions,
 } from '../../plan.js';
@@ -67,18 +72,21 @@ function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamMo
   if (request.topP !== undefined) body.top_p = request.topP;
   // top_k has no field here: a hint, not sent.
   decideSampling(request, caps, plan);
-  if (request.stopSequences?.length) body.stop = request.stopSequences;
-  if (request.seed !== undefined) body.seed = request.seed;
-  if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty;
-  if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
+  // A stop sequence left out would let the answer run on: refused where the server takes none.
+  if (request.stopSequences?.length && keepsField('stop', true, caps, plan)) body.stop = request.stopSequences;
+  if (request.seed !== undefined && sendsSampling('seed', caps)) body.seed = request.seed;
+  if (request.presencePenalty !== undefined && sendsSampling('presencePenalty', caps)) body.presence_penalty = request.presencePenalty;
+  if (request.frequencyPenalty !== undefined && sendsSampling('frequencyPenalty', caps)) body.frequency_penalty = request.frequencyPenalty;
   const tools = decideTools(request, caps, plan);
   if (tools.length > 0) {
     body.tools = tools.map(toTool);
-    if (request.toolChoice) body.tool_choice = toToolChoice(request.toolChoice);
     const choice = request.toolChoice;
-    if ((choice && 'disableParallel' in choice && choice.disableParallel) || request.parallelToolCalls === false) body.parallel_tool_calls = false;
+    // `auto` is every server's default: leaving it out changes nothing; any other choice does.
+    if (choice && keepsField('tool_choice', choice.type !== 'auto', caps, plan)) body.tool_choice = toToolChoice(choice);
+    const serial = (choice && 'disableParallel' in choice && choice.disableParallel) || request.parallelToolCalls === false;
+    if (serial && keepsField('parallel_tool_calls', false, caps, plan)) body.parallel_tool_calls = false;
   }
-  if (request.responseFormat) {
+  if (request.responseFormat && (request.responseFormat.type !== 'json_schema' || keepsField('response_format.json_schema', true, caps, plan))) {
     const format = toResponseFormat(request.responseFormat);
     if (format) {
       body.response_format = format;
@@ -87,16 +95,17 @@ function buildChatCompletionRequest(request: ChatRequest, { settings, upstreamMo
   }
   decideAdaptiveThinking(request, caps, plan);
   const effort = reasoningEffort(request.thinking, dialect, plan);
-  if (effort) body.reasoning_effort = effort;
+  if (effort && keepsField('reasoning_effort', false, caps, plan)) body.reasoning_effort = effort;
   // Chat Completions has no switch for showing thoughts: a server that returns them (reasoning_content) does.
   const omitted = request.thinking?.enabled && request.thinking.includeThoughts === false ? clientField('thoughtsOmitted', dialect) : undefined;
   if (omitted) plan.hint(omitted, 'the upstream has no switch for it: thoughts come back as the server sends them', PlanRank.rules);
-  if (request.user) body.user = request.user;
+  if (request.user && keepsField('user', false, caps, plan)) body.user = request.user;
   decideHints(request, caps, plan);
   decidePromptCache(request, caps.promptCache, plan);
   Object.assign(body, openAiPromptCacheFields(request, settings, false));
   if (request.stream) {
     body.stream = true;
+    // A server that refuses the option (`streamUsage: false`) is billed by the usage it sends unasked, else by estimate.
     if (settings.streamUsage) body.stream_options = { include_usage: true };
   }
   return body;

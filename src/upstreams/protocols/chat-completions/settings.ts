@@ -4,6 +4,11 @@ import { promptCacheKeySetting } from '../../prompt-cache-settings.js';
 import { onUnlessFalse } from '../../settings-schema.js';
 import { typedChannelSettings, type TypedSettings } from '../../typed-settings.js';
 
+/** The fields a translated request may carry that a server may not take (`unsupportedFields`). */
+export const UNSUPPORTABLE_FIELDS = ['seed', 'presence_penalty', 'frequency_penalty', 'parallel_tool_calls', 'user', 'reasoning_effort', 'stop', 'tool_choice', 'response_format.json_schema'] as const;
+
+export type UnsupportableField = (typeof UNSUPPORTABLE_FIELDS)[number];
+
 export const chatCompletionsSettingsShape = {
   promptCacheKey: promptCacheKeySetting,
   maxTokensField: z
@@ -13,6 +18,12 @@ export const chatCompletionsSettingsShape = {
   streamUsage: onUnlessFalse('Ask a stream for its usage (`stream_options.include_usage`); `false` for servers that refuse the option.'),
   systemRole: z.enum(['system', 'developer']).default('system').describe('The role system turns are sent with.'),
   reasoningContent: z.boolean({ error: 'must be true or false' }).default(false).describe("Send an assistant turn's reasoning back as `reasoning_content` (DeepSeek-style servers)."),
+  unsupportedFields: z
+    .array(z.enum(UNSUPPORTABLE_FIELDS))
+    .default([])
+    .describe(
+      'Request fields the server refuses or ignores. A translated request leaves each out: ignored (a hint in the translation plan) where that cannot change the answer (`seed`, penalties, `parallel_tool_calls`, `user`, `reasoning_effort`), else refused before routing (`stop`, a `tool_choice` other than auto, a `json_schema` response format).',
+    ),
 } as const;
 
 export const chatCompletionsLooseWhenStored = ['maxTokensField', 'streamUsage', 'systemRole', 'reasoningContent'] as const;

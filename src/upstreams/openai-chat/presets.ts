@@ -1,0 +1,83 @@
+/**
+ * The services an `openai-chat` channel names with its `preset` setting:
+ * each one's base URL and quirks, as data. A preset supplies defaults only:
+ * the channel's own base URL and settings win (settings-check.ts fills them
+ * in before the schema's defaults, once per refresh).
+ *
+ * What each entry relies on (the providers' API docs, read for issue 34):
+ * - Every hosted service but OpenRouter has no `prompt_cache_key` (they cache
+ *   on their own): `promptCacheKey: false` keeps a client's key from them.
+ * - DeepSeek: `max_tokens`; thinking mode returns `reasoning_content` and
+ *   wants it back on a tool-call turn; `response_format` is `json_object`
+ *   only; thinking mode ignores `temperature`/`top_p`/penalties without an
+ *   error (left to it: model-specific).
+ * - xAI: the reasoning models (grok-4 and later) answer 400 to
+ *   `presence_penalty` and `frequency_penalty`.
+ * - Mistral: `max_tokens`; its request schema refuses fields it does not
+ *   know (422), among them `stream_options` (its last stream chunk carries
+ *   the usage anyway), `seed` (it names it `random_seed`) and `user`;
+ *   `reasoning_effort` only some models take, so it is left out.
+ * - Groq: `max_completion_tokens`, stream usage on request; refuses
+ *   `logprobs`, `n` > 1 and `messages[].name`, none of which a translated
+ *   request carries (a Chat Completions client's own come back as Groq's 400).
+ * - OpenRouter: `max_tokens`; `reasoning`/`reasoning_details`, usage in streams.
+ * - Together, Fireworks: `max_tokens`; usage in the last stream chunk.
+ * - Cerebras: answers 400 to `frequency_penalty`, `presence_penalty` and
+ *   `parallel_tool_calls`; its streams end with the usage unasked.
+ * - vLLM: both budget fields, `stream_options`, `reasoning_content`/`reasoning`.
+ * - Ollama: `max_tokens` (no `max_completion_tokens`), `stream_options`;
+ *   ignores `parallel_tool_calls` and `user` (its compatibility list has neither).
+ * - LM Studio: `max_tokens`, `stream_options`, `reasoning_content`.
+ */
+import type { ChatCompletionsSettings } from '../protocols/chat-completions/settings.js';
+
+export const CHAT_PRESET_NAMES = ['deepseek', 'xai', 'mistral', 'groq', 'openrouter', 'together', 'fireworks', 'cerebras', 'vllm', 'ollama', 'lm-studio'] as const;
+
+export type ChatPresetName = (typeof CHAT_PRESET_NAMES)[number];
+
+export interface ChatPreset {
+  /** The service, as docs/providers.md names it. */
+  readonly service: string;
+  /** The `/v1` prefix (or the service's equivalent): the channel's base URL when it sets none. */
+  readonly baseUrl: string;
+  /** The protocol settings the service needs, each a default the channel may override. */
+  readonly settings: Readonly<Partial<ChatCompletionsSettings>>;
+}
+
+const NO_CACHE_KEY = { promptCacheKey: false } as const;
+
+export const CHAT_PRESETS: Readonly<Record<ChatPresetName, ChatPreset>> = {
+  deepseek: {
+    service: 'DeepSeek',
+    baseUrl: 'https://api.deepseek.com/v1',
+    settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens', reasoningContent: true, unsupportedFields: ['response_format.json_schema'] },
+  },
+  xai: { service: 'xAI', baseUrl: 'https://api.x.ai/v1', settings: { ...NO_CACHE_KEY, unsupportedFields: ['presence_penalty', 'frequency_penalty'] } },
+  mistral: {
+    service: 'Mistral',
+    baseUrl: 'https://api.mistral.ai/v1',
+    settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens', streamUsage: false, unsupportedFields: ['seed', 'user', 'reasoning_effort'] },
+  },
+  groq: { service: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', settings: { ...NO_CACHE_KEY } },
+  openrouter: { service: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', settings: { maxTokensField: 'max_tokens' } },
+  together: { service: 'Together AI', baseUrl: 'https://api.together.xyz/v1', settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens' } },
+  fireworks: { service: 'Fireworks AI', baseUrl: 'https://api.fireworks.ai/inference/v1', settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens' } },
+  cerebras: {
+    service: 'Cerebras',
+    baseUrl: 'https://api.cerebras.ai/v1',
+    settings: { ...NO_CACHE_KEY, streamUsage: false, unsupportedFields: ['presence_penalty', 'frequency_penalty', 'parallel_tool_calls'] },
+  },
+  vllm: { service: 'vLLM', baseUrl: 'http://localhost:8000/v1', settings: { ...NO_CACHE_KEY } },
+  ollama: {
+    service: 'Ollama',
+    baseUrl: 'http://localhost:11434/v1',
+    settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens', unsupportedFields: ['parallel_tool_calls', 'user'] },
+  },
+  'lm-studio': { service: 'LM Studio', baseUrl: 'http://localhost:1234/v1', settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens' } },
+};
+
+/** The preset a settings record names, if it names a known one (read before the schema runs: the value may be anything). */
+export function chatPresetOf(settings: Readonly<Record<string, unknown>>): ChatPreset | undefined {
+  const name = settings.preset;
+  return typeof name === 'string' && Object.hasOwn(CHAT_PRESETS, name) ? CHAT_PRESETS[name as ChatPresetName] : undefined;
+}
