@@ -10,9 +10,8 @@ import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awsSigner, signedHeaders } from '../../src/upstreams/bedrock/signing.js';
+import { CLOUD_PLATFORM } from '../support/jwt-grant-verify.mjs';
 import { type Fake, startFake } from './fakes/index.mjs';
-
-const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
 
 interface ServiceAccountKey {
   private_key: string;
