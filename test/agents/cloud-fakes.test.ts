@@ -2,13 +2,16 @@
  * The harness's cloud fakes refuse what the clouds refuse, so a case that
  * passes through them proves the gateway spoke each cloud's protocol: Vertex
  * AI's token exchange, Bearer tokens and Anthropic body rules; Azure
- * OpenAI's api-key and deployments.
+ * OpenAI's api-key and deployments; Bedrock's Signature Version 4, InvokeModel
+ * body rules and event streams.
  */
+import { EventStreamCodec } from '@smithy/core/event-streams';
+import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awsSigner, signedHeaders } from '../../src/upstreams/bedrock/signing.js';
+import { CLOUD_PLATFORM } from '../support/jwt-grant-verify.mjs';
 import { type Fake, startFake } from './fakes/index.mjs';
-
-const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
 
 interface ServiceAccountKey {
   private_key: string;
@@ -104,5 +107,66 @@ describe('the azure-openai fake', () => {
     const unknown = await post('/responses', { model: 'gpt-5.5', input: 'hello' });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: 'DeploymentNotFound' } });
+  });
+});
+
+describe('the bedrock fake', () => {
+  let fake: Fake;
+  beforeAll(async () => {
+    fake = await startFake('bedrock');
+  });
+  afterAll(() => fake.close());
+
+  const bedrockTurn = { ...plainTurn, anthropic_version: 'bedrock-2023-05-31' };
+  /** InvokeModel signed as the AWS SDK signs it, with the channel's key or another secret for its key id. */
+  const invoke = async (body: unknown, { operation = 'invoke', secret }: { operation?: string; secret?: string } = {}) => {
+    const [accessKeyId, secretAccessKey] = fake.channel!.apiKey.split(':') as [string, string];
+    const { region, endpoint } = fake.channel!.settings as { region: string; endpoint: string };
+    const url = `${endpoint}/model/${encodeURIComponent(fake.channel!.upstreamModel)}/${operation}`;
+    const text = JSON.stringify(body);
+    const headers = await signedHeaders(awsSigner({ accessKeyId, secretAccessKey: secret ?? secretAccessKey }, region), url, { 'content-type': 'application/json' }, text);
+    return fetch(url, { method: 'POST', headers: headers as Record<string, string>, body: text });
+  };
+
+  it('answers a signed InvokeModel, and streams Anthropic events as event-stream chunks', async () => {
+    const response = await invoke(bedrockTurn);
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(await response.json())).toContain('SWITCHYARD_PLAIN_OK');
+    const stream = await invoke(bedrockTurn, { operation: 'invoke-with-response-stream' });
+    expect(stream.headers.get('content-type')).toBe('application/vnd.amazon.eventstream');
+    const bytes = new Uint8Array(await stream.arrayBuffer());
+    const codec = new EventStreamCodec(toUtf8, fromUtf8);
+    const events: Array<{ type: string; delta?: { text?: string } }> = [];
+    for (let at = 0; at < bytes.length; ) {
+      const length = new DataView(bytes.buffer, at, 4).getUint32(0);
+      const message = codec.decode(bytes.subarray(at, at + length));
+      expect(message.headers[':event-type']?.value).toBe('chunk');
+      events.push(JSON.parse(Buffer.from(JSON.parse(toUtf8(message.body)).bytes, 'base64').toString('utf8')));
+      at += length;
+    }
+    expect(events[0]!.type).toBe('message_start');
+    expect(events.at(-1)!.type).toBe('message_stop');
+    expect(events.map((event) => event.delta?.text ?? '').join('')).toBe('SWITCHYARD_PLAIN_OK');
+  });
+
+  it('refuses a wrong signature as AWS does', async () => {
+    const response = await invoke(bedrockTurn, { secret: 'not-the-secret-at-all' });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('x-amzn-errortype')).toMatch(/^InvalidSignatureException:/);
+    expect(await response.json()).toEqual({ message: expect.stringContaining('signature we calculated does not match') });
+  });
+
+  it('refuses a body with stream or model, without the Bedrock anthropic_version, or with a beta Bedrock does not take', async () => {
+    const refusal = async (body: unknown) => {
+      const response = await invoke(body);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('x-amzn-errortype')).toMatch(/^ValidationException:/);
+      return ((await response.json()) as { message: string }).message;
+    };
+    expect(await refusal({ ...bedrockTurn, stream: true })).toContain('extraneous key [stream] is not permitted');
+    expect(await refusal({ ...bedrockTurn, model: 'claude-sonnet-4-5' })).toContain('extraneous key [model] is not permitted');
+    expect(await refusal(plainTurn)).toContain('anthropic_version');
+    expect(await refusal({ ...bedrockTurn, anthropic_beta: ['claude-code-20250219'] })).toBe('invalid beta flag');
+    expect((await invoke({ ...bedrockTurn, anthropic_beta: ['interleaved-thinking-2025-05-14'] })).status).toBe(200);
   });
 });

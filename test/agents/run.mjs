@@ -38,7 +38,7 @@ import { COMPACT_CASE, compactApplies, compactReasons } from './compact.mjs';
 import { DISCOVERY_CASE, discoveryReasons } from './discovery.mjs';
 import { AGENTS_DIR, PLAIN_PROMPT, TOOL_PROMPT, carriesToolResult, channelFor, packageVersion, runProcess, startGateway, tempDir } from './lib.mjs';
 
-const UPSTREAMS = ['simulator', 'anthropic', 'openai-chat', 'gemini', 'openai-responses', 'vertex', 'azure-openai'];
+const UPSTREAMS = ['simulator', 'anthropic', 'openai-chat', 'gemini', 'openai-responses', 'vertex', 'azure-openai', 'bedrock'];
 /** Every case, all run by default; each CLI runs the common ones and those it lists in `extraCases`. */
 const CASES = ['plain', 'tool', DISCOVERY_CASE, COMPACT_CASE];
 const COMMON_CASES = ['plain', 'tool'];

@@ -1,7 +1,7 @@
 /**
  * A loopback Amazon Bedrock Runtime that checks credentials the way AWS does:
  * every request's Signature Version 4 is recomputed from the request as it
- * arrived (sigv4-verify.ts) with the secret of the access key it names, for
+ * arrived (sigv4-verify.mjs) with the secret of the access key it names, for
  * the fake's region and the `bedrock` service, within five minutes of now,
  * with the session token a temporary key needs; a Bedrock API key is a Bearer
  * token the fake issued. Refusals are Bedrock's: 403 with
@@ -22,7 +22,7 @@ import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { claudeAnswer } from './claude-script.js';
-import { sigv4Problem, type SigningSecret } from './sigv4-verify.js';
+import { sigv4Problem, type SigningSecret } from './sigv4-verify.mjs';
 
 export interface BedrockRequest {
   url: string;

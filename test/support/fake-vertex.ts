@@ -17,10 +17,11 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { claudeAnswer } from './claude-script.js';
+import { jwtGrantRefusal } from './jwt-grant-verify.mjs';
 
-export const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
+export { CLOUD_PLATFORM } from './jwt-grant-verify.mjs';
 
 export interface VertexRequest {
   method: string;
@@ -67,14 +68,6 @@ const CLIENT_EMAIL = 'switchyard-test@test-project.iam.gserviceaccount.com';
 function pair(): { privatePem: string; publicKey: KeyObject } {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return { privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), publicKey };
-}
-
-function base64urlJson(part: string): Record<string, any> | undefined {
-  try {
-    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 export async function startFakeVertex(options: { project?: string; location?: string } = {}): Promise<FakeVertex> {
@@ -127,25 +120,14 @@ export async function startFakeVertex(options: { project?: string; location?: st
     return token;
   }
 
-  /** Google's token endpoint: the JWT-bearer grant, the assertion checked as Google checks it. */
+  /** Google's token endpoint: the JWT-bearer grant, the assertion checked as Google checks it (jwt-grant-verify.mjs). */
   function tokenAnswer(form: URLSearchParams): ScriptedReply {
     const refuse = (description: string): ScriptedReply => {
       refused++;
       return { status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'invalid_grant', error_description: description }) };
     };
-    if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return refuse('Invalid grant_type');
-    const parts = (form.get('assertion') ?? '').split('.');
-    if (parts.length !== 3) return refuse('Invalid JWT.');
-    const header = base64urlJson(parts[0]!);
-    const claims = base64urlJson(parts[1]!);
-    if (header?.alg !== 'RS256' || !claims) return refuse('Invalid JWT.');
-    if (!verify('RSA-SHA256', Buffer.from(`${parts[0]}.${parts[1]}`), trusted.publicKey, Buffer.from(parts[2]!, 'base64url'))) return refuse('Invalid JWT Signature.');
-    const now = Math.floor(Date.now() / 1000);
-    if (claims.iss !== CLIENT_EMAIL) return refuse('Invalid issuer.');
-    if (claims.aud !== fake.tokenUri) return refuse('Invalid JWT audience.');
-    if (typeof claims.scope !== 'string' || !claims.scope.split(' ').includes(CLOUD_PLATFORM)) return refuse('Invalid OAuth scope.');
-    if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || claims.iat > now + 60 || claims.exp <= now || claims.exp - claims.iat > 3600)
-      return refuse('Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.');
+    const refusal = jwtGrantRefusal(form, { publicKey: trusted.publicKey, clientEmail: CLIENT_EMAIL, tokenUri: fake.tokenUri });
+    if (refusal) return refuse(refusal);
     const lifetime = fake.tokenLifetimeSeconds;
     return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: issue(lifetime), expires_in: lifetime, token_type: 'Bearer' }) };
   }

@@ -150,7 +150,8 @@ export function writeJson(res, status, body, headers = {}) {
 }
 
 /**
- * Starts a fake on loopback. `handle(req, res, { url, body, record })` answers.
+ * Starts a fake on loopback. `handle(req, res, { url, body, raw, record })`
+ * answers (`raw` the body's bytes as sent, for a signature over them).
  * Every request is recorded as `{ method, path, headers, body, status }`.
  */
 export async function startFakeServer({ name, port = 0, handle, basePath = '' }) {
@@ -159,7 +160,8 @@ export async function startFakeServer({ name, port = 0, handle, basePath = '' })
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', async () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const text = raw.toString('utf8');
       let body = null;
       try {
         body = text ? JSON.parse(text) : null;
@@ -171,7 +173,7 @@ export async function startFakeServer({ name, port = 0, handle, basePath = '' })
       const url = new URL(req.url, 'http://fake');
       res.on('finish', () => (record.status = res.statusCode));
       try {
-        await handle(req, res, { url, body, record });
+        await handle(req, res, { url, body, raw, record });
       } catch (error) {
         if (!res.headersSent) writeJson(res, 500, { error: { message: `fake ${name}: ${error.message}` } });
         else res.end();

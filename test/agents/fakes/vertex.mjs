@@ -3,7 +3,8 @@
  * as Google checks them:
  *
  * - `POST /token`, the service-account key's `token_uri`: the JWT-bearer
- *   grant, its RS256 assertion verified with the public half of a throwaway
+ *   grant checked as Google checks it (test/support/jwt-grant-verify.mjs,
+ *   shared with the vitest fake), its RS256 assertion verified with the public half of a throwaway
  *   RSA pair made per start (never a real key), naming the account, this
  *   endpoint and the cloud-platform scope, not expired; answered with an
  *   access token that lives an hour;
@@ -20,7 +21,8 @@
  * JSON key as the channel's key, `project` and `location`, every model the
  * CLIs ask for mapped to the one Claude model it serves.
  */
-import { generateKeyPairSync, verify } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
+import { jwtGrantRefusal } from '../../support/jwt-grant-verify.mjs';
 import { messageBody, messageEvents, messagesAnswer } from './anthropic.mjs';
 import { hex, runStandalone, startFakeServer, tokensOf, writeJson, writeSse } from './common.mjs';
 
@@ -30,38 +32,11 @@ export const VERTEX_LOCATION = 'us-east5';
 export const VERTEX_MODEL = 'claude-sonnet-4-5@20250929';
 const ANTHROPIC_VERSION = 'vertex-2023-10-16';
 const CLIENT_EMAIL = `agents@${VERTEX_PROJECT}.iam.gserviceaccount.com`;
-const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
 const TOKEN_LIFETIME_SECONDS = 3600;
 const MODEL_ROUTE = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/anthropic\/models\/([^/:]+):(rawPredict|streamRawPredict)$/;
 
 const googleError = (res, code, status, message) => writeJson(res, code, { error: { code, message, status } });
 const anthropicError = (res, message) => writeJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message } });
-
-function jsonPart(part) {
-  try {
-    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-  } catch {
-    return null;
-  }
-}
-
-/** Why Google's token endpoint would refuse this JWT-bearer grant, or null when it takes it. */
-function grantRefusal(form, publicKey, tokenUri) {
-  if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return 'Invalid grant_type';
-  const parts = (form.get('assertion') ?? '').split('.');
-  if (parts.length !== 3) return 'Invalid JWT.';
-  const [header, claims] = [jsonPart(parts[0]), jsonPart(parts[1])];
-  if (header?.alg !== 'RS256' || !claims) return 'Invalid JWT.';
-  if (!verify('RSA-SHA256', Buffer.from(`${parts[0]}.${parts[1]}`), publicKey, Buffer.from(parts[2], 'base64url'))) return 'Invalid JWT Signature.';
-  if (claims.iss !== CLIENT_EMAIL) return 'Invalid issuer.';
-  if (claims.aud !== tokenUri) return 'Invalid JWT audience.';
-  if (typeof claims.scope !== 'string' || !claims.scope.split(' ').includes(CLOUD_PLATFORM)) return 'Invalid OAuth scope.';
-  const now = Math.floor(Date.now() / 1000);
-  if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || claims.iat > now + 60 || claims.exp <= now || claims.exp - claims.iat > 3600) {
-    return 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.';
-  }
-  return null;
-}
 
 /** Why Vertex would refuse this Anthropic body at this verb, or null. */
 function bodyRefusal(body, model, verb) {
@@ -86,7 +61,8 @@ export async function start({ port } = {}) {
     port,
     async handle(req, res, { url, body }) {
       if (req.method === 'POST' && url.pathname === '/token') {
-        const refusal = grantRefusal(new URLSearchParams(typeof body === 'string' ? body : ''), publicKey, tokenUri);
+        const form = new URLSearchParams(typeof body === 'string' ? body : '');
+        const refusal = jwtGrantRefusal(form, { publicKey, clientEmail: CLIENT_EMAIL, tokenUri });
         if (refusal) return writeJson(res, 400, { error: 'invalid_grant', error_description: refusal });
         const token = `ya29.fake-${hex(24)}`;
         tokens.set(token, Date.now() + TOKEN_LIFETIME_SECONDS * 1000);

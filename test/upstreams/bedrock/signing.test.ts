@@ -4,13 +4,13 @@
  * `get-vanilla` and `post-x-www-form-urlencoded`, and the IAM `ListUsers`
  * example of the signing documentation; all with the documentation's example
  * credentials and its 2015-08-30T12:36:00Z clock), and the fakes' verifier
- * (test/support/sigv4-verify.ts, written apart from the signer) against the
+ * (test/support/sigv4-verify.mjs, written apart from the signer) against the
  * same examples, so that neither can drift into agreeing with the other alone.
  */
 import { describe, expect, it } from 'vitest';
 import { awsSdk } from '../../../src/upstreams/aws-sdk.js';
 import { awsSigner, parseAwsCredentials, signedHeaders } from '../../../src/upstreams/bedrock/signing.js';
-import { sigv4Problem, type SigningSecret } from '../../support/sigv4-verify.js';
+import { sigv4Problem, type SigningSecret } from '../../support/sigv4-verify.mjs';
 import { GatewayError, isCredentialRefusal } from '../../../src/core/errors.js';
 
 const EXAMPLE = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
