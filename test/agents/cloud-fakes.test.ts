@@ -9,6 +9,7 @@ import { EventStreamCodec } from '@smithy/core/event-streams';
 import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awsSdk } from '../../src/upstreams/aws-sdk.js';
 import { awsSigner, signedHeaders } from '../../src/upstreams/bedrock/signing.js';
 import { CLOUD_PLATFORM } from '../support/jwt-grant-verify.mjs';
 import { type Fake, startFake } from './fakes/index.mjs';
@@ -124,7 +125,7 @@ describe('the bedrock fake', () => {
     const { region, endpoint } = fake.channel!.settings as { region: string; endpoint: string };
     const url = `${endpoint}/model/${encodeURIComponent(fake.channel!.upstreamModel)}/${operation}`;
     const text = JSON.stringify(body);
-    const headers = await signedHeaders(awsSigner({ accessKeyId, secretAccessKey: secret ?? secretAccessKey }, region), url, { 'content-type': 'application/json' }, text);
+    const headers = await signedHeaders(awsSigner(await awsSdk(), { accessKeyId, secretAccessKey: secret ?? secretAccessKey }, region), url, { 'content-type': 'application/json' }, text);
     return fetch(url, { method: 'POST', headers: headers as Record<string, string>, body: text });
   };
 
