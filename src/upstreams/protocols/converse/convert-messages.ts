@@ -103,15 +103,16 @@ function toBlock(part: ContentPart, context: MessageContext): ContentBlock | und
 
 /** An image or a document; any other media (audio, video) is refused, as is one by a URL Converse cannot fetch. */
 export function mediaBlock(part: MediaPart, context: MessageContext): ImageBlock | DocumentBlock | undefined {
+  const source = mediaSource(part);
+  if (!source) {
+    // A stored file of another provider (`file_id:`) is refused as the client's feature already.
+    if (!part.url?.startsWith('file_id:')) context.plan.refused(`media type ${part.mediaType}`, 'takes media as bytes or an s3:// location, not by URL', MEDIA_RANK);
+    return undefined;
+  }
   const image = imageFormats[part.mediaType];
   const document = image ? undefined : documentFormats[part.mediaType];
   if (!image && !document) {
     context.plan.refused(`media type ${part.mediaType}`, 'takes images (PNG, JPEG, GIF, WebP) and documents (PDF, text, Office) only', MEDIA_RANK);
-    return undefined;
-  }
-  const source = mediaSource(part);
-  if (!source) {
-    context.plan.refused(`media type ${part.mediaType}`, 'takes media as bytes or an s3:// location, not by URL', MEDIA_RANK);
     return undefined;
   }
   if (image) return { image: { format: image, source } };

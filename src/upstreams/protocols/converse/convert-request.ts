@@ -36,6 +36,7 @@ import {
   preparing,
   type Prepared,
   type PrepareOptions,
+  type TranslationCapabilities,
 } from '../../plan.js';
 import { placeCachePoints } from './cache-points.js';
 import { cachesPrompts, converseCapabilitiesFor, converseFamily, reasoningField, topKPlace } from './capabilities.js';
@@ -47,7 +48,7 @@ import type { ConverseRequest, ToolChoice as ConverseToolChoice, ToolSpec } from
 export type ConversePrepared = Prepared<ConverseRequest>;
 
 const MIN_THINKING_BUDGET = 1024;
-/** Room for the answer above Claude's thinking budget when neither the client nor the channel set a limit. */
+/** Room for the answer above Claude's thinking budget when neither the client nor the channel set a limit above it. */
 const ANSWER_ROOM = 4096;
 const budgetByEffort: Record<NonNullable<ThinkingConfig['effort']>, number> = { minimal: 1024, low: 4096, medium: 16384, high: 32768 };
 
@@ -69,10 +70,11 @@ function buildConverseRequest(request: ChatRequest, { settings, upstreamModel, d
   const body: ConverseRequest = { messages: converseMessages(request.messages, context) };
   if (system.length > 0) body.system = system;
   const extra: Record<string, unknown> = {};
-  decideAdaptiveThinking(request, caps, plan);
-  const budget = applyThinking(extra, request, reasoningField(upstreamModel, settings.converseReasoning), dialect, plan, type);
+  const budget = applyThinking(extra, request, reasoningField(upstreamModel, settings.converseReasoning), caps, dialect, plan, type);
   const inference: NonNullable<ConverseRequest['inferenceConfig']> = {};
-  const maxTokens = request.maxTokens ?? (budget > 0 ? budget + (settings.converseMaxTokens ?? ANSWER_ROOM) : settings.converseMaxTokens);
+  const limit = request.maxTokens ?? settings.converseMaxTokens;
+  // Claude wants room for the answer above its thinking budget.
+  const maxTokens = budget > 0 && (limit === undefined || limit <= budget) ? budget + ANSWER_ROOM : limit;
   if (maxTokens !== undefined) inference.maxTokens = maxTokens;
   if (request.temperature !== undefined) inference.temperature = request.temperature;
   if (request.topP !== undefined) inference.topP = request.topP;
@@ -94,14 +96,23 @@ function buildConverseRequest(request: ChatRequest, { settings, upstreamModel, d
 }
 
 /** Places the thinking request; returns Claude's budget (0 when none is sent). */
-function applyThinking(extra: Record<string, unknown>, request: ChatRequest, field: ReturnType<typeof reasoningField>, dialect: Dialect | undefined, plan: PlanBuilder, type: string): number {
+function applyThinking(
+  extra: Record<string, unknown>,
+  request: ChatRequest,
+  field: ReturnType<typeof reasoningField>,
+  caps: TranslationCapabilities,
+  dialect: Dialect | undefined,
+  plan: PlanBuilder,
+  type: string,
+): number {
   const config = request.thinking;
   if (!config?.enabled) return 0;
-  const asked = clientField('thinkingEffort', dialect) ?? 'thinking';
   if (field === 'none') {
-    plan.hint(asked, 'the model takes no reasoning setting on Converse', RANK.thinking);
+    plan.hint(thinkingField(config, dialect), 'the model takes no reasoning setting on Converse', RANK.thinking);
     return 0;
   }
+  decideAdaptiveThinking(request, caps, plan);
+  const asked = clientField('thinkingEffort', dialect) ?? 'reasoning_effort';
   if (field === 'thinking') {
     if (thinkingBreaksContinuity(request, type)) {
       plan.mapped('thinking', 'off for this turn: the last assistant turn called tools without its signed thought, which Claude requires', RANK.thinking);
@@ -118,6 +129,15 @@ function applyThinking(extra: Record<string, unknown>, request: ChatRequest, fie
   if (field === 'reasoningConfig') extra.reasoningConfig = { type: 'enabled', maxReasoningEffort: effort };
   else extra.reasoning_effort = effort;
   return 0;
+}
+
+/** The client's own name for how it asked for thinking. */
+function thinkingField(config: ThinkingConfig, dialect: Dialect | undefined): string {
+  if (config.adaptive) return 'thinking.adaptive';
+  if (config.budgetTokens !== undefined) return clientField('thinkingBudget', dialect) ?? 'thinking.budget_tokens';
+  if (config.effort !== undefined) return clientField('thinkingEffort', dialect) ?? 'reasoning_effort';
+  // Neither a budget nor an effort: the client asked only to see the thoughts.
+  return dialect === 'generate' ? 'thinkingConfig.includeThoughts' : 'thinking';
 }
 
 function applyTools(body: ConverseRequest, request: ChatRequest, sent: readonly ToolDefinition[], plan: PlanBuilder): void {

@@ -115,6 +115,9 @@ describe('prepare for Converse', () => {
     const claude = body(thinking, CLAUDE, { cacheBreakpoints: false, anthropicApi: 'converse' });
     expect(claude.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: 32768 } });
     expect(claude.inferenceConfig?.maxTokens).toBe(32768 + 4096);
+    // A channel limit at or under the budget still leaves room for the answer.
+    expect(body(thinking, CLAUDE, { cacheBreakpoints: false, anthropicApi: 'converse', converseMaxTokens: 8000 }).inferenceConfig?.maxTokens).toBe(32768 + 4096);
+    expect(body({ thinking: { enabled: true, budgetTokens: 2000 } }, CLAUDE, { cacheBreakpoints: false, anthropicApi: 'converse', converseMaxTokens: 8000 }).inferenceConfig?.maxTokens).toBe(8000);
     expect(body(thinking, 'amazon.nova-2-lite-v1:0').additionalModelRequestFields).toEqual({ reasoningConfig: { type: 'enabled', maxReasoningEffort: 'high' } });
     expect(body(thinking, 'openai.gpt-oss-120b-1:0').additionalModelRequestFields).toEqual({ reasoning_effort: 'high' });
     expect(body(thinking, LLAMA, { cacheBreakpoints: false, converseReasoning: 'reasoning_effort' }).additionalModelRequestFields).toEqual({ reasoning_effort: 'high' });
