@@ -48,6 +48,7 @@ import type { ConverseRequest, ToolChoice as ConverseToolChoice, ToolSpec } from
 export type ConversePrepared = Prepared<ConverseRequest>;
 
 const MIN_THINKING_BUDGET = 1024;
+const STOP_SEQUENCE_PATH = ['/stop_sequence'];
 /** Room for the answer above Claude's thinking budget when neither the client nor the channel set a limit above it. */
 const ANSWER_ROOM = 4096;
 const budgetByEffort: Record<NonNullable<ThinkingConfig['effort']>, number> = { minimal: 1024, low: 4096, medium: 16384, high: 32768 };
@@ -78,7 +79,11 @@ function buildConverseRequest(request: ChatRequest, { settings, upstreamModel, d
   if (maxTokens !== undefined) inference.maxTokens = maxTokens;
   if (request.temperature !== undefined) inference.temperature = request.temperature;
   if (request.topP !== undefined) inference.topP = request.topP;
-  if (request.stopSequences?.length) inference.stopSequences = request.stopSequences;
+  if (request.stopSequences?.length) {
+    inference.stopSequences = request.stopSequences;
+    // Claude tells which sequence stopped it only when asked for that field.
+    if (family === 'anthropic') body.additionalModelResponseFieldPaths = STOP_SEQUENCE_PATH;
+  }
   if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
   const topK = topKPlace(family);
   if (request.topK !== undefined && topK === 'top_k') extra.top_k = request.topK;

@@ -58,6 +58,8 @@ describe('fromConverseResponse', () => {
     expect(response.usage).toEqual({ inputTokens: 3, outputTokens: 2, cacheReadTokens: 20, cacheWriteTokens: 5 });
     expect(fromConverseResponse({ output: { message: { content: [] } }, stopReason: 'content_filtered' }, MODEL).finishReason).toBe('content_filter');
     expect(fromConverseResponse({ output: { message: { content: [] } }, stopReason: 'max_tokens' }, MODEL).finishReason).toBe('length');
+    const stopped = fromConverseResponse({ output: { message: { content: [] } }, stopReason: 'stop_sequence', additionalModelResponseFields: { stop_sequence: 'END' } }, MODEL);
+    expect(stopped).toMatchObject({ finishReason: 'stop_sequence', stopSequence: 'END' });
   });
 
   it('refuses an answer with no message content as a retryable upstream error', () => {

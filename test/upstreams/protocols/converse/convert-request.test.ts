@@ -37,7 +37,9 @@ describe('prepare for Converse', () => {
       inferenceConfig: { maxTokens: 300, temperature: 0.5, topP: 0.9, stopSequences: ['END'] },
       additionalModelRequestFields: { inferenceConfig: { topK: 40 } },
     });
-    expect(body(common, `${CLAUDE}`, { cacheBreakpoints: false, anthropicApi: 'converse' }).additionalModelRequestFields).toEqual({ top_k: 40 });
+    const claude = body(common, CLAUDE, { cacheBreakpoints: false, anthropicApi: 'converse' });
+    expect(claude.additionalModelRequestFields).toEqual({ top_k: 40 });
+    expect(claude.additionalModelResponseFieldPaths).toEqual(['/stop_sequence']);
     const llama = prepare({ ...common, seed: 7 }, LLAMA);
     expect((llama.body as ConverseRequest).additionalModelRequestFields).toBeUndefined();
     expect(llama.decisions.decisions).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'top_k', treatment: 'hint' }), expect.objectContaining({ field: 'seed', treatment: 'hint' })]));
