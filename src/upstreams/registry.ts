@@ -134,7 +134,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     type: 'bedrock',
     needs: { baseUrl: false, credentials: true },
     settings: bedrockSettings.spec,
-    planColumns: { 'bedrock (claude)': { upstreamModel: 'anthropic.claude-sonnet-4-5-20250929-v1:0' } },
+    planColumns: { 'bedrock (claude)': { upstreamModel: 'anthropic.claude-sonnet-4-5-20250929-v1:0' }, 'bedrock (converse)': { upstreamModel: 'amazon.nova-pro-v1:0' } },
     load: async () => ({ chat: chatAdapter(bedrockSettings, (await import('./bedrock/index.js')).bedrockAdapter) }),
   },
   // The resource URL is the base URL; the key is the api-key or the Entra ID client secret.

@@ -43,7 +43,7 @@ describe('docs/providers.md', () => {
     const lines = shBlocks()
       .flatMap((block) => block.split('\n'))
       .filter((line) => line.startsWith('npm run cli -- '));
-    expect(lines.filter((line) => line.includes('channels add')).length).toBe(13 + CHAT_PRESET_NAMES.length);
+    expect(lines.filter((line) => line.includes('channels add')).length).toBe(14 + CHAT_PRESET_NAMES.length);
     const env = { SWITCHYARD_DATA_DIR: path.join(root, 'data') };
     await runCli(['--data-dir', env.SWITCHYARD_DATA_DIR, 'keys', 'list'], { env, stdout: () => undefined, stderr: () => undefined });
     const added: Record<string, any> = {};

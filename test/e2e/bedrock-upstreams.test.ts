@@ -40,6 +40,7 @@ beforeAll(async () => {
         // Tried first for its model; its secret is not the key id's.
         { name: 'bedrock-wrong-secret', type: 'bedrock', priority: 10, apiKey: fake.wrongSecretKey, models: ['claude-failover'], modelMapping: { 'claude-failover': CLAUDE }, settings },
         { name: 'bedrock-failover', type: 'bedrock', apiKey: fake.accessKey, ...mapped('claude-failover'), settings },
+        { name: 'bedrock-nova', type: 'bedrock', apiKey: fake.sessionKey, models: ['nova'], modelMapping: { nova: 'amazon.nova-pro-v1:0' }, settings },
       ],
       keys: [{ name: 'client', key: CLIENT_KEY }],
     },
@@ -231,6 +232,22 @@ describe('other clients (translated to the Messages format)', () => {
     let text = '';
     for await (const part of await genai.models.generateContentStream({ model: 'claude-bedrock', contents: 'Hello' })) text += part.text ?? '';
     expect(text).toBe('Hello from Claude on Bedrock.');
+  });
+});
+
+describe('other models (Converse), signed like InvokeModel', () => {
+  it('a Nova model answers every family through Converse and ConverseStream', async () => {
+    const completion = await openai.chat.completions.create({ model: 'nova', messages: [{ role: 'user', content: 'Hello' }] });
+    expect(completion.choices[0]!.message.content).toBeTruthy();
+    expect(last()).toMatchObject({ model: 'amazon.nova-pro-v1:0', operation: 'converse' });
+    expect(last().headers['x-amz-security-token']).toBe('IQoJb3JpZ2luX2VjEFAKE//session+token=');
+    let streamed = '';
+    for await (const part of await openai.chat.completions.create({ model: 'nova', stream: true, messages: [{ role: 'user', content: 'Hello' }] })) streamed += part.choices[0]?.delta.content ?? '';
+    expect(streamed).toBe(completion.choices[0]!.message.content);
+    expect(last().operation).toBe('converse-stream');
+    const message = await anthropic.messages.create({ model: 'nova', max_tokens: 50, messages: [{ role: 'user', content: 'Hello' }] });
+    expect(message.content[0]).toMatchObject({ type: 'text', text: completion.choices[0]!.message.content });
+    expect(last().body.messages[0].content[0]).toEqual({ text: 'Hello' });
   });
 });
 

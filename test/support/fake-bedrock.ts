@@ -14,14 +14,14 @@
  * or naming a beta outside the fake's list ("invalid beta flag"). Streams are
  * AWS event streams (`application/vnd.amazon.eventstream`) of `chunk` events,
  * each an Anthropic event in base64 `bytes`, encoded with the AWS SDK's own
- * codec. The Converse routes are answered by the `converse` handler a test
- * passes in.
+ * codec (aws-event-frames.ts). The Converse routes are answered by
+ * fake-bedrock-converse.ts, or by the `converse` handler a test passes in.
  */
-import { EventStreamCodec } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { frame, type StreamMessage } from './aws-event-frames.js';
 import { claudeAnswer } from './claude-script.js';
+import { handleConverse } from './fake-bedrock-converse.js';
 import { sigv4Problem, type SigningSecret } from './sigv4-verify.mjs';
 
 export interface BedrockRequest {
@@ -32,12 +32,7 @@ export interface BedrockRequest {
   body: Record<string, any>;
 }
 
-/** One event-stream message to send: an event by name, or an exception. */
-export interface StreamMessage {
-  type: string;
-  payload: unknown;
-  exception?: boolean;
-}
+export { frame, type StreamMessage } from './aws-event-frames.js';
 
 export type BedrockReply = { status: number; headers?: Record<string, string>; json: unknown } | { status: 200; events: StreamMessage[]; cutAfter?: number };
 
@@ -72,7 +67,12 @@ export const FAKE_BEDROCK_BETAS = [
   'mid-conversation-tool-changes-2026-07-01',
 ];
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+/** The Converse answers of fake-bedrock-converse.ts, as this fake sends them. */
+export const scriptedConverse: ConverseHandler = (model, body, stream) => {
+  const reply = handleConverse(body, stream, model);
+  if ('events' in reply) return { status: 200, events: reply.events.map((event) => ({ type: event.type, payload: event.payload, exception: event.messageType === 'exception' })) };
+  return reply.errorType ? { ...bedrockError(reply.status, reply.errorType, ''), json: reply.json } : { status: reply.status, json: reply.json };
+};
 
 export async function startFakeBedrock(options: { region?: string; converse?: ConverseHandler } = {}): Promise<FakeBedrock> {
   const region = options.region ?? 'us-west-2';
@@ -141,8 +141,7 @@ export async function startFakeBedrock(options: { region?: string; converse?: Co
     const next = scripted.shift();
     if (next) return next;
     if (operation === 'converse' || operation === 'converse-stream') {
-      if (!options.converse) return bedrockError(404, 'UnknownOperationException', 'this fake serves no Converse');
-      return options.converse(model, body, operation === 'converse-stream');
+      return (options.converse ?? scriptedConverse)(model, body, operation === 'converse-stream');
     }
     return invokeAnswer(model, operation === 'invoke-with-response-stream', body);
   }
@@ -154,19 +153,6 @@ export async function startFakeBedrock(options: { region?: string; converse?: Co
 
 export function bedrockError(status: number, type: string, message: string): BedrockReply {
   return { status, headers: { 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/` }, json: { message } };
-}
-
-/** An event-stream message as Bedrock frames it, by the AWS SDK's codec. */
-export function frame(message: StreamMessage): Uint8Array {
-  const kind = message.exception ? 'exception' : 'event';
-  return codec.encode({
-    headers: {
-      ':message-type': { type: 'string', value: kind },
-      [message.exception ? ':exception-type' : ':event-type']: { type: 'string', value: message.type },
-      ':content-type': { type: 'string', value: 'application/json' },
-    },
-    body: fromUtf8(JSON.stringify(message.payload)),
-  });
 }
 
 /** An Anthropic stream event as an InvokeModelWithResponseStream `chunk`. */

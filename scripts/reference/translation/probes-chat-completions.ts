@@ -65,7 +65,7 @@ export const chatCompletionsProbes: readonly Probe[] = [
     body: { tools, tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [{ type: 'function', function: { name: 'get_weather' } }] } } },
     field: 'tool_choice allowed_tools',
   },
-  { label: '`parallel_tool_calls: false`', body: { tools, parallel_tool_calls: false } },
+  { label: '`parallel_tool_calls: false`', body: { tools, parallel_tool_calls: false }, field: ['parallel_tool_calls: false', 'parallel_tool_calls'] },
   { label: '`response_format` `json_schema`', body: { response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } } } },
   { label: '`response_format` `json_object`', body: { response_format: { type: 'json_object' } }, field: ['response_format', 'response_format json_object'] },
   { label: '`max_completion_tokens` (else `max_tokens`)', body: { max_completion_tokens: 512 } },
@@ -78,7 +78,7 @@ export const chatCompletionsProbes: readonly Probe[] = [
   {
     label: '`reasoning_effort` in a tool loop whose assistant turn carries no signed thought',
     body: { reasoning_effort: 'high', tools, messages: toolLoop },
-    field: 'thinking',
+    field: ['thinking', 'reasoning_effort'],
   },
   { label: '`reasoning_effort: "none"`', body: { reasoning_effort: 'none' } },
   { label: '`web_search_options`', body: { web_search_options: {} }, field: 'tool web_search_options' },

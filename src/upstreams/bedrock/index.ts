@@ -4,14 +4,19 @@
  * `us.anthropic.claude-…` or its ARN) are spoken to by the Messages protocol
  * over InvokeModel (endpoint.ts), so Messages clients pass through with
  * every Anthropic feature Bedrock takes; every client of another dialect is
- * translated to it. Bedrock counts tokens through an API of its own shape,
- * not the Messages `count_tokens`, so counts are the gateway's estimate.
+ * translated to it. Every other model (Nova, Llama, Mistral, DeepSeek,
+ * gpt-oss…), and Anthropic's too with `anthropicApi: converse`, is spoken to
+ * by the Converse protocol (converse-endpoint.ts), every client translated.
+ * Bedrock counts tokens through an API of its own shape, not the Messages
+ * `count_tokens`, so counts are the gateway's estimate.
  */
 import type { Channel } from '../../core/channel.js';
 import type { Dialect } from '../../core/chat.js';
 import { multiProtocolAdapter } from '../multi-protocol.js';
+import { converseProtocol } from '../protocols/converse/index.js';
 import { messagesProtocol } from '../protocols/messages/index.js';
 import type { UpstreamAdapter } from '../types.js';
+import { converseEndpoint } from './converse-endpoint.js';
 import { bedrockMessagesEndpoint } from './endpoint.js';
 import { bedrockSettingsOf, type BedrockSettings } from './settings.js';
 
@@ -19,6 +24,9 @@ const { countTokens: _noCount, ...invokeSide } = messagesProtocol(bedrockMessage
 
 /** Anthropic's models on Bedrock, through InvokeModel. */
 export const bedrockInvokeAdapter: UpstreamAdapter<BedrockSettings> = invokeSide as UpstreamAdapter<BedrockSettings>;
+
+/** Every model by the Converse API. */
+export const bedrockConverseAdapter: UpstreamAdapter<BedrockSettings> = converseProtocol(converseEndpoint) as UpstreamAdapter<BedrockSettings>;
 
 /** Whether a Bedrock model id (a foundation model, an inference profile or an ARN of either) is Anthropic's. */
 export function isAnthropicModel(upstreamModel: string): boolean {
@@ -33,6 +41,6 @@ function nativeBy(dialect: Dialect, upstreamModel: string, channel: Channel): Up
 
 export const bedrockAdapter = multiProtocolAdapter<BedrockSettings>({
   type: 'bedrock',
-  translatedBy: () => bedrockInvokeAdapter,
+  translatedBy: (upstreamModel, settings) => (isAnthropicModel(upstreamModel) && settings.anthropicApi === 'invoke' ? bedrockInvokeAdapter : bedrockConverseAdapter),
   nativeBy,
 });

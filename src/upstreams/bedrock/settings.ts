@@ -1,12 +1,14 @@
 /**
  * The bedrock channel's settings: the Messages protocol's keys (Anthropic
- * models through InvokeModel speak it), and where and how the type reaches
+ * models through InvokeModel speak it), the Converse protocol's (every other
+ * model), and where and how the type reaches
  * Amazon Bedrock Runtime. The credential is the channel's key, never a
  * setting: AWS access keys (`ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]`
  * or the same as JSON, for Signature Version 4) or a Bedrock API key
  * (`auth: api-key`, sent as a Bearer token).
  */
 import { z } from 'zod';
+import { converseSettingsShape } from '../protocols/converse/settings.js';
 import { messagesLooseWhenStored, messagesSettingsShape } from '../protocols/messages/settings.js';
 import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
 
@@ -14,6 +16,7 @@ const regionRule = 'must be an AWS region such as us-east-1, eu-central-1 or ap-
 
 export const bedrockSettingsShape = {
   ...messagesSettingsShape,
+  ...converseSettingsShape,
   region: z
     .string({ error: regionRule })
     .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$/, regionRule)

@@ -44,7 +44,12 @@ const converters: Record<string, (request: ChatRequest) => unknown> = {
   'azure-openai': (request) => toChatCompletionRequest(request, 'gpt-x'),
   // Gemini models on Vertex take the content-generation body (the model is in the path).
   vertex: (request) => toGeminiRequest(request, 'gemini-3.1-pro-preview'),
+  // Anthropic models on Bedrock take the Messages body (InvokeModel).
+  bedrock: (request) => toMessagesRequest(request, 'claude-x'),
 };
+
+/** The upstream model a type is planned for where the type picks its protocol by model. */
+const upstreamModels: Record<string, string> = { vertex: 'gemini-3.1-pro-preview', bedrock: 'anthropic.claude-sonnet-4-5-20250929-v1:0' };
 
 describe('Gemini CLI 0.61.0 requests', () => {
   it('validate as they are', () => {
@@ -89,10 +94,10 @@ describe('Gemini CLI 0.61.0 requests', () => {
     for (const file of Object.values(files)) {
       const request = toCore(file);
       for (const type of adapters.types()) {
-        const plan = planOf(adapters.get(type), request, { strict: false, settings: {}, upstreamModel: type === 'vertex' ? 'gemini-3.1-pro-preview' : undefined });
+        const plan = planOf(adapters.get(type), request, { strict: false, settings: {}, upstreamModel: upstreamModels[type] });
         expect(plan.refusal, `${type} ${file}`).toBeUndefined();
         expect(plan.decisions.filter((d) => d.treatment === 'refused')).toEqual([]);
-        if (type !== 'anthropic' && type !== 'gemini' && type !== 'vertex') expect(plan.decisions).toContainEqual(expect.objectContaining({ field: 'top_k', treatment: 'hint' }));
+        if (type !== 'anthropic' && type !== 'gemini' && type !== 'vertex' && type !== 'bedrock') expect(plan.decisions).toContainEqual(expect.objectContaining({ field: 'top_k', treatment: 'hint' }));
         if (request.thinking?.adaptive) expect(plan.decisions).toContainEqual(expect.objectContaining({ field: 'thinking.adaptive', treatment: 'mapped' }));
         expect(() => converters[type](structuredClone(request)), `${type} ${file}`).not.toThrow();
       }
