@@ -93,11 +93,6 @@ export function servingOf(endpoint: Endpoint<unknown>, protocolOrigin: string): 
   };
 }
 
-/** The headers to send: signed where the endpoint signs requests, else as they are (no await). */
-export function signedHeaders(endpoint: Endpoint<unknown>, call: UpstreamCall, url: string, headers: RequestHeaders, body: string | Buffer): EndpointHeaders {
-  return endpoint.sign ? endpoint.sign(call, url, headers, body) : headers;
-}
-
 /**
  * Sends once the headers are known: at once for a record, after the promise
  * otherwise. `send` is built once per adapter and takes the call's values as
