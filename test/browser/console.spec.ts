@@ -355,6 +355,7 @@ async function main(): Promise<void> {
       await page.locator('dialog select[name="settings.auth"]').waitFor();
       await page.locator('dialog input[name="settings.tenantId"]').waitFor();
       assert.equal(await page.locator('dialog textarea[name=apiKey]').getAttribute('required'), '', 'the key is required');
+      assert.match(await page.locator('dialog .field:has(textarea[name=apiKey])').innerText(), /api-key.*Entra ID application's client secret/);
       await page.getByRole('button', { name: 'Close' }).click();
       // The 400 the refused create provoked is the expected one.
       problems.splice(0, problems.length, ...problems.filter((problem) => !problem.includes('400')));

@@ -11,7 +11,8 @@ import { admin, ApiError } from '../api.js';
 import { checkedOf, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
 import { parseKeys, parseList } from '../format.js';
 import type { ChannelType, ChannelView } from '../types.js';
-import { draftOf, effectiveDefaults, SettingsFields, settingsOf, type SettingsDraft } from './settings-fields.js';
+import { draftOf, effectiveDefaults, settingsOf, type SettingsDraft } from './settings-draft.js';
+import { SettingsFields } from './settings-fields.js';
 
 const FIELDS = ['name', 'type', 'baseUrl', 'apiKey', 'models', 'modelMapping', 'priority', 'weight', 'enabled', 'settings'];
 
