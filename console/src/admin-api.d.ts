@@ -516,12 +516,23 @@ export interface components {
                     /** @description A setting that, when set, supplies the base URL instead (`preset` of openai-chat). */
                     baseUrlFrom?: string;
                     credentials: boolean;
+                    /** @description What the key is for the type (its form, where it comes from); absent: a plain API key. */
+                    credentialsHint?: string;
                 };
                 /** @description The models a channel serves when it lists none; absent: the operator must list them. */
                 defaultModels?: string[];
                 /** @description The JSON Schema of the `settings` a channel of the type takes: every key with its description and default; any other key is refused. */
                 settings: {
                     [key: string]: unknown;
+                };
+                /** @description Defaults one setting's value implies (openai-chat's `preset`): with `settings[key]` set to a name of `byValue`, its entries replace the schema's defaults; a setting the channel gives wins. */
+                impliedDefaults?: {
+                    key: string;
+                    byValue: {
+                        [key: string]: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             }[];
         };

@@ -4,23 +4,11 @@
  * admin shape `{error: {message, type, param?}}`. A 401 logs out.
  */
 
+import { ApiError } from './api-error.js';
+
 const ADMIN_KEY = 'switchyard.adminKey';
 
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly type: string,
-    readonly param: string | undefined,
-  ) {
-    super(message);
-  }
-
-  /** The gateway has no such route: an admin endpoint this gateway's version lacks. */
-  get missingRoute(): boolean {
-    return this.status === 404 && this.message.startsWith('no route for');
-  }
-}
+export { ApiError };
 
 type Listener = () => void;
 const listeners = new Set<Listener>();

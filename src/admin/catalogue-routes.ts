@@ -27,9 +27,15 @@ export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): 
         ...(ctx.tasks.channelTypes('images').has(type) ? ['images' as const] : []),
         ...(ctx.tasks.channelTypes('videos').has(type) ? ['videos' as const] : []),
       ],
-      needs: { baseUrl: needs.baseUrl, ...(needs.baseUrlFrom ? { baseUrlFrom: needs.baseUrlFrom } : {}), credentials: needs.credentials },
+      needs: {
+        baseUrl: needs.baseUrl,
+        ...(needs.baseUrlFrom ? { baseUrlFrom: needs.baseUrlFrom } : {}),
+        credentials: needs.credentials,
+        ...(needs.credentialsHint ? { credentialsHint: needs.credentialsHint } : {}),
+      },
       ...(defaultModels ? { defaultModels: [...defaultModels] } : {}),
       settings: settingsJsonSchema(settings),
+      ...(settings.impliedDefaults ? { impliedDefaults: settings.impliedDefaults } : {}),
     })),
   }));
 

@@ -145,10 +145,17 @@ export const channelTypesSchema = z.object({
           baseUrl: z.boolean(),
           baseUrlFrom: z.string().optional().describe('A setting that, when set, supplies the base URL instead (`preset` of openai-chat).'),
           credentials: z.boolean(),
+          credentialsHint: z.string().optional().describe('What the key is for the type (its form, where it comes from); absent: a plain API key.'),
         })
         .describe('What a channel of the type must declare before it is stored: an absolute http(s) base URL, at least one credential.'),
       defaultModels: z.array(z.string()).optional().describe('The models a channel serves when it lists none; absent: the operator must list them.'),
       settings: z.record(z.string(), z.unknown()).describe('The JSON Schema of the `settings` a channel of the type takes: every key with its description and default; any other key is refused.'),
+      impliedDefaults: z
+        .object({ key: z.string(), byValue: z.record(z.string(), z.record(z.string(), z.unknown())) })
+        .optional()
+        .describe(
+          "Defaults one setting's value implies (openai-chat's `preset`): with `settings[key]` set to a name of `byValue`, its entries replace the schema's defaults; a setting the channel gives wins.",
+        ),
     }),
   ),
 });

@@ -41,6 +41,8 @@ export interface ChannelNeeds {
   readonly baseUrlFrom?: string;
   /** At least one credential; false where the upstream may run keyless (no auth header is sent then). */
   readonly credentials: boolean;
+  /** What the key is for this type, shown where an operator pastes it; absent: a plain API key. */
+  readonly credentialsHint?: string;
 }
 
 export interface ChannelType {
@@ -121,26 +123,34 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     settings: openAiResponsesSettings.spec,
     load: async () => ({ chat: chatAdapter(openAiResponsesSettings, (await import('./openai-responses/index.js')).openAiResponsesAdapter) }),
   },
-  // The address follows the project's location; the key is a service-account JSON key or an access token.
+  // The address follows the project's location.
   {
     type: 'vertex',
-    needs: { baseUrl: false, credentials: true },
+    needs: {
+      baseUrl: false,
+      credentials: true,
+      credentialsHint: 'a service-account JSON key, pasted whole (auth service-account), or an OAuth access token (auth access-token)',
+    },
     settings: vertexSettings.spec,
     planColumns: { 'vertex (claude)': { upstreamModel: 'claude-sonnet-4-5' }, 'vertex (gemini)': { upstreamModel: 'gemini-2.5-flash' } },
     load: async () => ({ chat: chatAdapter(vertexSettings, (await import('./vertex/index.js')).vertexAdapter) }),
   },
-  // The address follows the region; the key is AWS access keys (requests signed with SigV4) or a Bedrock API key.
+  // The address follows the region.
   {
     type: 'bedrock',
-    needs: { baseUrl: false, credentials: true },
+    needs: {
+      baseUrl: false,
+      credentials: true,
+      credentialsHint: 'AWS access keys as ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN], signed with SigV4 (auth sigv4), or a Bedrock API key (auth api-key)',
+    },
     settings: bedrockSettings.spec,
     planColumns: { 'bedrock (claude)': { upstreamModel: 'anthropic.claude-sonnet-4-5-20250929-v1:0' }, 'bedrock (converse)': { upstreamModel: 'amazon.nova-pro-v1:0' } },
     load: async () => ({ chat: chatAdapter(bedrockSettings, (await import('./bedrock/index.js')).bedrockAdapter) }),
   },
-  // The resource URL is the base URL; the key is the api-key or the Entra ID client secret.
+  // The resource URL is the base URL.
   {
     type: 'azure-openai',
-    needs: REMOTE,
+    needs: { ...REMOTE, credentialsHint: "the resource's api-key (auth api-key) or the Entra ID application's client secret (auth entra-id)" },
     settings: azureOpenAiSettings.spec,
     load: async () => ({ chat: chatAdapter(azureOpenAiSettings, (await import('./azure-openai/index.js')).azureOpenAiAdapter) }),
   },

@@ -14,21 +14,31 @@ export interface ChannelSettingsSpec {
   readonly schema: z.ZodObject;
   /** Keys whose bad value a stored channel may keep (ignored with a warning): they were read leniently before. */
   readonly looseWhenStored: readonly string[];
-  /**
-   * Defaults that follow from another key's value (openai-chat's `preset`),
-   * filled in before the schema's own: a key the settings set wins.
-   */
-  readonly defaultsOf?: (settings: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>> | undefined;
+  /** Defaults that follow from another key's value (openai-chat's `preset`), filled in before the schema's own. */
+  readonly impliedDefaults?: ImpliedDefaults;
+}
+
+/**
+ * Defaults one key's value implies: `byValue[settings[key]]`, a key the
+ * settings set winning. Data, not a function, so the admin API can publish
+ * it and the console show the defaults a channel will really get.
+ */
+export interface ImpliedDefaults {
+  readonly key: string;
+  readonly byValue: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** A type's settings: its own keys beside the shared ones. */
-export function channelSettings(shape: z.ZodRawShape, looseWhenStored: readonly string[] = [], defaultsOf?: ChannelSettingsSpec['defaultsOf']): ChannelSettingsSpec {
-  return { schema: z.object({ ...sharedSettingsShape, ...shape }), looseWhenStored: ['strictTranslation', ...looseWhenStored], defaultsOf };
+export function channelSettings(shape: z.ZodRawShape, looseWhenStored: readonly string[] = [], impliedDefaults?: ImpliedDefaults): ChannelSettingsSpec {
+  return { schema: z.object({ ...sharedSettingsShape, ...shape }), looseWhenStored: ['strictTranslation', ...looseWhenStored], impliedDefaults };
 }
 
-/** `settings` with the defaults its other keys imply (see `defaultsOf`); parsed once per refresh, never per request. */
+/** `settings` with the defaults its other keys imply (see `impliedDefaults`); parsed once per refresh, never per request. */
 function withImpliedDefaults(spec: ChannelSettingsSpec, settings: Record<string, unknown>): Record<string, unknown> {
-  const defaults = spec.defaultsOf?.(settings);
+  const implied = spec.impliedDefaults;
+  // The value may be anything here: the schema has not run yet.
+  const value = implied ? settings[implied.key] : undefined;
+  const defaults = implied && typeof value === 'string' && Object.hasOwn(implied.byValue, value) ? implied.byValue[value] : undefined;
   return defaults ? { ...defaults, ...settings } : settings;
 }
 

@@ -39,9 +39,9 @@ export function typedChannelSettings<Shape extends z.ZodRawShape>(
   type: string,
   shape: Shape,
   looseWhenStored: readonly string[] = [],
-  defaultsOf?: ChannelSettingsSpec['defaultsOf'],
+  impliedDefaults?: ChannelSettingsSpec['impliedDefaults'],
 ): TypedChannelSettings<Shape> {
-  const spec = channelSettings(shape, looseWhenStored, defaultsOf);
+  const spec = channelSettings(shape, looseWhenStored, impliedDefaults);
   const parsedOnRead = new WeakMap<object, TypedSettings<Shape>>();
   const read = (settings: Record<string, unknown>, channel?: string): TypedSettings<Shape> => {
     if (isParsedSettings(settings)) return settings as TypedSettings<Shape>;

@@ -211,5 +211,14 @@ describe.each(ENGINES)('the console’s admin API on %s', (engine) => {
     expect(anthropic.settings).toMatchObject({ type: 'object', additionalProperties: false });
     expect(anthropic.settings.properties.defaultMaxTokens).toMatchObject({ type: 'integer', default: 4096, description: expect.stringContaining('max_tokens') });
     expect(types.body.data.find((entry: { type: string }) => entry.type === 'simulator')).toMatchObject({ needs: { baseUrl: false, credentials: false }, defaultModels: ['*'] });
+    // A cloud type says what its key is, for the form to tell the operator.
+    const byType = (type: string) => types.body.data.find((entry: { type: string }) => entry.type === type);
+    expect(byType('bedrock').needs.credentialsHint).toMatch(/ACCESS_KEY_ID:SECRET_ACCESS_KEY\[:SESSION_TOKEN\].*Bedrock API key/);
+    expect(byType('vertex').needs.credentialsHint).toMatch(/service-account JSON/);
+    expect(byType('azure-openai').needs.credentialsHint).toMatch(/api-key.*client secret/);
+    // A preset's defaults are published, so the form shows what the channel will really get.
+    expect(byType('openai-chat').impliedDefaults.key).toBe('preset');
+    expect(byType('openai-chat').impliedDefaults.byValue.deepseek).toMatchObject({ reasoningContent: true, maxTokensField: 'max_tokens', promptCacheKey: false });
+    expect(byType('anthropic').impliedDefaults).toBeUndefined();
   });
 });

@@ -8,7 +8,10 @@
  * with it appears in the request logs with its detail; the overview charts
  * have data; an image task's picture shows and a video plays in Tasks; a
  * channel test answers and a refused channel shows why; the playground
- * streams an answer; a price is set, edited, looked up and deleted. Throughout, the page logs no error and requests nothing
+ * streams an answer; a bedrock and a vertex channel are each created in one
+ * form and serve a request through a loopback fake of the service (the ones
+ * the end-to-end tests use); an openai-chat preset's defaults show in the
+ * form; a price is set, edited, looked up and deleted. Throughout, the page logs no error and requests nothing
  * from another origin. Screenshots go to test/browser/screenshots/. Code run in
  * the page reaches the DOM through `globalThis`: this file is type-checked
  * without the DOM types.
@@ -17,6 +20,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
+import { startFakeBedrock } from '../support/fake-bedrock.js';
+import { startFakeVertex } from '../support/fake-vertex.js';
 import { startGateway, TEST_ADMIN_KEY, type TestGateway } from '../support/gateway.js';
 
 const SHOTS = path.join('test', 'browser', 'screenshots');
@@ -82,8 +87,40 @@ async function waitForImageTask(gw: TestGateway, key: string, id: string): Promi
   }, `image task ${id}`);
 }
 
+/** A channel as `GET /admin/channels` lists it, by name. */
+async function storedChannel(gw: TestGateway, name: string): Promise<Record<string, any>> {
+  const channels = (await gw.admin('GET', '/channels')).body as { data: Array<Record<string, any>> };
+  const channel = channels.data.find((entry) => entry.name === name);
+  assert.ok(channel, `channel ${name} is stored`);
+  return channel;
+}
+
+/** One chat request through the gateway with its own client key; the answer's text. */
+async function chat(gw: TestGateway, model: string): Promise<string> {
+  const response = await fetch(`${gw.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${gw.clientKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model, max_tokens: 100, messages: [{ role: 'user', content: 'Hello' }] }),
+  });
+  const text = await response.text();
+  assert.equal(response.status, 200, text);
+  return (JSON.parse(text) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content;
+}
+
+/** Opens the new-channel form with `type` chosen and its settings' fields shown. */
+async function newChannel(page: Page, name: string, type: string): Promise<void> {
+  await page.click('nav >> text=Channels');
+  await page.click('text=New channel');
+  await page.fill('dialog input[name=name]', name);
+  await page.selectOption('dialog select[name=type]', type);
+  await page.locator('dialog input[name="settings.endpoint"], dialog select[name="settings.preset"]').first().waitFor();
+}
+
 async function main(): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
+  // The cloud channels the console creates call these; tried before the simulator by their priority.
+  const bedrock = await startFakeBedrock();
+  const vertex = await startFakeVertex({ project: 'console-project', location: 'europe-west4' });
   const gw = await startGateway({ config });
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
   const origin = new URL(gw.url).origin;
@@ -304,10 +341,10 @@ async function main(): Promise<void> {
       // The type's settings are fields of their own, from its JSON Schema: a choice is a select, a switch a checkbox.
       await page.locator('dialog select[name="settings.systemRole"]').waitFor();
       assert.equal(await page.locator('dialog input[name="settings.streamUsage"]').isChecked(), true, 'a setting on by default starts checked');
-      assert.match(await page.locator('dialog .field', { hasText: 'Base URL' }).innerText(), /required/);
+      assert.match(await page.locator('dialog .field:has(input[name=baseUrl])').innerText(), /required/);
       await page.fill('dialog input[name=baseUrl]', 'ftp://example.invalid');
       await page.click('dialog button[type=submit]');
-      const complaint = page.locator('dialog .field.invalid', { hasText: 'Base URL' });
+      const complaint = page.locator('dialog .field.invalid:has(input[name=baseUrl])');
       await complaint.waitFor();
       assert.match(await complaint.innerText(), /baseUrl|http/i);
       await shot(page, 'channel-refused');
@@ -318,9 +355,85 @@ async function main(): Promise<void> {
       await page.locator('dialog select[name="settings.auth"]').waitFor();
       await page.locator('dialog input[name="settings.tenantId"]').waitFor();
       assert.equal(await page.locator('dialog textarea[name=apiKey]').getAttribute('required'), '', 'the key is required');
+      assert.match(await page.locator('dialog .field:has(textarea[name=apiKey])').innerText(), /api-key.*Entra ID application's client secret/);
       await page.getByRole('button', { name: 'Close' }).click();
       // The 400 the refused create provoked is the expected one.
       problems.splice(0, problems.length, ...problems.filter((problem) => !problem.includes('400')));
+    });
+
+    await step('a bedrock channel is created in one form, stored as given, and serves a request', async () => {
+      await newChannel(page, 'console-bedrock', 'bedrock');
+      assert.match(await page.locator('dialog .field:has(textarea[name=apiKey])').innerText(), /ACCESS_KEY_ID:SECRET_ACCESS_KEY\[:SESSION_TOKEN\].*Bedrock API key/);
+      await page.fill('dialog textarea[name=apiKey]', bedrock.accessKey);
+      await page.fill('dialog input[name=models]', 'claude-console-bedrock');
+      await page.fill('dialog textarea[name=modelMapping]', '{"claude-console-bedrock": "us.anthropic.claude-sonnet-4-5-20250929-v1:0"}');
+      await page.fill('dialog input[name=priority]', '20');
+      await page.fill('dialog input[name="settings.region"]', bedrock.region);
+      await page.fill('dialog input[name="settings.endpoint"]', bedrock.origin);
+      await shot(page, 'channel-bedrock');
+      await page.click('dialog button[type=submit]');
+      await page.locator('main tr', { hasText: 'console-bedrock' }).waitFor();
+      const stored = await storedChannel(gw, 'console-bedrock');
+      assert.deepEqual(
+        { type: stored.type, models: stored.models, modelMapping: stored.modelMapping, priority: stored.priority, settings: stored.settings, apiKeyCount: stored.apiKeyCount },
+        {
+          type: 'bedrock',
+          models: ['claude-console-bedrock'],
+          modelMapping: { 'claude-console-bedrock': 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' },
+          priority: 20,
+          // Only what was typed: the checkboxes left at their defaults are not written.
+          settings: { region: bedrock.region, endpoint: bedrock.origin },
+          apiKeyCount: 1,
+        },
+      );
+      assert.ok(!JSON.stringify(stored).includes(bedrock.accessKey.split(':')[1]!), 'the secret is never answered');
+      assert.match(await chat(gw, 'claude-console-bedrock'), /Bedrock/);
+      assert.deepEqual(bedrock.refusals, [], 'the fake took the signature');
+      const request = bedrock.requests.at(-1);
+      assert.equal(request?.operation, 'invoke');
+      assert.match(String(request?.headers.authorization), new RegExp(`Credential=AKIDSWITCHYARDTEST/\\d{8}/${bedrock.region}/bedrock/`));
+    });
+
+    await step('a vertex channel takes a service-account JSON pasted whole, and serves a request', async () => {
+      await newChannel(page, 'console-vertex', 'vertex');
+      assert.match(await page.locator('dialog .field:has(textarea[name=apiKey])').innerText(), /service-account JSON/);
+      // As an operator pastes the downloaded key file: several lines, one key.
+      const keyFile = JSON.stringify(JSON.parse(vertex.serviceAccountKey()), null, 2);
+      await page.fill('dialog textarea[name=apiKey]', keyFile);
+      await page.fill('dialog input[name=models]', 'gemini-console-vertex');
+      await page.fill('dialog textarea[name=modelMapping]', '{"gemini-console-vertex": "gemini-2.5-flash"}');
+      await page.fill('dialog input[name=priority]', '20');
+      await page.fill('dialog input[name="settings.location"]', vertex.location);
+      await page.fill('dialog input[name="settings.project"]', vertex.project);
+      await page.fill('dialog input[name="settings.endpoint"]', vertex.origin);
+      await page.click('dialog button[type=submit]');
+      await page.locator('main tr', { hasText: 'console-vertex' }).waitFor();
+      const stored = await storedChannel(gw, 'console-vertex');
+      assert.equal(stored.type, 'vertex');
+      assert.equal(stored.apiKeyCount, 1, 'the key file is one key');
+      assert.deepEqual(stored.settings, { project: vertex.project, location: vertex.location, endpoint: vertex.origin });
+      assert.deepEqual(stored.modelMapping, { 'gemini-console-vertex': 'gemini-2.5-flash' });
+      assert.ok(!JSON.stringify(stored).includes('PRIVATE KEY'), 'the key is never answered');
+      assert.ok((await chat(gw, 'gemini-console-vertex')).length > 0);
+      assert.equal(vertex.tokensIssued, 1, 'the key signed a token grant the fake took');
+      assert.match(vertex.requests.at(-1)?.url ?? '', new RegExp(`^/v1/projects/${vertex.project}/locations/${vertex.location}/publishers/google/models/gemini-2.5-flash:generateContent`));
+    });
+
+    await step("an openai-chat preset's defaults show in the form, and only what differs is stored", async () => {
+      await newChannel(page, 'console-deepseek', 'openai-chat');
+      const reasoning = page.locator('dialog input[name="settings.reasoningContent"]');
+      assert.equal(await reasoning.isChecked(), false, 'off by the schema');
+      await page.selectOption('dialog select[name="settings.preset"]', 'deepseek');
+      assert.equal(await reasoning.isChecked(), true, "on by the preset's default");
+      assert.match(await page.locator('dialog label.check:has(input[name="settings.reasoningContent"])').innerText(), /preset deepseek sets the default/);
+      assert.match(await page.locator('dialog select[name="settings.maxTokensField"] option[value=""]').innerText(), /max_tokens\)/);
+      assert.equal(await page.locator('dialog input[name="settings.promptCacheKey"]').isChecked(), false);
+      await shot(page, 'channel-preset');
+      await page.fill('dialog input[name=models]', 'deepseek-chat');
+      await page.uncheck('dialog input[name=enabled]');
+      await page.click('dialog button[type=submit]');
+      await page.locator('main tr', { hasText: 'console-deepseek' }).waitFor();
+      assert.deepEqual((await storedChannel(gw, 'console-deepseek')).settings, { preset: 'deepseek' });
     });
 
     await step('prices, settings and channels render', async () => {
@@ -384,6 +497,8 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await gw.close();
+    await bedrock.close();
+    await vertex.close();
   }
   const total = steps.reduce((sum, [, ms]) => sum + ms, 0);
   console.log(`console browser test: ${steps.length} steps passed in ${(total / 1000).toFixed(1)} s`);

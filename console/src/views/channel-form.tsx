@@ -11,7 +11,8 @@ import { admin, ApiError } from '../api.js';
 import { checkedOf, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
 import { parseKeys, parseList } from '../format.js';
 import type { ChannelType, ChannelView } from '../types.js';
-import { draftOf, SettingsFields, settingsOf, type SettingsDraft } from './settings-fields.js';
+import { draftOf, effectiveDefaults, settingsOf, type SettingsDraft } from './settings-draft.js';
+import { SettingsFields } from './settings-fields.js';
 
 const FIELDS = ['name', 'type', 'baseUrl', 'apiKey', 'models', 'modelMapping', 'priority', 'weight', 'enabled', 'settings'];
 
@@ -42,6 +43,7 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
   // Settings stored for this type: a draft per type, so switching the type back and forth keeps what was typed.
   const stored = existing?.type === type ? existing.settings : {};
   const draft = properties ? (drafts[type] ?? draftOf(properties, stored)) : undefined;
+  const defaults = properties && draft ? effectiveDefaults(properties, known?.impliedDefaults, draft) : undefined;
   const dropped = properties ? Object.keys(stored).filter((key) => !(key in properties)) : [];
   const { submit, busy, error } = useSubmit(async () => {
     const keys = parseKeys(apiKeys);
@@ -55,7 +57,7 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
       priority: Number(priority),
       weight: Number(weight),
       enabled,
-      settings: properties && draft ? settingsOf(properties, draft, stored) : parseJsonField(settings, 'settings'),
+      settings: properties && draft && defaults ? settingsOf(properties, draft, stored, defaults) : parseJsonField(settings, 'settings'),
     };
     // On an edit, no key typed keeps the stored credentials.
     if (keys) body.apiKey = keys.length === 1 ? keys[0] : keys;
@@ -76,6 +78,13 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
         ? `or choose settings.${baseUrlFrom} below`
         : undefined;
   const needsKey = known?.needs?.credentials === true && !existing;
+  // What the key is for the chosen type (AWS access keys, a service-account JSON…), then how several are given.
+  const keyHint = [
+    known?.needs?.credentialsHint,
+    existing ? `${existing.apiKeyCount} stored; leave empty to keep them` : 'one per line (a JSON key file pasted whole is one); several rotate round-robin',
+  ]
+    .filter(Boolean)
+    .join('. ');
   return (
     <form class="form" onSubmit={submit}>
       <div class="row">
@@ -99,11 +108,7 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
       <Field label={needsBaseUrl ? 'Base URL (required)' : 'Base URL'} hint={baseUrlHint} error={fieldError(error, 'baseUrl')}>
         <input name="baseUrl" required={needsBaseUrl} value={baseUrl} onInput={(e) => setBaseUrl(valueOf(e))} />
       </Field>
-      <Field
-        label={needsKey ? 'Upstream API keys (required)' : 'Upstream API keys'}
-        hint={existing ? `${existing.apiKeyCount} stored; leave empty to keep them` : 'one per line (a JSON key file pasted whole is one); several rotate round-robin'}
-        error={fieldError(error, 'apiKey')}
-      >
+      <Field label={needsKey ? 'Upstream API keys (required)' : 'Upstream API keys'} hint={keyHint} error={fieldError(error, 'apiKey')}>
         <textarea name="apiKey" rows={2} required={needsKey} value={apiKeys} onInput={(e) => setApiKeys(valueOf(e))} />
       </Field>
       <Field label="Models" hint="comma-separated names, * or prefix*" error={fieldError(error, 'models')}>
@@ -123,9 +128,9 @@ export function ChannelForm({ existing, types, onDone }: { existing?: ChannelVie
       <Field label="Model mapping (JSON)" hint="client model name → upstream model name" error={fieldError(error, 'modelMapping')}>
         <textarea name="modelMapping" rows={3} class="mono" value={mapping} onInput={(e) => setMapping(valueOf(e))} />
       </Field>
-      {properties && draft ? (
+      {properties && draft && defaults ? (
         <>
-          <SettingsFields properties={properties} draft={draft} onChange={(next) => setDrafts({ ...drafts, [type]: next })} error={error} />
+          <SettingsFields properties={properties} draft={draft} defaults={defaults} onChange={(next) => setDrafts({ ...drafts, [type]: next })} error={error} />
           {dropped.length > 0 ? (
             <small class="error">
               Not settings of a {type} channel, removed when saved: {dropped.join(', ')}

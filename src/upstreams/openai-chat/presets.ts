@@ -30,6 +30,7 @@
  * - LM Studio: `max_tokens`, `stream_options`, `reasoning_content`.
  */
 import type { ChatCompletionsSettings } from '../protocols/chat-completions/settings.js';
+import type { ImpliedDefaults } from '../settings-check.js';
 
 export const CHAT_PRESET_NAMES = ['deepseek', 'xai', 'mistral', 'groq', 'openrouter', 'together', 'fireworks', 'cerebras', 'vllm', 'ollama', 'lm-studio'] as const;
 
@@ -76,8 +77,8 @@ export const CHAT_PRESETS: Readonly<Record<ChatPresetName, ChatPreset>> = {
   'lm-studio': { service: 'LM Studio', baseUrl: 'http://localhost:1234/v1', settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens' } },
 };
 
-/** The preset a settings record names, if it names a known one (read before the schema runs: the value may be anything). */
-export function chatPresetOf(settings: Readonly<Record<string, unknown>>): ChatPreset | undefined {
-  const name = settings.preset;
-  return typeof name === 'string' && Object.hasOwn(CHAT_PRESETS, name) ? CHAT_PRESETS[name as ChatPresetName] : undefined;
-}
+/** Each preset's settings, by name: the defaults a `preset` implies (settings-check.ts fills them in; the admin API publishes them). */
+export const CHAT_PRESET_DEFAULTS: ImpliedDefaults = {
+  key: 'preset',
+  byValue: Object.fromEntries(CHAT_PRESET_NAMES.map((name) => [name, CHAT_PRESETS[name].settings])),
+};

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
 import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
-import { CHAT_PRESET_NAMES, chatPresetOf } from './presets.js';
+import { CHAT_PRESET_DEFAULTS, CHAT_PRESET_NAMES } from './presets.js';
 
 export const openAiChatSettingsShape = {
   ...chatCompletionsSettingsShape,
@@ -19,7 +19,7 @@ export const openAiChatSettingsShape = {
     ),
 } as const;
 
-export const openAiChatSettings = typedChannelSettings('openai-chat', openAiChatSettingsShape, chatCompletionsLooseWhenStored, (settings) => chatPresetOf(settings)?.settings);
+export const openAiChatSettings = typedChannelSettings('openai-chat', openAiChatSettingsShape, chatCompletionsLooseWhenStored, CHAT_PRESET_DEFAULTS);
 
 /** An openai-chat channel's settings as its schema outputs them, every default filled in. */
 export type OpenAiChatSettings = TypedSettings<typeof openAiChatSettingsShape>;
