@@ -36,11 +36,16 @@ export function vertexOrigin(location: string): string {
   return `https://${location}-aiplatform.googleapis.com`;
 }
 
-/** `<origin>/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/` for a call's channel. */
-export function publisherModels(call: UpstreamCall, publisher: 'google' | 'anthropic'): string {
+/** `<origin>/v1/projects/<project>/locations/<location>/` for a call's channel: what every Vertex address starts with. */
+export function locationBase(call: UpstreamCall): string {
   const settings = vertexSettingsOf(call.channel);
   const origin = settings.endpoint || call.channel.baseUrl || vertexOrigin(settings.location);
-  return joinUrl(origin, `/v1/projects/${projectOf(settings, call)}/locations/${settings.location}/publishers/${publisher}/models/`);
+  return joinUrl(origin, `/v1/projects/${projectOf(settings, call)}/locations/${settings.location}/`);
+}
+
+/** `<origin>/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/` for a call's channel. */
+export function publisherModels(call: UpstreamCall, publisher: 'google' | 'anthropic'): string {
+  return `${locationBase(call)}publishers/${publisher}/models/`;
 }
 
 /**
@@ -56,7 +61,7 @@ function projectOf(settings: VertexSettings, call: UpstreamCall): string {
 }
 
 /** A model name as a path segment: escaped, but for the `@` of a dated Anthropic model (`claude-sonnet-4-5@20250929`). */
-function modelSegment(model: string): string {
+export function modelSegment(model: string): string {
   const bare = model.startsWith('models/') ? model.slice('models/'.length) : model;
   return encodeURIComponent(bare).replace(/%40/g, '@');
 }
