@@ -3,7 +3,7 @@
  * SDKs, against the loopback Vertex (test/support/fake-vertex.ts): the
  * partner and open models of its OpenAI-compatible endpoint (Chat
  * Completions clients pass through, others translated), and Google's
- * embedding models by `:predict`.
+ * embedding models by `:predict` (OpenAI and content-generation clients).
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
@@ -112,5 +112,47 @@ describe('a model of the OpenAI-compatible endpoint', () => {
     const answer = await genai.models.generateContent({ model: 'llama-vertex', contents: 'Hello' });
     expect(answer.text).toBe(OPENAPI_TEXT);
     expect(last()).toMatchObject({ publisher: 'openapi', model: LLAMA });
+  });
+});
+
+describe('Google’s embedding models by :predict', () => {
+  it('embed an OpenAI client’s inputs in one request, the usage from the token counts', async () => {
+    const answer = await openai.embeddings.create({ model: EMBEDDING, input: ['first text here', 'second'], dimensions: 3 });
+    expect(answer.data.map((item) => item.embedding)).toEqual([
+      [0.5, 0.25, 0.125],
+      [1, 0.5, 0.25],
+    ]);
+    expect(answer.usage).toMatchObject({ prompt_tokens: 4, total_tokens: 4 });
+    expect(last()).toMatchObject({ publisher: 'google', model: EMBEDDING, verb: 'predict' });
+    expect(last().body).toEqual({ instances: [{ content: 'first text here' }, { content: 'second' }], parameters: { outputDimensionality: 3 } });
+    const logs = await gw.admin('GET', `/logs?model=${EMBEDDING}`);
+    expect(logs.body.data[0]).toMatchObject({ inputTokens: 4, triedChannels: ['vertex'] });
+  });
+
+  it('send gemini-embedding inputs one a request, as Vertex takes them', async () => {
+    const before = fake.requests.length;
+    const answer = await openai.embeddings.create({ model: 'gemini-embedding-001', input: ['one', 'two words'] });
+    expect(answer.data).toHaveLength(2);
+    expect(answer.usage.prompt_tokens).toBe(3);
+    const sent = fake.requests.slice(before);
+    expect(sent.map((request) => request.body.instances)).toEqual(expect.arrayContaining([[{ content: 'one' }], [{ content: 'two words' }]]));
+    expect(sent).toHaveLength(2);
+  });
+
+  it('embed a content-generation client’s content with its task type and title', async () => {
+    const answer = await genai.models.embedContent({
+      model: EMBEDDING,
+      contents: 'A document about Paris',
+      config: { taskType: 'RETRIEVAL_DOCUMENT', title: 'Paris', outputDimensionality: 2 },
+    });
+    expect(answer.embeddings?.[0]?.values).toEqual([0.5, 0.25]);
+    expect(last().body).toEqual({ instances: [{ content: 'A document about Paris', task_type: 'RETRIEVAL_DOCUMENT', title: 'Paris' }], parameters: { outputDimensionality: 2 } });
+  });
+
+  it('a chat model computes none: the channel says so', async () => {
+    const refused = await openai.embeddings.create({ model: 'llama-vertex', input: 'Hello' }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).message).toContain(`the vertex channel computes no embeddings for ${LLAMA}`);
   });
 });

@@ -41,14 +41,14 @@ export function openApiAnswer(body: Body): ScriptedReply {
   return { status: 200, headers: { 'content-type': 'text/event-stream' }, body: frames.join('') };
 }
 
-/** A vector per instance, its length the asked `outputDimensionality` (else 4), and the tokens of its text (a word each). */
+/** A vector per instance (halving values, exact as float32), its length the asked `outputDimensionality` (else 4), and the tokens of its text (a word each). */
 export function predictAnswer(model: string, body: Body): ScriptedReply {
   if (!/^(text-embedding|gemini-embedding|text-multilingual-embedding)/.test(model)) return googleError(400, 'FAILED_PRECONDITION', `Model ${model} does not support predict.`);
   if (!Array.isArray(body.instances) || body.instances.length === 0) return googleError(400, 'INVALID_ARGUMENT', 'instances must not be empty.');
   const dimensions: number = body.parameters?.outputDimensionality ?? 4;
   const predictions = body.instances.map((instance: Body, index: number) => {
     if (typeof instance.content !== 'string') return undefined;
-    const values = Array.from({ length: dimensions }, (_, at) => Number(((index + 1) / (at + 2)).toFixed(4)));
+    const values = Array.from({ length: dimensions }, (_, at) => (index + 1) / 2 ** (at + 1));
     return { embeddings: { values, statistics: { token_count: instance.content.split(/\s+/).filter(Boolean).length, truncated: false } } };
   });
   if (predictions.includes(undefined)) return googleError(400, 'INVALID_ARGUMENT', 'Each instance must have a content.');

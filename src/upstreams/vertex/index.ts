@@ -10,7 +10,7 @@
  * adapter. Content-generation clients of a Gemini model, Messages clients of
  * a Claude model and Chat Completions clients of an OpenAI-compatible model
  * get the byte-for-byte pass-through; every other client is translated by the
- * model's protocol. Embeddings are Vertex's `:predict` (embed.ts).
+ * model's protocol. Google's embedding models are called by `:predict` (embed.ts).
  */
 import type { Dialect } from '../../core/chat.js';
 import { multiProtocolAdapter } from '../multi-protocol.js';
@@ -18,6 +18,7 @@ import { chatCompletionsProtocol } from '../protocols/chat-completions/index.js'
 import { generateProtocol } from '../protocols/generate/index.js';
 import { messagesProtocol } from '../protocols/messages/index.js';
 import type { UpstreamAdapter } from '../types.js';
+import { isEmbeddingModel, vertexEmbed } from './embed.js';
 import { vertexGenerateEndpoint, vertexMessagesEndpoint } from './endpoint.js';
 import { vertexChatEndpoint } from './openapi-endpoint.js';
 import type { VertexSettings } from './settings.js';
@@ -26,8 +27,8 @@ const { embed: _noEmbeddings, ...generateSide } = generateProtocol(vertexGenerat
 // The OpenAI-compatible endpoint is for chat here: embeddings go to `:predict`.
 const { embed: _noChatEmbeddings, embedPassThrough: _noEmbedPassThrough, ...chatSide } = chatCompletionsProtocol(vertexChatEndpoint);
 
-/** Google's models on Vertex. */
-export const vertexGenerateAdapter: UpstreamAdapter<VertexSettings> = generateSide as UpstreamAdapter<VertexSettings>;
+/** Google's models on Vertex; its embedding models by `:predict`. */
+export const vertexGenerateAdapter: UpstreamAdapter<VertexSettings> = { ...(generateSide as UpstreamAdapter<VertexSettings>), embed: vertexEmbed };
 /** Anthropic's models on Vertex. */
 export const vertexMessagesAdapter: UpstreamAdapter<VertexSettings> = messagesProtocol(vertexMessagesEndpoint) as UpstreamAdapter<VertexSettings>;
 /** The models of Vertex's OpenAI-compatible endpoint. */
@@ -57,4 +58,5 @@ export const vertexAdapter = multiProtocolAdapter<VertexSettings>({
   type: 'vertex',
   translatedBy: partFor,
   nativeBy,
+  embeddedBy: (upstreamModel) => (isEmbeddingModel(upstreamModel) ? vertexGenerateAdapter : undefined),
 });
