@@ -12,7 +12,8 @@
  * (`endpoints/openapi/chat/completions`, fake-vertex-openapi.ts) and Anthropic's
  * (`:rawPredict`, `:streamRawPredict`, `count-tokens:rawPredict`), which
  * refuse a body without `anthropic_version: "vertex-2023-10-16"` or with a
- * `model` (except the count, which needs one), as Vertex does. Answers are
+ * `model` (except the count, which needs one), or naming a beta outside the
+ * fake's list ("Unexpected value(s) … for the `anthropic-beta` header"), as Vertex does. Answers are
  * built from the request: a tool call when tools are offered and no result
  * came back yet, thinking when asked for, cache counters in the usage
  * (Claude's in claude-script.ts).
@@ -172,7 +173,7 @@ export async function startFakeVertex(options: { project?: string; location?: st
     if (next) return next;
     if (publisher === 'openapi') return openApiAnswer(body);
     if (publisher === 'google' && verb === 'predict') return predictAnswer(decodeURIComponent(model), body);
-    return publisher === 'google' ? googleAnswer(decodeURIComponent(model), `${verb}${sse ?? ''}`, body) : anthropicAnswer(decodeURIComponent(model), verb, body);
+    return publisher === 'google' ? googleAnswer(decodeURIComponent(model), `${verb}${sse ?? ''}`, body) : anthropicAnswer(decodeURIComponent(model), verb, body, headers['anthropic-beta'] as string | undefined);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -234,7 +235,20 @@ function anthropicError(status: number, type: string, message: string): Scripted
   return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'error', error: { type, message } }) };
 }
 
-function anthropicAnswer(model: string, verb: string, body: Record<string, any>): ScriptedReply {
+/** The betas the fake takes for Claude (Vertex refuses others, naming them). */
+export const FAKE_VERTEX_BETAS = ['context-1m-2025-08-07', 'context-management-2025-06-27', 'interleaved-thinking-2025-05-14', 'web-search-2025-03-05'];
+
+function anthropicAnswer(model: string, verb: string, body: Record<string, any>, betaHeader: string | undefined): ScriptedReply {
+  const refusedBetas = (betaHeader ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '' && !FAKE_VERTEX_BETAS.includes(name));
+  if (refusedBetas.length > 0)
+    return anthropicError(
+      400,
+      'invalid_request_error',
+      `Unexpected value(s) ${refusedBetas.map((name) => `\`${name}\``).join(', ')} for the \`anthropic-beta\` header. Please consult our documentation at docs.anthropic.com or try again without the header.`,
+    );
   if (body.anthropic_version !== 'vertex-2023-10-16') return anthropicError(400, 'invalid_request_error', 'anthropic_version: Input should be vertex-2023-10-16');
   if (model === 'count-tokens') {
     if (verb !== 'rawPredict' || typeof body.model !== 'string') return anthropicError(400, 'invalid_request_error', 'model: Field required');

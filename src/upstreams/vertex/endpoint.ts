@@ -18,7 +18,7 @@
  */
 import type { EndpointHeaders, RequestHeaders } from '../endpoint.js';
 import { joinUrl } from '../http.js';
-import { readBetaLists } from '../protocols/messages/betas.js';
+import { readBetaLists, type BetaLists } from '../protocols/messages/betas.js';
 import { messagesHeaders, passThroughHeaders } from '../protocols/messages/headers.js';
 import type { GenerateEndpoint } from '../protocols/generate/index.js';
 import type { MessagesEndpoint, MessagesOperation } from '../protocols/messages/index.js';
@@ -94,6 +94,32 @@ export const vertexGenerateEndpoint: GenerateEndpoint<VertexSettings> = {
 
 const noBetas: readonly string[] = [];
 
+/**
+ * The betas a channel sends when its `betas` setting is unset: those Vertex
+ * takes for Claude models. It refuses a request naming any other ("Unexpected
+ * value(s) `…` for the `anthropic-beta` header"), and agents such as Claude
+ * Code send every beta they know (`claude-code-*`, `effort-*`,
+ * `advanced-tool-use-*`, `prompt-caching-scope-*`, `structured-outputs-*`,
+ * `adaptive-thinking-*` are refused in reports against Vertex). Compiled from
+ * Vertex's Claude documentation, those reports and public gateway
+ * configurations; a channel's own `betas` lists replace it.
+ */
+export const VERTEX_BETAS: BetaLists = {
+  allow: [
+    'compact-*',
+    'computer-use-*',
+    'context-1m-*',
+    'context-management-*',
+    'dangerous-tool-use-*',
+    'interleaved-thinking-*',
+    'per-turn-control-*',
+    'thinking-binding-controls-*',
+    'thinking-display-updates-*',
+    'tool-search-tool-*',
+    'web-search-*',
+  ],
+};
+
 /** Anthropic's models, by the Messages protocol. */
 export const vertexMessagesEndpoint: MessagesEndpoint<VertexSettings> = {
   type: 'vertex',
@@ -104,7 +130,7 @@ export const vertexMessagesEndpoint: MessagesEndpoint<VertexSettings> = {
       ? `${publisherModels(call, 'anthropic')}count-tokens:rawPredict`
       : `${publisherModels(call, 'anthropic')}${modelSegment(call.upstreamModel)}:${stream ? 'streamRawPredict' : 'rawPredict'}`,
   headers: (call, route, betas = noBetas) => {
-    const lists = readBetaLists(vertexSettingsOf(call.channel));
+    const lists = readBetaLists(vertexSettingsOf(call.channel)) ?? VERTEX_BETAS;
     return withBearer(call, route === 'translated' ? messagesHeaders(call, betas, lists) : passThroughHeaders(call, lists));
   },
   body: (body, call, operation) => vertexMessagesBody(body, call, operation as MessagesOperation | undefined),
