@@ -43,7 +43,14 @@ beforeAll(async () => {
           settings,
         },
         // Its own lists replace the built-in ones: every beta goes, and Vertex refuses those it lacks.
-        { name: 'vertex-any-beta', type: 'vertex', apiKey: fake.serviceAccountKey(), models: ['claude-any-beta'], modelMapping: { 'claude-any-beta': CLAUDE }, settings: { ...settings, betas: { deny: ['no-such-beta-*'] } } },
+        {
+          name: 'vertex-any-beta',
+          type: 'vertex',
+          apiKey: fake.serviceAccountKey(),
+          models: ['claude-any-beta'],
+          modelMapping: { 'claude-any-beta': CLAUDE },
+          settings: { ...settings, betas: { deny: ['no-such-beta-*'] } },
+        },
         // Tried first for its model; its key is signed by a key the token endpoint does not trust.
         { name: 'vertex-foreign', type: 'vertex', priority: 10, apiKey: fake.foreignServiceAccountKey(), models: ['failover-gemini'], modelMapping: { 'failover-gemini': GEMINI }, settings },
       ],

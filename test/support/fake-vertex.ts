@@ -173,7 +173,9 @@ export async function startFakeVertex(options: { project?: string; location?: st
     if (next) return next;
     if (publisher === 'openapi') return openApiAnswer(body);
     if (publisher === 'google' && verb === 'predict') return predictAnswer(decodeURIComponent(model), body);
-    return publisher === 'google' ? googleAnswer(decodeURIComponent(model), `${verb}${sse ?? ''}`, body) : anthropicAnswer(decodeURIComponent(model), verb, body, headers['anthropic-beta'] as string | undefined);
+    return publisher === 'google'
+      ? googleAnswer(decodeURIComponent(model), `${verb}${sse ?? ''}`, body)
+      : anthropicAnswer(decodeURIComponent(model), verb, body, headers['anthropic-beta'] as string | undefined);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
