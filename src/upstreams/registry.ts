@@ -132,7 +132,11 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
       credentialsHint: 'a service-account JSON key, pasted whole (auth service-account), or an OAuth access token (auth access-token)',
     },
     settings: vertexSettings.spec,
-    planColumns: { 'vertex (claude)': { upstreamModel: 'claude-sonnet-4-5' }, 'vertex (gemini)': { upstreamModel: 'gemini-2.5-flash' } },
+    planColumns: {
+      'vertex (claude)': { upstreamModel: 'claude-sonnet-4-5' },
+      'vertex (gemini)': { upstreamModel: 'gemini-2.5-flash' },
+      'vertex (openai-compatible)': { upstreamModel: 'meta/llama-4-maverick-17b-128e-instruct-maas' },
+    },
     load: async () => ({ chat: chatAdapter(vertexSettings, (await import('./vertex/index.js')).vertexAdapter) }),
   },
   // The address follows the region.

@@ -13,7 +13,7 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bedrockError, chunk, startFakeBedrock, type FakeBedrock } from '../support/fake-bedrock.js';
+import { bedrockError, chunk, FAKE_BEDROCK_COUNT, startFakeBedrock, type FakeBedrock } from '../support/fake-bedrock.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 
 const CLIENT_KEY = 'sk-client-bedrock';
@@ -161,7 +161,32 @@ describe('Messages clients (pass-through over InvokeModel)', () => {
     });
   });
 
-  it('counts are the gateway’s estimate (Bedrock counts by an API of its own shape)', async () => {
+  it('counts by CountTokens: the InvokeModel body, base64, signed, for the model the inference profile names', async () => {
+    const counted = await anthropic.messages.countTokens(
+      { model: 'claude-bedrock', system: 'Be brief.', messages: [{ role: 'user', content: 'Hello there' }] },
+      { headers: { 'anthropic-beta': 'claude-code-20250219,context-1m-2025-08-07' } },
+    );
+    expect(counted.input_tokens).toBe(FAKE_BEDROCK_COUNT);
+    expect(last()).toMatchObject({ operation: 'count-tokens', model: 'anthropic.claude-sonnet-4-5-20250929-v1:0' });
+    const invoke = JSON.parse(Buffer.from(last().body.input.invokeModel.body, 'base64').toString('utf8'));
+    expect(invoke).toEqual({
+      anthropic_version: 'bedrock-2023-05-31',
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Hello there' }],
+      max_tokens: 4096,
+      anthropic_beta: ['context-1m-2025-08-07'],
+    });
+    const res = await fetch(`${gw.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': CLIENT_KEY, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'claude-bedrock', messages: [{ role: 'user', content: 'Hello there' }] }),
+    });
+    expect(res.headers.get('x-switchyard-estimated')).toBeNull();
+    expect(await res.json()).toEqual({ input_tokens: FAKE_BEDROCK_COUNT });
+  });
+
+  it('a model CountTokens does not serve is counted by the gateway’s estimate', async () => {
+    fake.script(bedrockError(400, 'ValidationException', "The provided model doesn't support counting tokens."));
     const res = await fetch(`${gw.url}/v1/messages/count_tokens`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': CLIENT_KEY, 'anthropic-version': '2023-06-01' },
@@ -170,6 +195,7 @@ describe('Messages clients (pass-through over InvokeModel)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-switchyard-estimated')).toBe('true');
     expect(((await res.json()) as { input_tokens: number }).input_tokens).toBeGreaterThan(0);
+    expect(last().operation).toBe('count-tokens');
   });
 });
 

@@ -42,6 +42,15 @@ beforeAll(async () => {
           modelMapping: { 'claude-vertex': CLAUDE, 'gemini-vertex': GEMINI, 'failover-gemini': GEMINI },
           settings,
         },
+        // Its own lists replace the built-in ones: every beta goes, and Vertex refuses those it lacks.
+        {
+          name: 'vertex-any-beta',
+          type: 'vertex',
+          apiKey: fake.serviceAccountKey(),
+          models: ['claude-any-beta'],
+          modelMapping: { 'claude-any-beta': CLAUDE },
+          settings: { ...settings, betas: { deny: ['no-such-beta-*'] } },
+        },
         // Tried first for its model; its key is signed by a key the token endpoint does not trust.
         { name: 'vertex-foreign', type: 'vertex', priority: 10, apiKey: fake.foreignServiceAccountKey(), models: ['failover-gemini'], modelMapping: { 'failover-gemini': GEMINI }, settings },
       ],
@@ -121,6 +130,17 @@ describe('Messages clients', () => {
     expect(last().body.model).toBe(CLAUDE);
   });
 
+  it('the betas Vertex lacks are left out; a channel’s own lists replace that, and Vertex’s refusal reaches the client', async () => {
+    const betas = 'claude-code-20250219,context-1m-2025-08-07,effort-2025-11-24';
+    await anthropic.messages.create({ model: 'claude-vertex', max_tokens: 10, messages: [{ role: 'user', content: 'Hello' }] }, { headers: { 'anthropic-beta': betas } });
+    expect(last().headers['anthropic-beta']).toBe('context-1m-2025-08-07');
+    const refused = await anthropic.messages
+      .create({ model: 'claude-any-beta', max_tokens: 10, messages: [{ role: 'user', content: 'Hello' }] }, { headers: { 'anthropic-beta': betas } })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((refused as InstanceType<typeof Anthropic.BadRequestError>).message).toContain('Unexpected value(s) `claude-code-20250219`, `effort-2025-11-24` for the `anthropic-beta` header');
+  });
+
   it('get Vertex’s 429 as a rate limit with its retry delay', async () => {
     fake.script(googleError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model', { 'retry-after': '7' }));
     const limited = await anthropic.messages.create({ model: 'claude-vertex', max_tokens: 10, messages: [{ role: 'user', content: 'Hello' }] }).catch((error: unknown) => error);
@@ -150,7 +170,7 @@ describe('Claude Code’s recorded requests (pass-through to a Claude model)', (
     JSON.parse(readFileSync(new URL(`../fixtures/agents/claude-code-2.1.328/${file}`, import.meta.url), 'utf8')) as { headers: Record<string, string>; body: Record<string, unknown> };
 
   it.each(['01-claude-opus-5-plain-turn.json', '02-claude-opus-5-tool-first-turn.json', '03-claude-opus-5-tool-result-turn.json', '06-claude-sonnet-4-5-tool-result-turn.json'])(
-    '%s reaches streamRawPredict as sent, model in the path, betas in the header',
+    '%s reaches streamRawPredict as sent, model in the path, only the betas Vertex takes in the header',
     async (file) => {
       const { headers, body } = recorded(file);
       const sent = { ...headers, 'x-api-key': CLIENT_KEY } as Record<string, string>;
@@ -163,7 +183,8 @@ describe('Claude Code’s recorded requests (pass-through to a Claude model)', (
       expect(seen.verb).toBe(body.stream ? 'streamRawPredict' : 'rawPredict');
       const { model: _model, ...rest } = body;
       expect(seen.body).toEqual({ ...rest, anthropic_version: 'vertex-2023-10-16' });
-      expect(seen.headers['anthropic-beta']).toBe(headers['anthropic-beta']);
+      // Claude Code's own, effort, tool-use and token-count betas are refused by Vertex: left out.
+      expect(seen.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14,context-management-2025-06-27');
       expect(seen.headers['x-api-key']).toBeUndefined();
       expect(seen.headers['x-claude-code-session-id']).toBeUndefined();
     },

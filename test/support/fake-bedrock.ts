@@ -9,7 +9,7 @@
  * and `{"message": …}`.
  *
  * InvokeModel for Anthropic models (`/model/<id>/invoke`,
- * `/invoke-with-response-stream`), refusing what Bedrock refuses: a body
+ * `/invoke-with-response-stream`, and CountTokens at `/count-tokens`), refusing what Bedrock refuses: a body
  * with `model` or `stream`, without `anthropic_version: "bedrock-2023-05-31"`,
  * or naming a beta outside the fake's list ("invalid beta flag"). Streams are
  * AWS event streams (`application/vnd.amazon.eventstream`) of `chunk` events,
@@ -127,7 +127,7 @@ export async function startFakeBedrock(options: { region?: string; converse?: Co
       const problem = sigv4Problem({ method, url, headers, body: raw }, secrets, { region, service: 'bedrock' });
       if (problem) return refuse(403, problem.includes('signature') ? 'InvalidSignatureException' : 'UnrecognizedClientException', problem);
     }
-    const route = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|converse-stream)$/.exec(url);
+    const route = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|converse-stream|count-tokens)$/.exec(url);
     if (!route || method !== 'POST') return bedrockError(404, 'UnknownOperationException', `No operation at ${url}`);
     const model = decodeURIComponent(route[1]!);
     const operation = route[2]!;
@@ -140,6 +140,7 @@ export async function startFakeBedrock(options: { region?: string; converse?: Co
     fake.requests.push({ url, headers, model, operation, body });
     const next = scripted.shift();
     if (next) return next;
+    if (operation === 'count-tokens') return countAnswer(model, body);
     if (operation === 'converse' || operation === 'converse-stream') {
       return (options.converse ?? scriptedConverse)(model, body, operation === 'converse-stream');
     }
@@ -158,6 +159,29 @@ export function bedrockError(status: number, type: string, message: string): Bed
 /** An Anthropic stream event as an InvokeModelWithResponseStream `chunk`. */
 export function chunk(event: unknown): StreamMessage {
   return { type: 'chunk', payload: { bytes: Buffer.from(JSON.stringify(event)).toString('base64'), p: 'abcdefghij' } };
+}
+
+/** Input tokens the fake counts for any request it can count. */
+export const FAKE_BEDROCK_COUNT = 19;
+
+/**
+ * CountTokens: the InvokeModel body, base64 in `input.invokeModel.body`,
+ * checked as InvokeModel checks it; only bare Anthropic foundation model ids
+ * are counted (inference profiles and other models are refused, as Bedrock does).
+ */
+function countAnswer(model: string, body: Record<string, any>): BedrockReply {
+  const invalid = (message: string) => bedrockError(400, 'ValidationException', message);
+  if (!/^anthropic\.claude/.test(model)) return invalid("The provided model doesn't support counting tokens.");
+  const encoded = body.input?.invokeModel?.body;
+  if (typeof encoded !== 'string') return invalid("1 validation error detected: Value null at 'input' failed to satisfy constraint: Member must not be null");
+  let invoke: Record<string, any>;
+  try {
+    invoke = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+  } catch {
+    return invalid('Malformed input request, please reformat your input and try again.');
+  }
+  const checked = invokeAnswer(model, false, invoke);
+  return checked.status === 200 ? { status: 200, json: { inputTokens: FAKE_BEDROCK_COUNT } } : checked;
 }
 
 function invokeAnswer(model: string, stream: boolean, body: Record<string, any>): BedrockReply {

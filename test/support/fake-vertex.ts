@@ -7,10 +7,13 @@
  * that has not expired (tokens can be made short-lived to prove a refresh).
  *
  * Both publishers' routes: Google's (`:generateContent`,
- * `:streamGenerateContent?alt=sse`, `:countTokens`) and Anthropic's
+ * `:streamGenerateContent?alt=sse`, `:countTokens`, and `:predict` for its
+ * embedding models), the OpenAI-compatible endpoint's
+ * (`endpoints/openapi/chat/completions`, fake-vertex-openapi.ts) and Anthropic's
  * (`:rawPredict`, `:streamRawPredict`, `count-tokens:rawPredict`), which
  * refuse a body without `anthropic_version: "vertex-2023-10-16"` or with a
- * `model` (except the count, which needs one), as Vertex does. Answers are
+ * `model` (except the count, which needs one), or naming a beta outside the
+ * fake's list ("Unexpected value(s) … for the `anthropic-beta` header"), as Vertex does. Answers are
  * built from the request: a tool call when tools are offered and no result
  * came back yet, thinking when asked for, cache counters in the usage
  * (Claude's in claude-script.ts).
@@ -19,6 +22,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { claudeAnswer } from './claude-script.js';
+import { openApiAnswer, predictAnswer } from './fake-vertex-openapi.js';
 import { jwtGrantRefusal } from './jwt-grant-verify.mjs';
 
 export { CLOUD_PLATFORM } from './jwt-grant-verify.mjs';
@@ -27,7 +31,8 @@ export interface VertexRequest {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
-  publisher: 'google' | 'anthropic';
+  /** `openapi` for the OpenAI-compatible endpoint (`model` then the body's, `verb` `chat/completions`). */
+  publisher: 'google' | 'anthropic' | 'openapi';
   model: string;
   verb: string;
   body: Record<string, any>;
@@ -145,13 +150,16 @@ export async function startFakeVertex(options: { project?: string; location?: st
 
   function answer(method: string, url: string, headers: IncomingHttpHeaders, text: string): ScriptedReply {
     if (url === '/token' && method === 'POST') return tokenAnswer(new URLSearchParams(text));
-    const route = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):([A-Za-z]+)(\?alt=sse)?$/.exec(url);
+    const openApi = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/endpoints\/openapi\/chat\/completions$/.exec(url);
+    const route = openApi
+      ? [url, openApi[1], openApi[2], 'openapi', '', 'chat/completions']
+      : /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):([A-Za-z]+)(\?alt=sse)?$/.exec(url);
     if (!route || method !== 'POST') return googleError(404, 'NOT_FOUND', `The requested URL ${url} was not found on this server.`);
     const bearer = /^Bearer (.+)$/.exec(String(headers.authorization ?? ''))?.[1];
     const expiresAt = bearer === undefined ? undefined : tokens.get(bearer);
     if (expiresAt === undefined || expiresAt <= Date.now())
       return googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
-    const [, inProject, inLocation, publisher, model, verb, sse] = route as unknown as [string, string, string, 'google' | 'anthropic', string, string, string | undefined];
+    const [, inProject, inLocation, publisher, model, verb, sse] = route as unknown as [string, string, string, VertexRequest['publisher'], string, string, string | undefined];
     if (inProject !== project) return googleError(403, 'PERMISSION_DENIED', `Permission denied on resource project ${inProject}.`);
     if (inLocation !== location) return googleError(404, 'NOT_FOUND', `Location ${inLocation} is not served here.`);
     let body: Record<string, any>;
@@ -160,10 +168,14 @@ export async function startFakeVertex(options: { project?: string; location?: st
     } catch {
       return googleError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.');
     }
-    fake.requests.push({ method, url, headers, publisher, model: decodeURIComponent(model), verb: `${verb}${sse ?? ''}`, body });
+    fake.requests.push({ method, url, headers, publisher, model: publisher === 'openapi' ? String(body.model) : decodeURIComponent(model), verb: `${verb}${sse ?? ''}`, body });
     const next = scripted.shift();
     if (next) return next;
-    return publisher === 'google' ? googleAnswer(decodeURIComponent(model), `${verb}${sse ?? ''}`, body) : anthropicAnswer(decodeURIComponent(model), verb, body);
+    if (publisher === 'openapi') return openApiAnswer(body);
+    if (publisher === 'google' && verb === 'predict') return predictAnswer(decodeURIComponent(model), body);
+    return publisher === 'google'
+      ? googleAnswer(decodeURIComponent(model), `${verb}${sse ?? ''}`, body)
+      : anthropicAnswer(decodeURIComponent(model), verb, body, headers['anthropic-beta'] as string | undefined);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -225,7 +237,20 @@ function anthropicError(status: number, type: string, message: string): Scripted
   return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'error', error: { type, message } }) };
 }
 
-function anthropicAnswer(model: string, verb: string, body: Record<string, any>): ScriptedReply {
+/** The betas the fake takes for Claude (Vertex refuses others, naming them). */
+export const FAKE_VERTEX_BETAS = ['context-1m-2025-08-07', 'context-management-2025-06-27', 'interleaved-thinking-2025-05-14', 'web-search-2025-03-05'];
+
+function anthropicAnswer(model: string, verb: string, body: Record<string, any>, betaHeader: string | undefined): ScriptedReply {
+  const refusedBetas = (betaHeader ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '' && !FAKE_VERTEX_BETAS.includes(name));
+  if (refusedBetas.length > 0)
+    return anthropicError(
+      400,
+      'invalid_request_error',
+      `Unexpected value(s) ${refusedBetas.map((name) => `\`${name}\``).join(', ')} for the \`anthropic-beta\` header. Please consult our documentation at docs.anthropic.com or try again without the header.`,
+    );
   if (body.anthropic_version !== 'vertex-2023-10-16') return anthropicError(400, 'invalid_request_error', 'anthropic_version: Input should be vertex-2023-10-16');
   if (model === 'count-tokens') {
     if (verb !== 'rawPredict' || typeof body.model !== 'string') return anthropicError(400, 'invalid_request_error', 'model: Field required');

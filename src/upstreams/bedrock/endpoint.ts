@@ -54,11 +54,11 @@ export function bedrockOrigin(region: string): string {
   return `https://bedrock-runtime.${region}.amazonaws.com`;
 }
 
-/** `<origin>/model/<model id>/` for a call's channel: the id escaped whole (`anthropic.claude-…-v1:0`, an inference profile ARN). */
-export function modelPath(call: UpstreamCall): string {
+/** `<origin>/model/<model id>/` for a call's channel (its upstream model unless told another): the id escaped whole (`anthropic.claude-…-v1:0`, an inference profile ARN). */
+export function modelPath(call: UpstreamCall, modelId: string = call.upstreamModel): string {
   const settings = bedrockSettingsOf(call.channel);
   const origin = settings.endpoint || call.channel.baseUrl || bedrockOrigin(settings.region);
-  return joinUrl(origin, `/model/${encodeURIComponent(call.upstreamModel)}/`);
+  return joinUrl(origin, `/model/${encodeURIComponent(modelId)}/`);
 }
 
 function betaLists(settings: BedrockSettings): BetaLists {

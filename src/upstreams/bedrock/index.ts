@@ -7,8 +7,8 @@
  * translated to it. Every other model (Nova, Llama, Mistral, DeepSeek,
  * gpt-oss…), and Anthropic's too with `anthropicApi: converse`, is spoken to
  * by the Converse protocol (converse-endpoint.ts), every client translated.
- * Bedrock counts tokens through an API of its own shape, not the Messages
- * `count_tokens`, so counts are the gateway's estimate.
+ * A Messages client's count of an Anthropic model goes to Bedrock's
+ * CountTokens (count-tokens.ts); every other count is the gateway's estimate.
  */
 import type { Channel } from '../../core/channel.js';
 import type { Dialect } from '../../core/chat.js';
@@ -17,13 +17,12 @@ import { converseProtocol } from '../protocols/converse/index.js';
 import { messagesProtocol } from '../protocols/messages/index.js';
 import type { UpstreamAdapter } from '../types.js';
 import { converseEndpoint } from './converse-endpoint.js';
+import { bedrockCountTokens } from './count-tokens.js';
 import { bedrockMessagesEndpoint } from './endpoint.js';
 import { bedrockSettingsOf, type BedrockSettings } from './settings.js';
 
-const { countTokens: _noCount, ...invokeSide } = messagesProtocol(bedrockMessagesEndpoint);
-
-/** Anthropic's models on Bedrock, through InvokeModel. */
-export const bedrockInvokeAdapter: UpstreamAdapter<BedrockSettings> = invokeSide as UpstreamAdapter<BedrockSettings>;
+/** Anthropic's models on Bedrock, through InvokeModel, counted by CountTokens (the Messages `count_tokens` is no Bedrock route). */
+export const bedrockInvokeAdapter: UpstreamAdapter<BedrockSettings> = { ...messagesProtocol(bedrockMessagesEndpoint), countTokens: bedrockCountTokens } as UpstreamAdapter<BedrockSettings>;
 
 /** Every model by the Converse API. */
 export const bedrockConverseAdapter: UpstreamAdapter<BedrockSettings> = converseProtocol(converseEndpoint) as UpstreamAdapter<BedrockSettings>;

@@ -18,7 +18,7 @@
  */
 import type { EndpointHeaders, RequestHeaders } from '../endpoint.js';
 import { joinUrl } from '../http.js';
-import { readBetaLists } from '../protocols/messages/betas.js';
+import { readBetaLists, type BetaLists } from '../protocols/messages/betas.js';
 import { messagesHeaders, passThroughHeaders } from '../protocols/messages/headers.js';
 import type { GenerateEndpoint } from '../protocols/generate/index.js';
 import type { MessagesEndpoint, MessagesOperation } from '../protocols/messages/index.js';
@@ -36,11 +36,16 @@ export function vertexOrigin(location: string): string {
   return `https://${location}-aiplatform.googleapis.com`;
 }
 
-/** `<origin>/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/` for a call's channel. */
-export function publisherModels(call: UpstreamCall, publisher: 'google' | 'anthropic'): string {
+/** `<origin>/v1/projects/<project>/locations/<location>/` for a call's channel: what every Vertex address starts with. */
+export function locationBase(call: UpstreamCall): string {
   const settings = vertexSettingsOf(call.channel);
   const origin = settings.endpoint || call.channel.baseUrl || vertexOrigin(settings.location);
-  return joinUrl(origin, `/v1/projects/${projectOf(settings, call)}/locations/${settings.location}/publishers/${publisher}/models/`);
+  return joinUrl(origin, `/v1/projects/${projectOf(settings, call)}/locations/${settings.location}/`);
+}
+
+/** `<origin>/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/` for a call's channel. */
+export function publisherModels(call: UpstreamCall, publisher: 'google' | 'anthropic'): string {
+  return `${locationBase(call)}publishers/${publisher}/models/`;
 }
 
 /**
@@ -56,7 +61,7 @@ function projectOf(settings: VertexSettings, call: UpstreamCall): string {
 }
 
 /** A model name as a path segment: escaped, but for the `@` of a dated Anthropic model (`claude-sonnet-4-5@20250929`). */
-function modelSegment(model: string): string {
+export function modelSegment(model: string): string {
   const bare = model.startsWith('models/') ? model.slice('models/'.length) : model;
   return encodeURIComponent(bare).replace(/%40/g, '@');
 }
@@ -89,6 +94,32 @@ export const vertexGenerateEndpoint: GenerateEndpoint<VertexSettings> = {
 
 const noBetas: readonly string[] = [];
 
+/**
+ * The betas a channel sends when its `betas` setting is unset: those Vertex
+ * takes for Claude models. It refuses a request naming any other ("Unexpected
+ * value(s) `…` for the `anthropic-beta` header"), and agents such as Claude
+ * Code send every beta they know (`claude-code-*`, `effort-*`,
+ * `advanced-tool-use-*`, `prompt-caching-scope-*`, `structured-outputs-*`,
+ * `adaptive-thinking-*` are refused in reports against Vertex). Compiled from
+ * Vertex's Claude documentation, those reports and public gateway
+ * configurations; a channel's own `betas` lists replace it.
+ */
+export const VERTEX_BETAS: BetaLists = {
+  allow: [
+    'compact-*',
+    'computer-use-*',
+    'context-1m-*',
+    'context-management-*',
+    'dangerous-tool-use-*',
+    'interleaved-thinking-*',
+    'per-turn-control-*',
+    'thinking-binding-controls-*',
+    'thinking-display-updates-*',
+    'tool-search-tool-*',
+    'web-search-*',
+  ],
+};
+
 /** Anthropic's models, by the Messages protocol. */
 export const vertexMessagesEndpoint: MessagesEndpoint<VertexSettings> = {
   type: 'vertex',
@@ -99,7 +130,7 @@ export const vertexMessagesEndpoint: MessagesEndpoint<VertexSettings> = {
       ? `${publisherModels(call, 'anthropic')}count-tokens:rawPredict`
       : `${publisherModels(call, 'anthropic')}${modelSegment(call.upstreamModel)}:${stream ? 'streamRawPredict' : 'rawPredict'}`,
   headers: (call, route, betas = noBetas) => {
-    const lists = readBetaLists(vertexSettingsOf(call.channel));
+    const lists = readBetaLists(vertexSettingsOf(call.channel)) ?? VERTEX_BETAS;
     return withBearer(call, route === 'translated' ? messagesHeaders(call, betas, lists) : passThroughHeaders(call, lists));
   },
   body: (body, call, operation) => vertexMessagesBody(body, call, operation as MessagesOperation | undefined),

@@ -1,11 +1,13 @@
 /**
- * The vertex channel's settings: the keys of both protocols it speaks (the
- * content-generation protocol for Google's models, the Messages protocol for
- * Anthropic's, protocols/<dialect>/settings.ts), and where and how the type
+ * The vertex channel's settings: the keys of the three protocols it speaks
+ * (the content-generation protocol for Google's models, the Messages protocol
+ * for Anthropic's, the Chat Completions protocol for the models of its
+ * OpenAI-compatible endpoint, protocols/<dialect>/settings.ts), and where and how the type
  * addresses Vertex AI. The credential is the channel's key (`apiKeys`), never
  * a setting: a service-account JSON key or an access token, as `auth` says.
  */
 import { z } from 'zod';
+import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
 import { generateSettingsShape } from '../protocols/generate/settings.js';
 import { messagesLooseWhenStored, messagesSettingsShape } from '../protocols/messages/settings.js';
 import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
@@ -16,6 +18,7 @@ const locationRule = 'must be a Vertex AI location such as us-central1, europe-w
 export const vertexSettingsShape = {
   ...generateSettingsShape,
   ...messagesSettingsShape,
+  ...chatCompletionsSettingsShape,
   project: z
     .string({ error: projectRule })
     .regex(/^([a-z][a-z0-9-]{4,28}[a-z0-9]|\d{1,20})$/, projectRule)
@@ -40,7 +43,7 @@ export const vertexSettingsShape = {
     ),
 } as const;
 
-export const vertexSettings = typedChannelSettings('vertex', vertexSettingsShape, messagesLooseWhenStored);
+export const vertexSettings = typedChannelSettings('vertex', vertexSettingsShape, [...messagesLooseWhenStored, ...chatCompletionsLooseWhenStored]);
 
 /** A vertex channel's settings as its schema outputs them, every default filled in. */
 export type VertexSettings = TypedSettings<typeof vertexSettingsShape>;

@@ -11,7 +11,7 @@ import { GatewayError, isCredentialRefusal } from '../../../src/core/errors.js';
 import type { UpstreamCall } from '../../../src/upstreams/types.js';
 import { forgetTokens, serviceAccountToken } from '../../../src/upstreams/vertex/auth.js';
 import { publisherModels, vertexOrigin } from '../../../src/upstreams/vertex/endpoint.js';
-import { vertexAdapter, vertexGenerateAdapter, vertexMessagesAdapter } from '../../../src/upstreams/vertex/index.js';
+import { vertexAdapter, vertexChatAdapter, vertexGenerateAdapter, vertexMessagesAdapter } from '../../../src/upstreams/vertex/index.js';
 import { vertexSettings } from '../../../src/upstreams/vertex/settings.js';
 import { startFakeVertex, type FakeVertex } from '../../support/fake-vertex.js';
 import { testChannel } from '../support/call.js';
@@ -81,14 +81,16 @@ describe('vertex addresses', () => {
     expect((error as GatewayError).message).toMatch(/set the `project` setting/);
   });
 
-  it('is native to Messages for claude models and to content generation for the others', () => {
+  it('is native to Messages for claude models, to Chat Completions for models named with a publisher, to content generation for the others', () => {
     const { channel } = call({ model: 'gemini-2.5-flash' });
     expect(vertexAdapter.nativeFor?.('messages', 'claude-sonnet-4-5@20250929', channel)).toBe(vertexMessagesAdapter);
     expect(vertexAdapter.nativeFor?.('generate', 'claude-sonnet-4-5@20250929', channel)).toBeUndefined();
     expect(vertexAdapter.nativeFor?.('generate', 'gemini-2.5-flash', channel)).toBe(vertexGenerateAdapter);
     expect(vertexAdapter.nativeFor?.('messages', 'gemini-2.5-flash', channel)).toBeUndefined();
     expect(vertexAdapter.nativeFor?.('chat-completions', 'gemini-2.5-flash', channel)).toBeUndefined();
-    expect(vertexAdapter.embed).toBeUndefined();
+    expect(vertexAdapter.nativeFor?.('chat-completions', 'meta/llama-4-maverick-17b-128e-instruct-maas', channel)).toBe(vertexChatAdapter);
+    expect(vertexAdapter.nativeFor?.('messages', 'meta/llama-4-maverick-17b-128e-instruct-maas', channel)).toBeUndefined();
+    expect(vertexAdapter.nativeFor?.('generate', 'models/gemini-2.5-flash', channel)).toBe(vertexGenerateAdapter);
   });
 });
 
