@@ -78,6 +78,8 @@ export function channelProblem(channel: ChannelShape, options: ChannelRuleOption
   }
   if (channel.apiKeys?.some((key) => key === '')) return { field: 'apiKey', message: 'must not be empty (leave it out for a keyless channel)' };
   if (channel.apiKeys?.length === 0 && entry.needs.credentials) return { field: 'apiKey', message: `required for type ${entry.type}` };
+  const keyProblem = entry.keyProblem && channel.apiKeys ? malformedKey(entry.keyProblem, channel.apiKeys, channel.settings) : undefined;
+  if (keyProblem) return keyProblem;
   if (channel.models === undefined && !entry.defaultModels) return { field: 'models', message: `required for type ${entry.type}: list the model names or patterns it serves (\`*\` for every model)` };
   // The schema sees a cost table as a record; its entries are checked against the price schema here, above the upstreams.
   try {
@@ -87,6 +89,19 @@ export function channelProblem(channel: ChannelShape, options: ChannelRuleOption
   }
   const settings = checkChannelSettings(entry.type, entry.settings, channel.settings, options.stored === true);
   if (settings.problem) return settings.problem;
+  return undefined;
+}
+
+/** The first key the type says can never serve, by its place in the list (never quoting it). */
+function malformedKey(
+  problemOf: (key: string, settings: Record<string, unknown>) => string | undefined,
+  keys: readonly string[],
+  settings: Record<string, unknown>,
+): { field: string; message: string } | undefined {
+  for (let i = 0; i < keys.length; i++) {
+    const problem = problemOf(keys[i], settings);
+    if (problem) return { field: keys.length > 1 ? `apiKey[${i}]` : 'apiKey', message: problem };
+  }
   return undefined;
 }
 

@@ -21,6 +21,8 @@ import type { ChannelSettingsSpec } from './settings-check.js';
 import { simulatorSettings } from './simulator/settings.js';
 import { vertexSettings } from './vertex/settings.js';
 import { bedrockSettings } from './bedrock/settings.js';
+import { bedrockKeyProblem } from './bedrock/credentials.js';
+import { vertexKeyProblem } from './vertex/key-format.js';
 import type { TypedChannelSettings, TypedSettings } from './typed-settings.js';
 import type { Prepared, UpstreamAdapter } from './types.js';
 import type { z } from 'zod';
@@ -58,6 +60,14 @@ export interface ChannelType {
    * Absent: one column, named by the type.
    */
   readonly planColumns?: Readonly<Record<string, { readonly upstreamModel: string }>>;
+  /**
+   * Why a key can never serve a channel of this type with these settings (a
+   * malformed credential: AWS access keys that are not `ID:SECRET`, a JSON
+   * key that is no service-account key), checked when a channel is written
+   * and when a stored one is loaded, so the operator is told by field then,
+   * not by the first request. Never quotes the key. Absent: any key may do.
+   */
+  keyProblem?(key: string, settings: Record<string, unknown>): string | undefined;
   load(): Promise<UpstreamSet>;
 }
 
@@ -132,6 +142,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
       credentialsHint: 'a service-account JSON key, pasted whole (auth service-account), or an OAuth access token (auth access-token)',
     },
     settings: vertexSettings.spec,
+    keyProblem: vertexKeyProblem,
     planColumns: {
       'vertex (claude)': { upstreamModel: 'claude-sonnet-4-5' },
       'vertex (gemini)': { upstreamModel: 'gemini-2.5-flash' },
@@ -148,6 +159,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
       credentialsHint: 'AWS access keys as ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN], signed with SigV4 (auth sigv4), or a Bedrock API key (auth api-key)',
     },
     settings: bedrockSettings.spec,
+    keyProblem: bedrockKeyProblem,
     planColumns: { 'bedrock (claude)': { upstreamModel: 'anthropic.claude-sonnet-4-5-20250929-v1:0' }, 'bedrock (converse)': { upstreamModel: 'amazon.nova-pro-v1:0' } },
     load: async () => ({ chat: chatAdapter(bedrockSettings, (await import('./bedrock/index.js')).bedrockAdapter) }),
   },

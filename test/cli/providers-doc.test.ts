@@ -29,9 +29,13 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** A dummy for a `$VAR` of the doc: a service-account key where the doc's variable holds one (the vertex type checks its shape when written), else a plain key. */
+const dummyOf = (variable: string) =>
+  variable === '$VERTEX_SERVICE_ACCOUNT_KEY' ? JSON.stringify({ type: 'service_account', client_email: 'doc@example.iam.gserviceaccount.com', private_key: 'dummy' }) : 'sk-dummy-provider-key';
+
 /** Shell words of a simple command line: single- and double-quoted words, `$VAR` replaced by a dummy. */
 function shellWords(line: string): string[] {
-  return [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((match) => (match[1] ?? match[2] ?? match[3]).replace(/\$[A-Z_]+/g, 'sk-dummy-provider-key'));
+  return [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((match) => (match[1] ?? match[2] ?? match[3]).replace(/\$[A-Z_]+/g, dummyOf));
 }
 
 function shBlocks(): string[] {

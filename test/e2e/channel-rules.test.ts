@@ -99,6 +99,29 @@ describe.each(ENGINES)('channel rules on %s', (engine) => {
     expect(emptyKey.body.error).toMatchObject({ param: 'apiKey', message: expect.stringMatching(/^apiKey: must not be empty/) });
   });
 
+  it('a cloud credential that can never work is refused when written, by field, never quoted', async () => {
+    const bedrock = await gw.admin('POST', '/channels', { name: 'z', type: 'bedrock', apiKey: ['AKID:secret-one', 'only-a-secret-0001'], models: ['claude-*'] });
+    expect(bedrock.status).toBe(400);
+    expect(bedrock.body.error).toMatchObject({ param: 'apiKey[1]', message: expect.stringContaining('is not ACCESS_KEY_ID:SECRET_ACCESS_KEY') });
+    expect(JSON.stringify(bedrock.body)).not.toContain('only-a-secret-0001');
+    const vertex = await gw.admin('POST', '/channels', { name: 'z', type: 'vertex', apiKey: 'ya29.not-a-json-key', models: ['gemini-*'] });
+    expect(vertex.body.error).toMatchObject({ param: 'apiKey', message: expect.stringContaining('is not a service-account JSON key') });
+    // The same keys are what the other auth modes take.
+    const apiKeyAuth = await gw.admin('POST', '/channels', { name: 'z1', type: 'bedrock', apiKey: 'ABSK-bedrock-api-key', models: ['claude-*'], settings: { auth: 'api-key' } });
+    const tokenAuth = await gw.admin('POST', '/channels', {
+      name: 'z2',
+      type: 'vertex',
+      apiKey: 'ya29.not-a-json-key',
+      models: ['gemini-*'],
+      settings: { auth: 'access-token', project: 'my-project' },
+    });
+    expect([apiKeyAuth.status, tokenAuth.status]).toEqual([201, 201]);
+    // Gone again, so that the later cases route as before.
+    await gw.admin('DELETE', `/channels/${apiKeyAuth.body.id}`);
+    await gw.admin('DELETE', `/channels/${tokenAuth.body.id}`);
+    await expect(cli(['channels', 'add', '--name', 'z3', '--type', 'bedrock', '--api-key', 'just-one-part', '--models', '*'])).rejects.toThrow('apiKey: is not ACCESS_KEY_ID:SECRET_ACCESS_KEY');
+  });
+
   it('a config file with such a channel fails at start, naming the channel and the field', async () => {
     const other = await createPlace(engine);
     try {

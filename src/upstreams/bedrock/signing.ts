@@ -13,19 +13,15 @@
  * with a message that never repeats the key.
  */
 import type { SignatureV4 } from '@smithy/signature-v4';
-import { GatewayError } from '../../core/errors.js';
 import { awsSdk, type AwsSdk } from '../aws-sdk.js';
 import type { RequestHeaders } from '../endpoint.js';
 import type { UpstreamCall } from '../types.js';
+import { awsCredentials, type AwsCredentials } from './credentials.js';
 import { bedrockSettingsOf } from './settings.js';
 
-export const BEDROCK_SERVICE = 'bedrock';
+export type { AwsCredentials } from './credentials.js';
 
-export interface AwsCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-}
+export const BEDROCK_SERVICE = 'bedrock';
 
 /** Signers kept at most (one per key and region; keys rotated out of every channel are forgotten first). */
 const MAX_SIGNERS = 512;
@@ -85,43 +81,9 @@ function signerFor(sdk: AwsSdk, key: string, region: string, channel: string): S
   const id = `${region}\n${key}`;
   let signer = signers.get(id);
   if (signer === undefined) {
-    signer = awsSigner(sdk, parseAwsCredentials(key, channel), region);
+    signer = awsSigner(sdk, awsCredentials(key, channel), region);
     if (signers.size >= MAX_SIGNERS) signers.delete(signers.keys().next().value as string);
     signers.set(id, signer);
   }
   return signer;
-}
-
-/**
- * AWS access keys from a channel key: `ACCESS_KEY_ID:SECRET_ACCESS_KEY`,
- * with `:SESSION_TOKEN` for temporary credentials (none of the three holds a
- * colon), or JSON `{"accessKeyId","secretAccessKey","sessionToken"}` (also
- * the AWS CLI's `AccessKeyId`/`SecretAccessKey`/`SessionToken` spelling).
- */
-export function parseAwsCredentials(key: string, channel: string): AwsCredentials {
-  const text = key.trim();
-  if (text.startsWith('{')) {
-    let parsed: Record<string, unknown> = {};
-    try {
-      parsed = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      throw refused(channel, 'its key is not valid JSON');
-    }
-    const accessKeyId = parsed.accessKeyId ?? parsed.AccessKeyId;
-    const secretAccessKey = parsed.secretAccessKey ?? parsed.SecretAccessKey;
-    const sessionToken = parsed.sessionToken ?? parsed.SessionToken;
-    if (typeof accessKeyId !== 'string' || typeof secretAccessKey !== 'string' || accessKeyId === '' || secretAccessKey === '') {
-      throw refused(channel, 'its JSON key names no accessKeyId and secretAccessKey');
-    }
-    return typeof sessionToken === 'string' && sessionToken !== '' ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
-  }
-  const parts = text.split(':');
-  if ((parts.length !== 2 && parts.length !== 3) || parts.some((part) => part === '')) {
-    throw refused(channel, 'its key is not ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN] (or set `auth: api-key` for a Bedrock API key)');
-  }
-  return parts.length === 3 ? { accessKeyId: parts[0], secretAccessKey: parts[1], sessionToken: parts[2] } : { accessKeyId: parts[0], secretAccessKey: parts[1] };
-}
-
-function refused(channel: string, why: string): GatewayError {
-  return new GatewayError('upstream_error', `channel ${channel} cannot sign its requests: ${why}`, { status: 502, upstreamStatus: 401, retryable: true });
 }

@@ -17,9 +17,11 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import { TokenCache, type FetchedToken } from '../token-cache.js';
+import { serviceAccountFields, type ServiceAccountKey } from './key-format.js';
+
+export { GOOGLE_TOKEN_URI } from './key-format.js';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
-export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
 
 /** A token endpoint that does not answer within this is a failed fetch. */
 const TOKEN_TIMEOUT_MS = 15_000;
@@ -56,27 +58,11 @@ export function keyProject(key: string): string | undefined {
   return project || undefined;
 }
 
-interface ServiceAccountKey {
-  client_email: string;
-  private_key: string;
-  token_uri: string;
-}
-
-/** The fields of a service-account key the exchange needs, or a refusal saying which is missing (never quoting the key). */
+/** The fields of a service-account key the exchange needs, or a refusal saying why it has none (never quoting the key). */
 export function readServiceAccountKey(key: string, channel: string): ServiceAccountKey {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(key);
-  } catch {
-    throw tokenRefused(channel, 'its key is not a service-account JSON key (set `auth: access-token` for an access token)');
-  }
-  const fields = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
-  for (const name of ['client_email', 'private_key'] as const) {
-    if (typeof fields[name] !== 'string' || fields[name] === '') throw tokenRefused(channel, `its service-account key has no \`${name}\``);
-  }
-  const tokenUri = fields.token_uri ?? GOOGLE_TOKEN_URI;
-  if (typeof tokenUri !== 'string' || !/^https?:\/\//.test(tokenUri)) throw tokenRefused(channel, 'its service-account key’s `token_uri` is not an http(s) URL');
-  return { client_email: fields.client_email as string, private_key: fields.private_key as string, token_uri: tokenUri };
+  const read = serviceAccountFields(key);
+  if (typeof read === 'string') throw tokenRefused(channel, `its key ${read}`);
+  return read;
 }
 
 async function fetchToken(key: string, channel: string): Promise<FetchedToken<string>> {

@@ -9,7 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { awsSdk } from '../../../src/upstreams/aws-sdk.js';
-import { awsSigner, parseAwsCredentials, signedHeaders } from '../../../src/upstreams/bedrock/signing.js';
+import { awsCredentials, bedrockKeyProblem, parseAwsCredentials } from '../../../src/upstreams/bedrock/credentials.js';
+import { awsSigner, signedHeaders } from '../../../src/upstreams/bedrock/signing.js';
 import { sigv4Problem, type SigningSecret } from '../../support/sigv4-verify.mjs';
 import { GatewayError, isCredentialRefusal } from '../../../src/core/errors.js';
 
@@ -101,17 +102,20 @@ describe('the fakes’ verifier', () => {
 
 describe('AWS credentials in a channel key', () => {
   it('reads ID:SECRET, ID:SECRET:TOKEN and JSON in either spelling', () => {
-    expect(parseAwsCredentials('AKID:secret/with+chars', 'c')).toEqual({ accessKeyId: 'AKID', secretAccessKey: 'secret/with+chars' });
-    expect(parseAwsCredentials('ASIA:secret:token==', 'c')).toEqual({ accessKeyId: 'ASIA', secretAccessKey: 'secret', sessionToken: 'token==' });
-    expect(parseAwsCredentials('{"accessKeyId":"A","secretAccessKey":"S"}', 'c')).toEqual({ accessKeyId: 'A', secretAccessKey: 'S' });
-    expect(parseAwsCredentials('{"AccessKeyId":"A","SecretAccessKey":"S","SessionToken":"T"}', 'c')).toEqual({ accessKeyId: 'A', secretAccessKey: 'S', sessionToken: 'T' });
+    expect(parseAwsCredentials('AKID:secret/with+chars')).toEqual({ accessKeyId: 'AKID', secretAccessKey: 'secret/with+chars' });
+    expect(parseAwsCredentials('ASIA:secret:token==')).toEqual({ accessKeyId: 'ASIA', secretAccessKey: 'secret', sessionToken: 'token==' });
+    expect(parseAwsCredentials('{"accessKeyId":"A","secretAccessKey":"S"}')).toEqual({ accessKeyId: 'A', secretAccessKey: 'S' });
+    expect(parseAwsCredentials('{"AccessKeyId":"A","SecretAccessKey":"S","SessionToken":"T"}')).toEqual({ accessKeyId: 'A', secretAccessKey: 'S', sessionToken: 'T' });
   });
 
-  it('refuses anything else as the channel’s credential, never repeating the key', () => {
+  it('says why anything else can never sign, never repeating the key: when written, and as a refused credential when used', () => {
     for (const key of ['just-one-part', 'a::c', '{"accessKeyId":"A"}', '{not json']) {
+      const problem = bedrockKeyProblem(key, {});
+      expect(problem).toMatch(/^is /);
+      expect(problem).not.toContain(key);
       let error: unknown;
       try {
-        parseAwsCredentials(key, 'bedrock-main');
+        awsCredentials(key, 'bedrock-main');
       } catch (caught) {
         error = caught;
       }
@@ -120,5 +124,6 @@ describe('AWS credentials in a channel key', () => {
       expect((error as GatewayError).message).toContain('bedrock-main');
       expect((error as GatewayError).message).not.toContain(key);
     }
+    expect(bedrockKeyProblem('ABSKanything', { auth: 'api-key' })).toBeUndefined();
   });
 });
