@@ -4,6 +4,7 @@
  * migrations. Times are epoch milliseconds; money is in quota units (USD).
  */
 import type { Kysely } from 'kysely';
+import type { AuditRepository } from './audit-types.js';
 import type { RequestLogRepository } from './request-log-types.js';
 
 export type KeyStatus = 'active' | 'disabled';
@@ -133,13 +134,24 @@ export interface PriceRepository {
   delete(model: string, onlySource?: PriceSource): Promise<boolean>;
 }
 
-export interface Store {
-  readonly engine: 'sqlite' | 'postgres';
+/** The repositories an administrative change writes through, each bound to one transaction (Store.transaction). */
+export interface StoreWrites {
   readonly keys: KeyRepository;
   readonly channels: ChannelRepository;
-  readonly logs: RequestLogRepository;
   readonly settings: SettingsRepository;
   readonly prices: PriceRepository;
+  readonly audit: AuditRepository;
+}
+
+export interface Store extends StoreWrites {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly logs: RequestLogRepository;
+  /**
+   * Runs `work` in one transaction: everything it writes through `tx`, the
+   * change and its audit entry, commits together or not at all. Inside, use
+   * `tx` only: on SQLite the store's one connection is the transaction's until it ends.
+   */
+  transaction<T>(work: (tx: StoreWrites) => Promise<T>): Promise<T>;
   /** The query builder, for later concerns (tasks, stored responses) that add their own tables by migration. */
   readonly db: Kysely<any>;
   /** Throws when the database cannot be reached (used by /readyz). */
