@@ -15,6 +15,17 @@ import { storableNullable, storableText } from './text.js';
 const defaultLimit = 100;
 const maxLimit = 1000;
 
+/**
+ * The time part of the last id this process gave: each id's is later, so the
+ * entries one change writes within a millisecond (a config file applied)
+ * page back in the order they were made.
+ */
+let lastStamp = 0;
+function nextStamp(at: number): number {
+  lastStamp = Math.max(at, lastStamp + 1);
+  return lastStamp;
+}
+
 function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
   return {
     id: row.id,
@@ -40,7 +51,7 @@ export class KyselyAuditRepository implements AuditRepository {
     const at = Date.now();
     const target = auditTargetOf(kind, before, after);
     const row: Insertable<AuditLogTable> = {
-      id: newTimeOrderedId('aud', at),
+      id: newTimeOrderedId('aud', nextStamp(at)),
       at,
       actor_kind: actor.kind,
       actor_id: storableNullable(actor.id),
