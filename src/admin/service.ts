@@ -12,8 +12,7 @@ import { hasControlCharacter } from '../core/model-name.js';
 import { generateKeySecret, hashKey } from '../http/auth.js';
 import type { CredentialSealer } from '../storage/store-secrets.js';
 import type { AuditActor } from '../storage/audit-types.js';
-import type { AuditAction } from '../storage/audit-views.js';
-import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
+import type { AuditAction, ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
 
 export { publicChannel, publicKey } from '../storage/public-views.js';
 import { builtOnce } from '../core/built-once.js';

@@ -5,11 +5,12 @@
  */
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { fromJson, toJson, toNumber } from './columns.js';
-import type { AuditActor, AuditEntry, AuditQuery, AuditRepository } from './audit-types.js';
-import { auditTargetOf, type AuditAction, type AuditKind, type AuditSubject } from './audit-views.js';
+import type { AuditActor, AuditEntry, AuditQuery } from './audit-types.js';
+import { auditTargetOf } from './audit-views.js';
 import { isWellFormedId, newTimeOrderedId } from './ids.js';
 import { olderThan } from './paging.js';
 import type { AuditLogTable, Database } from './schema.js';
+import type { AuditAction, AuditKind, AuditRepository, AuditSubjects } from './types.js';
 import { storableNullable, storableText } from './text.js';
 
 const defaultLimit = 100;
@@ -47,7 +48,7 @@ function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
 export class KyselyAuditRepository implements AuditRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async record<K extends AuditKind>(actor: AuditActor, action: AuditAction<K>, kind: K, before: AuditSubject<K> | null, after: AuditSubject<K> | null): Promise<AuditEntry> {
+  async record<K extends AuditKind>(actor: AuditActor, action: AuditAction<K>, kind: K, before: AuditSubjects[K] | null, after: AuditSubjects[K] | null): Promise<AuditEntry> {
     const at = Date.now();
     const target = auditTargetOf(kind, before, after);
     const row: Insertable<AuditLogTable> = {

@@ -2,9 +2,10 @@
  * The audit log's contract: one entry per administrative change, who made
  * it (the actor), what it changed (the target, its public view before and
  * after) and when. Written in the transaction of the change itself, read
- * newest first with filters, pruned by age (billing/log-retention.ts).
+ * newest first with filters, pruned by age (billing/log-retention.ts). The
+ * repository's interface and the records an entry is made from are in
+ * types.ts, beside the records themselves.
  */
-import type { AuditAction, AuditKind, AuditSubject } from './audit-views.js';
 import type { PagePosition } from './paging.js';
 
 /** Who changes things: the bootstrap admin key, the CLI, the config file; later admin users and their tokens. */
@@ -51,14 +52,4 @@ export interface AuditQuery {
   /** The last entry of the previous page. */
   after?: PagePosition;
   limit?: number;
-}
-
-export interface AuditRepository {
-  /** Records one change of a target of `kind` by `actor`; the views come from audit-views.ts, secrets removed. */
-  record<K extends AuditKind>(actor: AuditActor, action: AuditAction<K>, kind: K, before: AuditSubject<K> | null, after: AuditSubject<K> | null): Promise<AuditEntry>;
-  get(id: string): Promise<AuditEntry | undefined>;
-  /** Newest first. */
-  query(query: AuditQuery): Promise<AuditEntry[]>;
-  /** Deletes up to `batch` entries older than `before`, oldest first; how many went. */
-  prune(options: { before: number; batch: number }): Promise<number>;
 }

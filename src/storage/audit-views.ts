@@ -3,11 +3,12 @@
  * public view (public-views.ts), written once per kind. Secrets never reach
  * an entry: a key's view has no hash, a channel's only the number of its
  * credentials and, on a change, whether they were replaced. A new kind of
- * target (a team, a user) is one line here; each operation on it then
- * records itself with `tx.audit.record(actor, 'team.create', 'team', null, team)`.
+ * target (a team, a user) is one line here and one in `AuditSubjects`
+ * (types.ts); each operation on it then records itself with
+ * `tx.audit.record(actor, 'team.create', 'team', null, team)`.
  */
 import { publicChannel, publicKey } from './public-views.js';
-import type { ChannelRecord, KeyRecord, PriceRecord } from './types.js';
+import type { AuditKind, AuditSubjects, ChannelRecord, KeyRecord, PriceRecord, SecretChange } from './types.js';
 
 interface AuditTarget<R> {
   id(record: R): string;
@@ -15,12 +16,6 @@ interface AuditTarget<R> {
   view(record: R): object;
   /** Facts about the change itself that neither view shows (added to the after view). */
   marks?(before: R, after: R): object;
-}
-
-/** A secret replaced (the admin key, the store's secret key): which one, and what can be said of it without it. */
-export interface SecretChange {
-  id: string;
-  facts: Record<string, unknown>;
 }
 
 const target = <R>(spec: AuditTarget<R>): AuditTarget<R> => spec;
@@ -38,7 +33,7 @@ function priceView(record: PriceRecord): object {
 // Sealed values differ whenever a credential is sealed again, so unequal lists mean the credentials were given anew.
 const sameSealed = (a: string[], b: string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
 
-export const AUDIT_TARGETS = {
+export const AUDIT_TARGETS: { readonly [K in AuditKind]: AuditTarget<AuditSubjects[K]> } = {
   key: target<KeyRecord>({ id: (r) => r.id, name: (r) => r.name, view: publicKey }),
   channel: target<ChannelRecord>({
     id: (r) => r.id,
@@ -51,15 +46,9 @@ export const AUDIT_TARGETS = {
   'secret-key': target<SecretChange>({ id: (r) => r.id, name: () => null, view: (r) => r.facts }),
 };
 
-export type AuditKind = keyof typeof AUDIT_TARGETS;
-/** The record an entry about a target of kind K is made from. */
-export type AuditSubject<K extends AuditKind> = (typeof AUDIT_TARGETS)[K] extends AuditTarget<infer R> ? R : never;
-/** `<kind>.<verb>`: `key.create`, `channel.health-reset`, `admin-key.rotate`. */
-export type AuditAction<K extends AuditKind> = `${K}.${string}`;
-
 /** The target's columns of an entry: who or what changed, and its views before and after. */
-export function auditTargetOf<K extends AuditKind>(kind: K, before: AuditSubject<K> | null, after: AuditSubject<K> | null) {
-  const spec = AUDIT_TARGETS[kind] as unknown as AuditTarget<AuditSubject<K>>;
+export function auditTargetOf<K extends AuditKind>(kind: K, before: AuditSubjects[K] | null, after: AuditSubjects[K] | null) {
+  const spec = AUDIT_TARGETS[kind] as AuditTarget<AuditSubjects[K]>;
   const subject = after ?? before;
   const afterView = after === null ? null : before !== null && spec.marks ? { ...spec.view(after), ...spec.marks(before, after) } : spec.view(after);
   return {

@@ -4,7 +4,7 @@
  * migrations. Times are epoch milliseconds; money is in quota units (USD).
  */
 import type { Kysely } from 'kysely';
-import type { AuditRepository } from './audit-types.js';
+import type { AuditActor, AuditEntry, AuditQuery } from './audit-types.js';
 import type { RequestLogRepository } from './request-log-types.js';
 
 export type KeyStatus = 'active' | 'disabled';
@@ -132,6 +132,38 @@ export interface PriceRepository {
   put(model: string, price: object, source: PriceSource): Promise<PriceRecord>;
   /** Deletes one model's price (only when `onlySource` set it, if given); whether a row went. */
   delete(model: string, onlySource?: PriceSource): Promise<boolean>;
+}
+
+/** A secret replaced (the admin key, the store's secret key): which one, and what can be said of it without it. */
+export interface SecretChange {
+  id: string;
+  facts: Record<string, unknown>;
+}
+
+/**
+ * What an audit entry is made from, by kind of target. A new kind is one
+ * line here and one in audit-views.ts (what an entry keeps of it).
+ */
+export interface AuditSubjects {
+  key: KeyRecord;
+  channel: ChannelRecord;
+  price: PriceRecord;
+  'admin-key': SecretChange;
+  'secret-key': SecretChange;
+}
+
+export type AuditKind = keyof AuditSubjects;
+/** `<kind>.<verb>`: `key.create`, `channel.health-reset`, `admin-key.rotate`. */
+export type AuditAction<K extends AuditKind> = `${K}.${string}`;
+
+export interface AuditRepository {
+  /** Records one change of a target of `kind` by `actor`; the views come from audit-views.ts, secrets removed. */
+  record<K extends AuditKind>(actor: AuditActor, action: AuditAction<K>, kind: K, before: AuditSubjects[K] | null, after: AuditSubjects[K] | null): Promise<AuditEntry>;
+  get(id: string): Promise<AuditEntry | undefined>;
+  /** Newest first. */
+  query(query: AuditQuery): Promise<AuditEntry[]>;
+  /** Deletes up to `batch` entries older than `before`, oldest first; how many went. */
+  prune(options: { before: number; batch: number }): Promise<number>;
 }
 
 /** The repositories an administrative change writes through, each bound to one transaction (Store.transaction). */
