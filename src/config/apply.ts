@@ -60,7 +60,8 @@ export async function applyConfigFile(
     }
     const prices = await applyConfigPrices(store, config.prices, last.prices, actor);
     next.prices = prices.fingerprints;
-    if (JSON.stringify(next) !== JSON.stringify(last)) await store.settings.set(APPLIED_SETTING, JSON.stringify(next));
+    // In a transaction like every other write here: on SQLite it waits for the write lock without holding the event loop.
+    if (JSON.stringify(next) !== JSON.stringify(last)) await store.transaction((tx) => tx.settings.set(APPLIED_SETTING, JSON.stringify(next)));
     return { channels, keys, prices: prices.changed };
   });
 }

@@ -14,7 +14,7 @@ import { postgresConnection, redactUrl } from './postgres-connection.js';
 import type { Database } from './schema.js';
 import { openSqliteFile } from './sqlite-driver.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
-import { storeWrites } from './store-writes.js';
+import { immediateTransaction, storeWrites } from './store-writes.js';
 import type { Store } from './types.js';
 
 export interface OpenStoreOptions {
@@ -184,7 +184,7 @@ function createStore(db: Kysely<Database>, engine: Store['engine']): Store {
     engine,
     ...storeWrites(db),
     logs: new KyselyRequestLogRepository(db),
-    transaction: (work) => db.transaction().execute((trx) => work(storeWrites(trx))),
+    transaction: engine === 'sqlite' ? (work) => immediateTransaction(db, work) : (work) => db.transaction().execute((trx) => work(storeWrites(trx))),
     db: db as Kysely<any>,
     async ping() {
       await sql`select 1`.execute(db);
