@@ -52,10 +52,10 @@ export function AuditDetailView({ id }: { id: string }) {
                     <td>
                       {change.field} {change.changed ? <Badge text="changed" tone="warn" /> : null}
                     </td>
-                    <td class="clip">
+                    <td class="wrap">
                       <code>{change.before ?? '—'}</code>
                     </td>
-                    <td class="clip">
+                    <td class="wrap">
                       <code>{change.after ?? '—'}</code>
                     </td>
                   </tr>
