@@ -318,6 +318,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Administrative changes, newest first: who, when, what, before and after (secrets never included). */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One administrative change. */
+        get: operations["getAuditId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/settings": {
         parameters: {
             query?: never;
@@ -1059,6 +1093,38 @@ export interface components {
                     [key: string]: string[];
                 };
             };
+        };
+        AuditEntry: {
+            id: string;
+            /** @description Epoch milliseconds. */
+            at: number;
+            /** @description `admin-key`, `cli`, `config-file` (later `user`, `token`). */
+            actorKind: string;
+            /** @description The OS user for `cli`, the file for `config-file`; null for the admin key. */
+            actorId: string | null;
+            actorName: string | null;
+            /** @description `<target kind>.<verb>`: `key.create`, `key.update`, `key.disable`, `channel.delete`, `price.set`, `admin-key.rotate`…. */
+            action: string;
+            targetKind: string;
+            targetId: string | null;
+            targetName: string | null;
+            /** @description The target’s public view before the change (secrets never included); null when it did not exist. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The target’s public view after the change; null when it was deleted. A channel’s shows `apiKeyCount` and, on an update, `apiKeysReplaced`. */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The admin API request that made the change. */
+            requestId: string | null;
+            clientIp: string | null;
+        };
+        AuditPage: {
+            data: components["schemas"]["AuditEntry"][];
+            hasMore: boolean;
+            /** @description Pass as `cursor` for the next page. */
+            nextCursor: string | null;
         };
     };
     responses: never;
@@ -2490,6 +2556,119 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PriceCatalogue"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: {
+                /** @description Only changes by this actor: a kind (`admin-key`, `cli`, `config-file`, `user`, `token`), or `kind:id` (`cli:alice`). */
+                actor?: string;
+                /** @description Only actions starting with this: `key.` (every key change), `channel.update`. */
+                action?: string;
+                /** @description Only changes to this kind of target: `key`, `channel`, `price`, `admin-key`, `secret-key`. */
+                targetKind?: string;
+                /** @description Only changes to this target (a key or channel id, a price’s model). */
+                targetId?: string;
+                /** @description Entries at or after this time. */
+                since?: string;
+                /** @description Entries before this time. */
+                until?: string;
+                /** @description Rows per page, 1-1000 (default 100). */
+                limit?: string;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getAuditId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"];
                 };
             };
             /** @description Refused: the admin error shape. */

@@ -10,6 +10,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { adminKey, onKeyChange, setAdminKey } from './api.js';
 import { useRoute } from './hooks.js';
 import { Login } from './login.js';
+import { Audit } from './views/audit.js';
 import { Channels } from './views/channels.js';
 import { Keys } from './views/keys.js';
 import { Logs } from './views/logs.js';
@@ -27,6 +28,7 @@ const VIEWS = [
   { path: 'tasks', title: 'Tasks', view: Tasks },
   { path: 'prices', title: 'Prices', view: Prices },
   { path: 'settings', title: 'Settings', view: Settings },
+  { path: 'audit', title: 'Audit log', view: Audit },
   { path: 'playground', title: 'Playground', view: Playground },
 ];
 

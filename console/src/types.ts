@@ -64,3 +64,7 @@ export type CatalogueModel = Schemas['PriceCatalogue']['data'][number];
 
 /** `GET /admin/settings`. */
 export type SettingsAnswer = Schemas['Settings'];
+
+/** One administrative change (`GET /admin/audit`): who, when, what, the target before and after. */
+export type AuditEntry = Schemas['AuditEntry'];
+export type AuditPage = Schemas['AuditPage'];

@@ -53,6 +53,7 @@ export const ADMIN_EXAMPLES = {
   priceCatalogue: { method: 'GET', path: '/admin/prices/catalogue', status: 200 },
   deletePrice: { method: 'DELETE', path: '/admin/prices/claude-sonnet-%2A', status: 200 },
   settings: { method: 'GET', path: '/admin/settings', status: 200 },
+  audit: { method: 'GET', path: '/admin/audit?action=channel.&since=2026-01-01T00:00:00Z&limit=20', status: 200 },
   openApi: { method: 'GET', path: '/admin/openapi.json', status: 200 },
 } satisfies Record<string, AdminExample>;
 
@@ -367,6 +368,32 @@ password and query; and \`configOwned\`, the fields the config file declares
 per channel and key, and the models whose price it declares).
 
 ${curl(e.settings)}
+
+## Audit log
+
+Every change made through this API, the CLI or the config file is recorded
+once, in the transaction that makes it (a refused or failed change records
+nothing): who (\`actorKind\`: \`admin-key\`, \`cli\` with the OS user as
+\`actorId\`, \`config-file\` with its path), when (\`at\`), the admin
+request (\`requestId\`, \`clientIp\`), the \`action\` (\`key.create\`,
+\`key.update\`, \`key.disable\`, \`key.enable\`, \`channel.create\`,
+\`channel.update\`, \`channel.delete\`, \`channel.health-reset\`,
+\`price.set\`, \`price.delete\`, \`admin-key.rotate\`,
+\`secret-key.rotate\`), the target (\`targetKind\`, \`targetId\`,
+\`targetName\`) and its public view \`before\` and \`after\`, as this API
+shows it: never a key's secret or hash, never a channel's credentials (only
+\`apiKeyCount\`, and \`apiKeysReplaced\` on an update). Entries older than
+\`SWITCHYARD_AUDIT_RETENTION_DAYS\` (default 365) are deleted.
+
+### \`GET /admin/audit\`, \`GET /admin/audit/{id}\`
+
+Entries newest first: \`{"data": [entry, ...], "hasMore", "nextCursor"}\`,
+paged like the logs. Filters: \`actor\` (a kind, or \`kind:id\` such as
+\`cli:alice\`), \`action\` (a prefix: \`key.\` for every key change),
+\`targetKind\`, \`targetId\`, \`since\`, \`until\`, \`limit\`,
+\`cursor\`. The CLI's \`audit list\` takes the same filters.
+
+${curl(e.audit)}
 
 ## OpenAPI
 

@@ -14,9 +14,10 @@ import { priceSchema } from '../config/price-schema.js';
 import * as logAnswers from './log-schemas.js';
 import * as responseAnswers from './response-schemas.js';
 import * as taskAnswers from './task-schemas.js';
+import * as auditAnswers from './audit-schemas.js';
 
 /** Every answer schema the document names, from the files they are declared in. */
-const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers };
+const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers, ...auditAnswers };
 
 interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -96,6 +97,15 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     answer: answers.priceQuoteSchema,
   },
   { method: 'get', path: '/prices/catalogue', tag: 'prices', summary: 'The built-in catalogue’s models and prices (empty when none is set).', answer: answers.priceCatalogueSchema },
+  {
+    method: 'get',
+    path: '/audit',
+    tag: 'audit',
+    summary: 'Administrative changes, newest first: who, when, what, before and after (secrets never included).',
+    query: auditAnswers.auditListQuery(),
+    answer: answers.auditPageSchema,
+  },
+  { method: 'get', path: '/audit/{id}', tag: 'audit', summary: 'One administrative change.', answer: answers.auditEntrySchema },
   { method: 'get', path: '/settings', tag: 'settings', summary: 'Settings in effect and where each came from; what the config file owns.', answer: answers.settingsSchema },
   { method: 'get', path: '/openapi.json', tag: 'settings', summary: 'This document.', answerType: 'application/json' },
 ];
@@ -128,6 +138,8 @@ export const NAMED_ANSWERS: Readonly<Record<string, z.ZodType>> = {
   PriceQuote: answers.priceQuoteSchema,
   PriceCatalogue: answers.priceCatalogueSchema,
   Settings: answers.settingsSchema,
+  AuditEntry: answers.auditEntrySchema,
+  AuditPage: answers.auditPageSchema,
 };
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -190,7 +202,7 @@ export function adminOpenApi(version: string): Record<string, unknown> {
     info: {
       title: 'Switchyard admin API',
       version,
-      description: 'Keys, channels, prices, request logs, usage, tasks and settings. Every operation takes the admin key as `Authorization: Bearer <key>` or `x-admin-key`.',
+      description: 'Keys, channels, prices, request logs, usage, tasks, settings and the audit log. Every operation takes the admin key as `Authorization: Bearer <key>` or `x-admin-key`.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { adminKey: [] }],

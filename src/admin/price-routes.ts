@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
+import { actorOf } from './audit-actor.js';
 import { deletePrice, listPrices, setPrice } from './prices.js';
 import { parseQuery, priceQuoteQuery } from './queries.js';
 
@@ -25,13 +26,13 @@ export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void
   app.get('/prices', async () => ({ ...(await listPrices(ctx.store)), catalogue: ctx.prices.catalogueAbout() ?? null }));
 
   app.put<{ Params: { model: string } }>('/prices/:model', async (request) => {
-    const view = await setPrice(ctx.store, request.params.model, request.body ?? {});
+    const view = await setPrice(ctx.store, request.params.model, request.body ?? {}, actorOf(request));
     await pricesChanged();
     return view;
   });
 
   app.delete<{ Params: { model: string } }>('/prices/:model', async (request) => {
-    const deleted = await deletePrice(ctx.store, request.params.model);
+    const deleted = await deletePrice(ctx.store, request.params.model, actorOf(request));
     await pricesChanged();
     return deleted;
   });

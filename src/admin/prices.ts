@@ -14,6 +14,7 @@ import { pricePatternSchema, priceSchema } from '../config/price-schema.js';
 import { builtOnce } from '../core/built-once.js';
 import { GatewayError } from '../core/errors.js';
 import { modelNameProblem } from '../core/model-name.js';
+import type { AuditActor } from '../storage/audit-types.js';
 import type { Store } from '../storage/types.js';
 import { parseInput } from './service.js';
 
@@ -40,20 +41,29 @@ export async function listPrices(store: Store): Promise<{ data: PriceView[]; pro
 }
 
 /** Sets (or replaces) one model's price as the admin's. `model`: a name, `*` or `prefix*`. */
-export async function setPrice(store: Store, model: string, input: unknown): Promise<PriceView> {
+export async function setPrice(store: Store, model: string, input: unknown, actor: AuditActor): Promise<PriceView> {
   const checked = parseInput(modelParam(), { model }).model;
   const price = parseInput(priceSchema(), input);
-  const record = await store.prices.put(checked, price, 'admin');
+  const record = await store.transaction(async (tx) => {
+    const before = await tx.prices.get(checked);
+    const after = await tx.prices.put(checked, price, 'admin');
+    await tx.audit.record(actor, 'price.set', 'price', before ?? null, after);
+    return after;
+  });
   const entry = readStoredPrice(record);
   if ('problem' in entry) throw new Error(`the price stored for "${checked}" does not read back: ${entry.problem}`);
   return viewOf(entry, (await configOwnedFields(store)).prices);
 }
 
 /** Deletes one model's price; a stored name the schema now refuses (a row edited by hand) can be deleted too. */
-export async function deletePrice(store: Store, model: string): Promise<{ model: string; deleted: true }> {
+export async function deletePrice(store: Store, model: string, actor: AuditActor): Promise<{ model: string; deleted: true }> {
   // Text no database stores (a NUL, say) names no stored price.
   const problem = modelNameProblem(model);
   if (problem) throw new GatewayError('invalid_request', `model: ${problem}`, { param: 'model' });
-  if (!(await store.prices.delete(model))) throw new GatewayError('not_found', `no price set for "${model}"`, { param: 'model' });
-  return { model, deleted: true };
+  return store.transaction(async (tx) => {
+    const before = await tx.prices.get(model);
+    if (!before || !(await tx.prices.delete(model))) throw new GatewayError('not_found', `no price set for "${model}"`, { param: 'model' });
+    await tx.audit.record(actor, 'price.delete', 'price', before, null);
+    return { model, deleted: true as const };
+  });
 }

@@ -18,7 +18,7 @@ const DAY = 24 * HOUR;
 const STEPS = [MINUTE, 5 * MINUTE, 15 * MINUTE, HOUR, 6 * HOUR, DAY];
 const MAX_POINTS = 2000;
 
-const time = builtOnce(() =>
+export const time = builtOnce(() =>
   z
     .string()
     .describe('Epoch milliseconds or an ISO 8601 date-time.')
@@ -32,9 +32,9 @@ const time = builtOnce(() =>
     }),
 );
 
-const limit = builtOnce(() => z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(1000)).describe('Rows per page, 1-1000 (default 100).'));
+export const limit = builtOnce(() => z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(1000)).describe('Rows per page, 1-1000 (default 100).'));
 
-const cursor = builtOnce(() =>
+export const cursor = builtOnce(() =>
   z
     .string()
     .describe('The `nextCursor` of the previous page.')
@@ -63,7 +63,7 @@ const status = builtOnce(() =>
 );
 
 // Names and ids never hold control characters (and PostgreSQL cannot compare a NUL byte).
-const text = (what: string) =>
+export const text = (what: string) =>
   z
     .string()
     .min(1)

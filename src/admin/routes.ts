@@ -13,6 +13,7 @@
  *   GET               /admin/tasks, /admin/tasks/:id     image and video tasks (task-routes.ts)
  *   GET/PUT/DELETE    /admin/prices, /admin/prices/:model, quote, catalogue   (price-routes.ts)
  *   GET               /admin/settings, channel-types, openapi.json   (catalogue-routes.ts)
+ *   GET               /admin/audit, /admin/audit/:id   the audit log of admin changes (audit-routes.ts)
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,6 +23,8 @@ import { renderAdminError } from './errors.js';
 import type { AppContext } from '../http/context.js';
 import { bearerToken, headerValue } from '../http/credentials.js';
 import { AdminService, parseInput, publicChannel, publicKey } from './service.js';
+import { actorOf } from './audit-actor.js';
+import { registerAuditRoutes } from './audit-routes.js';
 import { testChannel } from './channel-test.js';
 import { channelTestBody } from './queries.js';
 import { registerLogRoutes } from './log-routes.js';
@@ -78,7 +81,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return { data: (await ctx.store.keys.list()).map(publicKey) };
   });
   app.post('/keys', async (request, reply) => {
-    const { record, secret } = await admin.createKey(request.body ?? {});
+    const { record, secret } = await admin.createKey(request.body ?? {}, actorOf(request));
     keysChanged();
     reply.code(201);
     return { ...publicKey(record), key: secret, ...withWarnings(keyPriceWarnings(ctx, record, record.name)) };
@@ -88,38 +91,40 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return publicKey(await admin.getKey(request.params.id));
   });
   app.patch<{ Params: { id: string } }>('/keys/:id', async (request) => {
-    const record = await admin.updateKey(request.params.id, request.body ?? {});
+    const record = await admin.updateKey(request.params.id, request.body ?? {}, actorOf(request));
     keysChanged();
     return { ...publicKey(record), ...withWarnings(keyPriceWarnings(ctx, record, record.name)) };
   });
   app.delete<{ Params: { id: string } }>('/keys/:id', async (request) => {
-    const record = await admin.updateKey(request.params.id, { status: 'disabled' });
+    const record = await admin.updateKey(request.params.id, { status: 'disabled' }, actorOf(request), 'key.disable');
     keysChanged();
     return publicKey(record);
   });
 
   app.get('/channels', async () => ({ data: (await ctx.store.channels.list()).map(withHealth) }));
   app.post('/channels', async (request, reply) => {
-    const record = await admin.createChannel(request.body ?? {});
+    const record = await admin.createChannel(request.body ?? {}, actorOf(request));
     await channelsChanged();
     reply.code(201);
     return withHealth(record);
   });
   app.get<{ Params: { id: string } }>('/channels/:id', async (request) => withHealth(await admin.getChannel(request.params.id)));
   app.patch<{ Params: { id: string } }>('/channels/:id', async (request) => {
-    const record = await admin.updateChannel(request.params.id, request.body ?? {});
+    const record = await admin.updateChannel(request.params.id, request.body ?? {}, actorOf(request));
     await channelsChanged();
     return withHealth(record);
   });
   app.delete<{ Params: { id: string } }>('/channels/:id', async (request) => {
-    if (!(await ctx.store.channels.delete(request.params.id))) throw new GatewayError('not_found', `no channel with id "${request.params.id}"`);
+    const deleted = await admin.deleteChannel(request.params.id, actorOf(request));
     await channelsChanged();
-    return { id: request.params.id, deleted: true };
+    return deleted;
   });
 
   app.post<{ Params: { id: string } }>('/channels/:id/health/reset', async (request) => {
     const record = await admin.getChannel(request.params.id);
     ctx.health.reset(record.id);
+    // Nothing stored changes: the entry says who closed the breakers, the channel as it was then on both sides.
+    await ctx.store.audit.record(actorOf(request), 'channel.health-reset', 'channel', record, record);
     return withHealth(record);
   });
 
@@ -132,4 +137,5 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   registerTaskRoutes(app, ctx);
   registerCatalogueRoutes(app, ctx);
   registerPriceRoutes(app, ctx);
+  registerAuditRoutes(app, ctx);
 }

@@ -2,6 +2,8 @@
  * Admin operations on keys and channels, shared by the admin HTTP API and
  * the CLI. Inputs are validated here; outputs never carry secrets: a key's
  * secret is returned once, at creation, and upstream credentials never.
+ * Each change is written with its audit entry in one transaction, naming
+ * the actor the caller gives (storage/audit-log.ts).
  */
 import { z } from 'zod';
 import { channelProblem, declaredModels, IP_OR_CIDR_MESSAGE, isIpOrCidr, type ChannelShape } from '../config/entity-rules.js';
@@ -9,7 +11,10 @@ import { GatewayError } from '../core/errors.js';
 import { hasControlCharacter } from '../core/model-name.js';
 import { generateKeySecret, hashKey } from '../http/auth.js';
 import type { CredentialSealer } from '../storage/store-secrets.js';
-import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
+import type { AuditActor } from '../storage/audit-types.js';
+import type { AuditAction, ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
+
+export { publicChannel, publicKey } from '../storage/public-views.js';
 import { builtOnce } from '../core/built-once.js';
 
 const epochOrIso = builtOnce(() => z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true })]).transform((value) => (typeof value === 'number' ? value : Date.parse(value))));
@@ -96,18 +101,6 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
   throw new GatewayError('invalid_request', where ? `${where}: ${issue.message}` : issue.message, { param: where });
 }
 
-/** A key as the admin API shows it: no hash, no secret. */
-export function publicKey(record: KeyRecord) {
-  const { keyHash: _hash, ...rest } = record;
-  return { ...rest, remaining: record.quota === null ? null : Math.max(0, record.quota - record.used) };
-}
-
-/** A channel as the admin API shows it: the number of credentials, never the credentials. */
-export function publicChannel(record: ChannelRecord) {
-  const { apiKeysEncrypted, ...rest } = record;
-  return { ...rest, enabled: record.status === 'enabled', apiKeyCount: apiKeysEncrypted.length };
-}
-
 function asList(apiKey: string | string[] | undefined): string[] {
   if (apiKey === undefined) return [];
   return Array.isArray(apiKey) ? apiKey : [apiKey];
@@ -119,25 +112,33 @@ export class AdminService {
     private readonly secrets: CredentialSealer,
   ) {}
 
-  async createKey(input: unknown): Promise<{ record: KeyRecord; secret: string }> {
+  async createKey(input: unknown, actor: AuditActor): Promise<{ record: KeyRecord; secret: string }> {
     const data = parseInput(keyInputSchema(), input);
-    if (await this.store.keys.getByName(data.name)) {
-      throw new GatewayError('invalid_request', `a key named "${data.name}" already exists`, { status: 409, param: 'name' });
-    }
     const secret = data.key ?? generateKeySecret();
     const { key: _secret, ...fields } = data;
-    const record = await this.store.keys.create({ ...fields, keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
-    return { record, secret };
+    return this.store.transaction(async (tx) => {
+      if (await tx.keys.getByName(data.name)) {
+        throw new GatewayError('invalid_request', `a key named "${data.name}" already exists`, { status: 409, param: 'name' });
+      }
+      const record = await tx.keys.create({ ...fields, keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
+      await tx.audit.record(actor, 'key.create', 'key', null, record);
+      return { record, secret };
+    });
   }
 
-  async updateKey(id: string, input: unknown): Promise<KeyRecord> {
+  /** `action` names the change in the audit log: `key.disable` for DELETE /admin/keys/:id and the CLI's disable. */
+  async updateKey(id: string, input: unknown, actor: AuditActor, action: AuditAction<'key'> = 'key.update'): Promise<KeyRecord> {
     const data = parseInput(keyPatchSchema(), input);
     const { key: secret, ...fields } = data;
     const patch: KeyPatch = { ...fields };
     if (secret !== undefined) Object.assign(patch, { keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
-    const record = await this.store.keys.update(id, patch);
-    if (!record) throw new GatewayError('not_found', `no key with id "${id}"`);
-    return record;
+    return this.store.transaction(async (tx) => {
+      const before = await tx.keys.get(id);
+      const record = before && (await tx.keys.update(id, patch));
+      if (!record) throw new GatewayError('not_found', `no key with id "${id}"`);
+      await tx.audit.record(actor, action, 'key', before, record);
+      return record;
+    });
   }
 
   async getKey(id: string): Promise<KeyRecord> {
@@ -146,25 +147,30 @@ export class AdminService {
     return record;
   }
 
-  async createChannel(input: unknown): Promise<ChannelRecord> {
+  async createChannel(input: unknown, actor: AuditActor): Promise<ChannelRecord> {
     const data = parseInput(channelInputSchema(), input);
-    if (await this.store.channels.getByName(data.name)) {
-      throw new GatewayError('invalid_request', `a channel named "${data.name}" already exists`, { status: 409, param: 'name' });
-    }
     const { apiKey, enabled, ...fields } = data;
     const baseUrl = fields.baseUrl.replace(/\/+$/, '');
     const apiKeys = asList(apiKey);
+    if (await this.store.channels.getByName(data.name)) {
+      throw new GatewayError('invalid_request', `a channel named "${data.name}" already exists`, { status: 409, param: 'name' });
+    }
     checkChannel({ ...fields, baseUrl, apiKeys });
-    return this.store.channels.create({
+    const channel = {
       ...fields,
       baseUrl,
       models: declaredModels(fields.type, fields.models),
-      status: enabled ? 'enabled' : 'disabled',
+      status: enabled ? ('enabled' as const) : ('disabled' as const),
       apiKeysEncrypted: apiKeys.map((plain) => this.secrets.seal(plain)),
+    };
+    return this.store.transaction(async (tx) => {
+      const record = await tx.channels.create(channel);
+      await tx.audit.record(actor, 'channel.create', 'channel', null, record);
+      return record;
     });
   }
 
-  async updateChannel(id: string, input: unknown): Promise<ChannelRecord> {
+  async updateChannel(id: string, input: unknown, actor: AuditActor): Promise<ChannelRecord> {
     const data = parseInput(channelPatchSchema(), input);
     const { apiKey, enabled, ...fields } = data;
     const patch: ChannelPatch = { ...fields };
@@ -182,9 +188,22 @@ export class AdminService {
       models: patch.models ?? current.models,
       settings: patch.settings ?? current.settings,
     });
-    const record = await this.store.channels.update(id, patch);
-    if (!record) throw new GatewayError('not_found', `no channel with id "${id}"`);
-    return record;
+    return this.store.transaction(async (tx) => {
+      const before = await tx.channels.get(id);
+      const record = before && (await tx.channels.update(id, patch));
+      if (!record) throw new GatewayError('not_found', `no channel with id "${id}"`);
+      await tx.audit.record(actor, 'channel.update', 'channel', before, record);
+      return record;
+    });
+  }
+
+  async deleteChannel(id: string, actor: AuditActor): Promise<{ id: string; deleted: true }> {
+    return this.store.transaction(async (tx) => {
+      const before = await tx.channels.get(id);
+      if (!before || !(await tx.channels.delete(id))) throw new GatewayError('not_found', `no channel with id "${id}"`);
+      await tx.audit.record(actor, 'channel.delete', 'channel', before, null);
+      return { id, deleted: true as const };
+    });
   }
 
   async getChannel(id: string): Promise<ChannelRecord> {

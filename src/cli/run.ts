@@ -15,6 +15,7 @@ import { openStore } from '../storage/open.js';
 import { resolveDataPlace } from './data-place.js';
 import { StoreSecrets } from '../storage/store-secrets.js';
 import { rotateSecretKey } from './secret-key.js';
+import { AUDIT_FLAGS, cliActor, listAudit } from './audit.js';
 import type { Store } from '../storage/types.js';
 
 const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
@@ -45,6 +46,9 @@ const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
   secret-key rotate [--new-key PASSPHRASE] [--forget-unreadable]
                             seal every channel's credentials under a new key
                             (a new secret.key, or a SWITCHYARD_SECRET_KEY to set)
+  audit list [--actor KIND[:ID]] [--action PREFIX] [--target-kind KIND] [--target-id ID]
+             [--since ISO-8601] [--until ISO-8601] [--limit N]
+                            administrative changes, newest first (who, what, before and after)
 
 Storage: --data-dir, else SWITCHYARD_DATA_DIR, else ./data (as the gateway);
 PostgreSQL when SWITCHYARD_DATABASE_URL is set.
@@ -66,6 +70,7 @@ const COMMANDS = new Set([
   'usage',
   'admin-key rotate',
   'secret-key rotate',
+  'audit list',
 ]);
 
 const list = (value: string | undefined) =>
@@ -157,6 +162,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
       priority: { type: 'string' },
       weight: { type: 'string' },
       settings: { type: 'string' },
+      ...Object.fromEntries(Object.keys(AUDIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
       since: { type: 'string' },
       'new-key': { type: 'string' },
       'forget-unreadable': { type: 'boolean' },
@@ -184,19 +190,23 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
     const secrets = await StoreSecrets.open(store, { dataDir: place.dataDir, envKey: settings.secretKey });
     if (secrets.problem) io.stderr(`switchyard: warning: ${secrets.problem.detail}\n`);
     const admin = new AdminService(store, secrets);
+    const actor = cliActor(io.env);
     switch (command) {
       case 'keys create': {
-        const { record, secret } = await admin.createKey({
-          name: values.name,
-          key: values.key,
-          quota: num(values.quota),
-          models: list(values.models),
-          allowIps: list(values['allow-ips']),
-          rpm: num(values.rpm),
-          tpm: num(values.tpm),
-          expiresAt: values['expires-at'],
-          strictTranslation: values['strict-translation'],
-        });
+        const { record, secret } = await admin.createKey(
+          {
+            name: values.name,
+            key: values.key,
+            quota: num(values.quota),
+            models: list(values.models),
+            allowIps: list(values['allow-ips']),
+            rpm: num(values.rpm),
+            tpm: num(values.tpm),
+            expiresAt: values['expires-at'],
+            strictTranslation: values['strict-translation'],
+          },
+          actor,
+        );
         print({ ...publicKey(record), key: secret });
         return;
       }
@@ -206,22 +216,25 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
       case 'keys disable':
       case 'keys enable': {
         const status = action === 'enable' ? 'active' : 'disabled';
-        print(publicKey(await admin.updateKey(await findKeyId(store, required(ref)), { status })));
+        print(publicKey(await admin.updateKey(await findKeyId(store, required(ref)), { status }, actor, `key.${action === 'enable' ? 'enable' : 'disable'}`)));
         return;
       }
       case 'channels add': {
         const mapping = Object.fromEntries((list(values['model-mapping']) ?? []).map((pair) => pair.split('=') as [string, string]));
-        const record = await admin.createChannel({
-          name: values.name,
-          type: values.type,
-          baseUrl: values['base-url'],
-          apiKey: values['api-key'],
-          models: list(values.models),
-          modelMapping: mapping,
-          priority: num(values.priority),
-          weight: num(values.weight),
-          settings: values.settings ? JSON.parse(values.settings) : undefined,
-        });
+        const record = await admin.createChannel(
+          {
+            name: values.name,
+            type: values.type,
+            baseUrl: values['base-url'],
+            apiKey: values['api-key'],
+            models: list(values.models),
+            modelMapping: mapping,
+            priority: num(values.priority),
+            weight: num(values.weight),
+            settings: values.settings ? JSON.parse(values.settings) : undefined,
+          },
+          actor,
+        );
         print(publicChannel(record));
         return;
       }
@@ -230,12 +243,10 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
         return;
       case 'channels disable':
       case 'channels enable':
-        print(publicChannel(await admin.updateChannel(await findChannelId(store, required(ref)), { enabled: action === 'enable' })));
+        print(publicChannel(await admin.updateChannel(await findChannelId(store, required(ref)), { enabled: action === 'enable' }, actor)));
         return;
       case 'channels delete': {
-        const id = await findChannelId(store, required(ref));
-        await store.channels.delete(id);
-        print({ id, deleted: true });
+        print(await admin.deleteChannel(await findChannelId(store, required(ref)), actor));
         return;
       }
       case 'prices list':
@@ -243,11 +254,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
         return;
       case 'prices set':
         if (!ref) throw new GatewayError('invalid_request', "name the model: a name, '*' or 'prefix*'");
-        print(await setPrice(store, ref, priceInput(values)));
+        print(await setPrice(store, ref, priceInput(values), actor));
         return;
       case 'prices delete':
         if (!ref) throw new GatewayError('invalid_request', "name the model: a name, '*' or 'prefix*'");
-        print(await deletePrice(store, ref));
+        print(await deletePrice(store, ref, actor));
         return;
       case 'usage': {
         const keyId = values.key ? await findKeyId(store, values.key) : undefined;
@@ -258,12 +269,15 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
       case 'admin-key rotate': {
         // The gateway ignores the stored hash when the variable is set: rotating would change nothing.
         if (settings.adminKey) throw new GatewayError('invalid_request', 'SWITCHYARD_ADMIN_KEY is set, so the gateway uses that key: change the variable instead');
-        const adminKey = await rotateAdminKey(store);
+        const adminKey = await rotateAdminKey(store, actor);
         print({ adminKey, note: 'shown once; restart the gateway for it to take effect (the old key stops working then)' });
         return;
       }
       case 'secret-key rotate':
-        print(await rotateSecretKey(store, secrets, { dataDir: place.dataDir, newKey: values['new-key'], forgetUnreadable: values['forget-unreadable'] === true }));
+        print(await rotateSecretKey(store, secrets, { dataDir: place.dataDir, newKey: values['new-key'], forgetUnreadable: values['forget-unreadable'] === true }, actor));
+        return;
+      case 'audit list':
+        print(await listAudit(store, values));
         return;
       default:
         throw new GatewayError('invalid_request', `unknown command "${command}"\n\n${USAGE}`);

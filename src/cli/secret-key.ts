@@ -17,6 +17,7 @@ import { copyFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { GatewayError } from '../core/errors.js';
 import { keyFilePath, SecretBox } from '../storage/secrets.js';
 import { resealAll, type StoreSecrets } from '../storage/store-secrets.js';
+import type { AuditActor } from '../storage/audit-types.js';
 import type { Store } from '../storage/types.js';
 
 export interface RotateOptions {
@@ -27,7 +28,7 @@ export interface RotateOptions {
   forgetUnreadable: boolean;
 }
 
-export async function rotateSecretKey(store: Store, secrets: StoreSecrets, options: RotateOptions): Promise<Record<string, unknown>> {
+export async function rotateSecretKey(store: Store, secrets: StoreSecrets, options: RotateOptions, actor: AuditActor): Promise<Record<string, unknown>> {
   const current = secrets.box;
   if (!current && !options.forgetUnreadable) {
     throw new GatewayError(
@@ -41,7 +42,7 @@ export async function rotateSecretKey(store: Store, secrets: StoreSecrets, optio
   }
   if (options.newKey !== undefined || secrets.fromEnv) {
     const passphrase = options.newKey ?? randomBytes(32).toString('base64url');
-    const outcome = await resealAll(store, current, await SecretBox.fromPassphrase(passphrase), options.forgetUnreadable);
+    const outcome = await resealAll(store, current, await SecretBox.fromPassphrase(passphrase), options.forgetUnreadable, actor);
     return {
       ...outcome,
       ...(options.newKey === undefined ? { secretKey: passphrase } : {}),
@@ -62,7 +63,7 @@ export async function rotateSecretKey(store: Store, secrets: StoreSecrets, optio
   await rename(`${path}.new`, path);
   let outcome: Awaited<ReturnType<typeof resealAll>>;
   try {
-    outcome = await resealAll(store, current, next, options.forgetUnreadable);
+    outcome = await resealAll(store, current, next, options.forgetUnreadable, actor);
   } catch (error) {
     await (hadKeyFile ? rename(previous, path) : unlink(path));
     throw error;

@@ -7,6 +7,7 @@
  * before and no longer declares loses its price, unless an operator has set
  * it since (source `admin`). Prices the file never declared are never touched.
  */
+import type { AuditActor } from '../storage/audit-types.js';
 import type { Store } from '../storage/types.js';
 import type { ConfigPrice } from './file.js';
 import { fingerprint, sameJson } from './fingerprints.js';
@@ -14,7 +15,7 @@ import { fingerprint, sameJson } from './fingerprints.js';
 /** Per model, the fingerprint of the price the file last declared. */
 export type PriceFingerprints = Record<string, string>;
 
-export async function applyConfigPrices(store: Store, prices: Record<string, ConfigPrice>, last: PriceFingerprints): Promise<{ changed: number; fingerprints: PriceFingerprints }> {
+export async function applyConfigPrices(store: Store, prices: Record<string, ConfigPrice>, last: PriceFingerprints, actor: AuditActor): Promise<{ changed: number; fingerprints: PriceFingerprints }> {
   const fingerprints: PriceFingerprints = {};
   let changed = 0;
   for (const [model, price] of Object.entries(prices)) {
@@ -22,7 +23,10 @@ export async function applyConfigPrices(store: Store, prices: Record<string, Con
     if (last[model] === fingerprints[model]) continue;
     try {
       if (await alreadyStored(store, model, price)) continue;
-      await store.prices.put(model, price, 'config');
+      await store.transaction(async (tx) => {
+        const before = await tx.prices.get(model);
+        await tx.audit.record(actor, 'price.set', 'price', before ?? null, await tx.prices.put(model, price, 'config'));
+      });
       changed++;
     } catch (error) {
       throw new Error(`config prices "${model}": ${(error as Error).message}`, { cause: error });
@@ -30,7 +34,13 @@ export async function applyConfigPrices(store: Store, prices: Record<string, Con
   }
   for (const model of Object.keys(last)) {
     if (Object.hasOwn(prices, model)) continue;
-    if (await store.prices.delete(model, 'config')) changed++;
+    const deleted = await store.transaction(async (tx) => {
+      const before = await tx.prices.get(model);
+      if (!before || !(await tx.prices.delete(model, 'config'))) return false;
+      await tx.audit.record(actor, 'price.delete', 'price', before, null);
+      return true;
+    });
+    if (deleted) changed++;
   }
   return { changed, fingerprints };
 }

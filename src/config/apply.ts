@@ -7,8 +7,10 @@
  * or a new replica never undoes what an operator changed through the admin
  * API (a channel disabled, a weight tuned, a record deleted). A field the
  * file changes is applied, whatever its stored value. Instances starting
- * together apply under one cluster-wide lock.
+ * together apply under one cluster-wide lock. Each record written is audited
+ * (actor `config-file`) in the transaction that writes it.
  */
+import type { AuditActor } from '../storage/audit-types.js';
 import type { CredentialSealer } from '../storage/store-secrets.js';
 import { withExclusiveLock } from '../storage/exclusive-lock.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
@@ -27,26 +29,39 @@ interface AppliedRecord {
   prices: PriceFingerprints;
 }
 
-export async function applyConfigFile(store: Store, secrets: CredentialSealer, config: ConfigFile, hashKey: (secret: string) => string): Promise<{ channels: number; keys: number; prices: number }> {
+/** Who the audit log says made the file's changes: the file, by its path when known. */
+export function configFileActor(path: string | undefined): AuditActor {
+  return { kind: 'config-file', id: path ?? null, name: 'config file', requestId: null, clientIp: null };
+}
+
+export async function applyConfigFile(
+  store: Store,
+  secrets: CredentialSealer,
+  config: ConfigFile,
+  hashKey: (secret: string) => string,
+  path?: string,
+): Promise<{ channels: number; keys: number; prices: number }> {
+  const actor = configFileActor(path);
   return withExclusiveLock(store, APPLIED_SETTING, async () => {
     const last = await readApplied(store);
     const next: AppliedRecord = { channels: {}, keys: {}, prices: {} };
     let channels = 0;
     for (const [index, channel] of config.channels.entries()) {
       const label = `channels[${index}] "${channel.name}"`;
-      const applied = await applyEntry(label, () => applyChannel(store, secrets, channel, last.channels[channel.name]));
+      const applied = await applyEntry(label, () => applyChannel(store, secrets, channel, last.channels[channel.name], actor));
       next.channels[channel.name] = applied.fingerprints;
       if (applied.changed) channels++;
     }
     let keys = 0;
     for (const [index, key] of config.keys.entries()) {
-      const applied = await applyEntry(`keys[${index}] "${key.name}"`, () => applyKey(store, key, hashKey, last.keys[key.name]));
+      const applied = await applyEntry(`keys[${index}] "${key.name}"`, () => applyKey(store, key, hashKey, last.keys[key.name], actor));
       next.keys[key.name] = applied.fingerprints;
       if (applied.changed) keys++;
     }
-    const prices = await applyConfigPrices(store, config.prices, last.prices);
+    const prices = await applyConfigPrices(store, config.prices, last.prices, actor);
     next.prices = prices.fingerprints;
-    if (JSON.stringify(next) !== JSON.stringify(last)) await store.settings.set(APPLIED_SETTING, JSON.stringify(next));
+    // In a transaction like every other write here: on SQLite it waits for the write lock without holding the event loop.
+    if (JSON.stringify(next) !== JSON.stringify(last)) await store.transaction((tx) => tx.settings.set(APPLIED_SETTING, JSON.stringify(next)));
     return { channels, keys, prices: prices.changed };
   });
 }
@@ -88,7 +103,7 @@ async function applyEntry(label: string, apply: () => Promise<Applied>): Promise
   }
 }
 
-async function applyChannel(store: Store, secrets: CredentialSealer, channel: ConfigChannel, last: Fingerprints | undefined): Promise<Applied> {
+async function applyChannel(store: Store, secrets: CredentialSealer, channel: ConfigChannel, last: Fingerprints | undefined, actor: AuditActor): Promise<Applied> {
   const apiKeys = typeof channel.apiKey === 'string' ? [channel.apiKey] : (channel.apiKey ?? []);
   const declared: Omit<NewChannel, 'apiKeysEncrypted'> = {
     name: channel.name,
@@ -108,7 +123,12 @@ async function applyChannel(store: Store, secrets: CredentialSealer, channel: Co
   if (!existing) {
     // Deleted by the operator after the file created it: stays deleted until the file changes it.
     if (last && sameFingerprints(last, fingerprints)) return { changed: false, fingerprints };
-    const created = await createTolerating(() => store.channels.create({ ...declared, apiKeysEncrypted: apiKeys.map((key) => secrets.seal(key)) }));
+    const created = await createTolerating(() =>
+      store.transaction(async (tx) => {
+        const record = await tx.channels.create({ ...declared, apiKeysEncrypted: apiKeys.map((key) => secrets.seal(key)) });
+        await tx.audit.record(actor, 'channel.create', 'channel', null, record);
+      }),
+    );
     if (created) return { changed: true, fingerprints };
     existing = await store.channels.getByName(channel.name);
     if (!existing) throw new Error('the channel was created and deleted by another instance meanwhile');
@@ -119,11 +139,15 @@ async function applyChannel(store: Store, secrets: CredentialSealer, channel: Co
   const keysChanged = stored === undefined || (last?.apiKeys !== fingerprints.apiKeys && !sameJson(stored, apiKeys));
   if (keysChanged) patch.apiKeysEncrypted = apiKeys.map((key) => secrets.seal(key));
   if (Object.keys(patch).length === 0) return { changed: false, fingerprints };
-  await store.channels.update(existing.id, patch);
+  await store.transaction(async (tx) => {
+    const before = await tx.channels.get(existing.id);
+    const after = await tx.channels.update(existing.id, patch);
+    if (before && after) await tx.audit.record(actor, 'channel.update', 'channel', before, after);
+  });
   return { changed: true, fingerprints };
 }
 
-async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) => string, last: Fingerprints | undefined): Promise<Applied> {
+async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) => string, last: Fingerprints | undefined, actor: AuditActor): Promise<Applied> {
   const declared: Required<Omit<NewKey, 'status'>> = {
     name: key.name,
     keyHash: hashKey(key.key),
@@ -142,7 +166,11 @@ async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) 
     if (last && sameFingerprints(last, fingerprints)) return { changed: false, fingerprints };
     if (
       await createTolerating(
-        () => store.keys.create(declared),
+        () =>
+          store.transaction(async (tx) => {
+            const record = await tx.keys.create(declared);
+            await tx.audit.record(actor, 'key.create', 'key', null, record);
+          }),
         () => store.keys.getByName(key.name),
       )
     )
@@ -152,7 +180,11 @@ async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) 
   }
   const patch = changedFields(existing, declared, fingerprints, last) as KeyPatch;
   if (Object.keys(patch).length === 0) return { changed: false, fingerprints };
-  await store.keys.update(existing.id, patch);
+  await store.transaction(async (tx) => {
+    const before = await tx.keys.get(existing.id);
+    const after = await tx.keys.update(existing.id, patch);
+    if (before && after) await tx.audit.record(actor, 'key.update', 'key', before, after);
+  });
   return { changed: true, fingerprints };
 }
 

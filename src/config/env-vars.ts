@@ -156,6 +156,12 @@ export const ENV_VARS = {
     section: 'storage',
     description: 'Request-log rows older than this many days are deleted (hourly, oldest first, in small batches); 0 keeps every age. Key spend is kept on the keys either way.',
   },
+  SWITCHYARD_AUDIT_RETENTION_DAYS: {
+    kind: 'integer',
+    default: 365,
+    section: 'storage',
+    description: 'Audit-log entries (administrative changes, `GET /admin/audit`) older than this many days are deleted, hourly with the request log; 0 keeps every age.',
+  },
   SWITCHYARD_LOG_MAX_ROWS: { kind: 'integer', default: 0, section: 'storage', description: 'At most about this many request-log rows are kept (the oldest beyond go, hourly); 0 keeps any number.' },
   SWITCHYARD_REFRESH_MS: {
     kind: 'integer',

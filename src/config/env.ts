@@ -40,6 +40,8 @@ export interface GatewaySettings {
   logRetentionDays: number;
   /** Request-log retention: at most about this many rows (0: any number). */
   logMaxRows: number;
+  /** Audit-log retention: entries older than this many days go (0: every age kept). */
+  auditRetentionDays: number;
   /** One structured access-log line per request on stdout (SWITCHYARD_ACCESS_LOG=on|off). */
   accessLog: boolean;
   /** Prometheus metrics recorded and served at /metrics. */
@@ -227,6 +229,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     traces: traceSettingsFromEnv(read, env),
     logRetentionDays: read.integer('SWITCHYARD_LOG_RETENTION_DAYS'),
     logMaxRows: read.integer('SWITCHYARD_LOG_MAX_ROWS'),
+    auditRetentionDays: read.integer('SWITCHYARD_AUDIT_RETENTION_DAYS'),
     tasks: taskSettingsFromEnv(read),
     environment: Object.fromEntries(Object.keys(ENV_VARS).flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]]))),
   };

@@ -69,7 +69,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     if (secrets.problem) reportSecretKey(secrets.problem);
     const fileConfig = settings.configPath ? loadConfigFile(settings.configPath) : undefined;
     if (fileConfig) {
-      const applied = await applyConfigFile(store, secrets, fileConfig, hashKey);
+      const applied = await applyConfigFile(store, secrets, fileConfig, hashKey, settings.configPath);
       logger.info({ config: settings.configPath, ...applied }, 'config file applied');
     }
     const effective = effectiveSettings(settings, fileConfig);
@@ -209,6 +209,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const stopRetention = startLogRetention(store, {
       retentionDays: effective.logRetentionDays,
       maxRows: effective.logMaxRows,
+      auditRetentionDays: effective.auditRetentionDays,
       intervalMs: 3_600_000,
       onError: (error) => logger.warn({ err: error }, 'request-log retention pass failed'),
     });

@@ -6,18 +6,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
-import { KyselyChannelRepository } from './channels.js';
 import { withAdvisoryLock } from './exclusive-lock.js';
-import { KyselyKeyRepository } from './keys.js';
 import { KyselyRequestLogRepository } from './logs.js';
 import { createFreshSqliteSchema } from './migrations/fresh-sqlite.js';
 import { migrationProvider, migrations } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
-import { KyselyPriceRepository } from './prices.js';
 import type { Database } from './schema.js';
-import { KyselySettingsRepository } from './settings.js';
 import { openSqliteFile } from './sqlite-driver.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
+import { immediateTransaction, storeWrites } from './store-writes.js';
 import type { Store } from './types.js';
 
 export interface OpenStoreOptions {
@@ -185,11 +182,9 @@ async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
 function createStore(db: Kysely<Database>, engine: Store['engine']): Store {
   return {
     engine,
-    keys: new KyselyKeyRepository(db),
-    channels: new KyselyChannelRepository(db),
+    ...storeWrites(db),
     logs: new KyselyRequestLogRepository(db),
-    settings: new KyselySettingsRepository(db),
-    prices: new KyselyPriceRepository(db),
+    transaction: engine === 'sqlite' ? (work) => immediateTransaction(db, work) : (work) => db.transaction().execute((trx) => work(storeWrites(trx))),
     db: db as Kysely<any>,
     async ping() {
       await sql`select 1`.execute(db);

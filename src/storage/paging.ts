@@ -1,7 +1,8 @@
 /**
  * Pages newest first by (created_at, id): the rows after the last one shown,
- * for the request log and the task list alike. Ids break ties within one
- * millisecond, so no row is skipped or shown twice, and no OFFSET is read.
+ * for the request log, the task list and the audit log (whose time column is
+ * `at`). Ids break ties within one millisecond, so no row is skipped or shown
+ * twice, and no OFFSET is read.
  */
 import { sql, type RawBuilder } from 'kysely';
 
@@ -10,6 +11,7 @@ export interface PagePosition {
   id: string;
 }
 
-export function olderThan(after: PagePosition): RawBuilder<boolean> {
-  return sql<boolean>`(created_at < ${after.createdAt} OR (created_at = ${after.createdAt} AND id < ${after.id}))`;
+export function olderThan(after: PagePosition, timeColumn: 'created_at' | 'at' = 'created_at'): RawBuilder<boolean> {
+  const time = sql.ref(timeColumn);
+  return sql<boolean>`(${time} < ${after.createdAt} OR (${time} = ${after.createdAt} AND id < ${after.id}))`;
 }

@@ -123,6 +123,23 @@ export interface SettingsTable {
   updated_at: number;
 }
 
+/** One administrative change (see audit-log.ts); `before` and `after` are JSON of the target's public view. */
+export interface AuditLogTable {
+  id: string;
+  at: number;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  action: string;
+  target_kind: string;
+  target_id: string | null;
+  target_name: string | null;
+  before: string | null;
+  after: string | null;
+  request_id: string | null;
+  client_ip: string | null;
+}
+
 export interface Database {
   keys: KeysTable;
   channels: ChannelsTable;
@@ -131,4 +148,5 @@ export interface Database {
   usage_hours: UsageSumsTable;
   settings: SettingsTable;
   prices: PricesTable;
+  audit_log: AuditLogTable;
 }

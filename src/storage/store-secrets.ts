@@ -14,7 +14,8 @@ import { GatewayError } from '../core/errors.js';
 import { fromJson, toJson } from './columns.js';
 import { withExclusiveLock } from './exclusive-lock.js';
 import { keyFilePath, SecretBox } from './secrets.js';
-import { KyselySettingsRepository } from './settings.js';
+import type { AuditActor } from './audit-types.js';
+import { storeWrites } from './store-writes.js';
 import type { Database } from './schema.js';
 import type { Store } from './types.js';
 
@@ -176,8 +177,9 @@ export interface ResealOutcome {
  * new key's, never a mix. A value `current` cannot open stops it, naming the
  * channels, unless `forgetUnreadable`: then those credentials are dropped and
  * their channels disabled (the way out when the old key is lost for good).
+ * The audit entry naming `actor` is written in the same transaction.
  */
-export async function resealAll(store: Store, current: SecretBox | undefined, next: SecretBox, forgetUnreadable: boolean): Promise<ResealOutcome> {
+export async function resealAll(store: Store, current: SecretBox | undefined, next: SecretBox, forgetUnreadable: boolean, actor: AuditActor): Promise<ResealOutcome> {
   return store.db.transaction().execute(async (trx) => {
     const rows: { id: string; name: string; api_keys: string; status: string }[] = await trx.selectFrom('channels').select(['id', 'name', 'api_keys', 'status']).orderBy('id').execute();
     const plans = rows.map((row) => {
@@ -201,7 +203,9 @@ export async function resealAll(store: Store, current: SecretBox | undefined, ne
       await trx.updateTable('channels').set(set).where('id', '=', plan.row.id).execute();
       if (plan.readable) resealed++;
     }
-    await new KyselySettingsRepository(trx as unknown as Kysely<Database>).set(SECRET_KEY_FINGERPRINT_SETTING, next.fingerprint());
+    const writes = storeWrites(trx as unknown as Kysely<Database>);
+    await writes.settings.set(SECRET_KEY_FINGERPRINT_SETTING, next.fingerprint());
+    await writes.audit.record(actor, 'secret-key.rotate', 'secret-key', null, { id: SECRET_KEY_FINGERPRINT_SETTING, facts: { resealed, forgotten: unreadable } });
     return { resealed, forgotten: unreadable };
   });
 }

@@ -4,6 +4,7 @@
  * migrations. Times are epoch milliseconds; money is in quota units (USD).
  */
 import type { Kysely } from 'kysely';
+import type { AuditActor, AuditEntry, AuditQuery } from './audit-types.js';
 import type { RequestLogRepository } from './request-log-types.js';
 
 export type KeyStatus = 'active' | 'disabled';
@@ -133,13 +134,56 @@ export interface PriceRepository {
   delete(model: string, onlySource?: PriceSource): Promise<boolean>;
 }
 
-export interface Store {
-  readonly engine: 'sqlite' | 'postgres';
+/** A secret replaced (the admin key, the store's secret key): which one, and what can be said of it without it. */
+export interface SecretChange {
+  id: string;
+  facts: Record<string, unknown>;
+}
+
+/**
+ * What an audit entry is made from, by kind of target. A new kind is one
+ * line here and one in audit-views.ts (what an entry keeps of it).
+ */
+export interface AuditSubjects {
+  key: KeyRecord;
+  channel: ChannelRecord;
+  price: PriceRecord;
+  'admin-key': SecretChange;
+  'secret-key': SecretChange;
+}
+
+export type AuditKind = keyof AuditSubjects;
+/** `<kind>.<verb>`: `key.create`, `channel.health-reset`, `admin-key.rotate`. */
+export type AuditAction<K extends AuditKind> = `${K}.${string}`;
+
+export interface AuditRepository {
+  /** Records one change of a target of `kind` by `actor`; the views come from audit-views.ts, secrets removed. */
+  record<K extends AuditKind>(actor: AuditActor, action: AuditAction<K>, kind: K, before: AuditSubjects[K] | null, after: AuditSubjects[K] | null): Promise<AuditEntry>;
+  get(id: string): Promise<AuditEntry | undefined>;
+  /** Newest first. */
+  query(query: AuditQuery): Promise<AuditEntry[]>;
+  /** Deletes up to `batch` entries older than `before`, oldest first; how many went. */
+  prune(options: { before: number; batch: number }): Promise<number>;
+}
+
+/** The repositories an administrative change writes through, each bound to one transaction (Store.transaction). */
+export interface StoreWrites {
   readonly keys: KeyRepository;
   readonly channels: ChannelRepository;
-  readonly logs: RequestLogRepository;
   readonly settings: SettingsRepository;
   readonly prices: PriceRepository;
+  readonly audit: AuditRepository;
+}
+
+export interface Store extends StoreWrites {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly logs: RequestLogRepository;
+  /**
+   * Runs `work` in one transaction: everything it writes through `tx`, the
+   * change and its audit entry, commits together or not at all. Inside, use
+   * `tx` only: on SQLite the store's one connection is the transaction's until it ends.
+   */
+  transaction<T>(work: (tx: StoreWrites) => Promise<T>): Promise<T>;
   /** The query builder, for later concerns (tasks, stored responses) that add their own tables by migration. */
   readonly db: Kysely<any>;
   /** Throws when the database cannot be reached (used by /readyz). */

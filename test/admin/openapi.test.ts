@@ -93,6 +93,9 @@ describe('the admin API’s OpenAPI document', () => {
     check('/admin/prices/{model}', 'put', 400, (await gw.admin('PUT', '/prices/doc-*', { input: 'free' })).body);
     check('/admin/settings', 'get', 200, (await gw.admin('GET', '/settings')).body);
     check('/admin/channel-types', 'get', 200, (await gw.admin('GET', '/channel-types')).body);
+    const audit = (await gw.admin('GET', '/audit?limit=2')).body;
+    check('/admin/audit', 'get', 200, audit);
+    check('/admin/audit/{id}', 'get', 200, (await gw.admin('GET', `/audit/${audit.data[0].id}`)).body);
     const refused = await gw.admin('GET', '/logs?status=teapot');
     check('/admin/logs', 'get', 400, refused.body);
   });

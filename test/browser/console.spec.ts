@@ -487,6 +487,24 @@ async function main(): Promise<void> {
       await row.waitFor({ state: 'detached' });
     });
 
+    await step('the audit log lists the price changes, and one shows its before and after', async () => {
+      await page.click('nav >> text=Audit log');
+      await page.locator('main h1', { hasText: 'Audit log' }).waitFor();
+      await page.selectOption('select[name=actor]', 'admin-key');
+      await page.fill('input[name=action]', 'price.');
+      await page.click('main form.filters button[type=submit]');
+      const rows = page.locator('main tr[data-audit-id]');
+      await waitFor(async () => (await rows.count()) === 3, 'the three price changes made here (the config file set its own)');
+      assert.match(await rows.first().innerText(), /admin-key.*price\.delete\s+price browser-\*/s);
+      await rows.nth(1).click();
+      const diff = page.locator('[data-testid=audit-diff]');
+      await diff.waitFor();
+      assert.match(await diff.locator('tr.changed', { hasText: 'price' }).innerText(), /"input":2\b.*"input":2\.5/s);
+      await shot(page, 'audit-detail');
+      await page.click('text=← Back to the audit log');
+      await page.locator('main h1', { hasText: 'Audit log' }).waitFor();
+    });
+
     await step('logging out forgets the admin key', async () => {
       await page.click('text=Log out');
       await page.locator('input[name=adminKey]').waitFor();

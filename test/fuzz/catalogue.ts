@@ -216,6 +216,8 @@ export const CATALOGUE: RouteEntry[] = [
   admin('GET', '/prices/catalogue'),
   admin('GET', '/settings'),
   admin('GET', '/openapi.json'),
+  admin('GET', '/audit', { query: { actor: 'admin-key', action: 'key.', targetKind: 'key', since: '0', until: '2030-01-01T00:00:00Z', limit: '10' } }),
+  admin('GET', '/audit/{id}', { params: { id: () => 'aud_unknown' }, baseStatus: 404 }),
 ];
 
 /** A catalogue entry's label in reports. */

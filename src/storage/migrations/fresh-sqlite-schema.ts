@@ -13,6 +13,7 @@ export const FRESH_SQLITE_MIGRATIONS: readonly string[] = [
   '0007_usage_sums',
   '0008_billing',
   '0009_costs',
+  '0011_audit',
 ];
 
 export const FRESH_SQLITE_SCHEMA: readonly string[] = [
@@ -47,4 +48,8 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE TABLE "usage_hours" ("bucket" bigint not null, "family" text not null, "model" text not null, "channel_id" text not null, "key_id" text not null, "requests" bigint not null, "errors" bigint not null, "rate_limited" bigint not null, "failovers" bigint not null, "input_tokens" bigint not null, "output_tokens" bigint not null, "cache_read_tokens" bigint not null, "cache_write_tokens" bigint not null, "cost" double precision not null, "latency_ms_sum" bigint not null, "lat_0" bigint default 0 not null, "lat_1" bigint default 0 not null, "lat_2" bigint default 0 not null, "lat_3" bigint default 0 not null, "lat_4" bigint default 0 not null, "lat_5" bigint default 0 not null, "lat_6" bigint default 0 not null, "lat_7" bigint default 0 not null, "lat_8" bigint default 0 not null, "lat_9" bigint default 0 not null, "lat_10" bigint default 0 not null, "lat_11" bigint default 0 not null, "ttft_0" bigint default 0 not null, "ttft_1" bigint default 0 not null, "ttft_2" bigint default 0 not null, "ttft_3" bigint default 0 not null, "ttft_4" bigint default 0 not null, "ttft_5" bigint default 0 not null, "ttft_6" bigint default 0 not null, "ttft_7" bigint default 0 not null, "ttft_8" bigint default 0 not null, "ttft_9" bigint default 0 not null, "ttft_10" bigint default 0 not null, "ttft_11" bigint default 0 not null, "cache_write_1h_tokens" bigint default 0 not null, "upstream_cost" double precision default 0 not null, "costed_requests" bigint default 0 not null, "unpriced_requests" bigint default 0 not null, "costed_spend" double precision default 0 not null)',
   'CREATE UNIQUE INDEX "usage_hours_group" on "usage_hours" ("bucket", "family", "model", "channel_id", "key_id")',
   'CREATE TABLE "prices" ("model" text primary key, "price" text not null, "source" text default \'admin\' not null, "updated_at" bigint not null)',
+  'CREATE TABLE "audit_log" ("id" text primary key, "at" bigint not null, "actor_kind" text not null, "actor_id" text, "actor_name" text, "action" text not null, "target_kind" text not null, "target_id" text, "target_name" text, "before" text, "after" text, "request_id" text, "client_ip" text)',
+  'CREATE INDEX "audit_log_at" on "audit_log" ("at")',
+  'CREATE INDEX "audit_log_target_at" on "audit_log" ("target_kind", "target_id", "at")',
+  'CREATE INDEX "audit_log_actor_at" on "audit_log" ("actor_kind", "actor_id", "at")',
 ];
