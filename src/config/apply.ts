@@ -124,7 +124,7 @@ async function applyChannel(store: Store, secrets: CredentialSealer, channel: Co
 }
 
 async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) => string, last: Fingerprints | undefined): Promise<Applied> {
-  const declared: Required<Omit<NewKey, 'status'>> = {
+  const declared: Required<Omit<NewKey, 'status' | 'teamId' | 'userId'>> = {
     name: key.name,
     keyHash: hashKey(key.key),
     keyPrefix: key.key.slice(0, 8),

@@ -110,6 +110,8 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
       {
         requestId: input.requestId,
         keyId: key?.id ?? null,
+        teamId: key?.teamId ?? null,
+        userId: key?.userId ?? null,
         family: input.family,
         model: input.model,
         upstreamModel: input.upstreamModel ?? null,
@@ -169,6 +171,8 @@ export function settleCount(ctx: AppContext, input: CountSettlement): void {
     requestLogRow({
       requestId: input.requestId,
       keyId: input.key?.record.id ?? null,
+      teamId: input.key?.record.teamId ?? null,
+      userId: input.key?.record.userId ?? null,
       family: input.family,
       model: input.model,
       upstreamModel: input.upstreamModel ?? null,

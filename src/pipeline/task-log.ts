@@ -43,6 +43,8 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
   const row = requestLogRow({
     requestId: meta.requestId,
     keyId: key.record.id,
+    teamId: key.record.teamId,
+    userId: key.record.userId,
     family: fields.family,
     model: fields.model,
     upstreamModel: fields.channel && fields.upstreamModel ? fields.upstreamModel(fields.channel) : null,

@@ -16,6 +16,8 @@ import { postgresConnection, redactUrl } from './postgres-connection.js';
 import { KyselyPriceRepository } from './prices.js';
 import type { Database } from './schema.js';
 import { KyselySettingsRepository } from './settings.js';
+import { KyselyTeamRepository } from './teams.js';
+import { KyselyUserRepository } from './users.js';
 import { openSqliteFile } from './sqlite-driver.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 import type { Store } from './types.js';
@@ -190,6 +192,8 @@ function createStore(db: Kysely<Database>, engine: Store['engine']): Store {
     logs: new KyselyRequestLogRepository(db),
     settings: new KyselySettingsRepository(db),
     prices: new KyselyPriceRepository(db),
+    teams: new KyselyTeamRepository(db),
+    users: new KyselyUserRepository(db),
     db: db as Kysely<any>,
     async ping() {
       await sql`select 1`.execute(db);

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { RequestLogRepository } from './request-log-types.js';
+import type { KeyHoldings, TeamRepository, UserRepository } from './team-types.js';
 
 export type KeyStatus = 'active' | 'disabled';
 
@@ -28,6 +29,10 @@ export interface KeyRecord {
   tpm: number | null;
   /** Refuse what an upstream would ignore instead of ignoring it (see core/translation-plan.ts). */
   strictTranslation: boolean;
+  /** The owning team; null: no team's. Request logs and usage carry it, as it was at the request. */
+  teamId: string | null;
+  /** The owning user, a member of `teamId`; null: the team's key (or no one's). */
+  userId: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -44,6 +49,8 @@ export interface NewKey {
   rpm?: number | null;
   tpm?: number | null;
   strictTranslation?: boolean;
+  teamId?: string | null;
+  userId?: string | null;
 }
 
 export type KeyPatch = Partial<Omit<NewKey, 'keyHash' | 'keyPrefix'>> & { keyHash?: string; keyPrefix?: string };
@@ -92,6 +99,8 @@ export interface KeyRepository {
   /** Adds spent amounts to `used`, many keys in one round trip (the batched settle). */
   addUsed(amounts: Map<string, number>): Promise<void>;
   count(): Promise<number>;
+  /** How many keys a team or a user holds, how many active, and their spend. */
+  holdings(owner: { teamId: string } | { userId: string }): Promise<KeyHoldings>;
 }
 
 export interface ChannelRepository {
@@ -140,6 +149,8 @@ export interface Store {
   readonly logs: RequestLogRepository;
   readonly settings: SettingsRepository;
   readonly prices: PriceRepository;
+  readonly teams: TeamRepository;
+  readonly users: UserRepository;
   /** The query builder, for later concerns (tasks, stored responses) that add their own tables by migration. */
   readonly db: Kysely<any>;
   /** Throws when the database cannot be reached (used by /readyz). */
