@@ -11,6 +11,7 @@ import { generateKeySecret, hashKey } from '../http/auth.js';
 import type { CredentialSealer } from '../storage/store-secrets.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Store } from '../storage/types.js';
 import { builtOnce } from '../core/built-once.js';
+import { checkKeyOwner, ownerAfter } from './key-owner.js';
 
 const epochOrIso = builtOnce(() => z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true })]).transform((value) => (typeof value === 'number' ? value : Date.parse(value))));
 const cidrList = builtOnce(() => z.array(z.string().refine(isIpOrCidr, IP_OR_CIDR_MESSAGE)));
@@ -37,6 +38,8 @@ export const keyInputSchema = builtOnce(() =>
       tpm: z.number().int().positive().nullable().optional().describe('Tokens per minute; null or absent: no limit.'),
       expiresAt: epochOrIso().nullable().optional().describe('Expiry: epoch milliseconds or an ISO 8601 date-time with an offset; null or absent: never.'),
       strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
+      teamId: z.string().min(1).max(128).nullable().optional().describe('The team that owns the key; its usage and spend roll up to the team. Null or absent: no team.'),
+      userId: z.string().min(1).max(128).nullable().optional().describe('The user the key is for, a member of `teamId` (which is then required); null or absent: the team’s key.'),
     })
     .strict(),
 );
@@ -124,6 +127,7 @@ export class AdminService {
     if (await this.store.keys.getByName(data.name)) {
       throw new GatewayError('invalid_request', `a key named "${data.name}" already exists`, { status: 409, param: 'name' });
     }
+    await checkKeyOwner(this.store, ownerAfter(undefined, data));
     const secret = data.key ?? generateKeySecret();
     const { key: _secret, ...fields } = data;
     const record = await this.store.keys.create({ ...fields, keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
@@ -135,6 +139,7 @@ export class AdminService {
     const { key: secret, ...fields } = data;
     const patch: KeyPatch = { ...fields };
     if (secret !== undefined) Object.assign(patch, { keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
+    if (patch.teamId !== undefined || patch.userId !== undefined) await checkKeyOwner(this.store, ownerAfter(await this.getKey(id), patch));
     const record = await this.store.keys.update(id, patch);
     if (!record) throw new GatewayError('not_found', `no key with id "${id}"`);
     return record;

@@ -201,6 +201,8 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
       'key_id',
       'model',
       'channel_id',
+      'team_id',
+      'user_id',
       // A refund row moves money, not a request (as in the sums).
       sql<number>`SUM(CASE WHEN request_id LIKE 'refund:%' THEN 0 ELSE 1 END)`.as('requests'),
       eb.fn.sum('input_tokens').as('input_tokens'),
@@ -217,7 +219,7 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
     if (query.since !== undefined) select = select.where('created_at', '>=', query.since);
     if (query.until !== undefined) select = select.where('created_at', '<', query.until);
-    const rows = await select.groupBy(['key_id', 'model', 'channel_id']).execute();
+    const rows = await select.groupBy(['key_id', 'model', 'channel_id', 'team_id', 'user_id']).execute();
     return rows.map(toSummary);
   }
 }

@@ -159,10 +159,22 @@ export interface ChannelUsageRow extends UpstreamCostSums {
   cost: number;
 }
 
-/** Usage totals per key and model, and per channel, over one period. */
+/** A team's or a user's requests, tokens and spend over a period (`id` null: requests of none). */
+export interface OwnerUsageRow {
+  id: string | null;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** What clients were charged, refunds subtracted. */
+  cost: number;
+}
+
+/** Usage totals per key and model, per channel, per team and per user, over one period. */
 export interface UsageReport {
   byKey: UsageSummaryRow[];
   byChannel: ChannelUsageRow[];
+  byTeam: OwnerUsageRow[];
+  byUser: OwnerUsageRow[];
 }
 
 export interface RequestLogRepository {

@@ -194,12 +194,12 @@ export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuer
   return { totals: pointOf(total), series };
 }
 
-/** Totals per key, model and channel from the hourly sums, over whole hours [since, until). */
+/** Totals per key, model, channel, team and user from the hourly sums, over whole hours [since, until). */
 export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: string; teamId?: string; userId?: string; since?: number; until?: number }): Promise<GroupedUsageRow[]> {
   const db = typed as Kysely<any>;
   let select = db
     .selectFrom('usage_hours')
-    .select(['key_id', 'model', 'channel_id'])
+    .select(['key_id', 'model', 'channel_id', 'team_id', 'user_id'])
     .select(
       ['requests', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cache_write_1h_tokens', 'cost', 'unpriced_requests', ...COST_COLUMNS].map((column) =>
         sql<number>`SUM(${sql.ref(column)})`.as(column),
@@ -210,7 +210,7 @@ export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: stri
   if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
   if (query.since !== undefined) select = select.where('bucket', '>=', query.since);
   if (query.until !== undefined) select = select.where('bucket', '<', query.until);
-  const rows = await select.groupBy(['key_id', 'model', 'channel_id']).execute();
+  const rows = await select.groupBy(['key_id', 'model', 'channel_id', 'team_id', 'user_id']).execute();
   return (rows as unknown as Array<Parameters<typeof toSummary>[0]>).map(toSummary);
 }
 
