@@ -1,5 +1,5 @@
 /**
- * Writes the config file's channels, keys and prices (apply-prices.ts) to
+ * Writes the config file's users and teams (apply-teams.ts), channels, keys and prices (apply-prices.ts) to
  * the store, respecting the operator: each field the file declares is
  * applied only when the file's value changed since it was last applied (a
  * fingerprint per field is kept in the `config.applied` setting, never a
@@ -13,6 +13,7 @@ import type { CredentialSealer } from '../storage/store-secrets.js';
 import { withExclusiveLock } from '../storage/exclusive-lock.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
 import { applyConfigPrices, type PriceFingerprints } from './apply-prices.js';
+import { applyConfigTeams, keyOwnerIds, type TeamsApplied } from './apply-teams.js';
 import { declaredModels } from './entity-rules.js';
 import { fingerprint, sameJson } from './fingerprints.js';
 import type { ConfigChannel, ConfigFile, ConfigKey } from './file.js';
@@ -21,16 +22,25 @@ export const APPLIED_SETTING = 'config.applied';
 
 /** Per entity name, per declared field, the fingerprint of the value the file last declared. */
 type Fingerprints = Record<string, string>;
-interface AppliedRecord {
+interface AppliedRecord extends Partial<TeamsApplied> {
   channels: Record<string, Fingerprints>;
   keys: Record<string, Fingerprints>;
   prices: PriceFingerprints;
 }
 
-export async function applyConfigFile(store: Store, secrets: CredentialSealer, config: ConfigFile, hashKey: (secret: string) => string): Promise<{ channels: number; keys: number; prices: number }> {
+export async function applyConfigFile(
+  store: Store,
+  secrets: CredentialSealer,
+  config: ConfigFile,
+  hashKey: (secret: string) => string,
+): Promise<{ channels: number; keys: number; prices: number; teams: number }> {
   return withExclusiveLock(store, APPLIED_SETTING, async () => {
     const last = await readApplied(store);
     const next: AppliedRecord = { channels: {}, keys: {}, prices: {} };
+    // Before the keys, which name their team and user.
+    const teams = await applyConfigTeams(store, config, last);
+    if (config.users.length > 0) next.users = teams.applied.users;
+    if (config.teams.length > 0) next.teams = teams.applied.teams;
     let channels = 0;
     for (const [index, channel] of config.channels.entries()) {
       const label = `channels[${index}] "${channel.name}"`;
@@ -47,7 +57,7 @@ export async function applyConfigFile(store: Store, secrets: CredentialSealer, c
     const prices = await applyConfigPrices(store, config.prices, last.prices);
     next.prices = prices.fingerprints;
     if (JSON.stringify(next) !== JSON.stringify(last)) await store.settings.set(APPLIED_SETTING, JSON.stringify(next));
-    return { channels, keys, prices: prices.changed };
+    return { channels, keys, prices: prices.changed, teams: teams.changed };
   });
 }
 
@@ -74,7 +84,7 @@ async function readApplied(store: Store): Promise<AppliedRecord> {
   const text = await store.settings.get(APPLIED_SETTING);
   try {
     const parsed = text === undefined ? undefined : (JSON.parse(text) as Partial<AppliedRecord>);
-    return { channels: parsed?.channels ?? {}, keys: parsed?.keys ?? {}, prices: parsed?.prices ?? {} };
+    return { channels: parsed?.channels ?? {}, keys: parsed?.keys ?? {}, prices: parsed?.prices ?? {}, users: parsed?.users, teams: parsed?.teams };
   } catch {
     return { channels: {}, keys: {}, prices: {} };
   }
@@ -124,7 +134,7 @@ async function applyChannel(store: Store, secrets: CredentialSealer, channel: Co
 }
 
 async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) => string, last: Fingerprints | undefined): Promise<Applied> {
-  const declared: Required<Omit<NewKey, 'status' | 'teamId' | 'userId'>> = {
+  const declared: Required<Omit<NewKey, 'status'>> = {
     name: key.name,
     keyHash: hashKey(key.key),
     keyPrefix: key.key.slice(0, 8),
@@ -135,6 +145,7 @@ async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) 
     rpm: key.rpm ?? null,
     tpm: key.tpm ?? null,
     strictTranslation: key.strictTranslation ?? false,
+    ...(await keyOwnerIds(store, key)),
   };
   const fingerprints = fingerprintAll(declared);
   let existing = await store.keys.getByName(key.name);
