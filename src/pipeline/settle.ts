@@ -69,6 +69,7 @@ function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost:
     outputTokens: usage.outputTokens,
     cost,
     keyName: input.key?.record.name ?? 'none',
+    teamId: input.key?.record.teamId,
     failovers: Math.max(0, input.attempts.length - 1),
     limitKind: input.error && isLimitRefusal(input.error.kind) ? input.error.kind : undefined,
   });

@@ -72,6 +72,7 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
     outputTokens: 0,
     cost: fields.cost,
     keyName: key.record.name,
+    teamId: key.record.teamId,
     failovers: Math.max(0, fields.attempts.length - 1),
     limitKind: fields.error && isLimitRefusal(fields.error.kind) ? fields.error.kind : undefined,
   });

@@ -115,6 +115,12 @@ describe.each(ENGINES)('teams and users on %s', (engine) => {
     expect((await gw.admin('GET', `/teams/${ids.team}/members`)).body.data).toEqual([expect.objectContaining({ userId: ids.user, role: 'admin', email: 'ada@example.com' })]);
   });
 
+  it('counts spend per team in the metrics', async () => {
+    const text = await (await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${gw.adminKey}` } })).text();
+    expect(text).toMatch(new RegExp(`switchyard_team_spend_usd_total\\{family="messages",gen_ai_request_model="team-model",team="${ids.team}"\\} [0-9.e-]+`));
+    expect(text).not.toContain('team=""');
+  });
+
   it('rolls a task’s charge up to its key’s team and user', async () => {
     const submitted = await fetch(`${gw.url}/ig/submit/imagine`, {
       method: 'POST',
