@@ -42,6 +42,115 @@ export interface paths {
         patch: operations["patchKeysId"];
         trace?: never;
     };
+    "/admin/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List teams with their member and key counts and their keys’ spend. */
+        get: operations["getTeams"];
+        put?: never;
+        /** Create a team. */
+        post: operations["postTeams"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a team. */
+        get: operations["getTeamsId"];
+        put?: never;
+        post?: never;
+        /** Delete a team and its memberships; 409 while it holds active keys (its disabled keys are kept, of no team). */
+        delete: operations["deleteTeamsId"];
+        options?: never;
+        head?: never;
+        /** Rename a team or change its description. */
+        patch: operations["patchTeamsId"];
+        trace?: never;
+    };
+    "/admin/teams/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A team’s members and their roles. */
+        get: operations["getTeamsIdMembers"];
+        /** Add a user to the team, or change their role in it. */
+        put: operations["putTeamsIdMembers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/teams/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member; 409 while they hold active keys of the team (their disabled keys there become the team’s). */
+        delete: operations["deleteTeamsIdMembersUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List users with their teams, key counts and their keys’ spend. */
+        get: operations["getUsers"];
+        put?: never;
+        /** Create a user. */
+        post: operations["postUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a user. */
+        get: operations["getUsersId"];
+        put?: never;
+        post?: never;
+        /** Delete a user and their memberships; 409 while they hold active keys (their disabled keys become their teams’). */
+        delete: operations["deleteUsersId"];
+        options?: never;
+        head?: never;
+        /** Change a user’s email, name, external id or status (`disabled` disables). */
+        patch: operations["patchUsersId"];
+        trace?: never;
+    };
     "/admin/channels": {
         parameters: {
             query?: never;
@@ -414,6 +523,10 @@ export interface components {
             tpm: number | null;
             expiresAt: number | null;
             strictTranslation: boolean;
+            /** @description The team that owns the key; null: none. */
+            teamId: string | null;
+            /** @description The user the key is for, a member of its team; null: the team’s key (or no one’s). */
+            userId: string | null;
             /** @description Epoch milliseconds. */
             createdAt: number;
             /** @description Epoch milliseconds. */
@@ -439,6 +552,10 @@ export interface components {
             tpm: number | null;
             expiresAt: number | null;
             strictTranslation: boolean;
+            /** @description The team that owns the key; null: none. */
+            teamId: string | null;
+            /** @description The user the key is for, a member of its team; null: the team’s key (or no one’s). */
+            userId: string | null;
             /** @description Epoch milliseconds. */
             createdAt: number;
             /** @description Epoch milliseconds. */
@@ -465,12 +582,79 @@ export interface components {
             tpm: number | null;
             expiresAt: number | null;
             strictTranslation: boolean;
+            /** @description The team that owns the key; null: none. */
+            teamId: string | null;
+            /** @description The user the key is for, a member of its team; null: the team’s key (or no one’s). */
+            userId: string | null;
             /** @description Epoch milliseconds. */
             createdAt: number;
             /** @description Epoch milliseconds. */
             updatedAt: number;
             /** @description Present when the key has a quota and may use models with no price anywhere (operator or built-in catalogue): each names one; their requests would cost nothing against the quota. */
             warnings?: string[];
+        };
+        TeamView: {
+            id: string;
+            name: string;
+            description: string | null;
+            members: number;
+            /** @description Keys that belong to it (disabled ones included). */
+            keys: number;
+            activeKeys: number;
+            /** @description What its keys have spent so far, USD (the sum of their `used`). */
+            spend: number;
+            /** @description Epoch milliseconds. */
+            createdAt: number;
+            /** @description Epoch milliseconds. */
+            updatedAt: number;
+        };
+        TeamList: {
+            data: components["schemas"]["TeamView"][];
+        };
+        MemberView: {
+            teamId: string;
+            userId: string;
+            /** @enum {string} */
+            role: "member" | "admin";
+            email: string | null;
+            name: string | null;
+            /** @description Epoch milliseconds. */
+            createdAt: number;
+        };
+        MemberList: {
+            data: components["schemas"]["MemberView"][];
+        };
+        UserView: {
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            externalId: string | null;
+            /** @description The teams the user belongs to, and their role in each. */
+            teams: {
+                teamId: string;
+                name: string | null;
+                /** @enum {string} */
+                role: "member" | "admin";
+            }[];
+            /** @description Keys that belong to it (disabled ones included). */
+            keys: number;
+            activeKeys: number;
+            /** @description What its keys have spent so far, USD (the sum of their `used`). */
+            spend: number;
+            /** @description Epoch milliseconds. */
+            createdAt: number;
+            /** @description Epoch milliseconds. */
+            updatedAt: number;
+        };
+        UserList: {
+            data: components["schemas"]["UserView"][];
+        };
+        Deleted: {
+            id: string;
+            /** @constant */
+            deleted: true;
         };
         ChannelView: {
             id: string;
@@ -574,6 +758,10 @@ export interface components {
             id: string;
             requestId: string;
             keyId: string | null;
+            /** @description The key’s team when the request was made; null: none (or a row older than teams). */
+            teamId: string | null;
+            /** @description The key’s user when the request was made; null: none. */
+            userId: string | null;
             family: string;
             model: string;
             upstreamModel: string | null;
@@ -626,6 +814,10 @@ export interface components {
             id: string;
             requestId: string;
             keyId: string | null;
+            /** @description The key’s team when the request was made; null: none (or a row older than teams). */
+            teamId: string | null;
+            /** @description The key’s user when the request was made; null: none. */
+            userId: string | null;
             family: string;
             model: string;
             upstreamModel: string | null;
@@ -668,6 +860,8 @@ export interface components {
             /** @description Epoch milliseconds. */
             createdAt: number;
             keyName: string | null;
+            teamName: string | null;
+            userEmail: string | null;
             channelName: string | null;
             translationPlan: {
                 mapped: string[];
@@ -722,6 +916,28 @@ export interface components {
                 /** @description Requests a channel served whose upstream cost is unknown (no cost table, or no price in it for the model): the margin leaves them out. Requests no channel served cost nothing upstream and are not counted. */
                 uncostedRequests: number;
             }[];
+            /** @description Requests, tokens and spend per team (as keys belonged when the requests were made), most spend first. */
+            teams: {
+                /** @description Null: requests made with keys of no team. */
+                teamId: string | null;
+                teamName: string | null;
+                requests: number;
+                inputTokens: number;
+                outputTokens: number;
+                /** @description What clients were charged, refunds subtracted. */
+                cost: number;
+            }[];
+            /** @description The same per user. */
+            users: {
+                /** @description Null: requests made with keys of no user. */
+                userId: string | null;
+                email: string | null;
+                requests: number;
+                inputTokens: number;
+                outputTokens: number;
+                /** @description What clients were charged, refunds subtracted. */
+                cost: number;
+            }[];
             totals: {
                 requests: number;
                 /** @description What clients were charged (spend), refunds subtracted. */
@@ -745,7 +961,7 @@ export interface components {
             until: number;
             step: number;
             /** @enum {string} */
-            by: "none" | "family" | "model" | "channel" | "key";
+            by: "none" | "family" | "model" | "channel" | "key" | "team" | "user";
             totals: {
                 requests: number;
                 errors: number;
@@ -1215,6 +1431,10 @@ export interface operations {
                     expiresAt?: (number | string) | null;
                     /** @description Refuse what an upstream would ignore on a translated path (see docs/translation.md). */
                     strictTranslation?: boolean;
+                    /** @description The team that owns the key; its usage and spend roll up to the team. Null or absent: no team. */
+                    teamId?: string | null;
+                    /** @description The user the key is for, a member of `teamId` (which is then required); null or absent: the team’s key. */
+                    userId?: string | null;
                 };
             };
         };
@@ -1390,6 +1610,10 @@ export interface operations {
                     expiresAt?: (number | string) | null;
                     /** @description Refuse what an upstream would ignore on a translated path (see docs/translation.md). */
                     strictTranslation?: boolean;
+                    /** @description The team that owns the key; its usage and spend roll up to the team. Null or absent: no team. */
+                    teamId?: string | null;
+                    /** @description The user the key is for, a member of `teamId` (which is then required); null or absent: the team’s key. */
+                    userId?: string | null;
                 };
             };
         };
@@ -1401,6 +1625,705 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChangedKey"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamList"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    postTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique team name (1-128 characters, no control characters). */
+                    name: string;
+                    /** @description What the team is, for people (up to 1024 characters); null: none. */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getTeamsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    deleteTeamsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    patchTeamsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique team name (1-128 characters, no control characters). */
+                    name?: string;
+                    /** @description What the team is, for people (up to 1024 characters); null: none. */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getTeamsIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    putTeamsIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user to add, or whose role to change. */
+                    userId: string;
+                    /**
+                     * @description `member`, or `admin`: a team admin (the rights a team admin has come with admin roles).
+                     * @default member
+                     * @enum {string}
+                     */
+                    role?: "member" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    deleteTeamsIdMembersUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserList"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    postUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Unique email address; compared and stored lower-cased.
+                     */
+                    email: string;
+                    /** @description The person’s name, for people (up to 128 characters); null: none. */
+                    name?: string | null;
+                    /**
+                     * @description `disabled`: kept, with their keys and memberships, but marked as no longer active.
+                     * @enum {string}
+                     */
+                    status?: "active" | "disabled";
+                    /** @description The subject a sign-in provider names this user by (unique); null until one does. */
+                    externalId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getUsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    deleteUsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    patchUsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Unique email address; compared and stored lower-cased.
+                     */
+                    email?: string;
+                    /** @description The person’s name, for people (up to 128 characters); null: none. */
+                    name?: string | null;
+                    /**
+                     * @description `disabled`: kept, with their keys and memberships, but marked as no longer active.
+                     * @enum {string}
+                     */
+                    status?: "active" | "disabled";
+                    /** @description The subject a sign-in provider names this user by (unique); null until one does. */
+                    externalId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserView"];
                 };
             };
             /** @description Refused: the admin error shape. */
@@ -1916,6 +2839,10 @@ export interface operations {
                 before?: string;
                 /** @description Only this key’s requests. */
                 keyId?: string;
+                /** @description Only requests made with a key of this team (as the key belonged then). */
+                teamId?: string;
+                /** @description Only requests made with a key of this user (as the key belonged then). */
+                userId?: string;
                 /** @description Only this client model name. */
                 model?: string;
                 /** @description Only requests this channel answered. */
@@ -2027,6 +2954,10 @@ export interface operations {
             query?: {
                 /** @description Only this key. */
                 keyId?: string;
+                /** @description Only this team’s keys’ requests. */
+                teamId?: string;
+                /** @description Only this user’s keys’ requests. */
+                userId?: string;
                 /** @description Epoch milliseconds or an ISO 8601 date-time. */
                 since?: string;
                 /** @description Epoch milliseconds or an ISO 8601 date-time. */
@@ -2085,8 +3016,8 @@ export interface operations {
                 until?: string;
                 /** @description Bucket width in ms, whole minutes (default: about 100 points over the range). */
                 step?: string;
-                /** @description One series per family, model, channel or key (default: `none`, one series). */
-                by?: "none" | "family" | "model" | "channel" | "key";
+                /** @description One series per family, model, channel, key, team or user (default: `none`, one series); requests of no team or user are the group `` (labelled `none`). */
+                by?: "none" | "family" | "model" | "channel" | "key" | "team" | "user";
                 /** @description With `by`: the busiest groups that get a series each, 1-50 (default 10); the rest are summed into one series, `(other)`. */
                 top?: string;
                 /** @description Only this family. */
@@ -2097,6 +3028,10 @@ export interface operations {
                 channelId?: string;
                 /** @description Only this key. */
                 keyId?: string;
+                /** @description Only this team’s keys. */
+                teamId?: string;
+                /** @description Only this user’s keys. */
+                userId?: string;
             };
             header?: never;
             path?: never;

@@ -19,10 +19,14 @@ import { Playground } from './views/playground.js';
 import { Prices } from './views/prices.js';
 import { Settings } from './views/settings.js';
 import { Tasks } from './views/tasks.js';
+import { Teams } from './views/teams.js';
+import { Users } from './views/users.js';
 
 const VIEWS = [
   { path: 'overview', title: 'Overview', view: Overview },
   { path: 'keys', title: 'Keys', view: Keys },
+  { path: 'teams', title: 'Teams', view: Teams },
+  { path: 'users', title: 'Users', view: Users },
   { path: 'channels', title: 'Channels', view: Channels },
   { path: 'logs', title: 'Request logs', view: Logs },
   { path: 'tasks', title: 'Tasks', view: Tasks },

@@ -19,6 +19,10 @@ export type CreatedKey = Schemas['CreatedKey'];
 /** One row of `GET /admin/usage`: totals per key and model. */
 export type UsageRow = Schemas['UsageSummary']['data'][number];
 
+export type TeamView = Schemas['TeamView'];
+export type MemberView = Schemas['MemberView'];
+export type UserView = Schemas['UserView'];
+
 export type ChannelView = Schemas['ChannelView'];
 export type Breaker = ChannelView['health'];
 export type ChannelTest = Schemas['ChannelTest'];

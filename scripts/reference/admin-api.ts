@@ -4,12 +4,13 @@
  * data (ADMIN_EXAMPLES) so a test can send every one of them to a gateway.
  */
 import { channelInputSchema, channelPatchSchema, keyInputSchema, keyPatchSchema } from '../../src/admin/service.js';
+import { memberInputSchema, teamInputSchema, teamPatchSchema, userInputSchema, userPatchSchema } from '../../src/admin/team-service.js';
 import { priceSchema } from '../../src/config/price-schema.js';
 import { rowsTable, schemaRows } from './schema-rows.js';
 
 export interface AdminExample {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** `{key}` and `{channel}` stand for the id an earlier example created. */
+  /** `{key}`, `{channel}`, `{team}` and `{user}` (in the path or the body) stand for the id an earlier example created. */
   path: string;
   body?: Record<string, unknown>;
   status: number;
@@ -26,6 +27,18 @@ export const ADMIN_EXAMPLES = {
   getKey: { method: 'GET', path: '/admin/keys/{key}', status: 200 },
   patchKey: { method: 'PATCH', path: '/admin/keys/{key}', body: { quota: 50, rpm: null }, status: 200 },
   disableKey: { method: 'DELETE', path: '/admin/keys/{key}', status: 200 },
+  createTeam: { method: 'POST', path: '/admin/teams', body: { name: 'research', description: 'Model evaluation' }, status: 201 },
+  createUser: { method: 'POST', path: '/admin/users', body: { email: 'Ada@example.com', name: 'Ada Lovelace' }, status: 201 },
+  addMember: { method: 'PUT', path: '/admin/teams/{team}/members', body: { userId: '{user}', role: 'admin' }, status: 200 },
+  createUserKey: { method: 'POST', path: '/admin/keys', body: { name: 'ada-research', teamId: '{team}', userId: '{user}', quota: 10 }, status: 201 },
+  listTeams: { method: 'GET', path: '/admin/teams', status: 200 },
+  getTeam: { method: 'GET', path: '/admin/teams/{team}', status: 200 },
+  patchTeam: { method: 'PATCH', path: '/admin/teams/{team}', body: { description: 'Model evaluation and red-teaming' }, status: 200 },
+  listMembers: { method: 'GET', path: '/admin/teams/{team}/members', status: 200 },
+  removeMemberRefused: { method: 'DELETE', path: '/admin/teams/{team}/members/{user}', status: 409 },
+  listUsers: { method: 'GET', path: '/admin/users', status: 200 },
+  getUser: { method: 'GET', path: '/admin/users/{user}', status: 200 },
+  disableUser: { method: 'PATCH', path: '/admin/users/{user}', body: { status: 'disabled' }, status: 200 },
   createChannel: {
     method: 'POST',
     path: '/admin/channels',
@@ -39,6 +52,7 @@ export const ADMIN_EXAMPLES = {
   deleteChannel: { method: 'DELETE', path: '/admin/channels/{channel}', status: 200 },
   logs: { method: 'GET', path: '/admin/logs?model=claude-sonnet-4-5&status=error&since=2026-01-01T00:00:00Z&limit=20', status: 200 },
   usage: { method: 'GET', path: '/admin/usage?since=1767225600000', status: 200 },
+  teamUsage: { method: 'GET', path: '/admin/usage?teamId={team}&since=1767225600000', status: 200 },
   usageSeries: { method: 'GET', path: '/admin/usage/series?by=model&step=3600000&since=1767225600000&until=1767312000000', status: 200 },
   tasks: { method: 'GET', path: '/admin/tasks?family=images&status=SUCCESS&limit=20', status: 200 },
   channelTypes: { method: 'GET', path: '/admin/channel-types', status: 200 },
@@ -58,7 +72,27 @@ export const ADMIN_EXAMPLES = {
 } satisfies Record<string, AdminExample>;
 
 /** What a key, a channel and a price look like in answers (checked against real answers by the test). */
-export const KEY_FIELDS = ['id', 'name', 'keyPrefix', 'status', 'quota', 'used', 'remaining', 'models', 'allowIps', 'rpm', 'tpm', 'expiresAt', 'strictTranslation', 'createdAt', 'updatedAt'];
+export const KEY_FIELDS = [
+  'id',
+  'name',
+  'keyPrefix',
+  'status',
+  'quota',
+  'used',
+  'remaining',
+  'models',
+  'allowIps',
+  'rpm',
+  'tpm',
+  'expiresAt',
+  'strictTranslation',
+  'teamId',
+  'userId',
+  'createdAt',
+  'updatedAt',
+];
+export const TEAM_FIELDS = ['id', 'name', 'description', 'members', 'keys', 'activeKeys', 'spend', 'createdAt', 'updatedAt'];
+export const USER_FIELDS = ['id', 'email', 'name', 'status', 'externalId', 'teams', 'keys', 'activeKeys', 'spend', 'createdAt', 'updatedAt'];
 export const PRICE_FIELDS = ['model', 'price', 'source', 'updatedAt', 'configOwned'];
 export const CHANNEL_FIELDS = [
   'id',
@@ -83,11 +117,13 @@ export const CHANNEL_FIELDS = [
 const codeList = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
 
 function curl(example: AdminExample): string {
-  const url = `http://127.0.0.1:8080${example.path.replace('{key}', '$KEY_ID').replace('{channel}', '$CHANNEL_ID')}`;
+  const ids = (text: string) => text.replace('{key}', '$KEY_ID').replace('{channel}', '$CHANNEL_ID').replace('{team}', '$TEAM_ID').replace('{user}', '$USER_ID');
+  const url = `http://127.0.0.1:8080${ids(example.path)}`;
   const lines = [`curl -X ${example.method} "${url}" \\`, `  -H "Authorization: Bearer $ADMIN_KEY"`];
   if (example.body) {
     lines[1] += ' -H "content-type: application/json" \\';
-    lines.push(`  -d '${JSON.stringify(example.body)}'`);
+    // A shell variable inside single quotes is not expanded: the quotes close around it.
+    lines.push(`  -d '${ids(JSON.stringify(example.body)).replace(/\$(\w+)/g, '\'"$$$1"\'')}'`);
   }
   return ['```sh', ...lines, '```'].join('\n');
 }
@@ -107,7 +143,8 @@ export function renderAdminApi(): string {
 Under \`/admin\`, with the admin key in \`Authorization: Bearer <admin key>\`
 (or \`x-admin-key\`). Bodies are JSON; unknown fields are refused with a 400
 naming them. Errors: \`{"error": {"type", "message", "param"?}}\` (400 invalid, 401 no
-or wrong admin key, 404 unknown id, 409 a name already taken). The CLI
+or wrong admin key, 404 unknown id, 409 a name already taken, or a delete that
+would leave active keys without their team or user). The CLI
 (\`npm run cli -- help\`) runs the same operations on the same storage. A lost
 admin key: \`npm run cli -- admin-key rotate\` (see the README, "Admin").
 
@@ -147,6 +184,80 @@ Sets \`status\` to \`disabled\` (usage history stays); \`PATCH\` with
 \`{"status": "active"}\` enables it again.
 
 ${curl(e.disableKey)}
+
+## Teams and users
+
+A team owns keys and has members; a user belongs to teams. A key is created
+for a team (\`teamId\`) or for a user in one of their teams (\`teamId\` and
+\`userId\`), and every request log row and usage sum carries the team and
+user its key had when the request was made, so usage, logs and spend roll
+up by key, user and team (the \`teamId\` and \`userId\` filters, \`by=team\`
+and \`by=user\`, the \`teams\` and \`users\` of \`GET /admin/usage\`). Deleting a
+team or a user, or removing a member, is refused with a 409 while it would
+leave an active key without its owner: disable the keys, or move them to
+another team with \`PATCH /admin/keys/{id}\`, first.
+
+### \`POST /admin/teams\`: create a team
+
+Answers 201 with the team: ${codeList(TEAM_FIELDS)} (\`spend\`: what the
+team's keys have spent so far, USD; \`members\`, \`keys\`, \`activeKeys\`:
+counts).
+
+${rowsTable(schemaRows(teamInputSchema()))}
+
+${curl(e.createTeam)}
+
+### \`GET /admin/teams\`, \`GET /admin/teams/{id}\`, \`PATCH /admin/teams/{id}\`
+
+\`{"data": [team, ...]}\` or one team. \`PATCH\` takes any subset of
+${fieldNames(teamPatchSchema())}.
+
+${curl(e.listTeams)}
+
+${curl(e.patchTeam)}
+
+### \`DELETE /admin/teams/{id}\`: delete a team
+
+Deletes the team and its memberships; 409 while an active key belongs to it.
+Its disabled keys are kept, belonging to no team (their log rows keep the
+team).
+
+### \`GET /admin/teams/{id}/members\`, \`PUT /admin/teams/{id}/members\`
+
+The members (\`teamId\`, \`userId\`, \`role\`, \`email\`, \`name\`,
+\`createdAt\`); \`PUT\` adds a user, or changes their role:
+
+${rowsTable(schemaRows(memberInputSchema()))}
+
+${curl(e.addMember)}
+
+### \`DELETE /admin/teams/{id}/members/{userId}\`: remove a member
+
+409 while the member holds an active key of the team; their disabled keys
+there become the team's.
+
+${curl(e.removeMemberRefused)}
+
+### \`POST /admin/users\`: create a user
+
+Answers 201 with the user: ${codeList(USER_FIELDS)} (\`teams\`: each team
+with its \`teamId\`, \`name\` and the user's \`role\`). The email is stored
+lower-cased; two spellings of one address are one user.
+
+${rowsTable(schemaRows(userInputSchema()))}
+
+${curl(e.createUser)}
+
+### \`GET /admin/users\`, \`GET /admin/users/{id}\`, \`PATCH /admin/users/{id}\`, \`DELETE /admin/users/{id}\`
+
+\`PATCH\` takes any subset of ${fieldNames(userPatchSchema())};
+\`{"status": "disabled"}\` disables the user (kept, with their keys and
+memberships). \`DELETE\` deletes the user and their memberships; 409 while they
+hold an active key (their disabled keys become their teams').
+
+${curl(e.getUser)}
+
+${curl(e.disableUser)}
 
 ## Channels
 
@@ -235,7 +346,7 @@ Times are epoch milliseconds or ISO 8601 date-times.
 
 Request logs, newest first: \`{"data": [row, ...], "hasMore", "nextCursor"}\`;
 pass \`nextCursor\` back as \`cursor\` for the next page. Filters:
-\`since\`, \`until\`, \`keyId\`, \`model\`, \`channelId\`, \`family\`,
+\`since\`, \`until\`, \`keyId\`, \`teamId\`, \`userId\`, \`model\`, \`channelId\`, \`family\`,
 \`status\` (one status such as \`429\`, a class such as \`5xx\`, or
 \`error\` for 400-599), \`limit\` (default 100, at most 1000). Each row
 carries \`cost\` (what the client was charged), \`upstreamCost\` (what the
@@ -247,7 +358,7 @@ ${curl(e.logs)}
 
 ### \`GET /admin/logs/{id}\`
 
-One request: the row, plus \`keyName\`, \`channelName\`,
+One request: the row (with \`teamId\` and \`userId\`, the key's owners when it was made), plus \`keyName\`, \`teamName\`, \`userEmail\`, \`channelName\`,
 \`translationPlan\` (\`mapped\` and \`ignored\` fields) and \`timings\`
 (\`totalMs\`, \`firstByteMs\`, \`queueMs\`: before the first channel was
 tried, \`upstreamMs\`: the attempts together). Never a secret or a prompt.
@@ -266,9 +377,14 @@ providers charged, by each channel's cost table, the \`costs\` setting),
 upstreamCost\`; null when no request's upstream cost is known) and
 \`uncostedRequests\` (requests a channel served that the margin leaves out: no
 cost table, or no price in it for the model; requests no channel served cost
-nothing upstream and are not counted). Query parameters: \`keyId\`, \`since\`, \`until\`.
+nothing upstream and are not counted). \`teams\` and \`users\` (most spend
+first): \`teamId\` and \`teamName\`, or \`userId\` and \`email\` (null: requests
+made with keys of none), \`requests\`, \`inputTokens\`, \`outputTokens\`, \`cost\`.
+Query parameters: \`keyId\`, \`teamId\`, \`userId\`, \`since\`, \`until\`.
 
 ${curl(e.usage)}
+
+${curl(e.teamUsage)}
 
 ### \`GET /admin/usage/series\`
 
@@ -280,11 +396,11 @@ Each point, each series' totals and the overall totals: \`requests\`, \`errors\`
 \`ttftP50Ms\` (quantiles from latency histograms, interpolated within their
 bucket). Parameters: \`since\` (default 24 hours before \`until\`),
 \`until\` (default now), \`step\` (ms, whole minutes; default about 100
-points), \`by\` (\`none\`, \`family\`, \`model\`, \`channel\`, \`key\`),
+points), \`by\` (\`none\`, \`family\`, \`model\`, \`channel\`, \`key\`, \`team\`, \`user\`),
 \`top\` (with \`by\`: the busiest groups that get a series each, default 10, at
 most 50; the rest are summed into one series, \`(other)\`, so an answer stays
 small however many keys there are), and the filters \`family\`, \`model\`,
-\`channelId\`, \`keyId\`.
+\`channelId\`, \`keyId\`, \`teamId\`, \`userId\`.
 
 ${curl(e.usageSeries)}
 

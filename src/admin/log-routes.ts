@@ -33,7 +33,9 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
     const query = parseQuery(usageQuery(), request.query);
     await ctx.recorder.flush();
     const report = await ctx.store.logs.usageReport(query);
-    const names = await channelNames(ctx);
+    const [names, teams, users] = await Promise.all([channelNames(ctx), ctx.store.teams.list(), ctx.store.users.list()]);
+    const teamNames = new Map(teams.map((team) => [team.id, team.name]));
+    const emails = new Map(users.map((user) => [user.id, user.email]));
     return {
       data: report.byKey,
       channels: report.byChannel.map((row) => ({
@@ -43,6 +45,8 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
         cost: row.cost,
         ...marginOf(row, row.channelId !== null),
       })),
+      teams: report.byTeam.map(({ id, ...sums }) => ({ teamId: id, teamName: id === null ? null : (teamNames.get(id) ?? null), ...sums })),
+      users: report.byUser.map(({ id, ...sums }) => ({ userId: id, email: id === null ? null : (emails.get(id) ?? null), ...sums })),
       totals: totalsOf(report.byChannel),
     };
   });
@@ -69,12 +73,19 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
 
 /** One request as the console shows it: who, where it went, each attempt, what translation did, and its timings. */
 async function logDetail(ctx: AppContext, row: RequestLogRow) {
-  const [key, channel] = await Promise.all([row.keyId ? ctx.store.keys.get(row.keyId) : undefined, row.channelId ? ctx.store.channels.get(row.channelId) : undefined]);
+  const [key, channel, team, user] = await Promise.all([
+    row.keyId ? ctx.store.keys.get(row.keyId) : undefined,
+    row.channelId ? ctx.store.channels.get(row.channelId) : undefined,
+    row.teamId ? ctx.store.teams.get(row.teamId) : undefined,
+    row.userId ? ctx.store.users.get(row.userId) : undefined,
+  ]);
   const startedAt = row.createdAt - row.latencyMs;
   const first = row.attempts[0];
   return {
     ...row,
     keyName: key?.name ?? null,
+    teamName: team?.name ?? null,
+    userEmail: user?.email ?? null,
     channelName: channel?.name ?? null,
     translationPlan: readPlanDescription(row.translation),
     timings: {
@@ -92,13 +103,17 @@ async function channelNames(ctx: AppContext): Promise<Map<string, string>> {
   return new Map((await ctx.store.channels.list()).map((channel) => [channel.id, channel.name]));
 }
 
-/** Names for the series of keys and channels (ids are what the sums keep). */
+/** Names for the series of keys, channels, teams and users (ids are what the sums keep). */
 async function groupLabels(ctx: AppContext, by: string, groups: string[]): Promise<Map<string, string>> {
   const labels = new Map<string, string>([['', 'none']]);
   if (by === 'key') {
     for (const key of await ctx.store.keys.list()) if (groups.includes(key.id)) labels.set(key.id, key.name);
   } else if (by === 'channel') {
     for (const channel of await ctx.store.channels.list()) if (groups.includes(channel.id)) labels.set(channel.id, channel.name);
+  } else if (by === 'team') {
+    for (const team of await ctx.store.teams.list()) if (groups.includes(team.id)) labels.set(team.id, team.name);
+  } else if (by === 'user') {
+    for (const user of await ctx.store.users.list()) if (groups.includes(user.id)) labels.set(user.id, user.email);
   }
   return labels;
 }

@@ -16,6 +16,8 @@ export const logRowSchema = z.object({
   id: z.string(),
   requestId: z.string(),
   keyId: z.string().nullable(),
+  teamId: z.string().nullable().describe('The key’s team when the request was made; null: none (or a row older than teams).'),
+  userId: z.string().nullable().describe('The key’s user when the request was made; null: none.'),
   family: z.string(),
   model: z.string(),
   upstreamModel: z.string().nullable(),
@@ -52,6 +54,8 @@ export const logPageSchema = pageOf(logRowSchema);
 
 export const logDetailSchema = logRowSchema.extend({
   keyName: z.string().nullable(),
+  teamName: z.string().nullable(),
+  userEmail: z.string().nullable(),
   channelName: z.string().nullable(),
   translationPlan: z.object({ mapped: z.array(z.string()), ignored: z.array(z.string()) }),
   timings: z.object({
@@ -77,6 +81,8 @@ const marginFields = {
   ),
 };
 
+const ownerSums = { requests: count, inputTokens: count, outputTokens: count, cost: z.number().describe('What clients were charged, refunds subtracted.') };
+
 export const usageSummarySchema = z.object({
   data: z.array(
     z.object({
@@ -96,6 +102,10 @@ export const usageSummarySchema = z.object({
   channels: z
     .array(z.object({ channelId: z.string().nullable().describe('Null: requests no channel served.'), channelName: z.string().nullable(), requests: count, ...marginFields }))
     .describe('Spend, upstream cost and margin per serving channel, most spend first.'),
+  teams: z
+    .array(z.object({ teamId: z.string().nullable().describe('Null: requests made with keys of no team.'), teamName: z.string().nullable(), ...ownerSums }))
+    .describe('Requests, tokens and spend per team (as keys belonged when the requests were made), most spend first.'),
+  users: z.array(z.object({ userId: z.string().nullable().describe('Null: requests made with keys of no user.'), email: z.string().nullable(), ...ownerSums })).describe('The same per user.'),
   totals: z.object({ requests: count, ...marginFields }),
 });
 
@@ -118,7 +128,7 @@ export const usageSeriesSchema = z.object({
   since: ms,
   until: ms,
   step: z.number().int(),
-  by: z.enum(['none', 'family', 'model', 'channel', 'key']),
+  by: z.enum(['none', 'family', 'model', 'channel', 'key', 'team', 'user']),
   totals: usageTotals,
   series: z.array(z.object({ group: z.string(), label: z.string(), totals: usageTotals, points: z.array(usageTotals.extend({ t: ms })) })),
 });

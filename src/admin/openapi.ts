@@ -10,14 +10,16 @@
 import { z } from 'zod';
 import { channelInputSchema, channelPatchSchema, keyInputSchema, keyPatchSchema } from './service.js';
 import { channelTestBody, logListQuery, priceQuoteQuery, seriesQuery, taskListQuery, usageQuery } from './queries.js';
+import { memberInputSchema, teamInputSchema, teamPatchSchema, userInputSchema, userPatchSchema } from './team-service.js';
 import { priceSchema } from '../config/price-schema.js';
 import * as logAnswers from './log-schemas.js';
 import * as responseAnswers from './response-schemas.js';
 import * as taskAnswers from './task-schemas.js';
 import * as auditAnswers from './audit-schemas.js';
+import * as teamAnswers from './team-schemas.js';
 
 /** Every answer schema the document names, from the files they are declared in. */
-const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers, ...auditAnswers };
+const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers, ...teamAnswers, ...auditAnswers };
 
 interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -43,6 +45,37 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/keys/{id}', tag: 'keys', summary: 'Read a key.', answer: answers.keyViewSchema },
   { method: 'patch', path: '/keys/{id}', tag: 'keys', summary: 'Change a key’s limits, models, addresses, expiry or status.', body: keyPatchSchema(), answer: answers.changedKeySchema },
   { method: 'delete', path: '/keys/{id}', tag: 'keys', summary: 'Disable a key (kept for its logs).', answer: answers.keyViewSchema },
+  { method: 'get', path: '/teams', tag: 'teams', summary: 'List teams with their member and key counts and their keys’ spend.', answer: answers.teamListSchema },
+  { method: 'post', path: '/teams', tag: 'teams', summary: 'Create a team.', body: teamInputSchema(), status: 201, answer: answers.teamViewSchema },
+  { method: 'get', path: '/teams/{id}', tag: 'teams', summary: 'Read a team.', answer: answers.teamViewSchema },
+  { method: 'patch', path: '/teams/{id}', tag: 'teams', summary: 'Rename a team or change its description.', body: teamPatchSchema(), answer: answers.teamViewSchema },
+  {
+    method: 'delete',
+    path: '/teams/{id}',
+    tag: 'teams',
+    summary: 'Delete a team and its memberships; 409 while it holds active keys (its disabled keys are kept, of no team).',
+    answer: answers.deletedSchema,
+  },
+  { method: 'get', path: '/teams/{id}/members', tag: 'teams', summary: 'A team’s members and their roles.', answer: answers.memberListSchema },
+  { method: 'put', path: '/teams/{id}/members', tag: 'teams', summary: 'Add a user to the team, or change their role in it.', body: memberInputSchema(), answer: answers.memberViewSchema },
+  {
+    method: 'delete',
+    path: '/teams/{id}/members/{userId}',
+    tag: 'teams',
+    summary: 'Remove a member; 409 while they hold active keys of the team (their disabled keys there become the team’s).',
+    answer: answers.deletedSchema,
+  },
+  { method: 'get', path: '/users', tag: 'users', summary: 'List users with their teams, key counts and their keys’ spend.', answer: answers.userListSchema },
+  { method: 'post', path: '/users', tag: 'users', summary: 'Create a user.', body: userInputSchema(), status: 201, answer: answers.userViewSchema },
+  { method: 'get', path: '/users/{id}', tag: 'users', summary: 'Read a user.', answer: answers.userViewSchema },
+  { method: 'patch', path: '/users/{id}', tag: 'users', summary: 'Change a user’s email, name, external id or status (`disabled` disables).', body: userPatchSchema(), answer: answers.userViewSchema },
+  {
+    method: 'delete',
+    path: '/users/{id}',
+    tag: 'users',
+    summary: 'Delete a user and their memberships; 409 while they hold active keys (their disabled keys become their teams’).',
+    answer: answers.deletedSchema,
+  },
   { method: 'get', path: '/channels', tag: 'channels', summary: 'List channels with their breaker state.', answer: channelList },
   { method: 'post', path: '/channels', tag: 'channels', summary: 'Create a channel; its type’s settings are checked.', body: channelInputSchema(), status: 201, answer: answers.channelViewSchema },
   { method: 'get', path: '/channels/{id}', tag: 'channels', summary: 'Read a channel.', answer: answers.channelViewSchema },
@@ -121,6 +154,13 @@ export const NAMED_ANSWERS: Readonly<Record<string, z.ZodType>> = {
   KeyList: keyList,
   CreatedKey: answers.createdKeySchema,
   ChangedKey: answers.changedKeySchema,
+  TeamView: answers.teamViewSchema,
+  TeamList: answers.teamListSchema,
+  MemberView: answers.memberViewSchema,
+  MemberList: answers.memberListSchema,
+  UserView: answers.userViewSchema,
+  UserList: answers.userListSchema,
+  Deleted: answers.deletedSchema,
   ChannelView: answers.channelViewSchema,
   ChannelList: channelList,
   ChannelTest: answers.channelTestSchema,
@@ -202,7 +242,8 @@ export function adminOpenApi(version: string): Record<string, unknown> {
     info: {
       title: 'Switchyard admin API',
       version,
-      description: 'Keys, channels, prices, request logs, usage, tasks, settings and the audit log. Every operation takes the admin key as `Authorization: Bearer <key>` or `x-admin-key`.',
+      description:
+        'Keys, teams, users, channels, prices, request logs, usage, tasks, settings and the audit log. Every operation takes the admin key as `Authorization: Bearer <key>` or `x-admin-key`.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { adminKey: [] }],

@@ -78,6 +78,8 @@ export const logListQuery = builtOnce(() =>
       until: time().optional().describe('Rows created before this time.'),
       before: time().optional().describe('Rows created before this time (older paging; `cursor` is exact).'),
       keyId: text('Only this key’s requests.').optional(),
+      teamId: text('Only requests made with a key of this team (as the key belonged then).').optional(),
+      userId: text('Only requests made with a key of this user (as the key belonged then).').optional(),
       model: text('Only this client model name.').optional(),
       channelId: text('Only requests this channel answered.').optional(),
       family: text('Only this family: messages, generate, responses, chat-completions, embeddings, images, videos, count-tokens….').optional(),
@@ -92,6 +94,8 @@ export const usageQuery = builtOnce(() =>
   z
     .object({
       keyId: text('Only this key.').optional(),
+      teamId: text('Only this team’s keys’ requests.').optional(),
+      userId: text('Only this user’s keys’ requests.').optional(),
       since: time().optional(),
       until: time().optional(),
     })
@@ -110,7 +114,10 @@ export const seriesQuery = builtOnce(() =>
         .pipe(z.number().int().min(MINUTE).multipleOf(MINUTE, 'must be a whole number of minutes'))
         .optional()
         .describe('Bucket width in ms, whole minutes (default: about 100 points over the range).'),
-      by: z.enum(['none', 'family', 'model', 'channel', 'key']).optional().describe('One series per family, model, channel or key (default: `none`, one series).'),
+      by: z
+        .enum(['none', 'family', 'model', 'channel', 'key', 'team', 'user'])
+        .optional()
+        .describe('One series per family, model, channel, key, team or user (default: `none`, one series); requests of no team or user are the group `` (labelled `none`).'),
       top: z
         .string()
         .regex(/^\d+$/, 'must be a whole number')
@@ -122,6 +129,8 @@ export const seriesQuery = builtOnce(() =>
       model: text('Only this client model name.').optional(),
       channelId: text('Only this channel.').optional(),
       keyId: text('Only this key.').optional(),
+      teamId: text('Only this team’s keys.').optional(),
+      userId: text('Only this user’s keys.').optional(),
     })
     .strict()
     .transform((query, context) => {

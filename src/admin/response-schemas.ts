@@ -26,6 +26,8 @@ export const keyViewSchema = z.object({
   tpm: z.number().int().nullable(),
   expiresAt: nullableMs,
   strictTranslation: z.boolean(),
+  teamId: z.string().nullable().describe('The team that owns the key; null: none.'),
+  userId: z.string().nullable().describe('The user the key is for, a member of its team; null: the team’s key (or no one’s).'),
   createdAt: ms,
   updatedAt: ms,
 });

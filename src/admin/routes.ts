@@ -8,6 +8,7 @@
  *   GET/PATCH/DELETE  /admin/channels/:id     read / update / delete (reads carry `health`, the breaker)
  *   POST              /admin/channels/:id/health/reset   closes the channel's breakers (on every instance, with Redis)
  *   POST              /admin/channels/:id/test           one small request through this channel only
+ *   /admin/teams, /admin/teams/:id/members, /admin/users   teams, members and users (team-routes.ts)
  *   GET               /admin/logs, /admin/logs/:id       request logs (log-routes.ts)
  *   GET               /admin/usage, /admin/usage/series  usage totals and series
  *   GET               /admin/tasks, /admin/tasks/:id     image and video tasks (task-routes.ts)
@@ -31,6 +32,7 @@ import { registerLogRoutes } from './log-routes.js';
 import { registerTaskRoutes } from './task-routes.js';
 import { registerCatalogueRoutes } from './catalogue-routes.js';
 import { registerPriceRoutes } from './price-routes.js';
+import { registerTeamRoutes } from './team-routes.js';
 import { keyPriceWarnings } from './unpriced-models.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelRecord } from '../storage/types.js';
@@ -133,6 +135,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return testChannel(ctx, await admin.getChannel(request.params.id), model);
   });
 
+  registerTeamRoutes(app, ctx, keysChanged);
   registerLogRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
   registerCatalogueRoutes(app, ctx);

@@ -16,6 +16,7 @@ import type { AuditAction, ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, Sto
 
 export { publicChannel, publicKey } from '../storage/public-views.js';
 import { builtOnce } from '../core/built-once.js';
+import { checkKeyOwner, ownerAfter } from './key-owner.js';
 
 const epochOrIso = builtOnce(() => z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true })]).transform((value) => (typeof value === 'number' ? value : Date.parse(value))));
 const cidrList = builtOnce(() => z.array(z.string().refine(isIpOrCidr, IP_OR_CIDR_MESSAGE)));
@@ -42,6 +43,8 @@ export const keyInputSchema = builtOnce(() =>
       tpm: z.number().int().positive().nullable().optional().describe('Tokens per minute; null or absent: no limit.'),
       expiresAt: epochOrIso().nullable().optional().describe('Expiry: epoch milliseconds or an ISO 8601 date-time with an offset; null or absent: never.'),
       strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
+      teamId: z.string().min(1).max(128).nullable().optional().describe('The team that owns the key; its usage and spend roll up to the team. Null or absent: no team.'),
+      userId: z.string().min(1).max(128).nullable().optional().describe('The user the key is for, a member of `teamId` (which is then required); null or absent: the team’s key.'),
     })
     .strict(),
 );
@@ -114,6 +117,7 @@ export class AdminService {
 
   async createKey(input: unknown, actor: AuditActor): Promise<{ record: KeyRecord; secret: string }> {
     const data = parseInput(keyInputSchema(), input);
+    await checkKeyOwner(this.store, ownerAfter(undefined, data));
     const secret = data.key ?? generateKeySecret();
     const { key: _secret, ...fields } = data;
     return this.store.transaction(async (tx) => {
@@ -132,6 +136,7 @@ export class AdminService {
     const { key: secret, ...fields } = data;
     const patch: KeyPatch = { ...fields };
     if (secret !== undefined) Object.assign(patch, { keyHash: hashKey(secret), keyPrefix: secret.slice(0, 8) });
+    if (patch.teamId !== undefined || patch.userId !== undefined) await checkKeyOwner(this.store, ownerAfter(await this.getKey(id), patch));
     return this.store.transaction(async (tx) => {
       const before = await tx.keys.get(id);
       const record = before && (await tx.keys.update(id, patch));

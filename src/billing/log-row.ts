@@ -35,6 +35,8 @@ export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLo
     id: newTimeOrderedId('log', now),
     requestId: fields.requestId,
     keyId: fields.keyId,
+    teamId: fields.teamId ?? null,
+    userId: fields.userId ?? null,
     family: fields.family,
     model: fields.model,
     upstreamModel: fields.upstreamModel,

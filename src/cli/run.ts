@@ -16,16 +16,18 @@ import { resolveDataPlace } from './data-place.js';
 import { StoreSecrets } from '../storage/store-secrets.js';
 import { rotateSecretKey } from './secret-key.js';
 import { AUDIT_FLAGS, cliActor, listAudit } from './audit.js';
+import { findTeamId, findUserId, runTeamCommand, splitCommand, TEAM_COMMANDS, TEAM_OPTIONS, TEAM_USAGE } from './team-commands.js';
 import type { Store } from '../storage/types.js';
 
 const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
 
   keys create --name NAME [--key SECRET] [--quota USD] [--models a,b] [--allow-ips cidr,cidr]
               [--rpm N] [--tpm N] [--expires-at ISO-8601] [--strict-translation]
+              [--team NAME|ID [--user EMAIL|ID]]
   keys list
   keys disable NAME|ID
   keys enable NAME|ID
-  channels add --name NAME --type TYPE --models a,b [--base-url URL] [--api-key KEY ...]
+${TEAM_USAGE}  channels add --name NAME --type TYPE --models a,b [--base-url URL] [--api-key KEY ...]
                [--model-mapping client=upstream,...] [--priority N] [--weight N] [--settings JSON]
                (models: names, prefix* or '*'; which types need a base URL and a key:
                docs/providers.md)
@@ -40,7 +42,7 @@ const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
   prices set MODEL --json '{"input": 3, "output": 15, "tiers": [...]}'
                             (USD per million tokens; MODEL: a name, '*' or 'prefix*')
   prices delete MODEL
-  usage [--key NAME|ID] [--since ISO-8601]
+  usage [--key NAME|ID] [--team NAME|ID] [--user EMAIL|ID] [--since ISO-8601]
   admin-key rotate          a new generated admin key (the old one stops working
                             when the gateway restarts); prints it once
   secret-key rotate [--new-key PASSPHRASE] [--forget-unreadable]
@@ -71,6 +73,7 @@ const COMMANDS = new Set([
   'admin-key rotate',
   'secret-key rotate',
   'audit list',
+  ...TEAM_COMMANDS,
 ]);
 
 const list = (value: string | undefined) =>
@@ -168,6 +171,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
       'forget-unreadable': { type: 'boolean' },
       ...Object.fromEntries(Object.keys(PRICE_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
       json: { type: 'string' },
+      ...TEAM_OPTIONS,
     },
   });
   const [group, ...words] = positionals;
@@ -176,7 +180,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
     return;
   }
   // `usage` takes no action word; every other group takes one, then an optional NAME|ID.
-  const [action, ref] = group === 'usage' ? [undefined, words[0]] : words;
+  const { action, ref } = splitCommand(group, words);
   const command = `${group} ${action ?? ''}`.trim();
   if (!COMMANDS.has(command) || (group === 'usage' && ref !== undefined)) {
     throw new GatewayError('invalid_request', `unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
@@ -191,6 +195,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
     if (secrets.problem) io.stderr(`switchyard: warning: ${secrets.problem.detail}\n`);
     const admin = new AdminService(store, secrets);
     const actor = cliActor(io.env);
+    if (TEAM_COMMANDS.includes(command)) return await runTeamCommand(command, ref, values, store, print, actor);
     switch (command) {
       case 'keys create': {
         const { record, secret } = await admin.createKey(
@@ -204,6 +209,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
             tpm: num(values.tpm),
             expiresAt: values['expires-at'],
             strictTranslation: values['strict-translation'],
+            teamId: values.team ? await findTeamId(store, values.team) : undefined,
+            userId: values.user ? await findUserId(store, values.user) : undefined,
           },
           actor,
         );
@@ -262,8 +269,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
         return;
       case 'usage': {
         const keyId = values.key ? await findKeyId(store, values.key) : undefined;
+        const owner = { teamId: values.team ? await findTeamId(store, values.team) : undefined, userId: values.user ? await findUserId(store, values.user) : undefined };
         const since = values.since ? Date.parse(values.since) : undefined;
-        print(await store.logs.usage({ keyId, since }));
+        print(await store.logs.usage({ keyId, ...owner, since }));
         return;
       }
       case 'admin-key rotate': {

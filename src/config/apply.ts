@@ -1,5 +1,5 @@
 /**
- * Writes the config file's channels, keys and prices (apply-prices.ts) to
+ * Writes the config file's users and teams (apply-teams.ts), channels, keys and prices (apply-prices.ts) to
  * the store, respecting the operator: each field the file declares is
  * applied only when the file's value changed since it was last applied (a
  * fingerprint per field is kept in the `config.applied` setting, never a
@@ -15,6 +15,7 @@ import type { CredentialSealer } from '../storage/store-secrets.js';
 import { withExclusiveLock } from '../storage/exclusive-lock.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
 import { applyConfigPrices, type PriceFingerprints } from './apply-prices.js';
+import { applyConfigTeams, keyOwnerIds, type TeamsApplied } from './apply-teams.js';
 import { declaredModels } from './entity-rules.js';
 import { fingerprint, sameJson } from './fingerprints.js';
 import type { ConfigChannel, ConfigFile, ConfigKey } from './file.js';
@@ -23,7 +24,7 @@ export const APPLIED_SETTING = 'config.applied';
 
 /** Per entity name, per declared field, the fingerprint of the value the file last declared. */
 type Fingerprints = Record<string, string>;
-interface AppliedRecord {
+interface AppliedRecord extends Partial<TeamsApplied> {
   channels: Record<string, Fingerprints>;
   keys: Record<string, Fingerprints>;
   prices: PriceFingerprints;
@@ -40,11 +41,15 @@ export async function applyConfigFile(
   config: ConfigFile,
   hashKey: (secret: string) => string,
   path?: string,
-): Promise<{ channels: number; keys: number; prices: number }> {
+): Promise<{ channels: number; keys: number; prices: number; teams: number }> {
   const actor = configFileActor(path);
   return withExclusiveLock(store, APPLIED_SETTING, async () => {
     const last = await readApplied(store);
     const next: AppliedRecord = { channels: {}, keys: {}, prices: {} };
+    // Before the keys, which name their team and user.
+    const teams = await applyConfigTeams(store, config, last);
+    if (config.users.length > 0) next.users = teams.applied.users;
+    if (config.teams.length > 0) next.teams = teams.applied.teams;
     let channels = 0;
     for (const [index, channel] of config.channels.entries()) {
       const label = `channels[${index}] "${channel.name}"`;
@@ -62,7 +67,7 @@ export async function applyConfigFile(
     next.prices = prices.fingerprints;
     // In a transaction like every other write here: on SQLite it waits for the write lock without holding the event loop.
     if (JSON.stringify(next) !== JSON.stringify(last)) await store.transaction((tx) => tx.settings.set(APPLIED_SETTING, JSON.stringify(next)));
-    return { channels, keys, prices: prices.changed };
+    return { channels, keys, prices: prices.changed, teams: teams.changed };
   });
 }
 
@@ -89,7 +94,7 @@ async function readApplied(store: Store): Promise<AppliedRecord> {
   const text = await store.settings.get(APPLIED_SETTING);
   try {
     const parsed = text === undefined ? undefined : (JSON.parse(text) as Partial<AppliedRecord>);
-    return { channels: parsed?.channels ?? {}, keys: parsed?.keys ?? {}, prices: parsed?.prices ?? {} };
+    return { channels: parsed?.channels ?? {}, keys: parsed?.keys ?? {}, prices: parsed?.prices ?? {}, users: parsed?.users, teams: parsed?.teams };
   } catch {
     return { channels: {}, keys: {}, prices: {} };
   }
@@ -159,6 +164,7 @@ async function applyKey(store: Store, key: ConfigKey, hashKey: (secret: string) 
     rpm: key.rpm ?? null,
     tpm: key.tpm ?? null,
     strictTranslation: key.strictTranslation ?? false,
+    ...(await keyOwnerIds(store, key)),
   };
   const fingerprints = fingerprintAll(declared);
   let existing = await store.keys.getByName(key.name);

@@ -11,6 +11,7 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from './entity-rules.js';
 import { builtOnce } from '../core/built-once.js';
 import { pricePatternSchema, priceSchema } from './price-schema.js';
+import { checkTeamsAndUsers, configTeamSchema, configUserSchema } from './team-config.js';
 
 type YamlParse = typeof import('yaml').parse;
 
@@ -86,6 +87,8 @@ const keySchema = builtOnce(() =>
     tpm: z.number().int().positive().optional().describe('Tokens per minute.'),
     expiresAt: epochMs().optional().describe('Expiry: an ISO 8601 date or date-time with a zone, or epoch milliseconds.'),
     strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
+    team: name().optional().describe('The team that owns the key, by name (in `teams`, or stored already).'),
+    user: name().optional().describe('The user the key is for, by email: a member of `team`, which is then required.'),
   }),
 );
 
@@ -124,6 +127,8 @@ export const configSchema = builtOnce(() =>
   z
     .strictObject({
       channels: z.array(channelSchema()).default([]).describe('Upstreams, created by name; later starts apply only the fields the file changed since it was last applied.'),
+      users: z.array(configUserSchema()).default([]).describe('People, created by email; later starts apply only the fields the file changed.'),
+      teams: z.array(configTeamSchema()).default([]).describe('Teams and their members, created by name; later starts apply only what the file changed.'),
       keys: z.array(keySchema()).default([]).describe('Client keys, created by name; later starts apply only the fields the file changed (a key disabled elsewhere stays disabled).'),
       prices: z
         .record(pricePatternSchema(), priceSchema())
@@ -182,6 +187,7 @@ export const configSchema = builtOnce(() =>
         'key',
         ctx,
       );
+      checkTeamsAndUsers(config, ctx);
       config.channels.forEach((channel, index) => {
         const apiKeys = channel.apiKey === undefined ? [] : [channel.apiKey].flat();
         const problem = channelProblem({ ...channel, baseUrl: channel.baseUrl ?? '', apiKeys, settings: channel.settings ?? {} });

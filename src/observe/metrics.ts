@@ -24,6 +24,8 @@ export interface RequestObservation {
   outputTokens: number;
   cost: number;
   keyName: string;
+  /** The key's team (its id), for the spend per team; null or absent: none. */
+  teamId?: string | null;
   /** Channels tried after the first (failovers). */
   failovers: number;
   /** `rate_limited` or `quota_exhausted` when the request was refused for a limit. */
@@ -47,6 +49,7 @@ export class GatewayMetrics {
   private readonly firstToken: CellHistogram;
   private readonly tokens: CellHistogram;
   private readonly spend: CellCounter;
+  private readonly teamSpend: CellCounter;
   private readonly failovers: CellCounter;
   private readonly limited: CellCounter;
 
@@ -73,6 +76,8 @@ export class GatewayMetrics {
     );
     this.tokens = new CellHistogram('gen_ai_client_token_usage', 'Tokens per request, by type (input, output).', ['gen_ai_token_type', 'family', 'gen_ai_request_model'], TOKEN_BUCKETS);
     this.spend = new CellCounter('switchyard_spend_usd_total', 'Spend charged to keys, in USD.', ['family', 'gen_ai_request_model', 'key']);
+    // Teams are fewer than the keys they hold: a label as bounded as the key one. Users are not (one per person).
+    this.teamSpend = new CellCounter('switchyard_team_spend_usd_total', 'Spend charged to the keys of a team (by team id), in USD.', ['family', 'gen_ai_request_model', 'team']);
     this.failovers = new CellCounter('switchyard_failovers_total', 'Channels tried after the first one.', ['family', 'gen_ai_request_model']);
     this.limited = new CellCounter('switchyard_limit_rejections_total', 'Requests refused for a rate limit or an exhausted quota.', ['family', 'reason']);
   }
@@ -81,7 +86,7 @@ export class GatewayMetrics {
   private async createRegistry(): Promise<Registry> {
     const { Gauge, Registry } = await import('prom-client');
     const registry = new Registry();
-    for (const cell of [this.requests, this.duration, this.firstToken, this.tokens, this.spend, this.failovers, this.limited]) registry.registerMetric(cell as never);
+    for (const cell of [this.requests, this.duration, this.firstToken, this.tokens, this.spend, this.teamSpend, this.failovers, this.limited]) registry.registerMetric(cell as never);
     const registers = [registry];
     const sources = this.sources;
     new Gauge({
@@ -126,6 +131,7 @@ export class GatewayMetrics {
     if (o.inputTokens > 0) this.tokens.observe(['input', o.family, o.model], o.inputTokens);
     if (o.outputTokens > 0) this.tokens.observe(['output', o.family, o.model], o.outputTokens);
     if (o.cost !== 0) this.spend.inc([o.family, o.model, o.keyName], o.cost);
+    if (o.cost !== 0 && o.teamId) this.teamSpend.inc([o.family, o.model, o.teamId], o.cost);
     if (o.failovers > 0) this.failovers.inc([o.family, o.model], o.failovers);
     if (o.limitKind) this.limited.inc([o.family, o.limitKind]);
   }

@@ -69,6 +69,7 @@ function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost:
     outputTokens: usage.outputTokens,
     cost,
     keyName: input.key?.record.name ?? 'none',
+    teamId: input.key?.record.teamId,
     failovers: Math.max(0, input.attempts.length - 1),
     limitKind: input.error && isLimitRefusal(input.error.kind) ? input.error.kind : undefined,
   });
@@ -110,6 +111,8 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
       {
         requestId: input.requestId,
         keyId: key?.id ?? null,
+        teamId: key?.teamId ?? null,
+        userId: key?.userId ?? null,
         family: input.family,
         model: input.model,
         upstreamModel: input.upstreamModel ?? null,
@@ -169,6 +172,8 @@ export function settleCount(ctx: AppContext, input: CountSettlement): void {
     requestLogRow({
       requestId: input.requestId,
       keyId: input.key?.record.id ?? null,
+      teamId: input.key?.record.teamId ?? null,
+      userId: input.key?.record.userId ?? null,
       family: input.family,
       model: input.model,
       upstreamModel: input.upstreamModel ?? null,

@@ -43,6 +43,8 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
   const row = requestLogRow({
     requestId: meta.requestId,
     keyId: key.record.id,
+    teamId: key.record.teamId,
+    userId: key.record.userId,
     family: fields.family,
     model: fields.model,
     upstreamModel: fields.channel && fields.upstreamModel ? fields.upstreamModel(fields.channel) : null,
@@ -70,6 +72,7 @@ export function logTaskRequest(ctx: AppContext, key: ClientKey, meta: TaskReques
     outputTokens: 0,
     cost: fields.cost,
     keyName: key.record.name,
+    teamId: key.record.teamId,
     failovers: Math.max(0, fields.attempts.length - 1),
     limitKind: fields.error && isLimitRefusal(fields.error.kind) ? fields.error.kind : undefined,
   });

@@ -85,6 +85,9 @@ function refundLogRow(task: TaskRecord, model: string): RequestLogRow {
     requestId: `refund:${task.id}`,
     translation: null,
     keyId: task.keyId,
+    // The team and user the task was submitted for, as its charge's row has them.
+    teamId: task.teamId ?? null,
+    userId: task.userId ?? null,
     family: task.family,
     model,
     upstreamModel: null,

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { conflict, fromJson, isUniqueViolation, toJson, toNullableNumber, toNumber } from './columns.js';
 import { isWellFormedId, newId } from './ids.js';
 import type { Database, KeysTable } from './schema.js';
+import type { KeyHoldings } from './team-types.js';
 import type { KeyPatch, KeyRecord, KeyRepository, KeyStatus, NewKey } from './types.js';
 
 function toRecord(row: Selectable<KeysTable>): KeyRecord {
@@ -20,6 +21,8 @@ function toRecord(row: Selectable<KeysTable>): KeyRecord {
     rpm: toNullableNumber(row.rpm),
     tpm: toNullableNumber(row.tpm),
     strictTranslation: toNumber(row.strict_translation) === 1,
+    teamId: row.team_id ?? null,
+    userId: row.user_id ?? null,
     createdAt: toNumber(row.created_at),
     updatedAt: toNumber(row.updated_at),
   };
@@ -43,6 +46,8 @@ function toColumns(patch: KeyPatch): Updateable<KeysTable> {
   if (patch.rpm !== undefined) set.rpm = patch.rpm;
   if (patch.tpm !== undefined) set.tpm = patch.tpm;
   if (patch.strictTranslation !== undefined) set.strict_translation = patch.strictTranslation ? 1 : 0;
+  if (patch.teamId !== undefined) set.team_id = patch.teamId;
+  if (patch.userId !== undefined) set.user_id = patch.userId;
   return set;
 }
 
@@ -76,6 +81,8 @@ export class KyselyKeyRepository implements KeyRepository {
           rpm: key.rpm ?? null,
           tpm: key.tpm ?? null,
           strict_translation: key.strictTranslation ? 1 : 0,
+          team_id: key.teamId ?? null,
+          user_id: key.userId ?? null,
           created_at: now,
           updated_at: now,
         })
@@ -156,5 +163,14 @@ export class KyselyKeyRepository implements KeyRepository {
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
     return toNumber(row.n);
+  }
+
+  async holdings(owner: { teamId: string } | { userId: string }): Promise<KeyHoldings> {
+    const row = await this.db
+      .selectFrom('keys')
+      .select([sql<number>`COUNT(*)`.as('keys'), sql<number>`SUM(CASE WHEN status = 'active' THEN 1 ELSE 0 END)`.as('active_keys'), sql<number>`SUM(used)`.as('used')])
+      .where('teamId' in owner ? 'team_id' : 'user_id', '=', 'teamId' in owner ? owner.teamId : owner.userId)
+      .executeTakeFirstOrThrow();
+    return { keys: toNumber(row.keys), activeKeys: toNumber(row.active_keys), used: toNumber(row.used) };
   }
 }

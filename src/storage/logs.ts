@@ -28,6 +28,8 @@ function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
     id: row.id,
     request_id: storableText(row.requestId),
     key_id: storableNullable(row.keyId),
+    team_id: row.teamId ?? null,
+    user_id: row.userId ?? null,
     family: storableText(row.family),
     model: storableText(row.model),
     upstream_model: storableNullable(row.upstreamModel),
@@ -69,6 +71,8 @@ function toRow(row: Selectable<RequestLogsTable>): RequestLogRow {
     id: row.id,
     requestId: row.request_id,
     keyId: row.key_id,
+    teamId: row.team_id ?? null,
+    userId: row.user_id ?? null,
     family: row.family,
     model: row.model,
     upstreamModel: row.upstream_model,
@@ -151,6 +155,8 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? defaultLimit), 1), maxLimit);
     let select = this.db.selectFrom('request_logs').selectAll();
     if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+    if (query.teamId !== undefined) select = select.where('team_id', '=', query.teamId);
+    if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
     if (query.model !== undefined) select = select.where('model', '=', query.model);
     if (query.channelId !== undefined) select = select.where('channel_id', '=', query.channelId);
     if (query.family !== undefined) select = select.where('family', '=', query.family);
@@ -183,9 +189,10 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     const firstHour = since === undefined ? undefined : Math.ceil(since / HOUR) * HOUR;
     const lastHour = until === undefined ? undefined : Math.floor(until / HOUR) * HOUR;
     if (firstHour !== undefined && lastHour !== undefined && firstHour >= lastHour) return reportOf([await this.logUsage(query)]);
-    const parts = [await hourlyUsage(this.db, { keyId: query.keyId, since: firstHour, until: lastHour })];
-    if (since !== undefined && since < firstHour!) parts.push(await this.logUsage({ keyId: query.keyId, since, until: firstHour }));
-    if (until !== undefined && lastHour! < until) parts.push(await this.logUsage({ keyId: query.keyId, since: lastHour, until }));
+    const owner = { keyId: query.keyId, teamId: query.teamId, userId: query.userId };
+    const parts = [await hourlyUsage(this.db, { ...owner, since: firstHour, until: lastHour })];
+    if (since !== undefined && since < firstHour!) parts.push(await this.logUsage({ ...owner, since, until: firstHour }));
+    if (until !== undefined && lastHour! < until) parts.push(await this.logUsage({ ...owner, since: lastHour, until }));
     return reportOf(parts);
   }
 
@@ -194,6 +201,8 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
       'key_id',
       'model',
       'channel_id',
+      'team_id',
+      'user_id',
       // A refund row moves money, not a request (as in the sums).
       sql<number>`SUM(CASE WHEN request_id LIKE 'refund:%' THEN 0 ELSE 1 END)`.as('requests'),
       eb.fn.sum('input_tokens').as('input_tokens'),
@@ -206,9 +215,11 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
       eb.fn.sum('unpriced').as('unpriced_requests'),
     ]);
     if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+    if (query.teamId !== undefined) select = select.where('team_id', '=', query.teamId);
+    if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
     if (query.since !== undefined) select = select.where('created_at', '>=', query.since);
     if (query.until !== undefined) select = select.where('created_at', '<', query.until);
-    const rows = await select.groupBy(['key_id', 'model', 'channel_id']).execute();
+    const rows = await select.groupBy(['key_id', 'model', 'channel_id', 'team_id', 'user_id']).execute();
     return rows.map(toSummary);
   }
 }

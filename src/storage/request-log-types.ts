@@ -7,6 +7,9 @@ export interface RequestLogRow {
   id: string;
   requestId: string;
   keyId: string | null;
+  /** The key's team and user when the request was made (read back as null where none was recorded). */
+  teamId?: string | null;
+  userId?: string | null;
   /** Client family: messages, generate, responses, images, videos. */
   family: string;
   model: string;
@@ -47,6 +50,8 @@ export interface RequestLogRow {
 
 export interface LogQuery {
   keyId?: string;
+  teamId?: string;
+  userId?: string;
   model?: string;
   channelId?: string;
   family?: string;
@@ -62,7 +67,7 @@ export interface LogQuery {
   limit?: number;
 }
 
-export type UsageGrouping = 'none' | 'family' | 'model' | 'channel' | 'key';
+export type UsageGrouping = 'none' | 'family' | 'model' | 'channel' | 'key' | 'team' | 'user';
 
 export interface UsageSeriesQuery {
   since: number;
@@ -76,6 +81,8 @@ export interface UsageSeriesQuery {
   model?: string;
   channelId?: string;
   keyId?: string;
+  teamId?: string;
+  userId?: string;
 }
 
 export interface UsageTotals {
@@ -106,7 +113,7 @@ export interface UsagePoint extends UsageTotals {
 }
 
 export interface UsageSeries {
-  /** The group's value: a family, model, channel id or key id ('' for none); 'all' when not grouped; '(other)' for the groups beyond the busiest. */
+  /** The group's value: a family, model, channel, key, team or user id ('' for none); 'all' when not grouped; '(other)' for the groups beyond the busiest. */
   group: string;
   /** The group's totals over the whole range (quantiles from its merged histograms). */
   totals: UsageTotals;
@@ -115,6 +122,8 @@ export interface UsageSeries {
 
 export interface UsageQuery {
   keyId?: string;
+  teamId?: string;
+  userId?: string;
   since?: number;
   until?: number;
 }
@@ -150,10 +159,22 @@ export interface ChannelUsageRow extends UpstreamCostSums {
   cost: number;
 }
 
-/** Usage totals per key and model, and per channel, over one period. */
+/** A team's or a user's requests, tokens and spend over a period (`id` null: requests of none). */
+export interface OwnerUsageRow {
+  id: string | null;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** What clients were charged, refunds subtracted. */
+  cost: number;
+}
+
+/** Usage totals per key and model, per channel, per team and per user, over one period. */
 export interface UsageReport {
   byKey: UsageSummaryRow[];
   byChannel: ChannelUsageRow[];
+  byTeam: OwnerUsageRow[];
+  byUser: OwnerUsageRow[];
 }
 
 export interface RequestLogRepository {

@@ -19,6 +19,10 @@ export interface KeysTable {
   rpm: number | null;
   tpm: number | null;
   strict_translation: Generated<number>;
+  /** The owning team; null: a key of no team. */
+  team_id: string | null;
+  /** The owning user (a member of `team_id`); null: a team's key, or no team's. */
+  user_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -73,6 +77,9 @@ export interface RequestLogsTable {
   upstream_cost: number | null;
   /** 1 when the request had usage but its model no price (so `cost` is 0 for want of a price, not of usage). */
   unpriced: Generated<number>;
+  /** The key's team and user when the request was made; null when none (or in rows older than the columns). */
+  team_id: string | null;
+  user_id: string | null;
   created_at: number;
 }
 
@@ -87,6 +94,9 @@ export interface UsageSumsTable {
   model: string;
   channel_id: string;
   key_id: string;
+  /** The key's team and user, '' when none. */
+  team_id: Generated<string>;
+  user_id: Generated<string>;
   requests: number;
   errors: number;
   rate_limited: number;
@@ -140,6 +150,34 @@ export interface AuditLogTable {
   client_ip: string | null;
 }
 
+export interface TeamsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  /** Case-folded, unique. */
+  email: string;
+  name: string | null;
+  status: string;
+  /** The subject a sign-in provider names the user by; null until one does. */
+  external_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  /** `member` or `admin` (a team admin). */
+  role: string;
+  created_at: number;
+}
+
 export interface Database {
   keys: KeysTable;
   channels: ChannelsTable;
@@ -149,4 +187,7 @@ export interface Database {
   settings: SettingsTable;
   prices: PricesTable;
   audit_log: AuditLogTable;
+  teams: TeamsTable;
+  users: UsersTable;
+  team_members: TeamMembersTable;
 }

@@ -6,6 +6,8 @@ import { KyselyKeyRepository } from './keys.js';
 import { KyselyPriceRepository } from './prices.js';
 import type { Database } from './schema.js';
 import { KyselySettingsRepository } from './settings.js';
+import { KyselyTeamRepository } from './teams.js';
+import { KyselyUserRepository } from './users.js';
 import type { StoreWrites } from './types.js';
 
 /** The repositories an administrative change writes through, over the database or one transaction of it. */
@@ -16,6 +18,8 @@ export function storeWrites(db: Kysely<Database>): StoreWrites {
     settings: new KyselySettingsRepository(db),
     prices: new KyselyPriceRepository(db),
     audit: new KyselyAuditRepository(db),
+    teams: new KyselyTeamRepository(db),
+    users: new KyselyUserRepository(db),
   };
 }
 

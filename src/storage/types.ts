@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor, AuditEntry, AuditQuery } from './audit-types.js';
 import type { RequestLogRepository } from './request-log-types.js';
+import type { KeyHoldings, TeamMember, TeamRecord, TeamRepository, UserRecord, UserRepository } from './team-types.js';
 
 export type KeyStatus = 'active' | 'disabled';
 
@@ -29,6 +30,10 @@ export interface KeyRecord {
   tpm: number | null;
   /** Refuse what an upstream would ignore instead of ignoring it (see core/translation-plan.ts). */
   strictTranslation: boolean;
+  /** The owning team; null: no team's. Request logs and usage carry it, as it was at the request. */
+  teamId: string | null;
+  /** The owning user, a member of `teamId`; null: the team's key (or no one's). */
+  userId: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -45,6 +50,8 @@ export interface NewKey {
   rpm?: number | null;
   tpm?: number | null;
   strictTranslation?: boolean;
+  teamId?: string | null;
+  userId?: string | null;
 }
 
 export type KeyPatch = Partial<Omit<NewKey, 'keyHash' | 'keyPrefix'>> & { keyHash?: string; keyPrefix?: string };
@@ -93,6 +100,8 @@ export interface KeyRepository {
   /** Adds spent amounts to `used`, many keys in one round trip (the batched settle). */
   addUsed(amounts: Map<string, number>): Promise<void>;
   count(): Promise<number>;
+  /** How many keys a team or a user holds, how many active, and their spend. */
+  holdings(owner: { teamId: string } | { userId: string }): Promise<KeyHoldings>;
 }
 
 export interface ChannelRepository {
@@ -150,6 +159,9 @@ export interface AuditSubjects {
   price: PriceRecord;
   'admin-key': SecretChange;
   'secret-key': SecretChange;
+  team: TeamRecord;
+  user: UserRecord;
+  'team-member': TeamMember;
 }
 
 export type AuditKind = keyof AuditSubjects;
@@ -173,6 +185,8 @@ export interface StoreWrites {
   readonly settings: SettingsRepository;
   readonly prices: PriceRepository;
   readonly audit: AuditRepository;
+  readonly teams: TeamRepository;
+  readonly users: UserRepository;
 }
 
 export interface Store extends StoreWrites {

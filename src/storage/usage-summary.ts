@@ -1,26 +1,47 @@
 /**
- * Usage totals per key and model (the admin API's and CLI's usage report)
- * and per channel (spend beside upstream cost): rows read from the log or
- * from the hourly sums, grouped by key, model and channel, added together.
+ * Usage totals per key and model (the admin API's and CLI's usage report),
+ * per channel (spend beside upstream cost) and per team and user: rows read
+ * from the log or from the hourly sums, grouped by key, model, channel, team
+ * and user, added together.
  */
 import { toNumber } from './columns.js';
-import type { ChannelUsageRow, UsageReport, UsageSummaryRow } from './request-log-types.js';
+import type { ChannelUsageRow, OwnerUsageRow, UsageReport, UsageSummaryRow } from './request-log-types.js';
 
-/** One group of a read: a key, a model and the channel that served. */
+/** One group of a read: a key, a model, the channel that served, and the key's team and user. */
 export interface GroupedUsageRow extends UsageSummaryRow {
   channelId: string | null;
+  teamId: string | null;
+  userId: string | null;
 }
 
-/** The parts' rows added together per key and model, and per channel. */
+/** The parts' rows added together per key and model, per channel, per team and per user. */
 export function reportOf(parts: GroupedUsageRow[][]): UsageReport {
   const rows = parts.flat();
-  return { byKey: mergeSummaries(rows), byChannel: mergeByChannel(rows) };
+  return { byKey: mergeSummaries(rows), byChannel: mergeByChannel(rows), byTeam: mergeByOwner(rows, 'teamId'), byUser: mergeByOwner(rows, 'userId') };
+}
+
+/** One row per team or per user (null: requests of none), most spend first. */
+function mergeByOwner(rows: readonly GroupedUsageRow[], owner: 'teamId' | 'userId'): OwnerUsageRow[] {
+  const merged = new Map<string | null, OwnerUsageRow>();
+  for (const row of rows) {
+    const id = row[owner];
+    let into = merged.get(id);
+    if (!into) {
+      into = { id, requests: 0, inputTokens: 0, outputTokens: 0, cost: 0 };
+      merged.set(id, into);
+    }
+    into.requests += row.requests;
+    into.inputTokens += row.inputTokens;
+    into.outputTokens += row.outputTokens;
+    into.cost += row.cost;
+  }
+  return [...merged.values()].sort((a, b) => b.cost - a.cost || String(a.id).localeCompare(String(b.id)));
 }
 
 /** One row per key and model, in a stable order. */
 export function mergeSummaries(rows: readonly GroupedUsageRow[]): UsageSummaryRow[] {
   const merged = new Map<string, UsageSummaryRow>();
-  for (const { channelId: _channel, ...row } of rows) {
+  for (const { channelId: _channel, teamId: _team, userId: _user, ...row } of rows) {
     const id = `${row.keyId ?? ''}\u0000${row.model}`;
     const into = merged.get(id);
     if (!into) {
@@ -77,6 +98,8 @@ export function toSummary(row: {
   key_id: string | null;
   model: string;
   channel_id: string | null;
+  team_id: string | null;
+  user_id: string | null;
   requests: unknown;
   input_tokens: unknown;
   output_tokens: unknown;
@@ -94,6 +117,8 @@ export function toSummary(row: {
     keyId: row.key_id === '' ? null : row.key_id,
     model: row.model,
     channelId: row.channel_id === '' ? null : row.channel_id,
+    teamId: row.team_id === '' ? null : row.team_id,
+    userId: row.user_id === '' ? null : row.user_id,
     requests: toNumber(row.requests),
     inputTokens: toNumber(row.input_tokens),
     outputTokens: toNumber(row.output_tokens),

@@ -43,9 +43,9 @@ const SUM_COLUMNS = [
   'unpriced_requests',
 ] as const;
 type SumColumn = (typeof SUM_COLUMNS)[number];
-type BucketSum = Record<'family' | 'model' | 'channel_id' | 'key_id', string> & { bucket: number } & Record<SumColumn, number>;
+type BucketSum = Record<'family' | 'model' | 'channel_id' | 'key_id' | 'team_id' | 'user_id', string> & { bucket: number } & Record<SumColumn, number>;
 
-/** The batch's rows summed per bucket of `width` ms, family, model, channel and key. */
+/** The batch's rows summed per bucket of `width` ms, family, model, channel, key, and the key's team and user. */
 export function bucketSums(rows: readonly RequestLogRow[], width: number): BucketSum[] {
   const sums = new Map<string, BucketSum>();
   for (const row of rows) {
@@ -55,8 +55,8 @@ export function bucketSums(rows: readonly RequestLogRow[], width: number): Bucke
     const family = storableText(row.family);
     const model = storableText(row.model);
     const channelId = storableText(row.channelId ?? '');
-    const keyId = storableText(row.keyId ?? '');
-    const sum = sumOf(sums, bucket, family, model, channelId, keyId);
+    const owner: Owner = { key_id: storableText(row.keyId ?? ''), team_id: row.teamId ?? '', user_id: row.userId ?? '' };
+    const sum = sumOf(sums, bucket, family, model, channelId, owner);
     // A refund row carries money back, not a request.
     if (!row.requestId.startsWith('refund:')) sum.requests += 1;
     if (row.httpStatus >= 400) sum.errors += 1;
@@ -83,12 +83,15 @@ function addUpstreamCost(sum: BucketSum, upstreamCost: number, charged: number):
   sum.costed_spend += charged;
 }
 
+/** Whose a sum is: the key, and its team and user ('' for none). */
+type Owner = Pick<BucketSum, 'key_id' | 'team_id' | 'user_id'>;
+
 /** The sum of one bucket and group in `sums`, made at zero on first use. */
-function sumOf(sums: Map<string, BucketSum>, bucket: number, family: string, model: string, channelId: string, keyId: string): BucketSum {
-  const id = `${bucket}\u0000${family}\u0000${model}\u0000${channelId}\u0000${keyId}`;
+function sumOf(sums: Map<string, BucketSum>, bucket: number, family: string, model: string, channelId: string, owner: Owner): BucketSum {
+  const id = `${bucket}\u0000${family}\u0000${model}\u0000${channelId}\u0000${owner.key_id}\u0000${owner.team_id}\u0000${owner.user_id}`;
   let sum = sums.get(id);
   if (!sum) {
-    sum = { bucket, family, model, channel_id: channelId, key_id: keyId } as BucketSum;
+    sum = { bucket, family, model, channel_id: channelId, key_id: owner.key_id, team_id: owner.team_id, user_id: owner.user_id } as BucketSum;
     for (const column of SUM_COLUMNS) sum[column] = 0;
     sums.set(id, sum);
   }
@@ -99,7 +102,7 @@ function sumOf(sums: Map<string, BucketSum>, bucket: number, family: string, mod
 function rolledUp(sums: readonly BucketSum[], width: number): BucketSum[] {
   const wider = new Map<string, BucketSum>();
   for (const sum of sums) {
-    const into = sumOf(wider, sum.bucket - (sum.bucket % width), sum.family, sum.model, sum.channel_id, sum.key_id);
+    const into = sumOf(wider, sum.bucket - (sum.bucket % width), sum.family, sum.model, sum.channel_id, sum);
     for (const column of SUM_COLUMNS) into[column] += sum[column];
   }
   return [...wider.values()];
@@ -118,7 +121,7 @@ export async function addToSums(typed: Kysely<Database>, rows: readonly RequestL
         .values(batch)
         .onConflict((conflict) =>
           conflict
-            .columns(['bucket', 'family', 'model', 'channel_id', 'key_id'])
+            .columns(['bucket', 'family', 'model', 'channel_id', 'key_id', 'team_id', 'user_id'])
             .doUpdateSet(Object.fromEntries(SUM_COLUMNS.map((column) => [column, sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`]))),
         ),
     );
@@ -128,7 +131,7 @@ export async function addToSums(typed: Kysely<Database>, rows: readonly RequestL
 /** The series that sums every group beyond the busiest `top`. */
 export const OTHER_GROUP = '(other)';
 
-const GROUP_COLUMN = { none: null, family: 'family', model: 'model', channel: 'channel_id', key: 'key_id' } as const;
+const GROUP_COLUMN = { none: null, family: 'family', model: 'model', channel: 'channel_id', key: 'key_id', team: 'team_id', user: 'user_id' } as const;
 
 export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuery): Promise<{ totals: UsageTotals; series: UsageSeries[] }> {
   const db = typed as Kysely<any>;
@@ -142,6 +145,8 @@ export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuer
   if (query.model !== undefined) base = base.where('model', '=', query.model);
   if (query.channelId !== undefined) base = base.where('channel_id', '=', query.channelId);
   if (query.keyId !== undefined) base = base.where('key_id', '=', query.keyId);
+  if (query.teamId !== undefined) base = base.where('team_id', '=', query.teamId);
+  if (query.userId !== undefined) base = base.where('user_id', '=', query.userId);
   const sums = SUM_COLUMNS.map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column));
 
   const series: UsageSeries[] = [];
@@ -189,21 +194,23 @@ export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuer
   return { totals: pointOf(total), series };
 }
 
-/** Totals per key, model and channel from the hourly sums, over whole hours [since, until). */
-export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: string; since?: number; until?: number }): Promise<GroupedUsageRow[]> {
+/** Totals per key, model, channel, team and user from the hourly sums, over whole hours [since, until). */
+export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: string; teamId?: string; userId?: string; since?: number; until?: number }): Promise<GroupedUsageRow[]> {
   const db = typed as Kysely<any>;
   let select = db
     .selectFrom('usage_hours')
-    .select(['key_id', 'model', 'channel_id'])
+    .select(['key_id', 'model', 'channel_id', 'team_id', 'user_id'])
     .select(
       ['requests', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cache_write_1h_tokens', 'cost', 'unpriced_requests', ...COST_COLUMNS].map((column) =>
         sql<number>`SUM(${sql.ref(column)})`.as(column),
       ),
     );
   if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+  if (query.teamId !== undefined) select = select.where('team_id', '=', query.teamId);
+  if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
   if (query.since !== undefined) select = select.where('bucket', '>=', query.since);
   if (query.until !== undefined) select = select.where('bucket', '<', query.until);
-  const rows = await select.groupBy(['key_id', 'model', 'channel_id']).execute();
+  const rows = await select.groupBy(['key_id', 'model', 'channel_id', 'team_id', 'user_id']).execute();
   return (rows as unknown as Array<Parameters<typeof toSummary>[0]>).map(toSummary);
 }
 

@@ -26,6 +26,9 @@ export interface NewTask {
   family: string;
   action: string;
   keyId: string;
+  /** The key's team and user at submission, which the refund's log row carries too. */
+  teamId?: string | null;
+  userId?: string | null;
   channelId: string;
   accountId?: string | null;
   account?: JsonObject | null;
@@ -84,6 +87,8 @@ export class TaskRepository {
         family: input.family,
         action: input.action,
         key_id: input.keyId,
+        team_id: input.teamId ?? null,
+        user_id: input.userId ?? null,
         channel_id: input.channelId,
         account_id: input.accountId ?? null,
         account: jsonOrNull(input.account),

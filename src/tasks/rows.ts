@@ -10,6 +10,8 @@ export function toTaskRecord(row: Selectable<TasksTable>): TaskRecord {
     family: row.family,
     action: row.action,
     keyId: row.key_id,
+    teamId: row.team_id ?? null,
+    userId: row.user_id ?? null,
     channelId: row.channel_id,
     accountId: row.account_id,
     account: fromJson<JsonObject>(row.account),

@@ -11,6 +11,9 @@ export interface TasksTable {
   family: string;
   action: string;
   key_id: string;
+  /** The key's team and user at submission (null before migration 0010 and for keys of none). */
+  team_id: string | null;
+  user_id: string | null;
   channel_id: string;
   account_id: string | null;
   account: string | null;

@@ -32,6 +32,9 @@ export interface TaskRecord {
   action: string;
   /** The owning client key. */
   keyId: string;
+  /** The key's team and user when the task was submitted (null: none; absent in records built by hand). */
+  teamId?: string | null;
+  userId?: string | null;
   channelId: string;
   /** The upstream account chosen for the task, if the channel has accounts. */
   accountId: string | null;

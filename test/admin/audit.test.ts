@@ -49,6 +49,21 @@ describe.each([
     return { answer: answer.body, entry: entries[0] };
   }
 
+  it.skipIf(skip)('records teams, users and memberships like every other change', async () => {
+    const user = await oneEntry('POST', '/users', { email: 'Audited@Example.com' });
+    expect(user.entry).toMatchObject({ action: 'user.create', targetKind: 'user', targetName: 'audited@example.com', before: null });
+    const team = await oneEntry('POST', '/teams', { name: 'audited-team' });
+    expect(team.entry).toMatchObject({ action: 'team.create', targetKind: 'team', targetName: 'audited-team' });
+    const member = await oneEntry('PUT', `/teams/${team.answer.id}/members`, { userId: user.answer.id, role: 'member' });
+    expect(member.entry).toMatchObject({ action: 'team-member.add', targetId: `${team.answer.id}/${user.answer.id}`, after: { role: 'member' } });
+    const promoted = await oneEntry('PUT', `/teams/${team.answer.id}/members`, { userId: user.answer.id, role: 'admin' });
+    expect(promoted.entry).toMatchObject({ action: 'team-member.update', before: { role: 'member' }, after: { role: 'admin' } });
+    expect((await oneEntry('PATCH', `/teams/${team.answer.id}`, { description: 'research' })).entry).toMatchObject({ action: 'team.update', after: { description: 'research' } });
+    expect((await oneEntry('DELETE', `/teams/${team.answer.id}/members/${user.answer.id}`)).entry).toMatchObject({ action: 'team-member.remove', after: null });
+    expect((await oneEntry('DELETE', `/teams/${team.answer.id}`)).entry).toMatchObject({ action: 'team.delete', targetName: 'audited-team', after: null });
+    expect((await oneEntry('DELETE', `/users/${user.answer.id}`)).entry).toMatchObject({ action: 'user.delete', targetName: 'audited@example.com' });
+  });
+
   it.skipIf(skip)('records each change once, by the admin key, with the public views and no secret', async () => {
     const created = await oneEntry('POST', '/keys', { name: 'audited', key: KEY_SECRET, quota: 5 });
     expect(created.entry).toMatchObject({

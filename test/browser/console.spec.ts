@@ -505,6 +505,58 @@ async function main(): Promise<void> {
       await page.locator('main h1', { hasText: 'Audit log' }).waitFor();
     });
 
+    await step('a user and a team are made, the user a member, a key made for them, their requests filtered', async () => {
+      await page.click('nav >> text=Users');
+      await page.click('text=New user');
+      await page.fill('dialog input[name=email]', 'Ana@Example.com');
+      await page.fill('dialog input[name=name]', 'Ana');
+      await page.click('dialog button[type=submit]');
+      await page.locator('main tr[data-user="ana@example.com"]').waitFor();
+
+      await page.click('nav >> text=Teams');
+      await page.click('text=New team');
+      await page.fill('dialog input[name=name]', 'browser-research');
+      await page.click('dialog button[type=submit]');
+      const team = page.locator('main tr[data-team="browser-research"]');
+      await team.waitFor();
+      await team.getByRole('button', { name: 'Members' }).click();
+      await page.locator('dialog select[name=userId] option', { hasText: 'ana@example.com' }).waitFor({ state: 'attached' });
+      await page.selectOption('dialog select[name=userId]', { label: 'ana@example.com' });
+      await page.selectOption('dialog select[name=role]', 'admin');
+      await page.click('dialog >> text=Add member');
+      await page.locator('dialog tr[data-member="ana@example.com"]', { hasText: 'admin' }).waitFor();
+      await shot(page, 'team-members');
+      await page.getByRole('button', { name: 'Close' }).click();
+      await waitFor(async () => (await team.locator('td.num').first().innerText()) === '1', 'the team counts its member');
+
+      await page.click('nav >> text=Keys');
+      await page.click('text=New key');
+      await page.fill('dialog input[name=name]', 'ana-research');
+      await page.locator('dialog select[name=teamId] option', { hasText: 'browser-research' }).waitFor({ state: 'attached' });
+      await page.selectOption('dialog select[name=teamId]', { label: 'browser-research' });
+      await page.locator('dialog select[name=userId] option', { hasText: 'ana@example.com' }).waitFor({ state: 'attached' });
+      await page.selectOption('dialog select[name=userId]', { label: 'ana@example.com' });
+      await page.click('dialog button[type=submit]');
+      const anaSecret = (await page.locator('[data-testid=secret]').innerText()).trim();
+      await page.getByRole('button', { name: 'Done', exact: true }).click();
+      await page.locator('main tr', { hasText: 'ana-research' }).filter({ hasText: 'browser-research' }).waitFor();
+      await shot(page, 'keys-with-teams');
+
+      const answer = await fetch(`${gw.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': anaSecret, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hello from a team' }] }),
+      });
+      assert.equal(answer.status, 200);
+      await page.click('nav >> text=Request logs');
+      await page.locator('main h1', { hasText: 'Request logs' }).waitFor();
+      await page.locator('select[name=team] option', { hasText: 'browser-research' }).waitFor({ state: 'attached' });
+      await page.selectOption('select[name=team]', { label: 'browser-research' });
+      await waitFor(async () => (await page.locator('main tbody tr').count()) === 1, 'one request of the team');
+      assert.match(await page.locator('main tbody tr').innerText(), /ana-research/);
+      await shot(page, 'logs-by-team');
+    });
+
     await step('logging out forgets the admin key', async () => {
       await page.click('text=Log out');
       await page.locator('input[name=adminKey]').waitFor();

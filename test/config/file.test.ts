@@ -100,12 +100,14 @@ describe('config file parsing', () => {
     await writeFile(jsonPath, JSON.stringify({ channels: [{ name: 'sim', type: 'simulator' }] }));
     expect(loadConfigFile(jsonPath)).toEqual({
       channels: [{ name: 'sim', type: 'simulator', priority: 0, weight: 1, enabled: true }],
+      users: [],
+      teams: [],
       keys: [],
       prices: {},
     });
     const ymlPath = join(dir, 'empty.yml');
     await writeFile(ymlPath, '');
-    expect(loadConfigFile(ymlPath)).toEqual({ channels: [], keys: [], prices: {} });
+    expect(loadConfigFile(ymlPath)).toEqual({ channels: [], users: [], teams: [], keys: [], prices: {} });
   });
 
   it('rejects other extensions and unreadable syntax', async () => {

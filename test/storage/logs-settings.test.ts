@@ -10,6 +10,8 @@ function logRow(overrides: Partial<RequestLogRow>): RequestLogRow {
     id: newId('log'),
     requestId: newId('req'),
     keyId: 'key_a',
+    teamId: 'team_a',
+    userId: null,
     family: 'messages',
     model: 'm-1',
     upstreamModel: 'upstream-m-1',

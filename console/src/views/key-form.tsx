@@ -5,8 +5,9 @@ import { admin } from '../api.js';
 import { checkedOf, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
 import { formatList, fromLocalInput, parseList, parseNumber, toLocalInput } from '../format.js';
 import type { KeyView } from '../types.js';
+import { OwnerFields } from './key-owner.js';
 
-const FIELDS = ['name', 'quota', 'rpm', 'tpm', 'models', 'allowIps', 'expiresAt', 'strictTranslation'];
+const FIELDS = ['name', 'quota', 'rpm', 'tpm', 'models', 'allowIps', 'expiresAt', 'strictTranslation', 'teamId', 'userId'];
 
 /** `existing` absent: create (answers the record with its secret); present: PATCH. */
 export function KeyForm({ existing, onDone }: { existing?: KeyView; onDone: (saved: KeyView & { key?: string }) => void }) {
@@ -18,6 +19,7 @@ export function KeyForm({ existing, onDone }: { existing?: KeyView; onDone: (sav
   const [allowIps, setAllowIps] = useState(existing?.allowIps ? formatList(existing.allowIps) : '');
   const [expiresAt, setExpiresAt] = useState(toLocalInput(existing?.expiresAt));
   const [strict, setStrict] = useState(existing?.strictTranslation ?? false);
+  const [owner, setOwner] = useState({ teamId: existing?.teamId ?? '', userId: existing?.userId ?? '' });
   // A saved key whose quota cannot hold for some models: shown before the form closes.
   const [warned, setWarned] = useState<KeyView & { key?: string }>();
   const { submit, busy, error } = useSubmit(async () => {
@@ -30,6 +32,8 @@ export function KeyForm({ existing, onDone }: { existing?: KeyView; onDone: (sav
       allowIps: parseList(allowIps),
       expiresAt: fromLocalInput(expiresAt),
       strictTranslation: strict,
+      teamId: owner.teamId || null,
+      userId: owner.userId || null,
     };
     const saved = existing ? await admin<KeyView>('PATCH', `keys/${encodeURIComponent(existing.id)}`, body) : await admin<KeyView & { key: string }>('POST', 'keys', body);
     if (saved.warnings && saved.warnings.length > 0) setWarned(saved);
@@ -81,6 +85,7 @@ export function KeyForm({ existing, onDone }: { existing?: KeyView; onDone: (sav
       <Field label="Expires" hint="empty: never" error={fieldError(error, 'expiresAt')}>
         <input name="expiresAt" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(valueOf(e))} />
       </Field>
+      <OwnerFields owner={owner} onChange={setOwner} error={error} />
       <label class="check">
         <input name="strictTranslation" type="checkbox" checked={strict} onChange={(e) => setStrict(checkedOf(e))} />
         Strict translation: refuse what an upstream would ignore

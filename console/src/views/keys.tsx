@@ -5,7 +5,7 @@ import { Badge, Dialog, ErrorNote } from '../components.js';
 import { formatList, formatMoney, formatTime } from '../format.js';
 import { useLoad } from '../hooks.js';
 import { ConfigMark, useConfigOwned } from '../config-owned.js';
-import type { KeyView } from '../types.js';
+import type { KeyView, TeamView } from '../types.js';
 import { KeyForm } from './key-form.js';
 
 function SpendBar({ used, quota }: { used: number; quota: number | null }) {
@@ -73,6 +73,8 @@ export function SecretDialog({ secret, onClose }: { secret: string; onClose: () 
 export function Keys() {
   const keys = useLoad(() => get<{ data: KeyView[] }>('keys'), []);
   const owned = useConfigOwned('keys');
+  const teams = useLoad(() => get<{ data: TeamView[] }>('teams').catch(() => ({ data: [] })), []);
+  const teamName = (id: string | null) => (id === null ? '—' : (teams.data?.data.find((team) => team.id === id)?.name ?? id));
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<KeyView>();
   const [secret, setSecret] = useState<string>();
@@ -104,6 +106,7 @@ export function Keys() {
             <th>Name</th>
             <th>Prefix</th>
             <th>Status</th>
+            <th>Team</th>
             <th>Spend</th>
             <th>Limits</th>
             <th>Created</th>
@@ -121,6 +124,10 @@ export function Keys() {
               </td>
               <td>
                 <Badge text={row.status} />
+              </td>
+              <td>
+                {teamName(row.teamId)}
+                {row.userId ? <small class="muted"> (a member’s)</small> : null}
               </td>
               <td>
                 <SpendBar used={row.used} quota={row.quota} />

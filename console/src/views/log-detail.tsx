@@ -107,6 +107,11 @@ export function LogDetailView({ id, simulatorIds }: { id: string; simulatorIds: 
             <dd>{row.triedChannels.length > 0 ? row.triedChannels.join(' → ') : '—'}</dd>
             <dt>Key</dt>
             <dd>{full?.keyName ?? row.keyId ?? '—'}</dd>
+            <dt>Team</dt>
+            <dd>
+              {full?.teamName ?? row.teamId ?? '—'}
+              {row.userId ? ` · ${full?.userEmail ?? row.userId}` : ''}
+            </dd>
             <dt>Client</dt>
             <dd>{row.clientIp ?? '—'}</dd>
           </dl>

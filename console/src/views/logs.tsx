@@ -10,7 +10,7 @@ import { get, query } from '../api.js';
 import { Badge, ErrorNote, valueOf } from '../components.js';
 import { formatCount, formatMoney, formatMs, formatTime } from '../format.js';
 import { navigate, useLoad } from '../hooks.js';
-import type { ChannelView, KeyView, LogPage } from '../types.js';
+import type { ChannelView, KeyView, LogPage, TeamView, UserView } from '../types.js';
 import { LogDetailView, rememberRows, servedBySimulator } from './log-detail.js';
 
 const PAGE = 100;
@@ -21,6 +21,8 @@ const STATUSES = ['2xx', '4xx', '5xx', 'error', '429'];
 interface Filters {
   range: string;
   keyId: string;
+  teamId: string;
+  userId: string;
   model: string;
   channelId: string;
   family: string;
@@ -55,6 +57,8 @@ function LogTable({ filters, cursors, setCursors, keys, channels, simulatorIds }
         since: span === null || span === undefined ? undefined : until - span,
         until,
         keyId: filters.keyId,
+        teamId: filters.teamId,
+        userId: filters.userId,
         model: filters.model.trim(),
         channelId: filters.channelId,
         family: filters.family,
@@ -144,12 +148,17 @@ function Select({ label, value, options, onChange }: { label: string; value: str
 }
 
 export function Logs({ params }: { params: string[] }) {
-  const [filters, setFilters] = useState<Filters>({ range: '24h', keyId: '', model: '', channelId: '', family: '', status: '', until: Date.now() });
+  const [filters, setFilters] = useState<Filters>({ range: '24h', keyId: '', teamId: '', userId: '', model: '', channelId: '', family: '', status: '', until: Date.now() });
   // Kept here, not in the table: coming back from a row's detail returns to the same page.
   const [cursors, setCursors] = useState<Cursor[]>([undefined]);
   const [model, setModel] = useState('');
   const keys = useLoad(() => get<{ data: KeyView[] }>('keys'), []);
   const channels = useLoad(() => get<{ data: ChannelView[] }>('channels'), []);
+  // A gateway without teams answers 404 here: the filters are then simply empty.
+  const teams = useLoad(() => get<{ data: TeamView[] }>('teams').catch(() => ({ data: [] })), []);
+  const users = useLoad(() => get<{ data: UserView[] }>('users').catch(() => ({ data: [] })), []);
+  const teamNames = useMemo(() => (teams.data?.data ?? []).map((team): [string, string] => [team.id, team.name]), [teams.data]);
+  const userEmails = useMemo(() => (users.data?.data ?? []).map((user): [string, string] => [user.id, user.email]), [users.data]);
   const keyNames = useMemo(() => new Map((keys.data?.data ?? []).map((key) => [key.id, key.name])), [keys.data]);
   const channelNames = useMemo(() => new Map((channels.data?.data ?? []).map((channel) => [channel.id, channel.name])), [channels.data]);
   const simulatorIds = useMemo(() => new Set((channels.data?.data ?? []).filter((channel) => channel.type === 'simulator').map((channel) => channel.id)), [channels.data]);
@@ -182,6 +191,8 @@ export function Logs({ params }: { params: string[] }) {
           </select>
         </label>
         <Select label="Key" value={filters.keyId} options={[...keyNames]} onChange={(keyId) => set({ keyId })} />
+        <Select label="Team" value={filters.teamId} options={teamNames} onChange={(teamId) => set({ teamId })} />
+        <Select label="User" value={filters.userId} options={userEmails} onChange={(userId) => set({ userId })} />
         <Select label="Channel" value={filters.channelId} options={[...channelNames]} onChange={(channelId) => set({ channelId })} />
         <Select label="Family" value={filters.family} options={FAMILIES.map((family) => [family, family])} onChange={(family) => set({ family })} />
         <Select label="Status" value={filters.status} options={STATUSES.map((status) => [status, status === 'error' ? 'any error' : status])} onChange={(status) => set({ status })} />

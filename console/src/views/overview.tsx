@@ -14,7 +14,7 @@ const RANGES: Record<string, { span: number; step: number }> = {
   '24h': { span: 86_400_000, step: 900_000 },
   '7d': { span: 7 * 86_400_000, step: 3_600_000 },
 };
-const BY = ['none', 'family', 'model', 'channel', 'key'];
+const BY = ['none', 'family', 'model', 'channel', 'key', 'team', 'user'];
 
 type Measure = (point: SeriesPoint) => number | null;
 

@@ -12,6 +12,7 @@ import { logIndexes } from './0006_log_indexes.js';
 import { usageSums } from './0007_usage_sums.js';
 import { billing } from './0008_billing.js';
 import { costs } from './0009_costs.js';
+import { teams } from './0010_teams.js';
 import { audit } from './0011_audit.js';
 
 export const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0007_usage_sums': usageSums,
   '0008_billing': billing,
   '0009_costs': costs,
+  '0010_teams': teams,
   '0011_audit': audit,
 };
 
