@@ -7,14 +7,15 @@
  * image in, reasoning (Claude's signed thought back on the next turn), cache
  * usage reported; a Bedrock refusal and a stream exception.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 import { encodeEventStream, handleConverse, type ConverseReply } from '../support/fake-bedrock-converse.js';
+import { sdkClients } from '../support/sdk-clients.js';
 
 const CLIENT_KEY = 'sk-client-bedrock';
 const BEDROCK_KEY = 'bedrock-api-key-0123456789';
@@ -79,9 +80,7 @@ beforeAll(async () => {
       keys: [{ name: 'client', key: CLIENT_KEY }],
     },
   });
-  anthropic = new Anthropic({ baseURL: gw.url, apiKey: CLIENT_KEY, maxRetries: 0 });
-  openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: CLIENT_KEY, maxRetries: 0 });
-  genai = new GoogleGenAI({ apiKey: CLIENT_KEY, httpOptions: { baseUrl: gw.url } });
+  ({ anthropic, openai, genai } = sdkClients(gw.url, CLIENT_KEY));
 });
 afterAll(async () => {
   await gw?.close();

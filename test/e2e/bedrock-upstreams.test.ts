@@ -9,12 +9,13 @@
  * signature the service refuses benches its channel and the request fails over.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import OpenAI from 'openai';
+import type { GoogleGenAI } from '@google/genai';
+import type OpenAI from 'openai';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bedrockError, chunk, FAKE_BEDROCK_COUNT, startFakeBedrock, type FakeBedrock } from '../support/fake-bedrock.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
+import { sdkClients } from '../support/sdk-clients.js';
 
 const CLIENT_KEY = 'sk-client-bedrock';
 const CLAUDE = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
@@ -45,9 +46,7 @@ beforeAll(async () => {
       keys: [{ name: 'client', key: CLIENT_KEY }],
     },
   });
-  anthropic = new Anthropic({ baseURL: gw.url, apiKey: CLIENT_KEY, maxRetries: 0 });
-  openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: CLIENT_KEY, maxRetries: 0 });
-  genai = new GoogleGenAI({ apiKey: CLIENT_KEY, httpOptions: { baseUrl: gw.url } });
+  ({ anthropic, openai, genai } = sdkClients(gw.url, CLIENT_KEY));
 });
 afterAll(async () => {
   await gw?.close();

@@ -5,14 +5,15 @@
  * sees of them, passed through or translated. Azure's documented answer is
  * replayed by azure-openai.test.ts.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { GoogleGenAI } from '@google/genai';
+import type OpenAI from 'openai';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 import { chunk, startFakeBedrock, type FakeBedrock } from '../support/fake-bedrock.js';
 import { startFakeVertex, type FakeVertex } from '../support/fake-vertex.js';
+import { sdkClients } from '../support/sdk-clients.js';
 
 const CLIENT_KEY = 'sk-client-documented';
 const fixture = (path: string) => JSON.parse(readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8'));
@@ -54,9 +55,7 @@ beforeAll(async () => {
       keys: [{ name: 'client', key: CLIENT_KEY }],
     },
   });
-  anthropic = new Anthropic({ baseURL: gw.url, apiKey: CLIENT_KEY, maxRetries: 0 });
-  openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: CLIENT_KEY, maxRetries: 0 });
-  genai = new GoogleGenAI({ apiKey: CLIENT_KEY, httpOptions: { baseUrl: gw.url } });
+  ({ anthropic, openai, genai } = sdkClients(gw.url, CLIENT_KEY));
 });
 afterAll(async () => {
   await gw?.close();

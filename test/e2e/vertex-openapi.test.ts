@@ -5,13 +5,14 @@
  * Completions clients pass through, others translated), and Google's
  * embedding models by `:predict` (OpenAI and content-generation clients).
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 import { startFakeVertex, type FakeVertex } from '../support/fake-vertex.js';
 import { OPENAPI_TEXT } from '../support/fake-vertex-openapi.js';
+import { sdkClients } from '../support/sdk-clients.js';
 
 const CLIENT_KEY = 'sk-client-vertex-openapi';
 const LLAMA = 'meta/llama-4-maverick-17b-128e-instruct-maas';
@@ -40,9 +41,7 @@ beforeAll(async () => {
       keys: [{ name: 'client', key: CLIENT_KEY }],
     },
   });
-  anthropic = new Anthropic({ baseURL: gw.url, apiKey: CLIENT_KEY, maxRetries: 0 });
-  openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: CLIENT_KEY, maxRetries: 0 });
-  genai = new GoogleGenAI({ apiKey: CLIENT_KEY, httpOptions: { baseUrl: gw.url } });
+  ({ anthropic, openai, genai } = sdkClients(gw.url, CLIENT_KEY));
 });
 afterAll(async () => {
   await gw?.close();

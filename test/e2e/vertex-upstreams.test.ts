@@ -10,12 +10,13 @@
  * its channel and the request fails over.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import OpenAI from 'openai';
+import type { GoogleGenAI } from '@google/genai';
+import type OpenAI from 'openai';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.js';
 import { googleError, startFakeVertex, type FakeVertex } from '../support/fake-vertex.js';
+import { sdkClients } from '../support/sdk-clients.js';
 
 const CLIENT_KEY = 'sk-client-vertex';
 const CLAUDE = 'claude-sonnet-4-5@20250929';
@@ -57,9 +58,7 @@ beforeAll(async () => {
       keys: [{ name: 'client', key: CLIENT_KEY }],
     },
   });
-  anthropic = new Anthropic({ baseURL: gw.url, apiKey: CLIENT_KEY, maxRetries: 0 });
-  openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: CLIENT_KEY, maxRetries: 0 });
-  genai = new GoogleGenAI({ apiKey: CLIENT_KEY, httpOptions: { baseUrl: gw.url } });
+  ({ anthropic, openai, genai } = sdkClients(gw.url, CLIENT_KEY));
 });
 afterAll(async () => {
   await gw?.close();
