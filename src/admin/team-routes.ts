@@ -65,7 +65,12 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext, keysCh
     await ctx.recorder.flush();
     return teams.userView(await teams.getUser(request.params.id));
   });
-  app.patch<{ Params: { id: string } }>('/users/:id', async (request) => teams.userView(await teams.updateUser(request.params.id, request.body ?? {}, actorOf(request))));
+  app.patch<{ Params: { id: string } }>('/users/:id', async (request) => {
+    const record = await teams.updateUser(request.params.id, request.body ?? {}, actorOf(request));
+    // A disabled (or enabled again) user's keys stop (or start) serving on every instance.
+    keysChanged();
+    return teams.userView(record);
+  });
   app.delete<{ Params: { id: string } }>('/users/:id', async (request) => {
     await teams.deleteUser(request.params.id, actorOf(request));
     keysChanged();

@@ -86,6 +86,7 @@ export class KeyAuthenticator {
     if (!key) throw new GatewayError('authentication', 'invalid API key');
     const { record } = key;
     if (record.status !== 'active') throw new GatewayError('authentication', 'API key is disabled');
+    if (record.ownerDisabled) throw new GatewayError('authentication', 'API key is disabled: its user is disabled');
     if (key.invalid) throw new GatewayError('authentication', 'API key is disabled: its stored settings are invalid; ask the operator to fix them');
     if (record.expiresAt !== null && record.expiresAt <= Date.now()) throw new GatewayError('authentication', 'API key has expired');
     if (key.allowList && !listed(key.allowList, clientIp)) throw new GatewayError('permission', `API key may not be used from address ${normaliseIp(clientIp).address}`);

@@ -105,9 +105,18 @@ export class KyselyKeyRepository implements KeyRepository {
     return row && toRecord(row);
   }
 
+  /** The key a client presents, with whether its user is disabled (a key of a disabled person serves nobody). */
   async getByHash(keyHash: string): Promise<KeyRecord | undefined> {
-    const row = await this.db.selectFrom('keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
-    return row && toRecord(row);
+    const row = await this.db
+      .selectFrom('keys')
+      .selectAll('keys')
+      .select((eb) => eb.selectFrom('users').select('users.status').whereRef('users.id', '=', 'keys.user_id').as('owner_status'))
+      .where('key_hash', '=', keyHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const record = toRecord(row);
+    if (row.owner_status === 'disabled') record.ownerDisabled = true;
+    return record;
   }
 
   async list(): Promise<KeyRecord[]> {

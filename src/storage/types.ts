@@ -34,6 +34,8 @@ export interface KeyRecord {
   teamId: string | null;
   /** The owning user, a member of `teamId`; null: the team's key (or no one's). */
   userId: string | null;
+  /** Read with the key a client presents: its user is disabled, so the key serves nobody. */
+  ownerDisabled?: boolean;
   createdAt: number;
   updatedAt: number;
 }

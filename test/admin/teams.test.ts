@@ -132,6 +132,21 @@ describe.each(ENGINES)('teams and users on %s', (engine) => {
     expect(rows).toEqual([expect.objectContaining({ teamId: ids.team, userId: ids.user, cost: 0.25 })]);
   });
 
+  it('a disabled user’s keys stop serving, on this instance at once; enabled again, they serve', async () => {
+    expect((await gw.admin('PATCH', `/users/${ids.user}`, { status: 'disabled' })).status).toBe(200);
+    const refused = await fetch(`${gw.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': secrets.user, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'team-model', max_tokens: 20, messages: [{ role: 'user', content: 'hello' }] }),
+    });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('API key is disabled: its user is disabled');
+    // The team's own key is nobody's: it still serves.
+    expect(await ask(secrets.team)).toBe(200);
+    expect((await gw.admin('PATCH', `/users/${ids.user}`, { status: 'active' })).status).toBe(200);
+    expect(await ask(secrets.user)).toBe(200);
+  });
+
   it('refuses deletes that would orphan active keys, in the admin error shape', async () => {
     const removal = await gw.admin('DELETE', `/teams/${ids.team}/members/${ids.user}`);
     expect(removal.status).toBe(409);
