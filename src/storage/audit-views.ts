@@ -8,6 +8,7 @@
  * `tx.audit.record(actor, 'team.create', 'team', null, team)`.
  */
 import { publicChannel, publicKey } from './public-views.js';
+import type { BudgetRecord } from './budget-types.js';
 import type { AuditKind, AuditSubjects, ChannelRecord, KeyRecord, PriceRecord, SecretChange } from './types.js';
 
 interface AuditTarget<R> {
@@ -44,6 +45,7 @@ export const AUDIT_TARGETS: { readonly [K in AuditKind]: AuditTarget<AuditSubjec
   price: target<PriceRecord>({ id: (r) => r.model, name: (r) => r.model, view: priceView }),
   'admin-key': target<SecretChange>({ id: (r) => r.id, name: () => null, view: (r) => r.facts }),
   'secret-key': target<SecretChange>({ id: (r) => r.id, name: () => null, view: (r) => r.facts }),
+  budget: target<BudgetRecord>({ id: (r) => r.id, name: (r) => r.name, view: (r) => ({ ...r }) }),
 };
 
 /** The target's columns of an entry: who or what changed, and its views before and after. */

@@ -140,6 +140,37 @@ export interface AuditLogTable {
   client_ip: string | null;
 }
 
+export interface BudgetsTable {
+  id: string;
+  scope_kind: string;
+  scope_id: string;
+  name: string | null;
+  amount_usd: number | null;
+  tokens: number | null;
+  period: string;
+  time_zone: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One period's settled spend of one budget. */
+export interface BudgetSpendTable {
+  budget_id: string;
+  period_start: number;
+  spent_usd: number;
+  spent_tokens: number;
+}
+
+/** A hold in flight against a budget's period (PostgreSQL without Redis). */
+export interface BudgetHoldsTable {
+  id: string;
+  budget_id: string;
+  period_start: number;
+  amount_usd: number;
+  tokens: number;
+  expires_at: number;
+}
+
 export interface Database {
   keys: KeysTable;
   channels: ChannelsTable;
@@ -149,4 +180,7 @@ export interface Database {
   settings: SettingsTable;
   prices: PricesTable;
   audit_log: AuditLogTable;
+  budgets: BudgetsTable;
+  budget_spend: BudgetSpendTable;
+  budget_holds: BudgetHoldsTable;
 }

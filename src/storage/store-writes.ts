@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { KyselyAuditRepository } from './audit-log.js';
+import { KyselyBudgetRepository } from './budgets.js';
 import { KyselyChannelRepository } from './channels.js';
 import { KyselyKeyRepository } from './keys.js';
 import { KyselyPriceRepository } from './prices.js';
@@ -16,6 +17,7 @@ export function storeWrites(db: Kysely<Database>): StoreWrites {
     settings: new KyselySettingsRepository(db),
     prices: new KyselyPriceRepository(db),
     audit: new KyselyAuditRepository(db),
+    budgets: new KyselyBudgetRepository(db),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { AuditActor, AuditEntry, AuditQuery } from './audit-types.js';
+import type { BudgetRecord, BudgetRepository } from './budget-types.js';
 import type { RequestLogRepository } from './request-log-types.js';
 
 export type KeyStatus = 'active' | 'disabled';
@@ -29,6 +30,10 @@ export interface KeyRecord {
   tpm: number | null;
   /** Refuse what an upstream would ignore instead of ignoring it (see core/translation-plan.ts). */
   strictTranslation: boolean;
+  /** The team that owns the key (teams arrive with issue 35's teams); absent or null: none. */
+  teamId?: string | null;
+  /** The user the key was made for; absent or null: none. */
+  userId?: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -150,6 +155,7 @@ export interface AuditSubjects {
   price: PriceRecord;
   'admin-key': SecretChange;
   'secret-key': SecretChange;
+  budget: BudgetRecord;
 }
 
 export type AuditKind = keyof AuditSubjects;
@@ -173,6 +179,7 @@ export interface StoreWrites {
   readonly settings: SettingsRepository;
   readonly prices: PriceRepository;
   readonly audit: AuditRepository;
+  readonly budgets: BudgetRepository;
 }
 
 export interface Store extends StoreWrites {

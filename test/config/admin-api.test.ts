@@ -21,7 +21,8 @@ async function send(example: AdminExample): Promise<{ status: number; body: any 
     .replace('{key}', ids.key ?? '')
     .replace('{channel}', ids.channel ?? '')
     .replace(/^\/admin/, '');
-  return gw.admin(example.method, pathname, example.body);
+  const body = example.body && JSON.parse(JSON.stringify(example.body).replace('{key}', ids.key ?? ''));
+  return gw.admin(example.method, pathname, body);
 }
 
 describe('docs/admin-api.md examples', () => {

@@ -6,9 +6,10 @@
  * change is 23 or 25 hours long. `PeriodCursor` keeps the current window and
  * does the date math only when the clock passes its end.
  */
+import { zoneFormatter } from '../../core/time-zones.js';
+import type { BudgetPeriod } from '../../storage/budget-types.js';
 
-export const BUDGET_PERIODS = ['daily', 'weekly', 'monthly', 'lifetime'] as const;
-export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
+export { isTimeZone } from '../../core/time-zones.js';
 
 export interface PeriodWindow {
   /** Epoch ms; 0 for a lifetime budget (its one period). */
@@ -20,41 +21,10 @@ export interface PeriodWindow {
 const LIFETIME: PeriodWindow = { start: 0, end: Number.POSITIVE_INFINITY };
 const DAY_MS = 86_400_000;
 
-// One formatter per zone: building one costs far more than using it.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterOf(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** Whether Intl knows the zone (an IANA name such as `Europe/Paris`, or `UTC`). */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    formatterOf(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The wall-clock time in the zone at `instant`, as if it were UTC (epoch ms). */
 function localWallTime(instant: number, timeZone: string): number {
   const parts: Record<string, number> = {};
-  for (const part of formatterOf(timeZone).formatToParts(instant)) {
+  for (const part of zoneFormatter(timeZone).formatToParts(instant)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
   return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) + (((instant % 1000) + 1000) % 1000);

@@ -13,6 +13,7 @@ import { usageSums } from './0007_usage_sums.js';
 import { billing } from './0008_billing.js';
 import { costs } from './0009_costs.js';
 import { audit } from './0011_audit.js';
+import { budgets } from './0012_budgets.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '0008_billing': billing,
   '0009_costs': costs,
   '0011_audit': audit,
+  '0012_budgets': budgets,
 };
 
 export const migrationProvider: MigrationProvider = {
