@@ -413,7 +413,7 @@ first), each starting at midnight in its \`timeZone\`, or \`lifetime\`.
 Every request is checked against every budget of its key, its key's user
 and its key's team, together with the key's \`quota\`, before it is
 routed; one that would start with a budget spent is refused in its family's
-quota shape (\`quota_exhausted\`, HTTP 429 or the family's), naming the
+quota shape (\`quota_exhausted\`: HTTP 403, the family's error body), naming the
 budget and when it resets. Periods have their own running totals, so a new
 period starts from nothing. Answers show the current period: \`spent\`
 (\`usd\`, \`tokens\`), \`remaining\` (null for a limit not set),

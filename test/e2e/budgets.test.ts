@@ -1,0 +1,86 @@
+/**
+ * Budgets through a running gateway: a key's budget, created through the
+ * admin API, is checked before each chat request and task submission; once
+ * spent, requests are refused in the family's quota shape naming the budget
+ * and its reset, and the admin API shows what the period spent. Every path
+ * holds through the same `holdQuota` (chat families, pass-through and
+ * WebSocket turns alike), tasks through `holdBudgets`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from '../support/gateway.js';
+
+const SECRET = 'sk-budgets-e2e-0001';
+let gw: TestGateway;
+let keyId: string;
+
+beforeAll(async () => {
+  gw = await startGateway({
+    config: {
+      keys: [{ name: 'budgeted', key: SECRET }],
+      // About $0.01 a token: one simulator answer costs a few tenths of a dollar.
+      prices: { 'budget-*': { input: 100, output: 10_000 }, 'ig_*': { perCall: 0.1 } },
+    },
+  });
+  keyId = (await gw.admin('GET', '/keys')).body.data.find((key: { name: string }) => key.name === 'budgeted').id;
+});
+afterAll(() => gw?.close());
+
+const chat = () =>
+  fetch(`${gw.url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'x-api-key': SECRET, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'budget-model', max_tokens: 20, messages: [{ role: 'user', content: 'spend a little' }] }),
+  });
+
+describe('a key budget in a running gateway', () => {
+  it('is charged by chat requests and tasks, then refuses in the family shape with the budget and its reset', async () => {
+    const created = await gw.admin('POST', '/budgets', { scopeKind: 'key', scopeId: keyId, name: 'cap', amountUsd: 1, period: 'daily', timeZone: 'Asia/Tokyo' });
+    expect(created.status).toBe(201);
+    const budget = created.body;
+
+    const first = await chat();
+    expect(first.status).toBe(200);
+    await first.arrayBuffer();
+    const task = await fetch(`${gw.url}/ig/submit/imagine`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'a fox' }),
+    });
+    expect(task.status).toBe(200);
+    await task.arrayBuffer();
+    const charged = (await gw.admin('GET', `/budgets/${budget.id}`)).body;
+    const logs = (await gw.admin('GET', '/logs?limit=10')).body.data as { cost: number }[];
+    const total = logs.reduce((sum, row) => sum + row.cost, 0);
+    expect(total).toBeGreaterThan(0.1);
+    expect(charged.spent.usd).toBeCloseTo(total, 9);
+    expect(charged.spent.tokens).toBeGreaterThan(0);
+    expect(charged.remaining.usd).toBeCloseTo(1 - total, 9);
+
+    let refused: Response | undefined;
+    for (let i = 0; i < 20 && !refused; i++) {
+      const answer = await chat();
+      if (answer.status !== 200) refused = answer;
+      else await answer.arrayBuffer();
+    }
+    expect(refused?.status).toBe(403);
+    const body = (await refused!.json()) as { type: string; error: { type: string; message: string } };
+    expect(body.type).toBe('error');
+    expect(body.error.message).toBe(`the daily key budget "cap" is spent; it resets at ${charged.resetsAt}`);
+    // Tokyo midnight is 15:00 UTC.
+    expect(charged.resetsAt).toMatch(/T15:00:00\.000Z$/);
+
+    const taskRefused = await fetch(`${gw.url}/ig/submit/imagine`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'another fox' }),
+    });
+    const taskBody = (await taskRefused.json()) as { description: string };
+    expect(taskBody.description).toMatch(/key budget "cap" is spent/);
+
+    // Raised: the next request has room again, at once.
+    await gw.admin('PATCH', `/budgets/${budget.id}`, { amountUsd: 100 });
+    const again = await chat();
+    expect(again.status).toBe(200);
+    await again.arrayBuffer();
+  });
+});
