@@ -16,6 +16,7 @@ import { resolveDataPlace } from './data-place.js';
 import { StoreSecrets } from '../storage/store-secrets.js';
 import { rotateSecretKey } from './secret-key.js';
 import { AUDIT_FLAGS, cliActor, listAudit } from './audit.js';
+import { BUDGET_COMMANDS, BUDGET_OPTIONS, BUDGET_USAGE, runBudgetCommand } from './budgets.js';
 import type { Store } from '../storage/types.js';
 
 const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
@@ -49,7 +50,7 @@ const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
   audit list [--actor KIND[:ID]] [--action PREFIX] [--target-kind KIND] [--target-id ID]
              [--since ISO-8601] [--until ISO-8601] [--limit N]
                             administrative changes, newest first (who, what, before and after)
-
+${BUDGET_USAGE}
 Storage: --data-dir, else SWITCHYARD_DATA_DIR, else ./data (as the gateway);
 PostgreSQL when SWITCHYARD_DATABASE_URL is set.
 `;
@@ -71,6 +72,7 @@ const COMMANDS = new Set([
   'admin-key rotate',
   'secret-key rotate',
   'audit list',
+  ...BUDGET_COMMANDS,
 ]);
 
 const list = (value: string | undefined) =>
@@ -168,6 +170,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
       'forget-unreadable': { type: 'boolean' },
       ...Object.fromEntries(Object.keys(PRICE_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
       json: { type: 'string' },
+      ...BUDGET_OPTIONS,
     },
   });
   const [group, ...words] = positionals;
@@ -280,6 +283,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
         print(await listAudit(store, values));
         return;
       default:
+        if (BUDGET_COMMANDS.includes(command)) return print(await runBudgetCommand(store, command, ref, values, actor));
         throw new GatewayError('invalid_request', `unknown command "${command}"\n\n${USAGE}`);
     }
   } finally {
