@@ -41,3 +41,24 @@ export const budgetPatchSchema = builtOnce(() => {
   const { scopeKind: _kind, scopeId: _id, ...fields } = budgetFields();
   return z.strictObject(fields).partial();
 });
+
+/**
+ * A budget in the config file: named (the file matches stored budgets by
+ * name), and a key budget names its key by name (or id), since the file
+ * never knows ids.
+ */
+export const configBudgetSchema = builtOnce(() =>
+  z
+    .strictObject({
+      ...budgetFields(),
+      name: z
+        .string()
+        .min(1)
+        .max(128)
+        .refine((text) => !hasControlCharacter(text), 'must not contain control characters')
+        .describe('Unique name; the file matches stored budgets by it.'),
+      scopeId: budgetFields().scopeId.describe('The team’s or user’s id; for `key`, the key’s name (or id).'),
+      timeZone: budgetFields().timeZone.default('UTC'),
+    })
+    .refine((budget) => budget.amountUsd != null || budget.tokens != null, { message: LIMIT_REQUIRED, path: ['amountUsd'] }),
+);

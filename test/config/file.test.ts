@@ -102,10 +102,11 @@ describe('config file parsing', () => {
       channels: [{ name: 'sim', type: 'simulator', priority: 0, weight: 1, enabled: true }],
       keys: [],
       prices: {},
+      budgets: [],
     });
     const ymlPath = join(dir, 'empty.yml');
     await writeFile(ymlPath, '');
-    expect(loadConfigFile(ymlPath)).toEqual({ channels: [], keys: [], prices: {} });
+    expect(loadConfigFile(ymlPath)).toEqual({ channels: [], keys: [], prices: {}, budgets: [] });
   });
 
   it('rejects other extensions and unreadable syntax', async () => {
