@@ -5,7 +5,11 @@
  * budgets' settled spend is charged here too, when the request settles.
  */
 import { declaredOutputLimit, estimateCost, estimateTokens } from '../billing/quota/estimate.js';
+import type { BudgetIndex } from '../billing/budgets/budget-index.js';
+import { periodWindow } from '../billing/budgets/periods.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
+import type { UsageRecorder } from '../billing/usage-recorder.js';
+import type { KeyRecord } from '../storage/types.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 
@@ -46,4 +50,20 @@ export function holdTaskBudgets(ctx: AppContext, key: ClientKey, cost: number): 
   const budgets = ctx.budgets.applicable(key.record);
   if (!budgets) return undefined;
   return ctx.quota.hold({ ...key.record, quota: null }, cost, 0, { limits: budgets, tokens: 0, now: ctx.budgets.now() });
+}
+
+/**
+ * A task's charge given back (it failed or timed out): each budget of its key
+ * gets it back in the period it was charged in, the one holding `chargedAt`.
+ * A shared Redis counter keeps the charge until it is seeded again from the
+ * database: the budget refuses early rather than late.
+ */
+export function refundBudgets(services: { budgets: BudgetIndex; recorder: UsageRecorder }, key: KeyRecord, cost: number, chargedAt: number): void {
+  const budgets = services.budgets.applicable(key);
+  if (!budgets) return;
+  for (const limit of budgets) {
+    const start = periodWindow(limit.record.period, limit.record.timeZone, chargedAt).start;
+    services.recorder.addBudgetSpend(limit.record.id, start, -cost, 0);
+    services.budgets.noteSettled(limit.record.id, start, -cost, 0);
+  }
 }

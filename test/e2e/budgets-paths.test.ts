@@ -64,7 +64,7 @@ async function socketTurn(): Promise<Json[]> {
       if (['response.completed', 'response.failed', 'error'].includes(event.type)) resolve();
     }),
   );
-  await new Promise((resolve) => socket.once('open', resolve));
+  await new Promise<void>((resolve) => socket.once('open', () => resolve()));
   socket.send(JSON.stringify({ type: 'response.create', model: 'gpt-native', input: 'hi', max_output_tokens: 100 }));
   await done;
   socket.close();

@@ -84,3 +84,34 @@ describe('a key budget in a running gateway', () => {
     await again.arrayBuffer();
   });
 });
+
+describe('a task refunded', () => {
+  it('gives its charge back to the budget’s period it was charged in', async () => {
+    const broken = await startGateway({
+      config: {
+        // An upstream that refuses connections: the submission fails and its charge is refunded.
+        channels: [{ name: 'broken', type: 'ig-proxy', baseUrl: 'http://127.0.0.1:1', models: ['ig_*'], settings: { accounts: [{ instanceId: 'broken-acc' }] } }],
+        keys: [{ name: 'refunded', key: 'sk-budgets-refund-0001' }],
+        prices: { 'ig_*': { perCall: 0.1 } },
+      },
+    });
+    try {
+      const key = (await broken.admin('GET', '/keys')).body.data[0].id;
+      const budget = (await broken.admin('POST', '/budgets', { scopeKind: 'key', scopeId: key, amountUsd: 1, period: 'weekly' })).body;
+      const task = await fetch(`${broken.url}/ig/submit/imagine`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-budgets-refund-0001', 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'a fox' }),
+      });
+      expect(task.status).not.toBe(200);
+      await task.arrayBuffer();
+      // The refund is applied after the failure is written, off the request.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await broken.admin('GET', `/budgets/${budget.id}`)).body.spent.usd).toBeCloseTo(0, 9);
+      const logs = (await broken.admin('GET', '/logs')).body.data as { cost: number }[];
+      expect(logs.some((row) => row.cost === -0.1)).toBe(true);
+    } finally {
+      await broken.close();
+    }
+  });
+});
