@@ -29,15 +29,31 @@ function indexWith(count, extra = []) {
     tokens: i % 2 ? 1e12 : null,
     period: PERIODS[i % 4],
     timeZone: ZONES[i % 4],
+    alertUrl: null,
     createdAt: 0,
     updatedAt: 0,
   }));
   const index = new BudgetIndex({ budgets: undefined });
-  index.load([...records, ...extra].map((record) => new BudgetLimit(record, cursors.of(record.period, record.timeZone))), Date.now());
+  index.load(
+    [...records, ...extra].map((record) => new BudgetLimit(record, cursors.of(record.period, record.timeZone))),
+    Date.now(),
+  );
   return index;
 }
 
-const own = (scopeKind, scopeId) => ({ id: `own_${scopeKind}`, scopeKind, scopeId, name: scopeKind, amountUsd: 1e9, tokens: 1e12, period: 'daily', timeZone: 'Europe/Paris', createdAt: 0, updatedAt: 0 });
+const own = (scopeKind, scopeId) => ({
+  id: `own_${scopeKind}`,
+  scopeKind,
+  scopeId,
+  name: scopeKind,
+  amountUsd: 1e9,
+  tokens: 1e12,
+  period: 'daily',
+  timeZone: 'Europe/Paris',
+  alertUrl: null,
+  createdAt: 0,
+  updatedAt: 0,
+});
 const key = { id: 'key_bench', quota: 1e9, teamId: 'team_bench', userId: null };
 const bare = { ...key, quota: null };
 

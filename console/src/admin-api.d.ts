@@ -1176,6 +1176,8 @@ export interface components {
             /** @enum {string} */
             period: "daily" | "weekly" | "monthly" | "lifetime";
             timeZone: string;
+            /** @description Where alerts at 50, 80 and 100 % are posted; null: none. */
+            alertUrl: string | null;
             /** @description Settled this period (requests in flight not included). */
             spent: {
                 usd: number;
@@ -2857,6 +2859,8 @@ export interface operations {
                      * @default UTC
                      */
                     timeZone?: string;
+                    /** @description Where a JSON alert is posted when a period reaches 50, 80 and 100 % of a limit, delivered and retried like task callbacks (the outbound rules of `SWITCHYARD_OUTBOUND_ALLOW` apply); null or absent: no alerts. */
+                    alertUrl?: string | null;
                 };
             };
         };
@@ -3026,6 +3030,8 @@ export interface operations {
                     period?: "daily" | "weekly" | "monthly" | "lifetime";
                     /** @description The IANA time zone whose midnights start the periods (default `UTC`). */
                     timeZone?: string;
+                    /** @description Where a JSON alert is posted when a period reaches 50, 80 and 100 % of a limit, delivered and retried like task callbacks (the outbound rules of `SWITCHYARD_OUTBOUND_ALLOW` apply); null or absent: no alerts. */
+                    alertUrl?: string | null;
                 };
             };
         };

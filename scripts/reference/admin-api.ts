@@ -424,7 +424,11 @@ period starts from nothing. Answers show the current period: \`spent\`
 The list takes \`scopeKind\` and \`scopeId\` filters. A change takes any
 field but the scope; at least one of \`amountUsd\` and \`tokens\` stays
 set. Each change is recorded in the audit log (\`budget.create\`,
-\`budget.update\`, \`budget.delete\`).
+\`budget.update\`, \`budget.delete\`). A budget with an \`alertUrl\`
+gets a POST there when its period reaches 50, 80 and 100 % of a limit (the
+highest newly reached, once per period, checked on the refresh interval):
+\`{"event": "budget.threshold", "threshold", "budget", "spent", "periodStart",
+"resetsAt", "at"}\`, delivered and retried like a task's final callback.
 
 ${rowsTable(schemaRows(budgetInputSchema()))}
 

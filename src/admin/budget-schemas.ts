@@ -23,6 +23,7 @@ export const budgetViewSchema = z.object({
   tokens: z.number().int().nullable().describe('Tokens per period; null: no token limit.'),
   period: z.enum(BUDGET_PERIODS),
   timeZone: z.string(),
+  alertUrl: z.string().nullable().describe('Where alerts at 50, 80 and 100 % are posted; null: none.'),
   spent: z.object({ usd: z.number(), tokens: z.number().int() }).describe('Settled this period (requests in flight not included).'),
   remaining: z.object({ usd: z.number().nullable(), tokens: z.number().int().nullable() }).describe('Left this period of each limit set; null for a limit not set.'),
   resetsAt: z.string().nullable().describe('When the current period ends, ISO 8601; null for `lifetime`.'),

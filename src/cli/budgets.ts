@@ -12,9 +12,10 @@ import type { Store } from '../storage/types.js';
 
 export const BUDGET_USAGE = `  budgets list [--scope-kind key|user|team] [--scope-id ID]
   budgets create --scope-kind key|user|team --scope-id ID|KEY-NAME --period daily|weekly|monthly|lifetime
-                 [--amount-usd USD] [--tokens N] [--time-zone ZONE] [--name NAME]
+                 [--amount-usd USD] [--tokens N] [--time-zone ZONE] [--name NAME] [--alert-url URL]
                             (at least one of --amount-usd and --tokens; zone: IANA, default UTC)
   budgets set ID [--amount-usd USD|none] [--tokens N|none] [--period P] [--time-zone ZONE] [--name NAME]
+                 [--alert-url URL|none]
   budgets delete ID
 `;
 
@@ -27,6 +28,7 @@ export const BUDGET_OPTIONS = {
   tokens: { type: 'string' },
   period: { type: 'string' },
   'time-zone': { type: 'string' },
+  'alert-url': { type: 'string' },
 } as const;
 
 type Values = Record<string, unknown>;
@@ -44,6 +46,7 @@ function fields(values: Values) {
     tokens: limit(values.tokens),
     period: values.period,
     timeZone: values['time-zone'],
+    alertUrl: values['alert-url'] === 'none' ? null : values['alert-url'],
   };
 }
 

@@ -54,7 +54,7 @@ async function writeBudget(store: Store, budget: ConfigBudget, actor: AuditActor
       if (!key) throw new Error(`scopeId: no key named or with id "${scopeId}"`);
       scopeId = key.id;
     }
-    const fields = { name: budget.name, amountUsd: budget.amountUsd ?? null, tokens: budget.tokens ?? null, period: budget.period, timeZone: budget.timeZone };
+    const fields = { name: budget.name, amountUsd: budget.amountUsd ?? null, tokens: budget.tokens ?? null, period: budget.period, timeZone: budget.timeZone, alertUrl: budget.alertUrl ?? null };
     const before = await byName(tx.budgets.list(), budget.name);
     if (!before) {
       await tx.audit.record(actor, 'budget.create', 'budget', null, await tx.budgets.create({ scopeKind: budget.scopeKind, scopeId, ...fields }));
@@ -67,7 +67,8 @@ async function writeBudget(store: Store, budget: ConfigBudget, actor: AuditActor
       await tx.audit.record(actor, 'budget.create', 'budget', null, await tx.budgets.create({ scopeKind: budget.scopeKind, scopeId, ...fields }));
       return true;
     }
-    const same = before.amountUsd === fields.amountUsd && before.tokens === fields.tokens && before.period === fields.period && before.timeZone === fields.timeZone;
+    const same =
+      before.amountUsd === fields.amountUsd && before.tokens === fields.tokens && before.period === fields.period && before.timeZone === fields.timeZone && before.alertUrl === fields.alertUrl;
     if (same) return false;
     await tx.audit.record(actor, 'budget.update', 'budget', before, (await tx.budgets.update(before.id, fields)) ?? null);
     return true;

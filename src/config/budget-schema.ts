@@ -28,6 +28,13 @@ const budgetFields = builtOnce(() => ({
   tokens: z.number().int().positive().nullable().optional().describe('Tokens (input plus output) per period; null or absent: no token limit.'),
   period: z.enum(BUDGET_PERIODS).describe('`daily`, `weekly` (ISO weeks, from Monday), `monthly` (from the first), each from midnight in `timeZone`; or `lifetime` (never resets).'),
   timeZone: z.string().refine(isTimeZone, 'must be an IANA time zone such as UTC or Europe/Paris').describe('The IANA time zone whose midnights start the periods (default `UTC`).'),
+  alertUrl: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .nullable()
+    .optional()
+    .describe(
+      'Where a JSON alert is posted when a period reaches 50, 80 and 100 % of a limit, delivered and retried like task callbacks (the outbound rules of `SWITCHYARD_OUTBOUND_ALLOW` apply); null or absent: no alerts.',
+    ),
 }));
 
 export const budgetInputSchema = builtOnce(() =>

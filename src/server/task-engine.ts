@@ -35,6 +35,9 @@ export interface TaskEngineInput {
   taskTimeouts?: Record<string, number>;
 }
 
+/** Attempts of a final callback (and of a budget alert, sent the same way). */
+export const CALLBACK_ATTEMPTS = 6;
+
 export function createTaskEngine(input: TaskEngineInput): TaskEngine {
   const { settings, store, channels, logger } = input;
   const tasks = settings.tasks;
@@ -49,7 +52,7 @@ export function createTaskEngine(input: TaskEngineInput): TaskEngine {
       upstreamTimeoutMs: Math.min(settings.upstreamTimeoutMs, 60_000),
       upstreamLimits: upstreamLimits(settings),
       globalHook: tasks.notifyHook ?? input.notifyHook,
-      callbackAttempts: 6,
+      callbackAttempts: CALLBACK_ATTEMPTS,
       callbackRetryMs: tasks.callbackRetryMs,
       callbackTimeoutMs: 10_000,
       defaultTimeoutMs: tasks.timeoutSeconds * 1000,

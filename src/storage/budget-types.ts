@@ -23,6 +23,8 @@ export interface BudgetRecord {
   period: BudgetPeriod;
   /** IANA zone the period's days start in. */
   timeZone: string;
+  /** Where alerts at 50, 80 and 100 % of a limit are posted; null: none. */
+  alertUrl: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -35,6 +37,7 @@ export interface NewBudget {
   tokens?: number | null;
   period: BudgetPeriod;
   timeZone?: string;
+  alertUrl?: string | null;
 }
 
 export type BudgetPatch = Partial<Omit<NewBudget, 'scopeKind' | 'scopeId'>>;
@@ -56,8 +59,8 @@ export interface BudgetSpendDelta {
 export interface BudgetRepository {
   create(budget: NewBudget): Promise<BudgetRecord>;
   get(id: string): Promise<BudgetRecord | undefined>;
-  /** Oldest first; narrowed to one scope kind, or one scope, when given. */
-  list(filter?: { scopeKind?: BudgetScopeKind; scopeId?: string }): Promise<BudgetRecord[]>;
+  /** Oldest first; narrowed to one scope kind, or one scope, or those with an alert address, when given. */
+  list(filter?: { scopeKind?: BudgetScopeKind; scopeId?: string; alerting?: boolean }): Promise<BudgetRecord[]>;
   update(id: string, patch: BudgetPatch): Promise<BudgetRecord | undefined>;
   /** Deletes the budget and its running totals; whether it existed. */
   delete(id: string): Promise<boolean>;
@@ -65,6 +68,12 @@ export interface BudgetRepository {
   spent(budgetId: string, periodStart: number): Promise<BudgetSpend>;
   /** What each budget has settled in the period starting at the time given for it (budgets with nothing settled left out). */
   spentIn(periodStarts: ReadonlyMap<string, number>): Promise<Map<string, BudgetSpend>>;
+  /**
+   * Marks a period as alerted at `percent` unless it already was at that or
+   * higher (the row is created when the period has none); whether this call
+   * marked it, so one instance alone sends the alert.
+   */
+  markAlerted(budgetId: string, periodStart: number, percent: number): Promise<boolean>;
   /** Adds settled spend to each budget's period, creating the period's row on its first spend. */
   addSpend(deltas: readonly BudgetSpendDelta[]): Promise<void>;
 }

@@ -19,6 +19,7 @@ function toRecord(row: Selectable<BudgetsTable>): BudgetRecord {
     tokens: toNullableNumber(row.tokens),
     period: row.period as BudgetPeriod,
     timeZone: row.time_zone,
+    alertUrl: row.alert_url,
     createdAt: toNumber(row.created_at),
     updatedAt: toNumber(row.updated_at),
   };
@@ -31,6 +32,7 @@ function toColumns(patch: BudgetPatch): Updateable<BudgetsTable> {
   if (patch.tokens !== undefined) set.tokens = patch.tokens;
   if (patch.period !== undefined) set.period = patch.period;
   if (patch.timeZone !== undefined) set.time_zone = patch.timeZone;
+  if (patch.alertUrl !== undefined) set.alert_url = patch.alertUrl;
   return set;
 }
 
@@ -53,6 +55,7 @@ export class KyselyBudgetRepository implements BudgetRepository {
         tokens: budget.tokens ?? null,
         period: budget.period,
         time_zone: budget.timeZone ?? 'UTC',
+        alert_url: budget.alertUrl ?? null,
         created_at: now,
         updated_at: now,
       })
@@ -67,10 +70,11 @@ export class KyselyBudgetRepository implements BudgetRepository {
     return row && toRecord(row);
   }
 
-  async list(filter: { scopeKind?: BudgetScopeKind; scopeId?: string } = {}): Promise<BudgetRecord[]> {
+  async list(filter: { scopeKind?: BudgetScopeKind; scopeId?: string; alerting?: boolean } = {}): Promise<BudgetRecord[]> {
     let query = this.db.selectFrom('budgets').selectAll();
     if (filter.scopeKind !== undefined) query = query.where('scope_kind', '=', filter.scopeKind);
     if (filter.scopeId !== undefined) query = query.where('scope_id', '=', filter.scopeId);
+    if (filter.alerting) query = query.where('alert_url', 'is not', null);
     const rows = await query.orderBy('created_at').orderBy('id').execute();
     return rows.map(toRecord);
   }
@@ -116,6 +120,22 @@ export class KyselyBudgetRepository implements BudgetRepository {
     return found;
   }
 
+  async markAlerted(budgetId: string, periodStart: number, percent: number): Promise<boolean> {
+    await this.db
+      .insertInto('budget_spend')
+      .values({ budget_id: budgetId, period_start: periodStart, spent_usd: 0, spent_tokens: 0, alerted_percent: 0 })
+      .onConflict((oc) => oc.columns(['budget_id', 'period_start']).doNothing())
+      .execute();
+    const result = await this.db
+      .updateTable('budget_spend')
+      .set({ alerted_percent: percent })
+      .where('budget_id', '=', budgetId)
+      .where('period_start', '=', periodStart)
+      .where('alerted_percent', '<', percent)
+      .executeTakeFirst();
+    return toNumber(result.numUpdatedRows) > 0;
+  }
+
   async addSpend(deltas: readonly BudgetSpendDelta[]): Promise<void> {
     // One row per period: PostgreSQL refuses an upsert that changes a row twice.
     const merged = new Map<string, BudgetSpendDelta>();
@@ -132,6 +152,7 @@ export class KyselyBudgetRepository implements BudgetRepository {
         period_start: delta.periodStart,
         spent_usd: delta.usd,
         spent_tokens: delta.tokens,
+        alerted_percent: 0,
       }));
       await this.db
         .insertInto('budget_spend')

@@ -149,6 +149,7 @@ export interface BudgetsTable {
   tokens: number | null;
   period: string;
   time_zone: string;
+  alert_url: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -159,6 +160,8 @@ export interface BudgetSpendTable {
   period_start: number;
   spent_usd: number;
   spent_tokens: number;
+  /** The highest alert threshold (percent) this period has sent. */
+  alerted_percent: number;
 }
 
 /** A hold in flight against a budget's period (PostgreSQL without Redis). */

@@ -34,10 +34,11 @@ function budget(fields: Partial<BudgetRecord>): BudgetRecord {
     tokens: null,
     period: 'daily',
     timeZone: 'America/New_York',
+    alertUrl: null,
     createdAt: 0,
     updatedAt: 0,
     ...fields,
-  };
+  } as BudgetRecord;
 }
 
 /** An instance's index holding `records`, with `settledUsd` already spent in each one's current period. */

@@ -2,6 +2,7 @@
  * Budgets (storage/budgets.ts): a limit in USD and/or tokens on a key, a user
  * or a team over a period in a time zone; `budget_spend` the running totals
  * of each period, keyed by the period's start so a new period is a new row;
+ * the highest alert threshold each period has sent (`alerted_percent`);
  * `budget_holds` the holds in flight of instances sharing PostgreSQL without
  * Redis (billing/quota/postgres-ledger.ts).
  */
@@ -20,6 +21,7 @@ export const budgets: Migration = {
       .addColumn('tokens', 'bigint')
       .addColumn('period', 'text', (c) => c.notNull())
       .addColumn('time_zone', 'text', (c) => c.notNull().defaultTo('UTC'))
+      .addColumn('alert_url', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute();
@@ -31,6 +33,7 @@ export const budgets: Migration = {
       .addColumn('period_start', 'bigint', (c) => c.notNull())
       .addColumn('spent_usd', 'double precision', (c) => c.notNull().defaultTo(0))
       .addColumn('spent_tokens', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('alerted_percent', 'integer', (c) => c.notNull().defaultTo(0))
       .addPrimaryKeyConstraint('budget_spend_pk', ['budget_id', 'period_start'])
       .execute();
     await db.schema
