@@ -49,7 +49,7 @@ export function chargeBudgets(ctx: AppContext, hold: QuotaHold, cost: number, to
 export function holdTaskBudgets(ctx: AppContext, key: ClientKey, cost: number): Promise<QuotaHold> | undefined {
   const budgets = ctx.budgets.applicable(key.record);
   if (!budgets) return undefined;
-  return ctx.quota.hold({ ...key.record, quota: null }, cost, 0, { limits: budgets, tokens: 0, now: ctx.budgets.now() });
+  return ctx.quota.hold({ ...key.record, quota: null }, cost, 0, { limits: budgets, tokens: 0, now: ctx.budgets.now(), keyCharged: true });
 }
 
 /**

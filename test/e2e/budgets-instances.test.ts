@@ -41,7 +41,8 @@ async function spendConcurrently(withRedis: boolean) {
     for (const gw of instances) await gw.admin('GET', '/budgets');
     const logs = (await instances[0]!.admin('GET', '/logs?limit=100')).body.data as { cost: number }[];
     const view = (await instances[0]!.admin('GET', `/budgets/${budget.id}`)).body;
-    return { spent: view.spent.usd as number, costs: logs.map((row) => row.cost).filter((cost) => cost > 0), statuses };
+    const used = (await instances[0]!.admin('GET', `/keys/${keyId}`)).body.used as number;
+    return { spent: view.spent.usd as number, used, costs: logs.map((row) => row.cost).filter((cost) => cost > 0), statuses };
   } finally {
     for (const gw of instances) await gw.close();
   }
@@ -50,7 +51,7 @@ async function spendConcurrently(withRedis: boolean) {
 describe.skipIf(skipPostgres)('a budget shared by three instances', () => {
   for (const withRedis of [true, false]) {
     it(`is overspent by at most one request per instance (${withRedis ? 'Redis' : 'PostgreSQL, no Redis'})`, async () => {
-      const { spent, costs, statuses } = await spendConcurrently(withRedis);
+      const { spent, used, costs, statuses } = await spendConcurrently(withRedis);
       expect(statuses.filter((status) => status === 200).length).toBe(costs.length);
       expect(statuses.filter((status) => status === 403).length).toBeGreaterThan(0);
       expect(spent).toBeCloseTo(
@@ -58,6 +59,8 @@ describe.skipIf(skipPostgres)('a budget shared by three instances', () => {
         6,
       );
       expect(spent).toBeLessThanOrEqual(LIMIT + 3 * Math.max(...costs) + 1e-9);
+      // The key has no quota: its spend is still written, once.
+      expect(used).toBeCloseTo(spent, 6);
     }, 60_000);
   }
 });

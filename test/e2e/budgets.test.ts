@@ -7,7 +7,10 @@
  * WebSocket turns alike), tasks through `holdBudgets`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshSchemas, postgresUrl, skipPostgres } from '../storage/engines.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
+
+const freshSchema = freshSchemas('budgets_e2e');
 
 const SECRET = 'sk-budgets-e2e-0001';
 let gw: TestGateway;
@@ -112,6 +115,37 @@ describe('a task refunded', () => {
       expect(logs.some((row) => row.cost === -0.1)).toBe(true);
     } finally {
       await broken.close();
+    }
+  });
+});
+
+describe.skipIf(skipPostgres)('a task held against a budget on PostgreSQL without Redis', () => {
+  it('charges the key once (with the task) and the budget once (with the release)', async () => {
+    const pg = await startGateway({
+      config: { keys: [{ name: 'tasks', key: 'sk-budgets-pg-task-0001' }], prices: { 'ig_*': { perCall: 0.1 } } },
+      settings: { databaseUrl: postgresUrl, databaseSchema: freshSchema() },
+    });
+    try {
+      const key = (await pg.admin('GET', '/keys')).body.data[0].id;
+      const budget = (await pg.admin('POST', '/budgets', { scopeKind: 'key', scopeId: key, amountUsd: 1, period: 'daily' })).body;
+      const task = await fetch(`${pg.url}/ig/submit/imagine`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-budgets-pg-task-0001', 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'a fox' }),
+      });
+      expect(task.status).toBe(200);
+      await task.arrayBuffer();
+      expect((await pg.admin('GET', `/keys/${key}`)).body.used).toBeCloseTo(0.1, 9);
+      // The release is written off the request: wait for it.
+      let spent = 0;
+      for (let i = 0; i < 40 && spent === 0; i++) {
+        spent = (await pg.admin('GET', `/budgets/${budget.id}`)).body.spent.usd;
+        if (spent === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(spent).toBeCloseTo(0.1, 9);
+      expect((await pg.admin('GET', `/keys/${key}`)).body.used).toBeCloseTo(0.1, 9);
+    } finally {
+      await pg.close();
     }
   });
 });

@@ -35,6 +35,8 @@ export interface BudgetClaim {
   readonly limits: readonly BudgetLimit[];
   readonly tokens: number;
   readonly now: number;
+  /** The key's spend is written elsewhere (a task's charge, with the task): a ledger that writes spend at release writes only the budgets'. */
+  readonly keyCharged?: boolean;
 }
 
 export interface QuotaLedger {

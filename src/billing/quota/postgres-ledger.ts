@@ -55,11 +55,12 @@ export class PostgresQuotaLedger implements QuotaLedger {
         try {
           await this.db.transaction().execute(async (trx) => {
             await trx.deleteFrom('quota_holds').where('id', '=', id).execute();
-            if (cost > 0 && quota !== null) await sql`update keys set used = used + ${cost} where id = ${key.id}`.execute(trx);
+            // The key's spend is written here whether or not it has a quota: the recorder leaves it to this release.
+            if (cost > 0 && !budgets?.keyCharged) await sql`update keys set used = used + ${cost} where id = ${key.id}`.execute(trx);
             if (budgets && starts) await releaseBudgetRows(trx, budgets.limits, starts, id, cost, tokens);
           });
         } catch (error) {
-          this.onUnwritten(key.id, quota === null ? 0 : cost, error);
+          this.onUnwritten(key.id, cost, error);
         }
       },
     };
