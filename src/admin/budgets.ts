@@ -8,7 +8,7 @@ import { periodWindow } from '../billing/budgets/periods.js';
 import { budgetInputSchema, budgetPatchSchema, LIMIT_REQUIRED } from '../config/budget-schema.js';
 import { GatewayError } from '../core/errors.js';
 import type { AuditActor } from '../storage/audit-types.js';
-import type { BudgetRecord, BudgetScopeKind } from '../storage/budget-types.js';
+import type { BudgetRecord, BudgetScopeKind, BudgetSpend } from '../storage/budget-types.js';
 import type { Store } from '../storage/types.js';
 import { parseInput } from './service.js';
 
@@ -22,8 +22,11 @@ export interface BudgetView extends BudgetRecord {
 }
 
 export async function budgetView(store: Store, record: BudgetRecord, now = Date.now()): Promise<BudgetView> {
+  return viewWith(record, now, await store.budgets.spent(record.id, periodWindow(record.period, record.timeZone, now).start));
+}
+
+function viewWith(record: BudgetRecord, now: number, spent: BudgetSpend): BudgetView {
   const window = periodWindow(record.period, record.timeZone, now);
-  const spent = await store.budgets.spent(record.id, window.start);
   const lifetime = record.period === 'lifetime';
   return {
     ...record,
@@ -39,7 +42,10 @@ export async function budgetView(store: Store, record: BudgetRecord, now = Date.
 
 export async function listBudgets(store: Store, filter: { scopeKind?: BudgetScopeKind; scopeId?: string }): Promise<BudgetView[]> {
   const now = Date.now();
-  return Promise.all((await store.budgets.list(filter)).map((record) => budgetView(store, record, now)));
+  const records = await store.budgets.list(filter);
+  // Every current period's totals in a few queries, not one a budget.
+  const spent = await store.budgets.spentIn(new Map(records.map((record) => [record.id, periodWindow(record.period, record.timeZone, now).start])));
+  return records.map((record) => viewWith(record, now, spent.get(record.id) ?? { usd: 0, tokens: 0 }));
 }
 
 export async function getBudget(store: Store, id: string): Promise<BudgetRecord> {
