@@ -2,7 +2,7 @@
  * Budgets through a running gateway: a key's budget, created through the
  * admin API, is checked before each chat request and task submission; once
  * spent, requests are refused in the family's quota shape naming the budget
- * and its reset, and the admin API shows what the period spent. Every path
+ * and its reset (embeddings too), and the admin API shows what the period spent. Every path
  * holds through the same `holdQuota` (chat families, pass-through and
  * WebSocket turns alike), tasks through `holdBudgets`.
  */
@@ -79,6 +79,17 @@ describe('a key budget in a running gateway', () => {
     });
     const taskBody = (await taskRefused.json()) as { description: string };
     expect(taskBody.description).toMatch(/key budget "cap" is spent/);
+
+    const embeddings = await fetch(`${gw.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'budget-embed', input: 'hello' }),
+    });
+    expect(embeddings.status).toBe(403);
+    expect(((await embeddings.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'insufficient_quota',
+      message: expect.stringContaining('key budget "cap" is spent'),
+    });
 
     // Raised: the next request has room again, at once.
     await gw.admin('PATCH', `/budgets/${budget.id}`, { amountUsd: 100 });
