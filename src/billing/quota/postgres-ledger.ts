@@ -18,6 +18,8 @@ export class PostgresQuotaLedger implements QuotaLedger {
     private readonly db: Kysely<any>,
     /** Takes the cost of a release that could not be written (its hold then expires), to be written with the batched spend. */
     private readonly onUnwritten: (keyId: string, cost: number, error: unknown) => void,
+    /** Takes a budget's spend that a failed release could not write, to be written with the batched spend. */
+    private readonly onUnwrittenBudget: (budgetId: string, periodStart: number, cost: number, tokens: number) => void = () => undefined,
   ) {}
 
   async hold(key: KeyRecord, estimate: number, _settled?: number, budgets?: BudgetClaim): Promise<QuotaHold> {
@@ -60,7 +62,8 @@ export class PostgresQuotaLedger implements QuotaLedger {
             if (budgets && starts) await releaseBudgetRows(trx, budgets.limits, starts, id, cost, tokens);
           });
         } catch (error) {
-          this.onUnwritten(key.id, cost, error);
+          this.onUnwritten(key.id, budgets?.keyCharged ? 0 : cost, error);
+          budgets?.limits.forEach((limit, index) => this.onUnwrittenBudget(limit.record.id, starts![index]!, cost, tokens));
         }
       },
     };
