@@ -461,6 +461,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Budgets, each with what its current period has spent, what remains and when it resets. */
+        get: operations["getBudgets"];
+        put?: never;
+        /** Create a budget on a key, a user or a team. */
+        post: operations["postBudgets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/budgets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a budget and its current period. */
+        get: operations["getBudgetsId"];
+        put?: never;
+        post?: never;
+        /** Delete a budget and its running totals. */
+        delete: operations["deleteBudgetsId"];
+        options?: never;
+        head?: never;
+        /** Change a budget’s limits, period, zone or name (its scope stays). */
+        patch: operations["patchBudgetsId"];
+        trace?: never;
+    };
     "/admin/settings": {
         parameters: {
             query?: never;
@@ -1341,6 +1378,43 @@ export interface components {
             hasMore: boolean;
             /** @description Pass as `cursor` for the next page. */
             nextCursor: string | null;
+        };
+        BudgetView: {
+            id: string;
+            /** @enum {string} */
+            scopeKind: "key" | "user" | "team";
+            scopeId: string;
+            name: string | null;
+            /** @description USD per period; null: no money limit. */
+            amountUsd: number | null;
+            /** @description Tokens per period; null: no token limit. */
+            tokens: number | null;
+            /** @enum {string} */
+            period: "daily" | "weekly" | "monthly" | "lifetime";
+            timeZone: string;
+            /** @description Where alerts at 50, 80 and 100 % are posted; null: none. */
+            alertUrl: string | null;
+            /** @description Settled this period (requests in flight not included). */
+            spent: {
+                usd: number;
+                tokens: number;
+            };
+            /** @description Left this period of each limit set; null for a limit not set. */
+            remaining: {
+                usd: number | null;
+                tokens: number | null;
+            };
+            /** @description When the current period ends, ISO 8601; null for `lifetime`. */
+            resetsAt: string | null;
+            /** @description When the current period began, ISO 8601; null for `lifetime`. */
+            periodStart: string | null;
+            /** @description Epoch milliseconds. */
+            createdAt: number;
+            /** @description Epoch milliseconds. */
+            updatedAt: number;
+        };
+        BudgetList: {
+            data: components["schemas"]["BudgetView"][];
         };
     };
     responses: never;
@@ -3604,6 +3678,306 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEntry"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getBudgets: {
+        parameters: {
+            query?: {
+                /** @description Only budgets on this kind of scope: `key`, `user`, `team`. */
+                scopeKind?: "key" | "user" | "team";
+                /** @description Only budgets on this key, user or team (its id). */
+                scopeId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetList"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    postBudgets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the budget limits: `key`, `user` or `team`; every request of that key, user or team counts.
+                     * @enum {string}
+                     */
+                    scopeKind: "key" | "user" | "team";
+                    /** @description The id of the key, user or team. */
+                    scopeId: string;
+                    /** @description A name to tell budgets apart; a refusal names the budget by it. */
+                    name?: string | null;
+                    /** @description USD per period; null or absent: no money limit. */
+                    amountUsd?: number | null;
+                    /** @description Tokens (input plus output) per period; null or absent: no token limit. */
+                    tokens?: number | null;
+                    /**
+                     * @description `daily`, `weekly` (ISO weeks, from Monday), `monthly` (from the first), each from midnight in `timeZone`; or `lifetime` (never resets).
+                     * @enum {string}
+                     */
+                    period: "daily" | "weekly" | "monthly" | "lifetime";
+                    /**
+                     * @description The IANA time zone whose midnights start the periods (default `UTC`).
+                     * @default UTC
+                     */
+                    timeZone?: string;
+                    /** @description Where a JSON alert is posted when a period reaches 50, 80 and 100 % of a limit, delivered and retried like task callbacks (the outbound rules of `SWITCHYARD_OUTBOUND_ALLOW` apply); null or absent: no alerts. */
+                    alertUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getBudgetsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    deleteBudgetsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    patchBudgetsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A name to tell budgets apart; a refusal names the budget by it. */
+                    name?: string | null;
+                    /** @description USD per period; null or absent: no money limit. */
+                    amountUsd?: number | null;
+                    /** @description Tokens (input plus output) per period; null or absent: no token limit. */
+                    tokens?: number | null;
+                    /**
+                     * @description `daily`, `weekly` (ISO weeks, from Monday), `monthly` (from the first), each from midnight in `timeZone`; or `lifetime` (never resets).
+                     * @enum {string}
+                     */
+                    period?: "daily" | "weekly" | "monthly" | "lifetime";
+                    /** @description The IANA time zone whose midnights start the periods (default `UTC`). */
+                    timeZone?: string;
+                    /** @description Where a JSON alert is posted when a period reaches 50, 80 and 100 % of a limit, delivered and retried like task callbacks (the outbound rules of `SWITCHYARD_OUTBOUND_ALLOW` apply); null or absent: no alerts. */
+                    alertUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetView"];
                 };
             };
             /** @description Refused: the admin error shape. */

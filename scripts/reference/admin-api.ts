@@ -5,6 +5,7 @@
  */
 import { channelInputSchema, channelPatchSchema, keyInputSchema, keyPatchSchema } from '../../src/admin/service.js';
 import { memberInputSchema, teamInputSchema, teamPatchSchema, userInputSchema, userPatchSchema } from '../../src/admin/team-service.js';
+import { budgetInputSchema } from '../../src/config/budget-schema.js';
 import { priceSchema } from '../../src/config/price-schema.js';
 import { rowsTable, schemaRows } from './schema-rows.js';
 
@@ -68,6 +69,13 @@ export const ADMIN_EXAMPLES = {
   deletePrice: { method: 'DELETE', path: '/admin/prices/claude-sonnet-%2A', status: 200 },
   settings: { method: 'GET', path: '/admin/settings', status: 200 },
   audit: { method: 'GET', path: '/admin/audit?action=channel.&since=2026-01-01T00:00:00Z&limit=20', status: 200 },
+  createBudget: {
+    method: 'POST',
+    path: '/admin/budgets',
+    body: { scopeKind: 'key', scopeId: '{key}', name: 'team-b monthly', amountUsd: 500, tokens: 20000000, period: 'monthly', timeZone: 'Europe/Berlin' },
+    status: 201,
+  },
+  listBudgets: { method: 'GET', path: '/admin/budgets?scopeKind=key', status: 200 },
   openApi: { method: 'GET', path: '/admin/openapi.json', status: 200 },
 } satisfies Record<string, AdminExample>;
 
@@ -510,6 +518,38 @@ paged like the logs. Filters: \`actor\` (a kind, or \`kind:id\` such as
 \`cursor\`. The CLI's \`audit list\` takes the same filters.
 
 ${curl(e.audit)}
+
+## Budgets
+
+A budget limits a key, a user or a team (\`scopeKind\`, \`scopeId\`) to
+an amount in USD and/or a number of tokens (input plus output) per period:
+\`daily\`, \`weekly\` (ISO weeks, from Monday), \`monthly\` (from the
+first), each starting at midnight in its \`timeZone\`, or \`lifetime\`.
+Every request is checked against every budget of its key, its key's user
+and its key's team, together with the key's \`quota\`, before it is
+routed; one that would start with a budget spent is refused in its family's
+quota shape (\`quota_exhausted\`: HTTP 403, the family's error body), naming the
+budget and when it resets. Periods have their own running totals, so a new
+period starts from nothing. Answers show the current period: \`spent\`
+(\`usd\`, \`tokens\`), \`remaining\` (null for a limit not set),
+\`periodStart\` and \`resetsAt\` (ISO 8601; null for \`lifetime\`).
+
+### \`GET/POST /admin/budgets\`, \`GET/PATCH/DELETE /admin/budgets/{id}\`
+
+The list takes \`scopeKind\` and \`scopeId\` filters. A change takes any
+field but the scope; at least one of \`amountUsd\` and \`tokens\` stays
+set. Each change is recorded in the audit log (\`budget.create\`,
+\`budget.update\`, \`budget.delete\`). A budget with an \`alertUrl\`
+gets a POST there when its period reaches 50, 80 and 100 % of a limit (the
+highest newly reached, once per period, checked on the refresh interval):
+\`{"event": "budget.threshold", "threshold", "budget", "spent", "periodStart",
+"resetsAt", "at"}\`, delivered and retried like a task's final callback.
+
+${rowsTable(schemaRows(budgetInputSchema()))}
+
+${curl(e.createBudget)}
+
+${curl(e.listBudgets)}
 
 ## OpenAPI
 

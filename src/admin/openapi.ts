@@ -17,9 +17,11 @@ import * as responseAnswers from './response-schemas.js';
 import * as taskAnswers from './task-schemas.js';
 import * as auditAnswers from './audit-schemas.js';
 import * as teamAnswers from './team-schemas.js';
+import * as budgetAnswers from './budget-schemas.js';
+import { budgetInputSchema, budgetPatchSchema } from '../config/budget-schema.js';
 
 /** Every answer schema the document names, from the files they are declared in. */
-const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers, ...teamAnswers, ...auditAnswers };
+const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers, ...teamAnswers, ...auditAnswers, ...budgetAnswers };
 
 interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -139,6 +141,18 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     answer: answers.auditPageSchema,
   },
   { method: 'get', path: '/audit/{id}', tag: 'audit', summary: 'One administrative change.', answer: answers.auditEntrySchema },
+  {
+    method: 'get',
+    path: '/budgets',
+    tag: 'budgets',
+    summary: 'Budgets, each with what its current period has spent, what remains and when it resets.',
+    query: budgetAnswers.budgetListQuery(),
+    answer: answers.budgetListSchema,
+  },
+  { method: 'post', path: '/budgets', tag: 'budgets', summary: 'Create a budget on a key, a user or a team.', body: budgetInputSchema(), status: 201, answer: answers.budgetViewSchema },
+  { method: 'get', path: '/budgets/{id}', tag: 'budgets', summary: 'Read a budget and its current period.', answer: answers.budgetViewSchema },
+  { method: 'patch', path: '/budgets/{id}', tag: 'budgets', summary: 'Change a budget’s limits, period, zone or name (its scope stays).', body: budgetPatchSchema(), answer: answers.budgetViewSchema },
+  { method: 'delete', path: '/budgets/{id}', tag: 'budgets', summary: 'Delete a budget and its running totals.', answer: answers.budgetDeletedSchema },
   { method: 'get', path: '/settings', tag: 'settings', summary: 'Settings in effect and where each came from; what the config file owns.', answer: answers.settingsSchema },
   { method: 'get', path: '/openapi.json', tag: 'settings', summary: 'This document.', answerType: 'application/json' },
 ];
@@ -180,6 +194,8 @@ export const NAMED_ANSWERS: Readonly<Record<string, z.ZodType>> = {
   Settings: answers.settingsSchema,
   AuditEntry: answers.auditEntrySchema,
   AuditPage: answers.auditPageSchema,
+  BudgetView: answers.budgetViewSchema,
+  BudgetList: answers.budgetListSchema,
 };
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -243,7 +259,7 @@ export function adminOpenApi(version: string): Record<string, unknown> {
       title: 'Switchyard admin API',
       version,
       description:
-        'Keys, teams, users, channels, prices, request logs, usage, tasks, settings and the audit log. Every operation takes the admin key as `Authorization: Bearer <key>` or `x-admin-key`.',
+        'Keys, teams, users, channels, prices, budgets, request logs, usage, tasks, settings and the audit log. Every operation takes the admin key as `Authorization: Bearer <key>` or `x-admin-key`.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { adminKey: [] }],

@@ -15,6 +15,7 @@
  *   GET/PUT/DELETE    /admin/prices, /admin/prices/:model, quote, catalogue   (price-routes.ts)
  *   GET               /admin/settings, channel-types, openapi.json   (catalogue-routes.ts)
  *   GET               /admin/audit, /admin/audit/:id   the audit log of admin changes (audit-routes.ts)
+ *   GET/POST/PATCH/DELETE /admin/budgets[/:id]   budgets on keys, users and teams (budget-routes.ts)
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -26,6 +27,7 @@ import { bearerToken, headerValue } from '../http/credentials.js';
 import { AdminService, parseInput, publicChannel, publicKey } from './service.js';
 import { actorOf } from './audit-actor.js';
 import { registerAuditRoutes } from './audit-routes.js';
+import { registerBudgetRoutes } from './budget-routes.js';
 import { testChannel } from './channel-test.js';
 import { channelTestBody } from './queries.js';
 import { registerLogRoutes } from './log-routes.js';
@@ -141,4 +143,5 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   registerCatalogueRoutes(app, ctx);
   registerPriceRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerBudgetRoutes(app, ctx);
 }

@@ -7,6 +7,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isDatabaseUnavailable } from '../storage/columns.js';
+import type { BudgetSpendDelta } from '../storage/budget-types.js';
 import type { RequestLogRow } from '../storage/request-log-types.js';
 import type { Store } from '../storage/types.js';
 
@@ -35,6 +36,8 @@ export interface RecorderOptions {
 export class UsageRecorder {
   private rows: RequestLogRow[] = [];
   private spend = new Map<string, number>();
+  /** Budget spend not yet written, by budget and period start. */
+  private budgetSpend = new Map<string, Map<number, BudgetSpendDelta>>();
   private timer?: NodeJS.Timeout;
   /** Armed by a batch's first row (one timer, re-armed, never one per row). */
   private rowTimer?: NodeJS.Timeout;
@@ -68,6 +71,23 @@ export class UsageRecorder {
     if (amount !== 0) this.spend.set(keyId, (this.spend.get(keyId) ?? 0) + amount);
   }
 
+  /** Spend settled in a budget's period, written with the next batch (added to the period's row). */
+  addBudgetSpend(budgetId: string, periodStart: number, usd: number, tokens: number): void {
+    if (usd === 0 && tokens === 0) return;
+    let periods = this.budgetSpend.get(budgetId);
+    if (!periods) this.budgetSpend.set(budgetId, (periods = new Map()));
+    const delta = periods.get(periodStart);
+    if (delta) {
+      delta.usd += usd;
+      delta.tokens += tokens;
+    } else periods.set(periodStart, { budgetId, periodStart, usd, tokens });
+  }
+
+  /** Budget spend recorded for a period and not yet written. */
+  pendingBudget(budgetId: string, periodStart: number): BudgetSpendDelta | undefined {
+    return this.budgetSpend.get(budgetId)?.get(periodStart);
+  }
+
   /** Spend recorded for a key and not yet written. */
   pending(keyId: string): number {
     return this.spend.get(keyId) ?? 0;
@@ -76,12 +96,14 @@ export class UsageRecorder {
   async flush(): Promise<void> {
     // One flush at a time; a caller arriving mid-flush waits for it and then flushes the rest.
     while (this.flushing) await this.flushing;
-    if (this.rows.length === 0 && this.spend.size === 0) return;
+    if (this.rows.length === 0 && this.spend.size === 0 && this.budgetSpend.size === 0) return;
     const rows = this.rows;
     const spend = this.spend;
+    const budgetSpend = this.budgetSpend;
     this.rows = [];
     this.spend = new Map();
-    this.flushing = this.write(rows, spend).finally(() => {
+    this.budgetSpend = new Map();
+    this.flushing = this.write(rows, spend, budgetSpend).finally(() => {
       this.flushing = undefined;
     });
     await this.flushing;
@@ -93,7 +115,7 @@ export class UsageRecorder {
     await this.flush();
   }
 
-  private async write(rows: RequestLogRow[], spend: Map<string, number>): Promise<void> {
+  private async write(rows: RequestLogRow[], spend: Map<string, number>, budgetSpend: Map<string, Map<number, BudgetSpendDelta>>): Promise<void> {
     // Spend and logs are written separately, so a failure of one never replays the other.
     if (spend.size > 0) {
       try {
@@ -101,6 +123,16 @@ export class UsageRecorder {
       } catch (error) {
         // Keep the spend for the next flush: it is money.
         for (const [keyId, amount] of spend) this.spend.set(keyId, (this.spend.get(keyId) ?? 0) + amount);
+        this.options.onError(error);
+      }
+    }
+    if (budgetSpend.size > 0) {
+      const deltas = [...budgetSpend.values()].flatMap((periods) => [...periods.values()]);
+      try {
+        await this.store.budgets.addSpend(deltas);
+      } catch (error) {
+        // Kept for the next flush, like key spend.
+        for (const delta of deltas) this.addBudgetSpend(delta.budgetId, delta.periodStart, delta.usd, delta.tokens);
         this.options.onError(error);
       }
     }

@@ -17,6 +17,7 @@ import { StoreSecrets } from '../storage/store-secrets.js';
 import { rotateSecretKey } from './secret-key.js';
 import { AUDIT_FLAGS, cliActor, listAudit } from './audit.js';
 import { findTeamId, findUserId, runTeamCommand, splitCommand, TEAM_COMMANDS, TEAM_OPTIONS, TEAM_USAGE } from './team-commands.js';
+import { BUDGET_COMMANDS, BUDGET_OPTIONS, BUDGET_USAGE, runBudgetCommand } from './budgets.js';
 import type { Store } from '../storage/types.js';
 
 const USAGE = `usage: switchyard <command> [options] [--data-dir DIR]
@@ -51,7 +52,7 @@ ${TEAM_USAGE}  channels add --name NAME --type TYPE --models a,b [--base-url URL
   audit list [--actor KIND[:ID]] [--action PREFIX] [--target-kind KIND] [--target-id ID]
              [--since ISO-8601] [--until ISO-8601] [--limit N]
                             administrative changes, newest first (who, what, before and after)
-
+${BUDGET_USAGE}
 Storage: --data-dir, else SWITCHYARD_DATA_DIR, else ./data (as the gateway);
 PostgreSQL when SWITCHYARD_DATABASE_URL is set.
 `;
@@ -74,6 +75,7 @@ const COMMANDS = new Set([
   'secret-key rotate',
   'audit list',
   ...TEAM_COMMANDS,
+  ...BUDGET_COMMANDS,
 ]);
 
 const list = (value: string | undefined) =>
@@ -172,6 +174,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
       ...Object.fromEntries(Object.keys(PRICE_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
       json: { type: 'string' },
       ...TEAM_OPTIONS,
+      ...BUDGET_OPTIONS,
     },
   });
   const [group, ...words] = positionals;
@@ -288,6 +291,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<voi
         print(await listAudit(store, values));
         return;
       default:
+        if (BUDGET_COMMANDS.includes(command)) return print(await runBudgetCommand(store, command, ref, values, actor));
         throw new GatewayError('invalid_request', `unknown command "${command}"\n\n${USAGE}`);
     }
   } finally {

@@ -14,6 +14,7 @@ import type { AuditActor } from '../storage/audit-types.js';
 import type { CredentialSealer } from '../storage/store-secrets.js';
 import { withExclusiveLock } from '../storage/exclusive-lock.js';
 import type { ChannelPatch, ChannelRecord, KeyPatch, KeyRecord, NewChannel, NewKey, Store } from '../storage/types.js';
+import { applyConfigBudgets, type BudgetFingerprints } from './apply-budgets.js';
 import { applyConfigPrices, type PriceFingerprints } from './apply-prices.js';
 import { applyConfigTeams, keyOwnerIds, type TeamsApplied } from './apply-teams.js';
 import { declaredModels } from './entity-rules.js';
@@ -28,6 +29,7 @@ interface AppliedRecord extends Partial<TeamsApplied> {
   channels: Record<string, Fingerprints>;
   keys: Record<string, Fingerprints>;
   prices: PriceFingerprints;
+  budgets?: BudgetFingerprints;
 }
 
 /** Who the audit log says made the file's changes: the file, by its path when known. */
@@ -41,7 +43,7 @@ export async function applyConfigFile(
   config: ConfigFile,
   hashKey: (secret: string) => string,
   path?: string,
-): Promise<{ channels: number; keys: number; prices: number; teams: number }> {
+): Promise<{ channels: number; keys: number; prices: number; teams: number; budgets: number }> {
   const actor = configFileActor(path);
   return withExclusiveLock(store, APPLIED_SETTING, async () => {
     const last = await readApplied(store);
@@ -65,9 +67,13 @@ export async function applyConfigFile(
     }
     const prices = await applyConfigPrices(store, config.prices, last.prices, actor);
     next.prices = prices.fingerprints;
+    // After the keys: a key budget names a key the file may have just created.
+    const budgets = await applyConfigBudgets(store, config.budgets, last.budgets ?? {}, actor);
+    // Kept only when there are some, so a file without budgets leaves the record as it was.
+    if (Object.keys(budgets.fingerprints).length > 0) next.budgets = budgets.fingerprints;
     // In a transaction like every other write here: on SQLite it waits for the write lock without holding the event loop.
     if (JSON.stringify(next) !== JSON.stringify(last)) await store.transaction((tx) => tx.settings.set(APPLIED_SETTING, JSON.stringify(next)));
-    return { channels, keys, prices: prices.changed, teams: teams.changed };
+    return { channels, keys, prices: prices.changed, teams: teams.changed, budgets: budgets.changed };
   });
 }
 
@@ -94,7 +100,14 @@ async function readApplied(store: Store): Promise<AppliedRecord> {
   const text = await store.settings.get(APPLIED_SETTING);
   try {
     const parsed = text === undefined ? undefined : (JSON.parse(text) as Partial<AppliedRecord>);
-    return { channels: parsed?.channels ?? {}, keys: parsed?.keys ?? {}, prices: parsed?.prices ?? {}, users: parsed?.users, teams: parsed?.teams };
+    return {
+      channels: parsed?.channels ?? {},
+      keys: parsed?.keys ?? {},
+      prices: parsed?.prices ?? {},
+      users: parsed?.users,
+      teams: parsed?.teams,
+      ...(parsed?.budgets ? { budgets: parsed.budgets } : {}),
+    };
   } catch {
     return { channels: {}, keys: {}, prices: {} };
   }

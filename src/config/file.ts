@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { channelProblem, IP_OR_CIDR_MESSAGE, isIpOrCidr } from './entity-rules.js';
 import { builtOnce } from '../core/built-once.js';
+import { configBudgetSchema } from './budget-schema.js';
 import { pricePatternSchema, priceSchema } from './price-schema.js';
 import { checkTeamsAndUsers, configTeamSchema, configUserSchema } from './team-config.js';
 
@@ -136,6 +137,10 @@ export const configSchema = builtOnce(() =>
         .describe(
           'Prices by model name or `prefix*`; quotas are in USD. Stored as the file’s (`source: config`) beside the admin API’s; a model’s price is applied again only when the file changes it, and a model the file stops pricing loses the file’s price.',
         ),
+      budgets: z
+        .array(configBudgetSchema())
+        .default([])
+        .describe('Budgets that reset, by name (see README, Budgets); applied again only when the file changes one, and a budget the file stops declaring is deleted.'),
       priceCatalogue: z
         .boolean()
         .optional()
@@ -182,6 +187,12 @@ export const configSchema = builtOnce(() =>
         ctx,
       );
       flagDuplicates(
+        config.budgets.map((b) => b.name),
+        'budgets',
+        'name',
+        ctx,
+      );
+      flagDuplicates(
         config.keys.map((k) => k.key),
         'keys',
         'key',
@@ -201,6 +212,7 @@ export type ConfigFile = z.output<ReturnType<typeof configSchema>>;
 export type ConfigChannel = ConfigFile['channels'][number];
 export type ConfigKey = ConfigFile['keys'][number];
 export type ConfigPrice = z.output<ReturnType<typeof priceSchema>>;
+export type ConfigBudget = ConfigFile['budgets'][number];
 
 export class ConfigFileError extends Error {
   constructor(

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { InFlightCalls } from '../core/in-flight.js';
 import type { PriceTable } from '../billing/prices.js';
 import type { StoredPrices } from '../billing/stored-prices.js';
+import type { BudgetIndex } from '../billing/budgets/budget-index.js';
 import type { QuotaLedger } from '../billing/quota/ledger.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import type { GatewaySettings } from '../config/env.js';
@@ -47,6 +48,8 @@ export interface AppContext {
   tracer?: RequestTracer;
   /** Tells the other instances that keys, channels or prices changed. */
   changes: ChangeFeed;
+  /** Every budget by the key, user or team it limits (billing/budgets/budget-index.ts). */
+  budgets: BudgetIndex;
   /** Holds against key quotas, shared by the instances (Redis, else PostgreSQL) or local. */
   quota: QuotaLedger;
   adapters: AdapterRegistry;

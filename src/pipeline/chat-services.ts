@@ -27,7 +27,8 @@ import type { TaskChange } from '../tasks/task-writes.js';
 import type { TaskCall, TaskRecord, TaskUpstream } from '../tasks/types.js';
 import type { UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
 import type { CallSignal } from '../core/call-signal.js';
-import { holdQuota } from './quota-hold.js';
+import type { QuotaHold } from '../billing/quota/ledger.js';
+import { chargeBudgets, holdQuota, holdTaskBudgets } from './quota-hold.js';
 import type { RequestServices, TaskDraft, TaskServices } from './services.js';
 import { settle, settleCount, type CountSettlement, type SettleInput } from './settle.js';
 import { submissionLeaseMs, taskCall, taskUpstreamFor } from './task-calls.js';
@@ -127,9 +128,17 @@ class GatewayServices implements ChatServices, TaskServices {
     return taskCall(this.ctx, channel, accountId);
   }
 
-  noteCharge(key: ClientKey, cost: number): void {
+  holdBudgets(key: ClientKey, cost: number) {
+    return holdTaskBudgets(this.ctx, key, cost);
+  }
+
+  noteCharge(key: ClientKey, cost: number, budgetHold?: QuotaHold): void {
     this.ctx.auth.noteSpend(key.record.keyHash, cost);
     void this.ctx.quota.adjust(key.record.id, cost);
+    if (budgetHold) {
+      void budgetHold.release(cost, 0);
+      chargeBudgets(this.ctx, budgetHold, cost, 0);
+    }
   }
 
   costsOf(channelId: string) {

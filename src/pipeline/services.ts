@@ -65,8 +65,10 @@ export interface TaskServices extends AdmissionServices {
   taskUpstream<Request extends object, Result extends object, Payload>(kind: TaskKind<Request, Result>, noun: string, channel: Channel): TaskUpstream<Request, Result, Payload>;
   /** How a submission calls a task upstream: one credential, a deadline, the outbound guard. */
   taskCall(channel: Channel, accountId?: string | null): TaskCall;
-  /** A task's charge (written with the task) noted against the key's limits and quota. */
-  noteCharge(key: ClientKey, cost: number): void;
+  /** Holds a task's charge against the key's budgets before the task is stored (throws when one is spent); undefined without budgets. */
+  holdBudgets(key: ClientKey, cost: number): Promise<QuotaHold> | undefined;
+  /** A task's charge (written with the task) noted against the key's limits and quota, and its budgets (ending their hold). */
+  noteCharge(key: ClientKey, cost: number, budgetHold?: QuotaHold): void;
   /** The serving channel's cost table, for what its provider charges. */
   costsOf(channelId: string): ChannelCosts | undefined;
   /** The request log row of the submission. */

@@ -15,6 +15,7 @@ import { chargedUsage } from '../billing/delivered-usage.js';
 import { costOf } from '../billing/cost.js';
 import { warnUnpricedOnce } from '../billing/unpriced.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
+import { chargeBudgets } from './quota-hold.js';
 
 /** Where a request went and who sent it: what its settlement and its log row say on every path. */
 export interface RoutedFields {
@@ -141,12 +142,15 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
     ),
     key && cost > 0 && !input.hold?.recordsSpend ? { keyId: key.id, amount: cost } : undefined,
   );
+  const tokens = usage.inputTokens + usage.outputTokens;
   // Never throws: a release that fails is logged by the ledger and its hold expires.
-  void input.hold?.release(cost);
+  if (input.hold) {
+    void input.hold.release(cost, tokens);
+    chargeBudgets(ctx, input.hold, cost, tokens);
+  }
   observeSettled(ctx, input, usage, cost, now);
   if (key) {
     if (cost > 0) ctx.auth.noteSpend(key.keyHash, cost);
-    const tokens = usage.inputTokens + usage.outputTokens;
     ctx.limits.recordTokens(key, tokens)?.catch((error) => ctx.logger.warn({ err: error }, 'tpm record failed'));
   }
   return usage;

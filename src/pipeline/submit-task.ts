@@ -81,21 +81,27 @@ export async function submitTask<Request extends object, Result extends object, 
     const targets = submission.targets();
     const request = await submission.request();
     const first = targets[0];
-    const task = await services.createTask({
-      family: kind.family,
-      action: submission.action,
-      keyId: key.record.id,
-      teamId: key.record.teamId,
-      userId: key.record.userId,
-      channelId: first.channel.id,
-      accountId: first.account?.id ?? null,
-      account: first.account?.json ?? null,
-      parentId: submission.parent?.id ?? null,
-      request: kind.requestJson(request),
-      notifyHook: submission.notifyHook ?? null,
-      cost,
-    });
-    if (cost > 0) services.noteCharge(key, cost);
+    const budgetHold = cost > 0 ? await services.holdBudgets(key, cost) : undefined;
+    const task = await services
+      .createTask({
+        family: kind.family,
+        action: submission.action,
+        keyId: key.record.id,
+        teamId: key.record.teamId,
+        userId: key.record.userId,
+        channelId: first.channel.id,
+        accountId: first.account?.id ?? null,
+        account: first.account?.json ?? null,
+        parentId: submission.parent?.id ?? null,
+        request: kind.requestJson(request),
+        notifyHook: submission.notifyHook ?? null,
+        cost,
+      })
+      .catch((error: unknown) => {
+        void budgetHold?.release(0, 0);
+        throw error;
+      });
+    if (cost > 0) services.noteCharge(key, cost, budgetHold);
     const payload = submission.payload(request);
     const { value: outcome, item: target } = await tryInOrder(
       targets,

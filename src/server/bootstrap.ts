@@ -10,6 +10,8 @@ import { StoredPrices } from '../billing/stored-prices.js';
 import { GenaiPricesCatalogue } from '../billing/catalogue.js';
 import { warnUnpricedKeys } from '../admin/unpriced-models.js';
 import { startLogRetention } from '../billing/log-retention.js';
+import { BudgetAlerts } from '../billing/budgets/alerts.js';
+import { BudgetIndex } from '../billing/budgets/budget-index.js';
 import { selectQuotaLedger } from '../billing/quota/select.js';
 import { ROWS_PER_INSERT, UsageRecorder } from '../billing/usage-recorder.js';
 import type { GatewaySettings } from '../config/env.js';
@@ -38,7 +40,7 @@ import { createLogger } from './logger.js';
 import { hashKey, KeyAuthenticator } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import { RateLimits } from '../http/rate-limits.js';
-import { createTaskEngine } from './task-engine.js';
+import { CALLBACK_ATTEMPTS, createTaskEngine } from './task-engine.js';
 import { listenError } from './listen-errors.js';
 import { InFlightCalls } from '../core/in-flight.js';
 import { endAtGraceDeadline, FINAL_FRAMES_MS } from './shutdown.js';
@@ -120,6 +122,12 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           'the database refused a request-log row; the rest of its batch was written',
         ),
     });
+    const budgets = new BudgetIndex(store, Date.now, (budgetId, periodStart) => recorder.pendingBudget(budgetId, periodStart));
+    await budgets.refresh();
+    const refreshBudgetsFailed = (error: unknown) => logger.warn({ err: error }, 'budget refresh failed; the budgets last read stay in effect');
+    budgets.startAutoRefresh(effective.refreshIntervalMs, refreshBudgetsFailed);
+    const alerts = new BudgetAlerts(store, { maxAttempts: CALLBACK_ATTEMPTS });
+    alerts.start(effective.refreshIntervalMs, (error) => logger.warn({ err: error }, 'budget alert sweep failed'));
     const auth = new KeyAuthenticator(
       store,
       effective.refreshIntervalMs,
@@ -134,6 +142,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       onChange: (topic) => {
         if (topic === 'keys') auth.invalidate();
         else if (topic === 'prices') void storedPrices.refresh().catch(refreshPricesFailed);
+        else if (topic === 'budgets') void budgets.refresh().catch(refreshBudgetsFailed);
         else void channels.refresh().catch(() => undefined);
       },
       onError: unlessRedisAway((error) => logger.warn({ err: error }, 'change notifications unavailable; changes arrive with the periodic refresh')),
@@ -185,6 +194,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       storedPrices,
       recorder,
       changes,
+      budgets,
       metrics: new GatewayMetrics(metricsSources(store, channels, health), { enabled: settings.metrics }),
       accessNotes: new AccessNotes(effective.accessLog && logger.isLevelEnabled('info'), tracer !== undefined),
       tracer,
@@ -249,6 +259,8 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         await ctx.tasks.stop();
         channels.stop();
         storedPrices.stop();
+        budgets.stop();
+        alerts.stop();
         await recorder.close();
         // Every request has ended, and its span with it: send what is buffered.
         await tracer?.shutdown().catch(() => undefined);

@@ -10,6 +10,8 @@ import { DEFAULT_SIMULATOR_CHANNEL, type ChannelRegistry } from '../routing/chan
 import type { ChannelHealth } from '../routing/health.js';
 import type { KeyAuthenticator } from '../http/auth.js';
 import type { QuotaLedger } from '../billing/quota/ledger.js';
+import type { BudgetIndex } from '../billing/budgets/budget-index.js';
+import { refundBudgets } from '../pipeline/quota-hold.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import { newTimeOrderedId } from '../storage/ids.js';
 import type { RequestLogRow } from '../storage/request-log-types.js';
@@ -26,12 +28,15 @@ export interface TaskEngineInput {
   channels: ChannelRegistry;
   logger: Logger;
   /** Read lazily: these are built beside the engine. */
-  services: () => { auth: KeyAuthenticator; health: ChannelHealth; recorder: UsageRecorder; quota: QuotaLedger };
+  services: () => { auth: KeyAuthenticator; health: ChannelHealth; recorder: UsageRecorder; quota: QuotaLedger; budgets: BudgetIndex };
   /** From the config file; the environment's hook wins. */
   notifyHook?: string;
   /** Seconds per family, from the config file. */
   taskTimeouts?: Record<string, number>;
 }
+
+/** Attempts of a final callback (and of a budget alert, sent the same way). */
+export const CALLBACK_ATTEMPTS = 6;
 
 export function createTaskEngine(input: TaskEngineInput): TaskEngine {
   const { settings, store, channels, logger } = input;
@@ -47,7 +52,7 @@ export function createTaskEngine(input: TaskEngineInput): TaskEngine {
       upstreamTimeoutMs: Math.min(settings.upstreamTimeoutMs, 60_000),
       upstreamLimits: upstreamLimits(settings),
       globalHook: tasks.notifyHook ?? input.notifyHook,
-      callbackAttempts: 6,
+      callbackAttempts: CALLBACK_ATTEMPTS,
       callbackRetryMs: tasks.callbackRetryMs,
       callbackTimeoutMs: 10_000,
       defaultTimeoutMs: tasks.timeoutSeconds * 1000,
@@ -67,7 +72,11 @@ export function createTaskEngine(input: TaskEngineInput): TaskEngine {
         void services.quota.adjust(task.keyId, -task.cost);
         store.keys
           .get(task.keyId)
-          .then((key) => key && services.auth.noteSpend(key.keyHash, -task.cost))
+          .then((key) => {
+            if (!key) return;
+            services.auth.noteSpend(key.keyHash, -task.cost);
+            refundBudgets(services, key, task.cost, task.createdAt);
+          })
           .catch((error) => logger.warn({ err: error }, 'refund not reflected in the key cache'));
       },
     },

@@ -1,5 +1,5 @@
 /**
- * Tells every instance at once that keys, channels or prices changed (an
+ * Tells every instance at once that keys, channels, prices or budgets changed (an
  * admin write on one of them), so a disabled key or channel is refused and a
  * new price charged cluster-wide within a round trip rather than the refresh
  * interval, which stays as the fallback. Redis pub/sub when Redis is
@@ -11,8 +11,8 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { postgresConnection } from './postgres-connection.js';
 
-export type ChangeTopic = 'keys' | 'channels' | 'prices';
-const TOPICS: ReadonlySet<string> = new Set<ChangeTopic>(['keys', 'channels', 'prices']);
+export type ChangeTopic = 'keys' | 'channels' | 'prices' | 'budgets';
+const TOPICS: ReadonlySet<string> = new Set<ChangeTopic>(['keys', 'channels', 'prices', 'budgets']);
 
 export interface ChangeFeed {
   /** Tells the other instances; never throws (the refresh interval is the fallback). */

@@ -178,6 +178,40 @@ export interface TeamMembersTable {
   created_at: number;
 }
 
+export interface BudgetsTable {
+  id: string;
+  scope_kind: string;
+  scope_id: string;
+  name: string | null;
+  amount_usd: number | null;
+  tokens: number | null;
+  period: string;
+  time_zone: string;
+  alert_url: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One period's settled spend of one budget. */
+export interface BudgetSpendTable {
+  budget_id: string;
+  period_start: number;
+  spent_usd: number;
+  spent_tokens: number;
+  /** The highest alert threshold (percent) this period has sent. */
+  alerted_percent: number;
+}
+
+/** A hold in flight against a budget's period (PostgreSQL without Redis). */
+export interface BudgetHoldsTable {
+  id: string;
+  budget_id: string;
+  period_start: number;
+  amount_usd: number;
+  tokens: number;
+  expires_at: number;
+}
+
 export interface Database {
   keys: KeysTable;
   channels: ChannelsTable;
@@ -190,4 +224,7 @@ export interface Database {
   teams: TeamsTable;
   users: UsersTable;
   team_members: TeamMembersTable;
+  budgets: BudgetsTable;
+  budget_spend: BudgetSpendTable;
+  budget_holds: BudgetHoldsTable;
 }

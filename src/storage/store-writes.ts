@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { KyselyAuditRepository } from './audit-log.js';
+import { KyselyBudgetRepository } from './budgets.js';
 import { KyselyChannelRepository } from './channels.js';
 import { KyselyKeyRepository } from './keys.js';
 import { KyselyPriceRepository } from './prices.js';
@@ -20,6 +21,7 @@ export function storeWrites(db: Kysely<Database>): StoreWrites {
     audit: new KyselyAuditRepository(db),
     teams: new KyselyTeamRepository(db),
     users: new KyselyUserRepository(db),
+    budgets: new KyselyBudgetRepository(db),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { AuditActor, AuditEntry, AuditQuery } from './audit-types.js';
+import type { BudgetRecord, BudgetRepository } from './budget-types.js';
 import type { RequestLogRepository } from './request-log-types.js';
 import type { KeyHoldings, TeamMember, TeamRecord, TeamRepository, UserRecord, UserRepository } from './team-types.js';
 
@@ -164,6 +165,7 @@ export interface AuditSubjects {
   team: TeamRecord;
   user: UserRecord;
   'team-member': TeamMember;
+  budget: BudgetRecord;
 }
 
 export type AuditKind = keyof AuditSubjects;
@@ -189,6 +191,7 @@ export interface StoreWrites {
   readonly audit: AuditRepository;
   readonly teams: TeamRepository;
   readonly users: UserRepository;
+  readonly budgets: BudgetRepository;
 }
 
 export interface Store extends StoreWrites {

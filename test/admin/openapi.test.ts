@@ -96,6 +96,12 @@ describe('the admin API’s OpenAPI document', () => {
     const audit = (await gw.admin('GET', '/audit?limit=2')).body;
     check('/admin/audit', 'get', 200, audit);
     check('/admin/audit/{id}', 'get', 200, (await gw.admin('GET', `/audit/${audit.data[0].id}`)).body);
+    const budget = await gw.admin('POST', '/budgets', { scopeKind: 'key', scopeId: key.body.id, name: 'doc', amountUsd: 5, period: 'monthly', timeZone: 'Europe/Paris' });
+    check('/admin/budgets', 'post', 201, budget.body);
+    check('/admin/budgets', 'get', 200, (await gw.admin('GET', `/budgets?scopeKind=key&scopeId=${key.body.id}`)).body);
+    check('/admin/budgets/{id}', 'get', 200, (await gw.admin('GET', `/budgets/${budget.body.id}`)).body);
+    check('/admin/budgets/{id}', 'patch', 200, (await gw.admin('PATCH', `/budgets/${budget.body.id}`, { tokens: 1000 })).body);
+    check('/admin/budgets/{id}', 'delete', 200, (await gw.admin('DELETE', `/budgets/${budget.body.id}`)).body);
     const refused = await gw.admin('GET', '/logs?status=teapot');
     check('/admin/logs', 'get', 400, refused.body);
   });

@@ -63,7 +63,7 @@ describe.each(engines)('config file applied by replicas on $engine', ({ engine, 
 
   it.skipIf(skip)('an unchanged file changes nothing, not even the update time', async () => {
     const before = await stores[0].channels.list();
-    expect(await applyConfigFile(stores[1], secrets, file(), hashKey)).toEqual({ channels: 0, keys: 0, prices: 0, teams: 0 });
+    expect(await applyConfigFile(stores[1], secrets, file(), hashKey)).toEqual({ channels: 0, keys: 0, prices: 0, teams: 0, budgets: 0 });
     expect(await stores[0].channels.list()).toEqual(before);
   });
 
@@ -76,13 +76,13 @@ describe.each(engines)('config file applied by replicas on $engine', ({ engine, 
     await stores[0].keys.update(team.id, { rpm: 99 });
 
     // Restarts with the same file: nothing the operator did is undone.
-    expect(await applyConfigFile(stores[2], secrets, file(), hashKey)).toEqual({ channels: 0, keys: 0, prices: 0, teams: 0 });
+    expect(await applyConfigFile(stores[2], secrets, file(), hashKey)).toEqual({ channels: 0, keys: 0, prices: 0, teams: 0, budgets: 0 });
     expect(await stores[0].channels.getByName('igp')).toMatchObject({ status: 'disabled', priority: 7, weight: 1 });
     expect(await stores[0].channels.getByName('second')).toBeUndefined();
     expect((await stores[0].keys.getByName('team'))!.rpm).toBe(99);
 
     // The file changes the weight: the weight is applied, the operator's status and priority stay.
-    expect(await applyConfigFile(stores[1], secrets, file(5), hashKey)).toEqual({ channels: 1, keys: 0, prices: 0, teams: 0 });
+    expect(await applyConfigFile(stores[1], secrets, file(5), hashKey)).toEqual({ channels: 1, keys: 0, prices: 0, teams: 0, budgets: 0 });
     expect(await stores[0].channels.getByName('igp')).toMatchObject({ status: 'disabled', priority: 7, weight: 5 });
     expect(await stores[0].channels.getByName('second')).toBeUndefined();
 

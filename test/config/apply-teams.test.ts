@@ -70,7 +70,7 @@ describe.each(engines)('applying teams and users on $engine', ({ engine, skip })
   });
 
   it.skipIf(skip)('creates users, teams, members and owned keys, then changes nothing on a second start', async () => {
-    expect(await applyConfigFile(store, secrets, yaml(both), hashKey)).toEqual({ channels: 0, keys: 2, prices: 0, teams: 3 });
+    expect(await applyConfigFile(store, secrets, yaml(both), hashKey)).toEqual({ channels: 0, keys: 2, prices: 0, teams: 3, budgets: 0 });
     const team = (await store.teams.getByName('research'))!;
     const ada = (await store.users.getByEmail('ada@example.com'))!;
     expect(team.description).toBe('evaluations');
@@ -78,7 +78,7 @@ describe.each(engines)('applying teams and users on $engine', ({ engine, skip })
     expect((await store.teams.members(team.id)).map((member) => member.role).sort()).toEqual(['admin', 'member']);
     expect(await store.keys.getByName('research-ci')).toMatchObject({ teamId: team.id, userId: null });
     expect(await store.keys.getByName('ada')).toMatchObject({ teamId: team.id, userId: ada.id });
-    expect(await applyConfigFile(store, secrets, yaml(both), hashKey)).toEqual({ channels: 0, keys: 0, prices: 0, teams: 0 });
+    expect(await applyConfigFile(store, secrets, yaml(both), hashKey)).toEqual({ channels: 0, keys: 0, prices: 0, teams: 0, budgets: 0 });
   });
 
   it.skipIf(skip)('keeps an operator’s change until the file changes it; removes members the file drops', async () => {

@@ -41,7 +41,7 @@ describe.each(engines)('applyConfigFile on $engine', ({ engine, skip }) => {
   });
 
   it.skipIf(skip)('creates the declared channels and keys, credentials sealed', async () => {
-    expect(await applyConfigFile(store, secrets, original, hashKey)).toEqual({ channels: 2, keys: 1, prices: 0, teams: 0 });
+    expect(await applyConfigFile(store, secrets, original, hashKey)).toEqual({ channels: 2, keys: 1, prices: 0, teams: 0, budgets: 0 });
 
     const primary = (await store.channels.getByName('primary'))!;
     expect(primary).toMatchObject({
@@ -73,7 +73,7 @@ describe.each(engines)('applyConfigFile on $engine', ({ engine, skip }) => {
 
   it.skipIf(skip)('changes nothing when the same file is applied again', async () => {
     const before = { channels: await store.channels.list(), keys: await store.keys.list() };
-    expect(await applyConfigFile(store, secrets, original, hashKey)).toEqual({ channels: 0, keys: 0, prices: 0, teams: 0 });
+    expect(await applyConfigFile(store, secrets, original, hashKey)).toEqual({ channels: 0, keys: 0, prices: 0, teams: 0, budgets: 0 });
     expect({ channels: await store.channels.list(), keys: await store.keys.list() }).toEqual(before);
   });
 
@@ -111,7 +111,7 @@ keys:
 `,
       'yaml',
     );
-    expect(await applyConfigFile(store, secrets, changed, hashKey)).toEqual({ channels: 2, keys: 1, prices: 0, teams: 0 });
+    expect(await applyConfigFile(store, secrets, changed, hashKey)).toEqual({ channels: 2, keys: 1, prices: 0, teams: 0, budgets: 0 });
 
     const primary = (await store.channels.getByName('primary'))!;
     expect(primary.weight).toBe(4);
@@ -133,13 +133,13 @@ keys:
       status: 'disabled',
     });
     expect(await store.channels.get(manual.id)).toEqual(manual);
-    expect(await applyConfigFile(store, secrets, changed, hashKey)).toEqual({ channels: 0, keys: 0, prices: 0, teams: 0 });
+    expect(await applyConfigFile(store, secrets, changed, hashKey)).toEqual({ channels: 0, keys: 0, prices: 0, teams: 0, budgets: 0 });
   });
 
   it.skipIf(skip)('re-seals credentials sealed under a key that is no longer available', async () => {
     const otherSecrets = await SecretBox.open(opened.database.dataDir, 'a different key');
     const minimal = parseConfigText('channels: [{ name: sim, type: simulator, apiKey: sk-sim }]', 'yaml');
-    expect(await applyConfigFile(store, otherSecrets, minimal, hashKey)).toEqual({ channels: 1, keys: 0, prices: 0, teams: 0 });
+    expect(await applyConfigFile(store, otherSecrets, minimal, hashKey)).toEqual({ channels: 1, keys: 0, prices: 0, teams: 0, budgets: 0 });
     const sim = (await store.channels.getByName('sim'))!;
     expect(otherSecrets.open(sim.apiKeysEncrypted[0])).toBe('sk-sim');
   });

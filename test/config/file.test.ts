@@ -104,10 +104,11 @@ describe('config file parsing', () => {
       teams: [],
       keys: [],
       prices: {},
+      budgets: [],
     });
     const ymlPath = join(dir, 'empty.yml');
     await writeFile(ymlPath, '');
-    expect(loadConfigFile(ymlPath)).toEqual({ channels: [], users: [], teams: [], keys: [], prices: {} });
+    expect(loadConfigFile(ymlPath)).toEqual({ channels: [], users: [], teams: [], keys: [], prices: {}, budgets: [] });
   });
 
   it('rejects other extensions and unreadable syntax', async () => {

@@ -59,6 +59,7 @@ function taskServices(answers: Answers, options: { authorize?: () => void } = {}
       } as unknown as TaskUpstream<Request, Result, Payload>;
     },
     taskCall: (target) => ({ channel: target, apiKey: 'sk', signal: new AbortController().signal, timeoutMs: 1_000 }),
+    holdBudgets: () => undefined,
     noteCharge: (_key, cost) => void charges.push(cost),
     costsOf: () => undefined,
     logTask: (_key, _meta, fields) => void logged.push(fields),

@@ -20,3 +20,8 @@ export function declaredOutputLimit(body: Record<string, unknown>): number | und
 export function estimateCost(prices: PriceTable, model: string, inputBytes: number, outputTokens = DEFAULT_OUTPUT_TOKENS): number {
   return prices.cost(model, { inputTokens: Math.ceil(inputBytes / 4), outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 });
 }
+
+/** The tokens a request may use, held against token budgets: the prompt at four bytes a token and the output limit. */
+export function estimateTokens(inputBytes: number, outputTokens = DEFAULT_OUTPUT_TOKENS): number {
+  return Math.ceil(inputBytes / 4) + outputTokens;
+}

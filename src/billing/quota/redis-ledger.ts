@@ -8,7 +8,9 @@
 import type { Redis } from 'ioredis';
 import { GatewayError } from '../../core/errors.js';
 import type { KeyRecord } from '../../storage/types.js';
-import { exhausted, HOLD_TTL_MS, holdId, type QuotaHold, type QuotaLedger } from './ledger.js';
+import { budgetExhausted } from '../budgets/budget-check.js';
+import { type BudgetClaim, exhausted, HOLD_TTL_MS, holdId, NOTHING_HELD, type QuotaHold, type QuotaLedger } from './ledger.js';
+import { keyQuotaKeys, MULTI_HOLD_SCRIPT, MULTI_RELEASE_SCRIPT, requestCounters } from './redis-counters.js';
 
 /** A key's entries outlive its last request by this long, then are seeded again from the database. */
 const IDLE_TTL_SECONDS = 3600;
@@ -47,6 +49,8 @@ return 1
 `;
 
 interface QuotaScripts {
+  switchyardMultiHold(keyCount: number, ...args: (string | number)[]): Promise<number>;
+  switchyardMultiRelease(keyCount: number, ...args: (string | number)[]): Promise<number>;
   switchyardQuotaAdjust(...args: (string | number)[]): Promise<number>;
   switchyardQuotaHold(...args: (string | number)[]): Promise<number>;
   switchyardQuotaRelease(...args: (string | number)[]): Promise<number>;
@@ -69,24 +73,23 @@ export class RedisQuotaLedger implements QuotaLedger {
     redis.defineCommand('switchyardQuotaHold', { numberOfKeys: 3, lua: HOLD_SCRIPT });
     redis.defineCommand('switchyardQuotaRelease', { numberOfKeys: 3, lua: RELEASE_SCRIPT });
     redis.defineCommand('switchyardQuotaAdjust', { numberOfKeys: 1, lua: ADJUST_SCRIPT });
+    // The number of keys varies with the budgets of the request: given first at each call.
+    redis.defineCommand('switchyardMultiHold', { lua: MULTI_HOLD_SCRIPT });
+    redis.defineCommand('switchyardMultiRelease', { lua: MULTI_RELEASE_SCRIPT });
     this.scripts = redis as unknown as QuotaScripts;
   }
 
-  async hold(key: KeyRecord, estimate: number, settled: number): Promise<QuotaHold> {
-    if (key.quota === null) return { recordsSpend: false, release: async () => {} };
-    const keys = redisKeys(key.id);
+  async hold(key: KeyRecord, estimate: number, settled: number, budgets?: BudgetClaim): Promise<QuotaHold> {
+    if (budgets) return this.holdMany(key, estimate, settled, budgets);
+    if (key.quota === null) return NOTHING_HELD;
+    const keys = keyQuotaKeys(key.id);
     const id = holdId();
     const now = Date.now();
     let granted: number;
     try {
       granted = await this.scripts.switchyardQuotaHold(...keys, now, key.quota, estimate, id, now + (this.options.holdTtlMs ?? HOLD_TTL_MS), settled, IDLE_TTL_SECONDS);
     } catch (error) {
-      this.options.onError?.(error);
-      if (this.options.fallback) return this.options.fallback.hold(key, estimate, settled);
-      throw new GatewayError('unavailable', "the gateway cannot reach its quota store, so this key's quota cannot be checked; retry shortly", {
-        cause: error,
-        retryAfterSeconds: 5,
-      });
+      return this.unreachable(error, key, estimate, settled);
     }
     if (granted !== 1) throw exhausted();
     let released = false;
@@ -104,17 +107,54 @@ export class RedisQuotaLedger implements QuotaLedger {
     };
   }
 
+  /** The key's quota and its budgets in one script: all held, or the first spent one named. */
+  private async holdMany(key: KeyRecord, estimate: number, settled: number, budgets: BudgetClaim): Promise<QuotaHold> {
+    const counters = requestCounters(key, estimate, settled, budgets);
+    const id = holdId();
+    const now = Date.now();
+    let spent: number;
+    try {
+      spent = await this.scripts.switchyardMultiHold(counters.keys.length, ...counters.keys, now, id, now + (this.options.holdTtlMs ?? HOLD_TTL_MS), IDLE_TTL_SECONDS, ...counters.args);
+    } catch (error) {
+      return this.unreachable(error, key, estimate, settled, budgets);
+    }
+    if (spent !== 0) {
+      const owner = counters.owners[spent - 1];
+      throw owner ? budgetExhausted(owner, budgets.now) : exhausted();
+    }
+    let released = false;
+    return {
+      recordsSpend: false,
+      budgets: budgets.limits,
+      periodStarts: counters.periodStarts,
+      release: async (cost, tokens = 0) => {
+        if (released) return;
+        released = true;
+        const amounts = counters.units.map((unit) => (unit === 'usd' ? cost : tokens));
+        try {
+          await this.scripts.switchyardMultiRelease(counters.keys.length, ...counters.keys, id, IDLE_TTL_SECONDS, ...amounts);
+        } catch (error) {
+          this.options.onError?.(error);
+        }
+      },
+    };
+  }
+
+  private unreachable(error: unknown, key: KeyRecord, estimate: number, settled: number, budgets?: BudgetClaim): Promise<QuotaHold> {
+    this.options.onError?.(error);
+    if (this.options.fallback) return this.options.fallback.hold(key, estimate, settled, budgets);
+    throw new GatewayError('unavailable', "the gateway cannot reach its quota store, so this key's quota and budgets cannot be checked; retry shortly", {
+      cause: error,
+      retryAfterSeconds: 5,
+    });
+  }
+
   async adjust(keyId: string, amount: number): Promise<void> {
     if (amount === 0) return;
     try {
-      await this.scripts.switchyardQuotaAdjust(redisKeys(keyId)[0], amount);
+      await this.scripts.switchyardQuotaAdjust(keyQuotaKeys(keyId)[0], amount);
     } catch (error) {
       this.options.onError?.(error);
     }
   }
-}
-
-function redisKeys(keyId: string): [string, string, string] {
-  const base = `switchyard:quota:{${keyId}}`;
-  return [`${base}:spent`, `${base}:holds`, `${base}:expiry`];
 }

@@ -29,10 +29,14 @@ export function selectQuotaLedger(input: {
     });
   }
   if (store.engine === 'postgres') {
-    return new PostgresQuotaLedger(store.db, (keyId, cost, error) => {
-      logger.warn({ err: error, keyId }, 'quota release not written; its cost goes with the batched spend');
-      recorder.addSpend(keyId, cost);
-    });
+    return new PostgresQuotaLedger(
+      store.db,
+      (keyId, cost, error) => {
+        logger.warn({ err: error, keyId }, 'quota release not written; its cost goes with the batched spend');
+        recorder.addSpend(keyId, cost);
+      },
+      (budgetId, periodStart, cost, tokens) => recorder.addBudgetSpend(budgetId, periodStart, cost, tokens),
+    );
   }
   return new LocalQuotaLedger();
 }

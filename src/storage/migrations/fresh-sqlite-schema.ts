@@ -15,6 +15,7 @@ export const FRESH_SQLITE_MIGRATIONS: readonly string[] = [
   '0009_costs',
   '0010_teams',
   '0011_audit',
+  '0012_budgets',
 ];
 
 export const FRESH_SQLITE_SCHEMA: readonly string[] = [
@@ -61,4 +62,9 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE INDEX "audit_log_at" on "audit_log" ("at")',
   'CREATE INDEX "audit_log_target_at" on "audit_log" ("target_kind", "target_id", "at")',
   'CREATE INDEX "audit_log_actor_at" on "audit_log" ("actor_kind", "actor_id", "at")',
+  'CREATE TABLE "budgets" ("id" text primary key, "scope_kind" text not null, "scope_id" text not null, "name" text, "amount_usd" double precision, "tokens" bigint, "period" text not null, "time_zone" text default \'UTC\' not null, "alert_url" text, "created_at" bigint not null, "updated_at" bigint not null)',
+  'CREATE INDEX "budgets_scope" on "budgets" ("scope_kind", "scope_id")',
+  'CREATE TABLE "budget_spend" ("budget_id" text not null, "period_start" bigint not null, "spent_usd" double precision default 0 not null, "spent_tokens" bigint default 0 not null, "alerted_percent" integer default 0 not null, constraint "budget_spend_pk" primary key ("budget_id", "period_start"))',
+  'CREATE TABLE "budget_holds" ("id" text primary key, "budget_id" text not null, "period_start" bigint not null, "amount_usd" double precision not null, "tokens" bigint not null, "expires_at" bigint not null)',
+  'CREATE INDEX "budget_holds_budget" on "budget_holds" ("budget_id", "period_start")',
 ];

@@ -14,6 +14,7 @@ import { billing } from './0008_billing.js';
 import { costs } from './0009_costs.js';
 import { teams } from './0010_teams.js';
 import { audit } from './0011_audit.js';
+import { budgets } from './0012_budgets.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '0009_costs': costs,
   '0010_teams': teams,
   '0011_audit': audit,
+  '0012_budgets': budgets,
 };
 
 export const migrationProvider: MigrationProvider = {
