@@ -40,7 +40,8 @@ describe.each(engines)('the config file’s budgets on $engine', ({ engine, skip
   it.skipIf(skip)('creates by name, keeps an admin change until the file changes, deletes what the file drops', async () => {
     expect((await apply([monthly, team])).budgets).toBe(2);
     const key = await store.keys.getByName('team-b');
-    const stored = await store.budgets.list();
+    // Created in one apply, possibly in the same millisecond: listed by name here.
+    const stored = (await store.budgets.list()).sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''));
     expect(stored.map((budget) => [budget.name, budget.scopeKind, budget.scopeId])).toEqual([
       ['b monthly', 'key', key!.id],
       ['eng daily', 'team', 'team_eng'],
