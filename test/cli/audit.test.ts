@@ -3,28 +3,11 @@
  * records one entry as `cli` with the OS user; `audit list` reads them with
  * the API's filters; no secret given on the command line appears.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { describe, expect, it } from 'vitest';
+import { scratchCli } from './scratch-cli.js';
 
-let root: string;
-let dataDir: string;
-
-beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'switchyard-cli-audit-'));
-  dataDir = path.join(root, 'data');
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-async function cli(args: string[]) {
-  let stdout = '';
-  await runCli(['--data-dir', dataDir, ...args], { env: {}, stdout: (text) => (stdout += text), stderr: () => {} });
-  return JSON.parse(stdout);
-}
+const cli = scratchCli('audit', 'each');
 
 describe('CLI audit', () => {
   it('records every change as the OS user, and lists them filtered', async () => {

@@ -1,29 +1,7 @@
-/**
- * The CLI's budget commands: the admin API's operations and schema, a key
- * budget naming its key by name, each change audited as `cli`.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { describe, expect, it } from 'vitest';
+import { scratchCli } from './scratch-cli.js';
 
-let root: string;
-let dataDir: string;
-
-beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'switchyard-cli-budgets-'));
-  dataDir = path.join(root, 'data');
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-async function cli(args: string[]) {
-  let stdout = '';
-  await runCli(['--data-dir', dataDir, ...args], { env: {}, stdout: (text) => (stdout += text), stderr: () => {} });
-  return JSON.parse(stdout);
-}
+const cli = scratchCli('budgets', 'each');
 
 describe('CLI budgets', () => {
   it('creates on a key by name, lists by scope, changes, clears a limit, deletes; each audited', async () => {

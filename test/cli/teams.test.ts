@@ -1,30 +1,8 @@
-/**
- * The CLI's teams and users: created, shown with their members and spend,
- * keys created for a team and a user, usage read per team and user, and the
- * refusals the admin API makes, on the same storage.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { describe, expect, it } from 'vitest';
+import { scratchCli } from './scratch-cli.js';
 
-let root: string;
-let dataDir: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'switchyard-cli-teams-'));
-  dataDir = path.join(root, 'data');
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-async function cli(...args: string[]) {
-  let stdout = '';
-  await runCli(['--data-dir', dataDir, ...args], { env: {}, stdout: (text) => (stdout += text), stderr: () => undefined });
-  return stdout.startsWith('usage:') ? stdout : JSON.parse(stdout);
-}
+const run = scratchCli('teams', 'all');
+const cli = (...args: string[]) => run(args);
 
 describe('CLI teams and users', () => {
   it('creates a team, a user, a membership and keys for both', async () => {
