@@ -234,7 +234,7 @@ export const CATALOGUE: RouteEntry[] = [
   admin('GET', '/audit', { query: { actor: 'admin-key', action: 'key.', targetKind: 'key', since: '0', until: '2030-01-01T00:00:00Z', limit: '10' } }),
   admin('GET', '/audit/{id}', { params: { id: () => 'aud_unknown' }, baseStatus: 404 }),
   admin('GET', '/budgets', { query: { scopeKind: 'team', scopeId: 'team_x' } }),
-  admin('POST', '/budgets', { body: () => ({ scopeKind: 'team', scopeId: 'team_fuzz', amountUsd: 5, period: 'daily', timeZone: 'UTC' }), baseStatus: 201 }),
+  admin('POST', '/budgets', { body: (fixtures) => ({ scopeKind: 'key', scopeId: fixtures.keyId, amountUsd: 5, period: 'daily', timeZone: 'UTC' }), baseStatus: 201 }),
   admin('GET', '/budgets/{id}', { params: { id: () => 'bud_unknown' }, baseStatus: 404 }),
   admin('PATCH', '/budgets/{id}', { params: { id: () => 'bud_unknown' }, body: () => ({ amountUsd: 6 }), baseStatus: 404 }),
   admin('DELETE', '/budgets/{id}', { params: { id: () => 'bud_unknown' }, baseStatus: 404 }),
