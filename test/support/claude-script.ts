@@ -29,6 +29,22 @@ export function claudeAnswer(model: string, body: Record<string, any>, script: C
   content.push(callsTool ? { type: 'tool_use', id: `toolu_${script.idTag}_01`, name: toolName, input: { city: 'Paris' } } : { type: 'text', text: hasImage ? 'I see an image.' : script.greeting });
   const usage = { input_tokens: 12, cache_creation_input_tokens: 2, cache_read_input_tokens: 8, output_tokens: 6 };
   const message = { id: `msg_${script.idTag}_01`, type: 'message', role: 'assistant', model, content, stop_reason: callsTool ? 'tool_use' : 'end_turn', stop_sequence: null, usage };
+  const events = messageEvents(message, content, message.stop_reason, usage, usage.output_tokens);
+  return { message, events };
+}
+
+/**
+ * A message as Anthropic streams it: `message_start` with the usage so far,
+ * each block opened empty, then its deltas (a thinking block's signature
+ * last), `message_delta` with the stop reason and the output count, `message_stop`.
+ */
+export function messageEvents(
+  message: Record<string, unknown>,
+  content: Array<Record<string, any>>,
+  stopReason: string,
+  usage: Record<string, number>,
+  outputTokens: number,
+): Array<Record<string, any>> {
   const events: Array<Record<string, any>> = [{ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }];
   content.forEach((block, index) => {
     if (block.type === 'thinking') {
@@ -44,7 +60,7 @@ export function claudeAnswer(model: string, body: Record<string, any>, script: C
     }
     events.push({ type: 'content_block_stop', index });
   });
-  events.push({ type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  events.push({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } });
   events.push({ type: 'message_stop' });
-  return { message, events };
+  return events;
 }

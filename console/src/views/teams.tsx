@@ -117,8 +117,8 @@ function Members({ team, onChange }: { team: TeamView; onChange: () => void }) {
 
 export function Teams() {
   const teams = useLoad(() => get<{ data: TeamView[] }>('teams'), []);
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<TeamView>();
+  // One dialog for both: a new team or the one being edited.
+  const [editing, setEditing] = useState<TeamView | 'new'>();
   const [members, setMembers] = useState<TeamView>();
   const [error, setError] = useState<Error>();
   const remove = async (team: TeamView) => {
@@ -134,7 +134,7 @@ export function Teams() {
     <section>
       <header class="view-head">
         <h1>Teams</h1>
-        <button type="button" onClick={() => setCreating(true)}>
+        <button type="button" onClick={() => setEditing('new')}>
           New team
         </button>
       </header>
@@ -178,18 +178,11 @@ export function Teams() {
         </tbody>
       </table>
       {teams.data?.data.length === 0 ? <p class="note">No teams yet.</p> : null}
-      {creating || editing ? (
-        <Dialog
-          title={editing ? `Edit ${editing.name}` : 'New team'}
-          onClose={() => {
-            setCreating(false);
-            setEditing(undefined);
-          }}
-        >
+      {editing ? (
+        <Dialog title={editing === 'new' ? 'New team' : `Edit ${editing.name}`} onClose={() => setEditing(undefined)}>
           <TeamForm
-            existing={editing}
+            existing={editing === 'new' ? undefined : editing}
             onDone={() => {
-              setCreating(false);
               setEditing(undefined);
               teams.reload();
             }}

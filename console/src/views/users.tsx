@@ -41,8 +41,8 @@ function UserForm({ existing, onDone }: { existing?: UserView; onDone: () => voi
 
 export function Users() {
   const users = useLoad(() => get<{ data: UserView[] }>('users'), []);
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<UserView>();
+  // One dialog for both: a new user or the one being edited.
+  const [editing, setEditing] = useState<UserView | 'new'>();
   const [error, setError] = useState<Error>();
   const act = async (method: string, user: UserView, body?: unknown) => {
     setError(undefined);
@@ -57,7 +57,7 @@ export function Users() {
     <section>
       <header class="view-head">
         <h1>Users</h1>
-        <button type="button" onClick={() => setCreating(true)}>
+        <button type="button" onClick={() => setEditing('new')}>
           New user
         </button>
       </header>
@@ -111,18 +111,11 @@ export function Users() {
         </tbody>
       </table>
       {users.data?.data.length === 0 ? <p class="note">No users yet.</p> : null}
-      {creating || editing ? (
-        <Dialog
-          title={editing ? `Edit ${editing.email}` : 'New user'}
-          onClose={() => {
-            setCreating(false);
-            setEditing(undefined);
-          }}
-        >
+      {editing ? (
+        <Dialog title={editing === 'new' ? 'New user' : `Edit ${editing.email}`} onClose={() => setEditing(undefined)}>
           <UserForm
-            existing={editing}
+            existing={editing === 'new' ? undefined : editing}
             onDone={() => {
-              setCreating(false);
               setEditing(undefined);
               users.reload();
             }}

@@ -5,6 +5,7 @@
  * with text. Requests are recorded, so a test can check which state came back.
  */
 import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from './fake-upstream.js';
+import { messageEvents } from '../../support/claude-script.js';
 
 /** The providers' own values, as the fakes hand them out. */
 export const GEMINI_SIGNATURE = 'R0VNSU5JLVNJRy1vbi1jYWxs';
@@ -53,24 +54,9 @@ function anthropicReply(request: RecordedRequest): FakeReply {
   return json({ ...message, content, stop_reason: stopReason, usage: { input_tokens: 10, output_tokens: 5 } });
 }
 
-/** The same answer as Anthropic streams it: each block opened empty, then its deltas, the signature last. */
+/** The same answer as Anthropic streams it (claude-script.ts). */
 function anthropicStream(message: Record<string, unknown>, content: Array<Record<string, any>>, stopReason: string): FakeReply {
-  const events: Array<Record<string, unknown>> = [{ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } }];
-  content.forEach((block, index) => {
-    if (block.type === 'thinking') {
-      events.push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-      events.push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: block.thinking } });
-      events.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
-    } else if (block.type === 'tool_use') {
-      events.push({ type: 'content_block_start', index, content_block: { ...block, input: {} } });
-      events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
-    } else {
-      events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-      events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
-    }
-    events.push({ type: 'content_block_stop', index });
-  });
-  events.push({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 5 } }, { type: 'message_stop' });
+  const events = messageEvents(message, content, stopReason, { input_tokens: 10 }, 5);
   return { status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`) };
 }
 
