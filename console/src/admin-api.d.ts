@@ -668,6 +668,8 @@ export interface components {
             /** @enum {string} */
             status: "active" | "disabled";
             externalId: string | null;
+            /** @description The admin role across the gateway; null: none. */
+            role: ("owner" | "admin" | "viewer") | null;
             /** @description The teams the user belongs to, and their role in each. */
             teams: {
                 teamId: string;
@@ -2221,6 +2223,8 @@ export interface operations {
                     status?: "active" | "disabled";
                     /** @description The subject a sign-in provider names this user by (unique); null until one does. */
                     externalId?: string | null;
+                    /** @description The person’s admin role across the gateway: `owner` (everything), `admin` (everything but owners), `viewer` (usage, logs and tasks); null: none (a team admin acts within their teams through their membership). */
+                    role?: ("owner" | "admin" | "viewer") | null;
                 };
             };
         };
@@ -2387,6 +2391,8 @@ export interface operations {
                     status?: "active" | "disabled";
                     /** @description The subject a sign-in provider names this user by (unique); null until one does. */
                     externalId?: string | null;
+                    /** @description The person’s admin role across the gateway: `owner` (everything), `admin` (everything but owners), `viewer` (usage, logs and tasks); null: none (a team admin acts within their teams through their membership). */
+                    role?: ("owner" | "admin" | "viewer") | null;
                 };
             };
         };

@@ -100,7 +100,7 @@ export const KEY_FIELDS = [
   'updatedAt',
 ];
 export const TEAM_FIELDS = ['id', 'name', 'description', 'members', 'keys', 'activeKeys', 'spend', 'createdAt', 'updatedAt'];
-export const USER_FIELDS = ['id', 'email', 'name', 'status', 'externalId', 'teams', 'keys', 'activeKeys', 'spend', 'createdAt', 'updatedAt'];
+export const USER_FIELDS = ['id', 'email', 'name', 'status', 'externalId', 'role', 'teams', 'keys', 'activeKeys', 'spend', 'createdAt', 'updatedAt'];
 export const PRICE_FIELDS = ['model', 'price', 'source', 'updatedAt', 'configOwned'];
 export const CHANNEL_FIELDS = [
   'id',

@@ -39,6 +39,7 @@ export const userViewSchema = z.object({
   name: z.string().nullable(),
   status: z.enum(['active', 'disabled']),
   externalId: z.string().nullable(),
+  role: z.enum(['owner', 'admin', 'viewer']).nullable().describe('The admin role across the gateway; null: none.'),
   teams: z.array(z.object({ teamId: z.string(), name: z.string().nullable(), role })).describe('The teams the user belongs to, and their role in each.'),
   ...holdings,
   createdAt: ms,

@@ -30,6 +30,7 @@ export const userInputSchema = builtOnce(() =>
       name: userFields().name.optional(),
       status: userFields().status.optional(),
       externalId: userFields().externalId.optional(),
+      role: userFields().role.optional(),
     })
     .strict(),
 );

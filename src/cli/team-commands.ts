@@ -15,10 +15,11 @@ export const TEAM_USAGE = `  teams add --name NAME [--description TEXT]
   teams remove NAME|ID      refused while the team holds active keys
   teams members add TEAM --user EMAIL|ID [--role member|admin]
   teams members remove TEAM --user EMAIL|ID
-  users add --email EMAIL [--name NAME] [--external-id ID]
+  users add --email EMAIL [--name NAME] [--external-id ID] [--role owner|admin|viewer|none]
   users list
   users show EMAIL|ID
   users update EMAIL|ID [--email EMAIL] [--name NAME] [--status active|disabled] [--external-id ID]
+                            [--role owner|admin|viewer|none]
   users remove EMAIL|ID     refused while the user holds active keys
 `;
 
@@ -57,6 +58,8 @@ export function splitCommand(group: string, words: string[]): { action?: string;
 type Values = Record<string, string | boolean | string[] | undefined>;
 
 const text = (value: Values[string]) => (typeof value === 'string' ? value : undefined);
+/** `--role none` takes a person's admin role away. */
+const roleOption = (value: Values[string]) => (value === 'none' ? null : text(value));
 
 export async function findTeamId(store: Store, ref: string): Promise<string> {
   const record = (await store.teams.get(ref)) ?? (await store.teams.getByName(ref));
@@ -76,8 +79,8 @@ function required(ref: string | undefined, what: string): string {
 }
 
 /** Only the flags given, so an update changes nothing else. */
-function given(fields: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Record<string, string>;
+function given(fields: Record<string, string | null | undefined>): Record<string, string | null> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Record<string, string | null>;
 }
 
 export async function runTeamCommand(command: string, ref: string | undefined, values: Values, store: Store, print: (value: unknown) => void, actor: AuditActor): Promise<void> {
@@ -111,14 +114,16 @@ export async function runTeamCommand(command: string, ref: string | undefined, v
       return print(await service.putMember(teamId, given({ userId, role: text(values.role) }), actor));
     }
     case 'users add':
-      return print(await service.userView(await service.createUser(given({ email: text(values.email), name: text(values.name), externalId: text(values['external-id']) }), actor)));
+      return print(
+        await service.userView(await service.createUser(given({ email: text(values.email), name: text(values.name), externalId: text(values['external-id']), role: roleOption(values.role) }), actor)),
+      );
     case 'users list':
       return print(await Promise.all((await store.users.list()).map((user) => service.userView(user))));
     case 'users show':
       return print(await service.userView(await service.getUser(await findUserId(store, required(ref, 'user: EMAIL or ID')))));
     case 'users update': {
       const id = await findUserId(store, required(ref, 'user: EMAIL or ID'));
-      const fields = given({ email: text(values.email), name: text(values.name), status: text(values.status), externalId: text(values['external-id']) });
+      const fields = given({ email: text(values.email), name: text(values.name), status: text(values.status), externalId: text(values['external-id']), role: roleOption(values.role) });
       return print(await service.userView(await service.updateUser(id, fields, actor)));
     }
     case 'users remove': {

@@ -58,7 +58,7 @@ interface Applied {
 }
 
 async function applyUser(store: Store, user: ConfigFile['users'][number], last: Fingerprints | undefined): Promise<Applied> {
-  const declared = { name: user.name ?? null, status: user.status, externalId: user.externalId ?? null };
+  const declared = { name: user.name ?? null, status: user.status, externalId: user.externalId ?? null, role: user.role ?? null };
   const fingerprints = Object.fromEntries(Object.entries(declared).map(([field, value]) => [field, fingerprint(value)]));
   const existing = await store.users.getByEmail(user.email);
   if (!existing) {

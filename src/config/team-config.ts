@@ -14,6 +14,7 @@ export const configUserSchema = builtOnce(() =>
     name: userFields().name.optional(),
     status: userFields().status.default('active'),
     externalId: userFields().externalId.optional(),
+    role: userFields().role.optional(),
   }),
 );
 

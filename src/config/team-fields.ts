@@ -26,4 +26,10 @@ export const userFields = builtOnce(() => ({
   name: plainText(128).nullable().describe('The person’s name, for people (up to 128 characters); null: none.'),
   status: z.enum(['active', 'disabled']).describe('`disabled`: kept, with their keys and memberships, but marked as no longer active.'),
   externalId: plainText(256).min(1).nullable().describe('The subject a sign-in provider names this user by (unique); null until one does.'),
+  role: z
+    .enum(['owner', 'admin', 'viewer'])
+    .nullable()
+    .describe(
+      'The person’s admin role across the gateway: `owner` (everything), `admin` (everything but owners), `viewer` (usage, logs and tasks); null: none (a team admin acts within their teams through their membership).',
+    ),
 }));

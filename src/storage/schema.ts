@@ -166,6 +166,8 @@ export interface UsersTable {
   status: string;
   /** The subject a sign-in provider names the user by; null until one does. */
   external_id: string | null;
+  /** The gateway-wide admin role (owner, admin, viewer); null: none. */
+  role: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -31,6 +31,9 @@ export interface TeamMember {
 
 export type UserStatus = 'active' | 'disabled';
 
+/** A person's gateway-wide admin role (src/admin/access.ts says what each may do). */
+export type UserRole = 'owner' | 'admin' | 'viewer';
+
 export interface UserRecord {
   id: string;
   /** Case-folded: two spellings of one address are one user. */
@@ -39,6 +42,8 @@ export interface UserRecord {
   status: UserStatus;
   /** The subject a sign-in provider names the user by; null until one does. */
   externalId: string | null;
+  /** The gateway-wide admin role; null: none (a team admin acts through their memberships). */
+  role: UserRole | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -48,6 +53,7 @@ export interface NewUser {
   name?: string | null;
   status?: UserStatus;
   externalId?: string | null;
+  role?: UserRole | null;
 }
 
 export type UserPatch = Partial<NewUser>;

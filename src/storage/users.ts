@@ -4,7 +4,7 @@ import { conflict, isUniqueViolation, toNumber } from './columns.js';
 import { isWellFormedId, newId } from './ids.js';
 import type { Database, UsersTable } from './schema.js';
 import { refuseWhileActiveKeys } from './teams.js';
-import type { NewUser, UserPatch, UserRecord, UserRepository, UserStatus } from './team-types.js';
+import type { NewUser, UserPatch, UserRecord, UserRepository, UserRole, UserStatus } from './team-types.js';
 
 function toUser(row: Selectable<UsersTable>): UserRecord {
   return {
@@ -13,6 +13,7 @@ function toUser(row: Selectable<UsersTable>): UserRecord {
     name: row.name,
     status: row.status as UserStatus,
     externalId: row.external_id,
+    role: (row.role as UserRole | null) ?? null,
     createdAt: toNumber(row.created_at),
     updatedAt: toNumber(row.updated_at),
   };
@@ -41,6 +42,7 @@ export class KyselyUserRepository implements UserRepository {
           name: user.name ?? null,
           status: user.status ?? 'active',
           external_id: user.externalId ?? null,
+          role: user.role ?? null,
           created_at: now,
           updated_at: now,
         })
@@ -74,6 +76,7 @@ export class KyselyUserRepository implements UserRepository {
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.status !== undefined) set.status = patch.status;
     if (patch.externalId !== undefined) set.external_id = patch.externalId;
+    if (patch.role !== undefined) set.role = patch.role;
     try {
       const row = await this.db.updateTable('users').set(set).where('id', '=', id).returningAll().executeTakeFirst();
       return row && toUser(row);

@@ -16,6 +16,7 @@ export const FRESH_SQLITE_MIGRATIONS: readonly string[] = [
   '0010_teams',
   '0011_audit',
   '0012_budgets',
+  '0013_user_roles',
 ];
 
 export const FRESH_SQLITE_SCHEMA: readonly string[] = [
@@ -49,7 +50,7 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE TABLE "usage_hours" ("bucket" bigint not null, "family" text not null, "model" text not null, "channel_id" text not null, "key_id" text not null, "requests" bigint not null, "errors" bigint not null, "rate_limited" bigint not null, "failovers" bigint not null, "input_tokens" bigint not null, "output_tokens" bigint not null, "cache_read_tokens" bigint not null, "cache_write_tokens" bigint not null, "cost" double precision not null, "latency_ms_sum" bigint not null, "lat_0" bigint default 0 not null, "lat_1" bigint default 0 not null, "lat_2" bigint default 0 not null, "lat_3" bigint default 0 not null, "lat_4" bigint default 0 not null, "lat_5" bigint default 0 not null, "lat_6" bigint default 0 not null, "lat_7" bigint default 0 not null, "lat_8" bigint default 0 not null, "lat_9" bigint default 0 not null, "lat_10" bigint default 0 not null, "lat_11" bigint default 0 not null, "ttft_0" bigint default 0 not null, "ttft_1" bigint default 0 not null, "ttft_2" bigint default 0 not null, "ttft_3" bigint default 0 not null, "ttft_4" bigint default 0 not null, "ttft_5" bigint default 0 not null, "ttft_6" bigint default 0 not null, "ttft_7" bigint default 0 not null, "ttft_8" bigint default 0 not null, "ttft_9" bigint default 0 not null, "ttft_10" bigint default 0 not null, "ttft_11" bigint default 0 not null, "cache_write_1h_tokens" bigint default 0 not null, "upstream_cost" double precision default 0 not null, "costed_requests" bigint default 0 not null, "unpriced_requests" bigint default 0 not null, "costed_spend" double precision default 0 not null, "team_id" text default \'\' not null, "user_id" text default \'\' not null)',
   'CREATE TABLE "prices" ("model" text primary key, "price" text not null, "source" text default \'admin\' not null, "updated_at" bigint not null)',
   'CREATE TABLE "teams" ("id" text primary key, "name" text not null unique, "description" text, "created_at" bigint not null, "updated_at" bigint not null)',
-  'CREATE TABLE "users" ("id" text primary key, "email" text not null unique, "name" text, "status" text default \'active\' not null, "external_id" text unique, "created_at" bigint not null, "updated_at" bigint not null)',
+  'CREATE TABLE "users" ("id" text primary key, "email" text not null unique, "name" text, "status" text default \'active\' not null, "external_id" text unique, "created_at" bigint not null, "updated_at" bigint not null, "role" text)',
   'CREATE TABLE "team_members" ("team_id" text not null references "teams" ("id") on delete cascade, "user_id" text not null references "users" ("id") on delete cascade, "role" text default \'member\' not null, "created_at" bigint not null, constraint "team_members_pk" primary key ("team_id", "user_id"))',
   'CREATE INDEX "team_members_user" on "team_members" ("user_id")',
   'CREATE INDEX "keys_team" on "keys" ("team_id")',

@@ -15,6 +15,7 @@ import { costs } from './0009_costs.js';
 import { teams } from './0010_teams.js';
 import { audit } from './0011_audit.js';
 import { budgets } from './0012_budgets.js';
+import { userRoles } from './0013_user_roles.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0010_teams': teams,
   '0011_audit': audit,
   '0012_budgets': budgets,
+  '0013_user_roles': userRoles,
 };
 
 export const migrationProvider: MigrationProvider = {
