@@ -7,7 +7,7 @@
 import { declaredOutputLimit, estimateCost, estimateTokens } from '../billing/quota/estimate.js';
 import type { BudgetIndex } from '../billing/budgets/budget-index.js';
 import { periodWindow } from '../billing/budgets/periods.js';
-import type { QuotaHold } from '../billing/quota/ledger.js';
+import type { BudgetAdjustment, QuotaHold, QuotaLedger } from '../billing/quota/ledger.js';
 import type { UsageRecorder } from '../billing/usage-recorder.js';
 import type { KeyRecord } from '../storage/types.js';
 import type { ClientKey } from '../http/auth.js';
@@ -54,16 +54,18 @@ export function holdTaskBudgets(ctx: AppContext, key: ClientKey, cost: number): 
 
 /**
  * A task's charge given back (it failed or timed out): each budget of its key
- * gets it back in the period it was charged in, the one holding `chargedAt`.
- * A shared Redis counter keeps the charge until it is seeded again from the
- * database: the budget refuses early rather than late.
+ * gets it back in the period it was charged in, the one holding `chargedAt`,
+ * in the store, in this instance's index and in a shared ledger's counters.
  */
-export function refundBudgets(services: { budgets: BudgetIndex; recorder: UsageRecorder }, key: KeyRecord, cost: number, chargedAt: number): void {
+export function refundBudgets(services: { budgets: BudgetIndex; recorder: UsageRecorder; quota: QuotaLedger }, key: KeyRecord, cost: number, chargedAt: number): void {
   const budgets = services.budgets.applicable(key);
   if (!budgets) return;
+  const adjustments: BudgetAdjustment[] = [];
   for (const limit of budgets) {
     const start = periodWindow(limit.record.period, limit.record.timeZone, chargedAt).start;
     services.recorder.addBudgetSpend(limit.record.id, start, -cost, 0);
     services.budgets.noteSettled(limit.record.id, start, -cost, 0);
+    adjustments.push({ limit, periodStart: start, usd: -cost, tokens: 0 });
   }
+  void services.quota.adjustBudgets(adjustments);
 }

@@ -39,6 +39,14 @@ export interface BudgetClaim {
   readonly keyCharged?: boolean;
 }
 
+/** Spend added to (or, negative, taken off) one budget's period outside a hold, e.g. a failed task's refund. */
+export interface BudgetAdjustment {
+  readonly limit: BudgetLimit;
+  readonly periodStart: number;
+  readonly usd: number;
+  readonly tokens: number;
+}
+
 export interface QuotaLedger {
   /**
    * Holds `estimate` for the key, or throws quota_exhausted. `settled` is the
@@ -51,6 +59,8 @@ export interface QuotaLedger {
    * written with the task: a shared ledger adds it to its running total.
    */
   adjust(keyId: string, amount: number): Promise<void>;
+  /** The same for budgets: a shared ledger moves each budget's running total of that period. Never throws. */
+  adjustBudgets(adjustments: readonly BudgetAdjustment[]): Promise<void>;
 }
 
 /** A hold with nothing held (a key without quota or budgets). */
@@ -137,4 +147,7 @@ export class LocalQuotaLedger implements QuotaLedger {
 
   /** Stored spend reaches the key cache this instance reads (see KeyAuthenticator.noteSpend). */
   async adjust(): Promise<void> {}
+
+  /** Settled budget spend is the index's (BudgetIndex.noteSettled), which the caller moves. */
+  async adjustBudgets(): Promise<void> {}
 }

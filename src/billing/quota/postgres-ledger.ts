@@ -71,4 +71,7 @@ export class PostgresQuotaLedger implements QuotaLedger {
 
   /** Stored spend is read from the keys table at each hold: nothing to add. */
   async adjust(): Promise<void> {}
+
+  /** Budget spend is read from budget_spend at each hold, where the batched recorder writes the adjustment. */
+  async adjustBudgets(): Promise<void> {}
 }

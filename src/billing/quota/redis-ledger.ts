@@ -2,15 +2,16 @@
  * Quota holds in Redis, shared by every instance: per key, the cluster's
  * settled spend (seeded from the database the first time a key is seen, or
  * after it sat idle), the holds in flight and their expiry times, changed
- * only by two scripts so each check-and-hold is atomic. Keys carry a hash
- * tag so a Redis Cluster keeps one key's entries on one node.
+ * only by scripts so each check-and-hold is atomic. Keys carry their owner's
+ * hash tag and every script call touches one owner's, so a Redis Cluster
+ * keeps each call on one node (redis-counters.ts).
  */
 import type { Redis } from 'ioredis';
 import { GatewayError } from '../../core/errors.js';
 import type { KeyRecord } from '../../storage/types.js';
 import { budgetExhausted } from '../budgets/budget-check.js';
-import { type BudgetClaim, exhausted, HOLD_TTL_MS, holdId, NOTHING_HELD, type QuotaHold, type QuotaLedger } from './ledger.js';
-import { keyQuotaKeys, MULTI_HOLD_SCRIPT, MULTI_RELEASE_SCRIPT, requestCounters } from './redis-counters.js';
+import { type BudgetAdjustment, type BudgetClaim, exhausted, HOLD_TTL_MS, holdId, NOTHING_HELD, type QuotaHold, type QuotaLedger } from './ledger.js';
+import { budgetKeys, type CounterGroup, type CounterUnit, keyQuotaKeys, MULTI_HOLD_SCRIPT, MULTI_RELEASE_SCRIPT, requestCounters } from './redis-counters.js';
 
 /** A key's entries outlive its last request by this long, then are seeded again from the database. */
 const IDLE_TTL_SECONDS = 3600;
@@ -73,7 +74,7 @@ export class RedisQuotaLedger implements QuotaLedger {
     redis.defineCommand('switchyardQuotaHold', { numberOfKeys: 3, lua: HOLD_SCRIPT });
     redis.defineCommand('switchyardQuotaRelease', { numberOfKeys: 3, lua: RELEASE_SCRIPT });
     redis.defineCommand('switchyardQuotaAdjust', { numberOfKeys: 1, lua: ADJUST_SCRIPT });
-    // The number of keys varies with the budgets of the request: given first at each call.
+    // The number of keys varies with the owner's limits (a budget's USD and tokens): given first at each call.
     redis.defineCommand('switchyardMultiHold', { lua: MULTI_HOLD_SCRIPT });
     redis.defineCommand('switchyardMultiRelease', { lua: MULTI_RELEASE_SCRIPT });
     this.scripts = redis as unknown as QuotaScripts;
@@ -107,37 +108,53 @@ export class RedisQuotaLedger implements QuotaLedger {
     };
   }
 
-  /** The key's quota and its budgets in one script: all held, or the first spent one named. */
+  /**
+   * The key's quota and its budgets, one script call per owner (each in its
+   * own hash slot), sent together: all held, or the holds taken given back
+   * unspent and the first spent owner named. A request that meets a hold
+   * about to be given back may be refused early, never admitted late.
+   */
   private async holdMany(key: KeyRecord, estimate: number, settled: number, budgets: BudgetClaim): Promise<QuotaHold> {
-    const counters = requestCounters(key, estimate, settled, budgets);
+    const { groups, periodStarts } = requestCounters(key, estimate, settled, budgets);
     const id = holdId();
     const now = Date.now();
-    let spent: number;
-    try {
-      spent = await this.scripts.switchyardMultiHold(counters.keys.length, ...counters.keys, now, id, now + (this.options.holdTtlMs ?? HOLD_TTL_MS), IDLE_TTL_SECONDS, ...counters.args);
-    } catch (error) {
-      return this.unreachable(error, key, estimate, settled, budgets);
-    }
-    if (spent !== 0) {
-      const owner = counters.owners[spent - 1];
+    const expiry = now + (this.options.holdTtlMs ?? HOLD_TTL_MS);
+    const answers = await Promise.allSettled(groups.map((group) => this.scripts.switchyardMultiHold(group.keys.length, ...group.keys, now, id, expiry, IDLE_TTL_SECONDS, ...group.args)));
+    const refused = answers.findIndex((answer) => answer.status === 'rejected' || answer.value !== 0);
+    if (refused >= 0) {
+      // Whatever was taken goes back before the refusal is told.
+      const taken = groups.filter((_, index) => {
+        const answer = answers[index]!;
+        return answer.status === 'fulfilled' && answer.value === 0;
+      });
+      await this.releaseGroups(taken, id, () => 0);
+      const failed = answers.find((answer) => answer.status === 'rejected');
+      if (failed) return this.unreachable(failed.reason, key, estimate, settled, budgets);
+      const owner = groups[refused]!.owner;
       throw owner ? budgetExhausted(owner, budgets.now) : exhausted();
     }
     let released = false;
     return {
       recordsSpend: false,
       budgets: budgets.limits,
-      periodStarts: counters.periodStarts,
+      periodStarts,
       release: async (cost, tokens = 0) => {
         if (released) return;
         released = true;
-        const amounts = counters.units.map((unit) => (unit === 'usd' ? cost : tokens));
-        try {
-          await this.scripts.switchyardMultiRelease(counters.keys.length, ...counters.keys, id, IDLE_TTL_SECONDS, ...amounts);
-        } catch (error) {
-          this.options.onError?.(error);
-        }
+        await this.releaseGroups(groups, id, (unit) => (unit === 'usd' ? cost : tokens));
       },
     };
+  }
+
+  /** Ends hold `id` on each group, adding the amount of each counter's unit; a failure is told and its holds expire. */
+  private async releaseGroups(groups: readonly CounterGroup[], id: string, amount: (unit: CounterUnit) => number): Promise<void> {
+    await Promise.all(
+      groups.map((group) =>
+        this.scripts.switchyardMultiRelease(group.keys.length, ...group.keys, id, IDLE_TTL_SECONDS, ...group.units.map(amount)).catch((error: unknown) => {
+          this.options.onError?.(error);
+        }),
+      ),
+    );
   }
 
   private unreachable(error: unknown, key: KeyRecord, estimate: number, settled: number, budgets?: BudgetClaim): Promise<QuotaHold> {
@@ -151,8 +168,24 @@ export class RedisQuotaLedger implements QuotaLedger {
 
   async adjust(keyId: string, amount: number): Promise<void> {
     if (amount === 0) return;
+    await this.adjustCounter(keyQuotaKeys(keyId)[0], amount);
+  }
+
+  /** Each budget's counter of that period moved by the amount (a refund takes it off); a counter not seeded yet is left to its seed. */
+  async adjustBudgets(adjustments: readonly BudgetAdjustment[]): Promise<void> {
+    const moves: Promise<void>[] = [];
+    for (const { limit, periodStart, usd, tokens } of adjustments) {
+      const { id, amountUsd, tokens: tokenLimit } = limit.record;
+      if (amountUsd !== null && usd !== 0) moves.push(this.adjustCounter(budgetKeys(id, periodStart, 'usd')[0], usd));
+      if (tokenLimit !== null && tokens !== 0) moves.push(this.adjustCounter(budgetKeys(id, periodStart, 'tokens')[0], tokens));
+    }
+    await Promise.all(moves);
+  }
+
+  /** One counter's settled spend moved, a key of its own: one slot per call. */
+  private async adjustCounter(spentKey: string, amount: number): Promise<void> {
     try {
-      await this.scripts.switchyardQuotaAdjust(keyQuotaKeys(keyId)[0], amount);
+      await this.scripts.switchyardQuotaAdjust(spentKey, amount);
     } catch (error) {
       this.options.onError?.(error);
     }
