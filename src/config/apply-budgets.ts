@@ -4,8 +4,9 @@
  * file's values, when the file's declaration changed since it was last
  * applied, so a change made through the admin API stays until the file
  * changes that budget. A budget the file declared before and no longer
- * declares is deleted. Budgets are matched by name; a key budget's key by
- * name or id.
+ * declares is deleted. Budgets are matched by name; their scope as
+ * apply-teams.ts names owners: a key or a team by name, a user by email, and
+ * each by id as well.
  */
 import type { AuditActor } from '../storage/audit-types.js';
 import type { BudgetRecord } from '../storage/budget-types.js';
@@ -45,15 +46,28 @@ async function byName(list: Promise<BudgetRecord[]>, name: string): Promise<Budg
   return (await list).find((budget) => budget.name === name);
 }
 
+/** The id of the key, team or user the budget names (by name, email or id), or an error saying which was not found. */
+async function scopeIdOf(store: Pick<Store, 'keys' | 'teams' | 'users'>, budget: ConfigBudget): Promise<string> {
+  const named = budget.scopeId;
+  if (budget.scopeKind === 'key') {
+    const key = (await store.keys.get(named)) ?? (await store.keys.getByName(named));
+    if (!key) throw new Error(`scopeId: no key named or with id "${named}"`);
+    return key.id;
+  }
+  if (budget.scopeKind === 'team') {
+    const team = (await store.teams.get(named)) ?? (await store.teams.getByName(named));
+    if (!team) throw new Error(`scopeId: no team named or with id "${named}" (declare it in teams)`);
+    return team.id;
+  }
+  const user = (await store.users.get(named)) ?? (await store.users.getByEmail(named));
+  if (!user) throw new Error(`scopeId: no user with email or id "${named}" (declare it in users)`);
+  return user.id;
+}
+
 /** Creates the budget or brings it to the file's values; whether anything was written. */
 async function writeBudget(store: Store, budget: ConfigBudget, actor: AuditActor): Promise<boolean> {
   return store.transaction(async (tx) => {
-    let scopeId = budget.scopeId;
-    if (budget.scopeKind === 'key') {
-      const key = (await tx.keys.get(scopeId)) ?? (await tx.keys.getByName(scopeId));
-      if (!key) throw new Error(`scopeId: no key named or with id "${scopeId}"`);
-      scopeId = key.id;
-    }
+    const scopeId = await scopeIdOf(tx, budget);
     const fields = { name: budget.name, amountUsd: budget.amountUsd ?? null, tokens: budget.tokens ?? null, period: budget.period, timeZone: budget.timeZone, alertUrl: budget.alertUrl ?? null };
     const before = await byName(tx.budgets.list(), budget.name);
     if (!before) {

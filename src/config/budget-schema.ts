@@ -51,8 +51,8 @@ export const budgetPatchSchema = builtOnce(() => {
 
 /**
  * A budget in the config file: named (the file matches stored budgets by
- * name), and a key budget names its key by name (or id), since the file
- * never knows ids.
+ * name), and its scope named as the file names it elsewhere, since the file
+ * never knows ids: a key or a team by name, a user by email (ids work too).
  */
 export const configBudgetSchema = builtOnce(() =>
   z
@@ -64,7 +64,7 @@ export const configBudgetSchema = builtOnce(() =>
         .max(128)
         .refine((text) => !hasControlCharacter(text), 'must not contain control characters')
         .describe('Unique name; the file matches stored budgets by it.'),
-      scopeId: budgetFields().scopeId.describe('The team’s or user’s id; for `key`, the key’s name (or id).'),
+      scopeId: budgetFields().scopeId.describe('The key’s or the team’s name, or the user’s email (an id works too).'),
       timeZone: budgetFields().timeZone.default('UTC'),
     })
     .refine((budget) => budget.amountUsd != null || budget.tokens != null, { message: LIMIT_REQUIRED, path: ['amountUsd'] }),
