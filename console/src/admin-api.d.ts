@@ -1336,7 +1336,7 @@ export interface components {
                 description: string;
             }[];
             configFile: string | null;
-            /** @description Fields the config file declares, per channel and key name, and the models whose price it declares (`["price"]`): it rewrites them when it changes. */
+            /** @description Fields the config file declares, per channel and key name, the models whose price it declares (`["price"]`) and the budgets it declares by name (`["budget"]`): it rewrites them when it changes. */
             configOwned: {
                 channels: {
                     [key: string]: string[];
@@ -1345,6 +1345,9 @@ export interface components {
                     [key: string]: string[];
                 };
                 prices: {
+                    [key: string]: string[];
+                };
+                budgets: {
                     [key: string]: string[];
                 };
             };

@@ -11,6 +11,7 @@ import { adminKey, onKeyChange, setAdminKey } from './api.js';
 import { useRoute } from './hooks.js';
 import { Login } from './login.js';
 import { Audit } from './views/audit.js';
+import { Budgets } from './views/budgets.js';
 import { Channels } from './views/channels.js';
 import { Keys } from './views/keys.js';
 import { Logs } from './views/logs.js';
@@ -27,6 +28,7 @@ const VIEWS = [
   { path: 'keys', title: 'Keys', view: Keys },
   { path: 'teams', title: 'Teams', view: Teams },
   { path: 'users', title: 'Users', view: Users },
+  { path: 'budgets', title: 'Budgets', view: Budgets },
   { path: 'channels', title: 'Channels', view: Channels },
   { path: 'logs', title: 'Request logs', view: Logs },
   { path: 'tasks', title: 'Tasks', view: Tasks },

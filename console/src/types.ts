@@ -22,6 +22,7 @@ export type UsageRow = Schemas['UsageSummary']['data'][number];
 export type TeamView = Schemas['TeamView'];
 export type MemberView = Schemas['MemberView'];
 export type UserView = Schemas['UserView'];
+export type BudgetView = Schemas['BudgetView'];
 
 export type ChannelView = Schemas['ChannelView'];
 export type Breaker = ChannelView['health'];

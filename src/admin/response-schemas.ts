@@ -133,8 +133,15 @@ export const settingsSchema = z.object({
   data: z.array(z.object({ name: z.string(), section: z.string(), value: z.union([z.string(), z.number()]).nullable(), source: z.enum(['environment', 'default']), description: z.string() })),
   configFile: z.string().nullable(),
   configOwned: z
-    .object({ channels: z.record(z.string(), z.array(z.string())), keys: z.record(z.string(), z.array(z.string())), prices: z.record(z.string(), z.array(z.string())) })
-    .describe('Fields the config file declares, per channel and key name, and the models whose price it declares (`["price"]`): it rewrites them when it changes.'),
+    .object({
+      channels: z.record(z.string(), z.array(z.string())),
+      keys: z.record(z.string(), z.array(z.string())),
+      prices: z.record(z.string(), z.array(z.string())),
+      budgets: z.record(z.string(), z.array(z.string())),
+    })
+    .describe(
+      'Fields the config file declares, per channel and key name, the models whose price it declares (`["price"]`) and the budgets it declares by name (`["budget"]`): it rewrites them when it changes.',
+    ),
 });
 
 export const channelTypesSchema = z.object({

@@ -82,13 +82,16 @@ export interface ConfigOwned {
   keys: Record<string, string[]>;
   /** Models whose price the file declares: `{ model: ['price'] }`. */
   prices: Record<string, string[]>;
+  /** Budgets the file declares, by name: `{ name: ['budget'] }` (it rewrites the whole budget when its declaration changes). */
+  budgets: Record<string, string[]>;
 }
 
 /** Which fields of which keys, channels and prices the config file owns (it last declared them), by name. */
 export async function configOwnedFields(store: Store): Promise<ConfigOwned> {
   const applied = await readApplied(store);
   const fields = (entities: Record<string, Fingerprints>) => Object.fromEntries(Object.entries(entities).map(([name, prints]) => [name, Object.keys(prints)]));
-  return { channels: fields(applied.channels), keys: fields(applied.keys), prices: Object.fromEntries(Object.keys(applied.prices).map((model) => [model, ['price']])) };
+  const whole = (names: Record<string, unknown>, field: string) => Object.fromEntries(Object.keys(names).map((name) => [name, [field]]));
+  return { channels: fields(applied.channels), keys: fields(applied.keys), prices: whole(applied.prices, 'price'), budgets: whole(applied.budgets ?? {}, 'budget') };
 }
 
 interface Applied {

@@ -11,7 +11,8 @@
  * streams an answer; a bedrock and a vertex channel are each created in one
  * form and serve a request through a loopback fake of the service (the ones
  * the end-to-end tests use); an openai-chat preset's defaults show in the
- * form; a price is set, edited, looked up and deleted. Throughout, the page logs no error and requests nothing
+ * form; a price is set, edited, looked up and deleted; a team budget is
+ * created and a request of the team taken off what remains. Throughout, the page logs no error and requests nothing
  * from another origin. Screenshots go to test/browser/screenshots/. Code run in
  * the page reaches the DOM through `globalThis`: this file is type-checked
  * without the DOM types.
@@ -555,6 +556,44 @@ async function main(): Promise<void> {
       await waitFor(async () => (await page.locator('main tbody tr').count()) === 1, 'one request of the team');
       assert.match(await page.locator('main tbody tr').innerText(), /ana-research/);
       await shot(page, 'logs-by-team');
+    });
+
+    await step('a team budget is created, listed with what remains, and a request of the team takes from it', async () => {
+      await page.click('nav >> text=Budgets');
+      await page.locator('main h1', { hasText: 'Budgets' }).waitFor();
+      await page.click('text=New budget');
+      await page.selectOption('dialog select[name=scopeKind]', 'team');
+      await page.locator('dialog select[name=scopeId] option', { hasText: 'browser-research' }).waitFor({ state: 'attached' });
+      await page.selectOption('dialog select[name=scopeId]', { label: 'browser-research' });
+      await page.fill('dialog input[name=name]', 'research monthly');
+      await page.fill('dialog input[name=amountUsd]', '5');
+      await page.fill('dialog input[name=tokens]', '1000');
+      await page.selectOption('dialog select[name=period]', 'monthly');
+      await page.fill('dialog input[name=timeZone]', 'Europe/Paris');
+      await page.click('dialog button[type=submit]');
+      const row = page.locator('main tr[data-budget="research monthly"]');
+      await row.waitFor();
+      assert.match(await row.innerText(), /team\s+browser-research/);
+      assert.match(await row.innerText(), /monthly\s+Europe\/Paris/);
+      assert.equal((await row.locator('td[data-remaining]').innerText()).trim(), '$5.00 · 1000 tokens');
+      await shot(page, 'budgets');
+
+      // A request with a key of the team: its tokens come off what remains.
+      const teamId = ((await gw.admin('GET', '/teams')).body.data as { id: string; name: string }[]).find((team) => team.name === 'browser-research')!.id;
+      const created = await gw.admin('POST', '/keys', { name: 'research-budget', teamId });
+      assert.equal(created.status, 201);
+      const answer = await fetch(`${gw.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': created.body.key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hello from a budget' }] }),
+      });
+      assert.equal(answer.status, 200);
+      await waitFor(async () => {
+        await page.reload();
+        const remaining = (await row.locator('td[data-remaining]').innerText()).trim();
+        const tokens = Number(/· (\d+) tokens/.exec(remaining)?.[1] ?? 1000);
+        return tokens < 1000 && tokens > 900;
+      }, 'the budget to show the request taken off');
     });
 
     await step('logging out forgets the admin key', async () => {

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyConfigFile } from '../../src/config/apply.js';
+import { applyConfigFile, configOwnedFields } from '../../src/config/apply.js';
 import { parseConfigText } from '../../src/config/file.js';
 import { SecretBox } from '../../src/storage/secrets.js';
 import type { Store } from '../../src/storage/types.js';
@@ -49,6 +49,8 @@ describe.each(engines)('the config file’s budgets on $engine', ({ engine, skip
       ['eng daily', 'team', eng!.id],
     ]);
     expect(stored[1]).toMatchObject({ timeZone: 'UTC', amountUsd: null, tokens: 1000000 });
+    // The console marks them as the file's.
+    expect((await configOwnedFields(store)).budgets).toEqual({ 'b monthly': ['budget'], 'eng daily': ['budget'] });
 
     await store.budgets.update(stored[0]!.id, { amountUsd: 80 });
     expect((await apply([monthly, team])).budgets).toBe(0);
