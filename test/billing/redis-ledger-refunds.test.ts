@@ -7,10 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BudgetLimit } from '../../src/billing/budgets/budget-index.js';
+import { BudgetIndex, BudgetLimit } from '../../src/billing/budgets/budget-index.js';
 import { PeriodCursor } from '../../src/billing/budgets/periods.js';
 import { budgetKeys, keyQuotaKeys } from '../../src/billing/quota/redis-counters.js';
 import { RedisQuotaLedger } from '../../src/billing/quota/redis-ledger.js';
+import type { UsageRecorder } from '../../src/billing/usage-recorder.js';
+import { refundBudgets } from '../../src/pipeline/quota-hold.js';
 import type { BudgetRecord } from '../../src/storage/budget-types.js';
 import type { KeyRecord } from '../../src/storage/types.js';
 
@@ -98,5 +100,23 @@ describe('the Redis ledger settles what was spent, not what was held', () => {
     expect(await redis.hlen(budgetKeys(open.record.id, start, 'usd')[1])).toBe(0);
     expect(await redis.hlen(budgetKeys(open.record.id, start, 'tokens')[1])).toBe(0);
     expect(await quotaSpent(key)).toBe(0);
+  });
+
+  it("a failed task's refund reaches the shared counter of each of its key's budgets", async () => {
+    const ledger = new RedisQuotaLedger(redis);
+    const limit = teamBudget();
+    const now = Date.now();
+    const index = new BudgetIndex({ budgets: undefined as never }, () => now);
+    index.load([limit], now, new Map());
+    const key = keyWith(null);
+    const usd = () => number(budgetKeys(limit.record.id, limit.window(now).start, 'usd')[0]);
+    const charge = await ledger.hold(key, 2, 0, { limits: index.applicable(key)!, tokens: 0, now, keyCharged: true });
+    await charge.release(2, 0);
+    expect(await usd()).toBeCloseTo(2, 9);
+    const written: number[] = [];
+    const recorder = { addBudgetSpend: (_id: string, _start: number, amount: number) => written.push(amount) } as unknown as UsageRecorder;
+    refundBudgets({ budgets: index, recorder, quota: ledger }, key, 2, now);
+    expect(written).toEqual([-2]);
+    await expect.poll(usd).toBeCloseTo(0, 9);
   });
 });
