@@ -30,7 +30,12 @@ function nativeReply(request: RecordedRequest): FakeReply {
   const base = { id: 'cmpl-native01', object: 'text_completion', created: 1, model: body.model };
   const usage = { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 };
   if (!body.stream) {
-    const choice = { text: ' native text', index: 0, logprobs: body.logprobs != null ? { tokens: [' native'], token_logprobs: [-0.1], top_logprobs: null, text_offset: [0] } : null, finish_reason: 'length' };
+    const choice = {
+      text: ' native text',
+      index: 0,
+      logprobs: body.logprobs != null ? { tokens: [' native'], token_logprobs: [-0.1], top_logprobs: null, text_offset: [0] } : null,
+      finish_reason: 'length',
+    };
     return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...base, choices: [choice], usage }) };
   }
   const chunks = [

@@ -61,10 +61,24 @@ describe('text_completion objects from the API', () => {
 
 describe('what the family writes', () => {
   it('the answer parses, its text the text parts alone', () => {
-    const response: ChatResponse = { id: 'up_1', model: 'up', content: [{ type: 'thinking', text: 'Hmm.' }, { type: 'text', text: 'It is sunny.' }], finishReason: 'stop', usage };
+    const response: ChatResponse = {
+      id: 'up_1',
+      model: 'up',
+      content: [
+        { type: 'thinking', text: 'Hmm.' },
+        { type: 'text', text: 'It is sunny.' },
+      ],
+      finishReason: 'stop',
+      usage,
+    };
     const rendered = renderTextCompletion(response, 'client-model');
     expectWhole(textCompletionSchema(), rendered);
-    expect(rendered).toMatchObject({ id: 'cmpl-up_1', model: 'client-model', choices: [{ text: 'It is sunny.', finish_reason: 'stop' }], usage: { prompt_tokens: 16, completion_tokens: 30, total_tokens: 46 } });
+    expect(rendered).toMatchObject({
+      id: 'cmpl-up_1',
+      model: 'client-model',
+      choices: [{ text: 'It is sunny.', finish_reason: 'stop' }],
+      usage: { prompt_tokens: 16, completion_tokens: 30, total_tokens: 46 },
+    });
   });
 
   it('each chunk parses; the text deltas, the finish, the usage chunk, then [DONE]', () => {

@@ -18,7 +18,18 @@ describe('completionsToCore', () => {
   });
 
   it('maps the sampling fields and the end user', () => {
-    const core = toCore({ prompt: 'x', temperature: 0.2, top_p: 0.9, stop: 'END', seed: 7, presence_penalty: 0.5, frequency_penalty: -0.5, user: 'u-1', stream: true, stream_options: { include_usage: true } });
+    const core = toCore({
+      prompt: 'x',
+      temperature: 0.2,
+      top_p: 0.9,
+      stop: 'END',
+      seed: 7,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.5,
+      user: 'u-1',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(core).toMatchObject({ temperature: 0.2, topP: 0.9, stopSequences: ['END'], seed: 7, presencePenalty: 0.5, frequencyPenalty: -0.5, user: 'u-1', stream: true });
     expect(core.hints).toBeUndefined();
     expect(core.features).toBeUndefined();
