@@ -51,6 +51,7 @@ describe.each(ENGINES)('legacy completions on %s', (engine) => {
   let gw: TestGateway;
   let anthropic: FakeUpstream;
   let native: FakeUpstream;
+  let broken: FakeUpstream;
   let client: OpenAI;
 
   async function logFor(model: string): Promise<any> {
@@ -65,18 +66,24 @@ describe.each(ENGINES)('legacy completions on %s', (engine) => {
   beforeAll(async () => {
     anthropic = await startFakeUpstream(anthropicReply);
     native = await startFakeUpstream(nativeReply);
+    broken = await startFakeUpstream(() => ({
+      status: 503,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: 'overloaded', type: 'server_error', param: null, code: null } }),
+    }));
     place = await createPlace(engine);
     gw = await place.start({
       config: {
         channels: [
           { name: 'sim', type: 'simulator', models: ['sim-*'] },
-          { name: 'claude', type: 'anthropic', baseUrl: anthropic.origin, apiKey: 'sk-upstream-anthropic', models: ['claude-*'] },
+          { name: 'claude', type: 'anthropic', baseUrl: anthropic.origin, apiKey: 'sk-upstream-anthropic', models: ['claude-*', 'both-*', 'fall-*'], priority: 5 },
+          { name: 'broken', type: 'openai-chat', baseUrl: `${broken.origin}/v1`, apiKey: 'sk-upstream-broken', models: ['fall-*'], priority: 10, settings: { completionsEndpoint: true } },
           {
             name: 'vllm',
             type: 'openai-chat',
             baseUrl: `${native.origin}/v1`,
             apiKey: 'sk-upstream-vllm',
-            models: ['instruct-*', 'mapped-instruct'],
+            models: ['instruct-*', 'mapped-instruct', 'both-*'],
             modelMapping: { 'mapped-instruct': 'instruct-upstream' },
             settings: { completionsEndpoint: true },
           },
@@ -92,6 +99,7 @@ describe.each(ENGINES)('legacy completions on %s', (engine) => {
     await place?.destroy();
     await anthropic?.close();
     await native?.close();
+    await broken?.close();
   });
 
   describe('simulator (translated)', () => {
@@ -202,6 +210,26 @@ describe.each(ENGINES)('legacy completions on %s', (engine) => {
       const sent = native.requests.at(-1)!.json<Record<string, any>>();
       expect(sent).toMatchObject({ model: 'instruct-upstream', stream: true, stream_options: { include_usage: true } });
       expect(await logFor('mapped-instruct')).toMatchObject({ family: 'completions', inputTokens: 5, outputTokens: 3, estimated: false });
+    });
+  });
+
+  describe('routing', () => {
+    it('falls over from a failing pass-through channel to a translated one', async () => {
+      const answer = await client.completions.create({ model: 'fall-a', prompt: 'Once' });
+      expect(answer.choices[0].text).toBe('Hello from Claude.');
+      expect(broken.requests.at(-1)!.url).toBe('/v1/completions');
+      expect(anthropic.requests.at(-1)!.json<Record<string, any>>().model).toBe('fall-a');
+      expect(await logFor('fall-a')).toMatchObject({ family: 'completions', httpStatus: 200 });
+    });
+
+    it('skips a translated channel that would refuse, for one that serves the field natively', async () => {
+      const before = anthropic.requests.length;
+      const answer = await client.completions.create({ model: 'both-a', prompt: 'Once', echo: true });
+      expect(answer.choices[0].text).toBe(' native text');
+      expect(native.requests.at(-1)!.json()).toMatchObject({ model: 'both-a', echo: true });
+      expect(anthropic.requests.length).toBe(before);
+      // Without the field the higher-priority translated channel serves.
+      expect((await client.completions.create({ model: 'both-a', prompt: 'Once' })).choices[0].text).toBe('Hello from Claude.');
     });
   });
 
