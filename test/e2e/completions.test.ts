@@ -15,6 +15,7 @@ import { createPlace, ENGINES, type Place } from '../support/places.js';
 import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../upstreams/support/fake-upstream.js';
 
 const KEY = 'sk-client-completions';
+const LIMITED_KEY = 'sk-client-completions-limited';
 const sse = (events: unknown[]) => events.map((event) => `data: ${JSON.stringify(event)}\n\n`);
 
 function anthropicReply(request: RecordedRequest): FakeReply {
@@ -27,6 +28,10 @@ function anthropicReply(request: RecordedRequest): FakeReply {
 /** A server offering legacy Completions itself (vLLM-like): echoes the prompt it got in its text. */
 function nativeReply(request: RecordedRequest): FakeReply {
   const body = request.json<Record<string, any>>();
+  if (body.model === 'instruct-too-long') {
+    const error = { message: "This model's maximum context length is 4097 tokens.", type: 'invalid_request_error', param: 'prompt', code: 'context_length_exceeded' };
+    return { status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error }) };
+  }
   const base = { id: 'cmpl-native01', object: 'text_completion', created: 1, model: body.model };
   const usage = { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 };
   if (!body.stream) {
@@ -88,7 +93,10 @@ describe.each(ENGINES)('legacy completions on %s', (engine) => {
             settings: { completionsEndpoint: true },
           },
         ],
-        keys: [{ name: 'client', key: KEY }],
+        keys: [
+          { name: 'client', key: KEY },
+          { name: 'limited', key: LIMITED_KEY, rpm: 1 },
+        ],
         prices: { 'sim-*': { input: 2, output: 10 }, 'claude-*': { input: 3, output: 15 }, 'instruct-*': { input: 1, output: 4 } },
       },
     });
@@ -213,6 +221,23 @@ describe.each(ENGINES)('legacy completions on %s', (engine) => {
     });
   });
 
+  describe('openai-chat channel with completionsEndpoint: what the client asked for, and upstream errors', () => {
+    it('shows the usage chunk to a client that asked for it', async () => {
+      const stream = await client.completions.create({ model: 'instruct-usage', prompt: 'Go', stream: true, stream_options: { include_usage: true } });
+      const chunks: OpenAI.Completion[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } });
+      expect(native.requests.at(-1)!.json()).toEqual({ model: 'instruct-usage', prompt: 'Go', stream: true, stream_options: { include_usage: true } });
+    });
+
+    it("keeps an upstream refusal's own code and param, in the OpenAI shape", async () => {
+      const error = await client.completions.create({ model: 'instruct-too-long', prompt: 'Go' }).catch((e) => e);
+      expect(error.status).toBe(400);
+      expect(error.error).toMatchObject({ type: 'invalid_request_error', code: 'context_length_exceeded', param: 'prompt' });
+      expect(JSON.stringify(error.error)).not.toContain('sk-upstream');
+    });
+  });
+
   describe('routing', () => {
     it('falls over from a failing pass-through channel to a translated one', async () => {
       const answer = await client.completions.create({ model: 'fall-a', prompt: 'Once' });
@@ -245,6 +270,14 @@ describe.each(ENGINES)('legacy completions on %s', (engine) => {
       expect(empty.error.param).toBe('prompt');
       const options = await client.completions.create({ model: 'sim-x', prompt: 'x', stream_options: { include_usage: true } }).catch((e) => e);
       expect(options.error.param).toBe('stream_options');
+    });
+
+    it("answers 429 past the key's rate limit", async () => {
+      const limited = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: LIMITED_KEY, maxRetries: 0 });
+      await limited.completions.create({ model: 'sim-limited', prompt: 'x' });
+      const error = await limited.completions.create({ model: 'sim-limited', prompt: 'x' }).catch((e) => e);
+      expect(error.status).toBe(429);
+      expect(error.error.type).toBe('rate_limit_error');
     });
 
     it('answers 404 for a model no channel serves, and 401 without a key', async () => {
