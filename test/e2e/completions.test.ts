@@ -125,6 +125,10 @@ describe.each(ENGINES)('legacy completions on %s', (engine) => {
       const row = await logFor('sim-plain');
       expect(row).toMatchObject({ family: 'completions', httpStatus: 200, inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, estimated: false });
       expect(row.cost).toBeCloseTo((usage.prompt_tokens * 2 + usage.completion_tokens * 10) / 1_000_000, 12);
+      const metrics = await (await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${gw.adminKey}` } })).text();
+      expect(metrics).toMatch(
+        /gen_ai_client_operation_duration_seconds_count\{gen_ai_operation_name="text_completion",family="completions",gen_ai_request_model="sim-plain",channel="[^"]+",status="200"\} 1/,
+      );
     });
 
     it('streams text deltas, the usage chunk when asked, then [DONE]', async () => {
