@@ -7,8 +7,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatUpstreams } from './translation/decide.js';
-import { chatCompletionsFamily, generateFamily, messagesFamily, type ProbedFamily, responsesFamily } from './translation/families.js';
+import { chatCompletionsFamily, completionsFamily, generateFamily, messagesFamily, type ProbedFamily, responsesFamily } from './translation/families.js';
 import { chatCompletionsProbes } from './translation/probes-chat-completions.js';
+import { completionsProbes } from './translation/probes-completions.js';
 import { generateProbes } from './translation/probes-generate.js';
 import { messagesProbes } from './translation/probes-messages.js';
 import { responsesProbes } from './translation/probes-responses.js';
@@ -19,6 +20,7 @@ const tables: ReadonlyArray<readonly [ProbedFamily, readonly Probe[]]> = [
   [generateFamily, generateProbes],
   [responsesFamily, responsesProbes],
   [chatCompletionsFamily, chatCompletionsProbes],
+  [completionsFamily, completionsProbes],
 ];
 
 /** Each translation document as it should be, by path from the repository root (`root`). */

@@ -143,8 +143,8 @@ export interface ThinkingConfig {
   includeThoughts?: boolean;
 }
 
-/** The wire dialects: four client-facing chat families and the OpenAI chat-completions upstream dialect. */
-export type Dialect = 'messages' | 'generate' | 'responses' | 'chat-completions';
+/** The wire dialects of the chat families (legacy `completions` included, served through chat upstreams or an upstream's own `/completions`). */
+export type Dialect = 'messages' | 'generate' | 'responses' | 'chat-completions' | 'completions';
 
 /** Answer-changing options, by the dialect whose client sent them. */
 export type DialectFeatures = Partial<Record<Dialect, Record<string, unknown>>>;

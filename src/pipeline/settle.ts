@@ -57,7 +57,8 @@ export function completeUsage(input: SettleInput): Usage {
 /** The request's metrics and its note for the access log and the trace span, from what settled it. */
 function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost: number, now: number): void {
   const channel = input.channelId ?? 'none';
-  const operation = input.family === 'embeddings' ? 'embeddings' : 'chat';
+  // The GenAI semantic conventions' operation names: legacy Completions are `text_completion`.
+  const operation = input.family === 'embeddings' ? 'embeddings' : input.family === 'completions' ? 'text_completion' : 'chat';
   ctx.metrics.observe({
     family: input.family,
     operation,

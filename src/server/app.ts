@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import { registerAdminRoutes } from '../admin/routes.js';
 import { GatewayError } from '../core/errors.js';
 import { registerChatCompletionsRoutes } from '../families/chat-completions/routes.js';
+import { registerCompletionsRoutes } from '../families/completions/routes.js';
 import { registerGeminiModelRoutes, registerModelRoutes } from '../families/models/routes.js';
 import { registerEmbeddingsRoutes } from '../families/embeddings/routes.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
@@ -113,6 +114,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerResponsesRoutes(scope, ctx));
   await app.register(async (scope) => registerGenerateRoutes(scope, ctx));
   await app.register(async (scope) => registerChatCompletionsRoutes(scope, ctx));
+  await app.register(async (scope) => registerCompletionsRoutes(scope, ctx));
   await app.register(async (scope) => registerModelRoutes(scope, ctx));
   await app.register(async (scope) => registerEmbeddingsRoutes(scope, ctx));
   await app.register(async (scope) => registerGeminiModelRoutes(scope, ctx));

@@ -33,6 +33,7 @@ const bodies: Array<{ family: string; path: string; template: string; shape: 'me
   { family: 'Responses token counting', path: '/v1/responses/input_tokens', template: '{"model":"@MODEL@","input":"hi"}', shape: 'openai' },
   { family: 'Responses compaction', path: '/v1/responses/compact', template: '{"model":"@MODEL@","input":"hi"}', shape: 'openai' },
   { family: 'Chat Completions', path: '/v1/chat/completions', template: '{"model":"@MODEL@","messages":[{"role":"user","content":"hi"}]}', shape: 'openai' },
+  { family: 'legacy Completions', path: '/v1/completions', template: '{"model":"@MODEL@","prompt":"hi"}', shape: 'openai' },
   { family: 'embeddings', path: '/v1/embeddings', template: '{"model":"@MODEL@","input":"hi"}', shape: 'openai' },
   { family: 'video', path: '/v1/videos', template: '{"model":"@MODEL@","prompt":"a cat","seconds":"1"}', shape: 'openai' },
 ];

@@ -42,6 +42,7 @@ const routes = (model: string) => [
   { name: 'Responses token counting', send: (gw: TestGateway) => call(gw, 'POST', '/v1/responses/input_tokens', { model, input: 'hello' }), shape: 'openai' },
   { name: 'Responses compaction', send: (gw: TestGateway) => call(gw, 'POST', '/v1/responses/compact', { model, input: 'hello' }), shape: 'openai' },
   { name: 'Chat Completions', send: (gw: TestGateway) => call(gw, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hello' }] }), shape: 'openai' },
+  { name: 'legacy Completions', send: (gw: TestGateway) => call(gw, 'POST', '/v1/completions', { model, prompt: 'hello' }), shape: 'openai' },
   { name: 'embeddings', send: (gw: TestGateway) => call(gw, 'POST', '/v1/embeddings', { model, input: 'hello' }), shape: 'openai' },
   { name: 'video', send: (gw: TestGateway) => call(gw, 'POST', '/v1/videos', { model, prompt: 'a lighthouse', seconds: '1' }), shape: 'openai' },
   { name: 'models/{id} (OpenAI)', send: (gw: TestGateway) => call(gw, 'GET', `/v1/models/${encodeURIComponent(model)}`), shape: 'openai' },

@@ -196,6 +196,8 @@ export const chatCompletionsBody = () => ({
 
 export const CHAT_COMPLETIONS_MEDIA = ['messages.1.content.1.image_url.url'];
 
+export const completionsBody = () => ({ model: 'fuzz-model', prompt: 'Once upon a time', max_tokens: 32, temperature: 0.5, stop: ['\n\n'], user: 'fuzz-user' });
+
 export const embeddingsBody = () => ({ model: 'fuzz-embed', input: ['the cat', 'a dog'], encoding_format: 'float', dimensions: 8 });
 
 export const embedContentBody = () => ({ content: { parts: [{ text: 'the cat' }] }, taskType: 'RETRIEVAL_DOCUMENT', outputDimensionality: 8 });

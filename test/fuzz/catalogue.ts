@@ -10,7 +10,7 @@ import * as base from './bases.js';
 import type { ErrorShape } from './shapes.js';
 
 /** Counted separately in the summary. */
-export type Family = 'messages' | 'responses' | 'generate' | 'chat-completions' | 'models' | 'embeddings' | 'images' | 'videos' | 'admin' | 'health' | 'console';
+export type Family = 'messages' | 'responses' | 'generate' | 'chat-completions' | 'completions' | 'models' | 'embeddings' | 'images' | 'videos' | 'admin' | 'health' | 'console';
 
 /** Where the credential goes: each family's own header, the admin key, or none (public links, health). */
 export type AuthStyle = 'messages' | 'bearer' | 'google' | 'admin' | 'none';
@@ -152,6 +152,8 @@ export const CATALOGUE: RouteEntry[] = [
 
   { family: 'chat-completions', shape: 'openai', method: 'POST', path: '/v1/chat/completions', auth: 'bearer', body: base.chatCompletionsBody, media: base.CHAT_COMPLETIONS_MEDIA },
   { family: 'chat-completions', shape: 'openai', method: 'POST', path: '/chat/completions', alias: true, auth: 'bearer', body: base.chatCompletionsBody, media: base.CHAT_COMPLETIONS_MEDIA },
+  { family: 'completions', shape: 'openai', method: 'POST', path: '/v1/completions', auth: 'bearer', body: base.completionsBody },
+  { family: 'completions', shape: 'openai', method: 'POST', path: '/completions', alias: true, auth: 'bearer', body: base.completionsBody },
   { family: 'embeddings', shape: 'openai', method: 'POST', path: '/v1/embeddings', auth: 'bearer', body: base.embeddingsBody },
   { family: 'embeddings', shape: 'openai', method: 'POST', path: '/embeddings', alias: true, auth: 'bearer', body: base.embeddingsBody },
   { family: 'models', shape: 'openai', method: 'GET', path: '/v1/models', auth: 'bearer' },

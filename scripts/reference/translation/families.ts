@@ -1,5 +1,5 @@
 /**
- * The four chat families as the translation tables probe them: each family's
+ * The chat families as the translation tables probe them: each family's
  * own validation and conversion to the internal request, the same functions
  * its routes call (the route's `toCore`), and the minimum body every probe of
  * the family starts from.
@@ -7,6 +7,8 @@
 import type { ChatRequest, Dialect } from '../../../src/core/chat.js';
 import { chatCompletionsToCore } from '../../../src/families/chat-completions/to-core.js';
 import { parseChatCompletionsRequest } from '../../../src/families/chat-completions/validate.js';
+import { completionsToCore } from '../../../src/families/completions/to-core.js';
+import { parseCompletionsRequest } from '../../../src/families/completions/validate.js';
 import { generateToCore } from '../../../src/families/generate/to-core.js';
 import { parseGenerateRequest } from '../../../src/families/generate/validate.js';
 import { messagesToCore } from '../../../src/families/messages/to-core.js';
@@ -61,4 +63,11 @@ export const chatCompletionsFamily: ProbedFamily = {
   doc: 'docs/translation/chat-completions.md',
   minimum: { model: 'probe', messages: [{ role: 'user', content: 'Hello' }] },
   toCore: (body) => chatCompletionsToCore(parseChatCompletionsRequest(body)),
+};
+
+export const completionsFamily: ProbedFamily = {
+  dialect: 'completions',
+  doc: 'docs/translation/completions.md',
+  minimum: { model: 'probe', prompt: 'Hello' },
+  toCore: (body) => completionsToCore(parseCompletionsRequest(body)),
 };

@@ -1,7 +1,9 @@
 /**
  * Where and how to call an OpenAI-compatible chat-completions server (OpenAI,
  * DeepSeek, Groq, vLLM, …): base URL with the `/v1` prefix, completions to
- * `<base>/chat/completions`, embeddings to `<base>/embeddings`; JSON, and the
+ * `<base>/chat/completions`, embeddings to `<base>/embeddings`, legacy
+ * Completions to `<base>/completions` where the channel declares its server
+ * offers them (`completionsEndpoint`); JSON, and the
  * channel's key as a Bearer credential when it has one. A channel with no
  * base URL has a `preset` (the channel rules ask for one or the other),
  * whose address is the base.
@@ -26,6 +28,10 @@ export const openAiChatEndpoint: ChatCompletionsEndpoint<OpenAiChatSettings> = {
   settingsOf: openAiChatSettingsOf,
   url: (call, operation) => joinUrl(call.channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(call.channel)), paths[operation]),
   headers: chatCompletionsHeaders,
+  completions: {
+    offered: (channel) => openAiChatSettingsOf(channel).completionsEndpoint,
+    url: (call) => joinUrl(call.channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(call.channel)), '/completions'),
+  },
 };
 
 function presetBaseUrl(settings: OpenAiChatSettings): string {

@@ -2,7 +2,8 @@
  * The openai-chat channel's settings: the Chat Completions protocol's keys
  * (protocols/chat-completions/settings.ts), and `preset`, which names a
  * known service whose base URL and quirks (presets.ts) become the channel's
- * defaults.
+ * defaults, and `completionsEndpoint`, which says the server takes legacy
+ * Completions itself.
  */
 import { z } from 'zod';
 import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
@@ -16,6 +17,12 @@ export const openAiChatSettingsShape = {
     .optional()
     .describe(
       'A known OpenAI-compatible service: its address becomes the default base URL (the channel then needs none) and its quirks the defaults of the settings above (docs/providers.md lists each). A base URL or setting the channel gives wins.',
+    ),
+  completionsEndpoint: z
+    .boolean({ error: 'must be true or false' })
+    .default(false)
+    .describe(
+      "The server offers legacy Completions at `<base>/completions` (vLLM, Together, Fireworks, OpenAI's instruct models): a `/v1/completions` request is passed to it as it is, token-id prompts, `echo`, `suffix`, `logprobs` and `best_of` included. Otherwise it is translated through chat, and those are refused.",
     ),
 } as const;
 

@@ -1,5 +1,6 @@
 /** What a provider of the Chat Completions dialect supplies (see src/upstreams/endpoint.ts). */
 import type { Endpoint, EndpointHeaders } from '../../endpoint.js';
+import type { Channel } from '../../../core/channel.js';
 import type { UpstreamCall } from '../../types.js';
 import type { ChatCompletionChunk } from '../../../dialects/chat-completions/wire.js';
 import type { ChatCompletionsSettings } from './settings.js';
@@ -18,6 +19,14 @@ export interface ChatCompletionsEndpoint<Settings extends ChatCompletionsSetting
    * it is decoded to look.
    */
   readonly skippedChunks?: SkippedChunks;
+  /** Legacy Completions, where the provider's servers may offer it (completions.ts): absent, every such request is translated through chat. */
+  readonly completions?: CompletionsAddress;
+}
+
+/** Where a channel's server takes legacy Completions as they are, if the channel declares that it does. */
+export interface CompletionsAddress {
+  offered(channel: Channel): boolean;
+  url(call: UpstreamCall): string;
 }
 
 export interface SkippedChunks {

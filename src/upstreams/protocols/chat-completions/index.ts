@@ -3,7 +3,9 @@
  * endpoint a provider supplies (openai-chat today). Chat Completions clients
  * get the pass-through path; other families are translated, and then it
  * honours no optional features (the internal answer has no place for
- * logprobs or several candidates) and runs no builtin tools.
+ * logprobs or several candidates) and runs no builtin tools. Legacy
+ * Completions clients get the pass-through to the server's `/completions`
+ * where the endpoint offers it and the channel declares it (completions.ts).
  */
 import { servingOf } from '../../endpoint.js';
 import type { UpstreamAdapter } from '../../types.js';
@@ -12,16 +14,17 @@ import { prepareChatCompletions, type ChatCompletionsPrepared } from './convert-
 import { chatCompletionsEmbeddings } from './embed.js';
 import type { ChatCompletionsEndpoint } from './endpoint.js';
 import { chatCompletionsPassThrough } from './pass-through.js';
+import { completionsNativeFor } from './completions.js';
 import type { ChatCompletionsSettings } from './settings.js';
 
-export type { ChatCompletionsEndpoint, ChatCompletionsOperation } from './endpoint.js';
+export type { ChatCompletionsEndpoint, ChatCompletionsOperation, CompletionsAddress } from './endpoint.js';
 
 /** The adapter of a provider of the Chat Completions dialect, built once around its endpoint. */
 export function chatCompletionsProtocol<S extends ChatCompletionsSettings>(endpoint: ChatCompletionsEndpoint<S>): UpstreamAdapter<S, ChatCompletionsPrepared> {
   const { embed, embedPassThrough } = chatCompletionsEmbeddings(endpoint);
   // `reasoning_details` are the service's own, bound to its account: the provider's type is their origin.
   const serving = servingOf(endpoint, endpoint.type);
-  return {
+  const adapter: UpstreamAdapter<S, ChatCompletionsPrepared> = {
     type: endpoint.type,
     nativeDialect: 'chat-completions',
     prepare: (request, options) => prepareChatCompletions(request, options, serving),
@@ -31,4 +34,7 @@ export function chatCompletionsProtocol<S extends ChatCompletionsSettings>(endpo
     embed,
     embedPassThrough,
   };
+  // A provider whose servers may offer legacy Completions takes them as they are on the channels that declare it.
+  if (endpoint.completions) adapter.nativeFor = completionsNativeFor(adapter, endpoint, endpoint.completions);
+  return adapter;
 }
