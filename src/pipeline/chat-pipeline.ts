@@ -51,7 +51,7 @@ export async function serveChat(services: ChatServices, call: ChatCall, codec: C
     // Each step is a promise only when it has something to wait for (a limit, a quota).
     const admission = admitted(services, call.key, call.model);
     if (admission) await admission;
-    const held = services.holdQuota(call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body });
+    const held = services.holdQuota(call.key, call.model, { inputBytes: call.rawBody.byteLength, body: call.body, impliedOutputTokens: codec.impliedOutputTokens });
     if (held) hold = await held;
     const { candidates, prepared } = servableCandidates(services, call, codec, coreRequest);
     const placing = placeSession(services.affinity, services.health, call, candidates);

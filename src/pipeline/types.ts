@@ -35,6 +35,8 @@ export interface ChatCodec {
   readonly streamContentType: string;
   /** A frame the family's clients ignore, sent while a streamed answer's first piece is awaited (wait-pings.ts); absent: none. */
   readonly keepAliveFrame?: string;
+  /** The output limit the dialect implies when the client declares none (legacy Completions: 16), held against quotas and budgets; absent: the gateway's default. */
+  readonly impliedOutputTokens?: number;
   /**
    * The client may not send thought text back verbatim (thoughts hidden, no
    * summaries): sealed reasoning state then carries the text its signature proves.

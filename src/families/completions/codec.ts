@@ -7,6 +7,7 @@ import { exposedError } from '../../core/errors.js';
 import type { ChatCodec } from '../../pipeline/types.js';
 import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import { renderTextCompletion } from './from-core.js';
+import { DEFAULT_MAX_TOKENS } from './to-core.js';
 import { CompletionsStreamEncoder } from './stream-encoder.js';
 import type { ValidatedCompletionsRequest } from './validate.js';
 
@@ -16,6 +17,8 @@ export function completionsCodec(request: ValidatedCompletionsRequest): ChatCode
     family: 'completions',
     dialect: 'completions',
     streamContentType: 'text/event-stream; charset=utf-8',
+    // The API's own default output limit, so a key with little quota left is not refused for 4096 tokens it cannot get.
+    impliedOutputTokens: DEFAULT_MAX_TOKENS,
     renderResponse: (response, clientModel) => renderTextCompletion(response, clientModel),
     createStreamEncoder: (clientModel) => new CompletionsStreamEncoder({ clientModel, includeUsage }),
     renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId), 'chat-completions'),
