@@ -28,6 +28,22 @@ declare module 'fastify' {
 
 const KNOWN = new Set<string>(PERMISSIONS);
 
+/** An admin route as declared: what the permission tests walk, so a new route is covered without being listed. */
+export interface DeclaredRoute {
+  method: string;
+  /** Fastify's pattern, `/admin/keys/:id`. */
+  url: string;
+  permission: Permission | null;
+  public: boolean;
+}
+
+const declared = new WeakMap<object, DeclaredRoute[]>();
+
+/** The admin routes registered for one app context (the object `guardAdminRoutes` was given as `owner`). */
+export function declaredAdminRoutes(owner: object): readonly DeclaredRoute[] {
+  return declared.get(owner) ?? [];
+}
+
 /** How a refusal names the caller: their role, and the teams they administer. */
 export function describeRole(principal: Principal): string {
   const role = principal.role ?? 'none';
@@ -35,15 +51,21 @@ export function describeRole(principal: Principal): string {
   return teams > 0 ? `${role} (team admin of ${teams} team${teams === 1 ? '' : 's'})` : role;
 }
 
-export function guardAdminRoutes(app: FastifyInstance, resolvers: readonly PrincipalResolver[]): void {
+export function guardAdminRoutes(app: FastifyInstance, resolvers: readonly PrincipalResolver[], owner: object): void {
   app.decorateRequest('principal', null);
+  const routes: DeclaredRoute[] = [];
+  declared.set(owner, routes);
 
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { permission?: string; public?: boolean };
     const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
-    if (config.public === true) return;
-    if (config.permission === undefined) throw new Error(`admin route ${methods} ${route.url} declares no permission (config: { permission }) and is not public`);
-    if (!KNOWN.has(config.permission)) throw new Error(`admin route ${methods} ${route.url} declares an unknown permission "${config.permission}"`);
+    if (config.public !== true) {
+      if (config.permission === undefined) throw new Error(`admin route ${methods} ${route.url} declares no permission (config: { permission }) and is not public`);
+      if (!KNOWN.has(config.permission)) throw new Error(`admin route ${methods} ${route.url} declares an unknown permission "${config.permission}"`);
+    }
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      routes.push({ method, url: route.url, permission: (config.permission as Permission | undefined) ?? null, public: config.public === true });
+    }
   });
 
   app.addHook('onRequest', async (request) => {

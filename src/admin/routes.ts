@@ -62,7 +62,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   const admin = new AdminService(ctx.store, ctx.secrets);
 
   useFamilyErrors(app, (error) => renderAdminError(error));
-  guardAdminRoutes(app, principalResolvers(ctx));
+  guardAdminRoutes(app, principalResolvers(ctx), ctx);
 
   // A channel's circuit breaker as this instance sees it (shared openings included).
   const withHealth = (record: ChannelRecord) => {
