@@ -70,7 +70,11 @@ describe('personal admin tokens', () => {
 
   it('refuses an expired token and a disabled person’s token, saying which', async () => {
     const expired = await call('viewer', 'POST', '/me/tokens', { name: 'short', expiresInDays: 1 });
-    await gw.gateway.ctx.store.db.updateTable('admin_tokens').set({ expires_at: Date.now() - 1000 }).where('id', '=', expired.body.id).execute();
+    await gw.gateway.ctx.store.db
+      .updateTable('admin_tokens')
+      .set({ expires_at: Date.now() - 1000 })
+      .where('id', '=', expired.body.id)
+      .execute();
     const late = await call(expired.body.token, 'GET', '/logs');
     expect(late.status).toBe(401);
     expect(late.body.error.message).toBe('this admin token has expired');

@@ -101,5 +101,26 @@ describe('the admin API’s role checks', () => {
   });
 });
 
-const ORDER = ['keys.read', 'keys.write', 'channels.read', 'channels.write', 'prices.read', 'prices.write', 'teams.read', 'teams.write', 'members.write', 'users.read', 'users.write', 'budgets.read', 'budgets.write', 'logs.read', 'usage.read', 'tasks.read', 'audit.read', 'settings.read', 'access.write', 'self'];
+const ORDER = [
+  'keys.read',
+  'keys.write',
+  'channels.read',
+  'channels.write',
+  'prices.read',
+  'prices.write',
+  'teams.read',
+  'teams.write',
+  'members.write',
+  'users.read',
+  'users.write',
+  'budgets.read',
+  'budgets.write',
+  'logs.read',
+  'usage.read',
+  'tasks.read',
+  'audit.read',
+  'settings.read',
+  'access.write',
+  'self',
+];
 const order = (permission: string) => ORDER.indexOf(permission);
