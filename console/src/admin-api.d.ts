@@ -498,6 +498,92 @@ export interface paths {
         patch: operations["patchBudgetsId"];
         trace?: never;
     };
+    "/admin/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is calling: how they signed in, their role, the teams they administer and what they may do. */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s own admin tokens (never their secrets). */
+        get: operations["getMeTokens"];
+        put?: never;
+        /** Create an admin token for the caller; the answer carries its secret, once. The admin key has none (400). */
+        post: operations["postMeTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/me/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of the caller’s admin tokens. */
+        delete: operations["deleteMeTokensId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A person’s admin tokens (never their secrets). */
+        get: operations["getUsersIdTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a person’s admin token. */
+        delete: operations["deleteUsersIdTokensTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/settings": {
         parameters: {
             query?: never;
@@ -1418,6 +1504,63 @@ export interface components {
         BudgetList: {
             data: components["schemas"]["BudgetView"][];
         };
+        Me: {
+            /**
+             * @description How the caller signed in.
+             * @enum {string}
+             */
+            kind: "admin-key" | "token" | "session";
+            /** @description The person; null for the admin key. */
+            user: {
+                id: string;
+                email: string;
+                name: string | null;
+            } | null;
+            /** @description The gateway-wide role; the admin key is an owner. */
+            role: ("owner" | "admin" | "viewer") | null;
+            /** @description The teams the person administers. */
+            adminOf: {
+                id: string;
+                name: string;
+            }[];
+            /** @description What the caller may do somewhere (a team admin’s within their teams). */
+            permissions: ("keys.read" | "keys.write" | "channels.read" | "channels.write" | "prices.read" | "prices.write" | "teams.read" | "teams.write" | "members.write" | "users.read" | "users.write" | "budgets.read" | "budgets.write" | "logs.read" | "usage.read" | "tasks.read" | "audit.read" | "settings.read" | "access.write" | "self")[];
+        };
+        AdminTokenView: {
+            id: string;
+            userId: string;
+            name: string;
+            /** @description The secret’s first characters, to recognise it (never the secret). */
+            prefix: string;
+            /** @enum {string} */
+            state: "active" | "revoked" | "expired";
+            /** @description Epoch milliseconds. */
+            createdAt: number;
+            expiresAt: number | null;
+            /** @description When it was last used, to the minute; null: never. */
+            lastUsedAt: number | null;
+            revokedAt: number | null;
+        };
+        AdminTokenList: {
+            data: components["schemas"]["AdminTokenView"][];
+        };
+        CreatedAdminToken: {
+            id: string;
+            userId: string;
+            name: string;
+            /** @description The secret’s first characters, to recognise it (never the secret). */
+            prefix: string;
+            /** @enum {string} */
+            state: "active" | "revoked" | "expired";
+            /** @description Epoch milliseconds. */
+            createdAt: number;
+            expiresAt: number | null;
+            /** @description When it was last used, to the minute; null: never. */
+            lastUsedAt: number | null;
+            revokedAt: number | null;
+            /** @description The secret: shown in this answer only. Send it as `Authorization: Bearer <token>` or `x-admin-key`. */
+            token: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1456,6 +1599,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1543,6 +1695,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1592,6 +1753,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1633,6 +1803,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1722,6 +1901,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1761,6 +1949,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1825,6 +2022,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1874,6 +2080,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1915,6 +2130,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1981,6 +2205,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2022,6 +2255,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2092,6 +2334,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2142,6 +2393,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2181,6 +2441,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2257,6 +2526,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2306,6 +2584,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2347,6 +2634,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2425,6 +2721,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2464,6 +2769,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2566,6 +2880,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2607,6 +2930,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2660,6 +2992,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2746,6 +3087,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2787,6 +3137,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2851,6 +3210,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2890,6 +3258,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2970,6 +3347,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3011,6 +3397,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3069,6 +3464,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3147,6 +3551,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3166,6 +3579,8 @@ export interface operations {
                 status?: string;
                 /** @description Only this key’s tasks. */
                 keyId?: string;
+                /** @description Only tasks made with a key of this team (as the key belonged then). */
+                teamId?: string;
                 /** @description Rows per page, 1-1000 (default 100). */
                 limit?: string;
                 /** @description The `nextCursor` of the previous page. */
@@ -3197,6 +3612,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3246,6 +3670,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3304,6 +3737,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3343,6 +3785,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3440,6 +3891,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3485,6 +3945,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3545,6 +4014,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3584,6 +4062,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3656,6 +4143,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3697,6 +4193,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3749,6 +4254,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3834,6 +4348,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3875,6 +4398,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3928,6 +4460,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4005,6 +4546,370 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getMeTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTokenList"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    postMeTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the token is for, to recognise it in lists.
+                     * @default admin token
+                     */
+                    name?: string;
+                    /** @description Days until the token stops working; without it, it works until revoked. */
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAdminToken"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    deleteMeTokensId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTokenView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getUsersIdTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTokenList"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    deleteUsersIdTokensTokenId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTokenView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4052,6 +4957,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4091,6 +5005,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
