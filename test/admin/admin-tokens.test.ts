@@ -7,10 +7,12 @@
  * route declaring no permission cannot be registered.
  */
 import Fastify from 'fastify';
+import { pino } from 'pino';
+import { createAdminToken } from '../../src/admin/admin-tokens.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardAdminRoutes } from '../../src/admin/guard.js';
 import { startGateway, type TestGateway } from '../support/gateway.js';
-import { caller, createPeople, type Call, type People } from './people.js';
+import { CLI_ACTOR, caller, createPeople, type Call, type People } from './people.js';
 
 let gw: TestGateway;
 let people: People;
@@ -107,6 +109,32 @@ describe('personal admin tokens', () => {
   });
 });
 
+describe('log lines', () => {
+  it('never carry a token’s secret, made, used or refused', async () => {
+    const lines: string[] = [];
+    const logged = await startGateway({ logger: pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) }) });
+    try {
+      const person = await logged.admin('POST', '/users', { email: 'logged@example.com', role: 'viewer' });
+      const user = await logged.gateway.ctx.store.users.get(person.body.id);
+      const { record, secret } = await createAdminToken(logged.gateway.ctx.store, user!, { name: 'logged' }, CLI_ACTOR);
+      const use = (path: string) => fetch(`${logged.url}/admin${path}`, { headers: { authorization: `Bearer ${secret}` } });
+      expect((await use('/logs')).status).toBe(200);
+      expect((await use('/keys')).status).toBe(403);
+      const made = await fetch(`${logged.url}/admin/me/tokens`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{}' });
+      const second = ((await made.json()) as { token: string }).token;
+      await logged.gateway.ctx.store.adminTokens.revoke(record.id);
+      expect((await use('/logs')).status).toBe(401);
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) {
+        expect(line).not.toContain(secret);
+        expect(line).not.toContain(second);
+      }
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe('the owner rule', () => {
   it('lets only an owner or the admin key make, change, disable or delete an owner', async () => {
     const made = await call('admin', 'POST', '/users', { email: 'boss@example.com', role: 'owner' });
@@ -149,7 +177,6 @@ describe('the admin gate', () => {
 });
 
 async function createToken(userId: string): Promise<string> {
-  const { createAdminToken } = await import('../../src/admin/admin-tokens.js');
   const user = await gw.gateway.ctx.store.users.get(userId);
-  return (await createAdminToken(gw.gateway.ctx.store, user!, {}, { kind: 'cli', id: 'tests', name: 'tests', requestId: null, clientIp: null })).secret;
+  return (await createAdminToken(gw.gateway.ctx.store, user!, {}, CLI_ACTOR)).secret;
 }
