@@ -91,6 +91,14 @@ describe('personal admin tokens', () => {
     expect(gone.body.error.message).toBe('this admin token’s user is disabled');
   });
 
+  it('go with their person when the person is deleted', async () => {
+    const person = await gw.admin('POST', '/users', { email: 'gone@example.com', role: 'viewer' });
+    const token = await createToken(person.body.id);
+    expect((await gw.admin('DELETE', `/users/${person.body.id}`)).status).toBe(200);
+    expect((await gw.gateway.ctx.store.adminTokens.list()).some((row) => row.userId === person.body.id)).toBe(false);
+    expect((await call(token, 'GET', '/me')).body.error.message).toBe('unknown admin token');
+  });
+
   it('acts with its person’s role as it is now', async () => {
     const person = await gw.admin('POST', '/users', { email: 'promoted@example.com', role: 'viewer' });
     const token = await createToken(person.body.id);
