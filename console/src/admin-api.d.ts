@@ -498,6 +498,92 @@ export interface paths {
         patch: operations["patchBudgetsId"];
         trace?: never;
     };
+    "/admin/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is calling: how they signed in, their role, the teams they administer and what they may do. */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s own admin tokens (never their secrets). */
+        get: operations["getMeTokens"];
+        put?: never;
+        /** Create an admin token for the caller; the answer carries its secret, once. The admin key has none (400). */
+        post: operations["postMeTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/me/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of the caller’s admin tokens. */
+        delete: operations["deleteMeTokensId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A person’s admin tokens (never their secrets). */
+        get: operations["getUsersIdTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a person’s admin token. */
+        delete: operations["deleteUsersIdTokensTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/settings": {
         parameters: {
             query?: never;
@@ -1421,6 +1507,63 @@ export interface components {
         BudgetList: {
             data: components["schemas"]["BudgetView"][];
         };
+        Me: {
+            /**
+             * @description How the caller signed in.
+             * @enum {string}
+             */
+            kind: "admin-key" | "token" | "session";
+            /** @description The person; null for the admin key. */
+            user: {
+                id: string;
+                email: string;
+                name: string | null;
+            } | null;
+            /** @description The gateway-wide role; the admin key is an owner. */
+            role: ("owner" | "admin" | "viewer") | null;
+            /** @description The teams the person administers. */
+            adminOf: {
+                id: string;
+                name: string;
+            }[];
+            /** @description What the caller may do somewhere (a team admin’s within their teams). */
+            permissions: ("keys.read" | "keys.write" | "channels.read" | "channels.write" | "prices.read" | "prices.write" | "teams.read" | "teams.write" | "members.write" | "users.read" | "users.write" | "budgets.read" | "budgets.write" | "logs.read" | "usage.read" | "tasks.read" | "audit.read" | "settings.read" | "access.write" | "self")[];
+        };
+        AdminTokenView: {
+            id: string;
+            userId: string;
+            name: string;
+            /** @description The secret’s first characters, to recognise it (never the secret). */
+            prefix: string;
+            /** @enum {string} */
+            state: "active" | "revoked" | "expired";
+            /** @description Epoch milliseconds. */
+            createdAt: number;
+            expiresAt: number | null;
+            /** @description When it was last used, to the minute; null: never. */
+            lastUsedAt: number | null;
+            revokedAt: number | null;
+        };
+        AdminTokenList: {
+            data: components["schemas"]["AdminTokenView"][];
+        };
+        CreatedAdminToken: {
+            id: string;
+            userId: string;
+            name: string;
+            /** @description The secret’s first characters, to recognise it (never the secret). */
+            prefix: string;
+            /** @enum {string} */
+            state: "active" | "revoked" | "expired";
+            /** @description Epoch milliseconds. */
+            createdAt: number;
+            expiresAt: number | null;
+            /** @description When it was last used, to the minute; null: never. */
+            lastUsedAt: number | null;
+            revokedAt: number | null;
+            /** @description The secret: shown in this answer only. Send it as `Authorization: Bearer <token>` or `x-admin-key`. */
+            token: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1459,6 +1602,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1546,6 +1698,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1595,6 +1756,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1636,6 +1806,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1725,6 +1904,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1764,6 +1952,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1828,6 +2025,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1877,6 +2083,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1918,6 +2133,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1984,6 +2208,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2025,6 +2258,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2095,6 +2337,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2145,6 +2396,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2184,6 +2444,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2260,6 +2529,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2309,6 +2587,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2350,6 +2637,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2428,6 +2724,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2467,6 +2772,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2569,6 +2883,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2610,6 +2933,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2663,6 +2995,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2749,6 +3090,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2790,6 +3140,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2854,6 +3213,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2893,6 +3261,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2973,6 +3350,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3014,6 +3400,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3072,6 +3467,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3150,6 +3554,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3169,6 +3582,8 @@ export interface operations {
                 status?: string;
                 /** @description Only this key’s tasks. */
                 keyId?: string;
+                /** @description Only tasks made with a key of this team (as the key belonged then). */
+                teamId?: string;
                 /** @description Rows per page, 1-1000 (default 100). */
                 limit?: string;
                 /** @description The `nextCursor` of the previous page. */
@@ -3200,6 +3615,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3249,6 +3673,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3307,6 +3740,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3346,6 +3788,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3443,6 +3894,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3488,6 +3948,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3548,6 +4017,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3587,6 +4065,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3659,6 +4146,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3700,6 +4196,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3752,6 +4257,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3837,6 +4351,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3878,6 +4401,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3931,6 +4463,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4008,6 +4549,370 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getMeTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTokenList"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    postMeTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the token is for, to recognise it in lists.
+                     * @default admin token
+                     */
+                    name?: string;
+                    /** @description Days until the token stops working; without it, it works until revoked. */
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAdminToken"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    deleteMeTokensId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTokenView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    getUsersIdTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTokenList"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    deleteUsersIdTokensTokenId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTokenView"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4055,6 +4960,15 @@ export interface operations {
                 };
             };
             /** @description Refused: the admin error shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4094,6 +5008,15 @@ export interface operations {
             };
             /** @description Refused: the admin error shape. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Refused: the admin error shape. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

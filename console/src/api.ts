@@ -1,6 +1,6 @@
 /**
  * The console's only way to the gateway: the admin API with the admin key
- * kept in sessionStorage (gone when the tab closes), errors read from the
+ * or a personal admin token kept in sessionStorage (gone when the tab closes), errors read from the
  * admin shape `{error: {message, type, param?}}`. A 401 logs out.
  */
 
@@ -85,9 +85,9 @@ export const get = <T>(path: string) => admin<T>('GET', path);
 /** One model's price (`*` and `prefix*` too): the model is one path segment, encoded. */
 export const pricePath = (model: string) => `prices/${encodeURIComponent(model)}`;
 
-/** Checks a key before keeping it: a wrong one is refused here, not on the first view. */
+/** Checks a key or token before keeping it: a wrong one is refused here, not on the first view. */
 export async function checkAdminKey(key: string): Promise<void> {
-  await adminFetch('GET', 'keys', undefined, key);
+  await adminFetch('GET', 'me', undefined, key);
 }
 
 /** Media behind the admin key, as a blob the page can show by blob: URL. */

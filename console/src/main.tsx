@@ -1,14 +1,17 @@
 /**
- * The operator console: a login with the admin key, then one view per hash
- * route (`#/logs`, `#/logs/<id>`, ...). Everything it shows comes from the
- * admin API of the gateway serving it.
+ * The operator console: a login with the admin key or a personal admin
+ * token, then one view per hash route (`#/logs`, `#/logs/<id>`, ...), only
+ * those the caller's permissions allow (access.ts, from `GET /admin/me`).
+ * Everything it shows comes from the admin API of the gateway serving it.
  */
 import 'uplot/dist/uPlot.min.css';
 import '../styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { loadMe, MeContext, mayRead, mayWrite } from './access.js';
 import { adminKey, onKeyChange, setAdminKey } from './api.js';
-import { useRoute } from './hooks.js';
+import { useLoad, useRoute } from './hooks.js';
+import type { Me } from './types.js';
 import { Login } from './login.js';
 import { Audit } from './views/audit.js';
 import { Budgets } from './views/budgets.js';
@@ -21,6 +24,7 @@ import { Prices } from './views/prices.js';
 import { Settings } from './views/settings.js';
 import { Tasks } from './views/tasks.js';
 import { Teams } from './views/teams.js';
+import { Tokens } from './views/tokens.js';
 import { Users } from './views/users.js';
 
 const VIEWS = [
@@ -36,39 +40,48 @@ const VIEWS = [
   { path: 'settings', title: 'Settings', view: Settings },
   { path: 'audit', title: 'Audit log', view: Audit },
   { path: 'playground', title: 'Playground', view: Playground },
+  { path: 'tokens', title: 'Your tokens', view: Tokens },
 ];
 
-function Shell() {
+function Shell({ me }: { me: Me }) {
   const [section = 'overview', ...rest] = useRoute();
-  const current = VIEWS.find((view) => view.path === section) ?? VIEWS[0]!;
+  // The admin key is no person: it has no tokens of its own.
+  const views = VIEWS.filter((view) => mayRead(me, view.path) && (view.path !== 'tokens' || me.user !== null));
+  const current = views.find((view) => view.path === section) ?? views[0] ?? VIEWS.at(-1)!;
   const View = current.view;
   useEffect(() => {
     document.title = `${current.title} · Switchyard console`;
   }, [current]);
   return (
-    <div class="shell">
-      <nav>
-        <div class="brand">Switchyard</div>
-        {VIEWS.map((view) => (
-          <a key={view.path} href={`#/${view.path}`} aria-current={view === current ? 'page' : undefined}>
-            {view.title}
-          </a>
-        ))}
-        <button type="button" class="plain logout" onClick={() => setAdminKey(null)}>
-          Log out
-        </button>
-      </nav>
-      <main>
-        <View params={rest} />
-      </main>
-    </div>
+    <MeContext.Provider value={me}>
+      <div class="shell">
+        <nav>
+          <div class="brand">Switchyard</div>
+          {views.map((view) => (
+            <a key={view.path} href={`#/${view.path}`} aria-current={view === current ? 'page' : undefined}>
+              {view.title}
+            </a>
+          ))}
+          <small class="muted who">{me.user ? me.user.email : 'admin key'}</small>
+          <button type="button" class="plain logout" onClick={() => setAdminKey(null)}>
+            Log out
+          </button>
+        </nav>
+        {/* Without the view's write permission its create, edit and delete buttons (data-write) are hidden. */}
+        <main data-read-only={mayWrite(me, current.path) ? undefined : ''}>
+          <View params={rest} />
+        </main>
+      </div>
+    </MeContext.Provider>
   );
 }
 
 function App() {
   const [key, setKey] = useState(adminKey());
   useEffect(() => onKeyChange(() => setKey(adminKey())), []);
-  return key ? <Shell /> : <Login />;
+  const me = useLoad(() => (key ? loadMe() : Promise.resolve(undefined)), [key]);
+  if (!key) return <Login />;
+  return me.data ? <Shell me={me.data} /> : <div class="login">{me.error ? me.error.message : 'Loading…'}</div>;
 }
 
 render(<App />, document.getElementById('app')!);

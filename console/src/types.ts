@@ -73,3 +73,8 @@ export type SettingsAnswer = Schemas['Settings'];
 /** One administrative change (`GET /admin/audit`): who, when, what, the target before and after. */
 export type AuditEntry = Schemas['AuditEntry'];
 export type AuditPage = Schemas['AuditPage'];
+
+/** `GET /admin/me`: who is signed in and what they may do. */
+export type Me = Schemas['Me'];
+export type AdminTokenView = Schemas['AdminTokenView'];
+export type CreatedAdminToken = Schemas['CreatedAdminToken'];

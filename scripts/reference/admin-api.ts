@@ -76,6 +76,8 @@ export const ADMIN_EXAMPLES = {
     status: 201,
   },
   listBudgets: { method: 'GET', path: '/admin/budgets?scopeKind=key', status: 200 },
+  me: { method: 'GET', path: '/admin/me', status: 200 },
+  userTokens: { method: 'GET', path: '/admin/users/{user}/tokens', status: 200 },
   openApi: { method: 'GET', path: '/admin/openapi.json', status: 200 },
 } satisfies Record<string, AdminExample>;
 
@@ -148,10 +150,11 @@ export function renderAdminApi(): string {
 
 # Admin API
 
-Under \`/admin\`, with the admin key in \`Authorization: Bearer <admin key>\`
-(or \`x-admin-key\`). Bodies are JSON; unknown fields are refused with a 400
+Under \`/admin\`, with the admin key or a personal admin token in
+\`Authorization: Bearer <admin key>\` (or \`x-admin-key\`); see "Access"
+below for who may call what. Bodies are JSON; unknown fields are refused with a 400
 naming them. Errors: \`{"error": {"type", "message", "param"?}}\` (400 invalid, 401 no
-or wrong admin key, 404 unknown id, 409 a name already taken, or a delete that
+or wrong admin key or token, 403 a permission the caller lacks, 404 unknown id, 409 a name already taken, or a delete that
 would leave active keys without their team or user). The CLI
 (\`npm run cli -- help\`) runs the same operations on the same storage. A lost
 admin key: \`npm run cli -- admin-key rotate\` (see the README, "Admin").
@@ -498,7 +501,7 @@ ${curl(e.settings)}
 Every change made through this API, the CLI or the config file is recorded
 once, in the transaction that makes it (a refused or failed change records
 nothing): who (\`actorKind\`: \`admin-key\`, \`cli\` with the OS user as
-\`actorId\`, \`config-file\` with its path), when (\`at\`), the admin
+\`actorId\`, \`config-file\` with its path, \`token\` with the admin token's id and its person's email as \`actorName\`, \`user\` for a console session), when (\`at\`), the admin
 request (\`requestId\`, \`clientIp\`), the \`action\` (\`key.create\`,
 \`key.update\`, \`key.disable\`, \`key.enable\`, \`channel.create\`,
 \`channel.update\`, \`channel.delete\`, \`channel.health-reset\`,
@@ -550,6 +553,47 @@ ${rowsTable(schemaRows(budgetInputSchema()))}
 ${curl(e.createBudget)}
 
 ${curl(e.listBudgets)}
+
+## Access
+
+Every route needs a permission (\`keys.read\`, \`keys.write\`,
+\`channels.read\`, … as \`src/admin/access.ts\` lists them). The admin key
+is an owner. A person calls with a personal admin token (\`sk-pat-…\`),
+acting with their role as it is at each request: \`owner\` (everything),
+\`admin\` (everything, but only an owner gives the \`owner\` role or
+changes, disables or deletes an owner), \`viewer\` (logs, usage, tasks and
+prices, read-only). A team admin (a member with role \`admin\`) manages
+their teams' keys, members and budgets and reads their teams' logs, usage
+and tasks, nothing else: another team's record is a 404, a \`teamId\`
+filter naming another team a 403, a budget on a user a 403. A caller
+without the permission gets a 403 naming it (\`this needs the keys.write
+permission; your role is viewer\`); a revoked or expired token, or a
+disabled person's, a 401 saying which.
+
+### \`GET /admin/me\`
+
+Who is calling: \`kind\` (\`admin-key\`, \`token\`, \`session\`),
+\`user\` (null for the admin key), \`role\`, \`adminOf\` (the teams
+they administer) and \`permissions\`.
+
+${curl(e.me)}
+
+### \`GET/POST /admin/me/tokens\`, \`DELETE /admin/me/tokens/{id}\`
+
+The caller's own tokens. A new one (\`{"name", "expiresInDays"?}\`)
+answers 201 with \`token\`, the secret, shown this once (only its sha256
+is stored); lists show \`prefix\`, \`state\` (\`active\`,
+\`revoked\`, \`expired\`), \`lastUsedAt\` and never the secret. The
+admin key is no person and has no tokens (400). Creation and revocation are
+in the audit log (\`admin-token.create\`, \`admin-token.revoke\`).
+From the CLI: \`tokens create --user EMAIL\`, \`tokens list\`,
+\`tokens revoke ID\`.
+
+### \`GET /admin/users/{id}/tokens\`, \`DELETE /admin/users/{id}/tokens/{tokenId}\`
+
+A person's tokens, and revoking one (permission \`access.write\`).
+
+${curl(e.userTokens)}
 
 ## OpenAPI
 

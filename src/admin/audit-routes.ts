@@ -11,7 +11,7 @@ import { auditListQuery } from './audit-schemas.js';
 import { encodeCursor, parseQuery } from './queries.js';
 
 export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/audit', async (request) => {
+  app.get('/audit', { config: { permission: 'audit.read' } }, async (request) => {
     const { cursor, limit = 100, ...filters } = parseQuery(auditListQuery(), request.query);
     const rows = await ctx.store.audit.query({ ...filters, after: cursor, limit: limit + 1 });
     const hasMore = rows.length > limit;
@@ -20,7 +20,7 @@ export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext): void
     return { data, hasMore, nextCursor: hasMore ? encodeCursor({ createdAt: last.at, id: last.id }) : null };
   });
 
-  app.get<{ Params: { id: string } }>('/audit/:id', async (request) => {
+  app.get<{ Params: { id: string } }>('/audit/:id', { config: { permission: 'audit.read' } }, async (request) => {
     const entry = await ctx.store.audit.get(request.params.id);
     if (!entry) throw new GatewayError('not_found', `no audit entry with id "${request.params.id}"`);
     return entry;

@@ -13,13 +13,13 @@ import { CHANNEL_TYPES } from '../upstreams/registry.js';
 const VERSION = '0.1.0';
 
 export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/settings', async () => ({
+  app.get('/settings', { config: { permission: 'settings.read' } }, async () => ({
     data: settingsView(ctx.settings.environment ?? {}),
     configFile: ctx.settings.configPath ?? null,
     configOwned: await configOwnedFields(ctx.store),
   }));
 
-  app.get('/channel-types', async () => ({
+  app.get('/channel-types', { config: { permission: 'channels.read' } }, async () => ({
     data: CHANNEL_TYPES.map(({ type, needs, defaultModels, settings }) => ({
       type,
       serves: [
@@ -40,5 +40,6 @@ export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): 
   }));
 
   // Built on first request, from schemas loaded then: a start that never serves it never compiles them.
-  app.get('/openapi.json', async () => (await import('./openapi.js')).adminOpenApi(VERSION));
+  // Anyone signed in may read what the API is (what they may call is /admin/me).
+  app.get('/openapi.json', { config: { permission: 'self' } }, async () => (await import('./openapi.js')).adminOpenApi(VERSION));
 }

@@ -11,28 +11,33 @@ import type { AppContext } from '../http/context.js';
 import type { RequestLogRow } from '../storage/request-log-types.js';
 import { logListQuery, page, parseQuery, seriesQuery, usageQuery } from './queries.js';
 import { marginOf, totalsOf } from './usage-margins.js';
+import { reachFor, requireReach, teamFilter } from './reach.js';
 
 export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/logs', async (request) => {
+  app.get('/logs', { config: { permission: 'logs.read' } }, async (request) => {
     const query = parseQuery(logListQuery(), request.query);
+    const inReach = teamFilter(reachFor(request, 'logs.read'), query.teamId);
     await ctx.recorder.flush();
     const limit = query.limit ?? 100;
     const { cursor, limit: _limit, ...filters } = query;
-    const rows = await ctx.store.logs.query({ ...filters, after: cursor, limit: limit + 1 });
+    const rows = await ctx.store.logs.query({ ...filters, ...inReach, after: cursor, limit: limit + 1 });
     return page(rows, limit);
   });
 
-  app.get<{ Params: { id: string } }>('/logs/:id', async (request) => {
+  app.get<{ Params: { id: string } }>('/logs/:id', { config: { permission: 'logs.read' } }, async (request) => {
+    const reach = reachFor(request, 'logs.read');
     await ctx.recorder.flush();
     const row = await ctx.store.logs.get(request.params.id);
     if (!row) throw new GatewayError('not_found', `no request log with id "${request.params.id}"`);
+    requireReach(reach, row.teamId, `no request log with id "${request.params.id}"`);
     return logDetail(ctx, row);
   });
 
-  app.get('/usage', async (request) => {
+  app.get('/usage', { config: { permission: 'usage.read' } }, async (request) => {
     const query = parseQuery(usageQuery(), request.query);
+    const inReach = teamFilter(reachFor(request, 'usage.read'), query.teamId);
     await ctx.recorder.flush();
-    const report = await ctx.store.logs.usageReport(query);
+    const report = await ctx.store.logs.usageReport({ ...query, ...inReach });
     const [names, teams, users] = await Promise.all([channelNames(ctx), ctx.store.teams.list(), ctx.store.users.list()]);
     const teamNames = new Map(teams.map((team) => [team.id, team.name]));
     const emails = new Map(users.map((user) => [user.id, user.email]));
@@ -51,10 +56,11 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
     };
   });
 
-  app.get('/usage/series', async (request) => {
+  app.get('/usage/series', { config: { permission: 'usage.read' } }, async (request) => {
     const query = parseQuery(seriesQuery(), request.query);
+    const inReach = teamFilter(reachFor(request, 'usage.read'), query.teamId);
     await ctx.recorder.flush();
-    const { totals, series } = await ctx.store.logs.series(query);
+    const { totals, series } = await ctx.store.logs.series({ ...query, ...inReach });
     const labels = await groupLabels(
       ctx,
       query.by,

@@ -18,10 +18,12 @@ import * as taskAnswers from './task-schemas.js';
 import * as auditAnswers from './audit-schemas.js';
 import * as teamAnswers from './team-schemas.js';
 import * as budgetAnswers from './budget-schemas.js';
+import * as tokenAnswers from './token-schemas.js';
+import { adminTokenInputSchema } from './admin-tokens.js';
 import { budgetInputSchema, budgetPatchSchema } from '../config/budget-schema.js';
 
 /** Every answer schema the document names, from the files they are declared in. */
-const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers, ...teamAnswers, ...auditAnswers, ...budgetAnswers };
+const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers, ...teamAnswers, ...auditAnswers, ...budgetAnswers, ...tokenAnswers };
 
 interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -153,6 +155,20 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/budgets/{id}', tag: 'budgets', summary: 'Read a budget and its current period.', answer: answers.budgetViewSchema },
   { method: 'patch', path: '/budgets/{id}', tag: 'budgets', summary: 'Change a budget’s limits, period, zone or name (its scope stays).', body: budgetPatchSchema(), answer: answers.budgetViewSchema },
   { method: 'delete', path: '/budgets/{id}', tag: 'budgets', summary: 'Delete a budget and its running totals.', answer: answers.budgetDeletedSchema },
+  { method: 'get', path: '/me', tag: 'access', summary: 'Who is calling: how they signed in, their role, the teams they administer and what they may do.', answer: answers.meSchema },
+  { method: 'get', path: '/me/tokens', tag: 'access', summary: 'The caller’s own admin tokens (never their secrets).', answer: answers.adminTokenListSchema },
+  {
+    method: 'post',
+    path: '/me/tokens',
+    tag: 'access',
+    summary: 'Create an admin token for the caller; the answer carries its secret, once. The admin key has none (400).',
+    body: adminTokenInputSchema(),
+    status: 201,
+    answer: answers.createdAdminTokenSchema,
+  },
+  { method: 'delete', path: '/me/tokens/{id}', tag: 'access', summary: 'Revoke one of the caller’s admin tokens.', answer: answers.adminTokenViewSchema },
+  { method: 'get', path: '/users/{id}/tokens', tag: 'access', summary: 'A person’s admin tokens (never their secrets).', answer: answers.adminTokenListSchema },
+  { method: 'delete', path: '/users/{id}/tokens/{tokenId}', tag: 'access', summary: 'Revoke a person’s admin token.', answer: answers.adminTokenViewSchema },
   { method: 'get', path: '/settings', tag: 'settings', summary: 'Settings in effect and where each came from; what the config file owns.', answer: answers.settingsSchema },
   { method: 'get', path: '/openapi.json', tag: 'settings', summary: 'This document.', answerType: 'application/json' },
 ];
@@ -196,6 +212,10 @@ export const NAMED_ANSWERS: Readonly<Record<string, z.ZodType>> = {
   AuditPage: answers.auditPageSchema,
   BudgetView: answers.budgetViewSchema,
   BudgetList: answers.budgetListSchema,
+  Me: answers.meSchema,
+  AdminTokenView: answers.adminTokenViewSchema,
+  AdminTokenList: answers.adminTokenListSchema,
+  CreatedAdminToken: answers.createdAdminTokenSchema,
 };
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -231,7 +251,7 @@ function operationObject(operation: Operation) {
     operationId: `${operation.method}${operation.path.replace(/[{}]/g, '').replace(/[/.-](\w)/g, (_, letter: string) => letter.toUpperCase())}`,
     parameters: [...pathParameters(operation.path), ...(operation.query ? queryParameters(operation.query) : [])],
     ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } } } } : {}),
-    responses: { [String(operation.status ?? 200)]: success, '400': error, '401': error, '404': error },
+    responses: { [String(operation.status ?? 200)]: success, '400': error, '401': error, '403': error, '404': error },
   };
 }
 
@@ -259,7 +279,7 @@ export function adminOpenApi(version: string): Record<string, unknown> {
       title: 'Switchyard admin API',
       version,
       description:
-        'Keys, teams, users, channels, prices, budgets, request logs, usage, tasks, settings and the audit log. Every operation takes the admin key as `Authorization: Bearer <key>` or `x-admin-key`.',
+        'Keys, teams, users, channels, prices, budgets, request logs, usage, tasks, settings and the audit log. Every operation takes the admin key or a personal admin token as `Authorization: Bearer <key>` or `x-admin-key`, and needs a permission of the caller’s role (`GET /admin/me` lists them); a team admin reaches only the teams they administer.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { adminKey: [] }],

@@ -23,25 +23,25 @@ export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void
     void ctx.changes.publish('prices');
   };
 
-  app.get('/prices', async () => ({ ...(await listPrices(ctx.store)), catalogue: ctx.prices.catalogueAbout() ?? null }));
+  app.get('/prices', { config: { permission: 'prices.read' } }, async () => ({ ...(await listPrices(ctx.store)), catalogue: ctx.prices.catalogueAbout() ?? null }));
 
-  app.put<{ Params: { model: string } }>('/prices/:model', async (request) => {
+  app.put<{ Params: { model: string } }>('/prices/:model', { config: { permission: 'prices.write' } }, async (request) => {
     const view = await setPrice(ctx.store, request.params.model, request.body ?? {}, actorOf(request));
     await pricesChanged();
     return view;
   });
 
-  app.delete<{ Params: { model: string } }>('/prices/:model', async (request) => {
+  app.delete<{ Params: { model: string } }>('/prices/:model', { config: { permission: 'prices.write' } }, async (request) => {
     const deleted = await deletePrice(ctx.store, request.params.model, actorOf(request));
     await pricesChanged();
     return deleted;
   });
 
-  app.get('/prices/quote', async (request) => {
+  app.get('/prices/quote', { config: { permission: 'prices.read' } }, async (request) => {
     const { model, upstreamModel } = parseQuery(priceQuoteQuery(), request.query);
     return { model, upstreamModel: upstreamModel ?? null, quote: ctx.prices.quote(model, upstreamModel) ?? null };
   });
 
   // No catalogue set: an empty list, which the console shows as "no catalogue".
-  app.get('/prices/catalogue', async () => ({ about: ctx.prices.catalogueAbout() ?? null, data: (await ctx.prices.catalogueModels()) ?? [] }));
+  app.get('/prices/catalogue', { config: { permission: 'prices.read' } }, async () => ({ about: ctx.prices.catalogueAbout() ?? null, data: (await ctx.prices.catalogueModels()) ?? [] }));
 }

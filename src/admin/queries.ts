@@ -155,6 +155,7 @@ export const taskListQuery = builtOnce(() =>
       family: z.enum(['images', 'videos']).optional().describe('Only image or video tasks.'),
       status: text('Only tasks in this state (images: NOT_START, SUBMITTED, IN_PROGRESS, MODAL, SUCCESS, FAILURE; videos: queued, in_progress, completed, failed…).').optional(),
       keyId: text('Only this key’s tasks.').optional(),
+      teamId: text('Only tasks made with a key of this team (as the key belonged then).').optional(),
       limit: limit().optional(),
       cursor: cursor().optional(),
     })

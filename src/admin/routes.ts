@@ -1,6 +1,8 @@
 /**
- * The admin HTTP API under /admin, authorised by the admin key
- * (`Authorization: Bearer <admin key>` or `x-admin-key`).
+ * The admin HTTP API under /admin, for the bootstrap admin key or a person's
+ * admin token (`Authorization: Bearer …` or `x-admin-key`); every route
+ * declares the permission it needs (guard.ts, access.ts), and a team admin's
+ * requests reach only their teams' records (reach.ts).
  *
  *   GET/POST          /admin/keys             list / create (the secret is shown once)
  *   GET/PATCH/DELETE  /admin/keys/:id         read / update / disable
@@ -16,14 +18,12 @@
  *   GET               /admin/settings, channel-types, openapi.json   (catalogue-routes.ts)
  *   GET               /admin/audit, /admin/audit/:id   the audit log of admin changes (audit-routes.ts)
  *   GET/POST/PATCH/DELETE /admin/budgets[/:id]   budgets on keys, users and teams (budget-routes.ts)
+ *   GET /admin/me, /admin/me/tokens, /admin/users/:id/tokens   the caller and admin tokens (token-routes.ts)
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatewayError } from '../core/errors.js';
 import { useFamilyErrors } from '../http/family-errors.js';
 import { renderAdminError } from './errors.js';
 import type { AppContext } from '../http/context.js';
-import { bearerToken, headerValue } from '../http/credentials.js';
 import { AdminService, parseInput, publicChannel, publicKey } from './service.js';
 import { actorOf } from './audit-actor.js';
 import { registerAuditRoutes } from './audit-routes.js';
@@ -35,28 +35,34 @@ import { registerTaskRoutes } from './task-routes.js';
 import { registerCatalogueRoutes } from './catalogue-routes.js';
 import { registerPriceRoutes } from './price-routes.js';
 import { registerTeamRoutes } from './team-routes.js';
+import { registerTokenRoutes } from './token-routes.js';
+import { guardAdminRoutes } from './guard.js';
+import { adminKeyResolver, adminTokenResolver, type PrincipalResolver } from './principal.js';
+import { reachFor, requireReach, requireTeamForWrite } from './reach.js';
 import { keyPriceWarnings } from './unpriced-models.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelRecord } from '../storage/types.js';
 
+export { isAdmin } from './principal.js';
+
 /** `warnings` only when there is something to say. */
 const withWarnings = (warnings: string[]) => (warnings.length > 0 ? { warnings } : {});
 
-export function isAdmin(request: FastifyRequest, adminKeyHash: string): boolean {
-  const presented = headerValue(request, 'x-admin-key') ?? bearerToken(request);
-  if (!presented) return false;
-  const hash = createHash('sha256').update(presented).digest();
-  return timingSafeEqual(hash, Buffer.from(adminKeyHash, 'hex'));
+const needs = (permission: 'keys.read' | 'keys.write' | 'channels.read' | 'channels.write') => ({ config: { permission } });
+
+/**
+ * Who may call the admin API, tried in order. The sign-in adds its console
+ * sessions here: `sessionResolver(ctx.store, sessionOf)` (principal.ts).
+ */
+function principalResolvers(ctx: AppContext): PrincipalResolver[] {
+  return [adminKeyResolver(ctx.adminKeyHash), adminTokenResolver(ctx.store)];
 }
 
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
   const admin = new AdminService(ctx.store, ctx.secrets);
 
   useFamilyErrors(app, (error) => renderAdminError(error));
-
-  app.addHook('onRequest', async (request) => {
-    if (!isAdmin(request, ctx.adminKeyHash)) throw new GatewayError('authentication', 'admin key required');
-  });
+  guardAdminRoutes(app, principalResolvers(ctx), ctx);
 
   // A channel's circuit breaker as this instance sees it (shared openings included).
   const withHealth = (record: ChannelRecord) => {
@@ -79,52 +85,67 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     void ctx.changes.publish('channels');
   };
 
+  // A key of a team out of the caller's reach (or of no team, for a team admin) is not found.
+  const keyInReach = async (request: FastifyRequest<{ Params: { id: string } }>, permission: 'keys.read' | 'keys.write') => {
+    const record = await admin.getKey(request.params.id);
+    requireReach(reachFor(request, permission), record.teamId, `no key with id "${request.params.id}"`);
+    return record;
+  };
+
   // Reads show settled spend: flush what this instance still holds in memory first.
-  app.get('/keys', async () => {
+  app.get('/keys', needs('keys.read'), async (request) => {
+    const reach = reachFor(request, 'keys.read');
     await ctx.recorder.flush();
-    return { data: (await ctx.store.keys.list()).map(publicKey) };
+    const keys = await ctx.store.keys.list();
+    return { data: keys.filter((key) => reach.all || (key.teamId !== null && reach.teams.includes(key.teamId))).map(publicKey) };
   });
-  app.post('/keys', async (request, reply) => {
+  app.post('/keys', needs('keys.write'), async (request, reply) => {
+    requireTeamForWrite(reachFor(request, 'keys.write'), (request.body as { teamId?: unknown } | undefined)?.teamId, 'key');
     const { record, secret } = await admin.createKey(request.body ?? {}, actorOf(request));
     keysChanged();
     reply.code(201);
     return { ...publicKey(record), key: secret, ...withWarnings(keyPriceWarnings(ctx, record, record.name)) };
   });
-  app.get<{ Params: { id: string } }>('/keys/:id', async (request) => {
+  app.get<{ Params: { id: string } }>('/keys/:id', needs('keys.read'), async (request) => {
+    await keyInReach(request, 'keys.read');
     await ctx.recorder.flush();
     return publicKey(await admin.getKey(request.params.id));
   });
-  app.patch<{ Params: { id: string } }>('/keys/:id', async (request) => {
+  app.patch<{ Params: { id: string } }>('/keys/:id', needs('keys.write'), async (request) => {
+    await keyInReach(request, 'keys.write');
+    const patch = request.body as { teamId?: unknown } | undefined;
+    if (patch?.teamId !== undefined) requireTeamForWrite(reachFor(request, 'keys.write'), patch.teamId, 'key');
     const record = await admin.updateKey(request.params.id, request.body ?? {}, actorOf(request));
     keysChanged();
     return { ...publicKey(record), ...withWarnings(keyPriceWarnings(ctx, record, record.name)) };
   });
-  app.delete<{ Params: { id: string } }>('/keys/:id', async (request) => {
+  app.delete<{ Params: { id: string } }>('/keys/:id', needs('keys.write'), async (request) => {
+    await keyInReach(request, 'keys.write');
     const record = await admin.updateKey(request.params.id, { status: 'disabled' }, actorOf(request), 'key.disable');
     keysChanged();
     return publicKey(record);
   });
 
-  app.get('/channels', async () => ({ data: (await ctx.store.channels.list()).map(withHealth) }));
-  app.post('/channels', async (request, reply) => {
+  app.get('/channels', needs('channels.read'), async () => ({ data: (await ctx.store.channels.list()).map(withHealth) }));
+  app.post('/channels', needs('channels.write'), async (request, reply) => {
     const record = await admin.createChannel(request.body ?? {}, actorOf(request));
     await channelsChanged();
     reply.code(201);
     return withHealth(record);
   });
-  app.get<{ Params: { id: string } }>('/channels/:id', async (request) => withHealth(await admin.getChannel(request.params.id)));
-  app.patch<{ Params: { id: string } }>('/channels/:id', async (request) => {
+  app.get<{ Params: { id: string } }>('/channels/:id', needs('channels.read'), async (request) => withHealth(await admin.getChannel(request.params.id)));
+  app.patch<{ Params: { id: string } }>('/channels/:id', needs('channels.write'), async (request) => {
     const record = await admin.updateChannel(request.params.id, request.body ?? {}, actorOf(request));
     await channelsChanged();
     return withHealth(record);
   });
-  app.delete<{ Params: { id: string } }>('/channels/:id', async (request) => {
+  app.delete<{ Params: { id: string } }>('/channels/:id', needs('channels.write'), async (request) => {
     const deleted = await admin.deleteChannel(request.params.id, actorOf(request));
     await channelsChanged();
     return deleted;
   });
 
-  app.post<{ Params: { id: string } }>('/channels/:id/health/reset', async (request) => {
+  app.post<{ Params: { id: string } }>('/channels/:id/health/reset', needs('channels.write'), async (request) => {
     const record = await admin.getChannel(request.params.id);
     ctx.health.reset(record.id);
     // Nothing stored changes: the entry says who closed the breakers, the channel as it was then on both sides.
@@ -132,7 +153,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     return withHealth(record);
   });
 
-  app.post<{ Params: { id: string } }>('/channels/:id/test', async (request) => {
+  app.post<{ Params: { id: string } }>('/channels/:id/test', needs('channels.write'), async (request) => {
     const { model } = parseInput(channelTestBody(), request.body ?? {});
     return testChannel(ctx, await admin.getChannel(request.params.id), model);
   });
@@ -144,4 +165,5 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   registerPriceRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
   registerBudgetRoutes(app, ctx);
+  registerTokenRoutes(app, ctx);
 }

@@ -1,40 +1,47 @@
 /**
  * The admin API's view of asynchronous tasks (images, videos): pages newest
  * first, one task's detail (what its client sees, its history, its callback
- * deliveries) and its stored media, behind the admin key. Upstream ids,
+ * deliveries) and its stored media (permission `tasks.read`; a team admin sees
+ * their teams' tasks only). Upstream ids,
  * accounts and callback query strings are never shown.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/errors.js';
 import type { AppContext } from '../http/context.js';
 import type { DeliveryRecord } from '../tasks/deliveries.js';
 import type { MediaRef, TaskRecord } from '../tasks/types.js';
 import { page, parseQuery, taskListQuery } from './queries.js';
+import { reachFor, requireReach, teamFilter } from './reach.js';
 
 export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void {
   const engine = ctx.tasks;
 
-  const taskOr404 = async (id: string): Promise<TaskRecord> => {
+  // A task of a team out of the caller's reach is not found.
+  const taskOr404 = async (request: FastifyRequest, id: string): Promise<TaskRecord> => {
+    const reach = reachFor(request, 'tasks.read');
     const task = await engine.tasks.get(id);
     if (!task) throw new GatewayError('not_found', `no task with id "${id}"`);
+    requireReach(reach, task.teamId, `no task with id "${id}"`);
     return task;
   };
+  const needs = { config: { permission: 'tasks.read' as const } };
 
-  app.get('/tasks', async (request) => {
-    const { cursor, limit = 50, ...filters } = parseQuery(taskListQuery(), request.query);
-    const tasks = await engine.tasks.list({ ...filters, after: cursor, limit: limit + 1 });
+  app.get('/tasks', needs, async (request) => {
+    const { cursor, limit = 50, teamId, ...filters } = parseQuery(taskListQuery(), request.query);
+    const { teamId: one, teamIds } = teamFilter(reachFor(request, 'tasks.read'), teamId);
+    const tasks = await engine.tasks.list({ ...filters, teamIds: one === undefined ? teamIds : [one], after: cursor, limit: limit + 1 });
     const { data, hasMore, nextCursor } = page(tasks, limit);
     return { data: data.map((task) => taskView(ctx, task)), hasMore, nextCursor };
   });
 
-  app.get<{ Params: { id: string } }>('/tasks/:id', async (request) => {
-    const task = await taskOr404(request.params.id);
+  app.get<{ Params: { id: string } }>('/tasks/:id', needs, async (request) => {
+    const task = await taskOr404(request, request.params.id);
     const deliveries = await engine.deliveries.listForTask(task.id);
     return { ...taskView(ctx, task), clientView: engine.family(task.family)?.render(task) ?? null, history: historyOf(task, deliveries), deliveries: deliveries.map(deliveryView) };
   });
 
-  app.get<{ Params: { id: string; index: string } }>('/tasks/:id/media/:index', async (request, reply) => {
-    const task = await taskOr404(request.params.id);
+  app.get<{ Params: { id: string; index: string } }>('/tasks/:id/media/:index', needs, async (request, reply) => {
+    const task = await taskOr404(request, request.params.id);
     const ref = mediaOf(task)[Number(request.params.index)];
     const object = ref && (await engine.media.open(ref.key));
     if (!object) throw new GatewayError('not_found', `task ${task.id} has no media ${request.params.index}`);

@@ -1,12 +1,14 @@
 /**
  * The CLI's teams and users commands (run.ts parses the command line and
  * opens the store): the admin API's operations, with teams named by name or
- * id and users by email or id.
+ * id and users by email or id. Users' admin tokens are theirs (tokens.ts),
+ * handed on from here.
  */
 import { TeamService } from '../admin/team-service.js';
 import type { AuditActor } from '../storage/audit-types.js';
 import { GatewayError } from '../core/errors.js';
 import type { Store } from '../storage/types.js';
+import { runTokenCommand, TOKEN_COMMANDS, TOKEN_OPTIONS, TOKEN_USAGE } from './tokens.js';
 
 export const TEAM_USAGE = `  teams add --name NAME [--description TEXT]
   teams list
@@ -21,7 +23,7 @@ export const TEAM_USAGE = `  teams add --name NAME [--description TEXT]
   users update EMAIL|ID [--email EMAIL] [--name NAME] [--status active|disabled] [--external-id ID]
                             [--role owner|admin|viewer|none]
   users remove EMAIL|ID     refused while the user holds active keys
-`;
+${TOKEN_USAGE}`;
 
 export const TEAM_COMMANDS = [
   'teams add',
@@ -36,6 +38,7 @@ export const TEAM_COMMANDS = [
   'users show',
   'users update',
   'users remove',
+  ...TOKEN_COMMANDS,
 ];
 
 export const TEAM_OPTIONS = {
@@ -46,6 +49,7 @@ export const TEAM_OPTIONS = {
   description: { type: 'string' },
   status: { type: 'string' },
   'external-id': { type: 'string' },
+  ...TOKEN_OPTIONS,
 } as const;
 
 /** `teams members add TEAM` is three words and a reference; every other command two and one. */
@@ -132,6 +136,7 @@ export async function runTeamCommand(command: string, ref: string | undefined, v
       return print({ id, deleted: true });
     }
     default:
+      if (TOKEN_COMMANDS.includes(command)) return print(await runTokenCommand(command, ref, values, store, actor));
       throw new GatewayError('invalid_request', `unknown command "${command}"`);
   }
 }

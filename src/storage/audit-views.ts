@@ -10,6 +10,7 @@
 import { publicChannel, publicKey } from './public-views.js';
 import type { TeamMember, TeamRecord, UserRecord } from './team-types.js';
 import type { BudgetRecord } from './budget-types.js';
+import type { AdminTokenRecord } from './admin-token-types.js';
 import type { AuditKind, AuditSubjects, ChannelRecord, KeyRecord, PriceRecord, SecretChange } from './types.js';
 
 interface AuditTarget<R> {
@@ -50,6 +51,8 @@ export const AUDIT_TARGETS: { readonly [K in AuditKind]: AuditTarget<AuditSubjec
   user: target<UserRecord>({ id: (r) => r.id, name: (r) => r.email, view: (r) => r }),
   'team-member': target<TeamMember>({ id: (r) => `${r.teamId}/${r.userId}`, name: () => null, view: (r) => r }),
   budget: target<BudgetRecord>({ id: (r) => r.id, name: (r) => r.name, view: (r) => ({ ...r }) }),
+  // A token record has no secret and no hash: the whole of it is public.
+  'admin-token': target<AdminTokenRecord>({ id: (r) => r.id, name: (r) => r.name, view: (r) => ({ ...r }) }),
 };
 
 /** The target's columns of an entry: who or what changed, and its views before and after. */

@@ -1,3 +1,4 @@
+import type { ExpressionBuilder } from 'kysely';
 /**
  * A list of values for `where … in (…)`, its length rounded up to a power of
  * two by repeating its last value: repeating a value changes nothing an `in`
@@ -12,4 +13,9 @@ export function paddedInList<T>(values: readonly T[]): T[] {
   const last = padded[padded.length - 1]!;
   while (padded.length < size) padded.push(last);
   return padded;
+}
+
+/** `team_id in (…)`, a team admin's reach; no teams matches nothing (an empty `in ()` is no SQL). */
+export function inTeams(teamIds: readonly string[]) {
+  return (eb: ExpressionBuilder<any, any>) => (teamIds.length > 0 ? eb('team_id', 'in', paddedInList(teamIds)) : eb.lit(false));
 }

@@ -5,6 +5,7 @@ import type { Database, RequestLogsTable } from './schema.js';
 import { storableNullable, storableText } from './text.js';
 import { isWellFormedId } from './ids.js';
 import { olderThan } from './paging.js';
+import { inTeams } from './id-lists.js';
 import type { Attempt } from '../core/attempt.js';
 import type { EstimatedPart } from '../core/chat.js';
 import type { LogQuery, RequestLogRepository, RequestLogRow, UsageQuery, UsageReport, UsageSeriesQuery, UsageSummaryRow } from './request-log-types.js';
@@ -156,6 +157,7 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     let select = this.db.selectFrom('request_logs').selectAll();
     if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
     if (query.teamId !== undefined) select = select.where('team_id', '=', query.teamId);
+    if (query.teamIds !== undefined) select = select.where(inTeams(query.teamIds));
     if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
     if (query.model !== undefined) select = select.where('model', '=', query.model);
     if (query.channelId !== undefined) select = select.where('channel_id', '=', query.channelId);
@@ -189,7 +191,7 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     const firstHour = since === undefined ? undefined : Math.ceil(since / HOUR) * HOUR;
     const lastHour = until === undefined ? undefined : Math.floor(until / HOUR) * HOUR;
     if (firstHour !== undefined && lastHour !== undefined && firstHour >= lastHour) return reportOf([await this.logUsage(query)]);
-    const owner = { keyId: query.keyId, teamId: query.teamId, userId: query.userId };
+    const owner = { keyId: query.keyId, teamId: query.teamId, teamIds: query.teamIds, userId: query.userId };
     const parts = [await hourlyUsage(this.db, { ...owner, since: firstHour, until: lastHour })];
     if (since !== undefined && since < firstHour!) parts.push(await this.logUsage({ ...owner, since, until: firstHour }));
     if (until !== undefined && lastHour! < until) parts.push(await this.logUsage({ ...owner, since: lastHour, until }));
@@ -216,6 +218,7 @@ export class KyselyRequestLogRepository implements RequestLogRepository {
     ]);
     if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
     if (query.teamId !== undefined) select = select.where('team_id', '=', query.teamId);
+    if (query.teamIds !== undefined) select = select.where(inTeams(query.teamIds));
     if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
     if (query.since !== undefined) select = select.where('created_at', '>=', query.since);
     if (query.until !== undefined) select = select.where('created_at', '<', query.until);

@@ -51,6 +51,8 @@ export interface RequestLogRow {
 export interface LogQuery {
   keyId?: string;
   teamId?: string;
+  /** Only rows of one of these teams (a team admin's reach). */
+  teamIds?: readonly string[];
   userId?: string;
   model?: string;
   channelId?: string;
@@ -82,6 +84,8 @@ export interface UsageSeriesQuery {
   channelId?: string;
   keyId?: string;
   teamId?: string;
+  /** Only these teams' sums (a team admin's reach). */
+  teamIds?: readonly string[];
   userId?: string;
 }
 
@@ -123,6 +127,8 @@ export interface UsageSeries {
 export interface UsageQuery {
   keyId?: string;
   teamId?: string;
+  /** Only these teams' sums (a team admin's reach). */
+  teamIds?: readonly string[];
   userId?: string;
   since?: number;
   until?: number;

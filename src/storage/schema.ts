@@ -172,6 +172,20 @@ export interface UsersTable {
   updated_at: number;
 }
 
+export interface AdminTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** sha256 hex of the secret, unique. */
+  token_hash: string;
+  /** The secret's first characters, to recognise it; not enough to use it. */
+  token_prefix: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
 export interface TeamMembersTable {
   team_id: string;
   user_id: string;
@@ -226,6 +240,7 @@ export interface Database {
   teams: TeamsTable;
   users: UsersTable;
   team_members: TeamMembersTable;
+  admin_tokens: AdminTokensTable;
   budgets: BudgetsTable;
   budget_spend: BudgetSpendTable;
   budget_holds: BudgetHoldsTable;

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor, AuditEntry, AuditQuery } from './audit-types.js';
 import type { BudgetRecord, BudgetRepository } from './budget-types.js';
+import type { AdminTokenRecord, AdminTokenRepository } from './admin-token-types.js';
 import type { RequestLogRepository } from './request-log-types.js';
 import type { KeyHoldings, TeamMember, TeamRecord, TeamRepository, UserRecord, UserRepository } from './team-types.js';
 
@@ -166,6 +167,7 @@ export interface AuditSubjects {
   user: UserRecord;
   'team-member': TeamMember;
   budget: BudgetRecord;
+  'admin-token': AdminTokenRecord;
 }
 
 export type AuditKind = keyof AuditSubjects;
@@ -192,6 +194,7 @@ export interface StoreWrites {
   readonly teams: TeamRepository;
   readonly users: UserRepository;
   readonly budgets: BudgetRepository;
+  readonly adminTokens: AdminTokenRepository;
 }
 
 export interface Store extends StoreWrites {

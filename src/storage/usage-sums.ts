@@ -16,6 +16,7 @@ import { BatchWrites } from './batch-writes.js';
 import { bucketOf, firstByteColumns, latencyColumns, quantileOf } from './latency-buckets.js';
 import type { Database } from './schema.js';
 import type { RequestLogRow, UsagePoint, UsageSeries, UsageSeriesQuery, UsageTotals } from './request-log-types.js';
+import { inTeams } from './id-lists.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -146,6 +147,7 @@ export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuer
   if (query.channelId !== undefined) base = base.where('channel_id', '=', query.channelId);
   if (query.keyId !== undefined) base = base.where('key_id', '=', query.keyId);
   if (query.teamId !== undefined) base = base.where('team_id', '=', query.teamId);
+  if (query.teamIds !== undefined) base = base.where(inTeams(query.teamIds));
   if (query.userId !== undefined) base = base.where('user_id', '=', query.userId);
   const sums = SUM_COLUMNS.map((column) => sql<number>`SUM(${sql.ref(column)})`.as(column));
 
@@ -195,7 +197,10 @@ export async function readSeries(typed: Kysely<Database>, query: UsageSeriesQuer
 }
 
 /** Totals per key, model, channel, team and user from the hourly sums, over whole hours [since, until). */
-export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: string; teamId?: string; userId?: string; since?: number; until?: number }): Promise<GroupedUsageRow[]> {
+export async function hourlyUsage(
+  typed: Kysely<Database>,
+  query: { keyId?: string; teamId?: string; teamIds?: readonly string[]; userId?: string; since?: number; until?: number },
+): Promise<GroupedUsageRow[]> {
   const db = typed as Kysely<any>;
   let select = db
     .selectFrom('usage_hours')
@@ -207,6 +212,7 @@ export async function hourlyUsage(typed: Kysely<Database>, query: { keyId?: stri
     );
   if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
   if (query.teamId !== undefined) select = select.where('team_id', '=', query.teamId);
+  if (query.teamIds !== undefined) select = select.where(inTeams(query.teamIds));
   if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
   if (query.since !== undefined) select = select.where('bucket', '>=', query.since);
   if (query.until !== undefined) select = select.where('bucket', '<', query.until);

@@ -93,6 +93,8 @@ export class KyselyUserRepository implements UserRepository {
       await refuseWhileActiveKeys(trx, { user_id: id }, `user "${user.email}"`);
       await trx.updateTable('keys').set({ user_id: null }).where('user_id', '=', id).execute();
       await trx.deleteFrom('team_members').where('user_id', '=', id).execute();
+      // Their admin tokens go with them (the audit log keeps what was done with them).
+      await trx.deleteFrom('admin_tokens').where('user_id', '=', id).execute();
       await trx.deleteFrom('users').where('id', '=', id).execute();
       return true;
     });

@@ -11,7 +11,7 @@ import { isWellFormedId } from '../storage/ids.js';
 import { olderThan, type PagePosition } from '../storage/paging.js';
 import { BatchedReads } from '../storage/batched-reads.js';
 import { PreparedQuery } from '../storage/prepared-query.js';
-import { paddedInList } from '../storage/id-lists.js';
+import { inTeams, paddedInList } from '../storage/id-lists.js';
 import { newTaskId } from './ids.js';
 import { jsonOrNull, toTaskRecord } from './rows.js';
 import type { TaskDb, TasksTable } from './schema.js';
@@ -51,6 +51,8 @@ export interface TaskListQuery {
   family?: string;
   status?: string;
   keyId?: string;
+  /** Only tasks made with a key of one of these teams (a team admin's reach). */
+  teamIds?: readonly string[];
   after?: PagePosition;
   limit: number;
 }
@@ -167,6 +169,7 @@ export class TaskRepository {
     if (query.family !== undefined) select = select.where('family', '=', query.family);
     if (query.status !== undefined) select = select.where('status', '=', query.status);
     if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+    if (query.teamIds !== undefined) select = select.where(inTeams(query.teamIds));
     if (query.after !== undefined) select = select.where(olderThan(query.after));
     const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
     return rows.map(toTaskRecord);

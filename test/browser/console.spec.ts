@@ -24,6 +24,9 @@ import { chromium, type Page } from 'playwright-core';
 import { startFakeBedrock } from '../support/fake-bedrock.js';
 import { startFakeVertex } from '../support/fake-vertex.js';
 import { startGateway, TEST_ADMIN_KEY, type TestGateway } from '../support/gateway.js';
+import { createAdminToken } from '../../src/admin/admin-tokens.js';
+
+const BROWSER_ACTOR = { kind: 'cli', id: 'browser test', name: 'browser test', requestId: null, clientIp: null } as const;
 
 const SHOTS = path.join('test', 'browser', 'screenshots');
 const MODEL = 'console-sim-chat';
@@ -594,6 +597,36 @@ async function main(): Promise<void> {
         const tokens = Number(/· (\d+) tokens/.exec(remaining)?.[1] ?? 1000);
         return tokens < 1000 && tokens > 900;
       }, 'the budget to show the request taken off');
+    });
+
+    await step('a viewer’s personal admin token sees only the views a viewer may use', async () => {
+      const viewer = await gw.admin('POST', '/users', { email: 'viewer@example.com', role: 'viewer' });
+      const { secret: token } = await createAdminToken(gw.gateway.ctx.store, (await gw.gateway.ctx.store.users.get(viewer.body.id))!, { name: 'browser' }, BROWSER_ACTOR);
+      const refused: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() === 403) refused.push(response.url());
+      });
+      await page.click('text=Log out');
+      await page.fill('input[name=adminKey]', token);
+      await page.click('button[type=submit]');
+      await page.locator('nav').waitFor();
+      const nav = (await page.locator('nav a').allInnerTexts()).map((text) => text.trim());
+      assert.deepEqual(nav, ['Overview', 'Request logs', 'Tasks', 'Prices', 'Your tokens']);
+      assert.match(await page.locator('nav .who').innerText(), /viewer@example\.com/);
+      await page.click('nav >> text=Prices');
+      await page.locator('main h1', { hasText: 'Prices' }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'New price' }).isVisible(), false);
+      await page.click('nav >> text=Your tokens');
+      await page.getByRole('button', { name: 'New token' }).click();
+      await page.fill('input[name=name]', 'second browser');
+      await page.getByRole('button', { name: 'Create token' }).click();
+      const shown = (await page.locator('[data-testid=secret]').innerText()).trim();
+      assert.match(shown, /^sk-pat-/);
+      await page.getByRole('button', { name: 'Done', exact: true }).click();
+      await page.locator('main tr', { hasText: 'second browser' }).waitFor();
+      await shot(page, 'viewer-tokens');
+      // Views a viewer may not read were not offered, so nothing here asked for them.
+      assert.deepEqual(refused, []);
     });
 
     await step('logging out forgets the admin key', async () => {

@@ -240,6 +240,13 @@ export const CATALOGUE: RouteEntry[] = [
   admin('GET', '/budgets/{id}', { params: { id: () => 'bud_unknown' }, baseStatus: 404 }),
   admin('PATCH', '/budgets/{id}', { params: { id: () => 'bud_unknown' }, body: () => ({ amountUsd: 6 }), baseStatus: 404 }),
   admin('DELETE', '/budgets/{id}', { params: { id: () => 'bud_unknown' }, baseStatus: 404 }),
+  admin('GET', '/me'),
+  // The admin key is no person: it has no tokens of its own.
+  admin('GET', '/me/tokens', { baseStatus: 400 }),
+  admin('POST', '/me/tokens', { body: () => ({ name: 'fuzz token', expiresInDays: 1 }), baseStatus: 400 }),
+  admin('DELETE', '/me/tokens/{id}', { params: { id: () => 'pat_unknown' }, baseStatus: 400 }),
+  admin('GET', '/users/{id}/tokens', { params: { id: () => 'user_unknown' }, baseStatus: 404 }),
+  admin('DELETE', '/users/{id}/tokens/{tokenId}', { params: { id: () => 'user_unknown', tokenId: () => 'pat_unknown' }, baseStatus: 404 }),
 ];
 
 /** A catalogue entry's label in reports. */

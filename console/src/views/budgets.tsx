@@ -51,7 +51,7 @@ export function Budgets() {
     <section>
       <header class="view-head">
         <h1>Budgets</h1>
-        <button type="button" onClick={() => setEditing('new')}>
+        <button data-write type="button" onClick={() => setEditing('new')}>
           New budget
         </button>
       </header>
@@ -91,10 +91,10 @@ export function Budgets() {
               <td>{resets(budget)}</td>
               <td class="muted">{budget.alertUrl ?? ''}</td>
               <td class="row-actions">
-                <button type="button" class="secondary" onClick={() => setEditing(budget)}>
+                <button data-write type="button" class="secondary" onClick={() => setEditing(budget)}>
                   Edit
                 </button>
-                <button type="button" class="danger" onClick={() => remove(budget)}>
+                <button data-write type="button" class="danger" onClick={() => remove(budget)}>
                   Delete
                 </button>
               </td>

@@ -65,7 +65,7 @@ export function Channels() {
     <section>
       <header class="view-head">
         <h1>Channels</h1>
-        <button type="button" onClick={() => setEditing('new')}>
+        <button data-write type="button" onClick={() => setEditing('new')}>
           New channel
         </button>
       </header>
@@ -114,23 +114,23 @@ export function Channels() {
                 <LastHour totals={lastHour.data?.get(channel.id)} />
               </td>
               <td class="row-actions">
-                <button type="button" class="secondary" onClick={() => setTesting(channel)}>
+                <button data-write type="button" class="secondary" onClick={() => setTesting(channel)}>
                   Test
                 </button>
-                <button type="button" class="secondary" onClick={() => setEditing(channel)}>
+                <button data-write type="button" class="secondary" onClick={() => setEditing(channel)}>
                   Edit
                 </button>
                 {channel.health && channel.health.state !== 'closed' ? (
-                  <button type="button" class="secondary" onClick={() => act('POST', `channels/${encodeURIComponent(channel.id)}/health/reset`)}>
+                  <button data-write type="button" class="secondary" onClick={() => act('POST', `channels/${encodeURIComponent(channel.id)}/health/reset`)}>
                     Reset breaker
                   </button>
                 ) : null}
                 {deleting === channel.id ? (
-                  <button type="button" class="danger" onClick={() => act('DELETE', `channels/${encodeURIComponent(channel.id)}`)}>
+                  <button data-write type="button" class="danger" onClick={() => act('DELETE', `channels/${encodeURIComponent(channel.id)}`)}>
                     Confirm delete
                   </button>
                 ) : (
-                  <button type="button" class="plain" onClick={() => setDeleting(channel.id)}>
+                  <button data-write type="button" class="plain" onClick={() => setDeleting(channel.id)}>
                     Delete
                   </button>
                 )}

@@ -95,7 +95,7 @@ export function Keys() {
     <section>
       <header class="view-head">
         <h1>Keys</h1>
-        <button type="button" onClick={() => setCreating(true)}>
+        <button data-write type="button" onClick={() => setCreating(true)}>
           New key
         </button>
       </header>
@@ -137,15 +137,15 @@ export function Keys() {
               </td>
               <td>{formatTime(row.createdAt)}</td>
               <td class="row-actions">
-                <button type="button" class="secondary" onClick={() => setEditing(row)}>
+                <button data-write type="button" class="secondary" onClick={() => setEditing(row)}>
                   Edit
                 </button>
                 {row.status === 'active' ? (
-                  <button type="button" class="danger" onClick={() => setStatus(row, 'disabled')}>
+                  <button data-write type="button" class="danger" onClick={() => setStatus(row, 'disabled')}>
                     Disable
                   </button>
                 ) : (
-                  <button type="button" class="secondary" onClick={() => setStatus(row, 'active')}>
+                  <button data-write type="button" class="secondary" onClick={() => setStatus(row, 'active')}>
                     Enable
                   </button>
                 )}

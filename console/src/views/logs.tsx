@@ -6,6 +6,7 @@
  * never mistaken for a provider's.
  */
 import { useMemo, useState } from 'preact/hooks';
+import { type Permission, useCan } from '../access.js';
 import { get, query } from '../api.js';
 import { Badge, ErrorNote, valueOf } from '../components.js';
 import { formatCount, formatMoney, formatMs, formatTime } from '../format.js';
@@ -152,11 +153,13 @@ export function Logs({ params }: { params: string[] }) {
   // Kept here, not in the table: coming back from a row's detail returns to the same page.
   const [cursors, setCursors] = useState<Cursor[]>([undefined]);
   const [model, setModel] = useState('');
-  const keys = useLoad(() => get<{ data: KeyView[] }>('keys'), []);
-  const channels = useLoad(() => get<{ data: ChannelView[] }>('channels'), []);
-  // A gateway without teams answers 404 here: the filters are then simply empty.
-  const teams = useLoad(() => get<{ data: TeamView[] }>('teams').catch(() => ({ data: [] })), []);
-  const users = useLoad(() => get<{ data: UserView[] }>('users').catch(() => ({ data: [] })), []);
+  // A caller who may not read keys, channels, teams or users (a viewer) sees ids: those names are not asked for.
+  const can = useCan();
+  const listOf = <T,>(path: string, permission: Permission) => (can(permission) ? get<{ data: T[] }>(path).catch(() => ({ data: [] as T[] })) : Promise.resolve({ data: [] as T[] }));
+  const keys = useLoad(() => listOf<KeyView>('keys', 'keys.read'), []);
+  const channels = useLoad(() => listOf<ChannelView>('channels', 'channels.read'), []);
+  const teams = useLoad(() => listOf<TeamView>('teams', 'teams.read'), []);
+  const users = useLoad(() => listOf<UserView>('users', 'users.read'), []);
   const teamNames = useMemo(() => (teams.data?.data ?? []).map((team): [string, string] => [team.id, team.name]), [teams.data]);
   const userEmails = useMemo(() => (users.data?.data ?? []).map((user): [string, string] => [user.id, user.email]), [users.data]);
   const keyNames = useMemo(() => new Map((keys.data?.data ?? []).map((key) => [key.id, key.name])), [keys.data]);

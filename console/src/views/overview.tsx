@@ -1,5 +1,6 @@
 /** Traffic over time from `GET /admin/usage/series`: totals tiles and one chart per measure, split by the chosen dimension. */
 import { useCallback, useMemo, useState } from 'preact/hooks';
+import { useCan } from '../access.js';
 import { get, query } from '../api.js';
 import { Chart, type Line } from '../chart.js';
 import { ErrorNote, Tile, valueOf } from '../components.js';
@@ -112,8 +113,10 @@ export function Overview() {
   const { span: rangeSpan, step: rangeStep } = RANGES[range]!;
   const rangeUntil = Math.ceil(Date.now() / rangeStep) * rangeStep;
   const shown = series.data;
-  const keys = useLoad(() => (by === 'key' ? get<{ data: KeyView[] }>('keys') : Promise.resolve(undefined)), [by]);
-  const channels = useLoad(() => (by === 'channel' ? get<{ data: ChannelView[] }>('channels') : Promise.resolve(undefined)), [by]);
+  // Names for the groups only where the caller may read them (the series' own labels stand in otherwise).
+  const can = useCan();
+  const keys = useLoad(() => (by === 'key' && can('keys.read') ? get<{ data: KeyView[] }>('keys') : Promise.resolve(undefined)), [by]);
+  const channels = useLoad(() => (by === 'channel' && can('channels.read') ? get<{ data: ChannelView[] }>('channels') : Promise.resolve(undefined)), [by]);
   const name = useCallback(
     (group: string, label?: string) => {
       if (by === 'none') return 'all';

@@ -48,7 +48,7 @@ export function Prices() {
     <section>
       <header class="view-head">
         <h1>Prices</h1>
-        <button type="button" onClick={() => setEditing('new')}>
+        <button data-write type="button" onClick={() => setEditing('new')}>
           New price
         </button>
       </header>
@@ -90,15 +90,15 @@ export function Prices() {
                 <PriceCells price={row.price} />
                 <td>{formatTime(row.updatedAt)}</td>
                 <td class="row-actions">
-                  <button type="button" class="secondary" onClick={() => setEditing({ model: row.model, price: row.price, existing: row })}>
+                  <button data-write type="button" class="secondary" onClick={() => setEditing({ model: row.model, price: row.price, existing: row })}>
                     Edit
                   </button>
                   {deleting === row.model ? (
-                    <button type="button" class="danger" onClick={() => remove(row.model)}>
+                    <button data-write type="button" class="danger" onClick={() => remove(row.model)}>
                       Confirm delete
                     </button>
                   ) : (
-                    <button type="button" class="plain" onClick={() => setDeleting(row.model)}>
+                    <button data-write type="button" class="plain" onClick={() => setDeleting(row.model)}>
                       Delete
                     </button>
                   )}

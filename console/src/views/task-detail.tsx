@@ -1,4 +1,5 @@
 /** One task: its media (images shown, videos played), buttons, history and callback deliveries. */
+import { useCan } from '../access.js';
 import { get } from '../api.js';
 import { Badge, ErrorNote } from '../components.js';
 import { formatMoney, formatTime } from '../format.js';
@@ -22,8 +23,10 @@ export function MediaView({ url, contentType, label }: { url: string; contentTyp
 
 export function TaskDetailView({ id }: { id: string }) {
   const task = useLoad(() => get<TaskDetail>(`tasks/${encodeURIComponent(id)}`), [id]);
-  const keys = useLoad(() => get<{ data: KeyView[] }>('keys'), []);
-  const channels = useLoad(() => get<{ data: ChannelView[] }>('channels'), []);
+  // Names beside ids only for a caller who may read them (a viewer sees the ids).
+  const can = useCan();
+  const keys = useLoad(() => (can('keys.read') ? get<{ data: KeyView[] }>('keys') : Promise.resolve({ data: [] as KeyView[] })), []);
+  const channels = useLoad(() => (can('channels.read') ? get<{ data: ChannelView[] }>('channels') : Promise.resolve({ data: [] as ChannelView[] })), []);
   const data = task.data;
   const keyName = keys.data?.data.find((key) => key.id === data?.keyId)?.name ?? data?.keyId ?? '—';
   const channelName = channels.data?.data.find((channel) => channel.id === data?.channelId)?.name ?? data?.channelId ?? '—';

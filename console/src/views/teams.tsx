@@ -134,7 +134,7 @@ export function Teams() {
     <section>
       <header class="view-head">
         <h1>Teams</h1>
-        <button type="button" onClick={() => setEditing('new')}>
+        <button data-write type="button" onClick={() => setEditing('new')}>
           New team
         </button>
       </header>
@@ -166,10 +166,10 @@ export function Teams() {
                 <button type="button" class="secondary" onClick={() => setMembers(team)}>
                   Members
                 </button>
-                <button type="button" class="secondary" onClick={() => setEditing(team)}>
+                <button data-write type="button" class="secondary" onClick={() => setEditing(team)}>
                   Edit
                 </button>
-                <button type="button" class="danger" onClick={() => remove(team)}>
+                <button data-write type="button" class="danger" onClick={() => remove(team)}>
                   Delete
                 </button>
               </td>

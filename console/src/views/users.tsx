@@ -57,7 +57,7 @@ export function Users() {
     <section>
       <header class="view-head">
         <h1>Users</h1>
-        <button type="button" onClick={() => setEditing('new')}>
+        <button data-write type="button" onClick={() => setEditing('new')}>
           New user
         </button>
       </header>
@@ -90,19 +90,19 @@ export function Users() {
               <td class="num">{formatMoney(user.spend)}</td>
               <td>{formatTime(user.createdAt)}</td>
               <td class="row-actions">
-                <button type="button" class="secondary" onClick={() => setEditing(user)}>
+                <button data-write type="button" class="secondary" onClick={() => setEditing(user)}>
                   Edit
                 </button>
                 {user.status === 'active' ? (
-                  <button type="button" class="secondary" onClick={() => act('PATCH', user, { status: 'disabled' })}>
+                  <button data-write type="button" class="secondary" onClick={() => act('PATCH', user, { status: 'disabled' })}>
                     Disable
                   </button>
                 ) : (
-                  <button type="button" class="secondary" onClick={() => act('PATCH', user, { status: 'active' })}>
+                  <button data-write type="button" class="secondary" onClick={() => act('PATCH', user, { status: 'active' })}>
                     Enable
                   </button>
                 )}
-                <button type="button" class="danger" onClick={() => act('DELETE', user)}>
+                <button data-write type="button" class="danger" onClick={() => act('DELETE', user)}>
                   Delete
                 </button>
               </td>
