@@ -16,6 +16,9 @@
  *   GET               /admin/settings, channel-types, openapi.json   (catalogue-routes.ts)
  *   GET               /admin/audit, /admin/audit/:id   the audit log of admin changes (audit-routes.ts)
  *   GET/POST/PATCH/DELETE /admin/budgets[/:id]   budgets on keys, users and teams (budget-routes.ts)
+ *   /admin/auth/...   console single sign-on and its sessions (sso/routes.ts; public routes)
+ *
+ * A console session (its cookie) lets a request in as the admin key does.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -35,6 +38,8 @@ import { registerTaskRoutes } from './task-routes.js';
 import { registerCatalogueRoutes } from './catalogue-routes.js';
 import { registerPriceRoutes } from './price-routes.js';
 import { registerTeamRoutes } from './team-routes.js';
+import { registerSsoRoutes } from './sso/routes.js';
+import { admitSession } from './sso/session-gate.js';
 import { keyPriceWarnings } from './unpriced-models.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelRecord } from '../storage/types.js';
@@ -55,7 +60,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   useFamilyErrors(app, (error) => renderAdminError(error));
 
   app.addHook('onRequest', async (request) => {
-    if (!isAdmin(request, ctx.adminKeyHash)) throw new GatewayError('authentication', 'admin key required');
+    if (request.routeOptions.config?.public) return;
+    if (isAdmin(request, ctx.adminKeyHash)) return;
+    if (!(await admitSession(request, ctx.store))) throw new GatewayError('authentication', 'admin key required');
   });
 
   // A channel's circuit breaker as this instance sees it (shared openings included).
@@ -144,4 +151,5 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   registerPriceRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
   registerBudgetRoutes(app, ctx);
+  registerSsoRoutes(app, ctx);
 }

@@ -10,6 +10,7 @@
 import { publicChannel, publicKey } from './public-views.js';
 import type { TeamMember, TeamRecord, UserRecord } from './team-types.js';
 import type { BudgetRecord } from './budget-types.js';
+import type { AdminSessionRecord } from './admin-session-types.js';
 import type { AuditKind, AuditSubjects, ChannelRecord, KeyRecord, PriceRecord, SecretChange } from './types.js';
 
 interface AuditTarget<R> {
@@ -50,6 +51,12 @@ export const AUDIT_TARGETS: { readonly [K in AuditKind]: AuditTarget<AuditSubjec
   user: target<UserRecord>({ id: (r) => r.id, name: (r) => r.email, view: (r) => r }),
   'team-member': target<TeamMember>({ id: (r) => `${r.teamId}/${r.userId}`, name: () => null, view: (r) => r }),
   budget: target<BudgetRecord>({ id: (r) => r.id, name: (r) => r.name, view: (r) => ({ ...r }) }),
+  // A session is named by a short prefix of its id (itself a hash of the cookie's secret), enough to tell a login from its logout.
+  session: target<AdminSessionRecord>({
+    id: (r) => `ses_${r.id.slice(0, 16)}`,
+    name: () => null,
+    view: (r) => ({ userId: r.userId, createdAt: r.createdAt, expiresAt: r.expiresAt }),
+  }),
 };
 
 /** The target's columns of an entry: who or what changed, and its views before and after. */

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
+import { KyselyAdminSessionRepository } from './admin-sessions.js';
 import { KyselyAuditRepository } from './audit-log.js';
 import { KyselyBudgetRepository } from './budgets.js';
 import { KyselyChannelRepository } from './channels.js';
@@ -22,6 +23,7 @@ export function storeWrites(db: Kysely<Database>): StoreWrites {
     teams: new KyselyTeamRepository(db),
     users: new KyselyUserRepository(db),
     budgets: new KyselyBudgetRepository(db),
+    sessions: new KyselyAdminSessionRepository(db),
   };
 }
 

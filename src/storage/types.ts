@@ -4,6 +4,7 @@
  * migrations. Times are epoch milliseconds; money is in quota units (USD).
  */
 import type { Kysely } from 'kysely';
+import type { AdminSessionRecord, AdminSessionRepository } from './admin-session-types.js';
 import type { AuditActor, AuditEntry, AuditQuery } from './audit-types.js';
 import type { BudgetRecord, BudgetRepository } from './budget-types.js';
 import type { RequestLogRepository } from './request-log-types.js';
@@ -166,6 +167,7 @@ export interface AuditSubjects {
   user: UserRecord;
   'team-member': TeamMember;
   budget: BudgetRecord;
+  session: AdminSessionRecord;
 }
 
 export type AuditKind = keyof AuditSubjects;
@@ -192,6 +194,8 @@ export interface StoreWrites {
   readonly teams: TeamRepository;
   readonly users: UserRepository;
   readonly budgets: BudgetRepository;
+  /** Console sessions and pending sign-ins (single sign-on). */
+  readonly sessions: AdminSessionRepository;
 }
 
 export interface Store extends StoreWrites {

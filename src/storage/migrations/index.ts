@@ -16,6 +16,7 @@ import { teams } from './0010_teams.js';
 import { audit } from './0011_audit.js';
 import { budgets } from './0012_budgets.js';
 import { userRoles } from './0013_user_roles.js';
+import { adminSessions } from './0015_admin_sessions.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   '0011_audit': audit,
   '0012_budgets': budgets,
   '0013_user_roles': userRoles,
+  '0015_admin_sessions': adminSessions,
 };
 
 export const migrationProvider: MigrationProvider = {
