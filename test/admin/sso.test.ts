@@ -166,7 +166,7 @@ describe('console single sign-on (OpenID Connect)', () => {
     tampered.searchParams.set('state', 'not-the-state-that-was-sent');
     const bad = await browser.fetch(tampered.href);
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.message).toContain('not started in this browser');
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('not started in this browser');
     // The real answer, from a browser without the state cookie.
     const elsewhere = await new Browser().fetch(callback.href);
     expect(elsewhere.status).toBe(400);

@@ -11,8 +11,8 @@
 import type { Logger } from 'pino';
 import type { SsoMapping } from '../../config/sso-schema.js';
 import type { AuditActor } from '../../storage/audit-types.js';
-import type { MemberRole, UserRecord, UserRole } from '../../storage/team-types.js';
-import type { StoreWrites } from '../../storage/types.js';
+import type { MemberRole, TeamMember, UserRecord, UserRole } from '../../storage/team-types.js';
+import type { Store, StoreWrites } from '../../storage/types.js';
 
 const RANK: Record<UserRole, number> = { viewer: 1, admin: 2, owner: 3 };
 
@@ -31,8 +31,20 @@ export function grantsOf(mapping: SsoMapping, groups: readonly string[]): { role
   return { role, teams };
 }
 
-/** Writes the role and memberships the groups grant, each change audited; returns the user as it now is. */
-export async function applyMapping(tx: StoreWrites, user: UserRecord, mapping: SsoMapping, groups: readonly string[], actor: AuditActor, logger: Logger): Promise<UserRecord> {
+/**
+ * Writes the role and memberships the groups grant, each change audited;
+ * returns the user as it now is and the memberships to remove, which
+ * `removeMemberships` does after the transaction (a removal runs its own).
+ */
+export async function applyMapping(
+  tx: StoreWrites,
+  user: UserRecord,
+  mapping: SsoMapping,
+  groups: readonly string[],
+  actor: AuditActor,
+  logger: Logger,
+): Promise<{ user: UserRecord; removals: TeamMember[] }> {
+  const removals: TeamMember[] = [];
   const grants = grantsOf(mapping, groups);
   const role = mapping.authoritative ? grants.role : higher(user.role, grants.role);
   let current = user;
@@ -55,18 +67,20 @@ export async function applyMapping(tx: StoreWrites, user: UserRecord, mapping: S
       const after = await tx.teams.putMember(team.id, user.id, wanted);
       await tx.audit.record(actor, member ? 'team-member.update' : 'team-member.add', 'team-member', member ?? null, after);
     } else if (member && mapping.authoritative) {
-      await removeMembership(tx, member, teamName, actor, logger);
+      removals.push(member);
     }
   }
-  return current;
+  return { user: current, removals };
 }
 
-async function removeMembership(tx: StoreWrites, member: Awaited<ReturnType<StoreWrites['teams']['member']>> & object, teamName: string, actor: AuditActor, logger: Logger) {
-  try {
-    await tx.teams.removeMember(member.teamId, member.userId);
-    await tx.audit.record(actor, 'team-member.remove', 'team-member', member, null);
-  } catch {
-    // Refused while they hold an active key of the team (storage/teams.ts): kept, and said.
-    logger.warn({ team: teamName, userId: member.userId }, 'single sign-on: a membership the groups no longer grant is kept while the user holds an active key of the team');
+/** Removes memberships the groups no longer grant (authoritative mapping), each audited. */
+export async function removeMemberships(store: Store, removals: readonly TeamMember[], actor: AuditActor, logger: Logger): Promise<void> {
+  for (const member of removals) {
+    try {
+      if (await store.teams.removeMember(member.teamId, member.userId)) await store.audit.record(actor, 'team-member.remove', 'team-member', member, null);
+    } catch {
+      // Refused while they hold an active key of the team (storage/teams.ts): kept, and said.
+      logger.warn({ teamId: member.teamId, userId: member.userId }, 'single sign-on: a membership the groups no longer grant is kept while the user holds an active key of the team');
+    }
   }
 }

@@ -3,7 +3,8 @@
  * entries: the user is found by the provider's subject, else by email (and
  * linked to the subject), else created just in time when the mapping allows;
  * a disabled user is refused; the mapping's role and memberships are applied
- * (mapping.ts); then the session is opened. Audit: the link, the creation
+ * (mapping.ts; memberships it removes go after the transaction, as a removal
+ * runs its own); then the session is opened. Audit: the link, the creation
  * and the mapping's changes are by actor `sso` (named by the issuer), the
  * login itself (`session.login`) by the user.
  */
@@ -14,7 +15,7 @@ import type { AdminSessionRecord } from '../../storage/admin-session-types.js';
 import type { AuditActor } from '../../storage/audit-types.js';
 import type { UserRecord } from '../../storage/team-types.js';
 import type { Store, StoreWrites } from '../../storage/types.js';
-import { applyMapping } from './mapping.js';
+import { applyMapping, removeMemberships } from './mapping.js';
 import type { SignedInIdentity } from './oidc.js';
 import { openSession } from './sessions.js';
 import type { SsoConfig } from './settings.js';
@@ -29,14 +30,16 @@ export interface SignedIn {
 
 export async function signIn(store: Store, config: SsoConfig, identity: SignedInIdentity, request: FastifyRequest, logger: Logger): Promise<SignedIn> {
   const sso: AuditActor = { kind: 'sso', id: null, name: config.issuer.href, requestId: request.id, clientIp: request.ip };
-  return store.transaction(async (tx) => {
+  const { signedIn, removals } = await store.transaction(async (tx) => {
     const found = await findOrCreate(tx, config, identity, sso);
     if (found.status !== 'active') throw new GatewayError('permission', 'this user is disabled; ask an administrator');
-    const user = await applyMapping(tx, found, config.mapping, identity.groups, sso, logger);
+    const { user, removals } = await applyMapping(tx, found, config.mapping, identity.groups, sso, logger);
     const { secret, session } = await openSession(tx, user.id, config.sessionMs, identity.sid);
     await tx.audit.record(userActor(user, request), 'session.login', 'session', null, session);
-    return { user, secret, session };
+    return { signedIn: { user, secret, session }, removals };
   });
+  await removeMemberships(store, removals, sso, logger);
+  return signedIn;
 }
 
 async function findOrCreate(tx: StoreWrites, config: SsoConfig, identity: SignedInIdentity, actor: AuditActor): Promise<UserRecord> {

@@ -17,6 +17,7 @@ export const FRESH_SQLITE_MIGRATIONS: readonly string[] = [
   '0011_audit',
   '0012_budgets',
   '0013_user_roles',
+  '0015_admin_sessions',
 ];
 
 export const FRESH_SQLITE_SCHEMA: readonly string[] = [
@@ -68,4 +69,8 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE TABLE "budget_spend" ("budget_id" text not null, "period_start" bigint not null, "spent_usd" double precision default 0 not null, "spent_tokens" bigint default 0 not null, "alerted_percent" integer default 0 not null, constraint "budget_spend_pk" primary key ("budget_id", "period_start"))',
   'CREATE TABLE "budget_holds" ("id" text primary key, "budget_id" text not null, "period_start" bigint not null, "amount_usd" double precision not null, "tokens" bigint not null, "expires_at" bigint not null)',
   'CREATE INDEX "budget_holds_budget" on "budget_holds" ("budget_id", "period_start")',
+  'CREATE TABLE "admin_sessions" ("id" text primary key, "user_id" text not null, "created_at" bigint not null, "expires_at" bigint not null, "last_seen_at" bigint not null, "provider_sid" text)',
+  'CREATE INDEX "admin_sessions_user" on "admin_sessions" ("user_id")',
+  'CREATE INDEX "admin_sessions_expires" on "admin_sessions" ("expires_at")',
+  'CREATE TABLE "admin_logins" ("id" text primary key, "code_verifier" text not null, "nonce" text not null, "return_to" text not null, "expires_at" bigint not null)',
 ];
