@@ -1,5 +1,6 @@
 /**
- * The operator console: a login with the admin key, then one view per hash
+ * The operator console: a login with the admin key or by single sign-on
+ * (a session cookie), then one view per hash
  * route (`#/logs`, `#/logs/<id>`, ...). Everything it shows comes from the
  * admin API of the gateway serving it.
  */
@@ -7,7 +8,7 @@ import 'uplot/dist/uPlot.min.css';
 import '../styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { adminKey, onKeyChange, setAdminKey } from './api.js';
+import { onKeyChange, probeSession, signedIn, signedInUser, signOut, type SsoInfo } from './api.js';
 import { useRoute } from './hooks.js';
 import { Login } from './login.js';
 import { Audit } from './views/audit.js';
@@ -52,7 +53,8 @@ function Shell() {
             {view.title}
           </a>
         ))}
-        <button type="button" class="plain logout" onClick={() => setAdminKey(null)}>
+        {signedInUser() && <small class="signed-in">{signedInUser()?.email}</small>}
+        <button type="button" class="plain logout" onClick={() => void signOut()}>
           Log out
         </button>
       </nav>
@@ -64,9 +66,16 @@ function Shell() {
 }
 
 function App() {
-  const [key, setKey] = useState(adminKey());
-  useEffect(() => onKeyChange(() => setKey(adminKey())), []);
-  return key ? <Shell /> : <Login />;
+  const [inside, setInside] = useState(signedIn());
+  const [sso, setSso] = useState<SsoInfo | null>(null);
+  useEffect(() => {
+    const off = onKeyChange(() => setInside(signedIn()));
+    void probeSession().then(setSso);
+    return off;
+  }, []);
+  if (inside) return <Shell />;
+  // The login waits for the probe: a signed-in session goes straight to the views.
+  return sso ? <Login sso={sso} /> : null;
 }
 
 render(<App />, document.getElementById('app')!);

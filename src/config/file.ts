@@ -175,7 +175,7 @@ export const configSchema = builtOnce(() =>
       sso: ssoSchema()
         .optional()
         .describe(
-          "Single sign-on for the console: the provider's groups mapped to roles and teams (see docs/operations.md, Single sign-on). A mistake here turns sign-on off, named, and leaves the rest of the file applied.",
+          "Single sign-on for the console: the provider's groups mapped to roles and teams (see README, Single sign-on). A mistake here turns sign-on off, named, and leaves the rest of the file applied.",
         ),
       trustedProxies: z.array(ipOrCidr()).optional().describe('Addresses or CIDR ranges of the reverse proxies whose `X-Forwarded-For` is believed (`SWITCHYARD_TRUSTED_PROXIES` wins).'),
     })

@@ -36,7 +36,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** Only a console path: a return address elsewhere would make the gateway an open redirect. */
 function returnPath(value: unknown): string {
-  return typeof value === 'string' && /^\/console\/[^\\]*$/.test(value) && !value.startsWith('//') && value.length <= 512 ? value : '/console/';
+  return typeof value === 'string' && /^\/console\/[^\\]*$/.test(value) && !value.includes('..') && value.length <= 512 ? value : '/console/';
 }
 
 export function registerSsoRoutes(app: FastifyInstance, ctx: AppContext): void {
