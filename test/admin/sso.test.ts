@@ -71,7 +71,7 @@ describe('console single sign-on (OpenID Connect)', () => {
         done();
       },
     });
-    gw = await startGateway({ config: { sso: mapping }, env: provider.env(redirect), settings: { port }, logger: pino({ level: 'debug' }, sink) });
+    gw = await startGateway({ config: { sso: mapping }, env: provider.env(redirect), settings: { port, trustedProxies: ['127.0.0.1'] }, logger: pino({ level: 'debug' }, sink) });
     expect((await gw.admin('POST', '/teams', { name: 'research' })).status).toBe(201);
     expect((await gw.admin('POST', '/teams', { name: 'support' })).status).toBe(201);
   }, 30_000);
@@ -175,6 +175,20 @@ describe('console single sign-on (OpenID Connect)', () => {
     expect(cancelled.body.error.message).toContain('access_denied');
     const noState = await new Browser().fetch(`${gw.url}${CALLBACK}?code=abc`);
     expect(noState.status).toBe(400);
+  });
+
+  it('marks the cookies Secure when the request came over https (from a trusted proxy), HttpOnly and SameSite=Lax always', async () => {
+    const cookieOf = async (headers: Record<string, string>) => {
+      const response = await fetch(`${gw.url}/admin/auth/oidc/login`, { redirect: 'manual', headers });
+      expect(response.status).toBe(302);
+      return response.headers.getSetCookie().find((line) => line.startsWith('switchyard_sso_state=')) as string;
+    };
+    const plain = await cookieOf({});
+    expect(plain).toMatch(/HttpOnly/);
+    expect(plain).toMatch(/SameSite=Lax/);
+    expect(plain).toMatch(/Path=\/admin\/auth/);
+    expect(plain).not.toMatch(/Secure/);
+    expect(await cookieOf({ 'x-forwarded-proto': 'https' })).toMatch(/; Secure/);
   });
 
   it('never shows the client secret or a session secret in a log line or an answer', async () => {
