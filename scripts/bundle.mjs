@@ -72,6 +72,7 @@ const separateFiles = [
   { specifier: 'ws', entry: 'ws', file: 'ws.cjs' }, // the Responses WebSocket, at its first handshake
   { specifier: 'google-auth-library', entry: 'google-auth-library', file: 'google-auth.cjs' }, // a vertex channel's first service-account token
   { specifier: './aws-sdk-parts.js', entry: 'src/upstreams/aws-sdk-parts.ts', file: 'aws-sdk.cjs' }, // a bedrock channel's first request
+  { specifier: 'openid-client', entry: 'openid-client', file: 'openid-client.cjs' }, // the console's first single sign-on (an ES module, built into CommonJS here)
 ];
 
 /** The imports of `separateFiles`, left to `require('./<file>')` at run time. */

@@ -1,12 +1,33 @@
 /**
  * The console's only way to the gateway: the admin API with the admin key
- * or a personal admin token kept in sessionStorage (gone when the tab closes), errors read from the
- * admin shape `{error: {message, type, param?}}`. A 401 logs out.
+ * or a personal admin token kept in sessionStorage (gone when the tab closes), or with the session
+ * cookie of a single sign-on (HttpOnly: the console never sees it; it asks
+ * `/admin/auth/session` who is signed in). Every call sends
+ * `x-switchyard-csrf`, which the gateway wants of cookie-authenticated
+ * writes. Errors are read from the admin shape `{error: {message, type,
+ * param?}}`. A 401 logs out.
  */
 
 import { ApiError } from './api-error.js';
 
 const ADMIN_KEY = 'switchyard.adminKey';
+const CSRF = { 'x-switchyard-csrf': '1' };
+
+/** The person a single sign-on session stands for. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string | null;
+  role: string | null;
+}
+
+/** Whether single sign-on is on, and the provider's name for the button. */
+export interface SsoInfo {
+  enabled: boolean;
+  label?: string;
+}
+
+let sessionUser: SessionUser | null = null;
 
 export { ApiError };
 
@@ -23,7 +44,36 @@ export function setAdminKey(key: string | null): void {
   for (const listener of listeners) listener();
 }
 
-/** Called when the key is set or cleared (log in, log out, a 401). */
+export const signedInUser = (): SessionUser | null => sessionUser;
+
+/** Signed in by the admin key or by a session. */
+export const signedIn = (): boolean => adminKey() !== null || sessionUser !== null;
+
+function setSessionUser(user: SessionUser | null): void {
+  sessionUser = user;
+  for (const listener of listeners) listener();
+}
+
+/** Asks the gateway whether a session is signed in (and whether sign-on is on), before the login is shown. */
+export async function probeSession(): Promise<SsoInfo> {
+  try {
+    const response = await fetch('/admin/auth/session', { credentials: 'same-origin', headers: CSRF });
+    const body = (await response.json()) as { user?: SessionUser; sso?: SsoInfo };
+    if (response.ok && body.user) setSessionUser(body.user);
+    return body.sso ?? { enabled: false };
+  } catch {
+    return { enabled: false };
+  }
+}
+
+/** Logs out: forgets the admin key, and ends the session at the gateway. */
+export async function signOut(): Promise<void> {
+  if (sessionUser) await fetch('/admin/auth/logout', { method: 'POST', credentials: 'same-origin', headers: CSRF }).catch(() => undefined);
+  sessionUser = null;
+  setAdminKey(null);
+}
+
+/** Called when the key or the session is set or cleared (log in, log out, a 401). */
 export function onKeyChange(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -59,16 +109,21 @@ export function query(params: Record<string, string | number | boolean | null | 
 }
 
 async function adminFetch(method: string, path: string, body?: unknown, key = adminKey()): Promise<Response> {
-  const headers: Record<string, string> = { authorization: `Bearer ${key ?? ''}` };
+  // Without a key, the session cookie (sent same-origin) signs the call in.
+  const headers: Record<string, string> = { ...CSRF, ...(key ? { authorization: `Bearer ${key}` } : {}) };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path.startsWith('/') ? path : `/admin/${path}`, {
     method,
     headers,
+    credentials: 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) {
     const error = await errorOf(response);
-    if (response.status === 401 && key === adminKey()) setAdminKey(null);
+    if (response.status === 401 && key === adminKey()) {
+      if (key) setAdminKey(null);
+      else if (sessionUser) setSessionUser(null);
+    }
     throw error;
   }
   return response;

@@ -1,10 +1,15 @@
-/** The admin key or a personal admin token, checked against the admin API before it is kept (in sessionStorage, for this tab only). */
+/**
+ * The login: single sign-on when the gateway has it (a link to its login
+ * route, which sends the browser to the provider and back with a session),
+ * and the admin key or a personal admin token, checked against the admin API before it is kept (in
+ * sessionStorage, for this tab only).
+ */
 import { useState } from 'preact/hooks';
 import { useSubmit } from './hooks.js';
-import { ApiError, checkAdminKey, setAdminKey } from './api.js';
+import { ApiError, checkAdminKey, setAdminKey, type SsoInfo } from './api.js';
 import { ErrorNote, valueOf } from './components.js';
 
-export function Login() {
+export function Login({ sso }: { sso: SsoInfo }) {
   const [key, setKey] = useState('');
   const { submit, busy, error } = useSubmit(
     async () => {
@@ -17,6 +22,14 @@ export function Login() {
     <div class="login">
       <form onSubmit={submit}>
         <h1>Switchyard console</h1>
+        {sso.enabled && (
+          <>
+            <a class="button sso" href={`/admin/auth/oidc/login?return=${encodeURIComponent(`/console/${location.hash}`)}`}>
+              Sign in with {sso.label ?? 'single sign-on'}
+            </a>
+            <p class="or">or with the admin key or a personal admin token</p>
+          </>
+        )}
         <label class="field">
           <span>Admin key or personal admin token</span>
           <input type="password" name="adminKey" autocomplete="current-password" required value={key} onInput={(e) => setKey(valueOf(e))} />

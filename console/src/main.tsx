@@ -1,15 +1,16 @@
 /**
- * The operator console: a login with the admin key or a personal admin
- * token, then one view per hash route (`#/logs`, `#/logs/<id>`, ...), only
- * those the caller's permissions allow (access.ts, from `GET /admin/me`).
- * Everything it shows comes from the admin API of the gateway serving it.
+ * The operator console: a login with the admin key, a personal admin token
+ * or by single sign-on (a session cookie), then one view per hash route
+ * (`#/logs`, `#/logs/<id>`, ...), only those the caller's permissions allow
+ * (access.ts, from `GET /admin/me`). Everything it shows comes from the
+ * admin API of the gateway serving it.
  */
 import 'uplot/dist/uPlot.min.css';
 import '../styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { loadMe, MeContext, mayRead, mayWrite } from './access.js';
-import { adminKey, onKeyChange, setAdminKey } from './api.js';
+import { onKeyChange, probeSession, signedIn, signOut, type SsoInfo } from './api.js';
 import { useLoad, useRoute } from './hooks.js';
 import type { Me } from './types.js';
 import { Login } from './login.js';
@@ -63,7 +64,7 @@ function Shell({ me }: { me: Me }) {
             </a>
           ))}
           <small class="muted who">{me.user ? me.user.email : 'admin key'}</small>
-          <button type="button" class="plain logout" onClick={() => setAdminKey(null)}>
+          <button type="button" class="plain logout" onClick={() => void signOut()}>
             Log out
           </button>
         </nav>
@@ -77,10 +78,16 @@ function Shell({ me }: { me: Me }) {
 }
 
 function App() {
-  const [key, setKey] = useState(adminKey());
-  useEffect(() => onKeyChange(() => setKey(adminKey())), []);
-  const me = useLoad(() => (key ? loadMe() : Promise.resolve(undefined)), [key]);
-  if (!key) return <Login />;
+  const [inside, setInside] = useState(signedIn());
+  const [sso, setSso] = useState<SsoInfo | null>(null);
+  useEffect(() => {
+    const off = onKeyChange(() => setInside(signedIn()));
+    void probeSession().then(setSso);
+    return off;
+  }, []);
+  const me = useLoad(() => (inside ? loadMe() : Promise.resolve(undefined)), [inside]);
+  // The login waits for the probe: a signed-in session goes straight to the views.
+  if (!inside) return sso ? <Login sso={sso} /> : null;
   return me.data ? <Shell me={me.data} /> : <div class="login">{me.error ? me.error.message : 'Loading…'}</div>;
 }
 

@@ -4,13 +4,13 @@ import { builtOnce } from '../core/built-once.js';
 import { cursor, limit, text, time } from './queries.js';
 import { ms, pageOf } from './schema-parts.js';
 
-const ACTOR = /^(admin-key|cli|config-file|user|token)(?::(.+))?$/;
+const ACTOR = /^(admin-key|cli|config-file|user|token|sso)(?::(.+))?$/;
 
 export const auditListQuery = builtOnce(() =>
   z
     .object({
-      actor: text('Only changes by this actor: a kind (`admin-key`, `cli`, `config-file`, `user`, `token`), or `kind:id` (`cli:alice`).')
-        .regex(ACTOR, 'must be an actor kind (admin-key, cli, config-file, user, token), optionally followed by :id')
+      actor: text('Only changes by this actor: a kind (`admin-key`, `cli`, `config-file`, `user`, `token`, `sso`), or `kind:id` (`cli:alice`).')
+        .regex(ACTOR, 'must be an actor kind (admin-key, cli, config-file, user, token, sso), optionally followed by :id')
         .optional(),
       action: text('Only actions starting with this: `key.` (every key change), `channel.update`.').optional(),
       targetKind: text('Only changes to this kind of target: `key`, `channel`, `price`, `admin-key`, `secret-key`.').optional(),

@@ -21,6 +21,7 @@ import * as budgetAnswers from './budget-schemas.js';
 import * as tokenAnswers from './token-schemas.js';
 import { adminTokenInputSchema } from './admin-tokens.js';
 import { budgetInputSchema, budgetPatchSchema } from '../config/budget-schema.js';
+import { loginQuery, sessionAnswerSchema } from './sso/schemas.js';
 
 /** Every answer schema the document names, from the files they are declared in. */
 const answers = { ...responseAnswers, ...logAnswers, ...taskAnswers, ...teamAnswers, ...auditAnswers, ...budgetAnswers, ...tokenAnswers };
@@ -143,6 +144,17 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     answer: answers.auditPageSchema,
   },
   { method: 'get', path: '/audit/{id}', tag: 'audit', summary: 'One administrative change.', answer: answers.auditEntrySchema },
+  { method: 'get', path: '/auth/session', tag: 'auth', summary: 'The console session’s person (public: 401 with `sso` when signed out).', answer: sessionAnswerSchema() },
+  { method: 'get', path: '/auth/oidc/login', tag: 'auth', summary: 'Single sign-on: 302 to the provider (public).', query: loginQuery(), status: 302, answerType: 'text/plain' },
+  {
+    method: 'get',
+    path: '/auth/oidc/callback',
+    tag: 'auth',
+    summary: 'Single sign-on: the provider’s answer; a session cookie, then 302 to the console (public).',
+    status: 302,
+    answerType: 'text/plain',
+  },
+  { method: 'post', path: '/auth/logout', tag: 'auth', summary: 'Ends the console session (public; `x-switchyard-csrf` with the cookie).', status: 204, answerType: 'text/plain' },
   {
     method: 'get',
     path: '/budgets',

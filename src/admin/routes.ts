@@ -19,6 +19,7 @@
  *   GET               /admin/audit, /admin/audit/:id   the audit log of admin changes (audit-routes.ts)
  *   GET/POST/PATCH/DELETE /admin/budgets[/:id]   budgets on keys, users and teams (budget-routes.ts)
  *   GET /admin/me, /admin/me/tokens, /admin/users/:id/tokens   the caller and admin tokens (token-routes.ts)
+ *   /admin/auth/...   console single sign-on and its sessions (sso/routes.ts; public routes)
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { useFamilyErrors } from '../http/family-errors.js';
@@ -37,8 +38,10 @@ import { registerPriceRoutes } from './price-routes.js';
 import { registerTeamRoutes } from './team-routes.js';
 import { registerTokenRoutes } from './token-routes.js';
 import { guardAdminRoutes } from './guard.js';
-import { adminKeyResolver, adminTokenResolver, type PrincipalResolver } from './principal.js';
+import { adminKeyResolver, adminTokenResolver, type PrincipalResolver, sessionResolver } from './principal.js';
 import { reachFor, requireReach, requireTeamForWrite } from './reach.js';
+import { registerSsoRoutes } from './sso/routes.js';
+import { admitSession } from './sso/session-gate.js';
 import { keyPriceWarnings } from './unpriced-models.js';
 import type { Channel } from '../core/channel.js';
 import type { ChannelRecord } from '../storage/types.js';
@@ -55,7 +58,8 @@ const needs = (permission: 'keys.read' | 'keys.write' | 'channels.read' | 'chann
  * sessions here: `sessionResolver(ctx.store, sessionOf)` (principal.ts).
  */
 function principalResolvers(ctx: AppContext): PrincipalResolver[] {
-  return [adminKeyResolver(ctx.adminKeyHash), adminTokenResolver(ctx.store)];
+  // A console session last: a request with a key or token is that caller, whatever cookie the browser adds.
+  return [adminKeyResolver(ctx.adminKeyHash), adminTokenResolver(ctx.store), sessionResolver(ctx.store, (request) => admitSession(request, ctx.store))];
 }
 
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -166,4 +170,5 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
   registerAuditRoutes(app, ctx);
   registerBudgetRoutes(app, ctx);
   registerTokenRoutes(app, ctx);
+  registerSsoRoutes(app, ctx);
 }

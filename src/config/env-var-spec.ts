@@ -32,10 +32,11 @@ export interface EnvVarSpec {
   description: string;
 }
 
-export type EnvSection = 'server' | 'observability' | 'storage' | 'routing' | 'tasks';
+export type EnvSection = 'server' | 'sso' | 'observability' | 'storage' | 'routing' | 'tasks';
 
 export const ENV_SECTIONS: Record<EnvSection, string> = {
   server: 'Server and access',
+  sso: 'Single sign-on (console)',
   observability: 'Access log and traces',
   storage: 'Storage and scaling out',
   routing: 'Routing and upstreams',

@@ -5,12 +5,13 @@
  * the parser and the reference cannot drift. A new variable is one entry
  * here plus one line in `settingsFromEnv`. What an entry may say is
  * `EnvVarSpec` (`env-var-spec.ts`); the routing section's entries are in
- * `env-vars-routing.ts`; the variables only the tests read are in
+ * `env-vars-routing.ts`, the single sign-on section's in `env-vars-sso.ts`; the variables only the tests read are in
  * `test-env-vars.ts`.
  */
 
 import type { EnvVarSpec } from './env-var-spec.js';
 import { ROUTING_ENV_VARS } from './env-vars-routing.js';
+import { SSO_ENV_VARS } from './env-vars-sso.js';
 
 export const ENV_VARS = {
   SWITCHYARD_HOST: { kind: 'host', default: '127.0.0.1', section: 'server', description: 'Listen address: an IP address (`0.0.0.0`: every interface) or a host name of this machine.' },
@@ -43,6 +44,7 @@ export const ENV_VARS = {
     description:
       'Addresses or CIDR ranges (IPv4, IPv6) of the reverse proxies whose `X-Forwarded-For` is believed, e.g. `10.0.0.5,fd00::/8`. The client address (key `allowIps`, the access and request logs) is then the rightmost `X-Forwarded-For` entry that is not a trusted proxy; from these proxies `X-Forwarded-Proto` and `X-Forwarded-Host` are believed too. Wins over the config file.',
   },
+  ...SSO_ENV_VARS,
   SWITCHYARD_ACCESS_LOG: {
     kind: 'on-off',
     defaultText: 'on',

@@ -98,6 +98,33 @@ export interface GatewaySettings {
   responsesWebSocketIdleMs: number;
   /** The durable task engine (image and video tasks) and its callbacks. */
   tasks: TaskSettings;
+  /** Single sign-on for the console, as set (text, judged at first use by admin/sso/settings.ts). */
+  sso: SsoEnvironment;
+}
+
+/** The SWITCHYARD_SSO_* variables as text; a wrong one turns sign-on off, it does not stop the start. */
+export interface SsoEnvironment {
+  issuer?: string;
+  clientId?: string;
+  clientSecret?: string;
+  redirectUrl?: string;
+  scopes: string;
+  groupsClaim: string;
+  label: string;
+  sessionHours: string;
+}
+
+function ssoFromEnv(read: EnvReader): SsoEnvironment {
+  return {
+    issuer: read.text('SWITCHYARD_SSO_ISSUER'),
+    clientId: read.text('SWITCHYARD_SSO_CLIENT_ID'),
+    clientSecret: read.text('SWITCHYARD_SSO_CLIENT_SECRET'),
+    redirectUrl: read.text('SWITCHYARD_SSO_REDIRECT_URL'),
+    scopes: read.text('SWITCHYARD_SSO_SCOPES') as string,
+    groupsClaim: read.text('SWITCHYARD_SSO_GROUPS_CLAIM') as string,
+    label: read.text('SWITCHYARD_SSO_LABEL') as string,
+    sessionHours: read.text('SWITCHYARD_SSO_SESSION_HOURS') as string,
+  };
 }
 
 export interface TraceSettings {
@@ -231,6 +258,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     logMaxRows: read.integer('SWITCHYARD_LOG_MAX_ROWS'),
     auditRetentionDays: read.integer('SWITCHYARD_AUDIT_RETENTION_DAYS'),
     tasks: taskSettingsFromEnv(read),
+    sso: ssoFromEnv(read),
     environment: Object.fromEntries(Object.keys(ENV_VARS).flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]]))),
   };
   // A typo'd name is often why a setting looks wrong: name those too.

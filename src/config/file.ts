@@ -13,6 +13,7 @@ import { builtOnce } from '../core/built-once.js';
 import { configBudgetSchema } from './budget-schema.js';
 import { pricePatternSchema, priceSchema } from './price-schema.js';
 import { checkTeamsAndUsers, configTeamSchema, configUserSchema } from './team-config.js';
+import { ssoSchema } from './sso-schema.js';
 
 type YamlParse = typeof import('yaml').parse;
 
@@ -171,6 +172,11 @@ export const configSchema = builtOnce(() =>
         .describe(
           '`false`: the Responses WebSocket transport on `GET /v1/responses` is off; the handshake is answered `426`, from which Codex falls back to HTTP at once. Default: on. `SWITCHYARD_RESPONSES_WEBSOCKET` wins.',
         ),
+      sso: ssoSchema()
+        .optional()
+        .describe(
+          "Single sign-on for the console: the provider's groups mapped to roles and teams (see README, Single sign-on). A mistake here turns sign-on off, named, and leaves the rest of the file applied.",
+        ),
       trustedProxies: z.array(ipOrCidr()).optional().describe('Addresses or CIDR ranges of the reverse proxies whose `X-Forwarded-For` is believed (`SWITCHYARD_TRUSTED_PROXIES` wins).'),
     })
     .superRefine((config, ctx) => {
@@ -208,7 +214,8 @@ export const configSchema = builtOnce(() =>
     }),
 );
 
-export type ConfigFile = z.output<ReturnType<typeof configSchema>>;
+/** The file as applied; `ssoProblems` names what was wrong in its `sso` section, which is then left out. */
+export type ConfigFile = z.output<ReturnType<typeof configSchema>> & { ssoProblems?: string[] };
 export type ConfigChannel = ConfigFile['channels'][number];
 export type ConfigKey = ConfigFile['keys'][number];
 export type ConfigPrice = z.output<ReturnType<typeof priceSchema>>;
@@ -242,12 +249,15 @@ export function parseConfigText(text: string, format: 'yaml' | 'json', source = 
   if (exceedsJsonDepth(value)) throw new ConfigFileError(source, [`nests objects and lists more than ${MAX_JSON_DEPTH} levels deep`]);
   // An empty file declares nothing.
   const result = configSchema().safeParse(value ?? {});
-  if (!result.success)
-    throw new ConfigFileError(
-      source,
-      result.error.issues.map((issue) => describeIssue(issue, value)),
-    );
-  return result.data;
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => describeIssue(issue, value));
+  // A mistake in the sso section turns sign-on off, not the gateway: the rest is applied without it.
+  if (result.error.issues.every((issue) => issue.path[0] === 'sso')) {
+    const { sso: _left, ...rest } = value as Record<string, unknown>;
+    const again = configSchema().safeParse(rest);
+    if (again.success) return { ...again.data, ssoProblems: problems };
+  }
+  throw new ConfigFileError(source, problems);
 }
 
 function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {

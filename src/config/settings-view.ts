@@ -40,7 +40,8 @@ export function settingsView(env: Record<string, string | undefined>): SettingVi
       const fallback = 'default' in spec ? spec.default : 'defaultText' in spec ? spec.defaultText : null;
       return { ...described, value: fallback ?? null, source: 'default' as const };
     }
-    const value = CREDENTIALS.has(name) ? '(set)' : ADDRESSES.has(name) ? safeAddress(raw) : raw;
+    // Addresses first: a database URL is a secret whose host may be shown.
+    const value = ADDRESSES.has(name) ? safeAddress(raw) : CREDENTIALS.has(name) || ('secret' in spec && spec.secret) ? '(set)' : raw;
     return { ...described, value, source: 'environment' as const };
   });
 }

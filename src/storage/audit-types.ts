@@ -8,8 +8,8 @@
  */
 import type { PagePosition } from './paging.js';
 
-/** Who changes things: the bootstrap admin key, the CLI, the config file; later admin users and their tokens. */
-export type AuditActorKind = 'admin-key' | 'cli' | 'config-file' | 'user' | 'token';
+/** Who changes things: the bootstrap admin key, the CLI, the config file, admin users and their tokens, and single sign-on (users it creates or maps). */
+export type AuditActorKind = 'admin-key' | 'cli' | 'config-file' | 'user' | 'token' | 'sso';
 
 export interface AuditActor {
   kind: AuditActorKind;

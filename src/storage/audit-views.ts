@@ -11,6 +11,7 @@ import { publicChannel, publicKey } from './public-views.js';
 import type { TeamMember, TeamRecord, UserRecord } from './team-types.js';
 import type { BudgetRecord } from './budget-types.js';
 import type { AdminTokenRecord } from './admin-token-types.js';
+import type { AdminSessionRecord } from './admin-session-types.js';
 import type { AuditKind, AuditSubjects, ChannelRecord, KeyRecord, PriceRecord, SecretChange } from './types.js';
 
 interface AuditTarget<R> {
@@ -53,6 +54,12 @@ export const AUDIT_TARGETS: { readonly [K in AuditKind]: AuditTarget<AuditSubjec
   budget: target<BudgetRecord>({ id: (r) => r.id, name: (r) => r.name, view: (r) => ({ ...r }) }),
   // A token record has no secret and no hash: the whole of it is public.
   'admin-token': target<AdminTokenRecord>({ id: (r) => r.id, name: (r) => r.name, view: (r) => ({ ...r }) }),
+  // A session is named by a short prefix of its id (itself a hash of the cookie's secret), enough to tell a login from its logout.
+  session: target<AdminSessionRecord>({
+    id: (r) => `ses_${r.id.slice(0, 16)}`,
+    name: () => null,
+    view: (r) => ({ userId: r.userId, createdAt: r.createdAt, expiresAt: r.expiresAt }),
+  }),
 };
 
 /** The target's columns of an entry: who or what changed, and its views before and after. */

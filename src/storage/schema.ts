@@ -228,6 +228,25 @@ export interface BudgetHoldsTable {
   expires_at: number;
 }
 
+/** A console session (single sign-on); `id` is the SHA-256 of the cookie's secret. */
+export interface AdminSessionsTable {
+  id: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+  provider_sid: string | null;
+}
+
+/** A sign-in started at the provider and not finished yet; `id` is the SHA-256 of its state. */
+export interface AdminLoginsTable {
+  id: string;
+  code_verifier: string;
+  nonce: string;
+  return_to: string;
+  expires_at: number;
+}
+
 export interface Database {
   keys: KeysTable;
   channels: ChannelsTable;
@@ -244,4 +263,6 @@ export interface Database {
   budgets: BudgetsTable;
   budget_spend: BudgetSpendTable;
   budget_holds: BudgetHoldsTable;
+  admin_sessions: AdminSessionsTable;
+  admin_logins: AdminLoginsTable;
 }

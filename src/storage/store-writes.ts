@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { KyselyAdminTokenRepository } from './admin-tokens.js';
+import { KyselyAdminSessionRepository } from './admin-sessions.js';
 import { KyselyAuditRepository } from './audit-log.js';
 import { KyselyBudgetRepository } from './budgets.js';
 import { KyselyChannelRepository } from './channels.js';
@@ -24,6 +25,7 @@ export function storeWrites(db: Kysely<Database>): StoreWrites {
     users: new KyselyUserRepository(db),
     budgets: new KyselyBudgetRepository(db),
     adminTokens: new KyselyAdminTokenRepository(db),
+    sessions: new KyselyAdminSessionRepository(db),
   };
 }
 

@@ -95,6 +95,8 @@ export interface UserRepository {
   create(user: NewUser): Promise<UserRecord>;
   get(id: string): Promise<UserRecord | undefined>;
   getByEmail(email: string): Promise<UserRecord | undefined>;
+  /** The user a sign-in provider names by this subject. */
+  getByExternalId(externalId: string): Promise<UserRecord | undefined>;
   list(): Promise<UserRecord[]>;
   update(id: string, patch: UserPatch): Promise<UserRecord | undefined>;
   /**

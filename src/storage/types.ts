@@ -4,6 +4,7 @@
  * migrations. Times are epoch milliseconds; money is in quota units (USD).
  */
 import type { Kysely } from 'kysely';
+import type { AdminSessionRecord, AdminSessionRepository } from './admin-session-types.js';
 import type { AuditActor, AuditEntry, AuditQuery } from './audit-types.js';
 import type { BudgetRecord, BudgetRepository } from './budget-types.js';
 import type { AdminTokenRecord, AdminTokenRepository } from './admin-token-types.js';
@@ -168,6 +169,7 @@ export interface AuditSubjects {
   'team-member': TeamMember;
   budget: BudgetRecord;
   'admin-token': AdminTokenRecord;
+  session: AdminSessionRecord;
 }
 
 export type AuditKind = keyof AuditSubjects;
@@ -195,6 +197,8 @@ export interface StoreWrites {
   readonly users: UserRepository;
   readonly budgets: BudgetRepository;
   readonly adminTokens: AdminTokenRepository;
+  /** Console sessions and pending sign-ins (single sign-on). */
+  readonly sessions: AdminSessionRepository;
 }
 
 export interface Store extends StoreWrites {

@@ -65,6 +65,11 @@ export class KyselyUserRepository implements UserRepository {
     return row && toUser(row);
   }
 
+  async getByExternalId(externalId: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('external_id', '=', externalId).executeTakeFirst();
+    return row && toUser(row);
+  }
+
   async list(): Promise<UserRecord[]> {
     return (await this.db.selectFrom('users').selectAll().orderBy('email').execute()).map(toUser);
   }

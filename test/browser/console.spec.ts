@@ -12,8 +12,13 @@
  * form and serve a request through a loopback fake of the service (the ones
  * the end-to-end tests use); an openai-chat preset's defaults show in the
  * form; a price is set, edited, looked up and deleted; a team budget is
- * created and a request of the team taken off what remains. Throughout, the page logs no error and requests nothing
- * from another origin. Screenshots go to test/browser/screenshots/. Code run in
+ * created and a request of the team taken off what remains; a viewer's
+ * personal admin token sees only the views a viewer may use; single sign-on
+ * through a real OpenID Connect provider (oidc-provider on loopback) signs a
+ * person in with the role their group maps to, and logging out ends the
+ * session. Throughout, the page logs no error and requests nothing from
+ * another origin (but the provider's, while it shows its own pages).
+ * Screenshots go to test/browser/screenshots/. Code run in
  * the page reaches the DOM through `globalThis`: this file is type-checked
  * without the DOM types.
  */
@@ -27,6 +32,7 @@ import { startGateway, TEST_ADMIN_KEY, type TestGateway } from '../support/gatew
 import { createAdminToken } from '../../src/admin/admin-tokens.js';
 
 const BROWSER_ACTOR = { kind: 'cli', id: 'browser test', name: 'browser test', requestId: null, clientIp: null } as const;
+import { freePort, startOidcProvider } from '../support/oidc-provider.js';
 
 const SHOTS = path.join('test', 'browser', 'screenshots');
 const MODEL = 'console-sim-chat';
@@ -34,6 +40,7 @@ const MODEL = 'console-sim-chat';
 const config = {
   channels: [{ name: 'sim', type: 'simulator', priority: 10, models: ['*'], settings: { taskSeconds: 0.3, imageSize: 256, videoSize: 96 } }],
   prices: { 'console-*': { input: 3, output: 15 }, 'ig_*': { perCall: 0.04 } },
+  sso: { roles: { 'console-admins': 'admin' } },
 };
 
 /** Chromium on PATH (Debian's package), else its usual place. */
@@ -125,19 +132,27 @@ async function main(): Promise<void> {
   // The cloud channels the console creates call these; tried before the simulator by their priority.
   const bedrock = await startFakeBedrock();
   const vertex = await startFakeVertex({ project: 'console-project', location: 'europe-west4' });
-  const gw = await startGateway({ config });
+  // The provider must know the console's callback address before the gateway starts.
+  const port = await freePort();
+  const callback = `http://127.0.0.1:${port}/admin/auth/oidc/callback`;
+  const provider = await startOidcProvider({ redirectUris: [callback], accounts: { grace: { email: 'grace@example.test', name: 'Grace', groups: ['console-admins'] } } });
+  const gw = await startGateway({ config, env: provider.env(callback), settings: { port } });
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
   const origin = new URL(gw.url).origin;
+  // The provider's own pages are its business (they ask for a web font): only the console's requests are checked.
+  const atProvider = (url: string) => url.startsWith(provider.issuer);
   try {
     const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     const page = await context.newPage();
     page.on('console', (message) => {
+      if (atProvider(page.url())) return;
       if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('request', (request) => {
       const url = request.url();
+      if (atProvider(url) || atProvider(request.frame().url())) return;
       if (!url.startsWith('blob:') && !url.startsWith('data:') && new URL(url).origin !== origin) problems.push(`off-origin request: ${url}`);
     });
     page.setDefaultTimeout(10_000);
@@ -635,10 +650,37 @@ async function main(): Promise<void> {
       assert.equal(await page.evaluate("sessionStorage.getItem('switchyard.adminKey')"), null);
     });
 
+    await step('single sign-on signs a person in through the provider, with the role their group maps to', async () => {
+      await page.click('text=Sign in with Test IdP');
+      await page.waitForURL((url) => atProvider(url.href));
+      await page.fill('input[name=login]', 'grace');
+      await page.fill('input[name=password]', 'anything');
+      await page.click('button[type=submit]');
+      await page.click('button:has-text("Continue")');
+      await page.waitForURL((url) => url.href.startsWith(`${origin}/console/`));
+      await page.locator('nav .signed-in', { hasText: 'grace@example.test' }).waitFor();
+      assert.equal(await page.evaluate("sessionStorage.getItem('switchyard.adminKey')"), null);
+      const cookies = await page.context().cookies();
+      const session = cookies.find((cookie) => cookie.name === 'switchyard_session');
+      assert.ok(session?.httpOnly, 'the session cookie is HttpOnly');
+      assert.equal(await page.evaluate('document.cookie.includes("switchyard_session")'), false);
+      const grace = ((await gw.admin('GET', '/users')).body as { data: Array<Record<string, any>> }).data.find((user) => user.email === 'grace@example.test');
+      assert.equal(grace?.role, 'admin');
+      // The views work on the session: the keys list loads through the admin API.
+      await page.click('nav >> text=Keys');
+      await page.locator('main h1', { hasText: 'Keys' }).waitFor();
+      await shot(page, 'signed-in-by-sso');
+      await page.click('text=Log out');
+      await page.locator('text=Sign in with Test IdP').waitFor();
+      const after = await fetch(`${gw.url}/admin/auth/session`, { headers: { cookie: `switchyard_session=${session.value}` } });
+      assert.equal(after.status, 401, 'the session ended at the gateway');
+    });
+
     assert.deepEqual(problems, [], 'no console errors, page errors or off-origin requests');
   } finally {
     await browser.close();
     await gw.close();
+    await provider.close();
     await bedrock.close();
     await vertex.close();
   }

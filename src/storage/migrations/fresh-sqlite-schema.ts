@@ -18,6 +18,7 @@ export const FRESH_SQLITE_MIGRATIONS: readonly string[] = [
   '0012_budgets',
   '0013_user_roles',
   '0014_admin_tokens',
+  '0015_admin_sessions',
 ];
 
 export const FRESH_SQLITE_SCHEMA: readonly string[] = [
@@ -71,4 +72,8 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE INDEX "budget_holds_budget" on "budget_holds" ("budget_id", "period_start")',
   'CREATE TABLE "admin_tokens" ("id" text primary key, "user_id" text not null references "users" ("id") on delete cascade, "name" text not null, "token_hash" text not null unique, "token_prefix" text not null, "created_at" bigint not null, "expires_at" bigint, "last_used_at" bigint, "revoked_at" bigint)',
   'CREATE INDEX "admin_tokens_user" on "admin_tokens" ("user_id")',
+  'CREATE TABLE "admin_sessions" ("id" text primary key, "user_id" text not null, "created_at" bigint not null, "expires_at" bigint not null, "last_seen_at" bigint not null, "provider_sid" text)',
+  'CREATE INDEX "admin_sessions_user" on "admin_sessions" ("user_id")',
+  'CREATE INDEX "admin_sessions_expires" on "admin_sessions" ("expires_at")',
+  'CREATE TABLE "admin_logins" ("id" text primary key, "code_verifier" text not null, "nonce" text not null, "return_to" text not null, "expires_at" bigint not null)',
 ];

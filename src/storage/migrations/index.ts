@@ -17,6 +17,7 @@ import { audit } from './0011_audit.js';
 import { budgets } from './0012_budgets.js';
 import { userRoles } from './0013_user_roles.js';
 import { adminTokens } from './0014_admin_tokens.js';
+import { adminSessions } from './0015_admin_sessions.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '0012_budgets': budgets,
   '0013_user_roles': userRoles,
   '0014_admin_tokens': adminTokens,
+  '0015_admin_sessions': adminSessions,
 };
 
 export const migrationProvider: MigrationProvider = {
