@@ -196,7 +196,7 @@ describe('console single sign-on (OpenID Connect)', () => {
     expect((await signIn(browser, 'dave')).status).toBe(302);
     const secret = browser.jar.get('127.0.0.1', 'switchyard_session') as string;
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect((await api(browser, 'GET', '/settings')).status).toBe(200);
+    expect((await api(browser, 'GET', '/me')).status).toBe(200);
     const everything = [...logLines, ...answers].join('\n');
     expect(everything).not.toContain(TEST_CLIENT_SECRET);
     expect(everything).not.toContain(secret);
