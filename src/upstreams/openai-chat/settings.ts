@@ -2,8 +2,9 @@
  * The openai-chat channel's settings: the Chat Completions protocol's keys
  * (protocols/chat-completions/settings.ts), and `preset`, which names a
  * known service whose base URL and quirks (presets.ts) become the channel's
- * defaults, and `completionsEndpoint`, which says the server takes legacy
- * Completions itself.
+ * defaults, and `completionsEndpoint`, `rerankEndpoint` and
+ * `moderationsEndpoint`, which say the server takes legacy Completions,
+ * rerank and moderations itself.
  */
 import { z } from 'zod';
 import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
@@ -23,6 +24,19 @@ export const openAiChatSettingsShape = {
     .default(false)
     .describe(
       "The server offers legacy Completions at `<base>/completions` (vLLM, Together, Fireworks, OpenAI's instruct models): a `/v1/completions` request is passed to it as it is, token-id prompts, `echo`, `suffix`, `logprobs` and `best_of` included. Otherwise it is translated through chat, and those are refused.",
+    ),
+  rerankEndpoint: z
+    .string({ error: 'must be a path such as /rerank' })
+    .regex(/^\/[A-Za-z0-9._~\-/]*$/, 'must be a path such as /rerank')
+    .optional()
+    .describe(
+      'The path under the base URL where the server takes rerank requests (`/rerank` for vLLM and Together, their presets set it): `/v1/rerank` requests for the channel\'s models are passed to it as they are. Unset: the channel serves no rerank.',
+    ),
+  moderationsEndpoint: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .describe(
+      "The server offers OpenAI's moderations at `<base>/moderations`: `/v1/moderations` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise.",
     ),
 } as const;
 
