@@ -40,7 +40,11 @@ export interface AdmissionServices {
 
 export interface RequestServices extends AdmissionServices {
   /** Holds the request's possible cost against the key's quota; undefined (not a promise) without a quota. */
-  holdQuota(key: ClientKey, model: string, request: { inputBytes: number; body?: Record<string, unknown>; outputTokens?: number; impliedOutputTokens?: number }): Promise<QuotaHold | undefined> | undefined;
+  holdQuota(
+    key: ClientKey,
+    model: string,
+    request: { inputBytes: number; body?: Record<string, unknown>; outputTokens?: number; impliedOutputTokens?: number },
+  ): Promise<QuotaHold | undefined> | undefined;
   /** Channels that may serve the model, in the order to try them; `accepts` narrows them to adapters that can do the work. */
   candidates(model: string, accepts?: (adapter: UpstreamAdapter, channel: Channel) => boolean): Channel[];
   adapter(type: string): UpstreamAdapter;

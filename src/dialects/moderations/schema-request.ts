@@ -15,10 +15,7 @@ export const DEFAULT_MODERATION_MODEL = 'omni-moderation-latest';
 export const MAX_MODERATION_INPUTS = 32;
 
 const part = builtOnce(() =>
-  z.discriminatedUnion('type', [
-    z.looseObject({ type: z.literal('text'), text: z.string() }),
-    z.looseObject({ type: z.literal('image_url'), image_url: z.looseObject({ url: z.string().min(1) }) }),
-  ]),
+  z.discriminatedUnion('type', [z.looseObject({ type: z.literal('text'), text: z.string() }), z.looseObject({ type: z.literal('image_url'), image_url: z.looseObject({ url: z.string().min(1) }) })]),
 );
 
 export const moderationsRequestSchema = builtOnce(() =>

@@ -14,8 +14,7 @@ import { joinUrl } from '../http.js';
 import type { ChatCompletionsEndpoint, ChatCompletionsOperation } from '../protocols/chat-completions/index.js';
 import type { UpstreamCall } from '../types.js';
 import { CHAT_PRESETS } from './presets.js';
-import { isOpenAiBaseUrl } from '../openai-origin.js';
-import { openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
+import { offersModerations, openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
 
 const paths: Readonly<Record<ChatCompletionsOperation, string>> = { chat: '/chat/completions', embeddings: '/embeddings' };
 
@@ -36,11 +35,11 @@ export const openAiChatEndpoint: ChatCompletionsEndpoint<OpenAiChatSettings> = {
     url: (call) => joinUrl(baseOf(call), '/completions'),
   },
   rerank: {
-    offered: (channel) => openAiChatSettingsOf(channel).rerankEndpoint !== undefined,
-    url: (call) => joinUrl(baseOf(call), openAiChatSettingsOf(call.channel).rerankEndpoint ?? '/rerank'),
+    offered: (channel) => Boolean(openAiChatSettingsOf(channel).rerankEndpoint),
+    url: (call) => joinUrl(baseOf(call), String(openAiChatSettingsOf(call.channel).rerankEndpoint)),
   },
   moderations: {
-    offered: (channel) => openAiChatSettingsOf(channel).moderationsEndpoint ?? isOpenAiBaseUrl(channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(channel))),
+    offered: (channel) => offersModerations(openAiChatSettingsOf(channel), channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(channel))),
     url: (call) => joinUrl(baseOf(call), '/moderations'),
   },
 };

@@ -44,7 +44,7 @@ export interface ChatPreset {
   /** The `/v1` prefix (or the service's equivalent): the channel's base URL when it sets none. */
   readonly baseUrl: string;
   /** The protocol settings the service needs, each a default the channel may override. */
-  readonly settings: Readonly<Partial<ChatCompletionsSettings>>;  /** Where the service takes rerank requests under its base URL, if it does (the channel's `rerankEndpoint` default). */
+  readonly settings: Readonly<Partial<ChatCompletionsSettings>> /** Where the service takes rerank requests under its base URL, if it does (the channel's `rerankEndpoint` default). */;
   readonly rerankEndpoint?: string;
 }
 

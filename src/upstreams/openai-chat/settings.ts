@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
 import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
 import { CHAT_PRESET_DEFAULTS, CHAT_PRESET_NAMES } from './presets.js';
+import { isOpenAiBaseUrl } from '../openai-origin.js';
 
 export const openAiChatSettingsShape = {
   ...chatCompletionsSettingsShape,
@@ -30,7 +31,7 @@ export const openAiChatSettingsShape = {
     .regex(/^\/[A-Za-z0-9._~\-/]*$/, 'must be a path such as /rerank')
     .optional()
     .describe(
-      'The path under the base URL where the server takes rerank requests (`/rerank` for vLLM and Together, their presets set it): `/v1/rerank` requests for the channel\'s models are passed to it as they are. Unset: the channel serves no rerank.',
+      "The path under the base URL where the server takes rerank requests (`/rerank` for vLLM and Together, their presets set it): `/v1/rerank` requests for the channel's models are passed to it as they are. Unset: the channel serves no rerank.",
     ),
   moderationsEndpoint: z
     .boolean({ error: 'must be true or false' })
@@ -47,3 +48,6 @@ export type OpenAiChatSettings = TypedSettings<typeof openAiChatSettingsShape>;
 
 /** A channel's settings, typed (see typed-settings.ts). */
 export const openAiChatSettingsOf = (channel: SettingsHolder): OpenAiChatSettings => openAiChatSettings.of(channel);
+
+/** Whether a channel's server takes moderations: the setting, else whether its base URL is OpenAI's. */
+export const offersModerations = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.moderationsEndpoint ?? isOpenAiBaseUrl(baseUrl);

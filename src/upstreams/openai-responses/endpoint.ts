@@ -8,8 +8,7 @@
 import { joinUrl } from '../http.js';
 import type { ResponsesEndpoint, ResponsesOperation } from '../protocols/responses/index.js';
 import type { UpstreamCall } from '../types.js';
-import { isOpenAiBaseUrl } from '../openai-origin.js';
-import { openAiResponsesSettingsOf, type OpenAiResponsesSettings } from './settings.js';
+import { offersModerations, openAiResponsesSettingsOf, type OpenAiResponsesSettings } from './settings.js';
 
 /** Used when the channel names no base URL (the `/v1` prefix is part of it, as for every OpenAI-style type). */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -33,7 +32,7 @@ export const openAiResponsesEndpoint: ResponsesEndpoint<OpenAiResponsesSettings>
   url: responsesUrl,
   headers: responsesHeaders,
   moderations: {
-    offered: (channel) => openAiResponsesSettingsOf(channel).moderationsEndpoint ?? isOpenAiBaseUrl(channel.baseUrl || DEFAULT_OPENAI_BASE_URL),
+    offered: (channel) => offersModerations(openAiResponsesSettingsOf(channel), channel.baseUrl || DEFAULT_OPENAI_BASE_URL),
     url: (call) => joinUrl(call.channel.baseUrl || DEFAULT_OPENAI_BASE_URL, '/moderations'),
   },
 };

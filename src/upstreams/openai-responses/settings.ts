@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { responsesLooseWhenStored, responsesSettingsShape } from '../protocols/responses/settings.js';
+import { isOpenAiBaseUrl } from '../openai-origin.js';
 import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
 
 export const openAiResponsesSettingsShape = {
@@ -24,3 +25,6 @@ export type OpenAiResponsesSettings = TypedSettings<typeof openAiResponsesSettin
 
 /** A channel's settings, typed (see typed-settings.ts). */
 export const openAiResponsesSettingsOf = (channel: SettingsHolder): OpenAiResponsesSettings => openAiResponsesSettings.of(channel);
+
+/** Whether a channel's server takes moderations: the setting, else whether its base URL is OpenAI's. */
+export const offersModerations = (settings: OpenAiResponsesSettings, baseUrl: string): boolean => settings.moderationsEndpoint ?? isOpenAiBaseUrl(baseUrl);

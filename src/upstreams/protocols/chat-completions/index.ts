@@ -43,6 +43,7 @@ export function chatCompletionsProtocol<S extends ChatCompletionsSettings>(endpo
   if (endpoint.completions) adapter.nativeFor = completionsNativeFor(adapter, endpoint, endpoint.completions);
   // Rerank and moderations go to the server's own endpoints as they are, on the channels that declare them.
   if (endpoint.rerank) adapter.rerank = plainPassThrough({ endpoint, address: endpoint.rerank, throwStatus: throwChatCompletionsStatus, inputTokens: rerankInputTokens, what: 'rerank' });
-  if (endpoint.moderations) adapter.moderations = plainPassThrough({ endpoint, address: endpoint.moderations, throwStatus: throwChatCompletionsStatus, inputTokens: () => undefined, what: 'moderations' });
+  if (endpoint.moderations)
+    adapter.moderations = plainPassThrough({ endpoint, address: endpoint.moderations, throwStatus: throwChatCompletionsStatus, inputTokens: () => undefined, what: 'moderations' });
   return adapter;
 }
