@@ -39,7 +39,15 @@ describe.each(ENGINES)('rerank on %s', (engine) => {
   };
 
   beforeAll(async () => {
-    upstream = await startFakeUpstream(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(vllmAnswer) }));
+    upstream = await startFakeUpstream((request) =>
+      request.json<{ query?: string }>().query === 'refuse me'
+        ? {
+            status: 400,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ error: { message: 'top_n too large', type: 'invalid_request_error', param: 'top_n', code: 'bad_top_n' } }),
+          }
+        : { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(vllmAnswer) },
+    );
     place = await createPlace(engine);
     gw = await place.start({
       config: {
@@ -108,6 +116,14 @@ describe.each(ENGINES)('rerank on %s', (engine) => {
     const answer = await rerank({ model: 'preset-reranker', query: 'q', documents: ['a'] });
     expect(answer.status).toBe(200);
     expect(upstream.requests.at(-1)!.url).toBe('/v1/rerank');
+  });
+
+  it("gives a client the server's refusal in the OpenAI shape, its param and code kept", async () => {
+    const answer = await rerank({ model: 'bge-reranker-v2-m3', query: 'refuse me', documents: ['a'], top_n: 99 });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', param: 'top_n', code: 'bad_top_n' });
+    const [row] = await logsFor('bge-reranker-v2-m3');
+    expect(row).toMatchObject({ family: 'rerank', httpStatus: 400, cost: 0 });
   });
 
   it('answers bad input with a 400 naming the field, in the OpenAI shape', async () => {
