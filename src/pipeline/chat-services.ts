@@ -87,7 +87,7 @@ class GatewayServices implements ChatServices, TaskServices {
     return holdQuota(this.ctx, key, model, request);
   }
 
-  candidates(model: string, accepts?: (adapter: UpstreamAdapter) => boolean): Channel[] {
+  candidates(model: string, accepts?: (adapter: UpstreamAdapter, channel: Channel) => boolean): Channel[] {
     return chatCandidates(this.ctx, model, accepts);
   }
 

@@ -46,7 +46,7 @@ export interface RequestServices extends AdmissionServices {
     request: { inputBytes: number; body?: Record<string, unknown>; outputTokens?: number; impliedOutputTokens?: number },
   ): Promise<QuotaHold | undefined> | undefined;
   /** Channels that may serve the model, in the order to try them; `accepts` narrows them to adapters that can do the work. */
-  candidates(model: string, accepts?: (adapter: UpstreamAdapter) => boolean): Channel[];
+  candidates(model: string, accepts?: (adapter: UpstreamAdapter, channel: Channel) => boolean): Channel[];
   adapter(type: string): UpstreamAdapter;
   upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders']; sessionKey?: string }, signal: CallSignal): UpstreamCall;
   /** Settles the request: usage completed and priced, the log row and spend recorded, the hold released. */

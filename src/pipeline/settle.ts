@@ -47,6 +47,8 @@ export interface SettleInput extends RoutedFields {
   translation?: string;
   /** The quota hold taken before routing, released here with the actual cost. */
   hold?: QuotaHold;
+  /** Free unless a price is set (moderations): no price is then no cost, not an unpriced model. */
+  freeUnlessPriced?: boolean;
 }
 
 /** The usage the request is charged for: the one rule in billing/delivered-usage.ts. */
@@ -54,11 +56,16 @@ export function completeUsage(input: SettleInput): Usage {
   return chargedUsage(input);
 }
 
+function operationOf(family: string): 'chat' | 'text_completion' | 'embeddings' | 'rerank' | 'moderations' {
+  if (family === 'embeddings' || family === 'rerank' || family === 'moderations') return family;
+  return family === 'completions' ? 'text_completion' : 'chat';
+}
+
 /** The request's metrics and its note for the access log and the trace span, from what settled it. */
 function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost: number, now: number): void {
   const channel = input.channelId ?? 'none';
   // The GenAI semantic conventions' operation names: legacy Completions are `text_completion`.
-  const operation = input.family === 'embeddings' ? 'embeddings' : input.family === 'completions' ? 'text_completion' : 'chat';
+  const operation = operationOf(input.family);
   ctx.metrics.observe({
     family: input.family,
     operation,
@@ -98,6 +105,7 @@ function priceOf(ctx: AppContext, input: SettleInput, usage: Usage): { cost: num
   if (!input.answered) return { cost: 0, unpriced: false };
   const quote = ctx.prices.quote(input.model, input.upstreamModel);
   if (quote) return { cost: costOf(quote.price, usage), unpriced: false };
+  if (input.freeUnlessPriced) return { cost: 0, unpriced: false };
   const used = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens > 0;
   if (used) warnUnpricedOnce(ctx.prices, ctx.logger, input.model);
   return { cost: 0, unpriced: used };

@@ -12,11 +12,11 @@ import type { Channel } from '../core/channel.js';
 import type { UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
 import { upstreamLimits } from '../core/upstream-limits.js';
 
-/** The channels that may serve a model, in the order to try them; `accepts`, when given, keeps those whose adapter can do the work (embeddings). */
-export function chatCandidates(ctx: AppContext, model: string, accepts?: (adapter: UpstreamAdapter) => boolean): Channel[] {
+/** The channels that may serve a model, in the order to try them; `accepts`, when given, keeps those whose adapter (on that channel) can do the work (embeddings, rerank). */
+export function chatCandidates(ctx: AppContext, model: string, accepts?: (adapter: UpstreamAdapter, channel: Channel) => boolean): Channel[] {
   return orderCandidates(ctx.channels.serving(model), model, {
     isHealthy: ctx.health.isHealthy,
-    accepts: accepts ? (channel) => ctx.adapters.has(channel.type) && accepts(ctx.adapters.get(channel.type)) : (channel) => ctx.adapters.has(channel.type),
+    accepts: accepts ? (channel) => ctx.adapters.has(channel.type) && accepts(ctx.adapters.get(channel.type), channel) : (channel) => ctx.adapters.has(channel.type),
   });
 }
 

@@ -12,6 +12,8 @@ import { registerChatCompletionsRoutes } from '../families/chat-completions/rout
 import { registerCompletionsRoutes } from '../families/completions/routes.js';
 import { registerGeminiModelRoutes, registerModelRoutes } from '../families/models/routes.js';
 import { registerEmbeddingsRoutes } from '../families/embeddings/routes.js';
+import { registerRerankRoutes } from '../families/rerank/routes.js';
+import { registerModerationsRoutes } from '../families/moderations/routes.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerImageRoutes } from '../families/images/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
@@ -117,6 +119,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerCompletionsRoutes(scope, ctx));
   await app.register(async (scope) => registerModelRoutes(scope, ctx));
   await app.register(async (scope) => registerEmbeddingsRoutes(scope, ctx));
+  await app.register(async (scope) => registerRerankRoutes(scope, ctx));
+  await app.register(async (scope) => registerModerationsRoutes(scope, ctx));
   await app.register(async (scope) => registerGeminiModelRoutes(scope, ctx));
   await app.register(async (scope) => registerImageRoutes(scope, ctx), { prefix: '/ig' });
   await app.register(async (scope) => registerVideoRoutes(scope, ctx));

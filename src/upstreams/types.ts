@@ -7,6 +7,8 @@
 import type { CallSignal } from '../core/call-signal.js';
 import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../core/chat.js';
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
+import type { RerankRequest, RerankResponse } from '../dialects/rerank/wire.js';
+import type { ModerationRequest, ModerationResponse } from '../dialects/moderations/wire.js';
 import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
 import type { Prepared, PrepareOptions } from './plan.js';
@@ -148,9 +150,27 @@ export interface UpstreamAdapter<Settings = Record<string, unknown>, P extends P
    * endpoint is that one.
    */
   embedPassThrough?(request: PassThroughRequest, call: UpstreamCall): Promise<EmbeddingPassThroughResult>;
+
+  /** Rerank (`POST /v1/rerank`); absent when the type has none (its channels are then never asked). */
+  rerank?: PlainOperation<RerankRequest, RerankResponse>;
+
+  /** Moderations (`POST /v1/moderations`); absent when the type has none. */
+  moderations?: PlainOperation<ModerationRequest, ModerationResponse>;
 }
 
-/** An upstream's embeddings answer kept byte for byte, with the usage read from it. */
+/**
+ * A plain JSON operation beside chat (rerank, moderations): which channels
+ * of the type serve it, and how: computed from the internal request (the
+ * simulator) or the client's body passed to the server's own endpoint.
+ */
+export interface PlainOperation<Request, Response> {
+  /** Whether the channel serves it (a setting may declare that its server has the endpoint). */
+  offered(channel: Channel): boolean;
+  serve?(request: Request, call: UpstreamCall): Promise<Response>;
+  passThrough?(request: PassThroughRequest, call: UpstreamCall): Promise<EmbeddingPassThroughResult>;
+}
+
+/** An upstream's plain JSON answer (embeddings, rerank, moderations) kept byte for byte, with the usage read from it. */
 export interface EmbeddingPassThroughResult {
   status: number;
   contentType: string;

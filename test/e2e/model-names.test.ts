@@ -35,6 +35,8 @@ const bodies: Array<{ family: string; path: string; template: string; shape: 'me
   { family: 'Chat Completions', path: '/v1/chat/completions', template: '{"model":"@MODEL@","messages":[{"role":"user","content":"hi"}]}', shape: 'openai' },
   { family: 'legacy Completions', path: '/v1/completions', template: '{"model":"@MODEL@","prompt":"hi"}', shape: 'openai' },
   { family: 'embeddings', path: '/v1/embeddings', template: '{"model":"@MODEL@","input":"hi"}', shape: 'openai' },
+  { family: 'rerank', path: '/v1/rerank', template: '{"model":"@MODEL@","query":"hi","documents":["hi"]}', shape: 'openai' },
+  { family: 'moderations', path: '/v1/moderations', template: '{"model":"@MODEL@","input":"hi"}', shape: 'openai' },
   { family: 'video', path: '/v1/videos', template: '{"model":"@MODEL@","prompt":"a cat","seconds":"1"}', shape: 'openai' },
 ];
 

@@ -44,6 +44,8 @@ const routes = (model: string) => [
   { name: 'Chat Completions', send: (gw: TestGateway) => call(gw, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hello' }] }), shape: 'openai' },
   { name: 'legacy Completions', send: (gw: TestGateway) => call(gw, 'POST', '/v1/completions', { model, prompt: 'hello' }), shape: 'openai' },
   { name: 'embeddings', send: (gw: TestGateway) => call(gw, 'POST', '/v1/embeddings', { model, input: 'hello' }), shape: 'openai' },
+  { name: 'rerank', send: (gw: TestGateway) => call(gw, 'POST', '/v1/rerank', { model, query: 'hello', documents: ['hello'] }), shape: 'openai' },
+  { name: 'moderations', send: (gw: TestGateway) => call(gw, 'POST', '/v1/moderations', { model, input: 'hello' }), shape: 'openai' },
   { name: 'video', send: (gw: TestGateway) => call(gw, 'POST', '/v1/videos', { model, prompt: 'a lighthouse', seconds: '1' }), shape: 'openai' },
   { name: 'models/{id} (OpenAI)', send: (gw: TestGateway) => call(gw, 'GET', `/v1/models/${encodeURIComponent(model)}`), shape: 'openai' },
   { name: 'models/{id} (Anthropic)', send: (gw: TestGateway) => call(gw, 'GET', `/v1/models/${encodeURIComponent(model)}`, undefined, anthropic), shape: 'messages' },

@@ -199,6 +199,14 @@ export const CHAT_COMPLETIONS_MEDIA = ['messages.1.content.1.image_url.url'];
 export const completionsBody = () => ({ model: 'fuzz-model', prompt: 'Once upon a time', max_tokens: 32, temperature: 0.5, stop: ['\n\n'], user: 'fuzz-user' });
 
 export const embeddingsBody = () => ({ model: 'fuzz-embed', input: ['the cat', 'a dog'], encoding_format: 'float', dimensions: 8 });
+export const rerankBody = () => ({ model: 'fuzz-rerank', query: 'the cat', documents: ['the cat sat', { text: 'a dog' }], top_n: 2, return_documents: true });
+export const moderationsBody = () => ({
+  model: 'fuzz-moderation',
+  input: [
+    { type: 'text', text: 'the cat' },
+    { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } },
+  ],
+});
 
 export const embedContentBody = () => ({ content: { parts: [{ text: 'the cat' }] }, taskType: 'RETRIEVAL_DOCUMENT', outputDimensionality: 8 });
 

@@ -10,7 +10,21 @@ import * as base from './bases.js';
 import type { ErrorShape } from './shapes.js';
 
 /** Counted separately in the summary. */
-export type Family = 'messages' | 'responses' | 'generate' | 'chat-completions' | 'completions' | 'models' | 'embeddings' | 'images' | 'videos' | 'admin' | 'health' | 'console';
+export type Family =
+  | 'messages'
+  | 'responses'
+  | 'generate'
+  | 'chat-completions'
+  | 'completions'
+  | 'models'
+  | 'embeddings'
+  | 'rerank'
+  | 'moderations'
+  | 'images'
+  | 'videos'
+  | 'admin'
+  | 'health'
+  | 'console';
 
 /** Where the credential goes: each family's own header, the admin key, or none (public links, health). */
 export type AuthStyle = 'messages' | 'bearer' | 'google' | 'admin' | 'none';
@@ -156,6 +170,11 @@ export const CATALOGUE: RouteEntry[] = [
   { family: 'completions', shape: 'openai', method: 'POST', path: '/completions', alias: true, auth: 'bearer', body: base.completionsBody },
   { family: 'embeddings', shape: 'openai', method: 'POST', path: '/v1/embeddings', auth: 'bearer', body: base.embeddingsBody },
   { family: 'embeddings', shape: 'openai', method: 'POST', path: '/embeddings', alias: true, auth: 'bearer', body: base.embeddingsBody },
+  { family: 'rerank', shape: 'openai', method: 'POST', path: '/v1/rerank', auth: 'bearer', body: base.rerankBody },
+  { family: 'rerank', shape: 'openai', method: 'POST', path: '/v2/rerank', alias: true, auth: 'bearer', body: base.rerankBody },
+  { family: 'rerank', shape: 'openai', method: 'POST', path: '/rerank', alias: true, auth: 'bearer', body: base.rerankBody },
+  { family: 'moderations', shape: 'openai', method: 'POST', path: '/v1/moderations', auth: 'bearer', body: base.moderationsBody },
+  { family: 'moderations', shape: 'openai', method: 'POST', path: '/moderations', alias: true, auth: 'bearer', body: base.moderationsBody },
   { family: 'models', shape: 'openai', method: 'GET', path: '/v1/models', auth: 'bearer' },
   { family: 'models', shape: 'openai', method: 'GET', path: '/models', alias: true, auth: 'bearer' },
   { family: 'models', shape: 'openai', method: 'GET', path: '/v1/models/{model}', registered: '/v1/models/*', params: { model: () => 'gpt-4o-mini' }, auth: 'bearer' },

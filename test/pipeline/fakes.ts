@@ -74,7 +74,7 @@ export function services(channels: Channel[], adapters: UpstreamAdapter[], optio
       authorize: options.authorize ?? (() => {}),
       admit: options.admit ?? (async () => {}),
       holdQuota: async () => (options.quota ? { recordsSpend: false, release: async (cost: number) => void released.push(cost) } : undefined),
-      candidates: (_model, accepts) => (accepts ? channels.filter((channel) => accepts(byType.get(channel.type)!)) : channels),
+      candidates: (_model, accepts) => (accepts ? channels.filter((channel) => accepts(byType.get(channel.type)!, channel)) : channels),
       adapter: (type) => byType.get(type)!,
       maxAttempts: 3,
       streamPingMs: 0,

@@ -3,7 +3,9 @@
  * DeepSeek, Groq, vLLM, …): base URL with the `/v1` prefix, completions to
  * `<base>/chat/completions`, embeddings to `<base>/embeddings`, legacy
  * Completions to `<base>/completions` where the channel declares its server
- * offers them (`completionsEndpoint`); JSON, and the
+ * offers them (`completionsEndpoint`), rerank to the path `rerankEndpoint`
+ * names and moderations to `<base>/moderations` where declared (on by default
+ * at OpenAI's own address); JSON, and the
  * channel's key as a Bearer credential when it has one. A channel with no
  * base URL has a `preset` (the channel rules ask for one or the other),
  * whose address is the base.
@@ -12,7 +14,7 @@ import { joinUrl } from '../http.js';
 import type { ChatCompletionsEndpoint, ChatCompletionsOperation } from '../protocols/chat-completions/index.js';
 import type { UpstreamCall } from '../types.js';
 import { CHAT_PRESETS } from './presets.js';
-import { openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
+import { offersModerations, openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
 
 const paths: Readonly<Record<ChatCompletionsOperation, string>> = { chat: '/chat/completions', embeddings: '/embeddings' };
 
@@ -26,13 +28,25 @@ export function chatCompletionsHeaders(call: UpstreamCall): Record<string, strin
 export const openAiChatEndpoint: ChatCompletionsEndpoint<OpenAiChatSettings> = {
   type: 'openai-chat',
   settingsOf: openAiChatSettingsOf,
-  url: (call, operation) => joinUrl(call.channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(call.channel)), paths[operation]),
+  url: (call, operation) => joinUrl(baseOf(call), paths[operation]),
   headers: chatCompletionsHeaders,
   completions: {
     offered: (channel) => openAiChatSettingsOf(channel).completionsEndpoint,
-    url: (call) => joinUrl(call.channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(call.channel)), '/completions'),
+    url: (call) => joinUrl(baseOf(call), '/completions'),
+  },
+  rerank: {
+    offered: (channel) => Boolean(openAiChatSettingsOf(channel).rerankEndpoint),
+    url: (call) => joinUrl(baseOf(call), String(openAiChatSettingsOf(call.channel).rerankEndpoint)),
+  },
+  moderations: {
+    offered: (channel) => offersModerations(openAiChatSettingsOf(channel), channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(channel))),
+    url: (call) => joinUrl(baseOf(call), '/moderations'),
   },
 };
+
+function baseOf(call: UpstreamCall): string {
+  return call.channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(call.channel));
+}
 
 function presetBaseUrl(settings: OpenAiChatSettings): string {
   return settings.preset === undefined ? '' : CHAT_PRESETS[settings.preset].baseUrl;

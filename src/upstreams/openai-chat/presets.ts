@@ -22,9 +22,11 @@
  *   request carries (a Chat Completions client's own come back as Groq's 400).
  * - OpenRouter: `max_tokens`; `reasoning`/`reasoning_details`, usage in streams.
  * - Together, Fireworks: `max_tokens`; usage in the last stream chunk.
+ *   Together has rerank at `/v1/rerank` (`usage.prompt_tokens`).
  * - Cerebras: answers 400 to `frequency_penalty`, `presence_penalty` and
  *   `parallel_tool_calls`; its streams end with the usage unasked.
- * - vLLM: both budget fields, `stream_options`, `reasoning_content`/`reasoning`.
+ * - vLLM: both budget fields, `stream_options`, `reasoning_content`/`reasoning`;
+ *   rerank at `/v1/rerank` (Jina/Cohere shape, `usage.total_tokens`).
  * - Ollama: `max_tokens` (no `max_completion_tokens`), `stream_options`;
  *   ignores `parallel_tool_calls` and `user` (its compatibility list has neither).
  * - LM Studio: `max_tokens`, `stream_options`, `reasoning_content`.
@@ -42,7 +44,8 @@ export interface ChatPreset {
   /** The `/v1` prefix (or the service's equivalent): the channel's base URL when it sets none. */
   readonly baseUrl: string;
   /** The protocol settings the service needs, each a default the channel may override. */
-  readonly settings: Readonly<Partial<ChatCompletionsSettings>>;
+  readonly settings: Readonly<Partial<ChatCompletionsSettings>> /** Where the service takes rerank requests under its base URL, if it does (the channel's `rerankEndpoint` default). */;
+  readonly rerankEndpoint?: string;
 }
 
 const NO_CACHE_KEY = { promptCacheKey: false } as const;
@@ -61,14 +64,14 @@ export const CHAT_PRESETS: Readonly<Record<ChatPresetName, ChatPreset>> = {
   },
   groq: { service: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', settings: { ...NO_CACHE_KEY } },
   openrouter: { service: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', settings: { maxTokensField: 'max_tokens' } },
-  together: { service: 'Together AI', baseUrl: 'https://api.together.xyz/v1', settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens' } },
+  together: { service: 'Together AI', baseUrl: 'https://api.together.xyz/v1', settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens' }, rerankEndpoint: '/rerank' },
   fireworks: { service: 'Fireworks AI', baseUrl: 'https://api.fireworks.ai/inference/v1', settings: { ...NO_CACHE_KEY, maxTokensField: 'max_tokens' } },
   cerebras: {
     service: 'Cerebras',
     baseUrl: 'https://api.cerebras.ai/v1',
     settings: { ...NO_CACHE_KEY, streamUsage: false, unsupportedFields: ['presence_penalty', 'frequency_penalty', 'parallel_tool_calls'] },
   },
-  vllm: { service: 'vLLM', baseUrl: 'http://localhost:8000/v1', settings: { ...NO_CACHE_KEY } },
+  vllm: { service: 'vLLM', baseUrl: 'http://localhost:8000/v1', settings: { ...NO_CACHE_KEY }, rerankEndpoint: '/rerank' },
   ollama: {
     service: 'Ollama',
     baseUrl: 'http://localhost:11434/v1',
@@ -80,5 +83,10 @@ export const CHAT_PRESETS: Readonly<Record<ChatPresetName, ChatPreset>> = {
 /** Each preset's settings, by name: the defaults a `preset` implies (settings-check.ts fills them in; the admin API publishes them). */
 export const CHAT_PRESET_DEFAULTS: ImpliedDefaults = {
   key: 'preset',
-  byValue: Object.fromEntries(CHAT_PRESET_NAMES.map((name) => [name, CHAT_PRESETS[name].settings])),
+  byValue: Object.fromEntries(CHAT_PRESET_NAMES.map((name) => [name, presetDefaults(CHAT_PRESETS[name])])),
 };
+
+/** A preset's defaults for a channel: its protocol settings, and the type's own keys it has values for. */
+function presetDefaults(preset: ChatPreset): Record<string, unknown> {
+  return preset.rerankEndpoint === undefined ? preset.settings : { ...preset.settings, rerankEndpoint: preset.rerankEndpoint };
+}

@@ -2,13 +2,15 @@
  * The openai-chat channel's settings: the Chat Completions protocol's keys
  * (protocols/chat-completions/settings.ts), and `preset`, which names a
  * known service whose base URL and quirks (presets.ts) become the channel's
- * defaults, and `completionsEndpoint`, which says the server takes legacy
- * Completions itself.
+ * defaults, and `completionsEndpoint`, `rerankEndpoint` and
+ * `moderationsEndpoint`, which say the server takes legacy Completions,
+ * rerank and moderations itself.
  */
 import { z } from 'zod';
 import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
 import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
 import { CHAT_PRESET_DEFAULTS, CHAT_PRESET_NAMES } from './presets.js';
+import { isOpenAiBaseUrl } from '../openai-origin.js';
 
 export const openAiChatSettingsShape = {
   ...chatCompletionsSettingsShape,
@@ -24,6 +26,19 @@ export const openAiChatSettingsShape = {
     .describe(
       "The server offers legacy Completions at `<base>/completions` (vLLM, Together, Fireworks, OpenAI's instruct models): a `/v1/completions` request is passed to it as it is, token-id prompts, `echo`, `suffix`, `logprobs` and `best_of` included. Otherwise it is translated through chat, and those are refused.",
     ),
+  rerankEndpoint: z
+    .string({ error: 'must be a path such as /rerank' })
+    .regex(/^\/[A-Za-z0-9._~\-/]*$/, 'must be a path such as /rerank')
+    .optional()
+    .describe(
+      "The path under the base URL where the server takes rerank requests (`/rerank` for vLLM and Together, their presets set it): `/v1/rerank` requests for the channel's models are passed to it as they are. Unset: the channel serves no rerank.",
+    ),
+  moderationsEndpoint: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .describe(
+      "The server offers OpenAI's moderations at `<base>/moderations`: `/v1/moderations` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise.",
+    ),
 } as const;
 
 export const openAiChatSettings = typedChannelSettings('openai-chat', openAiChatSettingsShape, chatCompletionsLooseWhenStored, CHAT_PRESET_DEFAULTS);
@@ -33,3 +48,6 @@ export type OpenAiChatSettings = TypedSettings<typeof openAiChatSettingsShape>;
 
 /** A channel's settings, typed (see typed-settings.ts). */
 export const openAiChatSettingsOf = (channel: SettingsHolder): OpenAiChatSettings => openAiChatSettings.of(channel);
+
+/** Whether a channel's server takes moderations: the setting, else whether its base URL is OpenAI's. */
+export const offersModerations = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.moderationsEndpoint ?? isOpenAiBaseUrl(baseUrl);

@@ -1,8 +1,22 @@
-/** The openai-responses channel's settings: the Responses protocol's keys (protocols/responses/settings.ts); the type adds none of its own. */
+/**
+ * The openai-responses channel's settings: the Responses protocol's keys
+ * (protocols/responses/settings.ts), and `moderationsEndpoint`, which says
+ * the server takes OpenAI's moderations itself.
+ */
+import { z } from 'zod';
 import { responsesLooseWhenStored, responsesSettingsShape } from '../protocols/responses/settings.js';
+import { isOpenAiBaseUrl } from '../openai-origin.js';
 import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
 
-export const openAiResponsesSettingsShape = { ...responsesSettingsShape } as const;
+export const openAiResponsesSettingsShape = {
+  ...responsesSettingsShape,
+  moderationsEndpoint: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .describe(
+      "The server offers OpenAI's moderations at `<base>/moderations`: `/v1/moderations` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
+    ),
+} as const;
 
 export const openAiResponsesSettings = typedChannelSettings('openai-responses', openAiResponsesSettingsShape, responsesLooseWhenStored);
 
@@ -11,3 +25,6 @@ export type OpenAiResponsesSettings = TypedSettings<typeof openAiResponsesSettin
 
 /** A channel's settings, typed (see typed-settings.ts). */
 export const openAiResponsesSettingsOf = (channel: SettingsHolder): OpenAiResponsesSettings => openAiResponsesSettings.of(channel);
+
+/** Whether a channel's server takes moderations: the setting, else whether its base URL is OpenAI's. */
+export const offersModerations = (settings: OpenAiResponsesSettings, baseUrl: string): boolean => settings.moderationsEndpoint ?? isOpenAiBaseUrl(baseUrl);

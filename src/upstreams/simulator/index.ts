@@ -13,6 +13,8 @@ import { readSimulatorSettings, type SimulatorChannelSettings } from './settings
 import { brokenStreamError, streamAnswer } from './stream.js';
 import { throwIfAborted, waitForUpstream } from './timing.js';
 import { simulateEmbeddings } from './embed.js';
+import { simulateRerank } from './rerank.js';
+import { simulateModeration } from './moderate.js';
 
 async function chat({ body: request }: SimulatorPrepared, _request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const settings = readSimulatorSettings(call.channel);
@@ -36,4 +38,7 @@ export const simulatorAdapter: UpstreamAdapter<SimulatorChannelSettings, Simulat
   prepare: prepareSimulator,
   chat,
   embed: simulateEmbeddings,
+  // Every simulator channel serves both, whatever model it is asked for.
+  rerank: { offered: () => true, serve: simulateRerank },
+  moderations: { offered: () => true, serve: simulateModeration },
 };

@@ -4,6 +4,7 @@ import type { Channel } from '../../../core/channel.js';
 import type { UpstreamCall } from '../../types.js';
 import type { ChatCompletionChunk } from '../../../dialects/chat-completions/wire.js';
 import type { ChatCompletionsSettings } from './settings.js';
+import type { OperationAddress } from '../../plain-pass-through.js';
 
 /** `chat`: a completion, plain or streamed, and the pass-through; `embeddings`: an embeddings request. */
 export type ChatCompletionsOperation = 'chat' | 'embeddings';
@@ -21,6 +22,10 @@ export interface ChatCompletionsEndpoint<Settings extends ChatCompletionsSetting
   readonly skippedChunks?: SkippedChunks;
   /** Legacy Completions, where the provider's servers may offer it (completions.ts): absent, every such request is translated through chat. */
   readonly completions?: CompletionsAddress;
+  /** Rerank at the server's own endpoint (plain-pass-through.ts), where the provider's servers may have one. */
+  readonly rerank?: OperationAddress;
+  /** OpenAI's moderations at the server's own endpoint, where the provider's servers may have one. */
+  readonly moderations?: OperationAddress;
 }
 
 /** Where a channel's server takes legacy Completions as they are, if the channel declares that it does. */

@@ -5,7 +5,9 @@
  * honours no optional features (the internal answer has no place for
  * logprobs or several candidates) and runs no builtin tools. Legacy
  * Completions clients get the pass-through to the server's `/completions`
- * where the endpoint offers it and the channel declares it (completions.ts).
+ * where the endpoint offers it and the channel declares it (completions.ts);
+ * rerank and moderations clients the pass-through to the server's own
+ * endpoints the same way (plain-pass-through.ts).
  */
 import { servingOf } from '../../endpoint.js';
 import type { UpstreamAdapter } from '../../types.js';
@@ -16,6 +18,9 @@ import type { ChatCompletionsEndpoint } from './endpoint.js';
 import { chatCompletionsPassThrough } from './pass-through.js';
 import { completionsNativeFor } from './completions.js';
 import type { ChatCompletionsSettings } from './settings.js';
+import { plainPassThrough } from '../../plain-pass-through.js';
+import { rerankInputTokens } from '../../../dialects/rerank/wire.js';
+import { throwChatCompletionsStatus } from './errors.js';
 
 export type { ChatCompletionsEndpoint, ChatCompletionsOperation, CompletionsAddress } from './endpoint.js';
 
@@ -36,5 +41,9 @@ export function chatCompletionsProtocol<S extends ChatCompletionsSettings>(endpo
   };
   // A provider whose servers may offer legacy Completions takes them as they are on the channels that declare it.
   if (endpoint.completions) adapter.nativeFor = completionsNativeFor(adapter, endpoint, endpoint.completions);
+  // Rerank and moderations go to the server's own endpoints as they are, on the channels that declare them.
+  if (endpoint.rerank) adapter.rerank = plainPassThrough({ endpoint, address: endpoint.rerank, throwStatus: throwChatCompletionsStatus, inputTokens: rerankInputTokens, what: 'rerank' });
+  if (endpoint.moderations)
+    adapter.moderations = plainPassThrough({ endpoint, address: endpoint.moderations, throwStatus: throwChatCompletionsStatus, inputTokens: () => undefined, what: 'moderations' });
   return adapter;
 }

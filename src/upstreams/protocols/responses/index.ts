@@ -13,6 +13,8 @@ import { responsesCountTokens } from './count-tokens.js';
 import type { ResponsesEndpoint } from './endpoint.js';
 import { responsesPassThrough } from './pass-through.js';
 import type { ResponsesSettings } from './settings.js';
+import { plainPassThrough } from '../../plain-pass-through.js';
+import { throwResponsesStatus } from './errors.js';
 
 export { COMPACT_METHOD, type ResponsesEndpoint, type ResponsesOperation } from './endpoint.js';
 
@@ -20,7 +22,7 @@ export { COMPACT_METHOD, type ResponsesEndpoint, type ResponsesOperation } from 
 export function responsesProtocol<S extends ResponsesSettings>(endpoint: ResponsesEndpoint<S>): UpstreamAdapter<S, ResponsesPrepared> {
   // Encrypted reasoning opens only for the account that made it: the provider's type is its origin.
   const serving = servingOf(endpoint, endpoint.type);
-  return {
+  const adapter: UpstreamAdapter<S, ResponsesPrepared> = {
     type: endpoint.type,
     nativeDialect: 'responses',
     prepare: (request, options) => prepareResponses(request, options, serving),
@@ -29,4 +31,7 @@ export function responsesProtocol<S extends ResponsesSettings>(endpoint: Respons
     passThrough: responsesPassThrough(endpoint),
     countTokens: responsesCountTokens(endpoint),
   };
+  // Moderations go to the server's own endpoint as they are, on the channels that declare it.
+  if (endpoint.moderations) adapter.moderations = plainPassThrough({ endpoint, address: endpoint.moderations, throwStatus: throwResponsesStatus, inputTokens: () => undefined, what: 'moderations' });
+  return adapter;
 }
