@@ -3375,7 +3375,7 @@ export interface operations {
                 model?: string;
                 /** @description Only requests this channel answered. */
                 channelId?: string;
-                /** @description Only this family: messages, generate, responses, chat-completions, completions, embeddings, images, videos, count-tokens…. */
+                /** @description Only this family: messages, generate, responses, chat-completions, completions, embeddings, rerank, moderations, images, videos, count-tokens…. */
                 family?: string;
                 /** @description One status (`429`), a class (`2xx`, `4xx`, `5xx`) or `error` (400-599). */
                 status?: string;
