@@ -1,0 +1,106 @@
+/**
+ * The path of OpenAI's image operations (`/v1/images/generations`,
+ * `/v1/images/edits`) once the family read the request, as the plain
+ * operations take theirs (plain-operation.ts): key, model allow-list, rate
+ * limits, a quota hold (the prompt's tokens, and the images at the model's
+ * `perImage`), the channels whose adapter makes or edits images on that
+ * channel, failover before any byte is sent, the answer, the settlement. A
+ * channel whose server has OpenAI's image endpoints gets the client's body
+ * as it is and its answer goes back byte for byte; a computing upstream
+ * (the simulator) gets the internal request and the family renders its
+ * images (bytes, or a URL the gateway serves). Billed per image and per
+ * token where the upstream reports tokens (gpt-image models), else the
+ * prompt's tokens counted by the gateway.
+ */
+import type { Attempt } from '../core/attempt.js';
+import type { GatewayError } from '../core/errors.js';
+import { countTokens } from '../core/tokens.js';
+import { withFailover } from '../routing/failover.js';
+import type { ClientKey } from '../http/auth.js';
+import type { ImageBody, ImagePassThroughResult, ImageRequest, ImageResponse } from '../dialects/openai-images/wire.js';
+import type { QuotaHold } from '../billing/quota/ledger.js';
+import type { RequestOutput } from './chat-output.js';
+import { abortOnGone, admitted, failPlain, failoverOptions, routedFields } from './request-flow.js';
+import type { RequestServices } from './services.js';
+import type { RenderedError } from './types.js';
+
+export interface ImageCodec {
+  /** The family name written to request logs. */
+  readonly family: string;
+  /** The model's price per image, for the quota hold (0 when it has none). */
+  perImageUsd(model: string): number;
+  /** The answer a computing upstream's images make for the client (b64 or stored and linked). */
+  render(response: ImageResponse, request: ImageRequest): Promise<unknown>;
+  renderError(error: GatewayError, requestId: string): RenderedError;
+}
+
+export interface ImageCall {
+  requestId: string;
+  key: ClientKey;
+  clientIp: string;
+  headers: Record<string, string | string[] | undefined>;
+  startedAt: number;
+  request: ImageRequest;
+  /** The client's body, for servers that take it as it is. */
+  body: ImageBody;
+  /** The body's size, for the quota hold. */
+  bodyBytes: number;
+}
+
+type Answer = { kind: 'pass'; result: ImagePassThroughResult } | { kind: 'served'; response: ImageResponse };
+
+export async function serveImageOperation(services: RequestServices, call: ImageCall, codec: ImageCodec, output: RequestOutput): Promise<void> {
+  const request = call.request;
+  const routed = { ...call, model: request.model };
+  const attempts: Attempt[] = [];
+  const abort = abortOnGone(output);
+  let target: { channel: { id: string }; upstreamModel: string } | undefined;
+  let reported: { inputTokens?: number; outputTokens?: number } = {};
+  let images = 0;
+  let httpStatus: number;
+  let error: GatewayError | undefined;
+  let hold: QuotaHold | undefined;
+  try {
+    const admission = admitted(services, call.key, request.model);
+    if (admission) await admission;
+    const perUnitUsd = request.n * codec.perImageUsd(request.model);
+    const held = services.holdQuota(call.key, request.model, { inputBytes: Math.min(call.bodyBytes, request.prompt.length * 4), outputTokens: 0, perUnitUsd });
+    if (held) hold = await held;
+    const candidates = services.candidates(request.model, (adapter, channel) => adapter.images?.offered(channel, request.operation) === true);
+    const attempt = await withFailover(candidates, failoverOptions(services, routed, attempts, abort.signal), async (next): Promise<Answer> => {
+      const operation = services.adapter(next.channel.type).images!;
+      const upstreamCall = services.upstreamCall(next, call, abort.signal);
+      if (operation.passThrough) return { kind: 'pass', result: await operation.passThrough(request.operation, call.body, upstreamCall) };
+      return { kind: 'served', response: await operation.serve!(request, upstreamCall) };
+    });
+    target = attempt.target;
+    const answer = attempt.value;
+    if (answer.kind === 'pass') {
+      reported = answer.result;
+      images = answer.result.images;
+      output.send(answer.result.status, answer.result.contentType, answer.result.body);
+      httpStatus = answer.result.status;
+    } else {
+      reported = answer.response;
+      images = answer.response.images.length;
+      output.send(200, 'application/json', JSON.stringify(await codec.render(answer.response, request)));
+      httpStatus = 200;
+    }
+  } catch (thrown) {
+    error = failPlain(services, output, thrown, call, codec, codec.family);
+    httpStatus = error.status;
+  }
+  services.settle({
+    ...routedFields(routed, codec.family, target, attempts),
+    stream: false,
+    httpStatus,
+    error,
+    // An upstream that reports no tokens is billed per image alone: its output is no text to count.
+    reported: { inputTokens: reported.inputTokens, outputTokens: reported.outputTokens ?? 0 },
+    answered: error === undefined,
+    estimateInput: () => countTokens(request.prompt),
+    deliveredText: () => '',
+    hold,
+    images,
+  });
+}
