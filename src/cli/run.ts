@@ -39,7 +39,7 @@ ${TEAM_USAGE}  channels add --name NAME --type TYPE --models a,b [--base-url URL
   prices list               every price set (source admin or config), and stored ones
                             that no longer parse
   prices set MODEL --input USD --output USD [--cache-read USD] [--cache-write USD]
-             [--cache-write-1h USD] [--reasoning USD] [--per-call USD] [--per-image USD]
+             [--cache-write-1h USD] [--reasoning USD] [--per-call USD]
   prices set MODEL --json '{"input": 3, "output": 15, "tiers": [...]}'
                             (USD per million tokens; MODEL: a name, '*' or 'prefix*')
   prices delete MODEL
@@ -115,7 +115,6 @@ const PRICE_FLAGS: Record<string, string> = {
   'cache-write-1h': 'cacheWrite1h',
   reasoning: 'reasoning',
   'per-call': 'perCall',
-  'per-image': 'perImage',
 };
 
 /** Where the CLI reads its environment and writes its output (tests pass their own). */
