@@ -154,7 +154,7 @@ describe.each(ENGINES)('image generations on %s', (engine) => {
     expect(prompt.error.param).toBe('prompt');
     const noImage = await fetch(`${gw.url}/v1/images/edits`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: formWith({ prompt: 'x' }) });
     expect(noImage.status).toBe(400);
-    expect((await noImage.json()).error.param).toBe('image');
+    expect(((await noImage.json()) as any).error.param).toBe('image');
     const before = upstream.requests.length;
     const missing = await client.images.generate({ model: 'local-image', prompt: 'x' }).catch((e) => e);
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
