@@ -149,6 +149,9 @@ describe.each(ENGINES)('image generations on %s', (engine) => {
     const size = await client.images.generate({ model: 'sim-image-1', prompt: 'x', size: 'huge' as never }).catch((e) => e);
     expect(size.status).toBe(400);
     expect(size.error.param).toBe('size');
+    const big = await client.images.generate({ model: 'sim-image-1', prompt: 'x', n: 5, size: '2048x2048' }).catch((e) => e);
+    expect(big.status).toBe(400);
+    expect(big.error.param).toBe('n');
     const prompt = await client.images.generate({ model: 'sim-image-1' } as never).catch((e) => e);
     expect(prompt.status).toBe(400);
     expect(prompt.error.param).toBe('prompt');

@@ -3,8 +3,10 @@
  * image-task painter from a seed hashed from the model, prompt, position
  * and (for an edit) the input image and mask, so answers are stable across
  * runs. The size is the one asked (`<width>x<height>`), else an edit's input
- * size (a PNG's own header), else 1024x1024; sides are bounded so a request
- * cannot make the simulator paint for long. Always PNG (whatever
+ * size (a PNG's own header), else 1024x1024; sides and a request's pixels are
+ * bounded, and the event loop is handed over between images, so a request
+ * cannot make the simulator paint for long (a 2048x2048 image takes about
+ * half a second). Always PNG (whatever
  * `output_format` says). gpt-image models report token usage (the prompt's
  * tokens in, output tokens by area as OpenAI bills a medium image), others
  * none.
@@ -12,14 +14,17 @@
 import { createHash } from 'node:crypto';
 import { GatewayError } from '../../core/errors.js';
 import { countTokens } from '../../core/tokens.js';
-import { answersBytesOnly, type ImageRequest, type ImageResponse } from '../../dialects/openai-images/wire.js';
+import { answersBytesOnly, type ImageRequest, type ImageResponse, type MadeImage } from '../../dialects/openai-images/wire.js';
 import type { UpstreamCall } from '../types.js';
 import { hashNumber } from './hash.js';
 import { paint } from './images/painter.js';
 import { simulatedCall } from './plain-call.js';
+import { throwIfAborted } from './timing.js';
 
 /** The simulator's bound on either side of an image. */
 export const MAX_SIMULATED_SIDE = 2048;
+/** The simulator's bound on the pixels of one request (four of the largest images). */
+export const MAX_SIMULATED_PIXELS = 4 * 2048 * 2048;
 const DEFAULT_SIDE = 1024;
 /** Output tokens of one 1024x1024 image at medium quality (gpt-image-1's table). */
 const TOKENS_PER_MEGAPIXEL = 1056;
@@ -29,11 +34,18 @@ export async function simulateImages(request: ImageRequest, call: UpstreamCall):
   const { width, height } = sizeOf(request);
   const input = request.images.map((file) => digest(file.bytes)).join(',');
   const mask = request.mask ? digest(request.mask.bytes) : '';
-  const images = Array.from({ length: request.n }, (_, index) => {
+  if (width * height * request.n > MAX_SIMULATED_PIXELS) {
+    throw new GatewayError('invalid_request', `Invalid 'n': the simulator paints at most ${MAX_SIMULATED_PIXELS} pixels a request; ask fewer or smaller images`, { param: 'n' });
+  }
+  const images: MadeImage[] = [];
+  for (let index = 0; index < request.n; index++) {
+    // Each image is a few hundred milliseconds of work at most: other requests run between them.
+    if (index > 0) await new Promise((resolve) => setImmediate(resolve));
+    throwIfAborted(call.signal);
     const seed = hashNumber(`${request.operation}\u0000${call.upstreamModel}\u0000${request.prompt}\u0000${index}\u0000${input}\u0000${mask}`);
     const png = paint({ layout: 'single', aspect: [width, height], tiles: [{ k: 'p', s: seed }] }, Math.max(width, height));
-    return { bytes: png.bytes, ...(call.upstreamModel.startsWith('dall-e-3') ? { revisedPrompt: request.prompt } : {}) };
-  });
+    images.push({ bytes: png.bytes, ...(call.upstreamModel.startsWith('dall-e-3') ? { revisedPrompt: request.prompt } : {}) });
+  }
   if (!answersBytesOnly(call.upstreamModel)) return { images };
   const perImage = Math.ceil((TOKENS_PER_MEGAPIXEL * width * height) / (1024 * 1024));
   return { images, inputTokens: countTokens(request.prompt), outputTokens: perImage * request.n };
