@@ -8,18 +8,20 @@
  * channel whose server has OpenAI's image endpoints gets the client's body
  * as it is and its answer goes back byte for byte; a computing upstream
  * (the simulator) gets the internal request and the family renders its
- * images (bytes, or a URL the gateway serves). Billed per image and per
+ * images (bytes, or a URL the gateway serves); a streamed request (partial
+ * images) goes only to servers that stream them, its events forwarded as
+ * they come. Billed per image and per
  * token where the upstream reports tokens (gpt-image models), else the
  * prompt's tokens counted by the gateway.
  */
 import type { Attempt } from '../core/attempt.js';
-import type { GatewayError } from '../core/errors.js';
+import { GatewayError } from '../core/errors.js';
 import { countTokens } from '../core/tokens.js';
 import { withFailover } from '../routing/failover.js';
 import type { ClientKey } from '../http/auth.js';
-import type { ImageBody, ImagePassThroughResult, ImageRequest, ImageResponse } from '../dialects/openai-images/wire.js';
+import type { ImageBody, ImagePassThroughResult, ImageRequest, ImageResponse, ImageStreamResult } from '../dialects/openai-images/wire.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
-import type { RequestOutput } from './chat-output.js';
+import type { ChatOutput } from './chat-output.js';
 import { abortOnGone, admitted, failPlain, failoverOptions, routedFields } from './request-flow.js';
 import type { RequestServices } from './services.js';
 import type { RenderedError } from './types.js';
@@ -47,9 +49,9 @@ export interface ImageCall {
   bodyBytes: number;
 }
 
-type Answer = { kind: 'pass'; result: ImagePassThroughResult } | { kind: 'served'; response: ImageResponse };
+type Answer = { kind: 'pass'; result: ImagePassThroughResult } | { kind: 'served'; response: ImageResponse } | { kind: 'stream'; result: ImageStreamResult };
 
-export async function serveImageOperation(services: RequestServices, call: ImageCall, codec: ImageCodec, output: RequestOutput): Promise<void> {
+export async function serveImageOperation(services: RequestServices, call: ImageCall, codec: ImageCodec, output: ChatOutput): Promise<void> {
   const request = call.request;
   const routed = { ...call, model: request.model };
   const attempts: Attempt[] = [];
@@ -66,16 +68,23 @@ export async function serveImageOperation(services: RequestServices, call: Image
     const perUnitUsd = request.n * codec.perImageUsd(request.model);
     const held = services.holdQuota(call.key, request.model, { inputBytes: Math.min(call.bodyBytes, request.prompt.length * 4), outputTokens: 0, perUnitUsd });
     if (held) hold = await held;
-    const candidates = services.candidates(request.model, (adapter, channel) => adapter.images?.offered(channel, request.operation) === true);
+    const candidates = candidatesFor(services, request);
     const attempt = await withFailover(candidates, failoverOptions(services, routed, attempts, abort.signal), async (next): Promise<Answer> => {
       const operation = services.adapter(next.channel.type).images!;
       const upstreamCall = services.upstreamCall(next, call, abort.signal);
+      if (request.stream) return { kind: 'stream', result: await operation.passThroughStream!(request.operation, call.body, upstreamCall, request.n) };
       if (operation.passThrough) return { kind: 'pass', result: await operation.passThrough(request.operation, call.body, upstreamCall) };
       return { kind: 'served', response: await operation.serve!(request, upstreamCall) };
     });
     target = attempt.target;
     const answer = attempt.value;
-    if (answer.kind === 'pass') {
+    if (answer.kind === 'stream') {
+      const streamed = await streamOut(answer.result, output, codec, call.requestId);
+      reported = streamed.read;
+      images = streamed.read.images;
+      error = streamed.error;
+      httpStatus = 200;
+    } else if (answer.kind === 'pass') {
       reported = answer.result;
       images = answer.result.images;
       output.send(answer.result.status, answer.result.contentType, answer.result.body);
@@ -92,15 +101,44 @@ export async function serveImageOperation(services: RequestServices, call: Image
   }
   services.settle({
     ...routedFields(routed, codec.family, target, attempts),
-    stream: false,
+    stream: request.stream,
     httpStatus,
     error,
     // An upstream that reports no tokens is billed per image alone: its output is no text to count.
     reported: { inputTokens: reported.inputTokens, outputTokens: reported.outputTokens ?? 0 },
-    answered: error === undefined,
+    // A stream cut after some images is charged for those.
+    answered: error === undefined || images > 0,
+    firstByteAt: request.stream ? output.stream.firstByteAt : undefined,
     estimateInput: () => countTokens(request.prompt),
     deliveredText: () => '',
     hold,
     images,
   });
+}
+
+/** The channels that may serve the request; a stream asked of a model whose channels cannot stream is the client's 400. */
+function candidatesFor(services: RequestServices, request: ImageRequest) {
+  const offered = services.candidates(request.model, (adapter, channel) => adapter.images?.offered(channel, request.operation) === true);
+  if (!request.stream) return offered;
+  const streaming = offered.filter((channel) => services.adapter(channel.type).images?.passThroughStream !== undefined);
+  if (streaming.length === 0 && offered.length > 0) {
+    throw new GatewayError('invalid_request', `Invalid 'stream': no channel of model ${request.model} streams partial images (only servers with OpenAI's image endpoints do); leave stream unset`, {
+      param: 'stream',
+    });
+  }
+  return streaming;
+}
+
+/** Writes a server's image events as they come; a stream that breaks ends with an `error` event in the OpenAI shape. */
+async function streamOut(result: ImageStreamResult, output: ChatOutput, codec: ImageCodec, requestId: string): Promise<{ read: ReturnType<ImageStreamResult['read']>; error?: GatewayError }> {
+  output.stream.start(200, result.contentType);
+  let error: GatewayError | undefined;
+  try {
+    for await (const chunk of result.chunks) if (!(await output.stream.write(chunk))) break;
+  } catch (thrown) {
+    error = thrown instanceof GatewayError ? thrown : new GatewayError('upstream_error', 'the upstream stream failed', { retryable: true });
+    await output.stream.write(`event: error\ndata: ${JSON.stringify({ type: 'error', ...(codec.renderError(error, requestId).body as object) })}\n\n`);
+  }
+  output.stream.end();
+  return { read: result.read(), error };
 }

@@ -4,8 +4,9 @@
  * (JSON, or the edit's form with the same parts) naming the channel's
  * upstream model, the answer gathered whole within the channel's bound and
  * kept byte for byte, its images counted and its token usage read where the
- * answer reports it (gpt-image models). A protocol builds one where its
- * provider declares an address (`OperationAddress`).
+ * answer reports it (gpt-image models); a streamed request's events go on as
+ * they come (images-stream.ts). A protocol builds one where its provider
+ * declares an address (`OperationAddress`).
  */
 import { GatewayError } from '../core/errors.js';
 import { limitsOf } from '../core/upstream-limits.js';
@@ -18,6 +19,7 @@ import { firstHeader } from './headers.js';
 import type { OperationAddress } from './plain-pass-through.js';
 import type { ImageOperation, UpstreamCall } from './types.js';
 import { requestWholeOk } from './whole-answer.js';
+import { streamImages } from './images-stream.js';
 
 interface Sender {
   endpoint: Endpoint<unknown> & { headers(call: UpstreamCall): EndpointHeaders };
@@ -30,6 +32,7 @@ export function imagesPassThrough(sender: Sender): ImageOperation {
   return {
     offered: (channel) => sender.address.offered(channel),
     passThrough: (operation, body, call) => whenHeaders(sender.endpoint.headers(call), exchange, sender, { operation, body }, call),
+    passThroughStream: (operation, body, call, expected) => whenHeaders(sender.endpoint.headers(call), streamImages, sender, { operation, body, expected }, call),
   };
 }
 

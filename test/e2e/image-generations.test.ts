@@ -27,6 +27,30 @@ const upstreamAnswer = {
   usage: { input_tokens: 50, output_tokens: 4000, total_tokens: 4050, input_tokens_details: { text_tokens: 50, image_tokens: 0 } },
 };
 
+const event = (data: Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+const streamEvents = [
+  event({
+    type: 'image_generation.partial_image',
+    b64_json: pngOf(2, 2).toString('base64'),
+    partial_image_index: 0,
+    created_at: 1,
+    size: '1024x1024',
+    quality: 'low',
+    background: 'opaque',
+    output_format: 'png',
+  }),
+  event({
+    type: 'image_generation.completed',
+    b64_json: pngOf(4, 4).toString('base64'),
+    created_at: 1,
+    size: '1024x1024',
+    quality: 'low',
+    background: 'opaque',
+    output_format: 'png',
+    usage: { input_tokens: 9, output_tokens: 272, total_tokens: 281, input_tokens_details: { text_tokens: 9, image_tokens: 0 } },
+  }),
+];
+
 describe.each(ENGINES)('image generations on %s', (engine) => {
   let place: Place;
   let gw: TestGateway;
@@ -39,7 +63,11 @@ describe.each(ENGINES)('image generations on %s', (engine) => {
   };
 
   beforeAll(async () => {
-    upstream = await startFakeUpstream(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(upstreamAnswer) }));
+    upstream = await startFakeUpstream((request) =>
+      request.body.includes('"stream":true')
+        ? { status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: streamEvents }
+        : { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(upstreamAnswer) },
+    );
     place = await createPlace(engine);
     gw = await place.start({
       config: {
@@ -123,6 +151,19 @@ describe.each(ENGINES)('image generations on %s', (engine) => {
     const [row] = await logsFor('gpt-image-1');
     expect(row).toMatchObject({ family: 'image-generations', inputTokens: 50, outputTokens: 4000 });
     expect(row.cost).toBeCloseTo((50 * 5 + 4000 * 40) / 1_000_000, 10);
+  });
+
+  it('streams partial images from a server that streams them, events as they come, billed by the completed image', async () => {
+    const stream = await client.images.generate({ model: 'gpt-image-1', prompt: 'a heron', stream: true, partial_images: 1 });
+    const types: string[] = [];
+    for await (const piece of stream) types.push(piece.type);
+    expect(types).toEqual(['image_generation.partial_image', 'image_generation.completed']);
+    expect(upstream.requests.at(-1)!.json()).toEqual({ model: 'gpt-image-1', prompt: 'a heron', stream: true, partial_images: 1 });
+    const [row] = await logsFor('gpt-image-1');
+    expect(row).toMatchObject({ family: 'image-generations', stream: true, httpStatus: 200, inputTokens: 9, outputTokens: 272 });
+    const simulated = await client.images.generate({ model: 'sim-image-1', prompt: 'x', stream: true }).catch((e) => e);
+    expect(simulated.status).toBe(400);
+    expect(simulated.error.param).toBe('stream');
   });
 
   it('passes an edit as a multipart form with the same parts, the model mapped, on an openai-responses channel', async () => {

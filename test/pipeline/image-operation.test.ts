@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { upstreamStatusError } from '../../src/core/errors.js';
 import type { ClientKey } from '../../src/http/auth.js';
 import { serveImageOperation, type ImageCall, type ImageCodec } from '../../src/pipeline/image-operation.js';
-import type { ImagePassThroughResult, ImageRequest, ImageResponse } from '../../src/dialects/openai-images/wire.js';
+import type { ImagePassThroughResult, ImageRequest, ImageResponse, ImageStreamResult } from '../../src/dialects/openai-images/wire.js';
 import type { UpstreamAdapter } from '../../src/upstreams/types.js';
 import { channel, recordingOutput, services } from './fakes.js';
 
@@ -20,6 +20,7 @@ interface Script {
   offered?: boolean;
   serve?: (request: ImageRequest) => Promise<ImageResponse>;
   passThrough?: () => Promise<ImagePassThroughResult>;
+  stream?: () => Promise<ImageStreamResult>;
 }
 
 const script = (type: string, parts: Partial<Script> = {}): Script => ({ type, calls: 0, ...parts });
@@ -41,6 +42,12 @@ function imager(s: Script): UpstreamAdapter {
             return s.passThrough!();
           }
         : undefined,
+      passThroughStream: s.stream
+        ? () => {
+            s.calls++;
+            return s.stream!();
+          }
+        : undefined,
     },
   } as unknown as UpstreamAdapter;
 }
@@ -52,14 +59,14 @@ const codec: ImageCodec = {
   renderError: (error) => ({ status: error.status, body: { error: error.message } }),
 };
 
-function imageCall(model = 'priced', n = 3): ImageCall {
+function imageCall(model = 'priced', n = 3, stream = false): ImageCall {
   return {
     requestId: 'req_i',
     key: { record: { id: 'key_1', quota: 10 } } as unknown as ClientKey,
     clientIp: '127.0.0.1',
     headers: {},
     startedAt: Date.now(),
-    request: { operation: 'generations', model, prompt: 'a red kite over the sea', n, responseFormat: 'b64_json', outputFormat: 'png', images: [] },
+    request: { operation: 'generations', model, prompt: 'a red kite over the sea', n, responseFormat: 'b64_json', outputFormat: 'png', images: [], stream },
     body: { withModel: (name) => ({ contentType: 'application/json', bytes: Buffer.from(JSON.stringify({ model: name, prompt: 'a red kite over the sea', n })) }) },
     bodyBytes: 64,
   };
@@ -122,5 +129,26 @@ describe('the image path', () => {
     expect(recorded.settled).toHaveLength(1);
     expect(recorded.settled[0]).toMatchObject({ answered: false, images: 0 });
     expect(recorded.released).toEqual([0]);
+  });
+
+  it('streams events as they come; a stream cut after a completed image ends with an error event and is charged for that image', async () => {
+    let completed = 0;
+    async function* chunks() {
+      yield Buffer.from('event: image_generation.partial_image\ndata: {}\n\n');
+      completed = 1;
+      yield Buffer.from('event: image_generation.completed\ndata: {}\n\n');
+      throw upstreamStatusError(502, 'cut');
+    }
+    const openai = script('openai', { stream: async () => ({ contentType: 'text/event-stream', chunks: chunks(), read: () => ({ images: completed, inputTokens: 4, outputTokens: 100 }) }) });
+    const sim = script('sim', { serve: async (request) => made(request.n) });
+    const recorded = services([channel('openai'), channel('sim')], [imager(openai), imager(sim)]);
+    const out = recordingOutput();
+    await serveImageOperation(recorded.services, imageCall('priced', 2, true), codec, out);
+    expect(sim.calls).toBe(0);
+    expect(out.chunks).toHaveLength(3);
+    expect(out.chunks[2]).toMatch(/^event: error\ndata: \{"type":"error"/);
+    expect(out.ended).toBe(true);
+    expect(recorded.settled[0]).toMatchObject({ stream: true, answered: true, images: 1, reported: { inputTokens: 4, outputTokens: 100 } });
+    expect(recorded.settled[0].error).toBeDefined();
   });
 });

@@ -29,6 +29,8 @@ export interface ImageRequest {
   /** The images to edit, in order (edits only). */
   images: ImageFile[];
   mask?: ImageFile;
+  /** Partial images streamed as server-sent events (only servers with OpenAI's own endpoints stream them). */
+  stream: boolean;
 }
 
 /** The client's body for a server that takes it as it is: JSON, or the multipart form re-encoded with the same parts. */
@@ -59,6 +61,14 @@ export interface ImagePassThroughResult {
   images: number;
   inputTokens?: number;
   outputTokens?: number;
+}
+
+/** A server's stream of partial and completed images on its way to the client, and what billing reads of it once it ended. */
+export interface ImageStreamResult {
+  contentType: string;
+  /** The stream's bytes, each chunk ending on a whole event; throws when the stream breaks or ends before its last image. */
+  chunks: AsyncIterable<Uint8Array>;
+  read(): { images: number; inputTokens?: number; outputTokens?: number };
 }
 
 /** OpenAI's answer: `{ created, data: [{ b64_json | url, revised_prompt? }], usage? }`. */

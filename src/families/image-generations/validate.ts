@@ -2,8 +2,7 @@
  * Reads an image request into the internal one: a generation's JSON body,
  * or an edit's multipart form (its text fields, numbers parsed, checked by
  * the same schema; `image`/`image[]` files in order, an optional `mask`). A
- * bad field is a 400 naming it; streamed partial images are not served yet,
- * so `stream: true` is a 400 too.
+ * bad field is a 400 naming it.
  */
 import { GatewayError } from '../../core/errors.js';
 import { parseAsIs } from '../../core/accept-as-is.js';
@@ -29,7 +28,6 @@ function readFields(operation: ImageOperationName, body: Record<string, unknown>
   const result = parseAsIs(imagesRequestSchema(), body, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues);
   const data = result.data;
-  if (data.stream) throw new GatewayError('invalid_request', "Invalid 'stream': streamed partial images are not served by this gateway; leave stream unset", { param: 'stream' });
   const model = data.model ?? DEFAULT_IMAGE_MODEL;
   return {
     operation,
@@ -40,6 +38,7 @@ function readFields(operation: ImageOperationName, body: Record<string, unknown>
     responseFormat: answersBytesOnly(model) ? 'b64_json' : (data.response_format ?? 'url'),
     outputFormat: data.output_format ?? 'png',
     images,
+    stream: data.stream === true,
   };
 }
 
