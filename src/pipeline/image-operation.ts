@@ -45,8 +45,6 @@ export interface ImageCall {
   request: ImageRequest;
   /** The client's body, for servers that take it as it is. */
   body: ImageBody;
-  /** The body's size, for the quota hold. */
-  bodyBytes: number;
 }
 
 type Answer = { kind: 'pass'; result: ImagePassThroughResult } | { kind: 'served'; response: ImageResponse } | { kind: 'stream'; result: ImageStreamResult };
@@ -66,7 +64,7 @@ export async function serveImageOperation(services: RequestServices, call: Image
     const admission = admitted(services, call.key, request.model);
     if (admission) await admission;
     const perUnitUsd = request.n * codec.perImageUsd(request.model);
-    const held = services.holdQuota(call.key, request.model, { inputBytes: Math.min(call.bodyBytes, request.prompt.length * 4), outputTokens: 0, perUnitUsd });
+    const held = services.holdQuota(call.key, request.model, { inputBytes: Buffer.byteLength(request.prompt), outputTokens: 0, perUnitUsd });
     if (held) hold = await held;
     const candidates = candidatesFor(services, request);
     const attempt = await withFailover(candidates, failoverOptions(services, routed, attempts, abort.signal), async (next): Promise<Answer> => {

@@ -68,7 +68,6 @@ function imageCall(model = 'priced', n = 3, stream = false): ImageCall {
     startedAt: Date.now(),
     request: { operation: 'generations', model, prompt: 'a red kite over the sea', n, responseFormat: 'b64_json', outputFormat: 'png', images: [], stream },
     body: { withModel: (name) => ({ contentType: 'application/json', bytes: Buffer.from(JSON.stringify({ model: name, prompt: 'a red kite over the sea', n })) }) },
-    bodyBytes: 64,
   };
 }
 

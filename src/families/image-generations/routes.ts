@@ -16,6 +16,7 @@ import { fastifyOutput } from '../../pipeline/chat-output.js';
 import { requestServices } from '../../pipeline/chat-services.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
+import type { ClientKey } from '../../http/auth.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
 import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import type { ImageBody, ImageRequest } from '../../dialects/openai-images/wire.js';
@@ -36,21 +37,8 @@ export async function registerImageGenerationRoutes(app: FastifyInstance, ctx: A
     renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId), 'chat-completions'),
   });
 
-  const serve = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    startedAt: number,
-    key: Awaited<ReturnType<AppContext['auth']['authenticate']>>,
-    asked: ImageRequest,
-    body: ImageBody,
-    bodyBytes: number,
-  ) =>
-    serveImageOperation(
-      requestServices(ctx),
-      { requestId: request.id, key, clientIp: request.ip, headers: request.headers, startedAt, request: asked, body, bodyBytes },
-      codecFor(request),
-      fastifyOutput(reply),
-    );
+  const serve = (request: FastifyRequest, reply: FastifyReply, startedAt: number, key: ClientKey, asked: ImageRequest, body: ImageBody) =>
+    serveImageOperation(requestServices(ctx), { requestId: request.id, key, clientIp: request.ip, headers: request.headers, startedAt, request: asked, body }, codecFor(request), fastifyOutput(reply));
 
   const generations = async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = Date.now();
@@ -59,7 +47,7 @@ export async function registerImageGenerationRoutes(app: FastifyInstance, ctx: A
     const raw = request.rawBody ?? Buffer.alloc(0);
     const parsed = request.body as Record<string, unknown>;
     const body: ImageBody = { withModel: (model) => ({ contentType: 'application/json', bytes: parsed.model === model ? raw : Buffer.from(JSON.stringify({ ...parsed, model })) }) };
-    await serve(request, reply, startedAt, key, asked, body, raw.byteLength);
+    await serve(request, reply, startedAt, key, asked, body);
   };
 
   const edits = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -67,7 +55,6 @@ export async function registerImageGenerationRoutes(app: FastifyInstance, ctx: A
     const key = await ctx.auth.authenticate(bearerToken(request), request.ip);
     const form = await readEditForm(request, ctx.settings.maxBodyBytes);
     const asked = parseEditForm(form.fields, form.files);
-    const bodyBytes = form.files.reduce((sum, file) => sum + file.bytes.byteLength, 0);
     let encoded: { model: string; form: ReturnType<typeof encodeForm> } | undefined;
     // The form is written once per upstream model (failover to a channel that maps the model otherwise writes it again).
     const body: ImageBody = {
@@ -76,7 +63,7 @@ export async function registerImageGenerationRoutes(app: FastifyInstance, ctx: A
         return { contentType: encoded.form.contentType, bytes: encoded.form.bytes };
       },
     };
-    await serve(request, reply, startedAt, key, asked, body, bodyBytes);
+    await serve(request, reply, startedAt, key, asked, body);
   };
 
   app.post('/v1/images/generations', generations);
