@@ -1334,6 +1334,8 @@ export interface components {
                 reasoning?: number;
                 /** @description USD per call, for work priced per task (image actions: `ig_<action>`). */
                 perCall?: number;
+                /** @description USD per image made by `/v1/images/generations` and `/v1/images/edits`, on top of any token prices (gpt-image models report tokens). */
+                perImage?: number;
                 /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`). */
                 perSecond?: number | {
                     [key: string]: number;
@@ -1401,6 +1403,8 @@ export interface components {
                     reasoning?: number;
                     /** @description USD per call, for work priced per task (image actions: `ig_<action>`). */
                     perCall?: number;
+                    /** @description USD per image made by `/v1/images/generations` and `/v1/images/edits`, on top of any token prices (gpt-image models report tokens). */
+                    perImage?: number;
                     /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`). */
                     perSecond?: number | {
                         [key: string]: number;
@@ -1456,6 +1460,8 @@ export interface components {
                     reasoning?: number;
                     /** @description USD per call, for work priced per task (image actions: `ig_<action>`). */
                     perCall?: number;
+                    /** @description USD per image made by `/v1/images/generations` and `/v1/images/edits`, on top of any token prices (gpt-image models report tokens). */
+                    perImage?: number;
                     /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`). */
                     perSecond?: number | {
                         [key: string]: number;
@@ -3375,7 +3381,7 @@ export interface operations {
                 model?: string;
                 /** @description Only requests this channel answered. */
                 channelId?: string;
-                /** @description Only this family: messages, generate, responses, chat-completions, completions, embeddings, rerank, moderations, images, videos, count-tokens…. */
+                /** @description Only this family: messages, generate, responses, chat-completions, completions, embeddings, rerank, moderations, image-generations, images, videos, count-tokens…. */
                 family?: string;
                 /** @description One status (`429`), a class (`2xx`, `4xx`, `5xx`) or `error` (400-599). */
                 status?: string;
@@ -3909,6 +3915,8 @@ export interface operations {
                     reasoning?: number;
                     /** @description USD per call, for work priced per task (image actions: `ig_<action>`). */
                     perCall?: number;
+                    /** @description USD per image made by `/v1/images/generations` and `/v1/images/edits`, on top of any token prices (gpt-image models report tokens). */
+                    perImage?: number;
                     /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`). */
                     perSecond?: number | {
                         [key: string]: number;

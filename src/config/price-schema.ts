@@ -30,6 +30,8 @@ export interface PriceTier extends TokenPrices {
 export interface ModelPrice extends TokenPrices {
   /** USD per call, for work priced per task (image actions: `ig_<action>`). */
   perCall?: number;
+  /** USD per image made (`/v1/images/*`), on top of any token prices. */
+  perImage?: number;
   /** USD per second of video: one number, or by resolution tier (`480P`, `720P`, `1080P`, `*`). */
   perSecond?: number | Record<string, number>;
   /** Long-context tiers, lowest `above` first. */
@@ -52,6 +54,7 @@ export const priceSchema = builtOnce(() =>
     .strictObject({
       ...tokenPriceFields(),
       perCall: usd().optional().describe('USD per call, for work priced per task (image actions: `ig_<action>`).'),
+      perImage: usd().optional().describe('USD per image made by `/v1/images/generations` and `/v1/images/edits`, on top of any token prices (gpt-image models report tokens).'),
       perSecond: z
         .union([usd(), z.record(z.string().regex(/^(\d{3,4}P|\*)$/, { error: 'must be a tier such as 720P, or *' }), usd())])
         .optional()

@@ -18,12 +18,13 @@ export function holdQuota(
   ctx: AppContext,
   key: ClientKey,
   model: string,
-  request: { inputBytes: number; body?: Record<string, unknown>; outputTokens?: number; impliedOutputTokens?: number },
+  request: { inputBytes: number; body?: Record<string, unknown>; outputTokens?: number; impliedOutputTokens?: number; perUnitUsd?: number },
 ): Promise<QuotaHold | undefined> | undefined {
   const budgets = ctx.budgets.applicable(key.record);
   if (key.record.quota === null && budgets === undefined) return undefined;
   const outputTokens = request.outputTokens ?? (request.body && declaredOutputLimit(request.body)) ?? request.impliedOutputTokens;
-  const estimate = estimateCost(ctx.prices, model, request.inputBytes, outputTokens);
+  // A charge per unit known before routing (n images at the model's `perImage`) is held on top of the tokens'.
+  const estimate = estimateCost(ctx.prices, model, request.inputBytes, outputTokens) + (request.perUnitUsd ?? 0);
   const claim = budgets && { limits: budgets, tokens: estimateTokens(request.inputBytes, outputTokens), now: ctx.budgets.now() };
   return ctx.quota.hold(key.record, estimate, ctx.auth.spent(key), claim);
 }

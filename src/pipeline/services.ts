@@ -43,7 +43,7 @@ export interface RequestServices extends AdmissionServices {
   holdQuota(
     key: ClientKey,
     model: string,
-    request: { inputBytes: number; body?: Record<string, unknown>; outputTokens?: number; impliedOutputTokens?: number },
+    request: { inputBytes: number; body?: Record<string, unknown>; outputTokens?: number; impliedOutputTokens?: number; perUnitUsd?: number },
   ): Promise<QuotaHold | undefined> | undefined;
   /** Channels that may serve the model, in the order to try them; `accepts` narrows them to adapters that can do the work. */
   candidates(model: string, accepts?: (adapter: UpstreamAdapter, channel: Channel) => boolean): Channel[];

@@ -49,6 +49,8 @@ export interface SettleInput extends RoutedFields {
   hold?: QuotaHold;
   /** Free unless a price is set (moderations): no price is then no cost, not an unpriced model. */
   freeUnlessPriced?: boolean;
+  /** Images made (`/v1/images/*`): each charged the model's `perImage`, on top of its tokens. */
+  images?: number;
 }
 
 /** The usage the request is charged for: the one rule in billing/delivered-usage.ts. */
@@ -56,8 +58,9 @@ export function completeUsage(input: SettleInput): Usage {
   return chargedUsage(input);
 }
 
-function operationOf(family: string): 'chat' | 'text_completion' | 'embeddings' | 'rerank' | 'moderations' {
+function operationOf(family: string): 'chat' | 'text_completion' | 'embeddings' | 'rerank' | 'moderations' | 'image_generation' {
   if (family === 'embeddings' || family === 'rerank' || family === 'moderations') return family;
+  if (family === 'image-generations') return 'image_generation';
   return family === 'completions' ? 'text_completion' : 'chat';
 }
 
@@ -104,9 +107,10 @@ function upstreamCostFor(ctx: AppContext, input: SettleInput, usage: Usage): num
 function priceOf(ctx: AppContext, input: SettleInput, usage: Usage): { cost: number; unpriced: boolean } {
   if (!input.answered) return { cost: 0, unpriced: false };
   const quote = ctx.prices.quote(input.model, input.upstreamModel);
-  if (quote) return { cost: costOf(quote.price, usage), unpriced: false };
+  const images = input.images ?? 0;
+  if (quote) return { cost: costOf(quote.price, usage) + images * (quote.price.perImage ?? 0), unpriced: false };
   if (input.freeUnlessPriced) return { cost: 0, unpriced: false };
-  const used = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens > 0;
+  const used = images > 0 || usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens > 0;
   if (used) warnUnpricedOnce(ctx.prices, ctx.logger, input.model);
   return { cost: 0, unpriced: used };
 }

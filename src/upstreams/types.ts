@@ -9,6 +9,7 @@ import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../co
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
 import type { RerankRequest, RerankResponse } from '../dialects/rerank/wire.js';
 import type { ModerationRequest, ModerationResponse } from '../dialects/moderations/wire.js';
+import type { ImageBody, ImageOperationName, ImagePassThroughResult, ImageRequest, ImageResponse, ImageStreamResult } from '../dialects/openai-images/wire.js';
 import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
 import type { Prepared, PrepareOptions } from './plan.js';
@@ -156,6 +157,18 @@ export interface UpstreamAdapter<Settings = Record<string, unknown>, P extends P
 
   /** Moderations (`POST /v1/moderations`); absent when the type has none. */
   moderations?: PlainOperation<ModerationRequest, ModerationResponse>;
+
+  /** OpenAI image generation and editing (`/v1/images/generations`, `/v1/images/edits`); absent when the type has none. */
+  images?: ImageOperation;
+}
+
+/** Images: which channels of the type make or edit them, and how (computed, or the client's body passed to the server's own endpoint). */
+export interface ImageOperation {
+  offered(channel: Channel, operation: ImageOperationName): boolean;
+  serve?(request: ImageRequest, call: UpstreamCall): Promise<ImageResponse>;
+  passThrough?(operation: ImageOperationName, body: ImageBody, call: UpstreamCall): Promise<ImagePassThroughResult>;
+  /** The client's streamed request passed as it is; resolves once the server answered 2xx, before its events. */
+  passThroughStream?(operation: ImageOperationName, body: ImageBody, call: UpstreamCall, expectedImages: number): Promise<ImageStreamResult>;
 }
 
 /**

@@ -37,6 +37,7 @@ const bodies: Array<{ family: string; path: string; template: string; shape: 'me
   { family: 'embeddings', path: '/v1/embeddings', template: '{"model":"@MODEL@","input":"hi"}', shape: 'openai' },
   { family: 'rerank', path: '/v1/rerank', template: '{"model":"@MODEL@","query":"hi","documents":["hi"]}', shape: 'openai' },
   { family: 'moderations', path: '/v1/moderations', template: '{"model":"@MODEL@","input":"hi"}', shape: 'openai' },
+  { family: 'image generations', path: '/v1/images/generations', template: '{"model":"@MODEL@","prompt":"hi","size":"16x16","response_format":"b64_json"}', shape: 'openai' },
   { family: 'video', path: '/v1/videos', template: '{"model":"@MODEL@","prompt":"a cat","seconds":"1"}', shape: 'openai' },
 ];
 

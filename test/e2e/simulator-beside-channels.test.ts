@@ -46,6 +46,7 @@ const routes = (model: string) => [
   { name: 'embeddings', send: (gw: TestGateway) => call(gw, 'POST', '/v1/embeddings', { model, input: 'hello' }), shape: 'openai' },
   { name: 'rerank', send: (gw: TestGateway) => call(gw, 'POST', '/v1/rerank', { model, query: 'hello', documents: ['hello'] }), shape: 'openai' },
   { name: 'moderations', send: (gw: TestGateway) => call(gw, 'POST', '/v1/moderations', { model, input: 'hello' }), shape: 'openai' },
+  { name: 'image generations', send: (gw: TestGateway) => call(gw, 'POST', '/v1/images/generations', { model, prompt: 'hello', size: '16x16', response_format: 'b64_json' }), shape: 'openai' },
   { name: 'video', send: (gw: TestGateway) => call(gw, 'POST', '/v1/videos', { model, prompt: 'a lighthouse', seconds: '1' }), shape: 'openai' },
   { name: 'models/{id} (OpenAI)', send: (gw: TestGateway) => call(gw, 'GET', `/v1/models/${encodeURIComponent(model)}`), shape: 'openai' },
   { name: 'models/{id} (Anthropic)', send: (gw: TestGateway) => call(gw, 'GET', `/v1/models/${encodeURIComponent(model)}`, undefined, anthropic), shape: 'messages' },

@@ -208,6 +208,10 @@ export const moderationsBody = () => ({
   ],
 });
 
+export const imageGenerationBody = () => ({ model: 'fuzz-image', prompt: 'a lighthouse', n: 1, size: '32x32', response_format: 'b64_json', quality: 'low', user: 'fuzz-user' });
+/** An edit's text fields; the form carries no file, so the base request is the 400 naming `image`. */
+export const imageEditBody = () => ({ model: 'fuzz-image', prompt: 'add a moon', n: '1', size: '32x32', response_format: 'b64_json' });
+
 export const embedContentBody = () => ({ content: { parts: [{ text: 'the cat' }] }, taskType: 'RETRIEVAL_DOCUMENT', outputDimensionality: 8 });
 
 export const batchEmbedContentsBody = () => ({

@@ -20,6 +20,7 @@ export type Family =
   | 'embeddings'
   | 'rerank'
   | 'moderations'
+  | 'image-generations'
   | 'images'
   | 'videos'
   | 'admin'
@@ -175,6 +176,10 @@ export const CATALOGUE: RouteEntry[] = [
   { family: 'rerank', shape: 'openai', method: 'POST', path: '/rerank', alias: true, auth: 'bearer', body: base.rerankBody },
   { family: 'moderations', shape: 'openai', method: 'POST', path: '/v1/moderations', auth: 'bearer', body: base.moderationsBody },
   { family: 'moderations', shape: 'openai', method: 'POST', path: '/moderations', alias: true, auth: 'bearer', body: base.moderationsBody },
+  { family: 'image-generations', shape: 'openai', method: 'POST', path: '/v1/images/generations', auth: 'bearer', body: base.imageGenerationBody },
+  { family: 'image-generations', shape: 'openai', method: 'POST', path: '/images/generations', alias: true, auth: 'bearer', body: base.imageGenerationBody },
+  { family: 'image-generations', shape: 'openai', method: 'POST', path: '/v1/images/edits', auth: 'bearer', body: base.imageEditBody, multipart: true, baseStatus: 400 },
+  { family: 'image-generations', shape: 'openai', method: 'POST', path: '/images/edits', alias: true, auth: 'bearer', body: base.imageEditBody, multipart: true, baseStatus: 400 },
   { family: 'models', shape: 'openai', method: 'GET', path: '/v1/models', auth: 'bearer' },
   { family: 'models', shape: 'openai', method: 'GET', path: '/models', alias: true, auth: 'bearer' },
   { family: 'models', shape: 'openai', method: 'GET', path: '/v1/models/{model}', registered: '/v1/models/*', params: { model: () => 'gpt-4o-mini' }, auth: 'bearer' },

@@ -1,4 +1,4 @@
-/** The fuzz suite on Chat Completions, legacy Completions, model discovery, embeddings, rerank and moderations routes (see harness.ts). */
+/** The fuzz suite on Chat Completions, legacy Completions, model discovery, embeddings, rerank, moderations and image generation routes (see harness.ts). */
 import { fuzzFamilies } from './harness.js';
 
-fuzzFamilies('chat-completions', 'completions', 'models', 'embeddings', 'rerank', 'moderations');
+fuzzFamilies('chat-completions', 'completions', 'models', 'embeddings', 'rerank', 'moderations', 'image-generations');

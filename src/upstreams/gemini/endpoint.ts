@@ -2,7 +2,8 @@
  * Where and how to call a Gemini channel: base URL = the origin (empty means
  * the public service), requests to `<base>/<version>/models/<model>:<method>`
  * with the key in `x-goog-api-key`, never in the URL. The API version is the
- * channel setting `apiVersion` (default `v1beta`).
+ * channel setting `apiVersion` (default `v1beta`). Its image models take
+ * OpenAI image requests, translated (protocols/generate/images.ts).
  */
 import { joinUrl } from '../http.js';
 import type { GenerateEndpoint } from '../protocols/generate/index.js';
@@ -25,4 +26,4 @@ export function geminiHeaders(call: UpstreamCall): Record<string, string> {
   return headers;
 }
 
-export const geminiEndpoint: GenerateEndpoint<GeminiSettings> = { type: 'gemini', settingsOf: geminiSettingsOf, url: geminiUrl, headers: geminiHeaders };
+export const geminiEndpoint: GenerateEndpoint<GeminiSettings> = { type: 'gemini', settingsOf: geminiSettingsOf, url: geminiUrl, headers: geminiHeaders, makesImages: true };

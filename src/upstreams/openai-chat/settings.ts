@@ -3,8 +3,8 @@
  * (protocols/chat-completions/settings.ts), and `preset`, which names a
  * known service whose base URL and quirks (presets.ts) become the channel's
  * defaults, and `completionsEndpoint`, `rerankEndpoint` and
- * `moderationsEndpoint`, which say the server takes legacy Completions,
- * rerank and moderations itself.
+ * `moderationsEndpoint` and `imagesEndpoint`, which say the server takes
+ * legacy Completions, rerank, moderations and images itself.
  */
 import { z } from 'zod';
 import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
@@ -39,6 +39,12 @@ export const openAiChatSettingsShape = {
     .describe(
       "The server offers OpenAI's moderations at `<base>/moderations`: `/v1/moderations` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise.",
     ),
+  imagesEndpoint: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .describe(
+      "The server offers OpenAI's image endpoints at `<base>/images/generations` and `<base>/images/edits`: `/v1/images/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise.",
+    ),
 } as const;
 
 export const openAiChatSettings = typedChannelSettings('openai-chat', openAiChatSettingsShape, chatCompletionsLooseWhenStored, CHAT_PRESET_DEFAULTS);
@@ -51,3 +57,6 @@ export const openAiChatSettingsOf = (channel: SettingsHolder): OpenAiChatSetting
 
 /** Whether a channel's server takes moderations: the setting, else whether its base URL is OpenAI's. */
 export const offersModerations = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.moderationsEndpoint ?? isOpenAiBaseUrl(baseUrl);
+
+/** Whether a channel's server takes OpenAI's image endpoints: the setting, else whether its base URL is OpenAI's. */
+export const offersImages = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.imagesEndpoint ?? isOpenAiBaseUrl(baseUrl);

@@ -1,7 +1,8 @@
 /**
  * The openai-responses channel's settings: the Responses protocol's keys
- * (protocols/responses/settings.ts), and `moderationsEndpoint`, which says
- * the server takes OpenAI's moderations itself.
+ * (protocols/responses/settings.ts), and `moderationsEndpoint` and
+ * `imagesEndpoint`, which say the server takes OpenAI's moderations and
+ * images itself.
  */
 import { z } from 'zod';
 import { responsesLooseWhenStored, responsesSettingsShape } from '../protocols/responses/settings.js';
@@ -16,6 +17,12 @@ export const openAiResponsesSettingsShape = {
     .describe(
       "The server offers OpenAI's moderations at `<base>/moderations`: `/v1/moderations` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
     ),
+  imagesEndpoint: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .describe(
+      "The server offers OpenAI's image endpoints at `<base>/images/generations` and `<base>/images/edits`: `/v1/images/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
+    ),
 } as const;
 
 export const openAiResponsesSettings = typedChannelSettings('openai-responses', openAiResponsesSettingsShape, responsesLooseWhenStored);
@@ -28,3 +35,6 @@ export const openAiResponsesSettingsOf = (channel: SettingsHolder): OpenAiRespon
 
 /** Whether a channel's server takes moderations: the setting, else whether its base URL is OpenAI's. */
 export const offersModerations = (settings: OpenAiResponsesSettings, baseUrl: string): boolean => settings.moderationsEndpoint ?? isOpenAiBaseUrl(baseUrl);
+
+/** Whether a channel's server takes OpenAI's image endpoints: the setting, else whether its base URL is OpenAI's. */
+export const offersImages = (settings: OpenAiResponsesSettings, baseUrl: string): boolean => settings.imagesEndpoint ?? isOpenAiBaseUrl(baseUrl);

@@ -15,6 +15,7 @@ import { throwIfAborted, waitForUpstream } from './timing.js';
 import { simulateEmbeddings } from './embed.js';
 import { simulateRerank } from './rerank.js';
 import { simulateModeration } from './moderate.js';
+import { simulateImages } from './image-generations.js';
 
 async function chat({ body: request }: SimulatorPrepared, _request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const settings = readSimulatorSettings(call.channel);
@@ -38,7 +39,8 @@ export const simulatorAdapter: UpstreamAdapter<SimulatorChannelSettings, Simulat
   prepare: prepareSimulator,
   chat,
   embed: simulateEmbeddings,
-  // Every simulator channel serves both, whatever model it is asked for.
+  // Every simulator channel serves these, whatever model it is asked for.
   rerank: { offered: () => true, serve: simulateRerank },
   moderations: { offered: () => true, serve: simulateModeration },
+  images: { offered: () => true, serve: simulateImages },
 };

@@ -26,6 +26,8 @@ export interface ChatCompletionsEndpoint<Settings extends ChatCompletionsSetting
   readonly rerank?: OperationAddress;
   /** OpenAI's moderations at the server's own endpoint, where the provider's servers may have one. */
   readonly moderations?: OperationAddress;
+  /** OpenAI's image endpoints under the server's `<base>/images` (images-pass-through.ts), where the provider's servers may have them. */
+  readonly images?: OperationAddress;
 }
 
 /** Where a channel's server takes legacy Completions as they are, if the channel declares that it does. */

@@ -21,6 +21,7 @@ import type { ChatCompletionsSettings } from './settings.js';
 import { plainPassThrough } from '../../plain-pass-through.js';
 import { rerankInputTokens } from '../../../dialects/rerank/wire.js';
 import { throwChatCompletionsStatus } from './errors.js';
+import { imagesPassThrough } from '../../images-pass-through.js';
 
 export type { ChatCompletionsEndpoint, ChatCompletionsOperation, CompletionsAddress } from './endpoint.js';
 
@@ -41,9 +42,10 @@ export function chatCompletionsProtocol<S extends ChatCompletionsSettings>(endpo
   };
   // A provider whose servers may offer legacy Completions takes them as they are on the channels that declare it.
   if (endpoint.completions) adapter.nativeFor = completionsNativeFor(adapter, endpoint, endpoint.completions);
-  // Rerank and moderations go to the server's own endpoints as they are, on the channels that declare them.
+  // Rerank, moderations and images go to the server's own endpoints as they are, on the channels that declare them.
   if (endpoint.rerank) adapter.rerank = plainPassThrough({ endpoint, address: endpoint.rerank, throwStatus: throwChatCompletionsStatus, inputTokens: rerankInputTokens, what: 'rerank' });
   if (endpoint.moderations)
     adapter.moderations = plainPassThrough({ endpoint, address: endpoint.moderations, throwStatus: throwChatCompletionsStatus, inputTokens: () => undefined, what: 'moderations' });
+  if (endpoint.images) adapter.images = imagesPassThrough({ endpoint, address: endpoint.images, throwStatus: throwChatCompletionsStatus });
   return adapter;
 }

@@ -13,4 +13,6 @@ export type GenerateMethod = string;
 export interface GenerateEndpoint<Settings extends GenerateSettings> extends Endpoint<Settings> {
   url(call: UpstreamCall, method: GenerateMethod): string;
   headers(call: UpstreamCall): EndpointHeaders;
+  /** Whether the provider's image models take OpenAI image requests, translated (images.ts). */
+  readonly makesImages?: boolean;
 }

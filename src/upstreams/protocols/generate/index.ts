@@ -9,6 +9,7 @@ import { generateChat } from './chat.js';
 import { GENERATE_REASONING_ORIGIN, prepareGenerate, type GeneratePrepared } from './convert-request.js';
 import { generateCountTokens } from './count-tokens.js';
 import { generateEmbeddings } from './embed.js';
+import { generateImages } from './images.js';
 import type { GenerateEndpoint } from './endpoint.js';
 import { generatePassThrough } from './pass-through.js';
 import type { GenerateSettings } from './settings.js';
@@ -18,7 +19,7 @@ export type { GenerateEndpoint, GenerateMethod } from './endpoint.js';
 /** The adapter of a provider of the content-generation dialect, built once around its endpoint. */
 export function generateProtocol<S extends GenerateSettings>(endpoint: GenerateEndpoint<S>): UpstreamAdapter<S, GeneratePrepared> {
   const serving = servingOf(endpoint, GENERATE_REASONING_ORIGIN);
-  return {
+  const adapter: UpstreamAdapter<S, GeneratePrepared> = {
     type: endpoint.type,
     nativeDialect: 'generate',
     prepare: (request, options) => prepareGenerate(request, options, serving),
@@ -28,4 +29,6 @@ export function generateProtocol<S extends GenerateSettings>(endpoint: GenerateE
     countTokens: generateCountTokens(endpoint),
     embed: generateEmbeddings(endpoint),
   };
+  if (endpoint.makesImages) adapter.images = generateImages(endpoint);
+  return adapter;
 }

@@ -15,4 +15,6 @@ export interface ResponsesEndpoint<Settings extends ResponsesSettings> extends E
   headers(call: UpstreamCall): EndpointHeaders;
   /** OpenAI's moderations at the server's own endpoint (plain-pass-through.ts), where the provider's servers may have one. */
   readonly moderations?: OperationAddress;
+  /** OpenAI's image endpoints under the server's `<base>/images` (images-pass-through.ts), where the provider's servers may have them. */
+  readonly images?: OperationAddress;
 }

@@ -15,6 +15,7 @@ import { responsesPassThrough } from './pass-through.js';
 import type { ResponsesSettings } from './settings.js';
 import { plainPassThrough } from '../../plain-pass-through.js';
 import { throwResponsesStatus } from './errors.js';
+import { imagesPassThrough } from '../../images-pass-through.js';
 
 export { COMPACT_METHOD, type ResponsesEndpoint, type ResponsesOperation } from './endpoint.js';
 
@@ -31,7 +32,8 @@ export function responsesProtocol<S extends ResponsesSettings>(endpoint: Respons
     passThrough: responsesPassThrough(endpoint),
     countTokens: responsesCountTokens(endpoint),
   };
-  // Moderations go to the server's own endpoint as they are, on the channels that declare it.
+  // Moderations and images go to the server's own endpoints as they are, on the channels that declare it.
   if (endpoint.moderations) adapter.moderations = plainPassThrough({ endpoint, address: endpoint.moderations, throwStatus: throwResponsesStatus, inputTokens: () => undefined, what: 'moderations' });
+  if (endpoint.images) adapter.images = imagesPassThrough({ endpoint, address: endpoint.images, throwStatus: throwResponsesStatus });
   return adapter;
 }
