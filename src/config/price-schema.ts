@@ -32,7 +32,7 @@ export interface ModelPrice extends TokenPrices {
   perCall?: number;
   /** USD per image made (`/v1/images/*`), on top of any token prices. */
   perImage?: number;
-  /** USD per second of video: one number, or by resolution tier (`480P`, `720P`, `1080P`, `*`). */
+  /** USD per second of video (one number, or by resolution tier: `480P`, `720P`, `1080P`, `*`) or of audio (the number, or the `*` tier). */
   perSecond?: number | Record<string, number>;
   /** Long-context tiers, lowest `above` first. */
   tiers?: PriceTier[];
@@ -58,7 +58,9 @@ export const priceSchema = builtOnce(() =>
       perSecond: z
         .union([usd(), z.record(z.string().regex(/^(\d{3,4}P|\*)$/, { error: 'must be a tier such as 720P, or *' }), usd())])
         .optional()
-        .describe('USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`).'),
+        .describe(
+          'USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`); and per second of audio (`/v1/audio/*`: speech made, audio transcribed or translated), the number or the `*` tier, on top of any token prices.',
+        ),
       tiers: z
         .array(z.strictObject({ above: z.number().int().positive().describe('Prompt tokens over which the tier applies.'), ...tokenPriceFields() }))
         .max(8)

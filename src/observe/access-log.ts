@@ -16,7 +16,7 @@ export interface RouteNote {
   attempts?: number;
   /** What the trace span adds: the client family, the GenAI operation, the model asked upstream, the tokens (when answered). */
   family?: string;
-  operation?: 'chat' | 'text_completion' | 'embeddings' | 'rerank' | 'moderations' | 'image_generation';
+  operation?: 'chat' | 'text_completion' | 'embeddings' | 'rerank' | 'moderations' | 'image_generation' | 'speech' | 'transcription';
   upstreamModel?: string;
   inputTokens?: number;
   outputTokens?: number;

@@ -14,7 +14,7 @@ import { CellCounter, CellHistogram } from './metric-cells.js';
 
 export interface RequestObservation {
   family: string;
-  operation: 'chat' | 'text_completion' | 'embeddings' | 'rerank' | 'moderations' | 'image_generation' | 'task';
+  operation: 'chat' | 'text_completion' | 'embeddings' | 'rerank' | 'moderations' | 'image_generation' | 'speech' | 'transcription' | 'task';
   model: string;
   channel: string;
   status: number;

@@ -51,6 +51,8 @@ export interface SettleInput extends RoutedFields {
   freeUnlessPriced?: boolean;
   /** Images made (`/v1/images/*`): each charged the model's `perImage`, on top of its tokens. */
   images?: number;
+  /** Seconds of audio (`/v1/audio/*`): charged the model's `perSecond`, on top of its tokens. */
+  audioSeconds?: number;
 }
 
 /** The usage the request is charged for: the one rule in billing/delivered-usage.ts. */
@@ -58,9 +60,11 @@ export function completeUsage(input: SettleInput): Usage {
   return chargedUsage(input);
 }
 
-function operationOf(family: string): 'chat' | 'text_completion' | 'embeddings' | 'rerank' | 'moderations' | 'image_generation' {
+function operationOf(family: string): 'chat' | 'text_completion' | 'embeddings' | 'rerank' | 'moderations' | 'image_generation' | 'speech' | 'transcription' {
   if (family === 'embeddings' || family === 'rerank' || family === 'moderations') return family;
   if (family === 'image-generations') return 'image_generation';
+  if (family === 'audio-speech') return 'speech';
+  if (family === 'audio-transcriptions' || family === 'audio-translations') return 'transcription';
   return family === 'completions' ? 'text_completion' : 'chat';
 }
 
@@ -108,11 +112,18 @@ function priceOf(ctx: AppContext, input: SettleInput, usage: Usage): { cost: num
   if (!input.answered) return { cost: 0, unpriced: false };
   const quote = ctx.prices.quote(input.model, input.upstreamModel);
   const images = input.images ?? 0;
-  if (quote) return { cost: costOf(quote.price, usage) + images * (quote.price.perImage ?? 0), unpriced: false };
+  const seconds = input.audioSeconds ?? 0;
+  if (quote) return { cost: costOf(quote.price, usage) + images * (quote.price.perImage ?? 0) + seconds * perSecondOf(quote.price), unpriced: false };
   if (input.freeUnlessPriced) return { cost: 0, unpriced: false };
-  const used = images > 0 || usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens > 0;
+  const used = images > 0 || seconds > 0 || usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens > 0;
   if (used) warnUnpricedOnce(ctx.prices, ctx.logger, input.model);
   return { cost: 0, unpriced: used };
+}
+
+/** Audio's price per second: the number, or a tiered price's `*` tier (tiers by resolution are video's). */
+function perSecondOf(price: { perSecond?: number | Record<string, number> }): number {
+  const perSecond = price.perSecond;
+  return typeof perSecond === 'number' ? perSecond : (perSecond?.['*'] ?? 0);
 }
 
 export function settle(ctx: AppContext, input: SettleInput): Usage {

@@ -15,6 +15,7 @@ import { registerEmbeddingsRoutes } from '../families/embeddings/routes.js';
 import { registerRerankRoutes } from '../families/rerank/routes.js';
 import { registerModerationsRoutes } from '../families/moderations/routes.js';
 import { registerImageGenerationRoutes } from '../families/image-generations/routes.js';
+import { registerAudioRoutes } from '../families/audio/routes.js';
 import { registerGenerateRoutes } from '../families/generate/routes.js';
 import { registerImageRoutes } from '../families/images/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
@@ -123,6 +124,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerRerankRoutes(scope, ctx));
   await app.register(async (scope) => registerModerationsRoutes(scope, ctx));
   await app.register(async (scope) => registerImageGenerationRoutes(scope, ctx));
+  await app.register(async (scope) => registerAudioRoutes(scope, ctx));
   await app.register(async (scope) => registerGeminiModelRoutes(scope, ctx));
   await app.register(async (scope) => registerImageRoutes(scope, ctx), { prefix: '/ig' });
   await app.register(async (scope) => registerVideoRoutes(scope, ctx));

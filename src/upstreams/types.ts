@@ -9,6 +9,7 @@ import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../co
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
 import type { RerankRequest, RerankResponse } from '../dialects/rerank/wire.js';
 import type { ModerationRequest, ModerationResponse } from '../dialects/moderations/wire.js';
+import type { AudioBody, AudioOperationName, AudioPassThroughResult, AudioRequest, AudioResponse } from '../dialects/openai-audio/wire.js';
 import type { ImageBody, ImageOperationName, ImagePassThroughResult, ImageRequest, ImageResponse, ImageStreamResult } from '../dialects/openai-images/wire.js';
 import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
@@ -160,6 +161,17 @@ export interface UpstreamAdapter<Settings = Record<string, unknown>, P extends P
 
   /** OpenAI image generation and editing (`/v1/images/generations`, `/v1/images/edits`); absent when the type has none. */
   images?: ImageOperation;
+
+  /** OpenAI audio (`/v1/audio/speech`, `/v1/audio/transcriptions`, `/v1/audio/translations`); absent when the type has none. */
+  audio?: AudioOperation;
+}
+
+/** Audio: which channels of the type serve an operation, and how (computed, or the client's body passed to the server's own endpoint). */
+export interface AudioOperation {
+  offered(channel: Channel, operation: AudioOperationName): boolean;
+  serve?(request: AudioRequest, call: UpstreamCall): Promise<AudioResponse>;
+  /** Resolves once the server answered 2xx, before its bytes (they are streamed on as they come). */
+  passThrough?(operation: AudioOperationName, body: AudioBody, call: UpstreamCall): Promise<AudioPassThroughResult>;
 }
 
 /** Images: which channels of the type make or edit them, and how (computed, or the client's body passed to the server's own endpoint). */

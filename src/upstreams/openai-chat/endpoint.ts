@@ -5,7 +5,7 @@
  * Completions to `<base>/completions` where the channel declares its server
  * offers them (`completionsEndpoint`), rerank to the path `rerankEndpoint`
  * names, moderations to `<base>/moderations` and images to `<base>/images/*`
- * where declared (on by default at OpenAI's own address); JSON, and the
+ * and audio to `<base>/audio/*` where declared (on by default at OpenAI's own address); JSON, and the
  * channel's key as a Bearer credential when it has one. A channel with no
  * base URL has a `preset` (the channel rules ask for one or the other),
  * whose address is the base.
@@ -14,7 +14,7 @@ import { joinUrl } from '../http.js';
 import type { ChatCompletionsEndpoint, ChatCompletionsOperation } from '../protocols/chat-completions/index.js';
 import type { UpstreamCall } from '../types.js';
 import { CHAT_PRESETS } from './presets.js';
-import { offersImages, offersModerations, openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
+import { offersAudio, offersImages, offersModerations, openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
 
 const paths: Readonly<Record<ChatCompletionsOperation, string>> = { chat: '/chat/completions', embeddings: '/embeddings' };
 
@@ -45,6 +45,10 @@ export const openAiChatEndpoint: ChatCompletionsEndpoint<OpenAiChatSettings> = {
   images: {
     offered: (channel) => offersImages(openAiChatSettingsOf(channel), channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(channel))),
     url: (call) => joinUrl(baseOf(call), '/images'),
+  },
+  audio: {
+    offered: (channel) => offersAudio(openAiChatSettingsOf(channel), channel.baseUrl || presetBaseUrl(openAiChatSettingsOf(channel))),
+    url: (call) => joinUrl(baseOf(call), '/audio'),
   },
 };
 

@@ -4,7 +4,8 @@
  * known service whose base URL and quirks (presets.ts) become the channel's
  * defaults, and `completionsEndpoint`, `rerankEndpoint` and
  * `moderationsEndpoint` and `imagesEndpoint`, which say the server takes
- * legacy Completions, rerank, moderations and images itself.
+ * legacy Completions, rerank, moderations and images itself, and
+ * `audioEndpoint`, audio.
  */
 import { z } from 'zod';
 import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
@@ -45,6 +46,12 @@ export const openAiChatSettingsShape = {
     .describe(
       "The server offers OpenAI's image endpoints at `<base>/images/generations` and `<base>/images/edits`: `/v1/images/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise.",
     ),
+  audioEndpoint: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .describe(
+      "The server offers OpenAI's audio endpoints at `<base>/audio/speech`, `<base>/audio/transcriptions` and `<base>/audio/translations`: `/v1/audio/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise.",
+    ),
 } as const;
 
 export const openAiChatSettings = typedChannelSettings('openai-chat', openAiChatSettingsShape, chatCompletionsLooseWhenStored, CHAT_PRESET_DEFAULTS);
@@ -60,3 +67,6 @@ export const offersModerations = (settings: OpenAiChatSettings, baseUrl: string)
 
 /** Whether a channel's server takes OpenAI's image endpoints: the setting, else whether its base URL is OpenAI's. */
 export const offersImages = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.imagesEndpoint ?? isOpenAiBaseUrl(baseUrl);
+
+/** Whether a channel's server takes OpenAI's audio endpoints: the setting, else whether its base URL is OpenAI's. */
+export const offersAudio = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.audioEndpoint ?? isOpenAiBaseUrl(baseUrl);

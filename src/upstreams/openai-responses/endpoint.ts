@@ -2,13 +2,13 @@
  * Where and how to call the OpenAI Responses API: base URL with the `/v1`
  * prefix (OpenAI's when the channel names none), responses to
  * `<base>/responses`, compactions to `<base>/responses/compact`, counts to
- * `<base>/responses/input_tokens`, moderations to `<base>/moderations` and images
- * to `<base>/images/*` (on by default at OpenAI's own address); the channel's key as a Bearer credential.
+ * `<base>/responses/input_tokens`, moderations to `<base>/moderations`, images
+ * to `<base>/images/*` and audio to `<base>/audio/*` (on by default at OpenAI's own address); the channel's key as a Bearer credential.
  */
 import { joinUrl } from '../http.js';
 import type { ResponsesEndpoint, ResponsesOperation } from '../protocols/responses/index.js';
 import type { UpstreamCall } from '../types.js';
-import { offersImages, offersModerations, openAiResponsesSettingsOf, type OpenAiResponsesSettings } from './settings.js';
+import { offersAudio, offersImages, offersModerations, openAiResponsesSettingsOf, type OpenAiResponsesSettings } from './settings.js';
 
 /** Used when the channel names no base URL (the `/v1` prefix is part of it, as for every OpenAI-style type). */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -38,5 +38,9 @@ export const openAiResponsesEndpoint: ResponsesEndpoint<OpenAiResponsesSettings>
   images: {
     offered: (channel) => offersImages(openAiResponsesSettingsOf(channel), channel.baseUrl || DEFAULT_OPENAI_BASE_URL),
     url: (call) => joinUrl(call.channel.baseUrl || DEFAULT_OPENAI_BASE_URL, '/images'),
+  },
+  audio: {
+    offered: (channel) => offersAudio(openAiResponsesSettingsOf(channel), channel.baseUrl || DEFAULT_OPENAI_BASE_URL),
+    url: (call) => joinUrl(call.channel.baseUrl || DEFAULT_OPENAI_BASE_URL, '/audio'),
   },
 };

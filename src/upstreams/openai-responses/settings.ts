@@ -2,7 +2,7 @@
  * The openai-responses channel's settings: the Responses protocol's keys
  * (protocols/responses/settings.ts), and `moderationsEndpoint` and
  * `imagesEndpoint`, which say the server takes OpenAI's moderations and
- * images itself.
+ * images itself, and `audioEndpoint`, audio.
  */
 import { z } from 'zod';
 import { responsesLooseWhenStored, responsesSettingsShape } from '../protocols/responses/settings.js';
@@ -23,6 +23,12 @@ export const openAiResponsesSettingsShape = {
     .describe(
       "The server offers OpenAI's image endpoints at `<base>/images/generations` and `<base>/images/edits`: `/v1/images/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
     ),
+  audioEndpoint: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .describe(
+      "The server offers OpenAI's audio endpoints at `<base>/audio/speech`, `<base>/audio/transcriptions` and `<base>/audio/translations`: `/v1/audio/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
+    ),
 } as const;
 
 export const openAiResponsesSettings = typedChannelSettings('openai-responses', openAiResponsesSettingsShape, responsesLooseWhenStored);
@@ -38,3 +44,6 @@ export const offersModerations = (settings: OpenAiResponsesSettings, baseUrl: st
 
 /** Whether a channel's server takes OpenAI's image endpoints: the setting, else whether its base URL is OpenAI's. */
 export const offersImages = (settings: OpenAiResponsesSettings, baseUrl: string): boolean => settings.imagesEndpoint ?? isOpenAiBaseUrl(baseUrl);
+
+/** Whether a channel's server takes OpenAI's audio endpoints: the setting, else whether its base URL is OpenAI's. */
+export const offersAudio = (settings: OpenAiResponsesSettings, baseUrl: string): boolean => settings.audioEndpoint ?? isOpenAiBaseUrl(baseUrl);

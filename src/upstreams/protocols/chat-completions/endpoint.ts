@@ -28,6 +28,8 @@ export interface ChatCompletionsEndpoint<Settings extends ChatCompletionsSetting
   readonly moderations?: OperationAddress;
   /** OpenAI's image endpoints under the server's `<base>/images` (images-pass-through.ts), where the provider's servers may have them. */
   readonly images?: OperationAddress;
+  /** OpenAI's audio endpoints under the server's `<base>/audio` (audio-pass-through.ts), where the provider's servers may have them. */
+  readonly audio?: OperationAddress;
 }
 
 /** Where a channel's server takes legacy Completions as they are, if the channel declares that it does. */

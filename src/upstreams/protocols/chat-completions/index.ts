@@ -22,6 +22,7 @@ import { plainPassThrough } from '../../plain-pass-through.js';
 import { rerankInputTokens } from '../../../dialects/rerank/wire.js';
 import { throwChatCompletionsStatus } from './errors.js';
 import { imagesPassThrough } from '../../images-pass-through.js';
+import { audioPassThrough } from '../../audio-pass-through.js';
 
 export type { ChatCompletionsEndpoint, ChatCompletionsOperation, CompletionsAddress } from './endpoint.js';
 
@@ -47,5 +48,6 @@ export function chatCompletionsProtocol<S extends ChatCompletionsSettings>(endpo
   if (endpoint.moderations)
     adapter.moderations = plainPassThrough({ endpoint, address: endpoint.moderations, throwStatus: throwChatCompletionsStatus, inputTokens: () => undefined, what: 'moderations' });
   if (endpoint.images) adapter.images = imagesPassThrough({ endpoint, address: endpoint.images, throwStatus: throwChatCompletionsStatus });
+  if (endpoint.audio) adapter.audio = audioPassThrough({ endpoint, address: endpoint.audio, throwStatus: throwChatCompletionsStatus });
   return adapter;
 }

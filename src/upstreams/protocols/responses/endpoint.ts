@@ -17,4 +17,6 @@ export interface ResponsesEndpoint<Settings extends ResponsesSettings> extends E
   readonly moderations?: OperationAddress;
   /** OpenAI's image endpoints under the server's `<base>/images` (images-pass-through.ts), where the provider's servers may have them. */
   readonly images?: OperationAddress;
+  /** OpenAI's audio endpoints under the server's `<base>/audio` (audio-pass-through.ts), where the provider's servers may have them. */
+  readonly audio?: OperationAddress;
 }

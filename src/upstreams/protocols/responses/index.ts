@@ -16,6 +16,7 @@ import type { ResponsesSettings } from './settings.js';
 import { plainPassThrough } from '../../plain-pass-through.js';
 import { throwResponsesStatus } from './errors.js';
 import { imagesPassThrough } from '../../images-pass-through.js';
+import { audioPassThrough } from '../../audio-pass-through.js';
 
 export { COMPACT_METHOD, type ResponsesEndpoint, type ResponsesOperation } from './endpoint.js';
 
@@ -35,5 +36,6 @@ export function responsesProtocol<S extends ResponsesSettings>(endpoint: Respons
   // Moderations and images go to the server's own endpoints as they are, on the channels that declare it.
   if (endpoint.moderations) adapter.moderations = plainPassThrough({ endpoint, address: endpoint.moderations, throwStatus: throwResponsesStatus, inputTokens: () => undefined, what: 'moderations' });
   if (endpoint.images) adapter.images = imagesPassThrough({ endpoint, address: endpoint.images, throwStatus: throwResponsesStatus });
+  if (endpoint.audio) adapter.audio = audioPassThrough({ endpoint, address: endpoint.audio, throwStatus: throwResponsesStatus });
   return adapter;
 }
