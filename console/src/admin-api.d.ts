@@ -1336,7 +1336,7 @@ export interface components {
                 perCall?: number;
                 /** @description USD per image made by `/v1/images/generations` and `/v1/images/edits`, on top of any token prices (gpt-image models report tokens). */
                 perImage?: number;
-                /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`). */
+                /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`); and per second of audio (`/v1/audio/*`: speech made, audio transcribed or translated), the number or the `*` tier, on top of any token prices. */
                 perSecond?: number | {
                     [key: string]: number;
                 };
@@ -1405,7 +1405,7 @@ export interface components {
                     perCall?: number;
                     /** @description USD per image made by `/v1/images/generations` and `/v1/images/edits`, on top of any token prices (gpt-image models report tokens). */
                     perImage?: number;
-                    /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`). */
+                    /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`); and per second of audio (`/v1/audio/*`: speech made, audio transcribed or translated), the number or the `*` tier, on top of any token prices. */
                     perSecond?: number | {
                         [key: string]: number;
                     };
@@ -1462,7 +1462,7 @@ export interface components {
                     perCall?: number;
                     /** @description USD per image made by `/v1/images/generations` and `/v1/images/edits`, on top of any token prices (gpt-image models report tokens). */
                     perImage?: number;
-                    /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`). */
+                    /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`); and per second of audio (`/v1/audio/*`: speech made, audio transcribed or translated), the number or the `*` tier, on top of any token prices. */
                     perSecond?: number | {
                         [key: string]: number;
                     };
@@ -3381,7 +3381,7 @@ export interface operations {
                 model?: string;
                 /** @description Only requests this channel answered. */
                 channelId?: string;
-                /** @description Only this family: messages, generate, responses, chat-completions, completions, embeddings, rerank, moderations, image-generations, images, videos, count-tokens…. */
+                /** @description Only this family: messages, generate, responses, chat-completions, completions, embeddings, rerank, moderations, image-generations, audio-speech, audio-transcriptions, audio-translations, images, videos, count-tokens…. */
                 family?: string;
                 /** @description One status (`429`), a class (`2xx`, `4xx`, `5xx`) or `error` (400-599). */
                 status?: string;
@@ -3917,7 +3917,7 @@ export interface operations {
                     perCall?: number;
                     /** @description USD per image made by `/v1/images/generations` and `/v1/images/edits`, on top of any token prices (gpt-image models report tokens). */
                     perImage?: number;
-                    /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`). */
+                    /** @description USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`); and per second of audio (`/v1/audio/*`: speech made, audio transcribed or translated), the number or the `*` tier, on top of any token prices. */
                     perSecond?: number | {
                         [key: string]: number;
                     };
