@@ -82,7 +82,9 @@ export const logListQuery = builtOnce(() =>
       userId: text('Only requests made with a key of this user (as the key belonged then).').optional(),
       model: text('Only this client model name.').optional(),
       channelId: text('Only requests this channel answered.').optional(),
-      family: text('Only this family: messages, generate, responses, chat-completions, completions, embeddings, rerank, moderations, image-generations, audio-speech, audio-transcriptions, audio-translations, images, videos, count-tokens….').optional(),
+      family: text(
+        'Only this family: messages, generate, responses, chat-completions, completions, embeddings, rerank, moderations, image-generations, audio-speech, audio-transcriptions, audio-translations, images, videos, count-tokens….',
+      ).optional(),
       status: status().optional(),
       limit: limit().optional(),
       cursor: cursor().optional(),

@@ -212,6 +212,10 @@ export const imageGenerationBody = () => ({ model: 'fuzz-image', prompt: 'a ligh
 /** An edit's text fields; the form carries no file, so the base request is the 400 naming `image`. */
 export const imageEditBody = () => ({ model: 'fuzz-image', prompt: 'add a moon', n: '1', size: '32x32', response_format: 'b64_json' });
 
+export const speechBody = () => ({ model: 'fuzz-tts', input: 'hello there', voice: 'alloy', response_format: 'wav', speed: 1.5 });
+/** A transcription's text fields; the form carries no file, so the base request is the 400 naming `file`. */
+export const transcriptionBody = () => ({ model: 'fuzz-whisper', language: 'en', response_format: 'verbose_json', temperature: '0.2' });
+
 export const embedContentBody = () => ({ content: { parts: [{ text: 'the cat' }] }, taskType: 'RETRIEVAL_DOCUMENT', outputDimensionality: 8 });
 
 export const batchEmbedContentsBody = () => ({

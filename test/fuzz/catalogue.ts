@@ -21,6 +21,7 @@ export type Family =
   | 'rerank'
   | 'moderations'
   | 'image-generations'
+  | 'audio'
   | 'images'
   | 'videos'
   | 'admin'
@@ -180,6 +181,12 @@ export const CATALOGUE: RouteEntry[] = [
   { family: 'image-generations', shape: 'openai', method: 'POST', path: '/images/generations', alias: true, auth: 'bearer', body: base.imageGenerationBody },
   { family: 'image-generations', shape: 'openai', method: 'POST', path: '/v1/images/edits', auth: 'bearer', body: base.imageEditBody, multipart: true, baseStatus: 400 },
   { family: 'image-generations', shape: 'openai', method: 'POST', path: '/images/edits', alias: true, auth: 'bearer', body: base.imageEditBody, multipart: true, baseStatus: 400 },
+  { family: 'audio', shape: 'openai', method: 'POST', path: '/v1/audio/speech', auth: 'bearer', body: base.speechBody },
+  { family: 'audio', shape: 'openai', method: 'POST', path: '/audio/speech', alias: true, auth: 'bearer', body: base.speechBody },
+  { family: 'audio', shape: 'openai', method: 'POST', path: '/v1/audio/transcriptions', auth: 'bearer', body: base.transcriptionBody, multipart: true, baseStatus: 400 },
+  { family: 'audio', shape: 'openai', method: 'POST', path: '/audio/transcriptions', alias: true, auth: 'bearer', body: base.transcriptionBody, multipart: true, baseStatus: 400 },
+  { family: 'audio', shape: 'openai', method: 'POST', path: '/v1/audio/translations', auth: 'bearer', body: base.transcriptionBody, multipart: true, baseStatus: 400 },
+  { family: 'audio', shape: 'openai', method: 'POST', path: '/audio/translations', alias: true, auth: 'bearer', body: base.transcriptionBody, multipart: true, baseStatus: 400 },
   { family: 'models', shape: 'openai', method: 'GET', path: '/v1/models', auth: 'bearer' },
   { family: 'models', shape: 'openai', method: 'GET', path: '/models', alias: true, auth: 'bearer' },
   { family: 'models', shape: 'openai', method: 'GET', path: '/v1/models/{model}', registered: '/v1/models/*', params: { model: () => 'gpt-4o-mini' }, auth: 'bearer' },

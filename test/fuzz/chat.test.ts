@@ -1,4 +1,4 @@
-/** The fuzz suite on Chat Completions, legacy Completions, model discovery, embeddings, rerank, moderations and image generation routes (see harness.ts). */
+/** The fuzz suite on Chat Completions, legacy Completions, model discovery, embeddings, rerank, moderations, image generation and audio routes (see harness.ts). */
 import { fuzzFamilies } from './harness.js';
 
-fuzzFamilies('chat-completions', 'completions', 'models', 'embeddings', 'rerank', 'moderations', 'image-generations');
+fuzzFamilies('chat-completions', 'completions', 'models', 'embeddings', 'rerank', 'moderations', 'image-generations', 'audio');
