@@ -16,7 +16,22 @@ import { LogDetailView, rememberRows, servedBySimulator } from './log-detail.js'
 
 const PAGE = 100;
 const RANGES: Record<string, number | null> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: null };
-const FAMILIES = ['messages', 'generate', 'responses', 'chat-completions', 'completions', 'embeddings', 'rerank', 'moderations', 'image-generations', 'audio-speech', 'audio-transcriptions', 'audio-translations', 'images', 'videos'];
+const FAMILIES = [
+  'messages',
+  'generate',
+  'responses',
+  'chat-completions',
+  'completions',
+  'embeddings',
+  'rerank',
+  'moderations',
+  'image-generations',
+  'audio-speech',
+  'audio-transcriptions',
+  'audio-translations',
+  'images',
+  'videos',
+];
 const STATUSES = ['2xx', '4xx', '5xx', 'error', '429'];
 
 interface Filters {
