@@ -95,7 +95,7 @@ export async function serveAudioOperation(services: RequestServices, call: Audio
   const seconds = call.uploadSeconds ?? usage.seconds;
   services.settle({
     ...routedFields(routed, codec.family, target, attempts),
-    stream: streamed,
+    stream: streamed || (request.operation !== 'speech' && request.stream),
     httpStatus,
     error,
     reported: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0 },

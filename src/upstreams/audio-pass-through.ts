@@ -5,7 +5,8 @@
  * naming the channel's upstream model; the answer's bytes go back as they
  * come, within the channel's stream bound, and billing reads them on the
  * way: a WAV or PCM answer's seconds, a transcription's `usage` or
- * `duration`. A protocol builds one where its provider declares an address.
+ * `duration`, a streamed transcript's
+ * `transcript.text.done` usage. A protocol builds one where its provider declares an address.
  */
 import { limitsOf, capBytes } from '../core/upstream-limits.js';
 import { PCM_BYTES_PER_SECOND, wavSeconds } from '../dialects/openai-audio/wav.js';
@@ -73,11 +74,27 @@ class AnswerMeter {
       if (seconds !== undefined) return { seconds };
       return contentType.startsWith('audio/pcm') ? { seconds: this.total / PCM_BYTES_PER_SECOND } : {};
     }
-    if (!contentType.includes('json') || this.total > this.keep) return {};
+    if (this.total > this.keep) return {};
+    const text = head.toString('utf8');
+    if (contentType.startsWith('text/event-stream')) return transcriptUsage(doneEvent(text));
+    if (!contentType.includes('json')) return {};
     try {
-      return transcriptUsage(JSON.parse(head.toString('utf8')));
+      return transcriptUsage(JSON.parse(text));
     } catch {
       return {};
     }
   }
+}
+
+/** A streamed transcription's `transcript.text.done` event, whose `usage` the bill reads. */
+function doneEvent(text: string): unknown {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('data:') || !line.includes('transcript.text.done')) continue;
+    try {
+      return JSON.parse(line.slice(5));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }

@@ -2,7 +2,8 @@
  * `POST /v1/audio/speech`, `/v1/audio/transcriptions` and
  * `/v1/audio/translations` through the official OpenAI client, on SQLite and
  * PostgreSQL: WAV and pcm speech on the simulator (the header read, the
- * length from the input), transcripts in every response_format, the body
+ * length from the input), transcripts in every response_format and as
+ * streamed events, the body
  * passed as it is to a loopback fake of OpenAI's audio endpoints (JSON and
  * the multipart form, the model mapped, the answer's bytes kept), 400s
  * naming the field, the 404 of a model no audio channel serves, failover,
@@ -20,6 +21,13 @@ const upstreamWav = toneWav(0.5);
 const transcribed = { text: 'hello from upstream', usage: { type: 'tokens', input_tokens: 20, output_tokens: 5, total_tokens: 25 } };
 const translated = { task: 'translate', language: 'english', duration: 3.5, text: 'hello', segments: [] };
 
+const sse = (data: object) => `data: ${JSON.stringify(data)}\n\n`;
+const streamedEvents = [
+  sse({ type: 'transcript.text.delta', delta: 'hello', logprobs: [] }),
+  sse({ type: 'transcript.text.delta', delta: ' world', logprobs: [] }),
+  sse({ type: 'transcript.text.done', text: 'hello world', usage: { type: 'tokens', input_tokens: 40, output_tokens: 2, total_tokens: 42 } }),
+];
+
 const wavFields = (bytes: Buffer) => ({ riff: bytes.toString('latin1', 0, 4), wave: bytes.toString('latin1', 8, 12), rate: bytes.readUInt32LE(24), dataBytes: bytes.readUInt32LE(40) });
 
 describe.each(ENGINES)('audio on %s', (engine) => {
@@ -36,6 +44,7 @@ describe.each(ENGINES)('audio on %s', (engine) => {
   beforeAll(async () => {
     upstream = await startFakeUpstream((request) => {
       if (request.url.endsWith('/audio/speech')) return { status: 200, headers: { 'content-type': 'audio/wav' }, chunks: [upstreamWav.subarray(0, 100), upstreamWav.subarray(100)] };
+      if (request.body.includes('name="stream"\r\n\r\ntrue')) return { status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: streamedEvents };
       if (request.url.endsWith('/audio/translations')) return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(translated) };
       return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(transcribed) };
     });
@@ -97,6 +106,9 @@ describe.each(ENGINES)('audio on %s', (engine) => {
     const mp3 = await client.audio.speech.create({ model: 'sim-tts', input: 'hi', voice: 'alloy' }).catch((e) => e);
     expect(mp3.status).toBe(400);
     expect(mp3.error.param).toBe('response_format');
+    const sse = await client.audio.speech.create({ model: 'sim-tts', input: 'hi', voice: 'alloy', response_format: 'wav', stream_format: 'sse' }).catch((e) => e);
+    expect(sse.status).toBe(400);
+    expect(sse.error.param).toBe('stream_format');
     const long = await client.audio.speech.create({ model: 'sim-tts', input: 'x'.repeat(4097), voice: 'alloy', response_format: 'wav' }).catch((e) => e);
     expect(long.status).toBe(400);
     expect(long.error.param).toBe('input');
@@ -186,6 +198,33 @@ describe.each(ENGINES)('audio on %s', (engine) => {
     const [row] = await logsFor('whisper-1');
     expect(row).toMatchObject({ family: 'audio-translations', httpStatus: 200 });
     expect(row.cost).toBeCloseTo(0.00035, 10);
+  });
+
+  it('streams transcript events on the simulator, the deltas making the done text', async () => {
+    const stream = await client.audio.transcriptions.create({ model: 'sim-whisper', file: await toFile(toneWav(6), 'a.wav'), stream: true });
+    let text = '';
+    let done: any;
+    for await (const event of stream) {
+      if (event.type === 'transcript.text.delta') text += event.delta;
+      else done = event;
+    }
+    expect(done).toMatchObject({ type: 'transcript.text.done', usage: { type: 'duration', seconds: 6 } });
+    expect(text).toBe(done.text);
+    expect(text).toMatch(/^Simulated transcript of 6 seconds/);
+    const [row] = await logsFor('sim-whisper');
+    expect(row).toMatchObject({ family: 'audio-transcriptions', stream: true, httpStatus: 200 });
+    const translated = await client.audio.translations.create({ model: 'sim-whisper', file: await toFile(toneWav(1), 'a.wav'), stream: true } as never).catch((e) => e);
+    expect(translated.status).toBe(400);
+    expect(translated.error.param).toBe('stream');
+  });
+
+  it("passes a streamed transcription on and forwards the server's events, billed by the done event's usage", async () => {
+    const stream = await client.audio.transcriptions.create({ model: 'my-transcribe', file: await toFile(Buffer.from('x'), 'a.mp3'), stream: true });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types).toEqual(['transcript.text.delta', 'transcript.text.delta', 'transcript.text.done']);
+    const [row] = await logsFor('my-transcribe');
+    expect(row).toMatchObject({ family: 'audio-transcriptions', stream: true, inputTokens: 40, outputTokens: 2 });
   });
 
   it('fails over from a failing channel to the next', async () => {

@@ -17,6 +17,8 @@ export interface SpeechRequest {
   voice: string;
   responseFormat: SpeechFormat;
   speed: number;
+  /** `sse`: the audio as `speech.audio.delta` events (servers with OpenAI's endpoint only). */
+  streamFormat: 'sse' | 'audio';
 }
 
 export interface TranscriptionRequest {
@@ -25,6 +27,8 @@ export interface TranscriptionRequest {
   file: { bytes: Buffer; filename?: string; contentType?: string };
   language?: string;
   responseFormat: TranscriptFormat;
+  /** Transcript events (`transcript.text.delta`, `transcript.text.done`) as server-sent events. */
+  stream: boolean;
 }
 
 export type AudioRequest = SpeechRequest | TranscriptionRequest;

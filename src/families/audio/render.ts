@@ -7,6 +7,20 @@ import type { AudioResponse, TranscriptFormat, TranscriptSegment } from '../../d
 
 type Transcript = Extract<AudioResponse, { kind: 'transcript' }>;
 
+const WORDS_PER_DELTA = 4;
+
+/** A streamed transcription: a delta per few words, then the whole text with its usage, as OpenAI's `transcript.text.*` events. */
+export function renderTranscriptEvents(transcript: Transcript): { contentType: string; body: string } {
+  const event = (data: object) => `data: ${JSON.stringify(data)}\n\n`;
+  const words = transcript.text.split(' ');
+  const deltas: string[] = [];
+  for (let i = 0; i < words.length; i += WORDS_PER_DELTA) {
+    deltas.push(event({ type: 'transcript.text.delta', delta: `${i === 0 ? '' : ' '}${words.slice(i, i + WORDS_PER_DELTA).join(' ')}` }));
+  }
+  const usage = { type: 'duration', seconds: Math.ceil(transcript.duration) };
+  return { contentType: 'text/event-stream', body: `${deltas.join('')}${event({ type: 'transcript.text.done', text: transcript.text, usage })}` };
+}
+
 export function renderTranscript(transcript: Transcript, format: TranscriptFormat, operation: 'transcriptions' | 'translations'): { contentType: string; body: string } {
   if (format === 'text') return { contentType: 'text/plain; charset=utf-8', body: `${transcript.text}\n` };
   if (format === 'srt')

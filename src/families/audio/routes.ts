@@ -25,7 +25,7 @@ import { wavSeconds } from '../../dialects/openai-audio/wav.js';
 import type { AudioBody, AudioOperationName } from '../../dialects/openai-audio/wire.js';
 import { encodeAudioForm, readAudioForm } from './multipart.js';
 import { parseSpeechBody, parseTranscriptionForm } from './validate.js';
-import { renderTranscript } from './render.js';
+import { renderTranscript, renderTranscriptEvents } from './render.js';
 
 export const AUDIO_FAMILIES: Readonly<Record<AudioOperationName, string>> = {
   speech: 'audio-speech',
@@ -45,6 +45,7 @@ export async function registerAudioRoutes(app: FastifyInstance, ctx: AppContext)
     },
     render: (response, asked) => {
       if (response.kind === 'speech') return { contentType: response.contentType, body: response.bytes };
+      if (asked.operation !== 'speech' && asked.stream) return renderTranscriptEvents(response);
       return renderTranscript(response, asked.operation === 'speech' ? 'json' : asked.responseFormat, operation === 'translations' ? 'translations' : 'transcriptions');
     },
     renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId), 'chat-completions'),

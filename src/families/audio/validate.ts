@@ -22,6 +22,7 @@ export function parseSpeechBody(body: unknown): SpeechRequest {
     voice: typeof data.voice === 'string' ? data.voice : data.voice.id,
     responseFormat: data.response_format ?? 'mp3',
     speed: data.speed ?? 1,
+    streamFormat: data.stream_format ?? 'audio',
   };
 }
 
@@ -33,8 +34,12 @@ export function parseTranscriptionForm(operation: 'transcriptions' | 'translatio
   const result = parseAsIs(transcriptionFieldsSchema(), single, { reportInput: true });
   if (!result.success) throw issueError(result.error.issues);
   if (!form.file || form.file.bytes.length === 0) throw new GatewayError('invalid_request', "Invalid 'file': field required (an audio file)", { param: 'file' });
-  if (result.data.stream === 'true') {
-    throw new GatewayError('invalid_request', "Invalid 'stream': streamed transcription events are not served by the gateway yet; leave stream unset", { param: 'stream' });
+  const stream = result.data.stream === 'true';
+  // OpenAI streams transcriptions only, as json or text events; whisper-1 and translations answer whole.
+  if (stream && operation === 'translations') throw new GatewayError('invalid_request', "Invalid 'stream': translations are not streamed; leave stream unset", { param: 'stream' });
+  const responseFormat = result.data.response_format ?? 'json';
+  if (stream && responseFormat !== 'json' && responseFormat !== 'text') {
+    throw new GatewayError('invalid_request', "Invalid 'response_format': a streamed transcription is json or text", { param: 'response_format' });
   }
-  return { operation, model: result.data.model, file: form.file, language: result.data.language, responseFormat: result.data.response_format ?? 'json' };
+  return { operation, model: result.data.model, file: form.file, language: result.data.language, responseFormat, stream };
 }

@@ -2,7 +2,8 @@
  * Simulated audio. Speech is a quiet 440 Hz tone as long as the input would
  * take to read (about 15 characters a second, divided by `speed`), as a WAV
  * or as OpenAI's raw `pcm` (24 kHz, 16-bit, mono); the simulator encodes no
- * mp3, opus, aac or flac, and says so rather than label WAV bytes as them. A
+ * mp3, opus, aac or flac, and says so rather than label WAV bytes as them,
+ * nor `stream_format: sse` events. A
  * transcription (or translation) is text derived from the file: its length
  * (a WAV's own duration, else its size read as 16 kB a second) and a digest
  * of its bytes, cut into cues of at most five seconds.
@@ -27,6 +28,9 @@ export async function simulateAudio(request: AudioRequest, call: UpstreamCall): 
 function speak(request: SpeechRequest): AudioResponse {
   if (request.responseFormat !== 'wav' && request.responseFormat !== 'pcm') {
     throw new GatewayError('invalid_request', `Invalid 'response_format': the simulator makes wav and pcm audio only, not ${request.responseFormat}`, { param: 'response_format' });
+  }
+  if (request.streamFormat === 'sse') {
+    throw new GatewayError('invalid_request', "Invalid 'stream_format': the simulator answers the audio's bytes only; leave stream_format unset or audio", { param: 'stream_format' });
   }
   const seconds = Math.round((Math.max(0.5, request.input.length / CHARS_PER_SECOND) / request.speed) * 1000) / 1000;
   const wav = toneWav(seconds);
