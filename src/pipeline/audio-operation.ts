@@ -2,8 +2,8 @@
  * The path of OpenAI's audio operations (`/v1/audio/speech`,
  * `/v1/audio/transcriptions`, `/v1/audio/translations`) once the family read
  * the request, as images take theirs (image-operation.ts): key, model
- * allow-list, rate limits, a quota hold (speech's input, a WAV upload's
- * seconds at the model's `perSecond`), the channels whose adapter serves the
+ * allow-list, rate limits, a quota hold (speech's input and its likely
+ * seconds, a WAV upload's seconds, at the model's `perSecond`), the channels whose adapter serves the
  * operation, failover before any byte is sent, the answer, the settlement. A
  * channel whose server has OpenAI's audio endpoints gets the client's body
  * as it is and its answer's bytes go back as they come; a computing upstream
@@ -62,7 +62,9 @@ export async function serveAudioOperation(services: RequestServices, call: Audio
   try {
     const admission = admitted(services, call.key, request.model);
     if (admission) await admission;
-    const perUnitUsd = (call.uploadSeconds ?? 0) * codec.perSecondUsd(request.model);
+    // Speech is held at about 15 characters a second of audio (as long as the input takes to read).
+    const heldSeconds = request.operation === 'speech' ? request.input.length / 15 / request.speed : (call.uploadSeconds ?? 0);
+    const perUnitUsd = heldSeconds * codec.perSecondUsd(request.model);
     const inputBytes = request.operation === 'speech' ? Buffer.byteLength(request.input) : 0;
     const held = services.holdQuota(call.key, request.model, { inputBytes, outputTokens: 0, perUnitUsd });
     if (held) hold = await held;

@@ -88,6 +88,26 @@ describe('the audio path', () => {
     expect(recorded.settled[0]).toMatchObject({ audioSeconds: 3, reported: { inputTokens: 5, outputTokens: 1 }, channelId: 'ch_openai' });
   });
 
+  it('holds speech at its likely seconds (15 characters a second, divided by the speed)', async () => {
+    const speech: AudioResponse = { kind: 'speech', contentType: 'audio/wav', bytes: Buffer.from('RIFF'), seconds: 2 };
+    const recorded = services([channel('sim')], [audio('sim', { serve: async () => speech }, [])], { quota: true });
+    const holds: unknown[] = [];
+    const hold = recorded.services.holdQuota;
+    recorded.services.holdQuota = (key, model, request) => {
+      holds.push(request);
+      return hold(key, model, request);
+    };
+    const call: AudioCall = {
+      ...transcriptionCall(),
+      request: { operation: 'speech', model: 'priced', input: 'x'.repeat(60), voice: 'alloy', responseFormat: 'wav', speed: 2, streamFormat: 'audio' },
+    };
+    const out = recordingOutput();
+    await serveAudioOperation(recorded.services, call, { ...codec, family: 'audio-speech' }, out);
+    expect(out.status).toBe(200);
+    expect(holds).toEqual([expect.objectContaining({ inputBytes: 60, perUnitUsd: expect.closeTo(0.02, 10) })]);
+    expect(recorded.settled[0]).toMatchObject({ family: 'audio-speech', audioSeconds: 2 });
+  });
+
   it('charges nothing when no upstream answered', async () => {
     const recorded = services([channel('down')], [audio('down', { serve: async () => Promise.reject(upstreamStatusError(500, 'down')) }, [])], { quota: true });
     const out = recordingOutput();
