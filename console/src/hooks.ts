@@ -1,6 +1,6 @@
 /** Hooks the views share: loading admin data, the hash route, media as blob: URLs. */
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { adminBlob } from './api.js';
+import { admin, adminBlob } from './api.js';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -96,4 +96,22 @@ export function useSubmit(action: () => Promise<void>, explain: (failure: Error)
     }
   };
   return { submit, busy, error };
+}
+
+/**
+ * A row's action from a list view (delete, disable): the admin call, then the
+ * list reloaded; a refusal kept to show above the list, cleared by the next try.
+ */
+export function useRowAction(reload: () => void): { act: (method: string, path: string, body?: unknown) => Promise<void>; error?: Error } {
+  const [error, setError] = useState<Error>();
+  const act = async (method: string, path: string, body?: unknown) => {
+    setError(undefined);
+    try {
+      await admin(method, path, body);
+      reload();
+    } catch (refused) {
+      setError(refused as Error);
+    }
+  };
+  return { act, error };
 }

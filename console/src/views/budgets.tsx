@@ -1,10 +1,10 @@
 /** Budgets: each with its scope by name, limits, period, what the current period spent and has left, and its reset; create, change, delete. */
 import { useState } from 'preact/hooks';
-import { admin, get } from '../api.js';
+import { get } from '../api.js';
 import { ConfigMark, useConfigOwned } from '../config-owned.js';
 import { Dialog, ErrorNote } from '../components.js';
 import { formatCount, formatMoney, formatTime } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useLoad, useRowAction } from '../hooks.js';
 import type { BudgetView, KeyView, TeamView, UserView } from '../types.js';
 import { BudgetForm, type Scopes } from './budget-form.js';
 
@@ -36,17 +36,10 @@ export function Budgets() {
   const owned = useConfigOwned('budgets');
   // One dialog for both: a new budget or the one being edited.
   const [editing, setEditing] = useState<BudgetView | 'new'>();
-  const [error, setError] = useState<Error>();
+
   const scopeName = (budget: BudgetView) => scopes[budget.scopeKind].find((scope) => scope.id === budget.scopeId)?.label ?? budget.scopeId;
-  const remove = async (budget: BudgetView) => {
-    setError(undefined);
-    try {
-      await admin('DELETE', `budgets/${encodeURIComponent(budget.id)}`);
-      budgets.reload();
-    } catch (refused) {
-      setError(refused as Error);
-    }
-  };
+  const { act, error } = useRowAction(budgets.reload);
+  const remove = (budget: BudgetView) => act('DELETE', `budgets/${encodeURIComponent(budget.id)}`);
   return (
     <section>
       <header class="view-head">

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { admin, get } from '../api.js';
 import { Dialog, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
 import { formatMoney, formatTime } from '../format.js';
-import { useLoad, useSubmit } from '../hooks.js';
+import { useLoad, useRowAction, useSubmit } from '../hooks.js';
 import type { MemberView, TeamView, UserView } from '../types.js';
 
 function TeamForm({ existing, onDone }: { existing?: TeamView; onDone: () => void }) {
@@ -120,16 +120,8 @@ export function Teams() {
   // One dialog for both: a new team or the one being edited.
   const [editing, setEditing] = useState<TeamView | 'new'>();
   const [members, setMembers] = useState<TeamView>();
-  const [error, setError] = useState<Error>();
-  const remove = async (team: TeamView) => {
-    setError(undefined);
-    try {
-      await admin('DELETE', `teams/${encodeURIComponent(team.id)}`);
-      teams.reload();
-    } catch (refused) {
-      setError(refused as Error);
-    }
-  };
+  const { act, error } = useRowAction(teams.reload);
+  const remove = (team: TeamView) => act('DELETE', `teams/${encodeURIComponent(team.id)}`);
   return (
     <section>
       <header class="view-head">

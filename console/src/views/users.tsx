@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { admin, get } from '../api.js';
 import { Badge, Dialog, ErrorNote, Field, fieldError, formError, valueOf } from '../components.js';
 import { formatMoney, formatTime } from '../format.js';
-import { useLoad, useSubmit } from '../hooks.js';
+import { useLoad, useRowAction, useSubmit } from '../hooks.js';
 import type { UserView } from '../types.js';
 
 const FIELDS = ['email', 'name', 'externalId'];
@@ -43,16 +43,9 @@ export function Users() {
   const users = useLoad(() => get<{ data: UserView[] }>('users'), []);
   // One dialog for both: a new user or the one being edited.
   const [editing, setEditing] = useState<UserView | 'new'>();
-  const [error, setError] = useState<Error>();
-  const act = async (method: string, user: UserView, body?: unknown) => {
-    setError(undefined);
-    try {
-      await admin(method, `users/${encodeURIComponent(user.id)}`, body);
-      users.reload();
-    } catch (refused) {
-      setError(refused as Error);
-    }
-  };
+  const row = useRowAction(users.reload);
+  const error = row.error;
+  const act = (method: string, user: UserView, body?: unknown) => row.act(method, `users/${encodeURIComponent(user.id)}`, body);
   return (
     <section>
       <header class="view-head">
