@@ -1,7 +1,7 @@
 /**
- * The path every plain JSON operation beside chat takes (rerank,
- * moderations) once its family parsed and validated it, as embeddings does
- * (embeddings.ts): key, model allow-list, rate limits, quota hold, the
+ * The path every plain JSON operation beside chat takes (embeddings, rerank,
+ * moderations) once its family parsed and validated it: key, model
+ * allow-list, rate limits, quota hold, the
  * channels whose adapter serves the operation on that channel, failover
  * before any byte is sent, the answer, the settlement. A channel whose
  * server has the operation's own endpoint gets the client's body as it is
@@ -29,6 +29,8 @@ export interface PlainCodec<Request, Response> {
   renderError(error: GatewayError, requestId: string): RenderedError;
   /** No price is no cost (moderations are free at OpenAI), rather than an unpriced model. */
   readonly freeUnlessPriced?: boolean;
+  /** The refusal when no channel serves the request, where it says more than "no channel serves the model". */
+  noChannel?(model: string): GatewayError | undefined;
 }
 
 export interface PlainCall<Request> {
@@ -39,8 +41,8 @@ export interface PlainCall<Request> {
   model: string;
   startedAt: number;
   request: Request;
-  /** The client's body, for servers that take it as it is. */
-  body: PassThroughRequest;
+  /** The client's body, for servers that take it as it is (absent: a dialect no server takes as it is). */
+  body?: PassThroughRequest;
   /** The gateway's count of the input tokens, for upstreams that report none. */
   countInput(): number;
 }
@@ -63,13 +65,15 @@ export async function servePlainOperation<Request, Response extends { inputToken
   try {
     const admission = admitted(services, call.key, call.model);
     if (admission) await admission;
-    const held = services.holdQuota(call.key, call.model, { inputBytes: call.body.rawBody.byteLength, outputTokens: 0 });
+    const held = services.holdQuota(call.key, call.model, { inputBytes: call.body?.rawBody.byteLength ?? 0, outputTokens: 0 });
     if (held) hold = await held;
     const candidates = services.candidates(call.model, (adapter, channel) => codec.operation(adapter)?.offered(channel) === true);
+    const refusal = candidates.length === 0 ? codec.noChannel?.(call.model) : undefined;
+    if (refusal) throw refusal;
     const attempt = await withFailover(candidates, failoverOptions(services, call, attempts, abort.signal), async (next): Promise<Answer<Response>> => {
       const operation = codec.operation(services.adapter(next.channel.type))!;
       const upstreamCall = services.upstreamCall(next, call, abort.signal);
-      if (operation.passThrough) return { kind: 'pass', result: await operation.passThrough(call.body, upstreamCall) };
+      if (operation.passThrough && call.body) return { kind: 'pass', result: await operation.passThrough(call.body, upstreamCall) };
       return { kind: 'served', response: await operation.serve!(call.request, upstreamCall) };
     });
     target = attempt.target;
