@@ -1,4 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+// Vitest runs one worker per core but one (a single worker on a two-core
+// machine). Most of this suite waits on sockets, child gateways, PostgreSQL and
+// Redis rather than computing, so three workers at least keep two cores busy.
+const workers = Math.max(availableParallelism() - 1, 3);
 
 export default defineConfig({
   test: {
@@ -8,6 +14,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: workers,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
