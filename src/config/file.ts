@@ -102,6 +102,13 @@ const videosSchema = builtOnce(() =>
   }),
 );
 
+/** OpenAI image generation and editing (`/v1/images/*`). */
+const imageGenerationsSchema = builtOnce(() =>
+  z.strictObject({
+    urlExpirySeconds: z.number().int().nonnegative().optional().describe('How long a `url` answer the gateway stores stays downloadable, in seconds (default 3600, as OpenAI’s); 0 keeps it.'),
+  }),
+);
+
 // Each wins over its environment variable.
 const limitsSchema = builtOnce(() =>
   z.strictObject({
@@ -160,6 +167,7 @@ export const configSchema = builtOnce(() =>
         .describe('Callback address for tasks that name none (`SWITCHYARD_NOTIFY_HOOK` wins).'),
       taskTimeouts: z.record(z.string(), z.number().int().positive()).optional().describe('Seconds an unfinished task of a family (`images`, `videos`) may run before it fails and is refunded.'),
       videos: videosSchema().optional().describe('Video generation (family B).'),
+      imageGenerations: imageGenerationsSchema().optional().describe('Image generation and editing (`/v1/images/*`).'),
       simulator: z
         .boolean()
         .optional()

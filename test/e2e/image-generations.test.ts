@@ -113,7 +113,7 @@ describe.each(ENGINES)('image generations on %s', (engine) => {
   it('answers a URL the gateway serves (dall-e-2 by default), and prices dall-e-3 per image', async () => {
     const answer = await client.images.generate({ prompt: 'a red kite', size: '256x256' });
     const url = answer.data![0].url!;
-    expect(url).toMatch(/\/ig\/image\/[0-9a-f]{32}\.png$/);
+    expect(url).toMatch(/\/ig\/image\/[0-9a-f]{32}-[0-9a-z]+\.png$/);
     const fetched = await fetch(url);
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get('content-type')).toBe('image/png');
