@@ -14,6 +14,7 @@ import { configBudgetSchema } from './budget-schema.js';
 import { pricePatternSchema, priceSchema } from './price-schema.js';
 import { checkTeamsAndUsers, configTeamSchema, configUserSchema } from './team-config.js';
 import { ssoSchema } from './sso-schema.js';
+import { imageGenerationsSchema, videosSchema } from './media-schemas.js';
 
 type YamlParse = typeof import('yaml').parse;
 
@@ -91,21 +92,6 @@ const keySchema = builtOnce(() =>
     strictTranslation: z.boolean().optional().describe('Refuse what an upstream would ignore on a translated path (see docs/translation.md).'),
     team: name().optional().describe('The team that owns the key, by name (in `teams`, or stored already).'),
     user: name().optional().describe('The user the key is for, by email: a member of `team`, which is then required.'),
-  }),
-);
-
-/** Video generation (family B). */
-const videosSchema = builtOnce(() =>
-  z.strictObject({
-    defaultModel: z.string().min(1).max(256).optional().describe('The model used when a request names none (default `sora-2`).'),
-    retentionSeconds: z.number().int().positive().optional().describe('How long a finished video stays downloadable, in seconds from when the gateway stored it (default 86400).'),
-  }),
-);
-
-/** OpenAI image generation and editing (`/v1/images/*`). */
-const imageGenerationsSchema = builtOnce(() =>
-  z.strictObject({
-    urlExpirySeconds: z.number().int().nonnegative().optional().describe('How long a `url` answer the gateway stores stays downloadable, in seconds (default 3600, as OpenAI’s); 0 keeps it.'),
   }),
 );
 
