@@ -4,7 +4,7 @@
  * PostgreSQL, against loopback image-task services: one imagine task per
  * image, the size as an aspect ratio, `b64_json` and `url` answers, billing
  * per image with the count in the log row, failover on a 5xx, the 504 past
- * the channel's wait (nothing charged), a failed task, and the 400s of what
+ * the channel’s wait (nothing charged), a failed task and a refused prompt, and the 400s of what
  * such a channel cannot do (edits, streams).
  */
 import OpenAI, { toFile } from 'openai';
@@ -118,13 +118,16 @@ describe.each(ENGINES)('image generations on ig-proxy channels on %s', (engine) 
     expect(await used()).toBeCloseTo(before, 10);
   });
 
-  it('reports a task the service failed, and charges nothing', async () => {
+  it('reports a task the service failed and a prompt it refused, and charges nothing', async () => {
     primary.failPrompt('doomed');
     const before = await used();
     const failed = await client.images.generate({ model: 'mj-image', prompt: 'doomed ship', response_format: 'b64_json' }).catch((e) => e);
     expect(failed).toBeInstanceOf(OpenAI.APIError);
     expect(failed.status).toBeGreaterThanOrEqual(500);
     expect(failed.error.message).toMatch(/upstream says no/);
+    const banned = await client.images.generate({ model: 'mj-image', prompt: 'banned words', response_format: 'b64_json' }).catch((e) => e);
+    expect(banned.status).toBe(403);
+    expect(banned.error.message).toMatch(/banned word/);
     expect(await used()).toBeCloseTo(before, 10);
   });
 
