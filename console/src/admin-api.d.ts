@@ -994,6 +994,8 @@ export interface components {
                 errorKind: string | null;
                 message: string | null;
             }[];
+            /** @description Images the request made (`/v1/images/*`), each billed at the model’s `perImage`; null for requests that make none (and rows older than the column). */
+            images: number | null;
             /** @description Epoch milliseconds. */
             createdAt: number;
         };
@@ -1050,6 +1052,8 @@ export interface components {
                 errorKind: string | null;
                 message: string | null;
             }[];
+            /** @description Images the request made (`/v1/images/*`), each billed at the model’s `perImage`; null for requests that make none (and rows older than the column). */
+            images: number | null;
             /** @description Epoch milliseconds. */
             createdAt: number;
             keyName: string | null;

@@ -47,6 +47,7 @@ export const logRowSchema = z.object({
   clientIp: z.string().nullable(),
   translation: z.string().nullable(),
   attempts: z.array(attemptSchema),
+  images: count.nullable().describe('Images the request made (`/v1/images/*`), each billed at the model’s `perImage`; null for requests that make none (and rows older than the column).'),
   createdAt: ms,
 });
 

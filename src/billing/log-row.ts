@@ -64,6 +64,7 @@ export function requestLogRow(fields: LogRowFields, now = Date.now()): RequestLo
     clientIp: fields.clientIp,
     translation: fields.translation ?? null,
     attempts,
+    images: fields.images ?? null,
     createdAt: now,
   };
 }

@@ -14,6 +14,7 @@ import { configBudgetSchema } from './budget-schema.js';
 import { pricePatternSchema, priceSchema } from './price-schema.js';
 import { checkTeamsAndUsers, configTeamSchema, configUserSchema } from './team-config.js';
 import { ssoSchema } from './sso-schema.js';
+import { imageGenerationsSchema, videosSchema } from './media-schemas.js';
 
 type YamlParse = typeof import('yaml').parse;
 
@@ -94,14 +95,6 @@ const keySchema = builtOnce(() =>
   }),
 );
 
-/** Video generation (family B). */
-const videosSchema = builtOnce(() =>
-  z.strictObject({
-    defaultModel: z.string().min(1).max(256).optional().describe('The model used when a request names none (default `sora-2`).'),
-    retentionSeconds: z.number().int().positive().optional().describe('How long a finished video stays downloadable, in seconds from when the gateway stored it (default 86400).'),
-  }),
-);
-
 // Each wins over its environment variable.
 const limitsSchema = builtOnce(() =>
   z.strictObject({
@@ -160,6 +153,7 @@ export const configSchema = builtOnce(() =>
         .describe('Callback address for tasks that name none (`SWITCHYARD_NOTIFY_HOOK` wins).'),
       taskTimeouts: z.record(z.string(), z.number().int().positive()).optional().describe('Seconds an unfinished task of a family (`images`, `videos`) may run before it fails and is refunded.'),
       videos: videosSchema().optional().describe('Video generation (family B).'),
+      imageGenerations: imageGenerationsSchema().optional().describe('Image generation and editing (`/v1/images/*`).'),
       simulator: z
         .boolean()
         .optional()

@@ -25,7 +25,7 @@ import type { KeyRecord } from '../storage/types.js';
 import type { TaskKind } from '../tasks/task-kind.js';
 import type { TaskChange } from '../tasks/task-writes.js';
 import type { TaskCall, TaskRecord, TaskUpstream } from '../tasks/types.js';
-import type { UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
+import type { ImageOperation, UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
 import type { CallSignal } from '../core/call-signal.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 import { chargeBudgets, holdQuota, holdTaskBudgets } from './quota-hold.js';
@@ -33,7 +33,7 @@ import type { RequestServices, TaskDraft, TaskServices } from './services.js';
 import { settle, settleCount, type CountSettlement, type SettleInput } from './settle.js';
 import { submissionLeaseMs, taskCall, taskUpstreamFor } from './task-calls.js';
 import { logTaskRequest, type TaskLogFields, type TaskRequestMeta } from './task-log.js';
-import { chatCandidates, upstreamCallFor } from './upstream-call.js';
+import { chatCandidates, imageCandidates, upstreamCallFor } from './upstream-call.js';
 
 export interface ChatServices extends RequestServices {
   /** How long a streamed answer's first piece is awaited before keep-alive frames are sent, and their interval; 0: never. */
@@ -93,6 +93,14 @@ class GatewayServices implements ChatServices, TaskServices {
 
   adapter(type: string): UpstreamAdapter {
     return this.ctx.adapters.get(type);
+  }
+
+  imageCandidates(model: string, accepts: (operation: ImageOperation, channel: Channel) => boolean): Channel[] {
+    return imageCandidates(this.ctx, model, accepts);
+  }
+
+  imageOperation(type: string): ImageOperation | undefined {
+    return this.ctx.adapters.images(type);
   }
 
   upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders']; sessionKey?: string }, signal: CallSignal): UpstreamCall {

@@ -68,7 +68,7 @@ export async function serveImageOperation(services: RequestServices, call: Image
     if (held) hold = await held;
     const candidates = candidatesFor(services, request);
     const attempt = await withFailover(candidates, failoverOptions(services, routed, attempts, abort.signal), async (next): Promise<Answer> => {
-      const operation = services.adapter(next.channel.type).images!;
+      const operation = services.imageOperation(next.channel.type)!;
       const upstreamCall = services.upstreamCall(next, call, abort.signal);
       if (request.stream) return { kind: 'stream', result: await operation.passThroughStream!(request.operation, call.body, upstreamCall, request.n) };
       if (operation.passThrough) return { kind: 'pass', result: await operation.passThrough(request.operation, call.body, upstreamCall) };
@@ -114,11 +114,21 @@ export async function serveImageOperation(services: RequestServices, call: Image
   });
 }
 
-/** The channels that may serve the request; a stream asked of a model whose channels cannot stream is the client's 400. */
+/**
+ * The channels that may serve the request, decided before routing: an edit
+ * asked of a model whose image channels only generate (image-task services)
+ * and a stream asked of a model whose channels cannot stream are the
+ * client's 400.
+ */
 function candidatesFor(services: RequestServices, request: ImageRequest) {
-  const offered = services.candidates(request.model, (adapter, channel) => adapter.images?.offered(channel, request.operation) === true);
+  const offered = services.imageCandidates(request.model, (operation, channel) => operation.offered(channel, request.operation));
+  if (offered.length === 0 && request.operation === 'edits' && services.imageCandidates(request.model, (operation, channel) => operation.offered(channel, 'generations')).length > 0) {
+    throw new GatewayError('invalid_request', `Invalid 'image': no channel of model ${request.model} edits images (its image-task channels only generate them); use /v1/images/generations`, {
+      param: 'image',
+    });
+  }
   if (!request.stream) return offered;
-  const streaming = offered.filter((channel) => services.adapter(channel.type).images?.passThroughStream !== undefined);
+  const streaming = offered.filter((channel) => services.imageOperation(channel.type)?.passThroughStream !== undefined);
   if (streaming.length === 0 && offered.length > 0) {
     throw new GatewayError('invalid_request', `Invalid 'stream': no channel of model ${request.model} streams partial images (only servers with OpenAI's image endpoints do); leave stream unset`, {
       param: 'stream',

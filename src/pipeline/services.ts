@@ -24,7 +24,7 @@ import type { NewTask } from '../tasks/repository.js';
 import type { TaskKind } from '../tasks/task-kind.js';
 import type { TaskChange } from '../tasks/task-writes.js';
 import type { TaskCall, TaskRecord, TaskUpstream } from '../tasks/types.js';
-import type { UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
+import type { ImageOperation, UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
 import type { CountSettlement, SettleInput } from './settle.js';
 import type { TaskLogFields, TaskRequestMeta } from './task-log.js';
 
@@ -48,6 +48,10 @@ export interface RequestServices extends AdmissionServices {
   /** Channels that may serve the model, in the order to try them; `accepts` narrows them to adapters that can do the work. */
   candidates(model: string, accepts?: (adapter: UpstreamAdapter, channel: Channel) => boolean): Channel[];
   adapter(type: string): UpstreamAdapter;
+  /** Channels that may serve the model's images (chat adapter or not), in the order to try them; `accepts` narrows them by the type's image operation. */
+  imageCandidates(model: string, accepts: (operation: ImageOperation, channel: Channel) => boolean): Channel[];
+  /** A channel type's image operation (its chat adapter's, or its own); undefined when it makes none. */
+  imageOperation(type: string): ImageOperation | undefined;
   upstreamCall(target: AttemptTarget, request: { requestId: string; headers: UpstreamCall['clientHeaders']; sessionKey?: string }, signal: CallSignal): UpstreamCall;
   /** Settles the request: usage completed and priced, the log row and spend recorded, the hold released. */
   settle(input: SettleInput): void;

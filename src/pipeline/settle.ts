@@ -160,6 +160,7 @@ export function settle(ctx: AppContext, input: SettleInput): Usage {
         firstByteMs: input.firstByteAt === undefined ? null : input.firstByteAt - input.startedAt,
         clientIp: input.clientIp,
         translation: input.translation ?? null,
+        images: input.images ?? null,
         startedAt: input.startedAt,
       },
       now,

@@ -9,7 +9,7 @@ import type { AttemptTarget } from '../routing/failover.js';
 import { orderCandidates } from '../routing/select.js';
 import type { AppContext } from '../http/context.js';
 import type { Channel } from '../core/channel.js';
-import type { UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
+import type { ImageOperation, UpstreamAdapter, UpstreamCall } from '../upstreams/types.js';
 import { upstreamLimits } from '../core/upstream-limits.js';
 
 /** The channels that may serve a model, in the order to try them; `accepts`, when given, keeps those whose adapter (on that channel) can do the work (embeddings, rerank). */
@@ -17,6 +17,17 @@ export function chatCandidates(ctx: AppContext, model: string, accepts?: (adapte
   return orderCandidates(ctx.channels.serving(model), model, {
     isHealthy: ctx.health.isHealthy,
     accepts: accepts ? (channel) => ctx.adapters.has(channel.type) && accepts(ctx.adapters.get(channel.type), channel) : (channel) => ctx.adapters.has(channel.type),
+  });
+}
+
+/** The channels that may serve a model's images, in the order to try them: those whose type's image operation `accepts` them, chat adapter or not. */
+export function imageCandidates(ctx: AppContext, model: string, accepts: (operation: ImageOperation, channel: Channel) => boolean): Channel[] {
+  return orderCandidates(ctx.channels.serving(model), model, {
+    isHealthy: ctx.health.isHealthy,
+    accepts: (channel) => {
+      const operation = ctx.adapters.images(channel.type);
+      return operation !== undefined && accepts(operation, channel);
+    },
   });
 }
 
@@ -32,6 +43,7 @@ export function upstreamCallFor(ctx: AppContext, target: AttemptTarget, request:
     idleTimeoutMs: ctx.settings.upstreamIdleMs,
     limits: upstreamLimits(ctx.settings),
     sessionKey: request.sessionKey,
+    outbound: ctx.tasks.guard,
   };
 }
 

@@ -8,6 +8,7 @@ import { imageTaskFamily } from '../families/images/family.js';
 import { videoTaskFamily } from '../families/videos/family.js';
 import { readVideoSettings } from '../families/videos/settings.js';
 import { startSweeper } from '../families/videos/sweeper.js';
+import { startImageSweeper, urlExpiryMs } from '../families/image-generations/expiry.js';
 import type { AppContext } from '../http/context.js';
 import type { AnyTaskUpstream } from '../tasks/types.js';
 
@@ -18,5 +19,9 @@ export function composeTasks(ctx: AppContext, upstreams: readonly AnyTaskUpstrea
   const videos = readVideoSettings(ctx.fileConfig);
   ctx.tasks.registerFamily(videoTaskFamily(videos.retentionMs));
   const stopSweeper = startSweeper(ctx, videos.retentionMs);
-  return () => stopSweeper();
+  const stopImageSweeper = startImageSweeper(ctx, urlExpiryMs(ctx.fileConfig));
+  return () => {
+    stopSweeper();
+    stopImageSweeper();
+  };
 }

@@ -56,6 +56,7 @@ function toColumns(row: RequestLogRow): Insertable<RequestLogsTable> {
     client_ip: storableNullable(row.clientIp),
     translation: storableNullable(row.translation),
     attempts: row.attempts.length === 0 ? null : storableText(toJson(row.attempts)),
+    images: row.images ?? null,
     created_at: row.createdAt,
   };
 }
@@ -99,6 +100,7 @@ function toRow(row: Selectable<RequestLogsTable>): RequestLogRow {
     clientIp: row.client_ip,
     translation: row.translation,
     attempts: fromJson<Attempt[]>(row.attempts) ?? [],
+    images: toNullableNumber(row.images),
     createdAt: toNumber(row.created_at),
   };
 }

@@ -45,6 +45,8 @@ export interface RequestLogRow {
   translation: string | null;
   /** Each channel tried, how it ended and how long it took (empty in rows older than the record). */
   attempts: Attempt[];
+  /** Images the request made (`/v1/images/*`); null for requests that make none (read back as null in older rows). */
+  images?: number | null;
   createdAt: number;
 }
 

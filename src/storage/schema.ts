@@ -80,6 +80,8 @@ export interface RequestLogsTable {
   /** The key's team and user when the request was made; null when none (or in rows older than the columns). */
   team_id: string | null;
   user_id: string | null;
+  /** Images the request made (`/v1/images/*`); null for requests that make none, and in rows older than the column. */
+  images: number | null;
   created_at: number;
 }
 

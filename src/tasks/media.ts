@@ -2,7 +2,10 @@
  * Media produced by tasks (images, later videos), behind one interface so an
  * object store can replace the local files. Keys are unguessable (128 random
  * bits) and double as the public address token: whoever holds the URL may
- * fetch the object, nobody can enumerate them.
+ * fetch the object, nobody can enumerate them. An object stored with an
+ * expiry carries it in its key (`<hex>-<epoch ms, base 36>.<ext>`), so it is
+ * not opened past that time without a lookup (the key names the file, so
+ * the time cannot be changed); removing its file is its owner's sweeper's job.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -40,9 +43,15 @@ const EXTENSIONS: Record<string, string> = {
 };
 const TYPES = Object.fromEntries(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type]));
 
-const KEY = /^[0-9a-f]{32}\.(png|jpg|gif|webp|mp4|bin)$/;
+const KEY = /^[0-9a-f]{32}(-[0-9a-z]{1,11})?\.(png|jpg|gif|webp|mp4|bin)$/;
 
 export const isMediaKey = (key: string): boolean => KEY.test(key);
+
+/** When an object stops being served, from its key; undefined for one kept. */
+export function mediaExpiry(key: string): number | undefined {
+  const dash = key.indexOf('-');
+  return dash === -1 ? undefined : Number.parseInt(key.slice(dash + 1, key.lastIndexOf('.')), 36);
+}
 
 export function contentTypeOfKey(key: string): string {
   return TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
@@ -54,7 +63,8 @@ export class LocalMediaStore implements MediaStore {
 
   async put(item: MediaItem): Promise<MediaRef> {
     const ext = EXTENSIONS[item.contentType] ?? 'bin';
-    const key = `${randomBytes(16).toString('hex')}.${ext}`;
+    const expiry = item.expiresAt === undefined ? '' : `-${Math.ceil(item.expiresAt).toString(36)}`;
+    const key = `${randomBytes(16).toString('hex')}${expiry}.${ext}`;
     const file = this.fileOf(key);
     await mkdir(path.dirname(file), { recursive: true });
     // Written aside and renamed, so a reader never sees half a file.
@@ -73,6 +83,8 @@ export class LocalMediaStore implements MediaStore {
 
   async open(key: string, range?: ByteRange): Promise<MediaObject | undefined> {
     if (!isMediaKey(key)) return undefined;
+    const expiresAt = mediaExpiry(key);
+    if (expiresAt !== undefined && expiresAt <= Date.now()) return undefined;
     const file = this.fileOf(key);
     try {
       const info = await stat(file);

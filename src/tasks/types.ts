@@ -122,6 +122,8 @@ export interface MediaItem {
   height?: number;
   /** What the object is to its task when a task keeps several kinds (e.g. `video`, `thumbnail`). */
   role?: string;
+  /** When the object stops being served (epoch ms; written into its key); absent: it is kept. */
+  expiresAt?: number;
 }
 
 /** A stored media object, as referenced from a task's result. */

@@ -24,13 +24,15 @@ import { bedrockSettings } from './bedrock/settings.js';
 import { bedrockKeyProblem } from './bedrock/credentials.js';
 import { vertexKeyProblem } from './vertex/key-format.js';
 import type { TypedChannelSettings, TypedSettings } from './typed-settings.js';
-import type { Prepared, UpstreamAdapter } from './types.js';
+import type { ImageOperation, Prepared, UpstreamAdapter } from './types.js';
 import type { z } from 'zod';
 import { wanSettings } from './wan/settings.js';
 
 /** What a channel type serves; absent members are work it cannot do. */
 export interface UpstreamSet {
   chat?: UpstreamAdapter;
+  /** OpenAI image generation by a type without a chat adapter (ig-proxy's imagine, answered while the client waits). */
+  images?: ImageOperation;
   imageTasks?: ImageTaskUpstream;
   videoTasks?: VideoTaskUpstream;
 }
@@ -175,7 +177,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     type: 'ig-proxy',
     needs: { baseUrl: true, credentials: false },
     settings: igProxySettings.spec,
-    load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream }),
+    load: async () => ({ imageTasks: (await import('./ig-proxy/index.js')).igProxyUpstream, images: (await import('./ig-proxy/images.js')).igProxyImages }),
   },
   { type: 'openai-videos', needs: REMOTE, settings: openAiVideosSettings.spec, load: async () => ({ videoTasks: (await import('./openai-videos/index.js')).openAiVideosUpstream }) },
   { type: 'wan', needs: REMOTE, settings: wanSettings.spec, load: async () => ({ videoTasks: (await import('./wan/index.js')).wanUpstream }) },
@@ -195,17 +197,27 @@ export interface LoadedUpstreams {
 export async function loadUpstreams(): Promise<LoadedUpstreams> {
   const sets = await Promise.all(CHANNEL_TYPES.map((entry) => entry.load()));
   return {
-    adapters: new AdapterRegistry(sets.flatMap((set) => (set.chat ? [set.chat] : []))),
+    adapters: new AdapterRegistry(
+      sets.flatMap((set) => (set.chat ? [set.chat] : [])),
+      CHANNEL_TYPES.flatMap((entry, i) => (sets[i].images && !sets[i].chat ? [[entry.type, sets[i].images] as const] : [])),
+    ),
     tasks: sets.flatMap((set) => [set.imageTasks, set.videoTasks].filter((upstream) => upstream !== undefined)),
   };
 }
 
-/** Channel type → chat adapter. */
+/** Channel type → chat adapter, and the image operations of types without one. */
 export class AdapterRegistry {
   private readonly adapters = new Map<string, UpstreamAdapter>();
+  private readonly imageOnly: ReadonlyMap<string, ImageOperation>;
 
-  constructor(adapters: UpstreamAdapter[]) {
+  constructor(adapters: UpstreamAdapter[], imageOnly: Iterable<readonly [string, ImageOperation]> = []) {
     for (const adapter of adapters) this.adapters.set(adapter.type, adapter);
+    this.imageOnly = new Map(imageOnly);
+  }
+
+  /** The type's image operation: its chat adapter's, else its own (ig-proxy); undefined when it makes no images. */
+  images(type: string): ImageOperation | undefined {
+    return this.adapters.get(type)?.images ?? this.imageOnly.get(type);
   }
 
   get(type: string): UpstreamAdapter {

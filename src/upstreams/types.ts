@@ -13,6 +13,7 @@ import type { AudioBody, AudioOperationName, AudioPassThroughResult, AudioReques
 import type { ImageBody, ImageOperationName, ImagePassThroughResult, ImageRequest, ImageResponse, ImageStreamResult } from '../dialects/openai-images/wire.js';
 import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
+import type { OutboundGuard } from '../tasks/outbound-guard.js';
 import type { Prepared, PrepareOptions } from './plan.js';
 import type { TappedEvent } from './sse.js';
 import type { DeliveredSoFar } from './delivered-text.js';
@@ -45,6 +46,8 @@ export interface UpstreamCall {
    * string (OpenAI `prompt_cache_key`) send it when the client gave none.
    */
   sessionKey?: string;
+  /** Checks addresses an upstream names (an image to download) and connects only to allowed ones; absent where none is needed. */
+  outbound?: OutboundGuard;
 }
 
 export type ChatResult = { stream: false; response: ChatResponse } | { stream: true; events: AsyncIterable<ChatEvent> };

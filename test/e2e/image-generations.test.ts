@@ -113,7 +113,7 @@ describe.each(ENGINES)('image generations on %s', (engine) => {
   it('answers a URL the gateway serves (dall-e-2 by default), and prices dall-e-3 per image', async () => {
     const answer = await client.images.generate({ prompt: 'a red kite', size: '256x256' });
     const url = answer.data![0].url!;
-    expect(url).toMatch(/\/ig\/image\/[0-9a-f]{32}\.png$/);
+    expect(url).toMatch(/\/ig\/image\/[0-9a-f]{32}-[0-9a-z]+\.png$/);
     const fetched = await fetch(url);
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get('content-type')).toBe('image/png');
@@ -121,12 +121,14 @@ describe.each(ENGINES)('image generations on %s', (engine) => {
     expect(bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     expect(sizeOf(bytes)).toEqual({ width: 256, height: 256 });
     const [row] = await logsFor('dall-e-2');
-    expect(row).toMatchObject({ family: 'image-generations', httpStatus: 200, channelId: expect.any(String), outputTokens: 0 });
+    expect(row).toMatchObject({ family: 'image-generations', httpStatus: 200, channelId: expect.any(String), outputTokens: 0, images: 1 });
 
     const priced = await client.images.generate({ model: 'dall-e-3', prompt: 'a red kite', n: 3, size: '64x64', response_format: 'b64_json' });
     expect(priced.data![0].revised_prompt).toBe('a red kite');
     const [pricedRow] = await logsFor('dall-e-3');
     expect(pricedRow.cost).toBeCloseTo(0.12, 10);
+    expect(pricedRow.images).toBe(3);
+    expect((await gw.admin('GET', `/logs/${pricedRow.id}`)).body.images).toBe(3);
   });
 
   it('edits with a mask on the simulator, keeping the input size, and reports tokens for gpt-image models', async () => {
@@ -149,7 +151,7 @@ describe.each(ENGINES)('image generations on %s', (engine) => {
     expect(seen.headers.authorization).toBe('Bearer sk-upstream-openai');
     expect(seen.json()).toEqual({ model: 'gpt-image-1', prompt: 'a fox', n: 2, quality: 'low', background: 'transparent' });
     const [row] = await logsFor('gpt-image-1');
-    expect(row).toMatchObject({ family: 'image-generations', inputTokens: 50, outputTokens: 4000 });
+    expect(row).toMatchObject({ family: 'image-generations', inputTokens: 50, outputTokens: 4000, images: 2 });
     expect(row.cost).toBeCloseTo((50 * 5 + 4000 * 40) / 1_000_000, 10);
   });
 
@@ -160,7 +162,7 @@ describe.each(ENGINES)('image generations on %s', (engine) => {
     expect(types).toEqual(['image_generation.partial_image', 'image_generation.completed']);
     expect(upstream.requests.at(-1)!.json()).toEqual({ model: 'gpt-image-1', prompt: 'a heron', stream: true, partial_images: 1 });
     const [row] = await logsFor('gpt-image-1');
-    expect(row).toMatchObject({ family: 'image-generations', stream: true, httpStatus: 200, inputTokens: 9, outputTokens: 272 });
+    expect(row).toMatchObject({ family: 'image-generations', stream: true, httpStatus: 200, inputTokens: 9, outputTokens: 272, images: 1 });
     const simulated = await client.images.generate({ model: 'sim-image-1', prompt: 'x', stream: true }).catch((e) => e);
     expect(simulated.status).toBe(400);
     expect(simulated.error.param).toBe('stream');

@@ -76,6 +76,8 @@ export function services(channels: Channel[], adapters: UpstreamAdapter[], optio
       holdQuota: async () => (options.quota ? { recordsSpend: false, release: async (cost: number) => void released.push(cost) } : undefined),
       candidates: (_model, accepts) => (accepts ? channels.filter((channel) => accepts(byType.get(channel.type)!, channel)) : channels),
       adapter: (type) => byType.get(type)!,
+      imageCandidates: (_model, accepts) => channels.filter((channel) => byType.get(channel.type)?.images !== undefined && accepts(byType.get(channel.type)!.images!, channel)),
+      imageOperation: (type) => byType.get(type)?.images,
       maxAttempts: 3,
       streamPingMs: 0,
       health: new ChannelHealth(60_000),

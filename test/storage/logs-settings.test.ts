@@ -37,6 +37,7 @@ function logRow(overrides: Partial<RequestLogRow>): RequestLogRow {
     clientIp: '127.0.0.1',
     translation: null,
     attempts: [],
+    images: null,
     createdAt: 1_000,
     ...overrides,
   };
@@ -66,6 +67,7 @@ describe.each(engines)('request logs and settings on $engine', ({ engine, skip }
       clientIp: null,
       inputTokens: 2_000_000_000_123,
       unpriced: true,
+      images: 4,
     });
     await store.logs.insertMany([detailed]);
     await store.logs.insertMany([]);

@@ -134,6 +134,12 @@ export function LogDetailView({ id, simulatorIds }: { id: string; simulatorIds: 
             </dd>
             <dt>Reasoning</dt>
             <dd>{formatCount(row.reasoningTokens)}</dd>
+            {row.images === null || row.images === undefined ? null : (
+              <>
+                <dt>Images</dt>
+                <dd data-testid="images">{formatCount(row.images)}</dd>
+              </>
+            )}
             <dt>Cost</dt>
             <dd>
               {formatMoney(row.cost)}

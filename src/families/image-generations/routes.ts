@@ -22,7 +22,8 @@ import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import type { ImageBody, ImageRequest } from '../../dialects/openai-images/wire.js';
 import { encodeForm, readEditForm } from './multipart.js';
 import { parseEditForm, parseGenerationBody } from './validate.js';
-import { renderImages } from './render.js';
+import { renderImages, type UrlExpiry } from './render.js';
+import { noteExpiring, urlExpiryMs } from './expiry.js';
 
 export const IMAGE_GENERATIONS_FAMILY = 'image-generations';
 
@@ -30,10 +31,11 @@ export async function registerImageGenerationRoutes(app: FastifyInstance, ctx: A
   await app.register(multipart);
   useFamilyErrors(app, (error) => renderOpenAIError(error, 'chat-completions'));
 
+  const expiry: UrlExpiry = { ms: urlExpiryMs(ctx.fileConfig), note: (key, expiresAt) => noteExpiring(ctx.store, key, expiresAt) };
   const codecFor = (request: FastifyRequest): ImageCodec => ({
     family: IMAGE_GENERATIONS_FAMILY,
     perImageUsd: (model) => ctx.prices.quote(model)?.price.perImage ?? 0,
-    render: (response, asked) => renderImages(response, asked, ctx.tasks.media, ctx.settings.publicUrl ?? `${request.protocol}://${request.host}`),
+    render: (response, asked) => renderImages(response, asked, ctx.tasks.media, ctx.settings.publicUrl ?? `${request.protocol}://${request.host}`, expiry),
     renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId), 'chat-completions'),
   });
 

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
+import { mediaExpiry } from '../../tasks/media.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { renderError } from './errors.js';
@@ -88,14 +89,13 @@ export function registerImageRoutes(app: FastifyInstance, ctx: AppContext): void
   );
 
   app.get('/image/:key', async (request, reply) => {
-    const object = await ctx.tasks.media.open((request.params as { key: string }).key);
+    const key = (request.params as { key: string }).key;
+    const object = await ctx.tasks.media.open(key);
     if (!object) throw new GatewayError('not_found', 'image not found');
-    reply
-      .code(200)
-      .header('content-type', object.contentType)
-      .header('content-length', String(object.size))
-      // The key never changes its content, so caches may keep it.
-      .header('cache-control', 'public, max-age=86400, immutable');
+    // The key never changes its content, so caches may keep it (an expiring answer's only until it expires).
+    const expiresAt = mediaExpiry(key);
+    const maxAge = expiresAt === undefined ? 86_400 : Math.max(0, Math.min(86_400, Math.floor((expiresAt - Date.now()) / 1000)));
+    reply.code(200).header('content-type', object.contentType).header('content-length', String(object.size)).header('cache-control', `public, max-age=${maxAge}, immutable`);
     return reply.send(object.stream);
   });
 }

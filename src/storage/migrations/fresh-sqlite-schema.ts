@@ -19,6 +19,7 @@ export const FRESH_SQLITE_MIGRATIONS: readonly string[] = [
   '0013_user_roles',
   '0014_admin_tokens',
   '0015_admin_sessions',
+  '0018_images',
 ];
 
 export const FRESH_SQLITE_SCHEMA: readonly string[] = [
@@ -26,7 +27,7 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE TABLE "kysely_migration_lock" ("id" varchar(255) not null primary key, "is_locked" integer default 0 not null)',
   'CREATE TABLE "keys" ("id" text primary key, "name" text not null unique, "key_hash" text not null unique, "key_prefix" text not null, "status" text default \'active\' not null, "expires_at" bigint, "quota" double precision, "used" double precision default 0 not null, "models" text, "allow_ips" text, "rpm" integer, "tpm" integer, "created_at" bigint not null, "updated_at" bigint not null, "strict_translation" integer default 0 not null, "team_id" text, "user_id" text)',
   'CREATE TABLE "channels" ("id" text primary key, "name" text not null unique, "type" text not null, "base_url" text not null, "api_keys" text not null, "models" text not null, "model_mapping" text not null, "priority" integer default 0 not null, "weight" integer default 1 not null, "status" text default \'enabled\' not null, "settings" text not null, "created_at" bigint not null, "updated_at" bigint not null)',
-  'CREATE TABLE "request_logs" ("id" text primary key, "request_id" text not null, "key_id" text, "family" text not null, "model" text not null, "upstream_model" text, "channel_id" text, "tried_channels" text not null, "http_status" integer not null, "error_kind" text, "error_message" text, "stream" integer not null, "input_tokens" bigint not null, "output_tokens" bigint not null, "cache_read_tokens" bigint not null, "cache_write_tokens" bigint not null, "reasoning_tokens" bigint not null, "estimated" integer not null, "cost" double precision not null, "latency_ms" integer not null, "first_byte_ms" integer, "client_ip" text, "created_at" bigint not null, "translation" text, "attempts" text, "estimated_parts" text, "cache_write_1h_tokens" bigint default 0 not null, "upstream_cost" double precision, "unpriced" integer default 0 not null, "team_id" text, "user_id" text)',
+  'CREATE TABLE "request_logs" ("id" text primary key, "request_id" text not null, "key_id" text, "family" text not null, "model" text not null, "upstream_model" text, "channel_id" text, "tried_channels" text not null, "http_status" integer not null, "error_kind" text, "error_message" text, "stream" integer not null, "input_tokens" bigint not null, "output_tokens" bigint not null, "cache_read_tokens" bigint not null, "cache_write_tokens" bigint not null, "reasoning_tokens" bigint not null, "estimated" integer not null, "cost" double precision not null, "latency_ms" integer not null, "first_byte_ms" integer, "client_ip" text, "created_at" bigint not null, "translation" text, "attempts" text, "estimated_parts" text, "cache_write_1h_tokens" bigint default 0 not null, "upstream_cost" double precision, "unpriced" integer default 0 not null, "team_id" text, "user_id" text, "images" integer)',
   'CREATE INDEX "request_logs_key_created" on "request_logs" ("key_id", "created_at")',
   'CREATE INDEX "request_logs_created" on "request_logs" ("created_at")',
   'CREATE TABLE "settings" ("name" text primary key, "value" text not null, "updated_at" bigint not null)',
@@ -76,4 +77,6 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE INDEX "admin_sessions_user" on "admin_sessions" ("user_id")',
   'CREATE INDEX "admin_sessions_expires" on "admin_sessions" ("expires_at")',
   'CREATE TABLE "admin_logins" ("id" text primary key, "code_verifier" text not null, "nonce" text not null, "return_to" text not null, "expires_at" bigint not null)',
+  'CREATE TABLE "expiring_media" ("media_key" text primary key, "expires_at" bigint not null)',
+  'CREATE INDEX "expiring_media_expires" on "expiring_media" ("expires_at")',
 ];

@@ -18,6 +18,7 @@ import { budgets } from './0012_budgets.js';
 import { userRoles } from './0013_user_roles.js';
 import { adminTokens } from './0014_admin_tokens.js';
 import { adminSessions } from './0015_admin_sessions.js';
+import { images } from './0018_images.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0013_user_roles': userRoles,
   '0014_admin_tokens': adminTokens,
   '0015_admin_sessions': adminSessions,
+  '0018_images': images,
 };
 
 export const migrationProvider: MigrationProvider = {

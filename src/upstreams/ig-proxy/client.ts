@@ -5,7 +5,7 @@
  * codes the service uses for refusals map onto the gateway's error kinds.
  */
 import { GatewayError } from '../../core/errors.js';
-import type { TaskCall } from '../../tasks/types.js';
+import type { SubmitOutcome, TaskCall } from '../../tasks/types.js';
 import { requestTaskJson } from '../task-json.js';
 import { readIgProxySettings } from './settings.js';
 
@@ -48,4 +48,15 @@ export function refusal(envelope: UpstreamEnvelope, what: string): GatewayError 
     default:
       return new GatewayError('invalid_request', reason);
   }
+}
+
+/** Reads a submit answer: 1 submitted, 22 queued, 21 with an id waits for a modal; anything else is refused. */
+export function outcomeOf(envelope: UpstreamEnvelope, endpoint: string): SubmitOutcome {
+  const id = envelope.result === null || envelope.result === undefined ? '' : String(envelope.result);
+  if ((envelope.code === 1 || envelope.code === 22) && id) {
+    const ahead = Number(envelope.properties?.numberOfQueues ?? 0);
+    return envelope.code === 22 ? { upstreamId: id, status: 'NOT_START', queuePosition: Number.isFinite(ahead) && ahead > 0 ? ahead : 1, startTime: null } : { upstreamId: id, status: 'SUBMITTED' };
+  }
+  if (envelope.code === 21 && id && endpoint === 'action') return { upstreamId: id, status: 'MODAL', startTime: null };
+  throw refusal(envelope, 'the upstream refused the task');
 }

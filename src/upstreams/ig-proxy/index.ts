@@ -8,7 +8,7 @@
 import { GatewayError } from '../../core/errors.js';
 import { IMAGE_TASKS, type ImageModalPayload, type ImageSubmitPayload, type ImageTaskRequest, type ImageTaskUpstream } from '../../tasks/image-contract.js';
 import type { MediaItem, Observation, SubmitOutcome, TaskCall, TaskRecord } from '../../tasks/types.js';
-import { exchange, refusal, type UpstreamEnvelope } from './client.js';
+import { exchange, outcomeOf, refusal, type UpstreamEnvelope } from './client.js';
 import { downloadImage } from './media.js';
 import { observationOf, type UpstreamTaskRecord } from './records.js';
 import { declaresAccounts } from '../accounts-setting.js';
@@ -44,17 +44,6 @@ function submission(task: TaskRecord, payload: ImageSubmitPayload, call: TaskCal
       if (!payload.parentUpstreamId) throw new GatewayError('invalid_request', 'the task acted on has no upstream id');
       return { path: '/submit/action', body: { taskId: payload.parentUpstreamId, customId: payload.upstreamCustomId } };
   }
-}
-
-/** Reads a submit answer: 1 submitted, 22 queued, 21 with an id waits for a modal; anything else is refused. */
-function outcomeOf(envelope: UpstreamEnvelope, endpoint: string): SubmitOutcome {
-  const id = envelope.result === null || envelope.result === undefined ? '' : String(envelope.result);
-  if ((envelope.code === 1 || envelope.code === 22) && id) {
-    const ahead = Number(envelope.properties?.numberOfQueues ?? 0);
-    return envelope.code === 22 ? { upstreamId: id, status: 'NOT_START', queuePosition: Number.isFinite(ahead) && ahead > 0 ? ahead : 1, startTime: null } : { upstreamId: id, status: 'SUBMITTED' };
-  }
-  if (envelope.code === 21 && id && endpoint === 'action') return { upstreamId: id, status: 'MODAL', startTime: null };
-  throw refusal(envelope, 'the upstream refused the task');
 }
 
 async function submit(task: TaskRecord, payload: ImageSubmitPayload, call: TaskCall): Promise<SubmitOutcome> {

@@ -9,7 +9,7 @@ import type { Channel } from '../../core/channel.js';
 import { GatewayError } from '../../core/errors.js';
 import type { BotType } from '../../tasks/image-contract.js';
 import { accountsSetting } from '../accounts-setting.js';
-import { byteLimit } from '../settings-schema.js';
+import { byteLimit, numberLike } from '../settings-schema.js';
 import { typedChannelSettings, type TypedSettings } from '../typed-settings.js';
 
 /** A vendor word: empty or null stands for the default. */
@@ -35,6 +35,13 @@ export const igProxySettingsShape = {
   customIdPrefix: vendorWord(/^[A-Za-z0-9_]+$/, 'IG', "The prefix of the service's button customIds."),
   faceSwapPath: vendorWord(/^(\/[A-Za-z0-9._~-]+)+$/, '/insight-face/swap', 'The path of face swap under the prefix.'),
   maxImageBytes: byteLimit(32 * 1024 * 1024, 'Largest image accepted from the service, in bytes.'),
+  imageWaitMs: numberLike({
+    min: 1,
+    integer: true,
+    rule: 'a positive integer (milliseconds)',
+    description: 'How long a `/v1/images/generations` request served by the channel waits for its imagine tasks, in ms; past it the client gets a 504 and is charged nothing.',
+    default: 120_000,
+  }),
   accounts: accountsSetting,
 } as const;
 
