@@ -1,8 +1,8 @@
 /**
  * The voice a Gemini speech model is asked for: one of Google's prebuilt
  * voices, named as it is (any letter case), or an OpenAI voice read through
- * a fixed table of the Gemini voice nearest its character (the README's
- * audio section shows it). Any other name is refused, naming `voice`.
+ * a fixed table of the Gemini voice nearest its character (docs/providers.md
+ * shows it). Any other name is refused, naming `voice`.
  */
 
 /** Google's prebuilt voices of the Gemini TTS models. */
