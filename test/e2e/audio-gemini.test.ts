@@ -8,14 +8,16 @@
  * tokens and the seconds; a transcription sends the file inline with the
  * instruction, the language and the prompt, billed by tokens. What Gemini
  * cannot make is a 400 naming the field before any call, unless another
- * channel of the model can make it.
+ * channel of the model can make it. A `vertex` channel does the same for
+ * Google's models.
  */
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toneWav } from '../../src/dialects/openai-audio/wav.js';
 import { startFakeUpstream, type FakeUpstream } from '../upstreams/support/fake-upstream.js';
 import { fixtureJson } from '../upstreams/support/fixtures.js';
-import type { TestGateway } from '../support/gateway.js';
+import { startGateway, type TestGateway } from '../support/gateway.js';
+import { startFakeVertex, type FakeVertex } from '../support/fake-vertex.js';
 import { createPlace, ENGINES, type Place } from '../support/places.js';
 
 const KEY = 'sk-client-gemini-audio-01';
@@ -166,5 +168,55 @@ describe.each(ENGINES)('audio on gemini channels on %s', (engine) => {
     expect(error.message).toMatch(/no audio/);
     const [row] = await logsFor('gemini-text-only');
     expect(row).toMatchObject({ family: 'audio-speech', cost: 0 });
+  });
+});
+
+describe('audio on vertex channels', () => {
+  let fake: FakeVertex;
+  let gw: TestGateway;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    fake = await startFakeVertex();
+    gw = await startGateway({
+      config: {
+        channels: [
+          {
+            name: 'vertex',
+            type: 'vertex',
+            apiKey: fake.serviceAccountKey(),
+            models: ['vertex-tts', 'vertex-flash', 'vertex-claude'],
+            modelMapping: { 'vertex-tts': TTS, 'vertex-flash': 'gemini-2.5-flash', 'vertex-claude': 'claude-sonnet-4-5@20250929' },
+            settings: { project: fake.project, location: fake.location, endpoint: fake.origin },
+          },
+        ],
+        keys: [{ name: 'client', key: KEY }],
+      },
+    });
+    client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+  });
+
+  it("speaks and transcribes with Google's models by content generation, with the channel's token", async () => {
+    fake.script({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(ttsAnswer) });
+    const speech = await client.audio.speech.create({ model: 'vertex-tts', input: 'hi', voice: 'nova', response_format: 'pcm' });
+    expect(Buffer.from(await speech.arrayBuffer()).equals(pcm)).toBe(true);
+    expect(fake.requests.at(-1)).toMatchObject({ publisher: 'google', model: TTS, verb: 'generateContent' });
+    expect(fake.requests.at(-1)!.headers.authorization).toMatch(/^Bearer /);
+    expect(fake.requests.at(-1)!.body.generationConfig.speechConfig.voiceConfig.prebuiltVoiceConfig.voiceName).toBe('Leda');
+    const transcript = await client.audio.transcriptions.create({ model: 'vertex-flash', file: await toFile(toneWav(1), 'a.wav', { type: 'audio/wav' }), response_format: 'text' });
+    expect(transcript).toBe('I see an image.\n');
+    expect(fake.requests.at(-1)!.body.contents[0].parts[0].inlineData.mimeType).toBe('audio/wav');
+  });
+
+  it("answers an upstream error for a model that is not Google's, calling nothing", async () => {
+    const before = fake.requests.length;
+    const error = await client.audio.speech.create({ model: 'vertex-claude', input: 'hi', voice: 'alloy', response_format: 'wav' }).catch((e) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(error.status).toBeGreaterThanOrEqual(500);
+    expect(fake.requests.length).toBe(before);
   });
 });
