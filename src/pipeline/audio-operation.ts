@@ -5,7 +5,9 @@
  * allow-list, rate limits, a quota hold (speech's input and its likely
  * seconds, a WAV upload's seconds, at the model's `perSecond`), the channels whose adapter serves the
  * operation, failover before any byte is sent, the answer, the settlement. A
- * channel whose server has OpenAI's audio endpoints gets the client's body
+ * channel that cannot make what was asked (a format, a field it would drop)
+ * is skipped, and when every one refuses, the first refusal is the client's
+ * 400 before any call. A channel whose server has OpenAI's audio endpoints gets the client's body
  * as it is and its answer's bytes go back as they come; a computing upstream
  * (the simulator) gets the internal request and the family renders its
  * answer. Billed per second of audio (`perSecond`) and per token where the
@@ -68,7 +70,7 @@ export async function serveAudioOperation(services: RequestServices, call: Audio
     const inputBytes = request.operation === 'speech' ? Buffer.byteLength(request.input) : 0;
     const held = services.holdQuota(call.key, request.model, { inputBytes, outputTokens: 0, perUnitUsd });
     if (held) hold = await held;
-    const candidates = services.candidates(request.model, (adapter, channel) => adapter.audio?.offered(channel, request.operation) === true);
+    const candidates = audioCandidates(services, request);
     const attempt = await withFailover(candidates, failoverOptions(services, routed, attempts, abort.signal), async (next): Promise<Answer> => {
       const operation = services.adapter(next.channel.type).audio!;
       const upstreamCall = services.upstreamCall(next, call, abort.signal);
@@ -109,6 +111,20 @@ export async function serveAudioOperation(services: RequestServices, call: Audio
     hold,
     audioSeconds: seconds,
   });
+}
+
+/** The channels that serve the operation and can make what was asked; when all of them refuse it, the first refusal is the client's 400. */
+function audioCandidates(services: RequestServices, request: AudioRequest) {
+  let refused: GatewayError | undefined;
+  const offered = services.candidates(request.model, (adapter, channel) => {
+    const operation = adapter.audio;
+    if (operation?.offered(channel, request.operation) !== true) return false;
+    const refusal = operation.refusal?.(request, channel);
+    refused ??= refusal;
+    return refusal === undefined;
+  });
+  if (offered.length === 0 && refused) throw refused;
+  return offered;
 }
 
 /** Writes a server's answer as its bytes come; a stream that breaks after its start is cut (its bytes cannot carry an error). */

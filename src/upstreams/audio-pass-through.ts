@@ -12,11 +12,11 @@ import { limitsOf, capBytes } from '../core/upstream-limits.js';
 import { PCM_BYTES_PER_SECOND, wavSeconds } from '../dialects/openai-audio/wav.js';
 import { transcriptUsage, type AudioBody, type AudioOperationName, type AudioPassThroughResult, type AudioUsage } from '../dialects/openai-audio/wire.js';
 import { callExchange } from './call-exchange.js';
-import { joinUrl, requestOk } from './http.js';
+import { requestOk } from './http.js';
 import { whenHeaders, type Endpoint, type EndpointHeaders, type RequestHeaders } from './endpoint.js';
 import type { StatusThrower } from './error-answer.js';
 import { firstHeader } from './headers.js';
-import type { OperationAddress } from './plain-pass-through.js';
+import { addressAt, type OperationAddress } from './plain-pass-through.js';
 import type { AudioOperation, UpstreamCall } from './types.js';
 
 interface Sender {
@@ -39,7 +39,7 @@ export function audioPassThrough(sender: Sender): AudioOperation {
 }
 
 async function exchange(headers: RequestHeaders, sender: Sender, asked: { operation: AudioOperationName; body: AudioBody }, call: UpstreamCall): Promise<AudioPassThroughResult> {
-  const url = joinUrl(sender.address.url(call), `/${asked.operation}`);
+  const url = addressAt(sender.address, call, `/${asked.operation}`);
   const body = asked.body.withModel(call.upstreamModel);
   const res = await requestOk(callExchange(call, url, { ...headers, 'content-type': body.contentType }, body.bytes, sender.endpoint.throwStatus ?? sender.throwStatus));
   const contentType = firstHeader(res.headers, 'content-type') ?? (asked.operation === 'speech' ? 'application/octet-stream' : 'application/json');

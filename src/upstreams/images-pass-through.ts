@@ -12,11 +12,10 @@ import { GatewayError } from '../core/errors.js';
 import { limitsOf } from '../core/upstream-limits.js';
 import { imagesAnswerUsage, type ImageBody, type ImageOperationName, type ImagePassThroughResult } from '../dialects/openai-images/wire.js';
 import { callExchange } from './call-exchange.js';
-import { joinUrl } from './http.js';
 import { whenHeaders, type Endpoint, type EndpointHeaders, type RequestHeaders } from './endpoint.js';
 import type { StatusThrower } from './error-answer.js';
 import { firstHeader } from './headers.js';
-import type { OperationAddress } from './plain-pass-through.js';
+import { addressAt, type OperationAddress } from './plain-pass-through.js';
 import type { ImageOperation, UpstreamCall } from './types.js';
 import { requestWholeOk } from './whole-answer.js';
 import { streamImages } from './images-stream.js';
@@ -37,7 +36,7 @@ export function imagesPassThrough(sender: Sender): ImageOperation {
 }
 
 async function exchange(headers: RequestHeaders, sender: Sender, asked: { operation: ImageOperationName; body: ImageBody }, call: UpstreamCall): Promise<ImagePassThroughResult> {
-  const url = joinUrl(sender.address.url(call), `/${asked.operation}`);
+  const url = addressAt(sender.address, call, `/${asked.operation}`);
   const body = asked.body.withModel(call.upstreamModel);
   const sent = { ...headers, 'content-type': body.contentType };
   const res = await requestWholeOk(callExchange(call, url, sent, body.bytes, sender.endpoint.throwStatus ?? sender.throwStatus), limitsOf(call).maxBodyBytes);

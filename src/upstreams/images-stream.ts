@@ -13,9 +13,9 @@ import { callExchange } from './call-exchange.js';
 import type { Endpoint, EndpointHeaders, RequestHeaders } from './endpoint.js';
 import type { StatusThrower } from './error-answer.js';
 import { firstHeader } from './headers.js';
-import { joinUrl, requestOk } from './http.js';
+import { requestOk } from './http.js';
 import { forwardEvents, type StreamTap } from './pass-through-stream.js';
-import type { OperationAddress } from './plain-pass-through.js';
+import { addressAt, type OperationAddress } from './plain-pass-through.js';
 import type { UpstreamCall } from './types.js';
 
 export interface StreamSender {
@@ -33,7 +33,7 @@ export async function streamImages(
   const body = asked.body.withModel(call.upstreamModel);
   const exchange = callExchange(
     call,
-    joinUrl(sender.address.url(call), `/${asked.operation}`),
+    addressAt(sender.address, call, `/${asked.operation}`),
     { ...headers, 'content-type': body.contentType },
     body.bytes,
     sender.endpoint.throwStatus ?? sender.throwStatus,

@@ -11,6 +11,7 @@ import { callExchange } from './call-exchange.js';
 import { nativeBody, whenHeaders, type Endpoint, type EndpointHeaders, type RequestHeaders } from './endpoint.js';
 import type { StatusThrower } from './error-answer.js';
 import { firstHeader } from './headers.js';
+import { joinUrl } from './http.js';
 import { limitsOf } from '../core/upstream-limits.js';
 import type { EmbeddingPassThroughResult, PassThroughRequest, PlainOperation, UpstreamCall } from './types.js';
 import { requestWholeOk } from './whole-answer.js';
@@ -19,6 +20,17 @@ import { requestWholeOk } from './whole-answer.js';
 export interface OperationAddress {
   offered(channel: Channel): boolean;
   url(call: UpstreamCall): string;
+  /**
+   * The address of a path under it (`/generations` under `<base>/images`),
+   * where that is not the two joined (Azure's dated routes end with their
+   * `api-version` query).
+   */
+  at?(call: UpstreamCall, path: string): string;
+}
+
+/** The address of `path` under an operation's address. */
+export function addressAt(address: OperationAddress, call: UpstreamCall, path: string): string {
+  return address.at ? address.at(call, path) : joinUrl(address.url(call), path);
 }
 
 interface Sender {

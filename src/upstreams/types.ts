@@ -14,6 +14,7 @@ import type { ImageBody, ImageOperationName, ImagePassThroughResult, ImageReques
 import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
 import type { OutboundGuard } from '../tasks/outbound-guard.js';
+import type { GatewayError } from '../core/errors.js';
 import type { Prepared, PrepareOptions } from './plan.js';
 import type { TappedEvent } from './sse.js';
 import type { DeliveredSoFar } from './delivered-text.js';
@@ -172,6 +173,13 @@ export interface UpstreamAdapter<Settings = Record<string, unknown>, P extends P
 /** Audio: which channels of the type serve an operation, and how (computed, or the client's body passed to the server's own endpoint). */
 export interface AudioOperation {
   offered(channel: Channel, operation: AudioOperationName): boolean;
+  /**
+   * What the channel's server cannot make of the request (a format, a
+   * field it would drop), decided before routing: the channel is skipped,
+   * and when every channel of the model refuses, the first refusal is the
+   * client's 400. Absent: it takes every request it is offered.
+   */
+  refusal?(request: AudioRequest, channel: Channel): GatewayError | undefined;
   serve?(request: AudioRequest, call: UpstreamCall): Promise<AudioResponse>;
   /** Resolves once the server answered 2xx, before its bytes (they are streamed on as they come). */
   passThrough?(operation: AudioOperationName, body: AudioBody, call: UpstreamCall): Promise<AudioPassThroughResult>;

@@ -5,7 +5,8 @@
  * token endpoint takes only the client-credentials grant for the right
  * tenant, client, secret and scope. Both route styles are served (`/openai/v1/…`
  * with the deployment as the body's model; `/openai/deployments/{name}/…` and
- * `/openai/responses` with an `api-version`). Chat Completions streams open
+ * `/openai/responses` with an `api-version`); the image and audio routes are
+ * azure-fake-media.ts. Chat Completions streams open
  * with Azure's `prompt_filter_results` chunk and carry `content_filter_results`.
  *
  * What it answers follows the prompt: `FILTER` → a 400 `content_filter`,
@@ -15,6 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../upstreams/support/fake-upstream.js';
+import { serveMedia } from './azure-fake-media.js';
 
 export const AZURE_API_KEY = 'azure-key-0123456789abcdef';
 export const TENANT_ID = '72f988bf-86f1-41af-91ab-2d7cd011db47';
@@ -92,6 +94,8 @@ function serve(request: RecordedRequest, fake: AzureFake): FakeReply {
   const url = new URL(request.url, 'http://fake');
   const dated = url.pathname.startsWith('/openai/deployments/') || url.pathname === '/openai/responses';
   if (dated && !url.searchParams.get('api-version')) return azureError(404, '404', 'Resource not found');
+  const media = serveMedia(request, url, fake.deployments);
+  if (media) return media;
   const body = request.json<Body>();
   const route = /^\/openai\/(?:v1\/|deployments\/([^/]+)\/)?(chat\/completions|responses|embeddings)$/.exec(url.pathname);
   if (!route || (url.pathname.startsWith('/openai/v1/') && url.searchParams.has('api-version'))) return azureError(404, '404', 'Resource not found');

@@ -3,10 +3,12 @@
  * carries a WAV upload's seconds at the model's per-second price; settled
  * once with the seconds (the upload's own over what the upstream reports)
  * and the reported tokens; a server's answer streamed on chunk by chunk;
- * failover before any byte; nothing charged when no upstream answered.
+ * failover before any byte; a channel that refuses the request skipped
+ * before routing, the first refusal answered when all do; nothing charged
+ * when no upstream answered.
  */
 import { describe, expect, it } from 'vitest';
-import { upstreamStatusError } from '../../src/core/errors.js';
+import { GatewayError, upstreamStatusError } from '../../src/core/errors.js';
 import type { ClientKey } from '../../src/http/auth.js';
 import { serveAudioOperation, type AudioCall, type AudioCodec } from '../../src/pipeline/audio-operation.js';
 import type { AudioPassThroughResult, AudioResponse } from '../../src/dialects/openai-audio/wire.js';
@@ -106,6 +108,28 @@ describe('the audio path', () => {
     expect(out.status).toBe(200);
     expect(holds).toEqual([expect.objectContaining({ inputBytes: 60, perUnitUsd: expect.closeTo(0.02, 10) })]);
     expect(recorded.settled[0]).toMatchObject({ family: 'audio-speech', audioSeconds: 2 });
+  });
+
+  it('skips a channel that refuses the request before routing, and answers the first refusal when every channel refuses', async () => {
+    const calls: string[] = [];
+    const refusing = (type: string) => {
+      const adapter = audio(type, { serve: async () => transcript }, calls);
+      adapter.audio!.refusal = () => new GatewayError('invalid_request', `Invalid 'response_format': ${type} cannot`, { param: 'response_format' });
+      return adapter;
+    };
+    const served = services([channel('gemini'), channel('sim')], [refusing('gemini'), audio('sim', { serve: async () => transcript }, calls)]);
+    const out = recordingOutput();
+    await serveAudioOperation(served.services, transcriptionCall(), codec, out);
+    expect(out.status).toBe(200);
+    expect(calls).toEqual(['sim']);
+
+    const none = services([channel('gemini'), channel('other')], [refusing('gemini'), refusing('other')]);
+    const refused = recordingOutput();
+    await serveAudioOperation(none.services, transcriptionCall(), codec, refused);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body!)).toEqual({ error: "Invalid 'response_format': gemini cannot" });
+    expect(calls).toEqual(['sim']);
+    expect(none.settled[0]).toMatchObject({ answered: false, httpStatus: 400 });
   });
 
   it('charges nothing when no upstream answered', async () => {

@@ -1,5 +1,6 @@
 /**
- * WAV (RIFF, PCM) written and measured: the simulator's speech, and the
+ * WAV (RIFF, PCM) written and measured: the simulator's speech, Gemini's
+ * PCM speech given a header, and the
  * seconds of an uploaded or answered WAV that audio is billed by.
  */
 
@@ -9,6 +10,11 @@ export function toneWav(seconds: number, sampleRate = 24_000): Buffer {
   const data = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(2000 * Math.sin((2 * Math.PI * 440 * i) / sampleRate)), i * 2);
   return Buffer.concat([wavHeader(data.length, sampleRate), data]);
+}
+
+/** 16-bit mono PCM samples as a WAV file (a header before them). */
+export function pcmWav(samples: Buffer, sampleRate = 24_000): Buffer {
+  return Buffer.concat([wavHeader(samples.length, sampleRate), samples]);
 }
 
 function wavHeader(dataBytes: number, sampleRate: number): Buffer {

@@ -17,6 +17,8 @@ export interface SpeechRequest {
   voice: string;
   responseFormat: SpeechFormat;
   speed: number;
+  /** How to speak it (tone, pace, accent), as the client wrote it. */
+  instructions?: string;
   /** `sse`: the audio as `speech.audio.delta` events (servers with OpenAI's endpoint only). */
   streamFormat: 'sse' | 'audio';
 }
@@ -26,7 +28,12 @@ export interface TranscriptionRequest {
   model: string;
   file: { bytes: Buffer; filename?: string; contentType?: string };
   language?: string;
+  /** Text to guide the transcript (names, the previous passage). */
+  prompt?: string;
+  temperature?: number;
   responseFormat: TranscriptFormat;
+  /** `timestamp_granularities[]`: `word`, `segment` (empty when not asked). */
+  timestampGranularities?: readonly string[];
   /** Transcript events (`transcript.text.delta`, `transcript.text.done`) as server-sent events. */
   stream: boolean;
 }

@@ -1,6 +1,7 @@
 /**
  * OpenAI's transcription answer from a computing upstream's transcript, in
- * the format asked: `json` (`{ text, usage }`), `text`, `verbose_json`
+ * the format asked: `json` (`{ text, usage }`, the usage in tokens where the
+ * upstream reported them, else in seconds), `text`, `verbose_json`
  * (language, duration, segments), and `srt`/`vtt` cues from the segments.
  */
 import type { AudioResponse, TranscriptFormat, TranscriptSegment } from '../../dialects/openai-audio/wire.js';
@@ -17,7 +18,7 @@ export function renderTranscriptEvents(transcript: Transcript): { contentType: s
   for (let i = 0; i < words.length; i += WORDS_PER_DELTA) {
     deltas.push(event({ type: 'transcript.text.delta', delta: `${i === 0 ? '' : ' '}${words.slice(i, i + WORDS_PER_DELTA).join(' ')}` }));
   }
-  const usage = { type: 'duration', seconds: Math.ceil(transcript.duration) };
+  const usage = usageOf(transcript);
   return { contentType: 'text/event-stream', body: `${deltas.join('')}${event({ type: 'transcript.text.done', text: transcript.text, usage })}` };
 }
 
@@ -38,7 +39,14 @@ export function renderTranscript(transcript: Transcript, format: TranscriptForma
     };
     return { contentType: 'application/json', body: JSON.stringify(answer) };
   }
-  return { contentType: 'application/json', body: JSON.stringify({ text: transcript.text, usage: { type: 'duration', seconds: Math.ceil(transcript.duration) } }) };
+  return { contentType: 'application/json', body: JSON.stringify({ text: transcript.text, usage: usageOf(transcript) }) };
+}
+
+/** The tokens where the upstream reported them (as OpenAI's token-billed models answer), else the seconds. */
+function usageOf(transcript: Transcript) {
+  if (transcript.inputTokens === undefined) return { type: 'duration', seconds: Math.ceil(transcript.duration) };
+  const output = transcript.outputTokens ?? 0;
+  return { type: 'tokens', input_tokens: transcript.inputTokens, output_tokens: output, total_tokens: transcript.inputTokens + output };
 }
 
 function segment(cue: TranscriptSegment, id: number) {

@@ -22,6 +22,7 @@ export function parseSpeechBody(body: unknown): SpeechRequest {
     voice: typeof data.voice === 'string' ? data.voice : data.voice.id,
     responseFormat: data.response_format ?? 'mp3',
     speed: data.speed ?? 1,
+    ...(typeof data.instructions === 'string' && data.instructions.trim() !== '' ? { instructions: data.instructions } : {}),
     streamFormat: data.stream_format ?? 'audio',
   };
 }
@@ -41,5 +42,17 @@ export function parseTranscriptionForm(operation: 'transcriptions' | 'translatio
   if (stream && responseFormat !== 'json' && responseFormat !== 'text') {
     throw new GatewayError('invalid_request', "Invalid 'response_format': a streamed transcription is json or text", { param: 'response_format' });
   }
-  return { operation, model: result.data.model, file: form.file, language: result.data.language, responseFormat, stream };
+  const data = result.data;
+  const granularities = form.fields['timestamp_granularities[]'] ?? form.fields.timestamp_granularities ?? [];
+  return {
+    operation,
+    model: data.model,
+    file: form.file,
+    language: data.language,
+    ...(data.prompt ? { prompt: data.prompt } : {}),
+    ...(data.temperature !== undefined ? { temperature: data.temperature } : {}),
+    responseFormat,
+    ...(granularities.length > 0 ? { timestampGranularities: granularities } : {}),
+    stream,
+  };
 }

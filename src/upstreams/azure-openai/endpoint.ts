@@ -9,9 +9,12 @@
  * token got with it (entra-token.ts). Streams of Chat Completions open with
  * a `prompt_filter_results` chunk (empty `id` and `object`, no choices),
  * which is not a completion chunk: the protocol drops it on every path.
+ * OpenAI's image and audio requests go to the deployment's own routes of
+ * the same style, as they are (the Chat Completions endpoint names them).
  */
 import type { ChatCompletionChunk } from '../../dialects/chat-completions/wire.js';
 import type { EndpointHeaders } from '../endpoint.js';
+import type { OperationAddress } from '../plain-pass-through.js';
 import type { ChatCompletionsEndpoint, ChatCompletionsOperation } from '../protocols/chat-completions/index.js';
 import type { ResponsesEndpoint, ResponsesOperation } from '../protocols/responses/index.js';
 import type { UpstreamCall } from '../types.js';
@@ -52,6 +55,27 @@ export function azureResponsesUrl(call: UpstreamCall, operation: ResponsesOperat
   return dated(`${root}/openai${responsesPaths[operation]}`, settings);
 }
 
+/**
+ * OpenAI's image or audio endpoints of a deployment, on every channel (the
+ * deployment's model decides what it makes): `/openai/v1/images/generations`
+ * with the deployment as the body's `model`, or
+ * `/openai/deployments/{deployment}/images/generations?api-version=…`.
+ */
+function mediaAddress(kind: 'images' | 'audio'): OperationAddress {
+  const base = (call: UpstreamCall, settings: AzureOpenAiSettings) => {
+    const root = resourceRoot(call.channel.baseUrl);
+    return settings.routes === 'v1' ? `${root}/openai/v1/${kind}` : `${root}/openai/deployments/${encodeURIComponent(call.upstreamModel)}/${kind}`;
+  };
+  return {
+    offered: () => true,
+    url: (call) => base(call, azureOpenAiSettingsOf(call.channel)),
+    at: (call, path) => {
+      const settings = azureOpenAiSettingsOf(call.channel);
+      return settings.routes === 'v1' ? `${base(call, settings)}${path}` : dated(`${base(call, settings)}${path}`, settings);
+    },
+  };
+}
+
 /** The `api-key` header, or a Bearer token from Entra ID (a record when the token is cached, a promise while it is fetched). */
 export function azureHeaders(call: UpstreamCall): EndpointHeaders {
   const settings = azureOpenAiSettingsOf(call.channel);
@@ -79,6 +103,8 @@ export const azureChatEndpoint: ChatCompletionsEndpoint<AzureOpenAiSettings> = {
   url: azureChatUrl,
   headers: azureHeaders,
   skippedChunks: { marker: '"prompt_filter_results"', skips: isPromptFilterChunk },
+  images: mediaAddress('images'),
+  audio: mediaAddress('audio'),
 };
 
 export const azureResponsesEndpoint: ResponsesEndpoint<AzureOpenAiSettings> = {

@@ -6,6 +6,9 @@
  * Responses client each pass through to the API it speaks; every other
  * client is translated to the one the channel's `api` setting names. A
  * filtered prompt becomes the translated client's refusal (content-filter.ts).
+ * OpenAI image and audio requests go to the deployment's image and audio
+ * routes as they are; moderations and rerank, which Azure OpenAI does not
+ * offer, are not served (a model of these channels alone is not found for them).
  */
 import { multiProtocolAdapter } from '../multi-protocol.js';
 import { chatCompletionsProtocol } from '../protocols/chat-completions/index.js';
@@ -29,6 +32,8 @@ export const azureOpenAiAdapter = {
     nativeBy: (dialect) => (dialect === 'chat-completions' ? chatPart : dialect === 'responses' ? responsesPart : undefined),
     embeddedBy: () => chatPart,
   }),
-  // An OpenAI embeddings body goes to the deployment's embeddings route as it is.
+  // An OpenAI embeddings body goes to the deployment's embeddings route as it is; images and audio to its own routes.
   embedPassThrough: azureChatCompletionsAdapter.embedPassThrough,
+  images: azureChatCompletionsAdapter.images,
+  audio: azureChatCompletionsAdapter.audio,
 };

@@ -3,7 +3,8 @@
  * the public service), requests to `<base>/<version>/models/<model>:<method>`
  * with the key in `x-goog-api-key`, never in the URL. The API version is the
  * channel setting `apiVersion` (default `v1beta`). Its image models take
- * OpenAI image requests, translated (protocols/generate/images.ts).
+ * OpenAI image requests, and its speech and audio-understanding models OpenAI
+ * audio requests, translated (protocols/generate/images.ts, audio.ts).
  */
 import { joinUrl } from '../http.js';
 import type { GenerateEndpoint } from '../protocols/generate/index.js';
@@ -26,4 +27,4 @@ export function geminiHeaders(call: UpstreamCall): Record<string, string> {
   return headers;
 }
 
-export const geminiEndpoint: GenerateEndpoint<GeminiSettings> = { type: 'gemini', settingsOf: geminiSettingsOf, url: geminiUrl, headers: geminiHeaders, makesImages: true };
+export const geminiEndpoint: GenerateEndpoint<GeminiSettings> = { type: 'gemini', settingsOf: geminiSettingsOf, url: geminiUrl, headers: geminiHeaders, makesImages: true, makesAudio: true };

@@ -25,13 +25,21 @@ export async function simulateAudio(request: AudioRequest, call: UpstreamCall): 
   return request.operation === 'speech' ? speak(request) : transcribe(request);
 }
 
-function speak(request: SpeechRequest): AudioResponse {
+/** What the simulator cannot make, decided before routing (the pipeline skips it, or answers the 400 when no channel can). */
+export function simulatedAudioRefusal(request: AudioRequest): GatewayError | undefined {
+  if (request.operation !== 'speech') return undefined;
   if (request.responseFormat !== 'wav' && request.responseFormat !== 'pcm') {
-    throw new GatewayError('invalid_request', `Invalid 'response_format': the simulator makes wav and pcm audio only, not ${request.responseFormat}`, { param: 'response_format' });
+    return new GatewayError('invalid_request', `Invalid 'response_format': the simulator makes wav and pcm audio only, not ${request.responseFormat}`, { param: 'response_format' });
   }
   if (request.streamFormat === 'sse') {
-    throw new GatewayError('invalid_request', "Invalid 'stream_format': the simulator answers the audio's bytes only; leave stream_format unset or audio", { param: 'stream_format' });
+    return new GatewayError('invalid_request', "Invalid 'stream_format': the simulator answers the audio's bytes only; leave stream_format unset or audio", { param: 'stream_format' });
   }
+  return undefined;
+}
+
+function speak(request: SpeechRequest): AudioResponse {
+  const refused = simulatedAudioRefusal(request);
+  if (refused) throw refused;
   const seconds = Math.round((Math.max(0.5, request.input.length / CHARS_PER_SECOND) / request.speed) * 1000) / 1000;
   const wav = toneWav(seconds);
   if (request.responseFormat === 'wav') return { kind: 'speech', contentType: 'audio/wav', bytes: wav, seconds };

@@ -16,7 +16,7 @@ import { simulateEmbeddings } from './embed.js';
 import { simulateRerank } from './rerank.js';
 import { simulateModeration } from './moderate.js';
 import { simulateImages } from './image-generations.js';
-import { simulateAudio } from './audio.js';
+import { simulateAudio, simulatedAudioRefusal } from './audio.js';
 
 async function chat({ body: request }: SimulatorPrepared, _request: ChatRequest, call: UpstreamCall): Promise<ChatResult> {
   const settings = readSimulatorSettings(call.channel);
@@ -44,5 +44,5 @@ export const simulatorAdapter: UpstreamAdapter<SimulatorChannelSettings, Simulat
   rerank: { offered: () => true, serve: simulateRerank },
   moderations: { offered: () => true, serve: simulateModeration },
   images: { offered: () => true, serve: simulateImages },
-  audio: { offered: () => true, serve: simulateAudio },
+  audio: { offered: () => true, refusal: simulatedAudioRefusal, serve: simulateAudio },
 };

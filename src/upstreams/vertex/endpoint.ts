@@ -90,6 +90,7 @@ export const vertexGenerateEndpoint: GenerateEndpoint<VertexSettings> = {
   settingsOf: vertexSettingsOf,
   url: (call, method) => `${publisherModels(call, 'google')}${modelSegment(call.upstreamModel)}:${method}`,
   headers: (call) => withBearer(call, { 'content-type': 'application/json' }),
+  makesAudio: true,
 };
 
 const noBetas: readonly string[] = [];

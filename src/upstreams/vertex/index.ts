@@ -11,13 +11,16 @@
  * a Claude model and Chat Completions clients of an OpenAI-compatible model
  * get the byte-for-byte pass-through; every other client is translated by the
  * model's protocol. Google's embedding models are called by `:predict` (embed.ts).
+ * OpenAI audio requests go to Google's models by content generation, as on
+ * gemini channels (protocols/generate/audio.ts).
  */
 import type { Dialect } from '../../core/chat.js';
 import { multiProtocolAdapter } from '../multi-protocol.js';
 import { chatCompletionsProtocol } from '../protocols/chat-completions/index.js';
 import { generateProtocol } from '../protocols/generate/index.js';
 import { messagesProtocol } from '../protocols/messages/index.js';
-import type { UpstreamAdapter } from '../types.js';
+import { GatewayError } from '../../core/errors.js';
+import type { AudioOperation, UpstreamAdapter } from '../types.js';
 import { isEmbeddingModel, vertexEmbed } from './embed.js';
 import { vertexGenerateEndpoint, vertexMessagesEndpoint } from './endpoint.js';
 import { vertexChatEndpoint } from './openapi-endpoint.js';
@@ -54,9 +57,25 @@ function nativeBy(dialect: Dialect, upstreamModel: string): UpstreamAdapter<Vert
   return part.nativeDialect === dialect ? part : undefined;
 }
 
-export const vertexAdapter = multiProtocolAdapter<VertexSettings>({
-  type: 'vertex',
-  translatedBy: partFor,
-  nativeBy,
-  embeddedBy: (upstreamModel) => (isEmbeddingModel(upstreamModel) ? vertexGenerateAdapter : undefined),
-});
+const generateAudio = vertexGenerateAdapter.audio!;
+
+/** OpenAI audio for Google's models, by content generation; another model's channel fails over, it does not refuse (another channel may serve it). */
+const vertexAudio: AudioOperation = {
+  ...generateAudio,
+  serve: (request, call) => {
+    if (partFor(call.upstreamModel) !== vertexGenerateAdapter) {
+      return Promise.reject(new GatewayError('upstream_error', `the vertex channel makes no audio with ${call.upstreamModel}: only Google's models take audio requests`, { retryable: true }));
+    }
+    return generateAudio.serve!(request, call);
+  },
+};
+
+export const vertexAdapter = {
+  ...multiProtocolAdapter<VertexSettings>({
+    type: 'vertex',
+    translatedBy: partFor,
+    nativeBy,
+    embeddedBy: (upstreamModel) => (isEmbeddingModel(upstreamModel) ? vertexGenerateAdapter : undefined),
+  }),
+  audio: vertexAudio,
+};

@@ -24,7 +24,8 @@ describe('audio on the OpenAI types', () => {
     expect(openAiChatAdapter.audio!.offered(channel('openai-chat', '', { preset: 'deepseek' }), 'speech')).toBe(false);
     expect(openAiResponsesAdapter.audio!.offered(channel('openai-responses', ''), 'speech')).toBe(true);
     expect(openAiResponsesAdapter.audio!.offered(channel('openai-responses', 'https://proxy.example/v1'), 'speech')).toBe(false);
-    expect(geminiAdapter.audio).toBeUndefined();
+    // Gemini translates audio for its models (protocols/generate/audio.ts), on every channel.
+    expect(geminiAdapter.audio!.offered(channel('gemini', ''), 'speech')).toBe(true);
   });
 
   it('goes under <base>/audio', () => {

@@ -15,4 +15,6 @@ export interface GenerateEndpoint<Settings extends GenerateSettings> extends End
   headers(call: UpstreamCall): EndpointHeaders;
   /** Whether the provider's image models take OpenAI image requests, translated (images.ts). */
   readonly makesImages?: boolean;
+  /** Whether its speech and audio-understanding models take OpenAI audio requests, translated (audio.ts). */
+  readonly makesAudio?: boolean;
 }

@@ -10,6 +10,7 @@ import { GENERATE_REASONING_ORIGIN, prepareGenerate, type GeneratePrepared } fro
 import { generateCountTokens } from './count-tokens.js';
 import { generateEmbeddings } from './embed.js';
 import { generateImages } from './images.js';
+import { generateAudio } from './audio.js';
 import type { GenerateEndpoint } from './endpoint.js';
 import { generatePassThrough } from './pass-through.js';
 import type { GenerateSettings } from './settings.js';
@@ -30,5 +31,6 @@ export function generateProtocol<S extends GenerateSettings>(endpoint: GenerateE
     embed: generateEmbeddings(endpoint),
   };
   if (endpoint.makesImages) adapter.images = generateImages(endpoint);
+  if (endpoint.makesAudio) adapter.audio = generateAudio(endpoint);
   return adapter;
 }
