@@ -48,6 +48,11 @@ export function cpuTimeMs(pid) {
   return (processTicks(pid, false) * 1000) / ticksPerSecond;
 }
 
+/** CPU time of this process and of its children already reaped (a finished wrk, say), in ms. */
+export function ownCpuMs() {
+  return (processTicks('self', true) * 1000) / ticksPerSecond;
+}
+
 function ownTicks(pids) {
   let ticks = processTicks('self', true);
   for (const pid of pids()) if (pid) ticks += processTicks(pid, false);
