@@ -167,7 +167,8 @@ async function main() {
         servers.map((server) => {
           const list = runs.get(`${server.key}/${workload.key}`);
           const pick = (field) => median(list.map((run) => run[field]));
-          return [server.key, { p50Ms: pick('p50Ms'), p99Ms: pick('p99Ms'), rps: Math.round(pick('rps')), cpuUsPerRequest: Math.round(pick('cpuUsPerRequest')) }];
+          const ms = (field) => Math.round(pick(field) * 100) / 100;
+          return [server.key, { p50Ms: ms('p50Ms'), p99Ms: ms('p99Ms'), rps: Math.round(pick('rps')), cpuUsPerRequest: Math.round(pick('cpuUsPerRequest')) }];
         }),
       ),
     }));

@@ -160,15 +160,19 @@ export async function startFloor({ core, upstreamUrl, node = SERVER_NODE }) {
  * The floor proxy's cold start, for comparison: spawn → first 200 of the same
  * Messages request through it (node:http and undici's Pool, nothing else), on
  * the same core. What Node itself takes to start on this machine is in it.
+ * `onReady(child)` runs once it answered, before it is stopped.
  */
-export async function measureFloorColdStart({ core, upstreamUrl, node = SERVER_NODE }) {
+export async function measureFloorColdStart({ core, upstreamUrl, node = SERVER_NODE, onReady }) {
   const port = await freePort();
   const spawnedAt = process.hrtime.bigint();
   const child = spawnPinned(core, node, [floorScript, upstreamUrl, String(port)]);
   try {
     const isDead = () => child.exitCode !== null || child.signalCode !== null;
     await pollUntil200(`http://127.0.0.1:${port}/v1/messages`, { method: 'POST', headers: CLIENT_HEADERS, body: messagesBody('pass-model') }, { isDead });
-    return Math.round(sinceMs(spawnedAt));
+    const ms = Math.round(sinceMs(spawnedAt));
+    // Before the stop: e.g. the process's CPU time at its first answer.
+    onReady?.(child);
+    return ms;
   } finally {
     await stopProcess(child);
   }

@@ -9,13 +9,14 @@
  * is held back and the ratio looks better than it is. Other processes' share
  * of the machine is recorded too (a shared machine takes from both).
  */
-import { cpuTimeMs, cpuWindow, ownCpuMs } from './cpu-noise.mjs';
+import { cpuTimeMs, cpuWindow, ownCpuMs, systemTimeMs } from './cpu-noise.mjs';
 import { median } from './report.mjs';
 import { hasWrk, runAutocannon, runWrk } from './throughput.mjs';
 
 /** One timed run of `target` at `connections`, with its server's CPU and both cores' load. */
 async function oneRun({ target, pid, upstreamPid, seconds, connections, loadCore, scriptDir }) {
   const cpuBefore = cpuTimeMs(pid);
+  const sysBefore = systemTimeMs(pid);
   const loadBefore = ownCpuMs() + cpuTimeMs(upstreamPid);
   const others = cpuWindow(() => [pid, upstreamPid]);
   const startedAt = process.hrtime.bigint();
@@ -24,6 +25,7 @@ async function oneRun({ target, pid, upstreamPid, seconds, connections, loadCore
   const otherCpuPct = others.stop();
   const loadMs = ownCpuMs() + cpuTimeMs(upstreamPid) - loadBefore;
   const cpuMs = cpuTimeMs(pid) - cpuBefore;
+  const sysMs = systemTimeMs(pid) - sysBefore;
   if (run.non2xx + run.errors + (run.timeouts ?? 0) > 0) throw new Error(`${target.label}: ${run.non2xx} non-2xx answers, ${run.errors} errors`);
   return {
     requests: run.requests,
@@ -31,6 +33,7 @@ async function oneRun({ target, pid, upstreamPid, seconds, connections, loadCore
     p50Ms: run.p50Ms,
     p99Ms: run.p99Ms,
     cpuMs,
+    sysMs,
     // Shares of one core over the run's wall time (wrk's start and exit included).
     serverPct: Math.round((1000 * cpuMs) / wallMs) / 10,
     loadPct: Math.round((1000 * loadMs) / wallMs) / 10,
@@ -43,7 +46,7 @@ async function oneRun({ target, pid, upstreamPid, seconds, connections, loadCore
  * the fake upstream on the load core. Each round runs
  * every server once (the order reversed every other round), after a warm-up
  * run of `warmupSeconds` that is not counted. Answers, per key: req/s over
- * all rounds, CPU µs per request, the median p50, the worst p99, the median
+ * all rounds, CPU µs per request (and the kernel's part of it), the median p50, the worst p99, the median
  * shares of a core the server and the load side used, and the highest share
  * of the machine other processes took; `tool` says what drove the load.
  */
@@ -63,12 +66,15 @@ export async function measureHardCase({ servers, upstreamPid, rounds = 3, second
     const requests = list.reduce((sum, run) => sum + run.requests, 0);
     const secondsAll = list.reduce((sum, run) => sum + run.seconds, 0);
     const cpuMs = list.reduce((sum, run) => sum + run.cpuMs, 0);
+    const sysMs = list.reduce((sum, run) => sum + run.sysMs, 0);
     rows[server.key] = {
       label: server.label,
       requests,
       rps: Math.round(requests / secondsAll),
       rpsPerRound: list.map((run) => Math.round(run.requests / run.seconds)),
       cpuUsPerRequest: Math.round((cpuMs * 1000) / requests),
+      // The kernel's part (sockets, wake-ups): the same work for every server, so where it is dear the ratios move towards 1.
+      sysUsPerRequest: Math.round((sysMs * 1000) / requests),
       p50Ms: median(list.map((run) => run.p50Ms)),
       p99Ms: Math.max(...list.map((run) => run.p99Ms)),
       serverPct: median(list.map((run) => run.serverPct)),

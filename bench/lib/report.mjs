@@ -87,14 +87,14 @@ export function renderHardCase(hardCase, node) {
   const out = [
     `One core, c=${hardCase.connections}, the load generator on the other core (Node ${node}; ${hardCase.tool}, ${hardCase.rounds} rounds of ${hardCase.seconds} s per server after a ${hardCase.warmupSeconds} s warm-up, servers alternating; the fake upstream shares the load generator's core). A ratio of req/s is what the servers cost only when the server uses its whole core (server % ≈ 100); a load side near 100 % held the server back. "other CPU %": the share of the machine other processes took (the highest of the rounds).`,
     '',
-    '| server | req/s | × floor | CPU µs/req | × floor by CPU | p50 / p99 ms | server % of a core | load side % of a core | other CPU % | req/s per round |',
+    '| server | req/s | × floor | CPU µs/req (kernel) | × floor by CPU | p50 / p99 ms | server % of a core | load side % of a core | other CPU % | req/s per round |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of Object.values(hardCase.rows)) {
     const ratio = row === floor ? '1' : (row.rps / floor.rps).toFixed(2);
     const cpuRatio = row === floor ? '1' : (floor.cpuUsPerRequest / row.cpuUsPerRequest).toFixed(2);
     out.push(
-      `| ${row.label} | ${fmt(row.rps)} | ${ratio} | ${row.cpuUsPerRequest} | ${cpuRatio} | ${row.p50Ms} / ${row.p99Ms} | ${row.serverPct} | ${row.loadPct} | ${row.otherCpuPct} | ${row.rpsPerRound.map(fmt).join(', ')} |`,
+      `| ${row.label} | ${fmt(row.rps)} | ${ratio} | ${row.cpuUsPerRequest} (${row.sysUsPerRequest}) | ${cpuRatio} | ${row.p50Ms} / ${row.p99Ms} | ${row.serverPct} | ${row.loadPct} | ${row.otherCpuPct} | ${row.rpsPerRound.map(fmt).join(', ')} |`,
     );
   }
   return out.join('\n');
