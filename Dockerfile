@@ -3,11 +3,20 @@
 # media) on a volume. Scale-out setups point SWITCHYARD_DATABASE_URL and
 # SWITCHYARD_REDIS_URL at shared services (see deploy/ and the README).
 
-FROM node:20-bookworm-slim AS build
+# Node 24, the recommended line; 22 and 26 are supported too
+# (`docker build --build-arg NODE_VERSION=22 .`), and 20 while it lasts. Both
+# stages use the same Node: the V8 code cache the build makes is refused by another.
+ARG NODE_VERSION=24
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+ARG NODE_VERSION
 WORKDIR /app
-# On Node 20 the SQLite binding is better-sqlite3 12, which downloads a prebuilt
-# addon; the compilers are the fallback (from Node 22, 13's addon is in its package).
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# From Node 22 the SQLite binding (better-sqlite3 13) ships its addon inside the
+# package: nothing to compile. On Node 20 it is better-sqlite3 12, which downloads
+# a prebuilt addon, with the compilers as the fallback.
+RUN if [ "${NODE_VERSION%%.*}" = "20" ]; then \
+      apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*; \
+    fi
 COPY package.json package-lock.json ./
 COPY scripts/install-sqlite-node20.mjs ./scripts/
 # Lifecycle scripts run after the sources are in (the build needs them); the
@@ -19,7 +28,7 @@ COPY src ./src
 COPY console ./console
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:${NODE_VERSION}-bookworm-slim
 # MALLOC_TRIM_THRESHOLD_: glibc gives freed memory back past 128 kB instead of
 # a threshold it raises on its own, which left 10-15 MB idle in the arenas of
 # V8's GC threads (docs/decisions.md, "The old generation grows...").

@@ -7,6 +7,7 @@
  *   node bench/ab.mjs <bundle main.js>[,<another>…] [--path pass] [--rounds 5] [--amount 20000]
  *
  * A build may carry Node options after a `|`: `dist/bundle/main.js|--max-semi-space-size=32`.
+ * BENCH_NODE runs the builds and the floor under another Node (the load stays on this one).
  * `--fixture <file>` sends a recorded client body instead of the small one (a
  * JSON file with a `body`, such as test/fixtures/agents/…), with the path's
  * model and `stream`, to the floor and the gateway alike.
@@ -21,7 +22,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuTimeMs } from './lib/cpu-noise.mjs';
-import { spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
+import { spawnGateway, startFloor, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
 import { killAllNow, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 import { median } from './lib/report.mjs';
 import { defineTargets, parseFamilies } from './lib/targets.mjs';
@@ -57,8 +58,8 @@ async function main() {
   try {
     const upstream = spawnPinned(1, process.execPath, [join(benchDir, 'fake-upstream.mjs'), '0']);
     const [, upstreamUrl] = await waitForOutput(upstream, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
-    const floor = spawnPinned(0, process.execPath, [join(benchDir, 'floor-proxy.mjs'), upstreamUrl, '0']);
-    const [, floorUrl] = await waitForOutput(floor, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
+    // Under BENCH_NODE when set, as the builds.
+    const { child: floor, url: floorUrl } = await startFloor({ core: 0, upstreamUrl });
     const configPath = writeGatewayConfig(tmpRoot, upstreamUrl);
     const fixture = option('fixture', undefined);
     const recorded = fixture && JSON.parse(readFileSync(fixture, 'utf8'));

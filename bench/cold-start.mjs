@@ -7,15 +7,23 @@
  * the wall time from just before `spawn()` to the first 200 from /healthz and
  * to the first 200 of a non-streaming pass-through chat request sent right
  * after, and the child's CPU time (user + sys, /proc/<pid>/stat) at each of
- * those two moments. It prints the median, min and max of each figure.
+ * those two moments. After every gateway spawn, the floor proxy is spawned
+ * on the same core under the same Node and timed to its first 200 for the
+ * same request: what Node and undici alone take to start. It prints the
+ * median, min and max of each figure, and each entry's medians over the
+ * floor's.
  *
- *   node bench/cold-start.mjs [entry.js[,NODE_ARG…] ...] [--runs N] [--node-arg ARG ...]
+ *   node bench/cold-start.mjs [entry.js[,NODE_ARG…][,node=/path/to/node] ...] [--runs N] [--node-arg ARG ...]
  *
  * With two or more entries (e.g. a saved copy of an older bundle beside
  * dist/bundle/main.js, or the same bundle twice, once with a V8 flag after a
  * comma: `dist/bundle/main.js dist/bundle/main.js,--max-semi-space-size=16`)
  * the spawns alternate between them, A B A B …, so that the machine's drift
- * touches both alike. `--node-arg` applies to every entry. BENCH_COLD_RUNS (default 15) is
+ * touches both alike. `--node-arg` applies to every entry. `node=` runs an
+ * entry under another Node binary (default: `BENCH_NODE`, else this one);
+ * give each Node a bundle of its own, built by it (`/path/to/node
+ * scripts/bundle.mjs dist/ab/n24`), since a code cache made by one Node is
+ * refused by another and rewritten at exit. BENCH_COLD_RUNS (default 15) is
  * the number of spawns per entry. An entry outside the checkout cannot find
  * the native modules: keep copies under dist/.
  */
@@ -23,7 +31,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLIENT_HEADERS, messagesBody, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
+import { CLIENT_HEADERS, SERVER_NODE, measureFloorColdStart, messagesBody, nodeVersionOf, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
 import { requestOnce } from './lib/probe.mjs';
 import { cleanUpOnExit, hasTaskset, runMain, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 
@@ -40,13 +48,19 @@ function parseArgs(argv) {
     if (argv[i] === '--runs') runs = Number(argv[++i]);
     else if (argv[i] === '--node-arg') nodeArgs.push(argv[++i]);
     else {
-      const [file, ...own] = argv[i].split(',');
-      entries.push({ file: resolve(file), nodeArgs: own, label: [relative(repoDir, resolve(file)), ...own].join(' ') });
+      const [file, ...rest] = argv[i].split(',');
+      const node = rest.find((arg) => arg.startsWith('node='));
+      const own = rest.filter((arg) => arg !== node);
+      entries.push(entryOf(file, own, node ? resolve(node.slice('node='.length)) : SERVER_NODE));
     }
   }
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs wants a whole number ≥ 1');
-  const main = join(repoDir, 'dist', 'bundle', 'main.js');
-  return { entries: entries.length ? entries : [{ file: main, nodeArgs: [], label: relative(repoDir, main) }], nodeArgs, runs };
+  return { entries: entries.length ? entries : [entryOf(join(repoDir, 'dist', 'bundle', 'main.js'), [], SERVER_NODE)], nodeArgs, runs };
+}
+
+function entryOf(file, nodeArgs, node) {
+  const version = nodeVersionOf(node);
+  return { file: resolve(file), nodeArgs, node, version, label: [relative(repoDir, resolve(file)), ...nodeArgs, `(node ${version})`].join(' ') };
 }
 
 /** user + sys CPU of a live process, in ms (fields 14 and 15 of /proc/<pid>/stat, in clock ticks). */
@@ -110,25 +124,46 @@ async function main() {
     const [, upstreamUrl] = await waitForOutput(upstream, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
     const configPath = writeGatewayConfig(tmpRoot, upstreamUrl);
     const results = entries.map(() => []);
-    // One spawn of each entry first, not counted: the page cache and the disk see the files once.
-    const spawnOf = (entry) => ({ entry: entry.file, core: GATEWAY_CORE, tmpRoot, configPath, nodeArgs: [...nodeArgs, ...entry.nodeArgs] });
-    for (const entry of entries) await oneColdStart(spawnOf(entry));
+    const floors = entries.map(() => []);
+    // One spawn of each entry first, not counted: the page cache and the disk see the files once (and a bundle whose code cache another Node made gets its own).
+    const spawnOf = (entry) => ({ entry: entry.file, node: entry.node, core: GATEWAY_CORE, tmpRoot, configPath, nodeArgs: [...nodeArgs, ...entry.nodeArgs] });
+    const floorOf = async (entry) => {
+      let cpuMs = NaN;
+      const ms = await measureFloorColdStart({ core: GATEWAY_CORE, upstreamUrl, node: entry.node, onReady: (child) => (cpuMs = cpuMsOf(child.pid)) });
+      return { ms, cpuMs };
+    };
+    for (const entry of entries) {
+      await oneColdStart(spawnOf(entry));
+      await floorOf(entry);
+    }
     for (let i = 0; i < runs; i++) {
-      for (const [n, entry] of entries.entries()) results[n].push(await oneColdStart(spawnOf(entry)));
+      for (const [n, entry] of entries.entries()) {
+        results[n].push(await oneColdStart(spawnOf(entry)));
+        floors[n].push(await floorOf(entry));
+      }
     }
     const out = [
-      `cold start, ${runs} spawns per entry, ${hasTaskset ? 'gateway pinned to core 0' : 'not pinned (no taskset)'}, node ${process.version}${nodeArgs.length ? ` ${nodeArgs.join(' ')}` : ''}`,
+      `cold start, ${runs} spawns per entry, ${hasTaskset ? 'gateway pinned to core 0' : 'not pinned (no taskset)'}${nodeArgs.length ? `, ${nodeArgs.join(' ')}` : ''}; the floor proxy spawned after each, under the entry's Node`,
       '',
       '| entry | figure | median ms | min | max |',
       '|---|---|---:|---:|---:|',
     ];
+    const gaps = [];
     for (const [n, entry] of entries.entries()) {
       for (const [key, label] of FIGURES) {
         const { median, min, max } = summary(results[n].map((r) => r[key]));
         out.push(`| ${entry.label} | ${label} | ${median.toFixed(0)} | ${min.toFixed(0)} | ${max.toFixed(0)} |`);
       }
+      const floor = summary(floors[n].map((f) => f.ms));
+      const floorCpu = summary(floors[n].map((f) => f.cpuMs));
+      out.push(`| ${entry.label} | floor proxy, wall → first chat 200 | ${floor.median.toFixed(0)} | ${floor.min.toFixed(0)} | ${floor.max.toFixed(0)} |`);
+      out.push(`| ${entry.label} | floor proxy, CPU at first chat 200 | ${floorCpu.median.toFixed(0)} | ${floorCpu.min.toFixed(0)} | ${floorCpu.max.toFixed(0)} |`);
+      const over = (key, base) => (summary(results[n].map((r) => r[key])).median - base.median).toFixed(0);
+      gaps.push(
+        `${entry.label}: /healthz ${over('healthzMs', floor)} ms, first chat ${over('chatMs', floor)} ms of wall time over the floor's first chat; CPU ${over('healthzCpuMs', floorCpu)} and ${over('chatCpuMs', floorCpu)} ms over the floor's (medians)`,
+      );
     }
-    process.stdout.write(out.join('\n') + '\n');
+    process.stdout.write(`${out.join('\n')}\n\n${gaps.join('\n')}\n`);
   } finally {
     await stopAll();
     rmSync(tmpRoot, { recursive: true, force: true });

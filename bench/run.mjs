@@ -19,14 +19,20 @@
  * may wait, before measurements, for other processes to calm down),
  * BENCH_CPU_PROF_DIR (profile the measured gateway), BENCH_GATEWAY_NODE_ARGS
  * (extra node flags for the measured gateway, e.g. "--max-semi-space-size=4"),
- * BENCH_ENTRY (the gateway bundle to run; default dist/bundle/main.js).
+ * BENCH_ENTRY (the gateway bundle to run; default dist/bundle/main.js),
+ * BENCH_NODE (the Node binary of the gateway and the floor proxy; default the
+ * one running this script, which also runs the load and the fake upstream),
+ * BENCH_HARD_ROUNDS (3, 0 = skip) and BENCH_HARD_SECONDS (5): the hard case,
+ * each server alone on one core under wrk at c=50 from the other
+ * (lib/hard-case.mjs), the floor and the C paths alternating.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measureColdStart, measureFloorColdStart, spawnGateway, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
+import { SERVER_NODE, measureColdStart, measureFloorColdStart, nodeVersionOf, spawnGateway, startFloor, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
+import { measureHardCase } from './lib/hard-case.mjs';
 import { cleanUpOnExit, hasTaskset, runMain, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 import { cpuTimeMs, cpuWindow, measureQuietly, quietGate } from './lib/cpu-noise.mjs';
 import { requestOnce } from './lib/probe.mjs';
@@ -66,6 +72,8 @@ const settings = {
   retries: knob('BENCH_RETRIES', 1),
   quietWaitS: knob('BENCH_QUIET_WAIT_S', 30),
   retryBudgetS: knob('BENCH_RETRY_BUDGET_S', 60),
+  hardRounds: knob('BENCH_HARD_ROUNDS', 3),
+  hardSeconds: Math.max(1, knob('BENCH_HARD_SECONDS', 5)),
 };
 
 /** Fails fast, before any timing, when a target does not answer completely (the gateway must relay the fake upstream's answer). */
@@ -99,7 +107,9 @@ async function main() {
   try {
     const meta = {
       date: new Date().toISOString(),
-      node: process.version,
+      // The measured servers' Node; the load's, when it differs, beside it.
+      node: nodeVersionOf(SERVER_NODE),
+      loadNode: process.version,
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
       pinned: pinned && hasTaskset,
@@ -119,8 +129,7 @@ async function main() {
     const [, upstreamUrl] = await waitForOutput(upstream, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
     const configPath = writeGatewayConfig(tmpRoot, upstreamUrl);
     // The floor shares the gateway's core; only one of them is under load at a time.
-    const floor = spawnPinned(GATEWAY_CORE, process.execPath, [join(benchDir, 'floor-proxy.mjs'), upstreamUrl, '0']);
-    const [, floorUrl] = await waitForOutput(floor, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
+    const { child: floor, url: floorUrl } = await startFloor({ core: GATEWAY_CORE, upstreamUrl });
     const gatewayOptions = { entry, core: GATEWAY_CORE, tmpRoot, configPath };
 
     const livePids = [upstream.pid, floor.pid];
@@ -145,6 +154,9 @@ async function main() {
     const coldWindow = cpuWindow(() => livePids);
     const coldRuns = [];
     const floorColdRuns = [];
+    // One start of each first, not counted: the files meet the page cache, and a code cache another Node made is replaced.
+    await measureColdStart(gatewayOptions);
+    await measureFloorColdStart({ core: GATEWAY_CORE, upstreamUrl });
     // Alternating, so that both meet the same moments of a noisy machine.
     for (let i = 0; i < settings.coldStarts; i++) {
       coldRuns.push(await measureColdStart(gatewayOptions));
@@ -252,6 +264,27 @@ async function main() {
       );
       for (const [key, runs] of wrkRuns) throughput.wrk[key] = combineWrk(runs);
     }
+    // The hard case of issue 37, reported in a section of its own: the floor and family C's two paths, alternating.
+    let hardCase = null;
+    if (settings.hardRounds > 0 && settings.families.includes('C')) {
+      const byKey = (key) => targets.find((t) => t.key === key);
+      const servers = [
+        { key: 'floor', label: 'reference floor', target: byKey('floor'), pid: floor.pid },
+        { key: 'gateway-pass', label: 'gateway pass-through', target: byKey('gateway-pass'), pid },
+        { key: 'gateway-translated', label: 'gateway translated (→ chat)', target: byKey('gateway-translated'), pid },
+      ];
+      hardCase = await measureHardCase({
+        servers,
+        upstreamPid: upstream.pid,
+        rounds: settings.hardRounds,
+        seconds: settings.hardSeconds,
+        connections: settings.connections,
+        loadCore: LOAD_CORE,
+        scriptDir: tmpRoot,
+        log,
+      });
+      for (const server of servers.slice(1)) served(server.target, hardCase.rows[server.key].requests);
+    }
     memory.final = memoryOf(pid);
     await stopProcess(gateway.child, 15_000);
     await stopProcess(floor);
@@ -265,6 +298,7 @@ async function main() {
       coldStart,
       serial,
       throughput,
+      hardCase,
       memory,
     };
     results.added = addedLatency(targets, serial);

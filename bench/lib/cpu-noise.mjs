@@ -48,6 +48,21 @@ export function cpuTimeMs(pid) {
   return (processTicks(pid, false) * 1000) / ticksPerSecond;
 }
 
+/** The kernel's part (stime) of a live process's CPU time, in ms; NaN when unreadable. */
+export function systemTimeMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[12]) * 1000) / ticksPerSecond;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU time of this process and of its children already reaped (a finished wrk, say), in ms. */
+export function ownCpuMs() {
+  return (processTicks('self', true) * 1000) / ticksPerSecond;
+}
+
 function ownTicks(pids) {
   let ticks = processTicks('self', true);
   for (const pid of pids()) if (pid) ticks += processTicks(pid, false);

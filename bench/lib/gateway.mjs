@@ -1,12 +1,29 @@
 /** Starting the built gateway (dist/) as the benchmark's system under test. */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, spawnPinned, stopProcess } from './processes.mjs';
+import { freePort, spawnPinned, stopProcess, waitForOutput } from './processes.mjs';
 import { pollUntil200, requestOnce } from './probe.mjs';
 
 export const CLIENT_KEY = 'sk-bench-key-0123456789';
+
+/**
+ * The Node binary that runs the measured servers, the gateway and the floor
+ * proxy alike (`BENCH_NODE=/path/to/node`; default: the one running the
+ * bench). The load generators and the fake upstream stay on the bench's own
+ * Node: they are the yardstick, not what is measured.
+ */
+export const SERVER_NODE = process.env.BENCH_NODE ? resolve(process.env.BENCH_NODE) : process.execPath;
+
+/** `v24.1.0` for a Node binary (`process.version` when it is this one). */
+export function nodeVersionOf(node = SERVER_NODE) {
+  if (node === process.execPath) return process.version;
+  return execFileSync(node, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    .toString()
+    .trim();
+}
 
 /** Family C (Messages) client credentials. */
 export const CLIENT_HEADERS = {
@@ -74,10 +91,10 @@ export function chatBody(model, stream = false) {
 /**
  * Spawns `node <entry>` on `core` with a fresh data directory under `tmpRoot`
  * (`env` adds or replaces variables; `cwd` where `nodeArgs` such as
- * `--import tsx` resolve). Returns the child, its base URL and the hrtime (ns)
- * just before the spawn.
+ * `--import tsx` resolve; `node`, the binary, `SERVER_NODE` by default).
+ * Returns the child, its base URL and the hrtime (ns) just before the spawn.
  */
-export async function spawnGateway({ entry, core, tmpRoot, configPath, nodeArgs = [], env: extraEnv = {}, cwd }) {
+export async function spawnGateway({ entry, core, tmpRoot, configPath, nodeArgs = [], env: extraEnv = {}, cwd, node = SERVER_NODE }) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpRoot, 'data-'));
   const env = {
@@ -92,7 +109,7 @@ export async function spawnGateway({ entry, core, tmpRoot, configPath, nodeArgs 
     ...extraEnv,
   };
   const spawnedAt = process.hrtime.bigint();
-  const child = spawnPinned(core, process.execPath, [...nodeArgs, entry], { env, ...(cwd ? { cwd } : {}) });
+  const child = spawnPinned(core, node, [...nodeArgs, entry], { env, ...(cwd ? { cwd } : {}) });
   return { child, baseUrl: `http://127.0.0.1:${port}`, spawnedAt };
 }
 
@@ -132,19 +149,30 @@ export async function measureColdStart(options) {
 
 const floorScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'floor-proxy.mjs');
 
+/** The floor proxy, on `core`, under the measured servers' Node; resolves once it listens, with the child and its URL. */
+export async function startFloor({ core, upstreamUrl, node = SERVER_NODE }) {
+  const child = spawnPinned(core, node, [floorScript, upstreamUrl, '0']);
+  const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
+  return { child, url };
+}
+
 /**
  * The floor proxy's cold start, for comparison: spawn → first 200 of the same
  * Messages request through it (node:http and undici's Pool, nothing else), on
  * the same core. What Node itself takes to start on this machine is in it.
+ * `onReady(child)` runs once it answered, before it is stopped.
  */
-export async function measureFloorColdStart({ core, upstreamUrl }) {
+export async function measureFloorColdStart({ core, upstreamUrl, node = SERVER_NODE, onReady }) {
   const port = await freePort();
   const spawnedAt = process.hrtime.bigint();
-  const child = spawnPinned(core, process.execPath, [floorScript, upstreamUrl, String(port)]);
+  const child = spawnPinned(core, node, [floorScript, upstreamUrl, String(port)]);
   try {
     const isDead = () => child.exitCode !== null || child.signalCode !== null;
     await pollUntil200(`http://127.0.0.1:${port}/v1/messages`, { method: 'POST', headers: CLIENT_HEADERS, body: messagesBody('pass-model') }, { isDead });
-    return Math.round(sinceMs(spawnedAt));
+    const ms = Math.round(sinceMs(spawnedAt));
+    // Before the stop: e.g. the process's CPU time at its first answer.
+    onReady?.(child);
+    return ms;
   } finally {
     await stopProcess(child);
   }

@@ -81,6 +81,25 @@ function throughputTable(out, results, targets) {
   }
 }
 
+/** The hard case as a markdown table, each gateway row with its ratio to the floor of the same rounds. */
+export function renderHardCase(hardCase, node) {
+  const floor = Object.values(hardCase.rows)[0];
+  const out = [
+    `One core, c=${hardCase.connections}, the load generator on the other core (Node ${node}; ${hardCase.tool}, ${hardCase.rounds} rounds of ${hardCase.seconds} s per server after a ${hardCase.warmupSeconds} s warm-up, servers alternating; the fake upstream shares the load generator's core). A ratio of req/s is what the servers cost only when the server uses its whole core (server % ≈ 100); a load side near 100 % held the server back. "other CPU %": the share of the machine other processes took (the highest of the rounds).`,
+    '',
+    '| server | req/s | × floor | CPU µs/req (kernel) | × floor by CPU | p50 / p99 ms | server % of a core | load side % of a core | other CPU % | req/s per round |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const row of Object.values(hardCase.rows)) {
+    const ratio = row === floor ? '1' : (row.rps / floor.rps).toFixed(2);
+    const cpuRatio = row === floor ? '1' : (floor.cpuUsPerRequest / row.cpuUsPerRequest).toFixed(2);
+    out.push(
+      `| ${row.label} | ${fmt(row.rps)} | ${ratio} | ${row.cpuUsPerRequest} (${row.sysUsPerRequest}) | ${cpuRatio} | ${row.p50Ms} / ${row.p99Ms} | ${row.serverPct} | ${row.loadPct} | ${row.otherCpuPct} | ${row.rpsPerRound.map(fmt).join(', ')} |`,
+    );
+  }
+  return out.join('\n');
+}
+
 export function renderMarkdown(results, verdicts) {
   const { meta, memory, coldStart } = results;
   const out = [];
@@ -95,7 +114,7 @@ export function renderMarkdown(results, verdicts) {
   out.push(`## Switchyard benchmark, ${meta.date}`);
   out.push('');
   out.push(
-    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}, pinned: ${meta.pinned ? 'gateway core 0, upstream + load core 1' : 'no (taskset missing)'}, ` +
+    `Node ${meta.node}${meta.loadNode && meta.loadNode !== meta.node ? ` (load and fake upstream on ${meta.loadNode})` : ''}, ${meta.cpus} × ${meta.cpuModel}, pinned: ${meta.pinned ? 'gateway core 0, upstream + load core 1' : 'no (taskset missing)'}, ` +
       `load average before ${meta.loadAverageBefore.join(' / ')}, commit ${meta.commit ?? 'unknown'}, families ${meta.families.join(', ')}, ` +
       `${meta.durationS ?? '–'} s in all${meta.entryOverride ? `, gateway bundle ${meta.entry} (BENCH_ENTRY)` : ''}.`,
   );
@@ -111,6 +130,12 @@ export function renderMarkdown(results, verdicts) {
   );
   out.push('');
   perFamily(throughputTable);
+  if (results.hardCase) {
+    out.push('### The hard case: one core, c=50, the load generator on the other core');
+    out.push('');
+    out.push(renderHardCase(results.hardCase, meta.node));
+    out.push('');
+  }
   const storing = storingCost(results);
   if (storing) {
     out.push(storing);

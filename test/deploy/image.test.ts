@@ -73,6 +73,15 @@ describe('the Dockerfile', () => {
     expect(image.env.MALLOC_TRIM_THRESHOLD_).toBe('131072');
   });
 
+  it('builds and runs on one Node line, 24 unless asked', async () => {
+    const text = await readFile('Dockerfile', 'utf8');
+    expect(text).toMatch(/^ARG NODE_VERSION=24$/m);
+    const bases = [...text.matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);
+    // The build stage makes the V8 code cache; another Node in the final stage would refuse it.
+    expect(bases.length).toBeGreaterThanOrEqual(2);
+    for (const base of bases) expect(base).toBe(`node:\${NODE_VERSION}-bookworm-slim`);
+  });
+
   it('starts with its own command, and its health check passes against it and fails where no gateway answers', async () => {
     const image = await readDockerfile();
     // The image runs the bundle `npm run build` writes (dist/bundle/main.js); here, a scratch copy of it.
