@@ -12,6 +12,7 @@ import { createFreshSqliteSchema } from './migrations/fresh-sqlite.js';
 import { migrationProvider, migrations } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
 import type { Database } from './schema.js';
+import { introspectingOnly } from './migrations/schema-introspector.js';
 import { openSqliteFile } from './sqlite-driver.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 import { immediateTransaction, storeWrites } from './store-writes.js';
@@ -169,7 +170,8 @@ async function inWriteTransaction(db: Kysely<Database>, step: () => Promise<void
 
 async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
   // Name the schema: otherwise the migrator's existence check sees its tables in any schema of the database.
-  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
+  // On PostgreSQL, the migrator's existence checks read that schema alone (schema-introspector.ts).
+  const migrator = new Migrator({ db: schema === undefined ? db : introspectingOnly(db, schema), provider: migrationProvider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;

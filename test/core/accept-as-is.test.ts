@@ -179,7 +179,8 @@ function checkMutations(schema: z.ZodType, body: unknown, maxNodes = 150): void 
   expectAgreement(schema, { ...(body as object), unknown_field: 1 });
 }
 
-describe('family schemas agree with zod', () => {
+// Thousands of validations each: minutes, not seconds, when other workers share the cores.
+describe('family schemas agree with zod', { timeout: 180_000 }, () => {
   it('Messages: recorded agent bodies are accepted as they are', () => {
     const bodies = [...recordedBodies(/\/v1\/messages(\?|$)/), messagesBody()];
     expect(bodies.length).toBeGreaterThan(5);
