@@ -18,6 +18,7 @@ import { budgets } from './0012_budgets.js';
 import { userRoles } from './0013_user_roles.js';
 import { adminTokens } from './0014_admin_tokens.js';
 import { adminSessions } from './0015_admin_sessions.js';
+import { filesBatches } from './0016_files_batches.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0013_user_roles': userRoles,
   '0014_admin_tokens': adminTokens,
   '0015_admin_sessions': adminSessions,
+  '0016_files_batches': filesBatches,
 };
 
 export const migrationProvider: MigrationProvider = {
