@@ -9,7 +9,7 @@
  * ran out.
  */
 import { sql } from 'kysely';
-import { toAnsweredLine, type AnsweredLine, type BatchDb, type BatchLine, type LineCounts, type LineStatus } from './schema.js';
+import { toAnsweredLine, type AnsweredLine, type BatchDb, type BatchLine, type BatchLinesTable, type LineCounts, type LineStatus } from './schema.js';
 
 export interface LineAnswer {
   status: Exclude<LineStatus, 'pending'>;
@@ -26,19 +26,40 @@ export class BatchLineRepository {
     private readonly engine: 'sqlite' | 'postgres',
   ) {}
 
-  /** Takes the lease on up to `limit` due pending lines of one batch, each attempt counted. */
+  /**
+   * Takes the lease on up to `limit` due pending lines of one batch, each
+   * attempt counted. On PostgreSQL the lines are picked in a CTE, evaluated
+   * once: a `where idx in (select … limit n for update skip locked)` may be
+   * evaluated again when a concurrent claim changed a row, and then takes
+   * more than `limit` lines.
+   */
   async claim(batchId: string, owner: string, leaseMs: number, limit: number, now = Date.now()): Promise<BatchLine[]> {
-    let pick = this.db.selectFrom('batch_lines').select('idx').where('batch_id', '=', batchId).where('status', '=', 'pending').where(due(now)).orderBy('idx').limit(limit);
-    if (this.engine === 'postgres') pick = pick.forUpdate().skipLocked();
-    const rows = await this.db
-      .updateTable('batch_lines')
-      .set({ lease_owner: owner, lease_until: now + leaseMs, attempt: sql<number>`attempt + 1`, updated_at: now })
-      .where('batch_id', '=', batchId)
-      .where('idx', 'in', pick)
-      .where('status', '=', 'pending')
-      .where(due(now))
-      .returning(['batch_id', 'idx', 'custom_id', 'body', 'attempt'])
-      .execute();
+    const until = now + leaseMs;
+    let rows: Pick<BatchLinesTable, 'batch_id' | 'idx' | 'custom_id' | 'body' | 'attempt'>[];
+    if (this.engine === 'postgres') {
+      const result = await sql<Pick<BatchLinesTable, 'batch_id' | 'idx' | 'custom_id' | 'body' | 'attempt'>>`
+        with picked as (
+          select idx from batch_lines
+          where batch_id = ${batchId} and status = 'pending' and (lease_until is null or lease_until < ${now})
+          order by idx limit ${limit} for update skip locked
+        )
+        update batch_lines set lease_owner = ${owner}, lease_until = ${until}, attempt = attempt + 1, updated_at = ${now}
+        where batch_id = ${batchId} and idx in (select idx from picked)
+        returning batch_id, idx, custom_id, body, attempt`.execute(this.db);
+      rows = result.rows;
+    } else {
+      // SQLite runs one statement at a time: the subquery and the update see the same rows.
+      const pick = this.db.selectFrom('batch_lines').select('idx').where('batch_id', '=', batchId).where('status', '=', 'pending').where(due(now)).orderBy('idx').limit(limit);
+      rows = await this.db
+        .updateTable('batch_lines')
+        .set({ lease_owner: owner, lease_until: until, attempt: sql<number>`attempt + 1`, updated_at: now })
+        .where('batch_id', '=', batchId)
+        .where('idx', 'in', pick)
+        .where('status', '=', 'pending')
+        .where(due(now))
+        .returning(['batch_id', 'idx', 'custom_id', 'body', 'attempt'])
+        .execute();
+    }
     return rows
       .map((row) => ({ batchId: row.batch_id, index: Number(row.idx), customId: row.custom_id, body: JSON.parse(row.body) as Record<string, unknown>, attempt: Number(row.attempt) }))
       .sort((a, b) => a.index - b.index);
