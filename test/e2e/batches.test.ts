@@ -179,4 +179,25 @@ describe.each(ENGINES)('files and batches on %s', (engine) => {
     expect(errors.filter((line) => line.error?.code === 'batch_cancelled').length).toBeGreaterThan(200);
     await expect(client.batches.cancel(created.id)).rejects.toBeInstanceOf(OpenAI.ConflictError);
   });
+
+  it('expires a batch past its completion window: lines not run end batch_expired', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => chatLine(`e-${i}`, `late ${i}`));
+    const file = await client.files.create({ file: await toFile(jsonl(lines), 'expire.jsonl'), purpose: 'batch' });
+    const created = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    // The window is 24 hours: move its end into the past.
+    await gw.gateway.ctx.store.db
+      .updateTable('batches')
+      .set({ expires_at: Date.now() - 1 })
+      .where('id', '=', created.id)
+      .execute();
+    const batch = await finished(client, created.id);
+    expect(batch.status).toBe('expired');
+    expect(batch.expired_at).toBeGreaterThan(0);
+    const errors = await contentLines(client, batch.error_file_id!);
+    const answered = batch.output_file_id ? await contentLines(client, batch.output_file_id) : [];
+    expect(errors.length + answered.length).toBe(300);
+    const expired = errors.filter((line) => line.error?.code === 'batch_expired');
+    expect(expired.length).toBeGreaterThan(200);
+    expect(expired.every((line) => line.response === null)).toBe(true);
+  });
 });
