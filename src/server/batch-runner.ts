@@ -81,6 +81,7 @@ export function createBatchRunner(ctx: AppContext): BatchRunner {
         delay.reset();
         return lagMs > BUSY_LOOP_DELAY_MS || ctx.inFlight.size - runner.running > BUSY_IN_FLIGHT;
       },
+      stopped: () => delay.disable(),
     },
   );
   return runner;

@@ -41,6 +41,8 @@ export interface BatchRunnerDeps {
   runLine(batch: BatchRecord, line: BatchLine): Promise<LineOutcome>;
   /** True while interactive work should have the instance to itself. */
   busy(): boolean;
+  /** Told once the runner stopped (to release what `busy` watches). */
+  stopped?(): void;
 }
 
 const ACTIVE_BATCHES = 100;
@@ -80,6 +82,7 @@ export class BatchRunner {
     await Promise.race([Promise.all(pending), new Promise((resolve) => (bound = setTimeout(resolve, graceMs)))]);
     clearTimeout(bound);
     await this.deps.lines.releaseAll(this.deps.owner).catch((error: unknown) => this.deps.logger.warn({ err: error }, 'batch line leases not released'));
+    this.deps.stopped?.();
   }
 
   private schedule(ms: number): void {
