@@ -1,8 +1,8 @@
 /**
  * The batch runner of a gateway instance (src/tasks/batches/runner.ts) with
  * what it needs from above the task layer: each endpoint's line handler, the
- * family's own serving path (chat completions and embeddings for OpenAI's
- * batches, messages for Anthropic's), the batch's key as the store has it
+ * family's own serving path (chat completions, embeddings, completions and
+ * moderations for OpenAI's batches, messages for Anthropic's), the batch's key as the store has it
  * now (a key disabled or expired since answers its lines with the 401 its
  * requests would get), and when the instance is too busy to take a line: its
  * event loop lagging, or many interactive requests in flight.
@@ -12,7 +12,9 @@ import { GatewayError } from '../core/errors.js';
 import { renderMessagesError } from '../dialects/messages/errors.js';
 import { renderOpenAIError } from '../dialects/openai/errors.js';
 import { chatCompletionsBatchLine } from '../families/chat-completions/batch-line.js';
+import { completionsBatchLine } from '../families/completions/batch-line.js';
 import { embeddingsBatchLine } from '../families/embeddings/batch-line.js';
+import { moderationsBatchLine } from '../families/moderations/batch-line.js';
 import { messagesBatchLine } from '../families/messages/batch-line.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
@@ -34,6 +36,8 @@ export function createBatchRunner(ctx: AppContext): BatchRunner {
   const handlers = new Map<string, BatchLineHandler>([
     ['openai /v1/chat/completions', chatCompletionsBatchLine(ctx)],
     ['openai /v1/embeddings', embeddingsBatchLine(ctx)],
+    ['openai /v1/completions', completionsBatchLine(ctx)],
+    ['openai /v1/moderations', moderationsBatchLine(ctx)],
     ['anthropic /v1/messages', messagesBatchLine(ctx)],
   ]);
   const keys = new Map<string, { key: ClientKey | undefined; at: number }>();

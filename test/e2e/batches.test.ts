@@ -200,4 +200,23 @@ describe.each(ENGINES)('files and batches on %s', (engine) => {
     expect(expired.length).toBeGreaterThan(200);
     expect(expired.every((line) => line.response === null)).toBe(true);
   });
+
+  it('runs batches of embeddings, legacy completions and moderations', async () => {
+    const cases = [
+      { endpoint: '/v1/embeddings' as const, body: { model: 'sim-embed', input: 'the cat' }, object: 'list' },
+      { endpoint: '/v1/completions' as const, body: { model: 'sim-batch', prompt: 'once upon' }, object: 'text_completion' },
+      { endpoint: '/v1/moderations' as const, body: { model: 'sim-moderation', input: 'a calm sentence' }, object: undefined },
+    ];
+    for (const { endpoint, body, object } of cases) {
+      const lines = Array.from({ length: 5 }, (_, i) => ({ custom_id: `${endpoint}-${i}`, method: 'POST', url: endpoint, body }));
+      const file = await client.files.create({ file: await toFile(jsonl(lines), 'other.jsonl'), purpose: 'batch' });
+      const created = await client.batches.create({ input_file_id: file.id, endpoint, completion_window: '24h' });
+      const batch = await finished(client, created.id);
+      expect(batch.request_counts, endpoint).toEqual({ total: 5, completed: 5, failed: 0 });
+      const output = await contentLines(client, batch.output_file_id!);
+      expect(output.map((line) => line.custom_id).sort()).toEqual(lines.map((line) => line.custom_id).sort());
+      if (object) for (const line of output) expect(line.response.body.object).toBe(object);
+      else for (const line of output) expect(line.response.body.results).toHaveLength(1);
+    }
+  });
 });
