@@ -34,6 +34,10 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  // A test run stopped from outside takes its gateways with it.
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  child.once('exit', () => process.off('exit', orphaned));
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
