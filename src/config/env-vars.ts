@@ -212,6 +212,21 @@ export const ENV_VARS = {
     section: 'tasks',
     description: 'An unfinished task fails and is refunded after this long (per family in the config file: `taskTimeouts`).',
   },
+  SWITCHYARD_FILE_MAX_BYTES: {
+    kind: 'integer',
+    default: 209_715_200,
+    min: 1,
+    section: 'tasks',
+    description: 'The largest file `POST /v1/files` takes (default 200 MB, as OpenAI takes for a batch input); a larger one is a 413 naming this setting.',
+  },
+  SWITCHYARD_BATCH_CONCURRENCY: {
+    kind: 'integer',
+    default: 4,
+    min: 0,
+    section: 'tasks',
+    description:
+      'Batch lines one instance runs at once (0: this instance runs none, others do). The instance also takes no new line while its event loop lags or its interactive requests in flight pass a bound, so batches never starve interactive traffic.',
+  },
   SWITCHYARD_CALLBACK_RETRY_MS: { kind: 'integer', default: 1_000, section: 'tasks', description: 'First retry delay of a failed final callback; doubles per attempt, 6 attempts in all.' },
 } as const satisfies Record<string, EnvVarSpec>;
 

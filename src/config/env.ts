@@ -153,6 +153,10 @@ export interface TaskSettings {
   timeoutSeconds: number;
   /** First retry delay of a failed final callback; doubles per attempt. */
   callbackRetryMs: number;
+  /** The largest file `/v1/files` takes, in bytes. */
+  fileMaxBytes: number;
+  /** Batch lines one instance runs at once (0: none). */
+  batchConcurrency: number;
 }
 
 function taskSettingsFromEnv(read: EnvReader): TaskSettings {
@@ -165,6 +169,8 @@ function taskSettingsFromEnv(read: EnvReader): TaskSettings {
     leaseMs: read.integer('SWITCHYARD_TASK_LEASE_MS'),
     timeoutSeconds: read.integer('SWITCHYARD_TASK_TIMEOUT_SECONDS'),
     callbackRetryMs: read.integer('SWITCHYARD_CALLBACK_RETRY_MS'),
+    fileMaxBytes: read.integer('SWITCHYARD_FILE_MAX_BYTES'),
+    batchConcurrency: read.integer('SWITCHYARD_BATCH_CONCURRENCY'),
   };
 }
 

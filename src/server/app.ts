@@ -21,6 +21,8 @@ import { registerImageRoutes } from '../families/images/routes.js';
 import { registerMessagesRoutes } from '../families/messages/routes.js';
 import { registerResponsesRoutes } from '../families/responses/routes.js';
 import { registerVideoRoutes } from '../families/videos/routes.js';
+import { registerFileRoutes } from '../families/files/routes.js';
+import { registerBatchRoutes } from '../families/batches/routes.js';
 import type { AppContext } from '../http/context.js';
 import { registerHealthRoutes } from './health.js';
 import { registerObservability } from './observability.js';
@@ -128,6 +130,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (scope) => registerGeminiModelRoutes(scope, ctx));
   await app.register(async (scope) => registerImageRoutes(scope, ctx), { prefix: '/ig' });
   await app.register(async (scope) => registerVideoRoutes(scope, ctx));
+  await app.register(async (scope) => registerFileRoutes(scope, ctx));
+  await app.register(async (scope) => registerBatchRoutes(scope, ctx));
   await app.register(async (scope) => registerAdminRoutes(scope, ctx), { prefix: '/admin' });
   await registerConsole(app);
 

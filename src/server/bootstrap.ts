@@ -215,7 +215,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
         services: () => ctx,
       }),
     };
-    const stopTaskJobs = composeTasks(ctx, upstreams.tasks);
+    const taskJobs = composeTasks(ctx, upstreams.tasks);
     const stopRetention = startLogRetention(store, {
       retentionDays: effective.logRetentionDays,
       maxRows: effective.logMaxRows,
@@ -244,18 +244,20 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
     const close = () =>
       (closing ??= (async () => {
         clearTimeout(catalogueTimer);
+        // Batch lines are taken no more; those in flight get the grace period, the rest go back to the other instances.
+        const jobsStopped = taskJobs.stop(effective.shutdownGraceMs);
         // In-flight requests and streams get a bounded grace period; then the gateway ends them itself.
         const disarm = endAtGraceDeadline(app.server, ctx.inFlight, effective.shutdownGraceMs);
         // Keep-alive connections that go idle after their last response would otherwise hold the close open.
         const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
         await app.close();
-        stopTaskJobs();
         stopRetention();
         clearInterval(sweep);
         disarm();
         // Every chat call ended is settled (logged and charged) before the recorder's last flush.
         await ctx.inFlight.idle(FINAL_FRAMES_MS);
-        // Before the store closes: the loop finishes its pass and hands its leases back.
+        // Before the store closes: the loops finish their pass and hand their leases back.
+        await jobsStopped;
         await ctx.tasks.stop();
         channels.stop();
         storedPrices.stop();
@@ -280,6 +282,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
           throw listenError(error, effective.host, effective.port);
         });
         ctx.tasks.start();
+        taskJobs.start();
         readCatalogue();
         return address;
       },

@@ -25,3 +25,13 @@ export function newTimeOrderedId(prefix: string, now = Date.now()): string {
 export function isWellFormedId(id: unknown): id is string {
   return typeof id === 'string' && /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(id);
 }
+
+/**
+ * An id whose order is its creation time under any collation (PostgreSQL's
+ * text order need not be byte order): 12 lower-case hex digits of the epoch
+ * millisecond, then `randomLength` base62 characters. Files and batches page
+ * by id alone.
+ */
+export function newSortableId(prefix: string, randomLength: number, now = Date.now()): string {
+  return `${prefix}${now.toString(16).padStart(12, '0')}${randomBase62(randomLength)}`;
+}

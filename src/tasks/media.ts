@@ -9,7 +9,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { MediaItem, MediaRef } from './types.js';
@@ -28,6 +30,11 @@ export interface ByteRange {
 
 export interface MediaStore {
   put(item: MediaItem): Promise<MediaRef>;
+  /**
+   * Stores what `source` yields (an upload, a file the gateway writes), never
+   * holding it whole in memory; an error of `source` (a size bound) leaves nothing stored.
+   */
+  putStream(source: Readable | AsyncIterable<string | Uint8Array>, contentType: string): Promise<MediaRef>;
   /** The object, or with `range` only those bytes (`size` stays the whole object's). */
   open(key: string, range?: ByteRange): Promise<MediaObject | undefined>;
   remove(key: string): Promise<void>;
@@ -79,6 +86,22 @@ export class LocalMediaStore implements MediaStore {
       ...(item.height ? { height: item.height } : {}),
       ...(item.role ? { role: item.role } : {}),
     };
+  }
+
+  async putStream(source: Readable | AsyncIterable<string | Uint8Array>, contentType: string): Promise<MediaRef> {
+    const ext = EXTENSIONS[contentType] ?? 'bin';
+    const key = `${randomBytes(16).toString('hex')}.${ext}`;
+    const file = this.fileOf(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const partial = `${file}.${process.pid}.part`;
+    try {
+      await pipeline(source, createWriteStream(partial));
+      await rename(partial, file);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+    return { key, contentType: contentTypeOfKey(key), size: (await stat(file)).size };
   }
 
   async open(key: string, range?: ByteRange): Promise<MediaObject | undefined> {

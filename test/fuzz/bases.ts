@@ -224,3 +224,9 @@ export const batchEmbedContentsBody = () => ({
     { model: 'models/fuzz-embed', content: { parts: [{ text: 'a dog' }] } },
   ],
 });
+
+export const batchBody = (fixtures: { fileId: string }) => ({ input_file_id: fixtures.fileId, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { run: 'fuzz' } });
+
+export const messageBatchBody = () => ({
+  requests: [{ custom_id: 'fuzz-1', params: { model: 'fuzz-model', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] } }],
+});

@@ -63,7 +63,7 @@ describe('the fuzz catalogue', () => {
     ).toEqual([]);
   });
 
-  const families: Family[] = ['health', 'messages', 'responses', 'generate', 'images', 'videos', 'admin', 'console'];
+  const families: Family[] = ['health', 'messages', 'responses', 'generate', 'images', 'videos', 'batches', 'admin', 'console'];
   it('answers every base request with the expected status', async () => {
     const context = () => ({ fixtures, clientKey: gw.clientKey, adminKey: gw.adminKey });
     const unexpected: string[] = [];

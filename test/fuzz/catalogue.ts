@@ -24,6 +24,7 @@ export type Family =
   | 'audio'
   | 'images'
   | 'videos'
+  | 'batches'
   | 'admin'
   | 'health'
   | 'console';
@@ -39,6 +40,10 @@ export interface Fixtures {
   imageKey: string;
   videoId: string;
   videoKey: string;
+  /** A `batch` file, an OpenAI batch of it and a Message Batch, each ended. */
+  fileId: string;
+  batchId: string;
+  messageBatchId: string;
   keyId: string;
   channelId: string;
 }
@@ -221,6 +226,23 @@ export const CATALOGUE: RouteEntry[] = [
   { family: 'videos', shape: 'generations', method: 'POST', path: '/v1/video/generations', auth: 'bearer', body: base.generationBody, baseStatus: 201 },
   { family: 'videos', shape: 'generations', method: 'GET', path: '/v1/video/generations/{id}', params: { id: videoId }, auth: 'bearer' },
   { family: 'videos', shape: 'videos', method: 'DELETE', path: '/v1/videos/{id}', params: { id: videoId }, auth: 'bearer' },
+
+  { family: 'batches', shape: 'openai', method: 'POST', path: '/v1/files', auth: 'bearer', body: () => ({ purpose: 'batch' }), multipart: true, baseStatus: 400 },
+  { family: 'batches', shape: 'openai', method: 'GET', path: '/v1/files', query: { purpose: '', limit: '5', order: 'desc', after: '' }, auth: 'bearer' },
+  { family: 'batches', shape: 'openai', method: 'GET', path: '/v1/files/{id}', params: { id: (fixtures) => fixtures.fileId }, auth: 'bearer' },
+  { family: 'batches', shape: 'openai', method: 'GET', path: '/v1/files/{id}/content', params: { id: (fixtures) => fixtures.fileId }, auth: 'bearer' },
+  { family: 'batches', shape: 'openai', method: 'DELETE', path: '/v1/files/{id}', params: { id: () => 'file-unknown' }, auth: 'bearer', baseStatus: 404 },
+  { family: 'batches', shape: 'openai', method: 'POST', path: '/v1/batches', auth: 'bearer', body: base.batchBody },
+  { family: 'batches', shape: 'openai', method: 'GET', path: '/v1/batches', query: { after: '', limit: '5' }, auth: 'bearer' },
+  { family: 'batches', shape: 'openai', method: 'GET', path: '/v1/batches/{id}', params: { id: (fixtures) => fixtures.batchId }, auth: 'bearer' },
+  // The fixture batch has ended: cancelling it is a well-formed 409.
+  { family: 'batches', shape: 'openai', method: 'POST', path: '/v1/batches/{id}/cancel', params: { id: (fixtures) => fixtures.batchId }, auth: 'bearer', baseStatus: 409 },
+  { family: 'batches', shape: 'messages', method: 'POST', path: '/v1/messages/batches', auth: 'messages', body: base.messageBatchBody },
+  { family: 'batches', shape: 'messages', method: 'GET', path: '/v1/messages/batches', query: { before_id: '', after_id: '', limit: '5' }, auth: 'messages' },
+  { family: 'batches', shape: 'messages', method: 'GET', path: '/v1/messages/batches/{id}', params: { id: (fixtures) => fixtures.messageBatchId }, auth: 'messages' },
+  { family: 'batches', shape: 'messages', method: 'POST', path: '/v1/messages/batches/{id}/cancel', params: { id: (fixtures) => fixtures.messageBatchId }, auth: 'messages' },
+  { family: 'batches', shape: 'messages', method: 'GET', path: '/v1/messages/batches/{id}/results', params: { id: (fixtures) => fixtures.messageBatchId }, auth: 'messages' },
+  { family: 'batches', shape: 'messages', method: 'DELETE', path: '/v1/messages/batches/{id}', params: { id: () => 'msgbatch_unknown' }, auth: 'messages', baseStatus: 404 },
 
   admin('GET', '/keys'),
   admin('POST', '/keys', { body: base.keyBody, baseStatus: 201 }),

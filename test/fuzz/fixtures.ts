@@ -68,6 +68,7 @@ export async function createFixtures(gw: TestGateway): Promise<Fixtures> {
     if (read.status === 'failed') throw new Error(`fixture video failed: ${JSON.stringify(read)}`);
     return read.status === 'succeeded' ? read : undefined;
   });
+  const batches = await batchFixtures(gw);
   const key = await gw.admin('POST', '/keys', { name: 'fixture key' });
   const channel = await gw.admin('POST', '/channels', { name: 'fixture channel', type: 'simulator', models: ['fixture-only'], enabled: false });
   return {
@@ -77,7 +78,33 @@ export async function createFixtures(gw: TestGateway): Promise<Fixtures> {
     imageKey: lastSegment(task.imageUrl),
     videoId: created.id,
     videoKey: lastSegment(video.url),
+    ...batches,
     keyId: key.body.id,
     channelId: channel.body.id,
   };
+}
+
+/** A `batch` file, an OpenAI batch of it and a Message Batch, both waited for until they ended. */
+async function batchFixtures(gw: TestGateway): Promise<{ fileId: string; batchId: string; messageBatchId: string }> {
+  const line = { custom_id: 'fixture', method: 'POST', url: '/v1/chat/completions', body: { model: 'fuzz-model', messages: [{ role: 'user', content: 'hi' }] } };
+  const form = new FormData();
+  form.append('purpose', 'batch');
+  form.append('file', new Blob([`${JSON.stringify(line)}\n`]), 'fixture.jsonl');
+  const uploaded = await fetch(`${gw.url}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${gw.clientKey}` }, body: form });
+  const file = (await uploaded.json()) as { id: string };
+  if (uploaded.status !== 200) throw new Error(`fixture file upload answered ${uploaded.status}: ${JSON.stringify(file)}`);
+  const batch = await call(gw, 'POST', '/v1/batches', { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+  await until('the batch ending', async () => ((await call(gw, 'GET', `/v1/batches/${batch.id}`)).status === 'completed' ? true : undefined));
+  const messages = { authorization: `Bearer ${gw.clientKey}`, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' };
+  const created = await fetch(`${gw.url}/v1/messages/batches`, {
+    method: 'POST',
+    headers: messages,
+    body: JSON.stringify({ requests: [{ custom_id: 'fixture', params: { model: 'fuzz-model', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] } }] }),
+  });
+  const messageBatch = (await created.json()) as { id: string };
+  await until('the message batch ending', async () => {
+    const read = (await (await fetch(`${gw.url}/v1/messages/batches/${messageBatch.id}`, { headers: messages })).json()) as { processing_status: string };
+    return read.processing_status === 'ended' ? true : undefined;
+  });
+  return { fileId: file.id, batchId: batch.id, messageBatchId: messageBatch.id };
 }

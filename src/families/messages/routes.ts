@@ -12,6 +12,7 @@ import { chatCall } from '../../pipeline/call-basics.js';
 import type { AppContext } from '../../http/context.js';
 import { messagesCodec } from './codec.js';
 import { registerMessagesCountTokens } from './count-tokens.js';
+import { registerMessageBatchRoutes } from './batch-routes.js';
 import { authenticateMessagesRequest } from './request-key.js';
 import { messagesToCore } from './to-core.js';
 import { messagesSessionHint } from './session-hint.js';
@@ -47,4 +48,5 @@ export function registerMessagesRoutes(app: FastifyInstance, ctx: AppContext): v
   app.post('/v1/messages', handler);
   app.post('/messages', handler);
   registerMessagesCountTokens(app, ctx);
+  registerMessageBatchRoutes(app, ctx);
 }

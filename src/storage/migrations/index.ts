@@ -18,7 +18,8 @@ import { budgets } from './0012_budgets.js';
 import { userRoles } from './0013_user_roles.js';
 import { adminTokens } from './0014_admin_tokens.js';
 import { adminSessions } from './0015_admin_sessions.js';
-import { images } from './0018_images.js';
+import { filesBatches } from './0016_files_batches.js';
+import { images } from './0017_images.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -36,7 +37,8 @@ export const migrations: Record<string, Migration> = {
   '0013_user_roles': userRoles,
   '0014_admin_tokens': adminTokens,
   '0015_admin_sessions': adminSessions,
-  '0018_images': images,
+  '0016_files_batches': filesBatches,
+  '0017_images': images,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,98 @@
+/**
+ * `POST /v1/batches`: the body checked as OpenAI checks it, the input file
+ * (the key's own, purpose `batch`) read and checked line by line
+ * (src/tasks/batches/input.ts), and the batch stored with its lines, running
+ * at once; a wrong file makes a `failed` batch naming each wrong line.
+ */
+import { GatewayError, invalidRequest } from '../../core/errors.js';
+import type { KeyRecord } from '../../storage/types.js';
+import type { FileRepository } from '../../storage/files.js';
+import type { MediaStore } from '../../tasks/media.js';
+import { readBatchInput } from '../../tasks/batches/input.js';
+import type { BatchRepository, NewBatchLine } from '../../tasks/batches/repository.js';
+import { BATCH_ENDPOINTS, newBatchId, type BatchesTable, type BatchRecord } from '../../tasks/batches/schema.js';
+
+const WINDOW_MS = 24 * 3_600_000;
+const MAX_METADATA_PAIRS = 16;
+
+export interface CreateDeps {
+  batches: BatchRepository;
+  files: FileRepository;
+  media: MediaStore;
+}
+
+interface CreateBody {
+  inputFileId: string;
+  endpoint: string;
+  metadata: Record<string, string> | null;
+}
+
+export async function createBatch(deps: CreateDeps, key: KeyRecord, body: unknown): Promise<BatchRecord> {
+  const asked = checkBody(body);
+  const file = await deps.files.get(asked.inputFileId, key.id);
+  if (!file) throw new GatewayError('not_found', `No such File object: ${asked.inputFileId}`, { param: 'input_file_id' });
+  if (file.purpose !== 'batch') throw invalidRequest(`File ${file.id} has purpose '${file.purpose}'; a batch's input file needs purpose 'batch'`, 'input_file_id');
+  const content = await deps.media.open(file.mediaKey);
+  if (!content) throw new GatewayError('not_found', `No such File object: ${asked.inputFileId}`, { param: 'input_file_id' });
+  const verdict = await readBatchInput(content.stream, asked.endpoint);
+  const now = Date.now();
+  const lines: NewBatchLine[] = 'lines' in verdict ? verdict.lines : [];
+  const row: BatchesTable = {
+    id: newBatchId('openai', now),
+    api: 'openai',
+    key_id: key.id,
+    team_id: key.teamId,
+    user_id: key.userId,
+    endpoint: asked.endpoint,
+    input_file_id: file.id,
+    completion_window: '24h',
+    status: 'errors' in verdict ? 'failed' : 'in_progress',
+    errors: 'errors' in verdict ? JSON.stringify(verdict.errors) : null,
+    metadata: asked.metadata ? JSON.stringify(asked.metadata) : null,
+    output_file_id: null,
+    error_file_id: null,
+    total: lines.length,
+    counts: 'errors' in verdict ? JSON.stringify({ pending: 0, succeeded: 0, failed: 0, cancelled: 0, expired: 0 }) : null,
+    usage: null,
+    version: 0,
+    created_at: now,
+    in_progress_at: 'errors' in verdict ? null : now,
+    expires_at: now + WINDOW_MS,
+    finalizing_at: null,
+    completed_at: null,
+    failed_at: 'errors' in verdict ? now : null,
+    expired_at: null,
+    cancelling_at: null,
+    cancelled_at: null,
+    updated_at: now,
+  };
+  return deps.batches.create(row, lines);
+}
+
+function checkBody(body: unknown): CreateBody {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('the body must be a JSON object');
+  const fields = body as Record<string, unknown>;
+  for (const name of Object.keys(fields)) {
+    if (!['input_file_id', 'endpoint', 'completion_window', 'metadata', 'output_expires_after'].includes(name)) throw invalidRequest(`Unrecognized request argument supplied: ${name}`, name);
+  }
+  if (typeof fields.input_file_id !== 'string' || fields.input_file_id === '') throw invalidRequest("Missing required parameter: 'input_file_id'.", 'input_file_id');
+  const endpoints = BATCH_ENDPOINTS.openai;
+  if (typeof fields.endpoint !== 'string' || !endpoints.includes(fields.endpoint)) {
+    throw invalidRequest(`Invalid 'endpoint': this gateway runs batches of ${endpoints.join(', ')}`, 'endpoint');
+  }
+  if (fields.completion_window !== '24h') throw invalidRequest("Invalid 'completion_window': expected '24h'", 'completion_window');
+  if (fields.output_expires_after !== undefined)
+    throw new GatewayError('unsupported_feature', 'output_expires_after is not supported: batch output files are kept until deleted', { param: 'output_expires_after' });
+  return { inputFileId: fields.input_file_id.slice(0, 200), endpoint: fields.endpoint, metadata: checkMetadata(fields.metadata) };
+}
+
+function checkMetadata(value: unknown): Record<string, string> | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalidRequest("Invalid 'metadata': expected an object of strings", 'metadata');
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > MAX_METADATA_PAIRS) throw invalidRequest(`Invalid 'metadata': at most ${MAX_METADATA_PAIRS} keys`, 'metadata');
+  for (const [name, text] of entries) {
+    if (name.length > 64 || typeof text !== 'string' || text.length > 512) throw invalidRequest("Invalid 'metadata': keys up to 64 characters, values strings up to 512", 'metadata');
+  }
+  return value as Record<string, string>;
+}
