@@ -5,7 +5,7 @@
  * so a crash can neither double a refund nor lose one. Polling work is taken
  * with leases, so two instances never work on one task at once.
  */
-import { sql, type Selectable } from 'kysely';
+import { type ExpressionBuilder, sql, type Selectable } from 'kysely';
 import { isUniqueViolation } from '../storage/columns.js';
 import { isWellFormedId } from '../storage/ids.js';
 import { olderThan, type PagePosition } from '../storage/paging.js';
@@ -14,7 +14,7 @@ import { PreparedQuery } from '../storage/prepared-query.js';
 import { inTeams, paddedInList } from '../storage/id-lists.js';
 import { newTaskId } from './ids.js';
 import { jsonOrNull, toTaskRecord } from './rows.js';
-import type { TaskDb, TasksTable } from './schema.js';
+import type { TaskDatabase, TaskDb, TasksTable } from './schema.js';
 import { charge, insertDelivery, toColumns, type NewDelivery, type TaskChange } from './task-writes.js';
 import { isFinal, type JsonObject, type TaskRecord } from './types.js';
 
@@ -193,21 +193,23 @@ export class TaskRepository {
    * row; on PostgreSQL, rows another instance is claiming are skipped.
    */
   async claimDue(owner: string, leaseMs: number, limit: number, now = Date.now()): Promise<TaskRecord[]> {
-    let due = this.db
-      .selectFrom('tasks')
-      .select('id')
-      .where('next_poll_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .orderBy('next_poll_at')
-      .limit(limit);
-    if (this.engine === 'postgres') due = due.forUpdate().skipLocked();
-    const rows = await this.db
-      .updateTable('tasks')
-      .set({ lease_owner: owner, lease_until: now + leaseMs })
-      .where('id', 'in', due)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .returningAll()
-      .execute();
+    const isDue = (eb: ExpressionBuilder<TaskDatabase, 'tasks'>) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
+    const due = this.db.selectFrom('tasks').select('id').where('next_poll_at', '<=', now).where(isDue).orderBy('next_poll_at').limit(limit);
+    const lease = { lease_owner: owner, lease_until: now + leaseMs };
+    // PostgreSQL: the due rows picked in a CTE, evaluated once. As a subquery
+    // of the UPDATE it may be evaluated again when a concurrent claim changed a
+    // row (a recheck), and then take more than `limit` rows.
+    const rows =
+      this.engine === 'postgres'
+        ? await this.db
+            .with('due', () => due.forUpdate().skipLocked())
+            .updateTable('tasks')
+            .set(lease)
+            .where('id', 'in', (eb) => eb.selectFrom('due').select('id'))
+            .where(isDue)
+            .returningAll()
+            .execute()
+        : await this.db.updateTable('tasks').set(lease).where('id', 'in', due).where(isDue).returningAll().execute();
     return rows.map(toTaskRecord);
   }
 
