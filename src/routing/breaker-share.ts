@@ -16,7 +16,10 @@ export async function shareBreakers(health: ChannelHealth, redis: Redis, namespa
   const origin = randomUUID();
   const hash = `switchyard:breakers:${namespace}`;
   const channel = `switchyard:breaker-events:${namespace}`;
-  const subscriber = redis.duplicate();
+  // Subscribed again on every ready connection by this module, not by ioredis,
+  // whose resubscription leaves a rejected promise unhandled (src/storage/change-feed.ts).
+  const subscriber = redis.duplicate({ autoResubscribe: false });
+  subscriber.on('ready', () => void subscriber.subscribe(channel).catch(onError));
   subscriber.on('error', onError);
   subscriber.on('message', (_channel: string, message: string) => {
     const event = parseEvent(message);

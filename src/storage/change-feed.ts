@@ -45,10 +45,13 @@ export async function openChangeFeed(options: ChangeFeedOptions): Promise<Change
 async function openRedisFeed(origin: string, redis: Redis, options: ChangeFeedOptions): Promise<ChangeFeed> {
   const channel = `switchyard:changes:${options.namespace}`;
   // A subscribed connection can do nothing else: the feed listens on its own.
-  const subscriber = redis.duplicate();
+  // ioredis's own resubscription after a reconnection leaves its promise
+  // unhandled, and a connection lost again at that moment would end the
+  // process: the feed subscribes again itself, on every ready connection.
+  const subscriber = redis.duplicate({ autoResubscribe: false });
   subscriber.on('error', options.onError);
   subscriber.on('message', (_channel: string, message: string) => parse(origin, message, options.onChange));
-  subscriber.subscribe(channel).catch(options.onError);
+  subscriber.on('ready', () => void subscriber.subscribe(channel).catch(options.onError));
   return {
     publish: async (topic) => {
       await redis.publish(channel, `${origin} ${topic}`).catch(options.onError);
