@@ -190,26 +190,23 @@ export class TaskRepository {
   /**
    * Takes the lease on up to `limit` due tasks. One statement: each row's lease
    * condition is checked as it is updated, so two instances never both get a
-   * row; on PostgreSQL, rows another instance is claiming are skipped.
+   * row; on PostgreSQL, rows another instance is claiming are skipped, and
+   * the due rows are picked in a CTE, evaluated once: as a subquery of the
+   * UPDATE, a recheck after a concurrent claim could run it again and take
+   * more than `limit` rows.
    */
   async claimDue(owner: string, leaseMs: number, limit: number, now = Date.now()): Promise<TaskRecord[]> {
     const isDue = (eb: ExpressionBuilder<TaskDatabase, 'tasks'>) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
     const due = this.db.selectFrom('tasks').select('id').where('next_poll_at', '<=', now).where(isDue).orderBy('next_poll_at').limit(limit);
     const lease = { lease_owner: owner, lease_until: now + leaseMs };
-    // PostgreSQL: the due rows picked in a CTE, evaluated once. As a subquery
-    // of the UPDATE it may be evaluated again when a concurrent claim changed a
-    // row (a recheck), and then take more than `limit` rows.
-    const rows =
+    const claim =
       this.engine === 'postgres'
-        ? await this.db
+        ? this.db
             .with('due', () => due.forUpdate().skipLocked())
             .updateTable('tasks')
-            .set(lease)
             .where('id', 'in', (eb) => eb.selectFrom('due').select('id'))
-            .where(isDue)
-            .returningAll()
-            .execute()
-        : await this.db.updateTable('tasks').set(lease).where('id', 'in', due).where(isDue).returningAll().execute();
+        : this.db.updateTable('tasks').where('id', 'in', due);
+    const rows = await claim.set(lease).where(isDue).returningAll().execute();
     return rows.map(toTaskRecord);
   }
 
