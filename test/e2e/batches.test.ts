@@ -7,63 +7,28 @@
  * line by line, another key's file and batch not found, the size limit.
  */
 import OpenAI, { toFile } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlace, ENGINES, type Place } from '../support/places.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/places.js';
 import type { TestGateway } from '../support/gateway.js';
+import { contentLines, finished, jsonl, useBatchGateway } from './batch-support.js';
 
 const KEY = 'sk-batches-owner-0001';
 const OTHER = 'sk-batches-other-0001';
-const FINAL = new Set(['completed', 'failed', 'expired', 'cancelled']);
-
-function jsonl(lines: unknown[]): Buffer {
-  return Buffer.from(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
-}
 
 function chatLine(customId: string, text: string, extra: Record<string, unknown> = {}) {
   return { custom_id: customId, method: 'POST', url: '/v1/chat/completions', body: { model: 'sim-batch', messages: [{ role: 'user', content: text }], ...extra } };
 }
 
-async function finished(client: OpenAI, id: string): Promise<OpenAI.Batches.Batch> {
-  for (;;) {
-    const batch = await client.batches.retrieve(id);
-    if (FINAL.has(batch.status)) return batch;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function contentLines(client: OpenAI, fileId: string): Promise<Record<string, any>[]> {
-  const text = await (await client.files.content(fileId)).text();
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line));
-}
-
 describe.each(ENGINES)('files and batches on %s', (engine) => {
-  let place: Place;
+  const suite = useBatchGateway(engine, { keys: { owner: KEY, other: OTHER }, prices: { 'sim-*': { input: 1, output: 2 } }, env: { SWITCHYARD_FILE_MAX_BYTES: '200000' } });
   let gw: TestGateway;
   let client: OpenAI;
   let other: OpenAI;
 
-  beforeAll(async () => {
-    place = await createPlace(engine);
-    gw = await place.start({
-      config: {
-        channels: [{ name: 'sim', type: 'simulator', models: ['sim-*'], settings: { latencyMs: 10 } }],
-        keys: [
-          { name: 'owner', key: KEY },
-          { name: 'other', key: OTHER },
-        ],
-        prices: { 'sim-*': { input: 1, output: 2 } },
-      },
-      env: { SWITCHYARD_FILE_MAX_BYTES: '200000' },
-    });
+  beforeAll(() => {
+    gw = suite.gw;
     client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
     other = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: OTHER, maxRetries: 0 });
-  }, 60_000);
-  afterAll(async () => {
-    await gw?.close();
-    await place?.destroy();
   });
 
   it('runs a batch to completion: every custom_id answered once, each line logged and billed', async () => {

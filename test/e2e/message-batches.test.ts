@@ -6,9 +6,9 @@
  * batches), another key's batch not found, errors in the Anthropic shape.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestGateway } from '../support/gateway.js';
-import { createPlace, ENGINES, type Place } from '../support/places.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/places.js';
+import { ended, useBatchGateway } from './batch-support.js';
 
 const KEY = 'sk-msgbatch-owner-0001';
 const OTHER = 'sk-msgbatch-other-0001';
@@ -17,37 +17,14 @@ function request(customId: string, text: string, extra: Record<string, unknown> 
   return { custom_id: customId, params: { model: 'sim-claude', max_tokens: 64, messages: [{ role: 'user' as const, content: text }], ...extra } };
 }
 
-async function ended(client: Anthropic, id: string) {
-  for (;;) {
-    const batch = await client.messages.batches.retrieve(id);
-    if (batch.processing_status === 'ended') return batch;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe.each(ENGINES)('message batches on %s', (engine) => {
-  let place: Place;
-  let gw: TestGateway;
+  const suite = useBatchGateway(engine, { keys: { owner: KEY, other: OTHER } });
   let client: Anthropic;
   let other: Anthropic;
 
-  beforeAll(async () => {
-    place = await createPlace(engine);
-    gw = await place.start({
-      config: {
-        channels: [{ name: 'sim', type: 'simulator', models: ['sim-*'], settings: { latencyMs: 10 } }],
-        keys: [
-          { name: 'owner', key: KEY },
-          { name: 'other', key: OTHER },
-        ],
-      },
-    });
-    client = new Anthropic({ baseURL: gw.url, apiKey: KEY, maxRetries: 0 });
-    other = new Anthropic({ baseURL: gw.url, apiKey: OTHER, maxRetries: 0 });
-  }, 60_000);
-  afterAll(async () => {
-    await gw?.close();
-    await place?.destroy();
+  beforeAll(() => {
+    client = new Anthropic({ baseURL: suite.gw.url, apiKey: KEY, maxRetries: 0 });
+    other = new Anthropic({ baseURL: suite.gw.url, apiKey: OTHER, maxRetries: 0 });
   });
 
   it('runs a batch and iterates its results: each custom_id once', async () => {
