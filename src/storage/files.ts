@@ -49,6 +49,9 @@ export interface FileListQuery {
 
 type FilesDb = Kysely<{ files: FilesTable }>;
 
+/** OpenAI's bounds on a file's expiry (`expires_after.seconds`, a batch's `output_expires_after.seconds`): one hour to 30 days. */
+export const FILE_EXPIRY_SECONDS = { min: 3600, max: 2_592_000 } as const;
+
 /** `file-`, the creation time and 16 random characters: ids sort by time. */
 export function newFileId(now = Date.now()): string {
   return newSortableId('file-', 16, now);

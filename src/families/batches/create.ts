@@ -3,10 +3,11 @@
  * (the key's own, purpose `batch`) read and checked line by line
  * (src/tasks/batches/input.ts), and the batch stored with its lines, running
  * at once; a wrong file makes a `failed` batch naming each wrong line.
+ * `output_expires_after` gives the output and error files an expiry.
  */
 import { GatewayError, invalidRequest } from '../../core/errors.js';
 import type { KeyRecord } from '../../storage/types.js';
-import type { FileRepository } from '../../storage/files.js';
+import { FILE_EXPIRY_SECONDS, type FileRepository } from '../../storage/files.js';
 import type { MediaStore } from '../../tasks/media.js';
 import { readBatchInput } from '../../tasks/batches/input.js';
 import type { BatchRepository, NewBatchLine } from '../../tasks/batches/repository.js';
@@ -25,6 +26,7 @@ interface CreateBody {
   inputFileId: string;
   endpoint: string;
   metadata: Record<string, string> | null;
+  outputExpiresSeconds: number | null;
 }
 
 export async function createBatch(deps: CreateDeps, key: KeyRecord, body: unknown): Promise<BatchRecord> {
@@ -65,6 +67,7 @@ export async function createBatch(deps: CreateDeps, key: KeyRecord, body: unknow
     cancelling_at: null,
     cancelled_at: null,
     updated_at: now,
+    output_expires_seconds: asked.outputExpiresSeconds,
   };
   return deps.batches.create(row, lines);
 }
@@ -81,9 +84,27 @@ function checkBody(body: unknown): CreateBody {
     throw invalidRequest(`Invalid 'endpoint': this gateway runs batches of ${endpoints.join(', ')}`, 'endpoint');
   }
   if (fields.completion_window !== '24h') throw invalidRequest("Invalid 'completion_window': expected '24h'", 'completion_window');
-  if (fields.output_expires_after !== undefined)
-    throw new GatewayError('unsupported_feature', 'output_expires_after is not supported: batch output files are kept until deleted', { param: 'output_expires_after' });
-  return { inputFileId: fields.input_file_id.slice(0, 200), endpoint: fields.endpoint, metadata: checkMetadata(fields.metadata) };
+  return {
+    inputFileId: fields.input_file_id.slice(0, 200),
+    endpoint: fields.endpoint,
+    metadata: checkMetadata(fields.metadata),
+    outputExpiresSeconds: checkOutputExpiry(fields.output_expires_after),
+  };
+}
+
+/** `output_expires_after: {anchor: 'created_at', seconds}`, the rule of a file's `expires_after`: the seconds, or null when not asked. */
+function checkOutputExpiry(value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalidRequest("Invalid 'output_expires_after': expected an object with 'anchor' and 'seconds'", 'output_expires_after');
+  const { anchor, seconds, ...rest } = value as Record<string, unknown>;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) throw invalidRequest(`Unrecognized request argument supplied: output_expires_after.${unknown}`, `output_expires_after.${unknown}`);
+  if (anchor !== 'created_at') throw invalidRequest("Invalid 'output_expires_after.anchor': expected 'created_at'", 'output_expires_after.anchor');
+  const { min, max } = FILE_EXPIRY_SECONDS;
+  if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < min || seconds > max) {
+    throw invalidRequest(`Invalid 'output_expires_after.seconds': expected an integer from ${min} to ${max}`, 'output_expires_after.seconds');
+  }
+  return seconds;
 }
 
 function checkMetadata(value: unknown): Record<string, string> | null {

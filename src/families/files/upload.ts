@@ -8,14 +8,13 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { GatewayError, invalidRequest } from '../../core/errors.js';
+import { FILE_EXPIRY_SECONDS } from '../../storage/files.js';
 import type { MediaStore } from '../../tasks/media.js';
 import type { MediaRef } from '../../tasks/types.js';
 
 /** The purposes OpenAI takes; only `batch` files are read by the gateway. */
 export const UPLOAD_PURPOSES = ['batch', 'user_data', 'assistants', 'vision', 'fine-tune', 'evals'] as const;
-/** OpenAI's bounds on `expires_after[seconds]`: one hour to 30 days. */
-const MIN_EXPIRY_SECONDS = 3600;
-const MAX_EXPIRY_SECONDS = 2_592_000;
+const { min: MIN_EXPIRY_SECONDS, max: MAX_EXPIRY_SECONDS } = FILE_EXPIRY_SECONDS;
 const MAX_FIELD_BYTES = 1024;
 
 export interface Upload {

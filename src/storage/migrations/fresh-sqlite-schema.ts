@@ -21,6 +21,7 @@ export const FRESH_SQLITE_MIGRATIONS: readonly string[] = [
   '0015_admin_sessions',
   '0016_files_batches',
   '0017_images',
+  '0019_batch_output_expiry',
 ];
 
 export const FRESH_SQLITE_SCHEMA: readonly string[] = [
@@ -81,7 +82,7 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE TABLE "files" ("id" text primary key, "key_id" text not null, "team_id" text, "user_id" text, "purpose" text not null, "filename" text not null, "bytes" bigint not null, "status" text not null, "media_key" text not null, "created_at" bigint not null, "expires_at" bigint)',
   'CREATE INDEX "files_key" on "files" ("key_id", "id")',
   'CREATE INDEX "files_expires" on "files" ("expires_at")',
-  'CREATE TABLE "batches" ("id" text primary key, "api" text not null, "key_id" text not null, "team_id" text, "user_id" text, "endpoint" text not null, "input_file_id" text, "completion_window" text not null, "status" text not null, "errors" text, "metadata" text, "output_file_id" text, "error_file_id" text, "total" integer not null, "counts" text, "usage" text, "version" integer default 0 not null, "created_at" bigint not null, "in_progress_at" bigint, "expires_at" bigint not null, "finalizing_at" bigint, "completed_at" bigint, "failed_at" bigint, "expired_at" bigint, "cancelling_at" bigint, "cancelled_at" bigint, "updated_at" bigint not null)',
+  'CREATE TABLE "batches" ("id" text primary key, "api" text not null, "key_id" text not null, "team_id" text, "user_id" text, "endpoint" text not null, "input_file_id" text, "completion_window" text not null, "status" text not null, "errors" text, "metadata" text, "output_file_id" text, "error_file_id" text, "total" integer not null, "counts" text, "usage" text, "version" integer default 0 not null, "created_at" bigint not null, "in_progress_at" bigint, "expires_at" bigint not null, "finalizing_at" bigint, "completed_at" bigint, "failed_at" bigint, "expired_at" bigint, "cancelling_at" bigint, "cancelled_at" bigint, "updated_at" bigint not null, "output_expires_seconds" integer)',
   'CREATE INDEX "batches_key" on "batches" ("key_id", "api", "id")',
   'CREATE INDEX "batches_status" on "batches" ("status", "id")',
   'CREATE TABLE "batch_lines" ("batch_id" text not null, "idx" integer not null, "custom_id" text not null, "body" text not null, "status" text not null, "lease_owner" text, "lease_until" bigint, "attempt" integer default 0 not null, "request_id" text, "response" text, "error" text, "updated_at" bigint not null, constraint "batch_lines_pk" primary key ("batch_id", "idx"))',

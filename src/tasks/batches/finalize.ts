@@ -51,6 +51,7 @@ async function writeFiles(deps: FinalizeDeps, batch: BatchRecord, counts: LineCo
 async function writeFile(deps: FinalizeDeps, batch: BatchRecord, name: string, succeeded: boolean, usage: UsageSum): Promise<string> {
   const id = `file-${batch.id.slice(batch.id.indexOf('_') + 1)}-${name}`;
   const stored = await deps.media.putStream(jsonl(deps, batch, succeeded, usage), 'application/octet-stream');
+  const createdAt = Date.now();
   const created = await deps.files.insert({
     id,
     keyId: batch.keyId,
@@ -61,8 +62,9 @@ async function writeFile(deps: FinalizeDeps, batch: BatchRecord, name: string, s
     bytes: stored.size,
     status: 'processed',
     mediaKey: stored.key,
-    createdAt: Date.now(),
-    expiresAt: null,
+    createdAt,
+    // The expiry sweeper removes it then (`output_expires_after`, anchored at the file's creation).
+    expiresAt: batch.outputExpiresSeconds === null ? null : createdAt + batch.outputExpiresSeconds * 1000,
   });
   // An instance that died finalizing wrote it already: that one stays.
   if (!created) await deps.media.remove(stored.key);

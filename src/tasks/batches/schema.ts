@@ -51,6 +51,8 @@ export interface BatchesTable {
   cancelling_at: number | null;
   cancelled_at: number | null;
   updated_at: number;
+  /** Seconds after their creation the output and error files expire (`output_expires_after`, migration 0019); absent or null: kept until deleted. */
+  output_expires_seconds?: number | null;
 }
 
 export interface BatchLinesTable {
@@ -118,6 +120,8 @@ export interface BatchRecord {
   expiredAt: number | null;
   cancellingAt: number | null;
   cancelledAt: number | null;
+  /** Seconds after their creation the output and error files expire; null: kept until deleted. */
+  outputExpiresSeconds: number | null;
 }
 
 /** One line as the runner takes it. */
@@ -174,6 +178,7 @@ export function toBatchRecord(row: BatchesTable): BatchRecord {
     expiredAt: time(row.expired_at),
     cancellingAt: time(row.cancelling_at),
     cancelledAt: time(row.cancelled_at),
+    outputExpiresSeconds: time(row.output_expires_seconds ?? null),
   };
 }
 
