@@ -1,7 +1,7 @@
 /**
  * The batch runner of a gateway instance (src/tasks/batches/runner.ts) with
  * what it needs from above the task layer: each endpoint's line handler, the
- * family's own serving path (chat completions, embeddings, completions and
+ * family's own serving path (chat completions, responses, embeddings, completions and
  * moderations for OpenAI's batches, messages for Anthropic's), the batch's key as the store has it
  * now (a key disabled or expired since answers its lines with the 401 its
  * requests would get), and when the instance is too busy to take a line: its
@@ -15,6 +15,7 @@ import { chatCompletionsBatchLine } from '../families/chat-completions/batch-lin
 import { completionsBatchLine } from '../families/completions/batch-line.js';
 import { embeddingsBatchLine } from '../families/embeddings/batch-line.js';
 import { moderationsBatchLine } from '../families/moderations/batch-line.js';
+import { responsesBatchLine } from '../families/responses/batch-line.js';
 import { messagesBatchLine } from '../families/messages/batch-line.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
@@ -35,6 +36,7 @@ const KEY_TTL_MS = 5_000;
 export function createBatchRunner(ctx: AppContext): BatchRunner {
   const handlers = new Map<string, BatchLineHandler>([
     ['openai /v1/chat/completions', chatCompletionsBatchLine(ctx)],
+    ['openai /v1/responses', responsesBatchLine(ctx)],
     ['openai /v1/embeddings', embeddingsBatchLine(ctx)],
     ['openai /v1/completions', completionsBatchLine(ctx)],
     ['openai /v1/moderations', moderationsBatchLine(ctx)],

@@ -17,7 +17,7 @@ export type LineStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'exp
 
 /** The endpoints a batch may name, per API (each served by its family's batch line handler, server/batch-runner.ts). */
 export const BATCH_ENDPOINTS: Readonly<Record<BatchApi, readonly string[]>> = {
-  openai: ['/v1/chat/completions', '/v1/embeddings', '/v1/completions', '/v1/moderations'],
+  openai: ['/v1/chat/completions', '/v1/responses', '/v1/embeddings', '/v1/completions', '/v1/moderations'],
   anthropic: ['/v1/messages'],
 };
 
