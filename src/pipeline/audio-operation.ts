@@ -10,7 +10,8 @@
  * 400 before any call. A channel whose server has OpenAI's audio endpoints gets the client's body
  * as it is and its answer's bytes go back as they come; a computing upstream
  * (the simulator) gets the internal request and the family renders its
- * answer. Billed per second of audio (`perSecond`) and per token where the
+ * answer, or, for speech asked as `stream_format: sse` where the upstream
+ * streams it (`serveStream`), writes OpenAI's events as the audio comes. Billed per second of audio (`perSecond`) and per token where the
  * upstream reports tokens, else speech's input tokens counted by the gateway.
  */
 import type { Attempt } from '../core/attempt.js';
@@ -75,6 +76,7 @@ export async function serveAudioOperation(services: RequestServices, call: Audio
       const operation = services.adapter(next.channel.type).audio!;
       const upstreamCall = services.upstreamCall(next, call, abort.signal);
       if (operation.passThrough) return { kind: 'pass', result: await operation.passThrough(request.operation, call.body, upstreamCall) };
+      if (request.operation === 'speech' && request.streamFormat === 'sse' && operation.serveStream) return { kind: 'pass', result: await operation.serveStream(request, upstreamCall) };
       return { kind: 'served', response: await operation.serve!(request, upstreamCall) };
     });
     target = attempt.target;

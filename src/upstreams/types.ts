@@ -9,7 +9,7 @@ import type { ChatEvent, ChatRequest, ChatResponse, Dialect, Usage } from '../co
 import type { EmbeddingRequest, EmbeddingResponse } from '../core/embedding.js';
 import type { RerankRequest, RerankResponse } from '../dialects/rerank/wire.js';
 import type { ModerationRequest, ModerationResponse } from '../dialects/moderations/wire.js';
-import type { AudioBody, AudioOperationName, AudioPassThroughResult, AudioRequest, AudioResponse } from '../dialects/openai-audio/wire.js';
+import type { AudioBody, AudioOperationName, AudioPassThroughResult, AudioRequest, AudioResponse, SpeechRequest } from '../dialects/openai-audio/wire.js';
 import type { ImageBody, ImageOperationName, ImagePassThroughResult, ImageRequest, ImageResponse, ImageStreamResult } from '../dialects/openai-images/wire.js';
 import type { UpstreamLimits } from '../core/upstream-limits.js';
 import type { Channel } from '../core/channel.js';
@@ -181,6 +181,8 @@ export interface AudioOperation {
    */
   refusal?(request: AudioRequest, channel: Channel): GatewayError | undefined;
   serve?(request: AudioRequest, call: UpstreamCall): Promise<AudioResponse>;
+  /** Speech asked as `stream_format: sse`, made by the upstream and written as OpenAI's events as it comes; resolves once the first audio is in hand. */
+  serveStream?(request: SpeechRequest, call: UpstreamCall): Promise<AudioPassThroughResult>;
   /** Resolves once the server answered 2xx, before its bytes (they are streamed on as they come). */
   passThrough?(operation: AudioOperationName, body: AudioBody, call: UpstreamCall): Promise<AudioPassThroughResult>;
 }

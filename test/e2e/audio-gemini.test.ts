@@ -8,7 +8,9 @@
  * tokens and the seconds; a transcription sends the file inline with the
  * instruction, the language and the prompt, billed by tokens. What Gemini
  * cannot make is a 400 naming the field before any call, unless another
- * channel of the model can make it. A `vertex` channel does the same for
+ * channel of the model can make it. Speech asked as `stream_format: sse`
+ * (pcm) is one `streamGenerateContent`, each chunk's audio an OpenAI
+ * `speech.audio.delta` event. A `vertex` channel does the same for
  * Google's models.
  */
 import OpenAI, { toFile } from 'openai';
@@ -29,6 +31,12 @@ const transcriptAnswer = {
   usageMetadata: { promptTokenCount: 120, candidatesTokenCount: 4 },
 };
 const openaiMp3 = Buffer.from('ID3 pretend mp3 bytes');
+// The TTS answer streamed: its samples in two chunks, the usage on the last (as streamGenerateContent reports it).
+const ttsPart = (data: Buffer) => ({ inlineData: { mimeType: ttsAnswer.candidates[0].content.parts[0].inlineData.mimeType, data: data.toString('base64') } });
+const ttsChunks = [
+  { candidates: [{ content: { role: 'model', parts: [ttsPart(pcm.subarray(0, 2400))] } }] },
+  { candidates: [{ content: { role: 'model', parts: [ttsPart(pcm.subarray(2400))] }, finishReason: 'STOP' }], usageMetadata: ttsAnswer.usageMetadata },
+];
 
 const wavFields = (bytes: Buffer) => ({ riff: bytes.toString('latin1', 0, 4), wave: bytes.toString('latin1', 8, 12), rate: bytes.readUInt32LE(24), dataBytes: bytes.readUInt32LE(40) });
 
@@ -53,6 +61,10 @@ describe.each(ENGINES)('audio on gemini channels on %s', (engine) => {
   beforeAll(async () => {
     upstream = await startFakeUpstream((request) => {
       if (request.url === '/v1/audio/speech') return { status: 200, headers: { 'content-type': 'audio/mpeg' }, body: openaiMp3 };
+      if (request.url.includes(':streamGenerateContent')) {
+        const chunks = request.url.includes('-tts:') ? ttsChunks : [transcriptAnswer];
+        return { status: 200, headers: { 'content-type': 'text/event-stream' }, body: chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join('') };
+      }
       if (request.url.includes('-tts:')) return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(ttsAnswer) };
       return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(transcriptAnswer) };
     });
@@ -109,6 +121,29 @@ describe.each(ENGINES)('audio on gemini channels on %s', (engine) => {
     await refused(client.audio.speech.create({ model: TTS, input: 'hi', voice: 'alloy', response_format: 'wav', speed: 1.5 }), 'speed');
     await refused(client.audio.speech.create({ model: TTS, input: 'hi', voice: 'nobody' as never, response_format: 'wav' }), 'voice');
     await refused(client.audio.speech.create({ model: TTS, input: 'hi', voice: 'alloy', response_format: 'wav', stream_format: 'sse' }), 'stream_format');
+  });
+
+  it('streams pcm speech asked as sse: a speech.audio.delta per chunk of streamGenerateContent, then speech.audio.done with the usage', async () => {
+    const response = await client.audio.speech.create({ model: TTS, input: 'Have a wonderful day!', voice: 'alloy', response_format: 'pcm', stream_format: 'sse' });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = (await response.text())
+      .split('\n\n')
+      .filter((frame) => frame !== '')
+      .map((frame) => JSON.parse(frame.replace(/^data: /, '')));
+    expect(events.map((event) => event.type)).toEqual(['speech.audio.delta', 'speech.audio.delta', 'speech.audio.done']);
+    expect(Buffer.concat(events.slice(0, 2).map((event) => Buffer.from(event.audio, 'base64'))).equals(pcm)).toBe(true);
+    expect(events[2]).toEqual({ type: 'speech.audio.done', usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 } });
+    const sent = upstream.requests.at(-1)!;
+    expect(sent.url).toBe(`/v1beta/models/${TTS}:streamGenerateContent?alt=sse`);
+    expect((sent.json() as any).generationConfig.responseModalities).toEqual(['AUDIO']);
+    const [row] = await logsFor(TTS);
+    expect(row).toMatchObject({ family: 'audio-speech', httpStatus: 200, inputTokens: 9, outputTokens: 3 });
+    expect(row.cost).toBeCloseTo((9 * 0.5 + 3 * 10) / 1_000_000 + 0.1 * 0.01, 10);
+
+    const error = await client.audio.speech.create({ model: 'gemini-text-only', input: 'hi', voice: 'alloy', response_format: 'pcm', stream_format: 'sse' }).catch((e) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(error.status).toBeGreaterThanOrEqual(500);
+    expect(error.message).toMatch(/no audio/);
   });
 
   it('sends what Gemini cannot make to another channel of the model that can', async () => {
@@ -210,6 +245,18 @@ describe('audio on vertex channels', () => {
     const transcript = await client.audio.transcriptions.create({ model: 'vertex-flash', file: await toFile(toneWav(1), 'a.wav', { type: 'audio/wav' }), response_format: 'text' });
     expect(transcript).toBe('I see an image.\n');
     expect(fake.requests.at(-1)!.body.contents[0].parts[0].inlineData.mimeType).toBe('audio/wav');
+  });
+
+  it('streams pcm speech asked as sse by streamGenerateContent', async () => {
+    fake.script({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: ttsChunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('') });
+    const speech = await client.audio.speech.create({ model: 'vertex-tts', input: 'hi', voice: 'nova', response_format: 'pcm', stream_format: 'sse' });
+    const events = (await speech.text())
+      .split('\n\n')
+      .filter((frame) => frame !== '')
+      .map((frame) => JSON.parse(frame.replace(/^data: /, '')));
+    expect(Buffer.concat(events.filter((event) => event.type === 'speech.audio.delta').map((event) => Buffer.from(event.audio, 'base64'))).equals(pcm)).toBe(true);
+    expect(events.at(-1)).toEqual({ type: 'speech.audio.done', usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 } });
+    expect(fake.requests.at(-1)).toMatchObject({ publisher: 'google', model: TTS, verb: 'streamGenerateContent?alt=sse' });
   });
 
   it("answers an upstream error for a model that is not Google's, calling nothing", async () => {

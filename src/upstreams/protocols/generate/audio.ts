@@ -12,7 +12,8 @@
  *
  * What the models cannot make is refused before routing (`refusal`), each
  * naming its field: mp3, opus, aac and flac (the answer is PCM; the gateway
- * encodes none), `stream_format: sse`, a voice that is neither Gemini's nor
+ * encodes none), `stream_format: sse` with another format than `pcm` (sse
+ * itself is streamed, speech-stream.ts), a voice that is neither Gemini's nor
  * in the table, and a `speed` other than 1 (the models have no rate
  * control: dropping it would give audio of another length than asked).
  */
@@ -26,6 +27,7 @@ import { answerTokens, emptyReason, generateOnce } from './audio-call.js';
 import type { GenerateEndpoint } from './endpoint.js';
 import type { GenerateSettings } from './settings.js';
 import { transcribe, transcriptionRefusal } from './transcribe.js';
+import { speakStream } from './speech-stream.js';
 import { geminiVoice } from './voices.js';
 
 const invalid = (param: string, message: string) => new GatewayError('invalid_request', `Invalid '${param}': ${message}`, { param });
@@ -36,6 +38,7 @@ export function generateAudio<S extends GenerateSettings>(endpoint: GenerateEndp
     refusal: audioRefusal,
     serve: (request, call) =>
       request.operation === 'speech' ? whenHeaders(endpoint.headers(call), speak, endpoint, request, call) : whenHeaders(endpoint.headers(call), transcribe, endpoint, request, call),
+    serveStream: (request, call) => whenHeaders(endpoint.headers(call), speakStream, endpoint, speechBody(request), call),
   };
 }
 
@@ -44,7 +47,7 @@ function audioRefusal(request: AudioRequest, _channel: Channel): GatewayError | 
   if (request.responseFormat !== 'wav' && request.responseFormat !== 'pcm') {
     return invalid('response_format', `Gemini speech models make wav and pcm audio only, not ${request.responseFormat}`);
   }
-  if (request.streamFormat === 'sse') return invalid('stream_format', "Gemini speech is answered whole; leave stream_format unset or 'audio'");
+  if (request.streamFormat === 'sse' && request.responseFormat !== 'pcm') return invalid('stream_format', "Gemini speech streams pcm deltas only: ask response_format 'pcm' with stream_format 'sse'");
   if (request.speed !== 1) return invalid('speed', 'Gemini speech models have no speed control; leave speed unset or 1 (a pace can be asked in instructions)');
   if (!geminiVoice(request.voice)) return invalid('voice', `Gemini speech models have no voice ${JSON.stringify(request.voice)}; name a Gemini voice (Kore, Puck, …) or an OpenAI one (alloy, …)`);
   return undefined;
