@@ -1,21 +1,15 @@
-/** A batch line of `/v1/chat/completions` (src/tasks/batches/), served as the route serves its requests (src/pipeline/chat-batch-line.ts). */
+/** A batch line of `/v1/chat/completions` (src/tasks/batches/), served as the route serves its requests (serve.ts, src/pipeline/chat-batch-line.ts). */
 import { exposedError } from '../../core/errors.js';
 import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import type { AppContext } from '../../http/context.js';
 import { chatBatchLine } from '../../pipeline/chat-batch-line.js';
 import type { BatchLineHandler } from '../../pipeline/recorded-output.js';
-import { chatCompletionsCodec } from './codec.js';
-import { chatCompletionsSessionHint } from './session-hint.js';
-import { chatCompletionsToCore } from './to-core.js';
-import { parseChatCompletionsRequest } from './validate.js';
+import { chatCompletionsBody } from './serve.js';
 
 export function chatCompletionsBatchLine(ctx: AppContext): BatchLineHandler {
   return chatBatchLine(ctx, {
+    ...chatCompletionsBody,
     streamParam: 'stream',
-    parse: parseChatCompletionsRequest,
-    toCore: chatCompletionsToCore,
-    codec: chatCompletionsCodec,
     renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId), 'chat-completions'),
-    sessionHint: chatCompletionsSessionHint,
   });
 }

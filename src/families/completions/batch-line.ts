@@ -1,19 +1,15 @@
-/** A batch line of `/v1/completions` (src/tasks/batches/), served as the route serves its requests (src/pipeline/chat-batch-line.ts). */
+/** A batch line of `/v1/completions` (src/tasks/batches/), served as the route serves its requests (serve.ts, src/pipeline/chat-batch-line.ts). */
 import { exposedError } from '../../core/errors.js';
 import { renderOpenAIError } from '../../dialects/openai/errors.js';
 import type { AppContext } from '../../http/context.js';
 import { chatBatchLine } from '../../pipeline/chat-batch-line.js';
 import type { BatchLineHandler } from '../../pipeline/recorded-output.js';
-import { completionsCodec } from './codec.js';
-import { completionsToCore } from './to-core.js';
-import { parseCompletionsRequest } from './validate.js';
+import { completionsBody } from './serve.js';
 
 export function completionsBatchLine(ctx: AppContext): BatchLineHandler {
   return chatBatchLine(ctx, {
+    ...completionsBody,
     streamParam: 'stream',
-    parse: parseCompletionsRequest,
-    toCore: completionsToCore,
-    codec: completionsCodec,
     renderError: (error, requestId) => renderOpenAIError(exposedError(error, requestId), 'chat-completions'),
   });
 }

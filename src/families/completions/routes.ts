@@ -7,17 +7,12 @@
  * through the internal chat request (to-core.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { chatCall } from '../../pipeline/call-basics.js';
-import { serveChat } from '../../pipeline/chat-pipeline.js';
 import { fastifyOutput } from '../../pipeline/chat-output.js';
-import { chatServices } from '../../pipeline/chat-services.js';
 import type { AppContext } from '../../http/context.js';
 import { bearerToken } from '../../http/credentials.js';
 import { useFamilyErrors } from '../../http/family-errors.js';
 import { renderOpenAIError } from '../../dialects/openai/errors.js';
-import { completionsCodec } from './codec.js';
-import { completionsToCore } from './to-core.js';
-import { parseCompletionsRequest } from './validate.js';
+import { serveCompletionsBody } from './serve.js';
 
 export function registerCompletionsRoutes(app: FastifyInstance, ctx: AppContext): void {
   useFamilyErrors(app, (error) => renderOpenAIError(error, 'chat-completions'));
@@ -26,20 +21,7 @@ export function registerCompletionsRoutes(app: FastifyInstance, ctx: AppContext)
     const startedAt = Date.now();
     const authenticated = ctx.auth.authenticate(bearerToken(request), request.ip);
     const key = authenticated instanceof Promise ? await authenticated : authenticated;
-    const parsed = parseCompletionsRequest(request.body);
-    await serveChat(
-      chatServices(ctx),
-      chatCall(request, key, {
-        model: parsed.model,
-        stream: parsed.stream === true,
-        rawBody: request.rawBody ?? Buffer.alloc(0),
-        body: request.body as Record<string, unknown>,
-        toCore: () => completionsToCore(parsed),
-        startedAt,
-      }),
-      completionsCodec(parsed),
-      fastifyOutput(reply),
-    );
+    await serveCompletionsBody(ctx, request, key, request.body, request.rawBody ?? Buffer.alloc(0), fastifyOutput(reply), startedAt);
   };
 
   app.post('/v1/completions', handler);
