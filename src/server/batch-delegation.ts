@@ -59,23 +59,7 @@ export function delegationHost(ctx: AppContext): DelegationHost {
     return { baseUrl: batchApiOf(channel) ?? channel.baseUrl, apiKey: channel.apiKeys[0] ?? '', timeoutMs: ctx.settings.upstreamTimeoutMs };
   };
 
-  const client: UpstreamBatchClient = {
-    upload: (delegation, jsonl) => uploadBatchFile(connectionOf(delegation), jsonl, `${delegation.id}.jsonl`),
-    find: async (delegation) => {
-      const found = await findBatch(connectionOf(delegation), delegation.id);
-      return found && upstreamBatch(found);
-    },
-    create: async (delegation, fileId, endpoint) => upstreamBatch(await createBatch(connectionOf(delegation), fileId, endpoint, delegation.id)),
-    get: async (delegation) => upstreamBatch(await getBatch(connectionOf(delegation), delegation.upstreamBatchId!)),
-    cancel: async (delegation) => upstreamBatch(await cancelBatch(connectionOf(delegation), delegation.upstreamBatchId!)),
-    results: async function* (delegation, fileId) {
-      for await (const line of fileLines(connectionOf(delegation), fileId)) {
-        const response = line.response as { status_code?: unknown; body?: unknown } | null | undefined;
-        const statusCode = typeof response?.status_code === 'number' ? response.status_code : undefined;
-        yield { customId: String(line.custom_id), response: statusCode === undefined ? null : { statusCode, body: response?.body ?? null } };
-      }
-    },
-  };
+  const client = upstreamBatchClient(connectionOf);
 
   return {
     client,
@@ -123,6 +107,27 @@ export function delegationHost(ctx: AppContext): DelegationHost {
       });
     },
     newRequestId,
+  };
+}
+
+/** The upstream Batch API calls of a delegation, on the connection its channel gives. */
+export function upstreamBatchClient(connectionOf: (delegation: Delegation) => BatchApiConnection): UpstreamBatchClient {
+  return {
+    upload: (delegation, jsonl) => uploadBatchFile(connectionOf(delegation), jsonl, `${delegation.id}.jsonl`),
+    find: async (delegation) => {
+      const found = await findBatch(connectionOf(delegation), delegation.id);
+      return found && upstreamBatch(found);
+    },
+    create: async (delegation, fileId, endpoint) => upstreamBatch(await createBatch(connectionOf(delegation), fileId, endpoint, delegation.id)),
+    get: async (delegation) => upstreamBatch(await getBatch(connectionOf(delegation), delegation.upstreamBatchId!)),
+    cancel: async (delegation) => upstreamBatch(await cancelBatch(connectionOf(delegation), delegation.upstreamBatchId!)),
+    results: async function* (delegation, fileId) {
+      for await (const line of fileLines(connectionOf(delegation), fileId)) {
+        const response = line.response as { status_code?: unknown; body?: unknown } | null | undefined;
+        const statusCode = typeof response?.status_code === 'number' ? response.status_code : undefined;
+        yield { customId: String(line.custom_id), response: statusCode === undefined ? null : { statusCode, body: response?.body ?? null } };
+      }
+    },
   };
 }
 
