@@ -107,7 +107,9 @@ function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost:
 /** What the serving channel's provider charged for the usage; null when no channel served or it has no cost table for the model. */
 function upstreamCostFor(ctx: AppContext, input: SettleInput, usage: Usage): number | null {
   if (input.channelId === undefined) return null;
-  return upstreamCostOf(ctx.channels.costsOf(input.channelId), input.model, input.upstreamModel, usage);
+  const cost = upstreamCostOf(ctx.channels.costsOf(input.channelId), input.model, input.upstreamModel, usage);
+  // A batch API charges its batch price: OpenAI's, half its interactive one.
+  return cost !== null && input.batchPrice ? cost * DEFAULT_BATCH_RATIO : cost;
 }
 
 /** The request's cost, and whether its model had no price anywhere although it was answered with usage. */
@@ -116,7 +118,11 @@ function priceOf(ctx: AppContext, input: SettleInput, usage: Usage): { cost: num
   const quote = ctx.prices.quote(input.model, input.upstreamModel);
   const images = input.images ?? 0;
   const seconds = input.audioSeconds ?? 0;
-  if (quote) return { cost: costOf(quote.price, usage) * (input.batchPrice ? (quote.price.batchRatio ?? DEFAULT_BATCH_RATIO) : 1) + images * (quote.price.perImage ?? 0) + seconds * perSecondOf(quote.price), unpriced: false };
+  if (quote)
+    return {
+      cost: costOf(quote.price, usage) * (input.batchPrice ? (quote.price.batchRatio ?? DEFAULT_BATCH_RATIO) : 1) + images * (quote.price.perImage ?? 0) + seconds * perSecondOf(quote.price),
+      unpriced: false,
+    };
   if (input.freeUnlessPriced) return { cost: 0, unpriced: false };
   const used = images > 0 || seconds > 0 || usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens > 0;
   if (used) warnUnpricedOnce(ctx.prices, ctx.logger, input.model);

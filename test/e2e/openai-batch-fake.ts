@@ -123,7 +123,10 @@ function create(fake: BatchFake, request: RecordedRequest): FakeReply {
   const body = request.json<{ input_file_id: string; endpoint: string; completion_window: string; metadata?: Record<string, string> }>();
   const file = fake.files.get(body.input_file_id);
   if (!file || body.completion_window !== '24h') return error(400, 'bad input file or window');
-  const lines = file.content.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { body: { model: string } });
+  const lines = file.content
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { body: { model: string } });
   const batch: FakeBatch = {
     id: id('batch_'),
     status: 'validating',
@@ -163,7 +166,10 @@ function advance(fake: BatchFake, batch: FakeBatch): void {
     batch.status = 'expired';
     return;
   }
-  const input = fake.files.get(batch.input_file_id)!.content.split('\n').filter((line) => line !== '');
+  const input = fake.files
+    .get(batch.input_file_id)!
+    .content.split('\n')
+    .filter((line) => line !== '');
   let output = '';
   let errors = '';
   for (const text of input) {
@@ -191,7 +197,8 @@ const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 function answer(endpoint: string, line: { custom_id: string; body: Record<string, unknown> }): Record<string, unknown> & { choices?: Record<string, unknown>[] } {
   const model = line.body.model;
   if (endpoint === '/v1/embeddings') return { object: 'list', model, data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2, 0.3] }], usage: { prompt_tokens: 10, total_tokens: 10 } };
-  if (endpoint === '/v1/completions') return { id: id('cmpl-'), object: 'text_completion', model, created: 1, choices: [{ index: 0, text: `batch text ${line.custom_id}`, finish_reason: 'stop', logprobs: null }], usage: USAGE };
+  if (endpoint === '/v1/completions')
+    return { id: id('cmpl-'), object: 'text_completion', model, created: 1, choices: [{ index: 0, text: `batch text ${line.custom_id}`, finish_reason: 'stop', logprobs: null }], usage: USAGE };
   return {
     id: id('chatcmpl-'),
     object: 'chat.completion',

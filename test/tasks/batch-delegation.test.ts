@@ -86,7 +86,11 @@ describe.each(engines)('batch delegation on $engine', ({ engine, skip }) => {
     expect(delegation).toMatchObject({ state: 'submitted', upstreamBatchId: fake.batches[before].id });
     expect(fake.batches.length).toBe(before + 1);
     expect(fake.batches[before].metadata).toEqual({ switchyard_delegation: id });
-    const sent = fake.files.get(fake.batches[before].input_file_id)!.content.trim().split('\n').map((text) => JSON.parse(text));
+    const sent = fake.files
+      .get(fake.batches[before].input_file_id)!
+      .content.trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
     expect(sent.map((line) => [line.custom_id, line.body.model])).toEqual([
       ['0', 'gpt-upstream'],
       ['2', 'gpt-upstream'],
@@ -99,7 +103,7 @@ describe.each(engines)('batch delegation on $engine', ({ engine, skip }) => {
       [0, 'succeeded'],
       [2, 'succeeded'],
     ]);
-    expect((answered[0].response?.body as { choices: { message: { content: string } }[] }).choices[0].message.content).toBe('batch answer to 0');
+    expect((answered[0].response!.body as { choices: { message: { content: string } }[] }).choices[0].message.content).toBe('batch answer to 0');
   });
 
   it.skipIf(skip)('hands the lines an expired upstream batch left back to the local runner', async () => {

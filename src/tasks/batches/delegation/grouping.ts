@@ -23,11 +23,7 @@ export interface DelegationGroup extends DelegationTarget {
 export const MAX_LINES_PER_UPSTREAM_BATCH = 50_000;
 
 /** Groups the lines that can be delegated; `routeOf` is asked once per model name. */
-export function groupForDelegation(
-  lines: readonly DelegatedLine[],
-  routeOf: (model: string) => DelegationTarget | undefined,
-  maxLines = MAX_LINES_PER_UPSTREAM_BATCH,
-): DelegationGroup[] {
+export function groupForDelegation(lines: readonly DelegatedLine[], routeOf: (model: string) => DelegationTarget | undefined, maxLines = MAX_LINES_PER_UPSTREAM_BATCH): DelegationGroup[] {
   const routes = new Map<string, DelegationTarget | undefined>();
   const open = new Map<string, DelegationGroup>();
   const groups: DelegationGroup[] = [];

@@ -68,7 +68,17 @@ export class DelegationLoop {
     const { owner, leaseMs, pollMs } = this.options;
     const due = await repo.claimDue(owner, leaseMs, AT_ONCE);
     if (due.length === 0) return;
-    const renewal = setInterval(() => void repo.renew(owner, due.map((d) => d.id), Date.now() + leaseMs).catch(() => {}), Math.max(50, leaseMs / 3));
+    const renewal = setInterval(
+      () =>
+        void repo
+          .renew(
+            owner,
+            due.map((d) => d.id),
+            Date.now() + leaseMs,
+          )
+          .catch(() => {}),
+      Math.max(50, leaseMs / 3),
+    );
     renewal.unref();
     try {
       await Promise.all(

@@ -128,7 +128,12 @@ export class DelegationRepository {
 
   async renew(owner: string, ids: readonly string[], until: number): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.updateTable('batch_delegations').set({ lease_until: until }).where('id', 'in', [...ids]).where('lease_owner', '=', owner).execute();
+    await this.db
+      .updateTable('batch_delegations')
+      .set({ lease_until: until })
+      .where('id', 'in', [...ids])
+      .where('lease_owner', '=', owner)
+      .execute();
   }
 
   async releaseAll(owner: string): Promise<void> {
