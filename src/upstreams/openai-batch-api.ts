@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { CallAbort } from '../core/call-signal.js';
 import { GatewayError } from '../core/errors.js';
 import { joinUrl, requestOk, toUpstreamError } from './http.js';
@@ -121,19 +122,22 @@ export async function* fileLines(connection: BatchApiConnection, fileId: string)
     bodyTimeoutMs: connection.timeoutMs,
     secrets: [connection.apiKey],
   });
+  // A character split between two chunks is joined by the decoder, not broken.
+  const decoder = new StringDecoder('utf8');
   let rest = '';
   try {
     for await (const chunk of response.body) {
-      rest += (chunk as Buffer).toString('utf8');
-      if (rest.length > MAX_RESULT_LINE_BYTES && !rest.includes('\n')) throw new GatewayError('upstream_error', 'the upstream result file has a line over the size bound', { retryable: false });
-      let end = rest.indexOf('\n');
-      while (end >= 0) {
-        const parsed = parseLine(rest.slice(0, end));
+      rest += decoder.write(chunk as Buffer);
+      let start = 0;
+      for (let end = rest.indexOf('\n'); end >= 0; end = rest.indexOf('\n', start)) {
+        const parsed = parseLine(rest.slice(start, end));
+        start = end + 1;
         if (parsed) yield parsed;
-        rest = rest.slice(end + 1);
-        end = rest.indexOf('\n');
       }
+      rest = rest.slice(start);
+      if (rest.length > MAX_RESULT_LINE_BYTES) throw new GatewayError('upstream_error', 'the upstream result file has a line over the size bound', { retryable: false });
     }
+    rest += decoder.end();
   } catch (error) {
     throw toUpstreamError(error, signal);
   } finally {

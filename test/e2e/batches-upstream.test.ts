@@ -15,6 +15,7 @@ import type { TestGateway } from '../support/gateway.js';
 import { BATCH_FAKE_KEY, type BatchFake, startBatchFake } from './openai-batch-fake.js';
 
 const KEY = 'sk-batches-upstream-0001';
+const BROKE = 'sk-batches-upstream-broke';
 const FINAL = new Set(['completed', 'failed', 'expired', 'cancelled']);
 
 const jsonl = (lines: unknown[]) => Buffer.from(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
@@ -62,7 +63,10 @@ describe.each(ENGINES)('batches through the upstream batch API on %s', (engine) 
           { name: 'openai', type: 'openai-chat', baseUrl: `${fake.origin}/v1`, apiKey: BATCH_FAKE_KEY, models: ['gpt-b-*'], settings: { batchApi: true } },
           { name: 'sim', type: 'simulator', models: ['sim-*'], settings: { latencyMs: 5 } },
         ],
-        keys: [{ name: 'owner', key: KEY }],
+        keys: [
+          { name: 'owner', key: KEY },
+          { name: 'broke', key: BROKE, quota: 0 },
+        ],
         prices: { 'gpt-b-*': { input: 1, output: 2 }, 'sim-*': { input: 1, output: 2 } },
       },
       env: { SWITCHYARD_BATCH_UPSTREAM_POLL_MS: '40' },
@@ -119,6 +123,26 @@ describe.each(ENGINES)('batches through the upstream batch API on %s', (engine) 
     // 10 input tokens at $1/M and 5 output at $2/M, at half price.
     for (const row of answered) expect(row.cost).toBeCloseTo(((10 * 1 + 5 * 2) / 1e6) * 0.5, 12);
     expect(rows.find((row) => row.httpStatus === 400)?.cost).toBe(0);
+  }, 60_000);
+
+  it('sends embeddings lines upstream too', async () => {
+    const before = fake.batches.length;
+    const lines = Array.from({ length: 3 }, (_, i) => ({ custom_id: `e-${i}`, method: 'POST', url: '/v1/embeddings', body: { model: 'gpt-b-embed', input: `text ${i}` } }));
+    const batch = await finished(client, (await submit(client, lines, '/v1/embeddings')).id);
+    expect(batch.request_counts).toEqual({ total: 3, completed: 3, failed: 0 });
+    expect(fake.batches.slice(before).map((entry) => [entry.endpoint, entry.models, entry.lines])).toEqual([['/v1/embeddings', ['gpt-b-embed'], 3]]);
+    const output = await contentLines(client, batch.output_file_id);
+    expect(output.every((line) => line.response.body.object === 'list' && line.response.body.data[0].embedding.length === 3)).toBe(true);
+  }, 60_000);
+
+  it('delegates nothing for a key over its quota: its lines get the refusal a request gets', async () => {
+    const before = fake.batches.length;
+    const broke = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: BROKE, maxRetries: 0 });
+    const batch = await finished(broke, (await submit(broke, [chatLine('q-0', 'gpt-b-one', 'a')])).id);
+    expect(fake.batches.length).toBe(before);
+    expect(batch.request_counts).toEqual({ total: 1, completed: 0, failed: 1 });
+    const errors = await contentLines(broke, batch.error_file_id);
+    expect(errors[0]).toMatchObject({ custom_id: 'q-0', response: { status_code: 403 } });
   }, 60_000);
 
   it('runs the lines of an upstream batch that expired on the gateway', async () => {
