@@ -18,6 +18,7 @@ import { GatewayError } from '../core/errors.js';
 import { usageFromChatCompletion } from '../dialects/chat-completions/usage.js';
 import { usageFromResponses } from '../dialects/responses/usage.js';
 import { budgetSpent } from '../billing/budgets/budget-check.js';
+import type { QuotaHold } from '../billing/quota/ledger.js';
 import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import { settle } from '../pipeline/settle.js';
@@ -104,6 +105,7 @@ export function delegationHost(ctx: AppContext): DelegationHost {
         startedAt: now,
         clientIp: '',
         batchPrice: true,
+        hold: key && chargeAfter(ctx, key),
       });
     },
     newRequestId,
@@ -127,6 +129,28 @@ export function upstreamBatchClient(connectionOf: (delegation: Delegation) => Ba
         const statusCode = typeof response?.status_code === 'number' ? response.status_code : undefined;
         yield { customId: String(line.custom_id), response: statusCode === undefined ? null : { statusCode, body: response?.body ?? null } };
       }
+    },
+  };
+}
+
+/**
+ * The charge of a line the upstream already served, as the settlement takes
+ * it: nothing was held before (the key's limits were checked when the lines
+ * were handed over), the cost goes to the key's and its budgets' running
+ * totals after, in this period, as a task's charge does.
+ */
+function chargeAfter(ctx: AppContext, key: ClientKey): QuotaHold | undefined {
+  const budgets = ctx.budgets.applicable(key.record);
+  if (key.record.quota === null && budgets === undefined) return undefined;
+  const now = ctx.budgets.now();
+  const periodStarts = budgets?.map((limit) => limit.window(now).start);
+  return {
+    recordsSpend: false,
+    budgets,
+    periodStarts,
+    async release(cost, tokens = 0) {
+      await ctx.quota.adjust(key.record.id, cost);
+      if (budgets && periodStarts) await ctx.quota.adjustBudgets(budgets.map((limit, index) => ({ limit, periodStart: periodStarts[index]!, usd: cost, tokens })));
     },
   };
 }

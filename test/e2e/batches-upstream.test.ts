@@ -16,6 +16,7 @@ import { BATCH_FAKE_KEY, type BatchFake, startBatchFake } from './openai-batch-f
 
 const KEY = 'sk-batches-upstream-0001';
 const BROKE = 'sk-batches-upstream-broke';
+const BUDGETED = 'sk-batches-upstream-budget';
 const FINAL = new Set(['completed', 'failed', 'expired', 'cancelled']);
 
 const jsonl = (lines: unknown[]) => Buffer.from(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
@@ -66,6 +67,7 @@ describe.each(ENGINES)('batches through the upstream batch API on %s', (engine) 
         keys: [
           { name: 'owner', key: KEY },
           { name: 'broke', key: BROKE, quota: 0 },
+          { name: 'budgeted', key: BUDGETED },
         ],
         prices: { 'gpt-b-*': { input: 1, output: 2 }, 'sim-*': { input: 1, output: 2 } },
       },
@@ -143,6 +145,24 @@ describe.each(ENGINES)('batches through the upstream batch API on %s', (engine) 
     expect(batch.request_counts).toEqual({ total: 1, completed: 0, failed: 1 });
     const errors = await contentLines(broke, batch.error_file_id);
     expect(errors[0]).toMatchObject({ custom_id: 'q-0', response: { status_code: 403 } });
+  }, 60_000);
+
+  it("charges the key's budget with the lines an upstream batch answered", async () => {
+    const keyId = (await gw.admin('GET', '/keys')).body.data.find((key: { name: string }) => key.name === 'budgeted').id;
+    const budget = (await gw.admin('POST', '/budgets', { scopeKind: 'key', scopeId: keyId, name: 'cap', amountUsd: 1, period: 'daily', timeZone: 'UTC' })).body;
+    const budgeted = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: BUDGETED, maxRetries: 0 });
+    const before = fake.batches.length;
+    const batch = await finished(budgeted, (await submit(budgeted, [chatLine('b-0', 'gpt-b-one', 'a'), chatLine('b-1', 'gpt-b-one', 'b')])).id);
+    expect(batch.request_counts).toEqual({ total: 2, completed: 2, failed: 0 });
+    expect(fake.batches.length).toBe(before + 1);
+    // The last line's charge may settle just after the batch is final.
+    let charged = (await gw.admin('GET', `/budgets/${budget.id}`)).body;
+    for (let tries = 0; charged.spent.tokens < 30 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      charged = (await gw.admin('GET', `/budgets/${budget.id}`)).body;
+    }
+    expect(charged.spent.usd).toBeCloseTo(2 * ((10 * 1 + 5 * 2) / 1e6) * 0.5, 12);
+    expect(charged.spent.tokens).toBe(30);
   }, 60_000);
 
   it('runs the lines of an upstream batch that expired on the gateway', async () => {
