@@ -26,7 +26,7 @@ import { BatchRepository } from '../tasks/batches/repository.js';
 import { BatchRunner, type LineOutcome } from '../tasks/batches/runner.js';
 import { DelegationLoop } from '../tasks/batches/delegation/loop.js';
 import { DelegationRepository } from '../tasks/batches/delegation/repository.js';
-import type { DelegationDb } from '../tasks/batches/delegation/schema.js';
+import { delegationDb } from '../tasks/batches/delegation/schema.js';
 import { delegationHost } from './batch-delegation.js';
 import { batchDb, type BatchApi, type BatchLine, type BatchRecord } from '../tasks/batches/schema.js';
 import { newRequestId } from './request-id.js';
@@ -78,7 +78,7 @@ export function createBatchRunner(ctx: AppContext): BatchRunner {
   const batches = new BatchRepository(db);
   const delegation = new DelegationLoop(
     { leaseMs: ctx.settings.tasks.leaseMs, pollMs: ctx.settings.tasks.batchUpstreamPollMs, owner: ctx.tasks.instanceId },
-    { repo: new DelegationRepository(db as unknown as DelegationDb), batches, host: delegationHost(ctx), logger: ctx.logger },
+    { repo: new DelegationRepository(delegationDb(ctx.store)), batches, host: delegationHost(ctx), logger: ctx.logger },
   );
   runner = new BatchRunner(
     { concurrency: ctx.settings.tasks.batchConcurrency, leaseMs: ctx.settings.tasks.leaseMs, tickMs: ctx.settings.tasks.tickMs },

@@ -11,7 +11,7 @@ import { upstreamBatchClient } from '../../src/server/batch-delegation.js';
 import type { DelegationHost } from '../../src/tasks/batches/delegation/host.js';
 import { stepDelegation } from '../../src/tasks/batches/delegation/machine.js';
 import { DelegationRepository } from '../../src/tasks/batches/delegation/repository.js';
-import type { Delegation, DelegationDb } from '../../src/tasks/batches/delegation/schema.js';
+import { type Delegation, delegationDb } from '../../src/tasks/batches/delegation/schema.js';
 import { BatchLineRepository } from '../../src/tasks/batches/lines.js';
 import { BatchRepository } from '../../src/tasks/batches/repository.js';
 import { batchDb, newBatchId, type BatchesTable } from '../../src/tasks/batches/schema.js';
@@ -41,7 +41,7 @@ describe.each(engines)('batch delegation on $engine', ({ engine, skip }) => {
     const db = batchDb(opened.store);
     const batches = new BatchRepository(db);
     const lines = new BatchLineRepository(db, opened.store.engine);
-    const repo = new DelegationRepository(db as unknown as DelegationDb);
+    const repo = new DelegationRepository(delegationDb(opened.store));
     const body = (i: number) => JSON.stringify({ model: 'client-model', messages: [{ role: 'user', content: `q${i}` }] });
     const batch = await batches.create(
       batchRow(Date.now(), count),
@@ -104,6 +104,19 @@ describe.each(engines)('batch delegation on $engine', ({ engine, skip }) => {
       [2, 'succeeded'],
     ]);
     expect((answered[0].response!.body as { choices: { message: { content: string } }[] }).choices[0].message.content).toBe('batch answer to 0');
+  });
+
+  it.skipIf(skip)('leases a delegation to one instance at a time', async () => {
+    const { batch, repo } = await seeded(1);
+    const id = await repo.create(batch.id, 'ch-1', 'gpt-upstream');
+    const at = Date.now() + 10_000;
+    const [one, two] = await Promise.all([repo.claimDue('one', 5_000, 100, at), repo.claimDue('two', 5_000, 100, at)]);
+    const holders = [...one, ...two].filter((delegation) => delegation.id === id);
+    expect(holders).toHaveLength(1);
+    // The other instance cannot write over it, and takes it once the lease ran out.
+    const loser = one.some((delegation) => delegation.id === id) ? 'two' : 'one';
+    expect(await repo.update(holders[0], loser, { state: 'done' }, true)).toBeUndefined();
+    expect((await repo.claimDue(loser, 5_000, 100, at + 6_000)).map((delegation) => delegation.id)).toContain(id);
   });
 
   it.skipIf(skip)('hands the lines an expired upstream batch left back to the local runner', async () => {

@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { FilesTable } from '../../../storage/files.js';
+import type { Store } from '../../../storage/types.js';
 import type { BatchesTable, BatchLinesTable } from '../schema.js';
 
 export type DelegationState = 'preparing' | 'submitted' | 'collecting' | 'done' | 'abandoned';
@@ -39,6 +40,10 @@ export interface BatchDelegationsTable {
 }
 
 export type DelegationDb = Kysely<{ batches: BatchesTable; batch_lines: BatchLinesTable; batch_delegations: BatchDelegationsTable; files: FilesTable }>;
+
+export function delegationDb(store: Pick<Store, 'db'>): DelegationDb {
+  return store.db as DelegationDb;
+}
 
 export interface Delegation {
   id: string;
