@@ -19,7 +19,8 @@ export async function collectResults(deps: StepDeps, delegation: Delegation, bat
   for (let after = -1; ; ) {
     const page = await deps.repo.lines(delegation.id, batch.id, after, PAGE);
     if (page.length === 0) break;
-    for (const line of page) waiting.set(line.index, line);
+    // Only the model is kept (for the log row): the bodies of 50,000 lines are not held while the files are read.
+    for (const line of page) waiting.set(line.index, { index: line.index, customId: line.customId, body: { model: line.body.model } });
     after = page[page.length - 1].index;
   }
   let answered = 0;
