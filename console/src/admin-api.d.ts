@@ -1344,6 +1344,8 @@ export interface components {
                 perSecond?: number | {
                     [key: string]: number;
                 };
+                /** @description Share of the token prices a line pays when the upstream's batch API served it (default 0.5, OpenAI's batch discount). */
+                batchRatio?: number;
                 /** @description Long-context prices: each replaces the prices it names when the prompt is over `above` tokens. */
                 tiers?: {
                     /** @description Prompt tokens over which the tier applies. */
@@ -1413,6 +1415,8 @@ export interface components {
                     perSecond?: number | {
                         [key: string]: number;
                     };
+                    /** @description Share of the token prices a line pays when the upstream's batch API served it (default 0.5, OpenAI's batch discount). */
+                    batchRatio?: number;
                     /** @description Long-context prices: each replaces the prices it names when the prompt is over `above` tokens. */
                     tiers?: {
                         /** @description Prompt tokens over which the tier applies. */
@@ -1470,6 +1474,8 @@ export interface components {
                     perSecond?: number | {
                         [key: string]: number;
                     };
+                    /** @description Share of the token prices a line pays when the upstream's batch API served it (default 0.5, OpenAI's batch discount). */
+                    batchRatio?: number;
                     /** @description Long-context prices: each replaces the prices it names when the prompt is over `above` tokens. */
                     tiers?: {
                         /** @description Prompt tokens over which the tier applies. */
@@ -3925,6 +3931,8 @@ export interface operations {
                     perSecond?: number | {
                         [key: string]: number;
                     };
+                    /** @description Share of the token prices a line pays when the upstream's batch API served it (default 0.5, OpenAI's batch discount). */
+                    batchRatio?: number;
                     /** @description Long-context prices: each replaces the prices it names when the prompt is over `above` tokens. */
                     tiers?: {
                         /** @description Prompt tokens over which the tier applies. */

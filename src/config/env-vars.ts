@@ -227,6 +227,14 @@ export const ENV_VARS = {
     description:
       'Batch lines one instance runs at once (0: this instance runs none, others do). The instance also takes no new line while its event loop lags or its interactive requests in flight pass a bound, so batches never starve interactive traffic.',
   },
+  SWITCHYARD_BATCH_UPSTREAM_POLL_MS: {
+    kind: 'integer',
+    default: 10_000,
+    min: 10,
+    section: 'tasks',
+    description:
+      "First wait between two looks at a batch handed to an upstream's own Batch API (docs/batches.md); it doubles per look up to six times this. Also the first retry delay when that upstream does not answer.",
+  },
   SWITCHYARD_CALLBACK_RETRY_MS: { kind: 'integer', default: 1_000, section: 'tasks', description: 'First retry delay of a failed final callback; doubles per attempt, 6 attempts in all.' },
 } as const satisfies Record<string, EnvVarSpec>;
 

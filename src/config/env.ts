@@ -157,6 +157,8 @@ export interface TaskSettings {
   fileMaxBytes: number;
   /** Batch lines one instance runs at once (0: none). */
   batchConcurrency: number;
+  /** First wait between two looks at an upstream batch (doubling up to six times it). */
+  batchUpstreamPollMs: number;
 }
 
 function taskSettingsFromEnv(read: EnvReader): TaskSettings {
@@ -171,6 +173,7 @@ function taskSettingsFromEnv(read: EnvReader): TaskSettings {
     callbackRetryMs: read.integer('SWITCHYARD_CALLBACK_RETRY_MS'),
     fileMaxBytes: read.integer('SWITCHYARD_FILE_MAX_BYTES'),
     batchConcurrency: read.integer('SWITCHYARD_BATCH_CONCURRENCY'),
+    batchUpstreamPollMs: read.integer('SWITCHYARD_BATCH_UPSTREAM_POLL_MS'),
   };
 }
 

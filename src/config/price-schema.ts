@@ -36,7 +36,12 @@ export interface ModelPrice extends TokenPrices {
   perSecond?: number | Record<string, number>;
   /** Long-context tiers, lowest `above` first. */
   tiers?: PriceTier[];
+  /** Share of the token prices a line pays when the upstream's batch API served it (default 0.5). */
+  batchRatio?: number;
 }
+
+/** The batch share when a price names none: OpenAI's batch discount. */
+export const DEFAULT_BATCH_RATIO = 0.5;
 
 const usd = () => z.number().nonnegative().finite();
 
@@ -61,6 +66,12 @@ export const priceSchema = builtOnce(() =>
         .describe(
           'USD per second of video: one number, or by resolution tier (`{ "480P": 0.05, "720P": 0.1, "*": 0.1 }`); and per second of audio (`/v1/audio/*`: speech made, audio transcribed or translated), the number or the `*` tier, on top of any token prices.',
         ),
+      batchRatio: z
+        .number()
+        .gt(0, { error: 'must be above 0' })
+        .lte(1, { error: 'must be at most 1' })
+        .optional()
+        .describe("Share of the token prices a line pays when the upstream's batch API served it (default 0.5, OpenAI's batch discount)."),
       tiers: z
         .array(z.strictObject({ above: z.number().int().positive().describe('Prompt tokens over which the tier applies.'), ...tokenPriceFields() }))
         .max(8)

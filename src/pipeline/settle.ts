@@ -13,6 +13,7 @@ import { requestLogRow } from '../billing/log-row.js';
 import { upstreamCostOf } from '../billing/upstream-cost.js';
 import { chargedUsage } from '../billing/delivered-usage.js';
 import { costOf } from '../billing/cost.js';
+import { DEFAULT_BATCH_RATIO } from '../config/price-schema.js';
 import { warnUnpricedOnce } from '../billing/unpriced.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
 import { chargeBudgets } from './quota-hold.js';
@@ -53,6 +54,8 @@ export interface SettleInput extends RoutedFields {
   images?: number;
   /** Seconds of audio (`/v1/audio/*`): charged the model's `perSecond`, on top of its tokens. */
   audioSeconds?: number;
+  /** A batch line an upstream's batch API served: its tokens at the price's `batchRatio` share. */
+  batchPrice?: boolean;
 }
 
 /** The usage the request is charged for: the one rule in billing/delivered-usage.ts. */
@@ -104,7 +107,9 @@ function observeSettled(ctx: AppContext, input: SettleInput, usage: Usage, cost:
 /** What the serving channel's provider charged for the usage; null when no channel served or it has no cost table for the model. */
 function upstreamCostFor(ctx: AppContext, input: SettleInput, usage: Usage): number | null {
   if (input.channelId === undefined) return null;
-  return upstreamCostOf(ctx.channels.costsOf(input.channelId), input.model, input.upstreamModel, usage);
+  const cost = upstreamCostOf(ctx.channels.costsOf(input.channelId), input.model, input.upstreamModel, usage);
+  // A batch API charges its batch price: OpenAI's, half its interactive one.
+  return cost !== null && input.batchPrice ? cost * DEFAULT_BATCH_RATIO : cost;
 }
 
 /** The request's cost, and whether its model had no price anywhere although it was answered with usage. */
@@ -113,7 +118,11 @@ function priceOf(ctx: AppContext, input: SettleInput, usage: Usage): { cost: num
   const quote = ctx.prices.quote(input.model, input.upstreamModel);
   const images = input.images ?? 0;
   const seconds = input.audioSeconds ?? 0;
-  if (quote) return { cost: costOf(quote.price, usage) + images * (quote.price.perImage ?? 0) + seconds * perSecondOf(quote.price), unpriced: false };
+  if (quote)
+    return {
+      cost: costOf(quote.price, usage) * (input.batchPrice ? (quote.price.batchRatio ?? DEFAULT_BATCH_RATIO) : 1) + images * (quote.price.perImage ?? 0) + seconds * perSecondOf(quote.price),
+      unpriced: false,
+    };
   if (input.freeUnlessPriced) return { cost: 0, unpriced: false };
   const used = images > 0 || seconds > 0 || usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens > 0;
   if (used) warnUnpricedOnce(ctx.prices, ctx.logger, input.model);

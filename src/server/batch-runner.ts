@@ -5,7 +5,8 @@
  * moderations for OpenAI's batches, messages for Anthropic's), the batch's key as the store has it
  * now (a key disabled or expired since answers its lines with the 401 its
  * requests would get), and when the instance is too busy to take a line: its
- * event loop lagging, or many interactive requests in flight.
+ * event loop lagging, or many interactive requests in flight. Lines an
+ * upstream's own Batch API serves are handed to it (batch-delegation.ts).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { GatewayError } from '../core/errors.js';
@@ -24,6 +25,10 @@ import { FileRepository } from '../storage/files.js';
 import { BatchLineRepository } from '../tasks/batches/lines.js';
 import { BatchRepository } from '../tasks/batches/repository.js';
 import { BatchRunner, type LineOutcome } from '../tasks/batches/runner.js';
+import { DelegationLoop } from '../tasks/batches/delegation/loop.js';
+import { DelegationRepository } from '../tasks/batches/delegation/repository.js';
+import { delegationDb } from '../tasks/batches/delegation/schema.js';
+import { delegationHost } from './batch-delegation.js';
 import { batchDb, type BatchApi, type BatchLine, type BatchRecord } from '../tasks/batches/schema.js';
 import { newRequestId } from './request-id.js';
 
@@ -72,10 +77,16 @@ export function createBatchRunner(ctx: AppContext): BatchRunner {
     return lineOutcome(batch.api, requestId, answer, line.attempt);
   };
 
+  const batches = new BatchRepository(db);
+  const delegation = new DelegationLoop(
+    { leaseMs: ctx.settings.tasks.leaseMs, pollMs: ctx.settings.tasks.batchUpstreamPollMs, owner: ctx.tasks.instanceId },
+    { repo: new DelegationRepository(delegationDb(ctx.store)), batches, host: delegationHost(ctx), logger: ctx.logger },
+  );
   runner = new BatchRunner(
     { concurrency: ctx.settings.tasks.batchConcurrency, leaseMs: ctx.settings.tasks.leaseMs, tickMs: ctx.settings.tasks.tickMs },
     {
-      batches: new BatchRepository(db),
+      batches,
+      delegation,
       lines: new BatchLineRepository(db, ctx.store.engine),
       files: new FileRepository(ctx.store),
       media: ctx.tasks.media,

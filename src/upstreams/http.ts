@@ -6,6 +6,7 @@
  * undici's dispatcher API is used rather than global fetch: fetch costs several
  * times more per request on Node 20 (see the performance research notes).
  */
+import type { Readable } from 'node:stream';
 import type { CallSignal } from '../core/call-signal.js';
 import type { Agent, Dispatcher } from 'undici';
 import { GatewayError } from '../core/errors.js';
@@ -38,7 +39,8 @@ export interface UpstreamRequestOptions {
   url: string;
   method?: 'POST' | 'GET';
   headers: Record<string, string>;
-  body?: string | Buffer;
+  /** A stream is sent as it is read (an upload: chunked). */
+  body?: string | Buffer | Readable;
   signal: CallSignal;
   /**
    * Bound on the wait for the response headers (undici headersTimeout). undici

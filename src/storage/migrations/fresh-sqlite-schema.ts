@@ -21,6 +21,7 @@ export const FRESH_SQLITE_MIGRATIONS: readonly string[] = [
   '0015_admin_sessions',
   '0016_files_batches',
   '0017_images',
+  '0018_batch_delegations',
   '0019_batch_output_expiry',
 ];
 
@@ -85,8 +86,12 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE TABLE "batches" ("id" text primary key, "api" text not null, "key_id" text not null, "team_id" text, "user_id" text, "endpoint" text not null, "input_file_id" text, "completion_window" text not null, "status" text not null, "errors" text, "metadata" text, "output_file_id" text, "error_file_id" text, "total" integer not null, "counts" text, "usage" text, "version" integer default 0 not null, "created_at" bigint not null, "in_progress_at" bigint, "expires_at" bigint not null, "finalizing_at" bigint, "completed_at" bigint, "failed_at" bigint, "expired_at" bigint, "cancelling_at" bigint, "cancelled_at" bigint, "updated_at" bigint not null, "output_expires_seconds" integer)',
   'CREATE INDEX "batches_key" on "batches" ("key_id", "api", "id")',
   'CREATE INDEX "batches_status" on "batches" ("status", "id")',
-  'CREATE TABLE "batch_lines" ("batch_id" text not null, "idx" integer not null, "custom_id" text not null, "body" text not null, "status" text not null, "lease_owner" text, "lease_until" bigint, "attempt" integer default 0 not null, "request_id" text, "response" text, "error" text, "updated_at" bigint not null, constraint "batch_lines_pk" primary key ("batch_id", "idx"))',
+  'CREATE TABLE "batch_lines" ("batch_id" text not null, "idx" integer not null, "custom_id" text not null, "body" text not null, "status" text not null, "lease_owner" text, "lease_until" bigint, "attempt" integer default 0 not null, "request_id" text, "response" text, "error" text, "updated_at" bigint not null, "delegation_id" text, constraint "batch_lines_pk" primary key ("batch_id", "idx"))',
   'CREATE INDEX "batch_lines_status" on "batch_lines" ("batch_id", "status", "idx")',
   'CREATE TABLE "expiring_media" ("media_key" text primary key, "expires_at" bigint not null)',
   'CREATE INDEX "expiring_media_expires" on "expiring_media" ("expires_at")',
+  'CREATE TABLE "batch_delegations" ("id" text primary key, "batch_id" text not null, "channel_id" text not null, "upstream_model" text not null, "state" text not null, "upstream_file_id" text, "upstream_batch_id" text, "upstream_status" text, "output_file_id" text, "error_file_id" text, "lease_owner" text, "lease_until" bigint, "attempt" integer default 0 not null, "polls" integer default 0 not null, "next_check_at" bigint not null, "error" text, "created_at" bigint not null, "updated_at" bigint not null)',
+  'CREATE INDEX "batch_delegations_due" on "batch_delegations" ("state", "next_check_at")',
+  'CREATE INDEX "batch_delegations_batch" on "batch_delegations" ("batch_id")',
+  'CREATE INDEX "batch_lines_delegation" on "batch_lines" ("delegation_id", "idx")',
 ];

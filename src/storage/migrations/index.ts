@@ -20,6 +20,7 @@ import { adminTokens } from './0014_admin_tokens.js';
 import { adminSessions } from './0015_admin_sessions.js';
 import { filesBatches } from './0016_files_batches.js';
 import { images } from './0017_images.js';
+import { batchDelegations } from './0018_batch_delegations.js';
 import { batchOutputExpiry } from './0019_batch_output_expiry.js';
 
 export const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0015_admin_sessions': adminSessions,
   '0016_files_batches': filesBatches,
   '0017_images': images,
+  '0018_batch_delegations': batchDelegations,
   '0019_batch_output_expiry': batchOutputExpiry,
 };
 

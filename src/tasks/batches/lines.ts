@@ -6,7 +6,8 @@
  * while the line is pending, so a line gets exactly one answer even when a
  * lease ran out and another instance ran it again. A line in flight keeps
  * its lease renewed; a killed instance's lines are due again once theirs
- * ran out.
+ * ran out. Lines handed to an upstream's own batch API (`delegation_id`
+ * set, delegation/) are never claimed here.
  */
 import { sql } from 'kysely';
 import { toAnsweredLine, type AnsweredLine, type BatchDb, type BatchLine, type BatchLinesTable, type LineCounts, type LineStatus } from './schema.js';
@@ -40,7 +41,7 @@ export class BatchLineRepository {
       const result = await sql<Pick<BatchLinesTable, 'batch_id' | 'idx' | 'custom_id' | 'body' | 'attempt'>>`
         with picked as (
           select idx from batch_lines
-          where batch_id = ${batchId} and status = 'pending' and (lease_until is null or lease_until < ${now})
+          where batch_id = ${batchId} and status = 'pending' and delegation_id is null and (lease_until is null or lease_until < ${now})
           order by idx limit ${limit} for update skip locked
         )
         update batch_lines set lease_owner = ${owner}, lease_until = ${until}, attempt = attempt + 1, updated_at = ${now}
@@ -49,13 +50,22 @@ export class BatchLineRepository {
       rows = result.rows;
     } else {
       // SQLite runs one statement at a time: the subquery and the update see the same rows.
-      const pick = this.db.selectFrom('batch_lines').select('idx').where('batch_id', '=', batchId).where('status', '=', 'pending').where(due(now)).orderBy('idx').limit(limit);
+      const pick = this.db
+        .selectFrom('batch_lines')
+        .select('idx')
+        .where('batch_id', '=', batchId)
+        .where('status', '=', 'pending')
+        .where('delegation_id', 'is', null)
+        .where(due(now))
+        .orderBy('idx')
+        .limit(limit);
       rows = await this.db
         .updateTable('batch_lines')
         .set({ lease_owner: owner, lease_until: until, attempt: sql<number>`attempt + 1`, updated_at: now })
         .where('batch_id', '=', batchId)
         .where('idx', 'in', pick)
         .where('status', '=', 'pending')
+        .where('delegation_id', 'is', null)
         .where(due(now))
         .returning(['batch_id', 'idx', 'custom_id', 'body', 'attempt'])
         .execute();
@@ -116,13 +126,14 @@ export class BatchLineRepository {
       .execute();
   }
 
-  /** Ends every pending line no instance is running (a cancel, an expiry): how many. */
+  /** Ends every pending line no instance is running (a cancel, an expiry): how many. Lines handed to an upstream batch are ended by their delegation. */
   async endIdle(batchId: string, answer: LineAnswer, now = Date.now()): Promise<number> {
     const result = await this.db
       .updateTable('batch_lines')
       .set({ status: answer.status, error: answer.error === null ? null : JSON.stringify(answer.error), lease_owner: null, lease_until: null, updated_at: now })
       .where('batch_id', '=', batchId)
       .where('status', '=', 'pending')
+      .where('delegation_id', 'is', null)
       .where(due(now))
       .executeTakeFirst();
     return Number(result.numUpdatedRows);

@@ -46,6 +46,7 @@ export class BatchRepository {
           request_id: null,
           response: null,
           error: null,
+          delegation_id: null,
           updated_at: row.created_at,
         }));
         await trx.insertInto('batch_lines').values(values).execute();

@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import type { FileRepository } from '../../storage/files.js';
 import type { MediaStore } from '../media.js';
 import { finalizeBatch } from './finalize.js';
+import type { DelegationLoop } from './delegation/loop.js';
 import type { BatchLineRepository, LineAnswer } from './lines.js';
 import type { BatchRepository } from './repository.js';
 import type { BatchLine, BatchRecord } from './schema.js';
@@ -41,6 +42,8 @@ export interface BatchRunnerDeps {
   runLine(batch: BatchRecord, line: BatchLine): Promise<LineOutcome>;
   /** True while interactive work should have the instance to itself. */
   busy(): boolean;
+  /** Lines served through upstreams' own batch APIs (delegation/), planned before this instance claims a batch's lines. */
+  delegation?: DelegationLoop;
   /** Told once the runner stopped (to release what `busy` watches). */
   stopped?(): void;
 }
@@ -82,6 +85,7 @@ export class BatchRunner {
     await Promise.race([Promise.all(pending), new Promise((resolve) => (bound = setTimeout(resolve, graceMs)))]);
     clearTimeout(bound);
     await this.deps.lines.releaseAll(this.deps.owner).catch((error: unknown) => this.deps.logger.warn({ err: error }, 'batch line leases not released'));
+    await this.deps.delegation?.stop();
     this.deps.stopped?.();
   }
 
@@ -120,9 +124,14 @@ export class BatchRunner {
         await this.deps.lines.endIdle(batch.id, ended('expired', 'batch_expired', 'This request could not be executed before the completion window expired.'), now);
       }
       if (!(await this.deps.lines.hasPending(batch.id))) await this.finalize(batch);
-      else if (batch.status === 'in_progress' && batch.expiresAt > now) runnable.push(batch);
+      else if (batch.status === 'in_progress' && batch.expiresAt > now) {
+        await this.deps.delegation?.plan(batch).catch((error: unknown) => this.deps.logger.warn({ err: error, batch: batch.id }, 'batch delegation not planned'));
+        runnable.push(batch);
+      }
     }
     this.runnable = runnable;
+    this.deps.delegation?.keepOnly(new Set(runnable.map((batch) => batch.id)));
+    this.deps.delegation?.kick();
   }
 
   private async finalize(batch: BatchRecord): Promise<void> {

@@ -67,6 +67,8 @@ export interface BatchLinesTable {
   request_id: string | null;
   response: string | null;
   error: string | null;
+  /** The upstream batch the line was handed to (delegation/); null: the gateway runs it. */
+  delegation_id: string | null;
   updated_at: number;
 }
 

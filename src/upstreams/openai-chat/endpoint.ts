@@ -14,7 +14,8 @@ import { joinUrl } from '../http.js';
 import type { ChatCompletionsEndpoint, ChatCompletionsOperation } from '../protocols/chat-completions/index.js';
 import type { UpstreamCall } from '../types.js';
 import { CHAT_PRESETS } from './presets.js';
-import { offersAudio, offersImages, offersModerations, openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
+import type { Channel } from '../../core/channel.js';
+import { offersAudio, offersBatchApi, offersImages, offersModerations, openAiChatSettingsOf, type OpenAiChatSettings } from './settings.js';
 
 const paths: Readonly<Record<ChatCompletionsOperation, string>> = { chat: '/chat/completions', embeddings: '/embeddings' };
 
@@ -58,4 +59,11 @@ function baseOf(call: UpstreamCall): string {
 
 function presetBaseUrl(settings: OpenAiChatSettings): string {
   return settings.preset === undefined ? '' : CHAT_PRESETS[settings.preset].baseUrl;
+}
+
+/** The base URL of the channel's Batch API, or undefined when its server has none (`batchApi`). */
+export function batchApiBaseUrl(channel: Channel): string | undefined {
+  const settings = openAiChatSettingsOf(channel);
+  const base = channel.baseUrl || presetBaseUrl(settings);
+  return base && offersBatchApi(settings, base) ? base : undefined;
 }

@@ -5,7 +5,7 @@
  * defaults, and `completionsEndpoint`, `rerankEndpoint` and
  * `moderationsEndpoint` and `imagesEndpoint`, which say the server takes
  * legacy Completions, rerank, moderations and images itself, and
- * `audioEndpoint`, audio.
+ * `audioEndpoint`, audio, and `batchApi`, OpenAI's Batch API.
  */
 import { z } from 'zod';
 import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
@@ -52,6 +52,12 @@ export const openAiChatSettingsShape = {
     .describe(
       "The server offers OpenAI's audio endpoints at `<base>/audio/speech`, `<base>/audio/transcriptions` and `<base>/audio/translations`: `/v1/audio/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise.",
     ),
+  batchApi: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .describe(
+      "The server offers OpenAI's Files and Batch APIs at `<base>/files` and `<base>/batches`: the lines of a client's OpenAI batch whose model this channel would serve first are sent as one upstream batch per model, at the upstream's batch price (docs/batches.md). Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise (vLLM, DeepSeek and most compatible servers have no batch API).",
+    ),
 } as const;
 
 export const openAiChatSettings = typedChannelSettings('openai-chat', openAiChatSettingsShape, chatCompletionsLooseWhenStored, CHAT_PRESET_DEFAULTS);
@@ -70,3 +76,6 @@ export const offersImages = (settings: OpenAiChatSettings, baseUrl: string): boo
 
 /** Whether a channel's server takes OpenAI's audio endpoints: the setting, else whether its base URL is OpenAI's. */
 export const offersAudio = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.audioEndpoint ?? isOpenAiBaseUrl(baseUrl);
+
+/** Whether a channel's server takes OpenAI's Batch API: the setting, else whether its base URL is OpenAI's. */
+export const offersBatchApi = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.batchApi ?? isOpenAiBaseUrl(baseUrl);

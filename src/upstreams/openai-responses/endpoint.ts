@@ -8,7 +8,8 @@
 import { joinUrl } from '../http.js';
 import type { ResponsesEndpoint, ResponsesOperation } from '../protocols/responses/index.js';
 import type { UpstreamCall } from '../types.js';
-import { offersAudio, offersImages, offersModerations, openAiResponsesSettingsOf, type OpenAiResponsesSettings } from './settings.js';
+import type { Channel } from '../../core/channel.js';
+import { offersAudio, offersBatchApi, offersImages, offersModerations, openAiResponsesSettingsOf, type OpenAiResponsesSettings } from './settings.js';
 
 /** Used when the channel names no base URL (the `/v1` prefix is part of it, as for every OpenAI-style type). */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -44,3 +45,9 @@ export const openAiResponsesEndpoint: ResponsesEndpoint<OpenAiResponsesSettings>
     url: (call) => joinUrl(call.channel.baseUrl || DEFAULT_OPENAI_BASE_URL, '/audio'),
   },
 };
+
+/** The base URL of the channel's Batch API, or undefined when its server has none (`batchApi`). */
+export function batchApiBaseUrl(channel: Channel): string | undefined {
+  const base = channel.baseUrl || DEFAULT_OPENAI_BASE_URL;
+  return offersBatchApi(openAiResponsesSettingsOf(channel), base) ? base : undefined;
+}

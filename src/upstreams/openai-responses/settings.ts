@@ -2,7 +2,8 @@
  * The openai-responses channel's settings: the Responses protocol's keys
  * (protocols/responses/settings.ts), and `moderationsEndpoint` and
  * `imagesEndpoint`, which say the server takes OpenAI's moderations and
- * images itself, and `audioEndpoint`, audio.
+ * images itself, and `audioEndpoint`, audio, and `batchApi`, OpenAI's Batch
+ * API.
  */
 import { z } from 'zod';
 import { responsesLooseWhenStored, responsesSettingsShape } from '../protocols/responses/settings.js';
@@ -29,6 +30,12 @@ export const openAiResponsesSettingsShape = {
     .describe(
       "The server offers OpenAI's audio endpoints at `<base>/audio/speech`, `<base>/audio/transcriptions` and `<base>/audio/translations`: `/v1/audio/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
     ),
+  batchApi: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .describe(
+      "The server offers OpenAI's Files and Batch APIs at `<base>/files` and `<base>/batches`: the lines of a client's OpenAI batch whose model this channel would serve first are sent as one upstream batch per model, at the upstream's batch price (docs/batches.md). Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise (vLLM, DeepSeek and most compatible servers have no batch API).",
+    ),
 } as const;
 
 export const openAiResponsesSettings = typedChannelSettings('openai-responses', openAiResponsesSettingsShape, responsesLooseWhenStored);
@@ -47,3 +54,6 @@ export const offersImages = (settings: OpenAiResponsesSettings, baseUrl: string)
 
 /** Whether a channel's server takes OpenAI's audio endpoints: the setting, else whether its base URL is OpenAI's. */
 export const offersAudio = (settings: OpenAiResponsesSettings, baseUrl: string): boolean => settings.audioEndpoint ?? isOpenAiBaseUrl(baseUrl);
+
+/** Whether a channel's server takes OpenAI's Batch API: the setting, else whether its base URL is OpenAI's. */
+export const offersBatchApi = (settings: OpenAiResponsesSettings, baseUrl: string): boolean => settings.batchApi ?? isOpenAiBaseUrl(baseUrl);
