@@ -44,7 +44,7 @@ async function contentLines(client: OpenAI, fileId: string | null | undefined): 
     .map((line) => JSON.parse(line));
 }
 
-async function submit(client: OpenAI, lines: unknown[], endpoint: '/v1/chat/completions' | '/v1/embeddings' = '/v1/chat/completions') {
+async function submit(client: OpenAI, lines: unknown[], endpoint: '/v1/chat/completions' | '/v1/embeddings' | '/v1/responses' = '/v1/chat/completions') {
   const file = await client.files.create({ file: await toFile(jsonl(lines), 'input.jsonl'), purpose: 'batch' });
   return client.batches.create({ input_file_id: file.id, endpoint, completion_window: '24h' });
 }
@@ -62,6 +62,7 @@ describe.each(ENGINES)('batches through the upstream batch API on %s', (engine) 
       config: {
         channels: [
           { name: 'openai', type: 'openai-chat', baseUrl: `${fake.origin}/v1`, apiKey: BATCH_FAKE_KEY, models: ['gpt-b-*'], settings: { batchApi: true } },
+          { name: 'openai-responses', type: 'openai-responses', baseUrl: `${fake.origin}/v1`, apiKey: BATCH_FAKE_KEY, models: ['resp-b-*'], settings: { batchApi: true } },
           { name: 'sim', type: 'simulator', models: ['sim-*'], settings: { latencyMs: 5 } },
         ],
         keys: [
@@ -69,7 +70,7 @@ describe.each(ENGINES)('batches through the upstream batch API on %s', (engine) 
           { name: 'broke', key: BROKE, quota: 0 },
           { name: 'budgeted', key: BUDGETED },
         ],
-        prices: { 'gpt-b-*': { input: 1, output: 2 }, 'sim-*': { input: 1, output: 2 } },
+        prices: { 'gpt-b-*': { input: 1, output: 2 }, 'resp-b-*': { input: 1, output: 2 }, 'sim-*': { input: 1, output: 2 } },
       },
       env: { SWITCHYARD_BATCH_UPSTREAM_POLL_MS: '40' },
     });
@@ -135,6 +136,17 @@ describe.each(ENGINES)('batches through the upstream batch API on %s', (engine) 
     expect(fake.batches.slice(before).map((entry) => [entry.endpoint, entry.models, entry.lines])).toEqual([['/v1/embeddings', ['gpt-b-embed'], 3]]);
     const output = await contentLines(client, batch.output_file_id);
     expect(output.every((line) => line.response.body.object === 'list' && line.response.body.data[0].embedding.length === 3)).toBe(true);
+  }, 60_000);
+
+  it("sends responses lines to an openai-responses channel's batch API", async () => {
+    const before = fake.batches.length;
+    const lines = Array.from({ length: 2 }, (_, i) => ({ custom_id: `r-${i}`, method: 'POST', url: '/v1/responses', body: { model: 'resp-b-one', input: `text ${i}` } }));
+    const batch = await finished(client, (await submit(client, lines, '/v1/responses')).id);
+    expect(batch.request_counts).toEqual({ total: 2, completed: 2, failed: 0 });
+    expect(fake.batches.slice(before).map((entry) => [entry.endpoint, entry.models, entry.lines])).toEqual([['/v1/responses', ['resp-b-one'], 2]]);
+    const output = await contentLines(client, batch.output_file_id);
+    expect(output.map((line) => line.response.body.output[0].content[0].text).sort()).toEqual(['batch response to 0', 'batch response to 1']);
+    expect(batch.usage).toMatchObject({ input_tokens: 20, output_tokens: 10 });
   }, 60_000);
 
   it('delegates nothing for a key over its quota: its lines get the refusal a request gets', async () => {

@@ -197,6 +197,16 @@ const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 function answer(endpoint: string, line: { custom_id: string; body: Record<string, unknown> }): Record<string, unknown> & { choices?: Record<string, unknown>[] } {
   const model = line.body.model;
   if (endpoint === '/v1/embeddings') return { object: 'list', model, data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2, 0.3] }], usage: { prompt_tokens: 10, total_tokens: 10 } };
+  if (endpoint === '/v1/responses')
+    return {
+      id: id('resp_'),
+      object: 'response',
+      created_at: 1,
+      status: 'completed',
+      model,
+      output: [{ type: 'message', id: id('msg_'), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: `batch response to ${line.custom_id}`, annotations: [] }] }],
+      usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    };
   if (endpoint === '/v1/completions')
     return { id: id('cmpl-'), object: 'text_completion', model, created: 1, choices: [{ index: 0, text: `batch text ${line.custom_id}`, finish_reason: 'stop', logprobs: null }], usage: USAGE };
   return {
