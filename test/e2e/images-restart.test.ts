@@ -13,7 +13,7 @@ import { igClient, pngDataUrl } from '../families/images/support.js';
 
 const KEY = 'sk-images-restart-001';
 const config = {
-  channels: [{ name: 'sim', type: 'simulator', settings: { taskSeconds: 1.2, imageSize: 64 } }],
+  channels: [{ name: 'sim', type: 'simulator', settings: { taskSeconds: 3, imageSize: 64 } }],
   keys: [{ name: 'restart', key: KEY, quota: 10 }],
   prices: { 'ig_*': { perCall: 0.1 } },
 };
