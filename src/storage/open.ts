@@ -4,15 +4,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { withAdvisoryLock } from './exclusive-lock.js';
 import { KyselyRequestLogRepository } from './logs.js';
 import { createFreshSqliteSchema } from './migrations/fresh-sqlite.js';
-import { migrationProvider, migrations } from './migrations/index.js';
+import { migrations, storeMigrator } from './migrations/index.js';
 import { postgresConnection, redactUrl } from './postgres-connection.js';
 import type { Database } from './schema.js';
-import { introspectingOnly } from './migrations/schema-introspector.js';
 import { openSqliteFile } from './sqlite-driver.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 import { immediateTransaction, storeWrites } from './store-writes.js';
@@ -170,8 +169,7 @@ async function inWriteTransaction(db: Kysely<Database>, step: () => Promise<void
 
 async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
   // Name the schema: otherwise the migrator's existence check sees its tables in any schema of the database.
-  // On PostgreSQL, the migrator's existence checks read that schema alone (schema-introspector.ts).
-  const migrator = new Migrator({ db: schema === undefined ? db : introspectingOnly(db, schema), provider: migrationProvider, migrationTableSchema: schema });
+  const migrator = storeMigrator(db, schema);
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;

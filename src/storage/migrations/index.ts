@@ -2,7 +2,8 @@
  * Every migration, in order. Names sort in the order they run; a later concern
  * (tasks, stored responses) adds its own file and one entry at the end.
  */
-import type { Migration, MigrationProvider } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { introspectingOnly } from './schema-introspector.js';
 import { initial } from './0001_initial.js';
 import { responses } from './0002_responses.js';
 import { tasks } from './0003_tasks.js';
@@ -48,3 +49,13 @@ export const migrations: Record<string, Migration> = {
 export const migrationProvider: MigrationProvider = {
   getMigrations: async () => migrations,
 };
+
+/**
+ * The migrator of a store: on PostgreSQL (`schema` named) its table lives in
+ * that schema and its existence checks read that schema alone
+ * (schema-introspector.ts), so schemas other processes drop meanwhile do not
+ * fail it; else the database's own.
+ */
+export function storeMigrator(db: Kysely<any>, schema?: string): Migrator {
+  return new Migrator({ db: schema === undefined ? db : introspectingOnly(db, schema), provider: migrationProvider, migrationTableSchema: schema });
+}
