@@ -20,6 +20,7 @@ import { adminTokens } from './0014_admin_tokens.js';
 import { adminSessions } from './0015_admin_sessions.js';
 import { filesBatches } from './0016_files_batches.js';
 import { images } from './0017_images.js';
+import { logIndexTrim } from './0020_log_index_trim.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0015_admin_sessions': adminSessions,
   '0016_files_batches': filesBatches,
   '0017_images': images,
+  '0020_log_index_trim': logIndexTrim,
 };
 
 export const migrationProvider: MigrationProvider = {
