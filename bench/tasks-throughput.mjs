@@ -21,9 +21,10 @@
  * BENCH_TASKS_OUT when set.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { compileGateway, runOnBothEngines, startGateway as startTaskGateway, stopGateway } from './lib/task-harness.mjs';
 import { hasWrk, runWrk } from './lib/throughput.mjs';
@@ -37,6 +38,7 @@ const settings = {
   idleSeconds: knob('BENCH_TASKS_IDLE_S', 10),
   drain: knob('BENCH_TASKS_DRAIN', 2_000),
 };
+const loopDelayPreload = join(dirname(fileURLToPath(import.meta.url)), 'lib', 'loop-delay.cjs');
 const KEY = 'sk-bench-tasks-0123456789';
 const ADMIN = `sk-admin-${randomBytes(8).toString('hex')}`;
 const children = new Set();
@@ -46,7 +48,7 @@ function compile() {
   return compileGateway(cleanups, process.env.BENCH_TASKS_ENTRY);
 }
 
-async function startGateway(entry, env) {
+async function startGateway(entry, env, loopFile) {
   return startTaskGateway({
     entry,
     config: {
@@ -57,8 +59,8 @@ async function startGateway(entry, env) {
       keys: [{ name: 'bench', key: KEY }],
       prices: { 'ig_*': { perCall: 0.01 } },
     },
-    env: { ...env },
-    nodeArgs: (process.env.BENCH_TASKS_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    env: { ...env, BENCH_LOOP_FILE: loopFile },
+    nodeArgs: ['--require', loopDelayPreload, ...(process.env.BENCH_TASKS_NODE_ARGS ?? '').split(' ').filter(Boolean)],
     adminKey: ADMIN,
     children,
     cleanups,
@@ -94,15 +96,17 @@ async function fetchLoad(url, ids, pick, pid) {
     const wrk = (seconds) => runWrk({ url, paths: ids.map((id) => `/ig/task/${id}/fetch`), headers: { authorization: `Bearer ${KEY}` }, seconds, connections: settings.connections, scriptDir });
     await wrk(2);
     const before = cpuMs(pid);
+    const from = Date.now();
     const result = await wrk(settings.fetchSeconds);
     const cpuUsPerRequest = Math.round(((cpuMs(pid) - before) * 1000) / result.requests);
-    return { tool: 'wrk', requests: result.requests, rps: result.rps, p50Ms: result.p50Ms, p99Ms: result.p99Ms, non2xx: result.non2xx, errors: result.errors, cpuUsPerRequest };
+    return { tool: 'wrk', from, to: Date.now(), requests: result.requests, rps: result.rps, p50Ms: result.p50Ms, p99Ms: result.p99Ms, non2xx: result.non2xx, errors: result.errors, cpuUsPerRequest };
   }
   const run = () => load({ url: `${url}/ig/task/x/fetch`, method: 'GET', amount: settings.reads, path: () => `/ig/task/${pick()}/fetch` });
   await run();
   const before = cpuMs(pid);
+  const from = Date.now();
   const result = summary(await run());
-  return { tool: 'autocannon', ...result, cpuUsPerRequest: Math.round(((cpuMs(pid) - before) * 1000) / result.requests) };
+  return { tool: 'autocannon', from, to: Date.now(), ...result, cpuUsPerRequest: Math.round(((cpuMs(pid) - before) * 1000) / result.requests) };
 }
 
 const summary = ({ result }) => ({
@@ -138,13 +142,43 @@ async function waitAllDone(url, ids, timeoutMs) {
   }
 }
 
+/**
+ * The gateway's event loop over the whole seconds of [from, to] (bench/lib/loop-delay.cjs):
+ * the worst second's delay p99 and max, and the longest GC pause of each kind.
+ */
+function loopDelay(file, from, to) {
+  if (!existsSync(file)) return undefined;
+  const seconds = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((line) => line.t - 1000 >= from && line.t <= to);
+  if (seconds.length === 0) return undefined;
+  const worst = (pick) => Math.max(...seconds.map(pick));
+  const gc = (kind) => ({ maxMs: worst((s) => s.gc[kind]?.maxMs ?? 0), perSecond: Math.round(seconds.reduce((n, s) => n + (s.gc[kind]?.count ?? 0), 0) / seconds.length) });
+  return {
+    p50Ms: worst((s) => s.p50),
+    p99Ms: worst((s) => s.p99),
+    maxMs: worst((s) => s.max),
+    busyP99Ms: worst((s) => s.busyP99 ?? 0),
+    busyMaxMs: worst((s) => s.busyMax ?? 0),
+    minor: gc('minor'),
+    major: gc('major'),
+  };
+}
+
 async function runEngine(label, entry, env) {
-  const { child, url } = await startGateway(entry, env);
+  // BENCH_TASKS_LOOP_DIR keeps the per-second lines (one file per engine) for a closer look.
+  const keep = process.env.BENCH_TASKS_LOOP_DIR;
+  const loopFile = join(keep ?? mkdtempSync(join(os.tmpdir(), 'switchyard-bench-loop-')), `loop-${label}.jsonl`);
+  if (!keep) cleanups.push(() => rmSync(dirname(loopFile), { recursive: true, force: true }));
+  const { child, url } = await startGateway(entry, env, loopFile);
   try {
     const submit = await load({ url: `${url}/ig/submit/imagine`, amount: settings.open, body: { prompt: 'bench task', accountFilter: { instanceId: 'long' } } });
     const ids = submit.ids;
     const pick = () => ids[Math.floor(Math.random() * ids.length)];
     const fetchOne = await fetchLoad(url, ids, pick, child.pid);
+    fetchOne.loop = loopDelay(loopFile, fetchOne.from, fetchOne.to);
     const listMany = await load({
       url: `${url}/ig/task/list-by-condition`,
       amount: Math.max(1, Math.round(settings.reads / 5)),
@@ -177,13 +211,16 @@ function markdown(rows) {
     '',
     `${settings.open} open tasks, ${settings.connections} connections; drain of ${settings.drain} one-second tasks.`,
     '',
-    '| storage | submit req/s | submit p50/p99 ms | fetch req/s (load) | fetch p50/p99 ms | fetch CPU µs/req | list 100 ids req/s | list p50/p99 ms | loop CPU with open tasks | drain tasks/s (s) | errors |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| storage | submit req/s | submit p50/p99 ms | fetch req/s (load) | fetch p50/p99 ms | fetch CPU µs/req | event-loop delay while fetching, worst second p99 / max ms (the part the gateway CPU made) | GC while fetching: scavenges/s, longest; mark-compacts/s, longest ms | list 100 ids req/s | list p50/p99 ms | loop CPU with open tasks | drain tasks/s (s) | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
     const errors = [r.submit, r.fetch, r.list100].reduce((n, s) => n + s.non2xx + s.errors, 0);
+    const loop = r.fetch.loop;
+    const delay = loop ? `${loop.p99Ms} / ${loop.maxMs} (${loop.busyP99Ms} / ${loop.busyMaxMs})` : '–';
+    const gc = loop ? `${loop.minor.perSecond}, ${loop.minor.maxMs}; ${loop.major.perSecond}, ${loop.major.maxMs}` : '–';
     lines.push(
-      `| ${r.label} | ${r.submit.rps} | ${r.submit.p50Ms}/${r.submit.p99Ms} | ${r.fetch.rps} (${r.fetch.tool}) | ${r.fetch.p50Ms}/${r.fetch.p99Ms} | ${r.fetch.cpuUsPerRequest} | ${r.list100.rps} | ${r.list100.p50Ms}/${r.list100.p99Ms} | ${r.idleCpuPercent}% | ${r.drain.perSecond} (${r.drain.seconds}) | ${errors} |`,
+      `| ${r.label} | ${r.submit.rps} | ${r.submit.p50Ms}/${r.submit.p99Ms} | ${r.fetch.rps} (${r.fetch.tool}) | ${r.fetch.p50Ms}/${r.fetch.p99Ms} | ${r.fetch.cpuUsPerRequest} | ${delay} | ${gc} | ${r.list100.rps} | ${r.list100.p50Ms}/${r.list100.p99Ms} | ${r.idleCpuPercent}% | ${r.drain.perSecond} (${r.drain.seconds}) | ${errors} |`,
     );
   }
   return lines.join('\n');

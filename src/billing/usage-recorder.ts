@@ -13,7 +13,7 @@ import type { Store } from '../storage/types.js';
 
 /**
  * Rows per insert (one transaction). Every commit rewrites the tail pages of
- * the log's eight B-trees whatever its size, so larger batches cost less a
+ * the log's B-trees whatever its size, so larger batches cost less a
  * row: 7.8 µs at 100 rows, 6.0 at 200, 5.4 at 400 (bench/README.md). 256
  * rows hold SQLite's synchronous write to about 1.5 ms of the event loop.
  */

@@ -96,6 +96,22 @@ describe.each(engines)('request logs and settings on $engine', ({ engine, skip }
     expect(await store.logs.query({ since: 10_000, limit: 5000 })).toHaveLength(1000);
   });
 
+  it.skipIf(skip)('filters by status, team and user with the indexes migration 0020 left', async () => {
+    const statuses = [200, 201, 400, 404, 429, 500, 503];
+    const rows = statuses.map((httpStatus, i) => logRow({ httpStatus, teamId: i % 2 === 0 ? 'team_s' : null, userId: i % 3 === 0 ? 'user_s' : null, createdAt: 50_000 + i }));
+    await store.logs.insertMany(rows);
+    const read = async (query: Parameters<Store['logs']['query']>[0]) => (await store.logs.query({ since: 50_000, until: 60_000, ...query })).map((row) => row.httpStatus).sort((a, b) => a - b);
+    expect(await read({ status: { from: 429, to: 429 } })).toEqual([429]);
+    expect(await read({ status: { from: 400, to: 499 } })).toEqual([400, 404, 429]);
+    expect(await read({ status: { from: 500, to: 599 } })).toEqual([500, 503]);
+    expect(await read({ status: { from: 400, to: 599 } })).toEqual([400, 404, 429, 500, 503]);
+    expect(await read({ status: { from: 200, to: 299 } })).toEqual([200, 201]);
+    expect(await read({ status: { from: 200, to: 200 } })).toEqual([200]);
+    expect(await read({ teamId: 'team_s' })).toEqual([200, 400, 429, 503]);
+    expect(await read({ teamIds: ['team_s', 'team_none'] })).toEqual([200, 400, 429, 503]);
+    expect(await read({ userId: 'user_s' })).toEqual([200, 404, 503]);
+  });
+
   it.skipIf(skip)('aggregates usage by key and model over a time range', async () => {
     await store.logs.insertMany([
       logRow({ keyId: 'key_u', model: 'alpha', createdAt: 100_000, inputTokens: 5, outputTokens: 7, cost: 0.5 }),

@@ -23,6 +23,7 @@ export const FRESH_SQLITE_MIGRATIONS: readonly string[] = [
   '0017_images',
   '0018_batch_delegations',
   '0019_batch_output_expiry',
+  '0020_log_index_trim',
 ];
 
 export const FRESH_SQLITE_SCHEMA: readonly string[] = [
@@ -49,7 +50,6 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE INDEX "request_logs_model_created" on "request_logs" ("model", "created_at")',
   'CREATE INDEX "request_logs_channel_created" on "request_logs" ("channel_id", "created_at")',
   'CREATE INDEX "request_logs_family_created" on "request_logs" ("family", "created_at")',
-  'CREATE INDEX "request_logs_status_created" on "request_logs" ("http_status", "created_at")',
   'CREATE INDEX "request_logs_errors_created" on "request_logs" ("created_at") where "http_status" >= 400',
   'CREATE INDEX "tasks_family_created" on "tasks" ("family", "created_at")',
   'CREATE TABLE "usage_minutes" ("bucket" bigint not null, "family" text not null, "model" text not null, "channel_id" text not null, "key_id" text not null, "requests" bigint not null, "errors" bigint not null, "rate_limited" bigint not null, "failovers" bigint not null, "input_tokens" bigint not null, "output_tokens" bigint not null, "cache_read_tokens" bigint not null, "cache_write_tokens" bigint not null, "cost" double precision not null, "latency_ms_sum" bigint not null, "lat_0" bigint default 0 not null, "lat_1" bigint default 0 not null, "lat_2" bigint default 0 not null, "lat_3" bigint default 0 not null, "lat_4" bigint default 0 not null, "lat_5" bigint default 0 not null, "lat_6" bigint default 0 not null, "lat_7" bigint default 0 not null, "lat_8" bigint default 0 not null, "lat_9" bigint default 0 not null, "lat_10" bigint default 0 not null, "lat_11" bigint default 0 not null, "ttft_0" bigint default 0 not null, "ttft_1" bigint default 0 not null, "ttft_2" bigint default 0 not null, "ttft_3" bigint default 0 not null, "ttft_4" bigint default 0 not null, "ttft_5" bigint default 0 not null, "ttft_6" bigint default 0 not null, "ttft_7" bigint default 0 not null, "ttft_8" bigint default 0 not null, "ttft_9" bigint default 0 not null, "ttft_10" bigint default 0 not null, "ttft_11" bigint default 0 not null, "cache_write_1h_tokens" bigint default 0 not null, "upstream_cost" double precision default 0 not null, "costed_requests" bigint default 0 not null, "unpriced_requests" bigint default 0 not null, "costed_spend" double precision default 0 not null, "team_id" text default \'\' not null, "user_id" text default \'\' not null)',
@@ -61,8 +61,6 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE INDEX "team_members_user" on "team_members" ("user_id")',
   'CREATE INDEX "keys_team" on "keys" ("team_id")',
   'CREATE INDEX "keys_user" on "keys" ("user_id")',
-  'CREATE INDEX "request_logs_team_created" on "request_logs" ("team_id", "created_at")',
-  'CREATE INDEX "request_logs_user_created" on "request_logs" ("user_id", "created_at")',
   'CREATE UNIQUE INDEX "usage_minutes_group" on "usage_minutes" ("bucket", "family", "model", "channel_id", "key_id", "team_id", "user_id")',
   'CREATE UNIQUE INDEX "usage_hours_group" on "usage_hours" ("bucket", "family", "model", "channel_id", "key_id", "team_id", "user_id")',
   'CREATE TABLE "audit_log" ("id" text primary key, "at" bigint not null, "actor_kind" text not null, "actor_id" text, "actor_name" text, "action" text not null, "target_kind" text not null, "target_id" text, "target_name" text, "before" text, "after" text, "request_id" text, "client_ip" text)',
@@ -94,4 +92,6 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE INDEX "batch_delegations_due" on "batch_delegations" ("state", "next_check_at")',
   'CREATE INDEX "batch_delegations_batch" on "batch_delegations" ("batch_id")',
   'CREATE INDEX "batch_lines_delegation" on "batch_lines" ("delegation_id", "idx")',
+  'CREATE INDEX "request_logs_team_created" on "request_logs" ("team_id", "created_at") where "team_id" is not null',
+  'CREATE INDEX "request_logs_user_created" on "request_logs" ("user_id", "created_at") where "user_id" is not null',
 ];

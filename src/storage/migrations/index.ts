@@ -23,6 +23,7 @@ import { filesBatches } from './0016_files_batches.js';
 import { images } from './0017_images.js';
 import { batchDelegations } from './0018_batch_delegations.js';
 import { batchOutputExpiry } from './0019_batch_output_expiry.js';
+import { logIndexTrim } from './0020_log_index_trim.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0017_images': images,
   '0018_batch_delegations': batchDelegations,
   '0019_batch_output_expiry': batchOutputExpiry,
+  '0020_log_index_trim': logIndexTrim,
 };
 
 export const migrationProvider: MigrationProvider = {
