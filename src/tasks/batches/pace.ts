@@ -10,11 +10,11 @@
  *   takes it);
  * - otherwise (idle): one more line, up to the configured concurrency.
  *
- * At a limit of 0 a line may still start every `floorMs` while fewer than
- * the concurrency are in flight, so a batch on an instance that is never
- * idle still moves: up to 1000 / `floorMs` lines a second (4 by default,
- * about 345,000 a day), fewer when a line takes longer than
- * concurrency × `floorMs`.
+ * At a limit of 0 a line may still start once `floorMs` passed since the
+ * last, while fewer than the concurrency are in flight, so a batch on an
+ * instance that is never idle still moves. The host looks every window, so
+ * a line starts every 300 ms by default (about 3 a second, 288,000 a day),
+ * fewer when a line takes longer than concurrency × 300 ms.
  *
  * Both decisions are pure functions of their inputs (tested as such); the
  * `BatchPace` class only keeps the state between them.
