@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BatchPace, DEFAULT_PACE, lineRoom, nextLimit } from '../../src/tasks/batches/pace.js';
+import { RequestArrivals } from '../../src/core/arrivals.js';
 
 const idle = { interactive: false, loopDelayMs: 1, concurrency: 4, quietForMs: Number.POSITIVE_INFINITY };
 
@@ -73,5 +74,17 @@ describe('BatchPace', () => {
     const pace = new BatchPace(2);
     expect(pace.sample({ interactive: false, loopDelayMs: 1 }, 0)).toBe(true);
     expect(pace.sample({ interactive: false, loopDelayMs: 1 }, 100)).toBe(false);
+  });
+});
+
+describe('RequestArrivals', () => {
+  it('counts the model calls (POSTs under /v1), not reads, health checks or admin writes', () => {
+    const arrivals = new RequestArrivals();
+    arrivals.note('POST', '/v1/chat/completions');
+    arrivals.note('POST', '/v1beta/models/gemini:generateContent');
+    arrivals.note('GET', '/v1/batches/batch_1');
+    arrivals.note('GET', '/healthz');
+    arrivals.note('POST', '/admin/keys');
+    expect(arrivals.count).toBe(2);
   });
 });
