@@ -225,7 +225,7 @@ export const ENV_VARS = {
     min: 0,
     section: 'tasks',
     description:
-      'Batch lines one instance runs at once (0: this instance runs none, others do). The instance also takes no new line while its event loop lags or its interactive requests in flight pass a bound, so batches never starve interactive traffic.',
+      'Batch lines one instance runs at once at most (0: this instance runs none, others do). Below it, the pace yields to interactive traffic: no new line while interactive requests arrive or run (one every 250–300 ms as a floor), one more every 100 ms while the instance is idle (docs/batches.md).',
   },
   SWITCHYARD_BATCH_UPSTREAM_POLL_MS: {
     kind: 'integer',

@@ -2,6 +2,7 @@
  * The services one gateway instance shares across requests, assembled once
  * at start (see server/bootstrap.ts) and handed to every route.
  */
+import type { RequestArrivals } from '../core/arrivals.js';
 import type { Logger } from 'pino';
 import type { InFlightCalls } from '../core/in-flight.js';
 import type { PriceTable } from '../billing/prices.js';
@@ -65,4 +66,6 @@ export interface AppContext {
   redisUnavailable?: () => string | undefined;
   /** The chat calls running on this instance (shutdown ends those the grace period did not see finish). */
   inFlight: InFlightCalls;
+  /** Interactive requests received so far (the batch loop yields to them). */
+  arrivals: RequestArrivals;
 }

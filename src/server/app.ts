@@ -107,6 +107,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('request-id', request.id);
     reply.header('x-request-id', request.id);
+    ctx.arrivals.note(request.method, request.url);
     done();
   });
   // Runs before every scope's error handler: a 413 reads the rest of the body before the connection goes.

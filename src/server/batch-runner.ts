@@ -4,8 +4,9 @@
  * family's own serving path (chat completions, responses, embeddings, completions and
  * moderations for OpenAI's batches, messages for Anthropic's), the batch's key as the store has it
  * now (a key disabled or expired since answers its lines with the 401 its
- * requests would get), and when the instance is too busy to take a line: its
- * event loop lagging, or many interactive requests in flight. Lines an
+ * requests would get), and what the pace of its lines is judged on
+ * (src/tasks/batches/pace.ts), every window: interactive requests arrived
+ * or in flight, and the event loop's delay. Lines an
  * upstream's own Batch API serves are handed to it (batch-delegation.ts).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -24,6 +25,7 @@ import type { BatchLineHandler, RecordedAnswer } from '../pipeline/recorded-outp
 import { FileRepository } from '../storage/files.js';
 import { BatchLineRepository } from '../tasks/batches/lines.js';
 import { BatchRepository } from '../tasks/batches/repository.js';
+import { BatchPace } from '../tasks/batches/pace.js';
 import { BatchRunner, type LineOutcome } from '../tasks/batches/runner.js';
 import { DelegationLoop } from '../tasks/batches/delegation/loop.js';
 import { DelegationRepository } from '../tasks/batches/delegation/repository.js';
@@ -32,10 +34,6 @@ import { delegationHost } from './batch-delegation.js';
 import { batchDb, type BatchApi, type BatchLine, type BatchRecord } from '../tasks/batches/schema.js';
 import { newRequestId } from './request-id.js';
 
-/** Mean event-loop delay over the last tick above which no line is taken. */
-const BUSY_LOOP_DELAY_MS = 50;
-/** Interactive requests in flight above which no line is taken. */
-const BUSY_IN_FLIGHT = 64;
 const KEY_TTL_MS = 5_000;
 
 export function createBatchRunner(ctx: AppContext): BatchRunner {
@@ -56,8 +54,7 @@ export function createBatchRunner(ctx: AppContext): BatchRunner {
     keys.set(id, { key, at: Date.now() });
     return key;
   };
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
+  const pace = new BatchPace(ctx.settings.tasks.batchConcurrency);
   const db = batchDb(ctx.store);
   let runner: BatchRunner;
 
@@ -93,15 +90,33 @@ export function createBatchRunner(ctx: AppContext): BatchRunner {
       logger: ctx.logger,
       owner: ctx.tasks.instanceId,
       runLine,
-      busy: () => {
-        const lagMs = delay.mean / 1e6;
-        delay.reset();
-        return lagMs > BUSY_LOOP_DELAY_MS || ctx.inFlight.size - runner.running > BUSY_IN_FLIGHT;
-      },
-      stopped: () => delay.disable(),
+      pace,
+      stopped: watchPace(ctx, pace, () => runner),
     },
   );
   return runner;
+}
+
+/** Judges the pace every window and wakes the runner when more lines may start; returns what stops it. */
+function watchPace(ctx: AppContext, pace: BatchPace, runner: () => BatchRunner): () => void {
+  if (pace.concurrency <= 0) return () => {};
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  let arrivals = ctx.arrivals.count;
+  const timer = setInterval(() => {
+    const seen = ctx.arrivals.count;
+    // Each line is at most one chat call, so more calls than lines in flight means an interactive one.
+    const interactive = seen !== arrivals || ctx.inFlight.size > runner().running;
+    arrivals = seen;
+    const loopDelayMs = delay.count > 0 ? delay.percentile(99) / 1e6 : 0;
+    delay.reset();
+    if (pace.sample({ interactive, loopDelayMs }, Date.now())) runner().wake();
+  }, pace.tuning.sampleMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    delay.disable();
+  };
 }
 
 function keyRefusal(key: ClientKey | undefined): GatewayError | undefined {

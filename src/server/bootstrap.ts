@@ -3,6 +3,7 @@
  * the declarative config file, first-start credentials, channels, billing,
  * limits and the HTTP app. `main.ts` runs it; tests run it in-process.
  */
+import { RequestArrivals } from '../core/arrivals.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { PriceTable } from '../billing/prices.js';
@@ -205,6 +206,7 @@ export async function createGateway(settings: GatewaySettings, options: GatewayO
       adminKeyHash: admin.hash,
       redisUnavailable: redisWatch && (() => redisWatch!.unavailableReason()),
       inFlight: new InFlightCalls(),
+      arrivals: new RequestArrivals(),
       tasks: createTaskEngine({
         settings: effective,
         store,

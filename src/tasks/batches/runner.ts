@@ -4,8 +4,9 @@
  * ended, a batch with no pending line finalized, finalize.ts), and between
  * them it keeps up to `concurrency` lines in flight, claimed with leases
  * (lines.ts) from the running batches in turn, and renews the leases of
- * those in flight. It takes no line while `busy()` says the instance is
- * loaded with interactive work. How a line is run (the family's pipeline,
+ * those in flight. How many may be in flight right now is the pace's
+ * (pace.ts: interactive work first, batch lines on what is left); the host
+ * wakes the loop when the pace lets more start. How a line is run (the family's pipeline,
  * with the batch key's limits and billing) is the host's: `runLine`.
  *
  * Exactly once: a line's answer is written only by the attempt holding its
@@ -40,8 +41,8 @@ export interface BatchRunnerDeps {
   logger: Logger;
   owner: string;
   runLine(batch: BatchRecord, line: BatchLine): Promise<LineOutcome>;
-  /** True while interactive work should have the instance to itself. */
-  busy(): boolean;
+  /** How many more lines may start now, `running` being in flight, and that `count` did (pace.ts' `BatchPace`). */
+  pace: { room(running: number, now: number): number; started(count: number, now: number): void };
   /** Lines served through upstreams' own batch APIs (delegation/), planned before this instance claims a batch's lines. */
   delegation?: DelegationLoop;
   /** Told once the runner stopped (to release what `busy` watches). */
@@ -74,6 +75,11 @@ export class BatchRunner {
   start(): void {
     if (this.timer || this.stopping) return;
     this.schedule(0);
+  }
+
+  /** Claims lines now if the pace has room (the host calls it when the pace grows). */
+  wake(): void {
+    if (this.timer && !this.stopping) void this.fill().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'batch lines not claimed'));
   }
 
   /** Takes no more lines, waits up to `graceMs` for those in flight, and hands back the leases of the rest. */
@@ -150,16 +156,17 @@ export class BatchRunner {
     );
   }
 
-  /** Claims lines until `concurrency` are in flight, from the runnable batches in turn. */
+  /** Claims lines until `concurrency` are in flight or the pace has no more room, from the runnable batches in turn. */
   private async fill(): Promise<void> {
     if (this.filling) return;
     this.filling = true;
     try {
       for (let tried = 0; tried < this.runnable.length; tried++) {
-        const free = this.options.concurrency - this.inFlight.size;
-        if (free <= 0 || this.stopping || this.deps.busy()) return;
+        const free = Math.min(this.options.concurrency - this.inFlight.size, this.deps.pace.room(this.inFlight.size, Date.now()));
+        if (free <= 0 || this.stopping) return;
         const batch = this.runnable[this.turn++ % this.runnable.length];
         const claimed = await this.deps.lines.claim(batch.id, this.deps.owner, this.options.leaseMs, free);
+        this.deps.pace.started(claimed.length, Date.now());
         for (const line of claimed) this.launch(batch, line);
       }
     } finally {
