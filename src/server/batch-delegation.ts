@@ -30,8 +30,7 @@ import { batchApiBaseUrl as chatBatchApi } from '../upstreams/openai-chat/endpoi
 import { batchApiBaseUrl as responsesBatchApi } from '../upstreams/openai-responses/endpoint.js';
 import { type BatchApiConnection, cancelBatch, createBatch, fileLines, findBatch, getBatch, type OpenAIBatchObject, uploadBatchFile } from '../upstreams/openai-batch-api.js';
 import { newRequestId } from './request-id.js';
-
-const KEY_TTL_MS = 5_000;
+import { batchKeyReader } from './batch-keys.js';
 
 /** Each endpoint an upstream batch API serves, the channel type that serves it, and the family its log rows name. */
 const DELEGATED: ReadonlyMap<string, { type: string; family: string }> = new Map([
@@ -49,17 +48,7 @@ function batchApiOf(channel: Channel): string | undefined {
 }
 
 export function delegationHost(ctx: AppContext): DelegationHost {
-  // The batch's key as the store has it, read again after a few seconds: a collect bills thousands of lines of one key.
-  const keys = new Map<string, { key: ClientKey | undefined; at: number }>();
-  const keyOf = async (id: string): Promise<ClientKey | undefined> => {
-    const cached = keys.get(id);
-    if (cached && Date.now() - cached.at < KEY_TTL_MS) return cached.key;
-    const record = await ctx.store.keys.get(id);
-    const key = record ? { record } : undefined;
-    if (keys.size > 1_000) keys.clear();
-    keys.set(id, { key, at: Date.now() });
-    return key;
-  };
+  const keyOf = batchKeyReader(ctx);
 
   const connectionOf = (delegation: Delegation): BatchApiConnection => {
     const channel = ctx.channels.all().find((candidate) => candidate.id === delegation.channelId);

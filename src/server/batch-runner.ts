@@ -33,8 +33,7 @@ import { delegationDb } from '../tasks/batches/delegation/schema.js';
 import { delegationHost } from './batch-delegation.js';
 import { batchDb, type BatchApi, type BatchLine, type BatchRecord } from '../tasks/batches/schema.js';
 import { newRequestId } from './request-id.js';
-
-const KEY_TTL_MS = 5_000;
+import { batchKeyReader } from './batch-keys.js';
 
 export function createBatchRunner(ctx: AppContext): BatchRunner {
   const handlers = new Map<string, BatchLineHandler>([
@@ -45,15 +44,7 @@ export function createBatchRunner(ctx: AppContext): BatchRunner {
     ['openai /v1/moderations', moderationsBatchLine(ctx)],
     ['anthropic /v1/messages', messagesBatchLine(ctx)],
   ]);
-  const keys = new Map<string, { key: ClientKey | undefined; at: number }>();
-  const keyOf = async (id: string): Promise<ClientKey | undefined> => {
-    const cached = keys.get(id);
-    if (cached && Date.now() - cached.at < KEY_TTL_MS) return cached.key;
-    const record = await ctx.store.keys.get(id);
-    const key = record ? { record } : undefined;
-    keys.set(id, { key, at: Date.now() });
-    return key;
-  };
+  const keyOf = batchKeyReader(ctx);
   const pace = new BatchPace(ctx.settings.tasks.batchConcurrency);
   const db = batchDb(ctx.store);
   let runner: BatchRunner;

@@ -19,6 +19,16 @@ export interface LineAnswer {
   error: { code: string; message: string } | null;
 }
 
+/** A line's answer as its row stores it. */
+export function answerColumns(answer: LineAnswer): Pick<BatchLinesTable, 'status' | 'request_id' | 'response' | 'error'> {
+  return {
+    status: answer.status,
+    request_id: answer.requestId,
+    response: answer.response === null ? null : JSON.stringify(answer.response),
+    error: answer.error === null ? null : JSON.stringify(answer.error),
+  };
+}
+
 const due = (now: number) => sql<boolean>`(lease_until is null or lease_until < ${now})`;
 
 export class BatchLineRepository {
@@ -95,15 +105,7 @@ export class BatchLineRepository {
   async answer(line: BatchLine, owner: string, answer: LineAnswer, now = Date.now()): Promise<boolean> {
     const result = await this.db
       .updateTable('batch_lines')
-      .set({
-        status: answer.status,
-        request_id: answer.requestId,
-        response: answer.response === null ? null : JSON.stringify(answer.response),
-        error: answer.error === null ? null : JSON.stringify(answer.error),
-        lease_owner: null,
-        lease_until: null,
-        updated_at: now,
-      })
+      .set({ ...answerColumns(answer), lease_owner: null, lease_until: null, updated_at: now })
       .where('batch_id', '=', line.batchId)
       .where('idx', '=', line.index)
       .where('lease_owner', '=', owner)

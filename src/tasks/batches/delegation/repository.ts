@@ -9,7 +9,7 @@
  */
 import { sql } from 'kysely';
 import { newSortableId } from '../../../storage/ids.js';
-import type { LineAnswer } from '../lines.js';
+import { answerColumns, type LineAnswer } from '../lines.js';
 import { ACTIVE_DELEGATION_STATES, type DelegatedLine, type Delegation, type DelegationDb, type DelegationPatch, toDelegation } from './schema.js';
 
 const due = (now: number) => sql<boolean>`(lease_until is null or lease_until < ${now})`;
@@ -159,13 +159,7 @@ export class DelegationRepository {
   async answer(id: string, batchId: string, index: number, answer: LineAnswer, now = Date.now()): Promise<boolean> {
     const result = await this.db
       .updateTable('batch_lines')
-      .set({
-        status: answer.status,
-        request_id: answer.requestId,
-        response: answer.response === null ? null : JSON.stringify(answer.response),
-        error: answer.error === null ? null : JSON.stringify(answer.error),
-        updated_at: now,
-      })
+      .set({ ...answerColumns(answer), updated_at: now })
       .where('batch_id', '=', batchId)
       .where('idx', '=', index)
       .where('delegation_id', '=', id)
