@@ -47,4 +47,5 @@ USER node
 VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.SWITCHYARD_PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/bundle/main.js"]
+# Node 20's young generation on every line: Node 24 doubles it, for RSS and no throughput (docs/decisions.md).
+CMD ["node", "--max-semi-space-size=16", "dist/bundle/main.js"]
