@@ -79,9 +79,11 @@ function matchingCache(digest) {
  * built-in modules included, so with the flag changed every `node:` module
  * loaded afterwards (http, crypto, net, tls, zlib, … at the start and the
  * first requests) compiled from source, about 30 ms of a Node 24 start. The
- * bound is for the heap's growth under load, which the first seconds do not
- * see. The flag goes back to V8's default before a code cache is written, so
- * the cache matches the next start's flags.
+ * start loads every built-in the gateway uses by its listen (none at its
+ * first requests), 10 s covers a slow start on a busy machine, and the bound
+ * is for the heap's growth under load, which builds over minutes. The flag
+ * goes back to V8's default before a code cache is written, so the cache
+ * matches the next start's flags.
  */
 const BOUND_GROWTH_AFTER_MS = 10_000;
 const chosenGrowth = process.execArgv.some((option) => option.replaceAll('_', '-').startsWith('--heap-growing-percent'));
