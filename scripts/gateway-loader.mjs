@@ -74,27 +74,25 @@ function matchingCache(digest) {
  * before its first full collection; at 1.3 × it stays flat, for a few more
  * full collections of about 10 ms (docs/decisions.md).
  *
- * Set once the gateway has been serving a while, not at start: V8 checks
- * every code cache against the flags it was made under, Node's own for its
- * built-in modules included, so with the flag changed every `node:` module
- * loaded afterwards (http, crypto, net, tls, zlib, … at the start and the
- * first requests) compiled from source, about 30 ms of a Node 24 start. The
- * start loads every built-in the gateway uses by its listen (none at its
- * first requests), 10 s covers a slow start on a busy machine, and the bound
- * is for the heap's growth under load, which builds over minutes. The flag
- * goes back to V8's default before a code cache is written, so the cache
- * matches the next start's flags.
+ * Set once the gateway listens (it emits `switchyard:listening` on
+ * `process`), not at start: V8 checks every code cache against the flags it
+ * was made under, Node's own for its built-in modules included, so with the
+ * flag changed every `node:` module loaded afterwards (http, crypto, net,
+ * tls, zlib, … at the start) compiled from source, about 30 ms of a Node 24
+ * start. By its listen a start has loaded every built-in the gateway uses
+ * (none at its first requests), and the bound is for the heap's growth
+ * under load. The flag goes back to V8's default before a code cache is
+ * written, so the cache matches the next start's flags.
  */
-const BOUND_GROWTH_AFTER_MS = 10_000;
 const chosenGrowth = process.execArgv.some((option) => option.replaceAll('_', '-').startsWith('--heap-growing-percent'));
 let growthBounded = false;
 
-function boundOldGenerationGrowthLater() {
+function boundOldGenerationGrowthOnListen() {
   if (chosenGrowth) return;
-  setTimeout(() => {
+  process.once('switchyard:listening', () => {
     v8.setFlagsFromString('--heap-growing-percent=30');
     growthBounded = true;
-  }, BOUND_GROWTH_AFTER_MS).unref();
+  });
 }
 
 /** V8's flags back as they were at the compile (0 is the option's default: no flag set), for the cache written at exit. */
@@ -102,6 +100,6 @@ function flagsAsCompiled() {
   if (growthBounded) v8.setFlagsFromString('--heap-growing-percent=0');
 }
 
+boundOldGenerationGrowthOnListen();
 const module = { exports: {} };
 compile().runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir);
-boundOldGenerationGrowthLater();
