@@ -28,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { dependencyPatches } from './bundle-patches.mjs';
 
 /** The output folder: dist/bundle, or the first argument (tests build a scratch copy). */
 const outdir = process.argv[2] ?? 'dist/bundle';
@@ -122,7 +123,7 @@ await build({
   outdir,
   outExtension: { '.js': '.cjs' },
   external,
-  plugins: [requireSeparateFiles, englishOnlyZodLocales],
+  plugins: [requireSeparateFiles, englishOnlyZodLocales, dependencyPatches],
   // Licence comments go to gateway.cjs.LEGAL.txt: they hold the only non-ASCII text, and an ASCII
   // bundle is a one-byte string that the loader decodes and V8 hashes in a fraction of the time.
   legalComments: 'linked',

@@ -43,6 +43,7 @@ function compile() {
       // Everything compiled by now (start-up, and whatever requests ran) goes into the cache.
       const temporary = `${cacheFile}.${process.pid}`;
       try {
+        flagsAsCompiled();
         writeFileSync(temporary, Buffer.concat([digest, script.createCachedData()]));
         renameSync(temporary, cacheFile);
       } catch {
@@ -71,16 +72,34 @@ function matchingCache(digest) {
  * Left to itself V8 allows up to 4 × when collections look cheap, and under
  * steady load the gateway's RSS climbed by about 30 MB over 200k requests
  * before its first full collection; at 1.3 × it stays flat, for a few more
- * full collections of about 10 ms (docs/decisions.md). Set before the bundle
- * is compiled: V8's code cache records the flags it was made under, and the
- * build makes it through this same file.
+ * full collections of about 10 ms (docs/decisions.md).
+ *
+ * Set once the gateway listens (it emits `switchyard:listening` on
+ * `process`), not at start: V8 checks every code cache against the flags it
+ * was made under, Node's own for its built-in modules included, so with the
+ * flag changed every `node:` module loaded afterwards (http, crypto, net,
+ * tls, zlib, … at the start) compiled from source, about 30 ms of a Node 24
+ * start. By its listen a start has loaded every built-in the gateway uses
+ * (none at its first requests), and the bound is for the heap's growth
+ * under load. The flag goes back to V8's default before a code cache is
+ * written, so the cache matches the next start's flags.
  */
-function boundOldGenerationGrowth() {
-  // On the command line only: NODE_OPTIONS does not admit this V8 option.
-  if (process.execArgv.some((option) => option.replaceAll('_', '-').startsWith('--heap-growing-percent'))) return;
-  v8.setFlagsFromString('--heap-growing-percent=30');
+const chosenGrowth = process.execArgv.some((option) => option.replaceAll('_', '-').startsWith('--heap-growing-percent'));
+let growthBounded = false;
+
+function boundOldGenerationGrowthOnListen() {
+  if (chosenGrowth) return;
+  process.once('switchyard:listening', () => {
+    v8.setFlagsFromString('--heap-growing-percent=30');
+    growthBounded = true;
+  });
 }
 
-boundOldGenerationGrowth();
+/** V8's flags back as they were at the compile (0 is the option's default: no flag set), for the cache written at exit. */
+function flagsAsCompiled() {
+  if (growthBounded) v8.setFlagsFromString('--heap-growing-percent=0');
+}
+
+boundOldGenerationGrowthOnListen();
 const module = { exports: {} };
 compile().runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir);

@@ -24,6 +24,8 @@ async function main(): Promise<void> {
   if (adminKey) lines.push(`Admin key (shown once, store it now): ${adminKey}`);
   if (clientKey) lines.push(`Client API key "default" (shown once, store it now): ${clientKey}`);
   process.stdout.write(lines.join('\n') + '\n');
+  // For the bundle's loader (scripts/gateway-loader.mjs): the start is over, every Node built-in it needs is loaded.
+  (process as NodeJS.EventEmitter).emit('switchyard:listening');
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -62,6 +62,13 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+/** What the Dockerfile's `node-flags` line writes for a Node line: none on 20 and 22, the young generation's bounds on the others. */
+function nodeFlagsFor(major: number, dockerfile: string): string[] {
+  const line = /^RUN case "\$\{NODE_VERSION%%\.\*\}" in (\S+)\) : > \/app\/node-flags ;; \*\) echo "([^"]+)" > \/app\/node-flags ;; esac$/m.exec(dockerfile);
+  expect(line).not.toBeNull();
+  return line![1]!.split('|').includes(String(major)) ? [] : line![2]!.split(' ');
+}
+
 describe('the Dockerfile', () => {
   it('is multi-stage, runs as a non-root user, keeps its data on a volume', async () => {
     const image = await readDockerfile();
@@ -71,6 +78,14 @@ describe('the Dockerfile', () => {
     expect(image.env.SWITCHYARD_HOST).toBe('0.0.0.0');
     // glibc's fixed trim threshold: what the image saves in RSS (bench/README.md); the start below runs under it.
     expect(image.env.MALLOC_TRIM_THRESHOLD_).toBe('131072');
+  });
+
+  it('runs Node 24 and later with the young generation between 8 and 16 MB, Node 20 and 22 without flags', async () => {
+    const dockerfile = await readFile('Dockerfile', 'utf8');
+    expect(nodeFlagsFor(24, dockerfile)).toEqual(['--max-semi-space-size=16', '--min-semi-space-size=8']);
+    expect(nodeFlagsFor(26, dockerfile)).toEqual(['--max-semi-space-size=16', '--min-semi-space-size=8']);
+    expect(nodeFlagsFor(20, dockerfile)).toEqual([]);
+    expect(nodeFlagsFor(22, dockerfile)).toEqual([]);
   });
 
   it('builds and runs on one Node line, 24 unless asked', async () => {
@@ -85,9 +100,10 @@ describe('the Dockerfile', () => {
   it('starts with its own command, and its health check passes against it and fails where no gateway answers', async () => {
     const image = await readDockerfile();
     // The image runs the bundle `npm run build` writes (dist/bundle/main.js); here, a scratch copy of it.
-    expect(image.cmd).toEqual(['node', 'dist/bundle/main.js']);
-    const [program, ...args] = image.cmd;
-    expect(program).toBe('node');
+    // Node with the flags the build wrote for its line (the young generation's bounds from Node 24 on, docs/decisions.md).
+    expect(image.cmd).toEqual(['sh', '-c', 'exec node $(cat /app/node-flags) dist/bundle/main.js']);
+    const flags = nodeFlagsFor(Number(process.versions.node.split('.')[0]), await readFile('Dockerfile', 'utf8'));
+    const args = [...flags, 'dist/bundle/main.js'];
     const env = { ...process.env, ...image.env, SWITCHYARD_HOST: '127.0.0.1', SWITCHYARD_PORT: '0', SWITCHYARD_DATA_DIR: dataDir, SWITCHYARD_LOG_LEVEL: 'info' };
     const child = spawn(
       process.execPath,
