@@ -25,6 +25,8 @@ export default defineConfig({
     // environment written). A file that needs a fresh module graph goes in a
     // project of its own with `isolate: true`.
     isolate: false,
+    // What a file faked (timers, Date) or stubbed is undone when it ends.
+    setupFiles: ['./test/support/file-hygiene.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -1,5 +1,5 @@
 /** Entra ID tokens: the client-credentials form, one fetch per credential shared by waiting requests, reuse until the refresh margin, and a refusal thrown as a refused credential without the secret. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearEntraTokens, entraHeaders } from '../../../src/upstreams/azure-openai/entra-token.js';
 import type { AzureOpenAiSettings } from '../../../src/upstreams/azure-openai/settings.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
@@ -24,6 +24,7 @@ beforeEach(() => {
   lifetime = 3600;
   vi.useRealTimers();
 });
+afterEach(() => vi.useRealTimers());
 
 const settingsFor = (extra: Record<string, unknown> = {}) => ({ auth: 'entra-id', tenantId: 'tenant-1', clientId: 'client-1', tokenEndpoint: `${login.origin}/tenant-1/oauth2/v2.0/token`, ...extra });
 const callWith = (extra: Record<string, unknown> = {}) => testCall({ baseUrl: 'https://res.openai.azure.com', type: 'azure-openai', settings: settingsFor(extra) });
