@@ -24,7 +24,10 @@
  * one running this script, which also runs the load and the fake upstream),
  * BENCH_HARD_ROUNDS (3, 0 = skip) and BENCH_HARD_SECONDS (5): the hard case,
  * each server alone on one core under wrk at c=50 from the other
- * (lib/hard-case.mjs), the floor and the C paths alternating.
+ * (lib/hard-case.mjs), the floor and the C paths alternating;
+ * BENCH_OPEN_TASKS (1, 0 = skip): 10,000 open image tasks fetched at c=50
+ * (tasks-throughput.mjs through lib/open-tasks.mjs; its BENCH_TASKS_* knobs
+ * apply).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +36,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE, measureColdStart, measureFloorColdStart, nodeVersionOf, spawnGateway, startFloor, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
 import { measureHardCase } from './lib/hard-case.mjs';
+import { measureOpenTasks } from './lib/open-tasks.mjs';
 import { cleanUpOnExit, hasTaskset, runMain, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
 import { cpuTimeMs, cpuWindow, measureQuietly, quietGate } from './lib/cpu-noise.mjs';
 import { requestOnce } from './lib/probe.mjs';
@@ -74,6 +78,7 @@ const settings = {
   retryBudgetS: knob('BENCH_RETRY_BUDGET_S', 60),
   hardRounds: knob('BENCH_HARD_ROUNDS', 3),
   hardSeconds: Math.max(1, knob('BENCH_HARD_SECONDS', 5)),
+  openTasks: knob('BENCH_OPEN_TASKS', 1),
 };
 
 /** Fails fast, before any timing, when a target does not answer completely (the gateway must relay the fake upstream's answer). */
@@ -289,6 +294,8 @@ async function main() {
     await stopProcess(gateway.child, 15_000);
     await stopProcess(floor);
     await stopProcess(upstream);
+    // Issue 37's image-task target, once the servers above are stopped: 10,000 open tasks, fetches at c=50.
+    const openTasks = settings.openTasks > 0 ? await measureOpenTasks({ scriptDir: tmpRoot, log }) : null;
     meta.loadAverageAfter = os.loadavg().map((n) => Math.round(n * 100) / 100);
     meta.durationS = Math.round((Date.now() - startedAt) / 1000);
 
@@ -300,6 +307,7 @@ async function main() {
       throughput,
       hardCase,
       memory,
+      openTasks,
     };
     results.added = addedLatency(targets, serial);
     const verdicts = evaluateTargets(results);

@@ -18,7 +18,8 @@
  * its own process, compiled from src/ into a temporary directory (or the
  * entry named by BENCH_TASKS_ENTRY; BENCH_TASKS_NODE_ARGS adds node flags, e.g.
  * "--cpu-prof"). The report is printed as markdown, and written to
- * BENCH_TASKS_OUT when set.
+ * BENCH_TASKS_OUT when set; the raw rows as JSON to BENCH_TASKS_JSON. The
+ * gateway runs under BENCH_NODE when set, the load on this Node.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -232,6 +233,7 @@ runOnBothEngines({
   markdown,
   pgUrl: process.env.BENCH_TASKS_PG_URL,
   outFile: process.env.BENCH_TASKS_OUT,
+  jsonFile: process.env.BENCH_TASKS_JSON,
   children,
   cleanups,
 });

@@ -56,7 +56,8 @@ export async function startGateway({ entry, config, env = {}, nodeArgs = [], adm
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const configPath = join(dataDir, 'config.json');
   writeFileSync(configPath, JSON.stringify(config));
-  const child = spawn(process.execPath, [...nodeArgs, entry], {
+  // The gateway under BENCH_NODE when set (as run.mjs's servers), the load on this Node.
+  const child = spawn(process.env.BENCH_NODE || process.execPath, [...nodeArgs, entry], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
@@ -117,10 +118,11 @@ export async function postgresUrl(override) {
 
 /**
  * Runs `runEngine(label, entry, env)` on SQLite, then on PostgreSQL, prints
- * the markdown report and the raw rows (and writes the report to `outFile`),
+ * the markdown report and the raw rows (and writes the report to `outFile`,
+ * the rows as JSON to `jsonFile`),
  * and always stops every gateway and removes every scratch file.
  */
-export function runOnBothEngines({ compile, runEngine, markdown, pgUrl, outFile, children, cleanups }) {
+export function runOnBothEngines({ compile, runEngine, markdown, pgUrl, outFile, jsonFile, children, cleanups }) {
   const main = async () => {
     const entry = compile();
     const rows = [await runEngine('SQLite', entry, {})];
@@ -138,6 +140,7 @@ export function runOnBothEngines({ compile, runEngine, markdown, pgUrl, outFile,
     const report = markdown(rows);
     process.stdout.write(`${report}\n\n${JSON.stringify(rows, null, 2)}\n`);
     if (outFile) writeFileSync(outFile, `${report}\n`);
+    if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(rows)}\n`);
   };
   main()
     .catch((error) => {
