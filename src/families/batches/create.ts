@@ -11,9 +11,8 @@ import { FILE_EXPIRY_SECONDS, type FileRepository } from '../../storage/files.js
 import type { MediaStore } from '../../tasks/media.js';
 import { readBatchInput } from '../../tasks/batches/input.js';
 import type { BatchRepository, NewBatchLine } from '../../tasks/batches/repository.js';
-import { BATCH_ENDPOINTS, newBatchId, type BatchesTable, type BatchRecord } from '../../tasks/batches/schema.js';
+import { BATCH_ENDPOINTS, newBatchRow, type BatchRecord } from '../../tasks/batches/schema.js';
 
-const WINDOW_MS = 24 * 3_600_000;
 const MAX_METADATA_PAIRS = 16;
 
 export interface CreateDeps {
@@ -37,38 +36,17 @@ export async function createBatch(deps: CreateDeps, key: KeyRecord, body: unknow
   const content = await deps.media.open(file.mediaKey);
   if (!content) throw new GatewayError('not_found', `No such File object: ${asked.inputFileId}`, { param: 'input_file_id' });
   const verdict = await readBatchInput(content.stream, asked.endpoint);
-  const now = Date.now();
   const lines: NewBatchLine[] = 'lines' in verdict ? verdict.lines : [];
-  const row: BatchesTable = {
-    id: newBatchId('openai', now),
+  const row = newBatchRow({
     api: 'openai',
-    key_id: key.id,
-    team_id: key.teamId,
-    user_id: key.userId,
+    key,
     endpoint: asked.endpoint,
-    input_file_id: file.id,
-    completion_window: '24h',
-    status: 'errors' in verdict ? 'failed' : 'in_progress',
-    errors: 'errors' in verdict ? JSON.stringify(verdict.errors) : null,
-    metadata: asked.metadata ? JSON.stringify(asked.metadata) : null,
-    output_file_id: null,
-    error_file_id: null,
     total: lines.length,
-    counts: 'errors' in verdict ? JSON.stringify({ pending: 0, succeeded: 0, failed: 0, cancelled: 0, expired: 0 }) : null,
-    usage: null,
-    version: 0,
-    created_at: now,
-    in_progress_at: 'errors' in verdict ? null : now,
-    expires_at: now + WINDOW_MS,
-    finalizing_at: null,
-    completed_at: null,
-    failed_at: 'errors' in verdict ? now : null,
-    expired_at: null,
-    cancelling_at: null,
-    cancelled_at: null,
-    updated_at: now,
-    output_expires_seconds: asked.outputExpiresSeconds,
-  };
+    inputFileId: file.id,
+    metadata: asked.metadata,
+    outputExpiresSeconds: asked.outputExpiresSeconds,
+    errors: 'errors' in verdict ? verdict.errors : undefined,
+  });
   return deps.batches.create(row, lines);
 }
 

@@ -15,13 +15,12 @@ import { isWellFormedId } from '../../storage/ids.js';
 import { cancelBatch } from '../../tasks/batches/cancel.js';
 import { BatchLineRepository } from '../../tasks/batches/lines.js';
 import { BatchRepository, isFinalBatch, type NewBatchLine } from '../../tasks/batches/repository.js';
-import { batchDb, newBatchId, type BatchesTable, type BatchRecord } from '../../tasks/batches/schema.js';
+import { batchDb, newBatchRow, type BatchRecord } from '../../tasks/batches/schema.js';
 import { renderMessageBatch, renderResult } from './batch-render.js';
 import { authenticateMessagesRequest } from './request-key.js';
 
 const MAX_REQUESTS = 100_000;
 const CUSTOM_ID = /^[a-zA-Z0-9_-]{1,64}$/;
-const WINDOW_MS = 24 * 3_600_000;
 const RESULTS_PAGE = 500;
 
 export function registerMessageBatchRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -42,36 +41,7 @@ export function registerMessageBatchRoutes(app: FastifyInstance, ctx: AppContext
   app.post('/v1/messages/batches', { bodyLimit: Math.max(ctx.settings.maxBodyBytes, ctx.settings.tasks.fileMaxBytes) }, async (request: FastifyRequest, reply: FastifyReply) => {
     const key = await keyOf(request);
     const requests = checkRequests(request.body);
-    const now = Date.now();
-    const row: BatchesTable = {
-      id: newBatchId('anthropic', now),
-      api: 'anthropic',
-      key_id: key.id,
-      team_id: key.teamId,
-      user_id: key.userId,
-      endpoint: '/v1/messages',
-      input_file_id: null,
-      completion_window: '24h',
-      status: 'in_progress',
-      errors: null,
-      metadata: null,
-      output_file_id: null,
-      error_file_id: null,
-      total: requests.length,
-      counts: null,
-      usage: null,
-      version: 0,
-      created_at: now,
-      in_progress_at: now,
-      expires_at: now + WINDOW_MS,
-      finalizing_at: null,
-      completed_at: null,
-      failed_at: null,
-      expired_at: null,
-      cancelling_at: null,
-      cancelled_at: null,
-      updated_at: now,
-    };
+    const row = newBatchRow({ api: 'anthropic', key, endpoint: '/v1/messages', total: requests.length });
     return reply.send(await rendered(request, await batches.create(row, requests)));
   });
 

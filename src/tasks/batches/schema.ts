@@ -149,6 +149,56 @@ export function newBatchId(api: BatchApi, now = Date.now()): string {
   return newSortableId(api === 'openai' ? 'batch_' : 'msgbatch_', 16, now);
 }
 
+/** A batch's completion window: OpenAI's `24h`, and Anthropic's 24 hours. */
+const WINDOW_MS = 24 * 3_600_000;
+
+export interface NewBatch {
+  api: BatchApi;
+  key: { id: string; teamId: string | null; userId: string | null };
+  endpoint: string;
+  total: number;
+  inputFileId?: string | null;
+  metadata?: Record<string, string> | null;
+  outputExpiresSeconds?: number | null;
+  /** The input's errors: the batch is born `failed`, with nothing to run. */
+  errors?: BatchError[];
+}
+
+/** The row of a new batch: running at once, or failed when its input was wrong. */
+export function newBatchRow(batch: NewBatch, now = Date.now()): BatchesTable {
+  const failed = batch.errors !== undefined;
+  return {
+    id: newBatchId(batch.api, now),
+    api: batch.api,
+    key_id: batch.key.id,
+    team_id: batch.key.teamId,
+    user_id: batch.key.userId,
+    endpoint: batch.endpoint,
+    input_file_id: batch.inputFileId ?? null,
+    completion_window: '24h',
+    status: failed ? 'failed' : 'in_progress',
+    errors: failed ? JSON.stringify(batch.errors) : null,
+    metadata: batch.metadata ? JSON.stringify(batch.metadata) : null,
+    output_file_id: null,
+    error_file_id: null,
+    total: batch.total,
+    counts: failed ? JSON.stringify({ pending: 0, succeeded: 0, failed: 0, cancelled: 0, expired: 0 } satisfies LineCounts) : null,
+    usage: null,
+    version: 0,
+    created_at: now,
+    in_progress_at: failed ? null : now,
+    expires_at: now + WINDOW_MS,
+    finalizing_at: null,
+    completed_at: null,
+    failed_at: failed ? now : null,
+    expired_at: null,
+    cancelling_at: null,
+    cancelled_at: null,
+    updated_at: now,
+    output_expires_seconds: batch.outputExpiresSeconds ?? null,
+  };
+}
+
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 const time = (value: number | null): number | null => (value === null ? null : Number(value));
 
