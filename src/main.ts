@@ -18,15 +18,7 @@ async function main(): Promise<void> {
   for (const message of settingWarnings(process.env)) logger.warn(message);
   const gateway = await createGateway(settings, { logger });
   const address = await gateway.listen();
-  const { adminKey, clientKey } = gateway.generated;
-  const lines = [`Switchyard listening on ${address} (storage: ${gateway.ctx.store.engine})`];
-  lines.push(simulatorStartupLine(gateway.ctx.channels));
-  if (adminKey) lines.push(`Admin key (shown once, store it now): ${adminKey}`);
-  if (clientKey) lines.push(`Client API key "default" (shown once, store it now): ${clientKey}`);
-  process.stdout.write(lines.join('\n') + '\n');
-  // For the bundle's loader (scripts/gateway-loader.mjs): the start is over, every Node built-in it needs is loaded.
-  (process as NodeJS.EventEmitter).emit('switchyard:listening');
-
+  // Before the line below: whoever waits for it may signal at once, and a SIGTERM with no handler yet kills the process.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -42,6 +34,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  const { adminKey, clientKey } = gateway.generated;
+  const lines = [`Switchyard listening on ${address} (storage: ${gateway.ctx.store.engine})`];
+  lines.push(simulatorStartupLine(gateway.ctx.channels));
+  if (adminKey) lines.push(`Admin key (shown once, store it now): ${adminKey}`);
+  if (clientKey) lines.push(`Client API key "default" (shown once, store it now): ${clientKey}`);
+  process.stdout.write(lines.join('\n') + '\n');
+  // For the bundle's loader (scripts/gateway-loader.mjs): the start is over, every Node built-in it needs is loaded.
+  (process as NodeJS.EventEmitter).emit('switchyard:listening');
 }
 
 main().catch((error) => {
