@@ -27,22 +27,24 @@ export const auditListQuery = builtOnce(() =>
     }),
 );
 
-const view = z.record(z.string(), z.unknown()).nullable();
+const view = builtOnce(() => z.record(z.string(), z.unknown()).nullable());
 
-export const auditEntrySchema = z.object({
-  id: z.string(),
-  at: ms,
-  actorKind: z.string().describe('`admin-key`, `cli`, `config-file` (later `user`, `token`).'),
-  actorId: z.string().nullable().describe('The OS user for `cli`, the file for `config-file`; null for the admin key.'),
-  actorName: z.string().nullable(),
-  action: z.string().describe('`<target kind>.<verb>`: `key.create`, `key.update`, `key.disable`, `channel.delete`, `price.set`, `admin-key.rotate`….'),
-  targetKind: z.string(),
-  targetId: z.string().nullable(),
-  targetName: z.string().nullable(),
-  before: view.describe('The target’s public view before the change (secrets never included); null when it did not exist.'),
-  after: view.describe('The target’s public view after the change; null when it was deleted. A channel’s shows `apiKeyCount` and, on an update, `apiKeysReplaced`.'),
-  requestId: z.string().nullable().describe('The admin API request that made the change.'),
-  clientIp: z.string().nullable(),
-});
+export const auditEntrySchema = builtOnce(() =>
+  z.object({
+    id: z.string(),
+    at: ms(),
+    actorKind: z.string().describe('`admin-key`, `cli`, `config-file` (later `user`, `token`).'),
+    actorId: z.string().nullable().describe('The OS user for `cli`, the file for `config-file`; null for the admin key.'),
+    actorName: z.string().nullable(),
+    action: z.string().describe('`<target kind>.<verb>`: `key.create`, `key.update`, `key.disable`, `channel.delete`, `price.set`, `admin-key.rotate`….'),
+    targetKind: z.string(),
+    targetId: z.string().nullable(),
+    targetName: z.string().nullable(),
+    before: view().describe('The target’s public view before the change (secrets never included); null when it did not exist.'),
+    after: view().describe('The target’s public view after the change; null when it was deleted. A channel’s shows `apiKeyCount` and, on an update, `apiKeysReplaced`.'),
+    requestId: z.string().nullable().describe('The admin API request that made the change.'),
+    clientIp: z.string().nullable(),
+  }),
+);
 
-export const auditPageSchema = pageOf(auditEntrySchema);
+export const auditPageSchema = builtOnce(() => pageOf(auditEntrySchema()));

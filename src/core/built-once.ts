@@ -1,8 +1,9 @@
 /**
  * A value built on first use and kept: the zod schemas of the families, the
- * config file and the admin API. Building them at module evaluation was a
- * large share of every start (zod 4 sets up each schema node as it is made),
- * though a family needs its schemas only at its first request; built here,
+ * config file, the channel types' settings and the admin API. Building them at
+ * module evaluation was a large share of every start (zod 4 sets up each
+ * schema node as it is made), though a family needs its schemas only at its
+ * first request and a channel type its settings only at its first check; built here,
  * the schema a request meets is the same object as before, so validation
  * costs what it did (a `z.lazy` node in the tree would cost on every parse).
  */

@@ -7,10 +7,16 @@
  * named as a warning and ignored rather than taking a serving channel down.
  */
 import { z } from 'zod';
+import { builtOnce } from '../core/built-once.js';
 import { declaredJsonSchema, sharedSettingsMessages, sharedSettingsShape, unknownSettings } from './settings-schema.js';
 
 export interface ChannelSettingsSpec {
-  /** Every key a channel of the type takes, the shared ones included; each documented with `.describe()`. */
+  /**
+   * Every key a channel of the type takes, the shared ones included; each
+   * documented with `.describe()`. Built on its first read, then the same
+   * object every time: a start builds only the schemas of the types its
+   * channels use.
+   */
   readonly schema: z.ZodObject;
   /** Keys whose bad value a stored channel may keep (ignored with a warning): they were read leniently before. */
   readonly looseWhenStored: readonly string[];
@@ -28,9 +34,16 @@ export interface ImpliedDefaults {
   readonly byValue: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
-/** A type's settings: its own keys beside the shared ones. */
-export function channelSettings(shape: z.ZodRawShape, looseWhenStored: readonly string[] = [], impliedDefaults?: ImpliedDefaults): ChannelSettingsSpec {
-  return { schema: z.object({ ...sharedSettingsShape, ...shape }), looseWhenStored: ['strictTranslation', ...looseWhenStored], impliedDefaults };
+/** A type's settings: its own keys (built by `shape`, on the schema's first read) beside the shared ones. */
+export function channelSettings(shape: () => z.ZodRawShape, looseWhenStored: readonly string[] = [], impliedDefaults?: ImpliedDefaults): ChannelSettingsSpec {
+  const schema = builtOnce(() => z.object({ ...sharedSettingsShape(), ...shape() }));
+  return {
+    get schema() {
+      return schema();
+    },
+    looseWhenStored: ['strictTranslation', ...looseWhenStored],
+    impliedDefaults,
+  };
 }
 
 /** `settings` with the defaults its other keys imply (see `impliedDefaults`); parsed once per refresh, never per request. */

@@ -6,10 +6,11 @@
  * (`<type>/settings.ts`); its `CHANNEL_TYPES` entry joins them with these.
  */
 import { z } from 'zod';
+import { builtOnce } from '../core/built-once.js';
 import { closestName } from '../core/closest-name.js';
 
-/** Keys valid on every channel type. */
-export const sharedSettingsShape = {
+/** Keys valid on every channel type; built with the first type's schema that is read. */
+export const sharedSettingsShape = builtOnce(() => ({
   costs: z
     .record(z.string(), z.unknown())
     .optional()
@@ -23,7 +24,7 @@ export const sharedSettingsShape = {
     .boolean({ error: 'must be true or false' })
     .default(false)
     .describe('Refuse a translated request that would lose a feature on this channel instead of dropping it with a warning header.'),
-} as const;
+}));
 
 /** Messages for the shared keys whose rules are older than the schema, kept as operators know them. */
 export const sharedSettingsMessages: Record<string, string> = {

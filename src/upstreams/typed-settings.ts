@@ -17,7 +17,10 @@ import { channelSettings, checkChannelSettings, isParsedSettings, parseStoredSet
 import type { sharedSettingsShape } from './settings-schema.js';
 
 /** A type's settings as its schema outputs them: the shared keys and its own, defaults filled in. */
-export type TypedSettings<Shape extends z.ZodRawShape> = Readonly<z.output<z.ZodObject<typeof sharedSettingsShape & Shape>>>;
+export type TypedSettings<Shape extends z.ZodRawShape> = Readonly<z.output<z.ZodObject<ReturnType<typeof sharedSettingsShape> & Shape>>>;
+
+/** The settings a shape builder's schema outputs (`TypedSettings` of the shape it builds). */
+export type TypedSettingsOf<BuildShape extends () => z.ZodRawShape> = TypedSettings<ReturnType<BuildShape>>;
 
 /** What holds a channel's settings: the channel itself, or a test's stand-in for one. */
 export interface SettingsHolder {
@@ -34,10 +37,14 @@ export interface TypedChannelSettings<Shape extends z.ZodRawShape> {
   read(settings: Record<string, unknown>, channel?: string): TypedSettings<Shape>;
 }
 
-/** A channel type's settings schema and its typed reader, built from the type's shape. */
+/**
+ * A channel type's settings schema and its typed reader, built from the
+ * type's shape. `shape` builds the keys' schemas; it runs at the schema's
+ * first read, so a type no channel uses costs nothing at start.
+ */
 export function typedChannelSettings<Shape extends z.ZodRawShape>(
   type: string,
-  shape: Shape,
+  shape: () => Shape,
   looseWhenStored: readonly string[] = [],
   impliedDefaults?: ChannelSettingsSpec['impliedDefaults'],
 ): TypedChannelSettings<Shape> {

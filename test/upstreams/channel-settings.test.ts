@@ -3,15 +3,24 @@
  * the readers it replaced, unknown keys named with the closest known one,
  * and the leniency a stored channel keeps for keys read leniently before.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CHANNEL_TYPES, channelType } from '../../src/upstreams/registry.js';
-import { checkChannelSettings, settingsJsonSchema } from '../../src/upstreams/settings-check.js';
+import { channelSettings, checkChannelSettings, settingsJsonSchema } from '../../src/upstreams/settings-check.js';
 
 const spec = (type: string) => channelType(type)!.settings;
 const written = (type: string, settings: Record<string, unknown>) => checkChannelSettings(type, spec(type), settings, false);
 const stored = (type: string, settings: Record<string, unknown>) => checkChannelSettings(type, spec(type), settings, true);
 
 describe('channel settings schemas', () => {
+  it('are built at their first read, once: a start builds only the types its channels use', () => {
+    const shape = vi.fn(() => ({}));
+    const lazy = channelSettings(shape);
+    expect(shape).not.toHaveBeenCalled();
+    expect(lazy.schema).toBe(lazy.schema);
+    expect(shape).toHaveBeenCalledTimes(1);
+    expect(spec('anthropic').schema).toBe(spec('anthropic').schema);
+  });
+
   it('fill the documented defaults', () => {
     expect(spec('simulator').schema.parse({})).toMatchObject({ strictTranslation: false, failTasks: false });
     expect(spec('anthropic').schema.parse({})).toMatchObject({ cacheBreakpoints: true, outputFormatField: 'output_config', adaptiveThinking: false });

@@ -5,43 +5,47 @@
  * images itself, and `audioEndpoint`, audio, and `batchApi`, OpenAI's Batch
  * API.
  */
+import { builtOnce } from '../../core/built-once.js';
 import { z } from 'zod';
 import { responsesLooseWhenStored, responsesSettingsShape } from '../protocols/responses/settings.js';
 import { isOpenAiBaseUrl } from '../openai-origin.js';
-import { typedChannelSettings, type SettingsHolder, type TypedSettings } from '../typed-settings.js';
+import { typedChannelSettings, type SettingsHolder, type TypedSettingsOf } from '../typed-settings.js';
 
-export const openAiResponsesSettingsShape = {
-  ...responsesSettingsShape,
-  moderationsEndpoint: z
-    .boolean({ error: 'must be true or false' })
-    .optional()
-    .describe(
-      "The server offers OpenAI's moderations at `<base>/moderations`: `/v1/moderations` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
-    ),
-  imagesEndpoint: z
-    .boolean({ error: 'must be true or false' })
-    .optional()
-    .describe(
-      "The server offers OpenAI's image endpoints at `<base>/images/generations` and `<base>/images/edits`: `/v1/images/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
-    ),
-  audioEndpoint: z
-    .boolean({ error: 'must be true or false' })
-    .optional()
-    .describe(
-      "The server offers OpenAI's audio endpoints at `<base>/audio/speech`, `<base>/audio/transcriptions` and `<base>/audio/translations`: `/v1/audio/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
-    ),
-  batchApi: z
-    .boolean({ error: 'must be true or false' })
-    .optional()
-    .describe(
-      "The server offers OpenAI's Files and Batch APIs at `<base>/files` and `<base>/batches`: the lines of a client's OpenAI batch whose model this channel would serve first are sent as one upstream batch per model, at the upstream's batch price (docs/batches.md). Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise (vLLM, DeepSeek and most compatible servers have no batch API).",
-    ),
-} as const;
+export const openAiResponsesSettingsShape = builtOnce(
+  () =>
+    ({
+      ...responsesSettingsShape(),
+      moderationsEndpoint: z
+        .boolean({ error: 'must be true or false' })
+        .optional()
+        .describe(
+          "The server offers OpenAI's moderations at `<base>/moderations`: `/v1/moderations` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
+        ),
+      imagesEndpoint: z
+        .boolean({ error: 'must be true or false' })
+        .optional()
+        .describe(
+          "The server offers OpenAI's image endpoints at `<base>/images/generations` and `<base>/images/edits`: `/v1/images/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
+        ),
+      audioEndpoint: z
+        .boolean({ error: 'must be true or false' })
+        .optional()
+        .describe(
+          "The server offers OpenAI's audio endpoints at `<base>/audio/speech`, `<base>/audio/transcriptions` and `<base>/audio/translations`: `/v1/audio/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise.",
+        ),
+      batchApi: z
+        .boolean({ error: 'must be true or false' })
+        .optional()
+        .describe(
+          "The server offers OpenAI's Files and Batch APIs at `<base>/files` and `<base>/batches`: the lines of a client's OpenAI batch whose model this channel would serve first are sent as one upstream batch per model, at the upstream's batch price (docs/batches.md). Unset: true when the base URL is OpenAI's (`api.openai.com`, the default), false otherwise (vLLM, DeepSeek and most compatible servers have no batch API).",
+        ),
+    }) as const,
+);
 
 export const openAiResponsesSettings = typedChannelSettings('openai-responses', openAiResponsesSettingsShape, responsesLooseWhenStored);
 
 /** An openai-responses channel's settings as its schema outputs them, every default filled in. */
-export type OpenAiResponsesSettings = TypedSettings<typeof openAiResponsesSettingsShape>;
+export type OpenAiResponsesSettings = TypedSettingsOf<typeof openAiResponsesSettingsShape>;
 
 /** A channel's settings, typed (see typed-settings.ts). */
 export const openAiResponsesSettingsOf = (channel: SettingsHolder): OpenAiResponsesSettings => openAiResponsesSettings.of(channel);

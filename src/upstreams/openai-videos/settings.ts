@@ -4,25 +4,29 @@
  * `maxVideoBytes` bounds a download and `variants: false` skips fetching the
  * thumbnail and sprite sheet.
  */
+import { builtOnce } from '../../core/built-once.js';
 import { z } from 'zod';
 import type { Channel } from '../../core/channel.js';
 import { GatewayError } from '../../core/errors.js';
-import { typedChannelSettings, type TypedSettings } from '../typed-settings.js';
+import { typedChannelSettings, type TypedSettingsOf } from '../typed-settings.js';
 import { maxVideoBytesSetting } from '../video-limits.js';
 
-export const openAiVideosSettingsShape = {
-  maxVideoBytes: maxVideoBytesSetting,
-  variants: z
-    .boolean({ error: 'must be true or false' })
-    .nullish()
-    .meta({ default: true })
-    .transform((value) => value ?? true)
-    .describe('`false`: skip fetching the thumbnail and sprite sheet of a finished video.'),
-} as const;
+export const openAiVideosSettingsShape = builtOnce(
+  () =>
+    ({
+      maxVideoBytes: maxVideoBytesSetting(),
+      variants: z
+        .boolean({ error: 'must be true or false' })
+        .nullish()
+        .meta({ default: true })
+        .transform((value) => value ?? true)
+        .describe('`false`: skip fetching the thumbnail and sprite sheet of a finished video.'),
+    }) as const,
+);
 
 export const openAiVideosSettings = typedChannelSettings('openai-videos', openAiVideosSettingsShape);
 
-export type OpenAiVideosSettings = TypedSettings<typeof openAiVideosSettingsShape>;
+export type OpenAiVideosSettings = TypedSettingsOf<typeof openAiVideosSettingsShape>;
 
 /** An openai-videos channel's settings, typed (see typed-settings.ts); the channel must have its `/v1` prefix. */
 export function readOpenAiVideosSettings(channel: Channel): OpenAiVideosSettings {

@@ -4,10 +4,11 @@
  * `submitPath` and `taskPath` (the service's paths, `{id}` standing for the
  * task id) and `maxVideoBytes` (bound on a download).
  */
+import { builtOnce } from '../../core/built-once.js';
 import { z } from 'zod';
 import type { Channel } from '../../core/channel.js';
 import { GatewayError } from '../../core/errors.js';
-import { typedChannelSettings, type TypedSettings } from '../typed-settings.js';
+import { typedChannelSettings, type TypedSettingsOf } from '../typed-settings.js';
 import { maxVideoBytesSetting } from '../video-limits.js';
 
 /** A service path; null stands for unset, read as the default. */
@@ -20,15 +21,18 @@ const servicePath = (fallback: string, description: string) =>
     .transform((value) => value ?? fallback)
     .describe(description);
 
-export const wanSettingsShape = {
-  submitPath: servicePath('/api/v1/services/aigc/video-generation/video-synthesis', 'The path a video task is submitted to.'),
-  taskPath: servicePath('/api/v1/tasks/{id}', 'The path a task is polled at, `{id}` standing for the task id.').refine((value) => value.includes('{id}'), 'must contain {id}'),
-  maxVideoBytes: maxVideoBytesSetting,
-} as const;
+export const wanSettingsShape = builtOnce(
+  () =>
+    ({
+      submitPath: servicePath('/api/v1/services/aigc/video-generation/video-synthesis', 'The path a video task is submitted to.'),
+      taskPath: servicePath('/api/v1/tasks/{id}', 'The path a task is polled at, `{id}` standing for the task id.').refine((value) => value.includes('{id}'), 'must contain {id}'),
+      maxVideoBytes: maxVideoBytesSetting(),
+    }) as const,
+);
 
 export const wanSettings = typedChannelSettings('wan', wanSettingsShape);
 
-export type WanSettings = TypedSettings<typeof wanSettingsShape>;
+export type WanSettings = TypedSettingsOf<typeof wanSettingsShape>;
 
 /** A wan channel's settings, typed (see typed-settings.ts); the channel must have its origin. */
 export function readWanSettings(channel: Channel): WanSettings {
