@@ -21,6 +21,8 @@
  * the spawns alternate between them, A B A B …, so that the machine's drift
  * touches both alike. `--node-arg` applies to every entry. `node=` runs an
  * entry under another Node binary (default: `BENCH_NODE`, else this one);
+ * `data=kept` restarts it on one data directory (made by its first, uncounted
+ * spawn) instead of a fresh one each time: a restart, not a first start;
  * give each Node a bundle of its own, built by it (`/path/to/node
  * scripts/bundle.mjs dist/ab/n24`), since a code cache made by one Node is
  * refused by another and rewritten at exit. BENCH_COLD_RUNS (default 15) is
@@ -50,8 +52,10 @@ function parseArgs(argv) {
     else {
       const [file, ...rest] = argv[i].split(',');
       const node = rest.find((arg) => arg.startsWith('node='));
-      const own = rest.filter((arg) => arg !== node);
-      entries.push(entryOf(file, own, node ? resolve(node.slice('node='.length)) : SERVER_NODE));
+      const kept = rest.includes('data=kept');
+      const own = rest.filter((arg) => arg !== node && arg !== 'data=kept');
+      const entry = entryOf(file, own, node ? resolve(node.slice('node='.length)) : SERVER_NODE);
+      entries.push(kept ? { ...entry, kept, label: `${entry.label} data=kept` } : entry);
     }
   }
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs wants a whole number ≥ 1');
@@ -60,7 +64,7 @@ function parseArgs(argv) {
 
 function entryOf(file, nodeArgs, node) {
   const version = nodeVersionOf(node);
-  return { file: resolve(file), nodeArgs, node, version, label: [relative(repoDir, resolve(file)), ...nodeArgs, `(node ${version})`].join(' ') };
+  return { file: resolve(file), nodeArgs, node, version, kept: false, label: [relative(repoDir, resolve(file)), ...nodeArgs, `(node ${version})`].join(' ') };
 }
 
 /** user + sys CPU of a live process, in ms (fields 14 and 15 of /proc/<pid>/stat, in clock ticks). */
@@ -126,7 +130,17 @@ async function main() {
     const results = entries.map(() => []);
     const floors = entries.map(() => []);
     // One spawn of each entry first, not counted: the page cache and the disk see the files once (and a bundle whose code cache another Node made gets its own).
-    const spawnOf = (entry) => ({ entry: entry.file, node: entry.node, core: GATEWAY_CORE, tmpRoot, configPath, nodeArgs: [...nodeArgs, ...entry.nodeArgs] });
+    // `data=kept`: every spawn of the entry restarts on the data directory its first (uncounted) spawn made.
+    const keptDirs = entries.map((entry) => (entry.kept ? mkdtempSync(join(tmpRoot, 'kept-')) : undefined));
+    const spawnOf = (entry) => ({
+      entry: entry.file,
+      node: entry.node,
+      core: GATEWAY_CORE,
+      tmpRoot,
+      configPath,
+      nodeArgs: [...nodeArgs, ...entry.nodeArgs],
+      env: entry.kept ? { SWITCHYARD_DATA_DIR: keptDirs[entries.indexOf(entry)] } : {},
+    });
     const floorOf = async (entry) => {
       let cpuMs = NaN;
       const ms = await measureFloorColdStart({ core: GATEWAY_CORE, upstreamUrl, node: entry.node, onReady: (child) => (cpuMs = cpuMsOf(child.pid)) });
