@@ -6,8 +6,13 @@
  *    last long enough to stay open for the whole run;
  * 2. reads with those tasks open: fetch of one random task (with wrk when
  *    installed: 2 s of warm-up, then BENCH_TASKS_FETCH_S seconds, 8; else
- *    autocannon, BENCH_TASKS_READS requests after as many to warm up), and
- *    list-by-condition of 100 random ids (BENCH_TASKS_READS ÷ 5 requests);
+ *    autocannon, BENCH_TASKS_READS requests after as many to warm up), then
+ *    the same fetches in an open loop (lib/open-loop.mjs) at shares of the
+ *    rate the closed loop reached (BENCH_TASKS_PACE_SHARES, 0.5,0.8), each
+ *    for BENCH_TASKS_FETCH_S seconds: a closed loop of c connections at
+ *    saturation waits c ÷ throughput by Little's law, an open loop shows the
+ *    latency at a rate the gateway keeps up with; and list-by-condition of
+ *    100 random ids (BENCH_TASKS_READS ÷ 5 requests);
  * 3. the poll loop's cost: the gateway's CPU share over BENCH_TASKS_IDLE_S
  *    seconds (10) while it keeps polling every open task;
  * 4. drain: BENCH_TASKS_DRAIN (2,000) short tasks (1 s each, small images)
@@ -28,6 +33,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { compileGateway, runOnBothEngines, startGateway as startTaskGateway, stopGateway } from './lib/task-harness.mjs';
+import { runOpenLoop } from './lib/open-loop.mjs';
 import { hasWrk, runWrk } from './lib/throughput.mjs';
 
 const knob = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -36,6 +42,11 @@ const settings = {
   connections: knob('BENCH_TASKS_CONNECTIONS', 50),
   reads: knob('BENCH_TASKS_READS', 5_000),
   fetchSeconds: knob('BENCH_TASKS_FETCH_S', 8),
+  /** The open-loop fetches' rates, as shares of what the closed loop at `connections` sustained (comma-separated). */
+  paceShares: (process.env.BENCH_TASKS_PACE_SHARES ?? '0.5,0.8')
+    .split(',')
+    .map(Number)
+    .filter((share) => share > 0),
   idleSeconds: knob('BENCH_TASKS_IDLE_S', 10),
   drain: knob('BENCH_TASKS_DRAIN', 2_000),
 };
@@ -180,6 +191,19 @@ async function runEngine(label, entry, env) {
     const pick = () => ids[Math.floor(Math.random() * ids.length)];
     const fetchOne = await fetchLoad(url, ids, pick, child.pid);
     fetchOne.loop = loopDelay(loopFile, fetchOne.from, fetchOne.to);
+    // The same fetches at rates the gateway sustains, not at saturation: what a client sees short of the limit.
+    const fetchPaced = [];
+    for (const share of settings.paceShares) {
+      const paced = await runOpenLoop({
+        url,
+        paths: ids.map((id) => `/ig/task/${id}/fetch`),
+        headers: { authorization: `Bearer ${KEY}` },
+        rate: Math.max(1, Math.round(fetchOne.rps * share)),
+        seconds: settings.fetchSeconds,
+        connections: settings.connections,
+      });
+      fetchPaced.push({ share, ...paced });
+    }
     const listMany = await load({
       url: `${url}/ig/task/list-by-condition`,
       amount: Math.max(1, Math.round(settings.reads / 5)),
@@ -197,6 +221,7 @@ async function runEngine(label, entry, env) {
       open: ids.length,
       submit: summary(submit),
       fetch: fetchOne,
+      fetchPaced,
       list100: summary(listMany),
       idleCpuPercent: Math.round(idleCpu * 10) / 10,
       drain: { tasks: drain.ids.length, seconds: Math.round(drainS * 10) / 10, perSecond: Math.round(drain.ids.length / drainS) },
@@ -212,16 +237,17 @@ function markdown(rows) {
     '',
     `${settings.open} open tasks, ${settings.connections} connections; drain of ${settings.drain} one-second tasks.`,
     '',
-    '| storage | submit req/s | submit p50/p99 ms | fetch req/s (load) | fetch p50/p99 ms | fetch CPU µs/req | event-loop delay while fetching, worst second p99 / max ms (the part the gateway CPU made) | GC while fetching: scavenges/s, longest; mark-compacts/s, longest ms | list 100 ids req/s | list p50/p99 ms | loop CPU with open tasks | drain tasks/s (s) | errors |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| storage | submit req/s | submit p50/p99 ms | fetch req/s (load) | fetch p50/p99 ms | fetch CPU µs/req | fetch at a set rate (open loop): req/s (share of the closed loop rate): p50/p99/max ms | event-loop delay while fetching, worst second p99 / max ms (the part the gateway CPU made) | GC while fetching: scavenges/s, longest; mark-compacts/s, longest ms | list 100 ids req/s | list p50/p99 ms | loop CPU with open tasks | drain tasks/s (s) | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
-    const errors = [r.submit, r.fetch, r.list100].reduce((n, s) => n + s.non2xx + s.errors, 0);
+    const pacedCell = r.fetchPaced.map((paced) => `${paced.rps} (${Math.round(paced.share * 100)} %): ${paced.p50Ms}/${paced.p99Ms}/${paced.maxMs}`).join('; ') || '–';
+    const errors = [r.submit, r.fetch, ...r.fetchPaced, r.list100].reduce((n, s) => n + s.non2xx + s.errors, 0);
     const loop = r.fetch.loop;
     const delay = loop ? `${loop.p99Ms} / ${loop.maxMs} (${loop.busyP99Ms} / ${loop.busyMaxMs})` : '–';
     const gc = loop ? `${loop.minor.perSecond}, ${loop.minor.maxMs}; ${loop.major.perSecond}, ${loop.major.maxMs}` : '–';
     lines.push(
-      `| ${r.label} | ${r.submit.rps} | ${r.submit.p50Ms}/${r.submit.p99Ms} | ${r.fetch.rps} (${r.fetch.tool}) | ${r.fetch.p50Ms}/${r.fetch.p99Ms} | ${r.fetch.cpuUsPerRequest} | ${delay} | ${gc} | ${r.list100.rps} | ${r.list100.p50Ms}/${r.list100.p99Ms} | ${r.idleCpuPercent}% | ${r.drain.perSecond} (${r.drain.seconds}) | ${errors} |`,
+      `| ${r.label} | ${r.submit.rps} | ${r.submit.p50Ms}/${r.submit.p99Ms} | ${r.fetch.rps} (${r.fetch.tool}) | ${r.fetch.p50Ms}/${r.fetch.p99Ms} | ${r.fetch.cpuUsPerRequest} | ${pacedCell} | ${delay} | ${gc} | ${r.list100.rps} | ${r.list100.p50Ms}/${r.list100.p99Ms} | ${r.idleCpuPercent}% | ${r.drain.perSecond} (${r.drain.seconds}) | ${errors} |`,
     );
   }
   return lines.join('\n');

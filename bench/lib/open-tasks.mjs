@@ -30,7 +30,11 @@ export async function measureOpenTasks({ scriptDir, log }) {
       child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tasks-throughput.mjs exited with ${code}`))));
     });
     const rows = JSON.parse(readFileSync(jsonFile, 'utf8'));
-    return rows.map((row) => ({ label: row.label, fetch: { rps: row.fetch.rps, p50Ms: row.fetch.p50Ms, p99Ms: row.fetch.p99Ms, cpuUsPerRequest: row.fetch.cpuUsPerRequest } }));
+    return rows.map((row) => ({
+      label: row.label,
+      fetch: { rps: row.fetch.rps, p50Ms: row.fetch.p50Ms, p99Ms: row.fetch.p99Ms, cpuUsPerRequest: row.fetch.cpuUsPerRequest },
+      paced: row.fetchPaced.map(({ share, rps, p50Ms, p99Ms }) => ({ share, rps, p50Ms, p99Ms })),
+    }));
   } catch (error) {
     log(`open image tasks not measured: ${error.message}`);
     return { error: error.message };
