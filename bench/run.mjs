@@ -34,7 +34,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE, measureColdStart, measureFloorColdStart, nodeVersionOf, spawnGateway, startFloor, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
+import { SERVER_NODE, measureColdStart, measureFloorColdStart, nodeVersionOf, serverRuntime, spawnGateway, startFloor, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
 import { measureHardCase } from './lib/hard-case.mjs';
 import { measureOpenTasks } from './lib/open-tasks.mjs';
 import { cleanUpOnExit, hasTaskset, runMain, memoryOf, pinSelf, spawnPinned, stopAll, stopProcess, waitForOutput } from './lib/processes.mjs';
@@ -114,6 +114,8 @@ async function main() {
       date: new Date().toISOString(),
       // The measured servers' Node; the load's, when it differs, beside it.
       node: nodeVersionOf(SERVER_NODE),
+      // The gateway and the floor proxy both run as the image runs Node (lib/image-runtime.mjs).
+      runtime: serverRuntime(SERVER_NODE).label,
       loadNode: process.version,
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',

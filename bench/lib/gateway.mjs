@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { imageRuntime } from './image-runtime.mjs';
 import { freePort, spawnPinned, stopProcess, waitForOutput } from './processes.mjs';
 import { pollUntil200, requestOnce } from './probe.mjs';
 
@@ -17,12 +18,24 @@ export const CLIENT_KEY = 'sk-bench-key-0123456789';
  */
 export const SERVER_NODE = process.env.BENCH_NODE ? resolve(process.env.BENCH_NODE) : process.execPath;
 
+const versions = new Map();
+
 /** `v24.1.0` for a Node binary (`process.version` when it is this one). */
 export function nodeVersionOf(node = SERVER_NODE) {
   if (node === process.execPath) return process.version;
-  return execFileSync(node, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
-    .toString()
-    .trim();
+  if (!versions.has(node))
+    versions.set(
+      node,
+      execFileSync(node, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
+  return versions.get(node);
+}
+
+/** The measured servers' runtime settings under `node` (lib/image-runtime.mjs). */
+export function serverRuntime(node = SERVER_NODE) {
+  return imageRuntime(nodeVersionOf(node));
 }
 
 /** Family C (Messages) client credentials. */
@@ -97,8 +110,10 @@ export function chatBody(model, stream = false) {
 export async function spawnGateway({ entry, core, tmpRoot, configPath, nodeArgs = [], env: extraEnv = {}, cwd, node = SERVER_NODE }) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpRoot, 'data-'));
+  const runtime = serverRuntime(node);
   const env = {
     ...process.env,
+    ...runtime.env,
     NODE_ENV: 'production',
     SWITCHYARD_HOST: '127.0.0.1',
     SWITCHYARD_PORT: String(port),
@@ -109,7 +124,7 @@ export async function spawnGateway({ entry, core, tmpRoot, configPath, nodeArgs 
     ...extraEnv,
   };
   const spawnedAt = process.hrtime.bigint();
-  const child = spawnPinned(core, node, [...nodeArgs, entry], { env, ...(cwd ? { cwd } : {}) });
+  const child = spawnPinned(core, node, [...runtime.nodeArgs, ...nodeArgs, entry], { env, ...(cwd ? { cwd } : {}) });
   return { child, baseUrl: `http://127.0.0.1:${port}`, spawnedAt };
 }
 
@@ -151,7 +166,8 @@ const floorScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'floor-p
 
 /** The floor proxy, on `core`, under the measured servers' Node; resolves once it listens, with the child and its URL. */
 export async function startFloor({ core, upstreamUrl, node = SERVER_NODE }) {
-  const child = spawnPinned(core, node, [floorScript, upstreamUrl, '0']);
+  const runtime = serverRuntime(node);
+  const child = spawnPinned(core, node, [...runtime.nodeArgs, floorScript, upstreamUrl, '0'], { env: { ...process.env, ...runtime.env } });
   const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
   return { child, url };
 }
@@ -165,7 +181,8 @@ export async function startFloor({ core, upstreamUrl, node = SERVER_NODE }) {
 export async function measureFloorColdStart({ core, upstreamUrl, node = SERVER_NODE, onReady }) {
   const port = await freePort();
   const spawnedAt = process.hrtime.bigint();
-  const child = spawnPinned(core, node, [floorScript, upstreamUrl, String(port)]);
+  const runtime = serverRuntime(node);
+  const child = spawnPinned(core, node, [...runtime.nodeArgs, floorScript, upstreamUrl, String(port)], { env: { ...process.env, ...runtime.env } });
   try {
     const isDead = () => child.exitCode !== null || child.signalCode !== null;
     await pollUntil200(`http://127.0.0.1:${port}/v1/messages`, { method: 'POST', headers: CLIENT_HEADERS, body: messagesBody('pass-model') }, { isDead });

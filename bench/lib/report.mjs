@@ -116,7 +116,7 @@ export function renderMarkdown(results, verdicts) {
   out.push(
     `Node ${meta.node}${meta.loadNode && meta.loadNode !== meta.node ? ` (load and fake upstream on ${meta.loadNode})` : ''}, ${meta.cpus} × ${meta.cpuModel}, pinned: ${meta.pinned ? 'gateway core 0, upstream + load core 1' : 'no (taskset missing)'}, ` +
       `load average before ${meta.loadAverageBefore.join(' / ')}, commit ${meta.commit ?? 'unknown'}, families ${meta.families.join(', ')}, ` +
-      `${meta.durationS ?? '–'} s in all${meta.entryOverride ? `, gateway bundle ${meta.entry} (BENCH_ENTRY)` : ''}.`,
+      `${meta.durationS ?? '–'} s in all${meta.entryOverride ? `, gateway bundle ${meta.entry} (BENCH_ENTRY)` : ''}; the gateway and the floor proxy ${meta.runtime ?? 'bare Node'}.`,
   );
   out.push('');
   const rounds = meta.settings.serialRounds ?? 1;

@@ -12,6 +12,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { SERVER_NODE, serverRuntime } from './gateway.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -56,11 +57,13 @@ export async function startGateway({ entry, config, env = {}, nodeArgs = [], adm
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const configPath = join(dataDir, 'config.json');
   writeFileSync(configPath, JSON.stringify(config));
-  // The gateway under BENCH_NODE when set (as run.mjs's servers), the load on this Node.
-  const child = spawn(process.env.BENCH_NODE || process.execPath, [...nodeArgs, entry], {
+  // The gateway under BENCH_NODE when set (as run.mjs's servers) and the image's runtime settings, the load on this Node.
+  const runtime = serverRuntime();
+  const child = spawn(SERVER_NODE, [...runtime.nodeArgs, ...nodeArgs, entry], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
+      ...runtime.env,
       NODE_ENV: 'production',
       SWITCHYARD_HOST: '127.0.0.1',
       SWITCHYARD_PORT: String(port),
