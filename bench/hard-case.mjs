@@ -14,9 +14,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeVersionOf, spawnGateway, startFloor, waitHealthy, writeGatewayConfig } from './lib/gateway.mjs';
-import { measureHardCase } from './lib/hard-case.mjs';
-import { cleanUpOnExit, pinSelf, runMain, spawnPinned, stopAll, waitForOutput } from './lib/processes.mjs';
+import { nodeVersionOf } from './lib/gateway.mjs';
+import { measureHardCase, startHardCaseServers } from './lib/hard-case.mjs';
+import { cleanUpOnExit, pinSelf, runMain, stopAll } from './lib/processes.mjs';
 import { renderHardCase } from './lib/report.mjs';
 import { defineTargets } from './lib/targets.mjs';
 
@@ -42,11 +42,7 @@ async function main() {
   const tmpRoot = mkdtempSync(join(os.tmpdir(), 'switchyard-hard-'));
   tmpRoots.push(tmpRoot);
   try {
-    const upstream = spawnPinned(1, process.execPath, [join(benchDir, 'fake-upstream.mjs'), '0']);
-    const [, upstreamUrl] = await waitForOutput(upstream, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
-    const floor = await startFloor({ core: 0, upstreamUrl });
-    const gateway = await spawnGateway({ entry, core: 0, tmpRoot, configPath: writeGatewayConfig(tmpRoot, upstreamUrl) });
-    await waitHealthy(gateway);
+    const { upstream, upstreamUrl, floor, gateway } = await startHardCaseServers({ entry, tmpRoot });
     const targets = defineTargets({ families: ['C'], upstreamUrl, gatewayUrl: gateway.baseUrl, floorUrl: floor.url });
     const byKey = (key) => {
       const target = targets.find((t) => t.key === key);

@@ -9,9 +9,29 @@
  * is held back and the ratio looks better than it is. Other processes' share
  * of the machine is recorded too (a shared machine takes from both).
  */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cpuTimeMs, cpuWindow, ownCpuMs, systemTimeMs } from './cpu-noise.mjs';
+import { spawnGateway, startFloor, waitHealthy, writeGatewayConfig } from './gateway.mjs';
+import { spawnPinned, waitForOutput } from './processes.mjs';
 import { median } from './report.mjs';
 import { hasWrk, runAutocannon, runWrk } from './throughput.mjs';
+
+const fakeUpstream = join(dirname(fileURLToPath(import.meta.url)), '..', 'fake-upstream.mjs');
+
+/**
+ * The hard case's cast, started for a standalone script: the fake upstream on
+ * the load core (1), then the floor proxy and the gateway (`entry`, its data
+ * under `tmpRoot`) on the measured core (0). The caller stops them (stopAll).
+ */
+export async function startHardCaseServers({ entry, tmpRoot }) {
+  const upstream = spawnPinned(1, process.execPath, [fakeUpstream, '0']);
+  const [, upstreamUrl] = await waitForOutput(upstream, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
+  const floor = await startFloor({ core: 0, upstreamUrl });
+  const gateway = await spawnGateway({ entry, core: 0, tmpRoot, configPath: writeGatewayConfig(tmpRoot, upstreamUrl) });
+  await waitHealthy(gateway);
+  return { upstream, upstreamUrl, floor, gateway };
+}
 
 /** One timed run of `target` at `connections`, with its server's CPU and both cores' load. */
 async function oneRun({ target, pid, upstreamPid, seconds, connections, loadCore, scriptDir }) {

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { chatCompletionsLooseWhenStored, chatCompletionsSettingsShape } from '../protocols/chat-completions/settings.js';
 import { typedChannelSettings, type SettingsHolder, type TypedSettingsOf } from '../typed-settings.js';
 import { CHAT_PRESET_DEFAULTS, CHAT_PRESET_NAMES } from './presets.js';
-import { isOpenAiBaseUrl } from '../openai-origin.js';
+import { openAiEndpointsSettingsShape } from '../openai-endpoints-setting.js';
 
 export const openAiChatSettingsShape = builtOnce(
   () =>
@@ -37,30 +37,7 @@ export const openAiChatSettingsShape = builtOnce(
         .describe(
           "The path under the base URL where the server takes rerank requests (`/rerank` for vLLM and Together, their presets set it): `/v1/rerank` requests for the channel's models are passed to it as they are. Unset: the channel serves no rerank.",
         ),
-      moderationsEndpoint: z
-        .boolean({ error: 'must be true or false' })
-        .optional()
-        .describe(
-          "The server offers OpenAI's moderations at `<base>/moderations`: `/v1/moderations` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise.",
-        ),
-      imagesEndpoint: z
-        .boolean({ error: 'must be true or false' })
-        .optional()
-        .describe(
-          "The server offers OpenAI's image endpoints at `<base>/images/generations` and `<base>/images/edits`: `/v1/images/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise.",
-        ),
-      audioEndpoint: z
-        .boolean({ error: 'must be true or false' })
-        .optional()
-        .describe(
-          "The server offers OpenAI's audio endpoints at `<base>/audio/speech`, `<base>/audio/transcriptions` and `<base>/audio/translations`: `/v1/audio/*` requests for the channel's models are passed to it as they are. Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise.",
-        ),
-      batchApi: z
-        .boolean({ error: 'must be true or false' })
-        .optional()
-        .describe(
-          "The server offers OpenAI's Files and Batch APIs at `<base>/files` and `<base>/batches`: the lines of a client's OpenAI batch whose model this channel would serve first are sent as one upstream batch per model, at the upstream's batch price (docs/batches.md). Unset: true when the base URL is OpenAI's (`api.openai.com`), false otherwise (vLLM, DeepSeek and most compatible servers have no batch API).",
-        ),
+      ...openAiEndpointsSettingsShape('`api.openai.com`'),
     }) as const,
 );
 
@@ -72,14 +49,4 @@ export type OpenAiChatSettings = TypedSettingsOf<typeof openAiChatSettingsShape>
 /** A channel's settings, typed (see typed-settings.ts). */
 export const openAiChatSettingsOf = (channel: SettingsHolder): OpenAiChatSettings => openAiChatSettings.of(channel);
 
-/** Whether a channel's server takes moderations: the setting, else whether its base URL is OpenAI's. */
-export const offersModerations = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.moderationsEndpoint ?? isOpenAiBaseUrl(baseUrl);
-
-/** Whether a channel's server takes OpenAI's image endpoints: the setting, else whether its base URL is OpenAI's. */
-export const offersImages = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.imagesEndpoint ?? isOpenAiBaseUrl(baseUrl);
-
-/** Whether a channel's server takes OpenAI's audio endpoints: the setting, else whether its base URL is OpenAI's. */
-export const offersAudio = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.audioEndpoint ?? isOpenAiBaseUrl(baseUrl);
-
-/** Whether a channel's server takes OpenAI's Batch API: the setting, else whether its base URL is OpenAI's. */
-export const offersBatchApi = (settings: OpenAiChatSettings, baseUrl: string): boolean => settings.batchApi ?? isOpenAiBaseUrl(baseUrl);
+export { offersAudio, offersBatchApi, offersImages, offersModerations } from '../openai-endpoints-setting.js';
