@@ -34,6 +34,9 @@ describe.each(engines)('keys and channels on $engine', ({ engine, skip }) => {
     expect(typeof created.createdAt).toBe('number');
     expect(created.updatedAt).toBe(created.createdAt);
 
+    // The list is in creation order, ties broken by id: two keys made in the
+    // same millisecond come back in id order, so the second waits a tick.
+    await new Promise((resolve) => setTimeout(resolve, 2));
     const full = await store.keys.create({
       name: 'bob',
       keyHash: 'hash-b',

@@ -67,9 +67,9 @@ describe('requestWholeOk', () => {
   });
 
   it('fails with a timeout when the headers or the body keep silent too long', async () => {
-    upstream.reply({ status: 200, body: '{}', headersDelayMs: 1_000 });
+    upstream.reply({ status: 200, body: '{}', headersDelayMs: 5_000 });
     expect((await rejection(requestWholeOk({ ...exchange(), timeoutMs: 100 }, 1_000))).kind).toBe('timeout');
-    upstream.reply({ status: 200, chunks: ['{"a":', '1}'], chunkDelayMs: 1_000 });
+    upstream.reply({ status: 200, chunks: ['{"a":', '1}'], chunkDelayMs: 5_000 });
     expect((await rejection(requestWholeOk({ ...exchange(), bodyTimeoutMs: 100 }, 1_000))).message).toBe('upstream went silent while sending its answer');
   });
 
