@@ -28,7 +28,7 @@ import type { Delegation } from '../tasks/batches/delegation/schema.js';
 import type { BatchRecord } from '../tasks/batches/schema.js';
 import { batchApiBaseUrl as chatBatchApi } from '../upstreams/openai-chat/endpoint.js';
 import { batchApiBaseUrl as responsesBatchApi } from '../upstreams/openai-responses/endpoint.js';
-import { type BatchApiConnection, cancelBatch, createBatch, fileLines, findBatch, getBatch, type OpenAIBatchObject, uploadBatchFile } from '../upstreams/openai-batch-api.js';
+import { type BatchApiConnection, cancelBatch, createBatch, deleteFile, fileLines, findBatch, getBatch, type OpenAIBatchObject, uploadBatchFile } from '../upstreams/openai-batch-api.js';
 import { newRequestId } from './request-id.js';
 import { batchKeyReader } from './batch-keys.js';
 
@@ -128,6 +128,7 @@ export function upstreamBatchClient(connectionOf: (delegation: Delegation) => Ba
         yield { customId: String(line.custom_id), response: statusCode === undefined ? null : { statusCode, body: response?.body ?? null } };
       }
     },
+    remove: (delegation, fileId) => deleteFile(connectionOf(delegation), fileId),
   };
 }
 

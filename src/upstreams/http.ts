@@ -37,7 +37,7 @@ export type UpstreamBody = Dispatcher.ResponseData['body'];
 
 export interface UpstreamRequestOptions {
   url: string;
-  method?: 'POST' | 'GET';
+  method?: 'POST' | 'GET' | 'DELETE';
   headers: Record<string, string>;
   /** A stream is sent as it is read (an upload: chunked). */
   body?: string | Buffer | Readable;

@@ -4,7 +4,8 @@
  * `batch` file uploaded as multipart form data, streamed as it is written;
  * batches created with the gateway's metadata, listed (to find one the
  * gateway made before its id was recorded), read and cancelled; a result
- * file read line by line as it arrives. The credential is a Bearer header,
+ * file read line by line as it arrives; files deleted once a delegation
+ * ended. The credential is a Bearer header,
  * masked out of every error text; a non-2xx answer is the GatewayError it
  * describes (4xx: refused; 5xx, timeouts, connection failures: retryable).
  */
@@ -45,7 +46,7 @@ const headers = (connection: BatchApiConnection, json: boolean): Record<string, 
   ...(connection.apiKey ? { authorization: `Bearer ${connection.apiKey}` } : {}),
 });
 
-function json<T>(connection: BatchApiConnection, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+function json<T>(connection: BatchApiConnection, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
   return requestJsonOk<T>(
     {
       url: joinUrl(connection.baseUrl, path),
@@ -109,6 +110,11 @@ export async function findBatch(connection: BatchApiConnection, delegationId: st
 export const getBatch = (connection: BatchApiConnection, id: string): Promise<OpenAIBatchObject> => json(connection, 'GET', `/batches/${encodeURIComponent(id)}`);
 
 export const cancelBatch = (connection: BatchApiConnection, id: string): Promise<OpenAIBatchObject> => json(connection, 'POST', `/batches/${encodeURIComponent(id)}/cancel`);
+
+/** Deletes a file from the upstream's storage (one the gateway uploaded, or a batch's result file it has read). */
+export async function deleteFile(connection: BatchApiConnection, fileId: string): Promise<void> {
+  await json(connection, 'DELETE', `/files/${encodeURIComponent(fileId)}`);
+}
 
 /** A file's content as parsed JSON lines, read as they arrive (a line that is not JSON is skipped). */
 export async function* fileLines(connection: BatchApiConnection, fileId: string): AsyncGenerator<Record<string, unknown>> {

@@ -6,7 +6,8 @@
  * their answers mapped back by custom_id, each logged at half price; lines
  * of a simulator model run on the gateway in the same batch; an upstream
  * batch that expires leaves its lines to the gateway; a cancel cancels the
- * upstream batch; a refused create hands the lines back.
+ * upstream batch; a refused create hands the lines back. What a delegation
+ * uploaded and read upstream is deleted once it ended.
  */
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -126,6 +127,14 @@ describe.each(ENGINES)('batches through the upstream batch API on %s', (engine) 
     // 10 input tokens at $1/M and 5 output at $2/M, at half price.
     for (const row of answered) expect(row.cost).toBeCloseTo(((10 * 1 + 5 * 2) / 1e6) * 0.5, 12);
     expect(rows.find((row) => row.httpStatus === 400)?.cost).toBe(0);
+
+    // Once each delegation ended, what it left upstream is deleted: the JSONL it uploaded and the result files it read.
+    const leftUpstream = () => made.flatMap((entry) => [entry.input_file_id, entry.output_file_id, entry.error_file_id]).filter((file): file is string => file !== null && fake.files.has(file));
+    const uploaded = made.map((entry) => entry.input_file_id);
+    for (const until = Date.now() + 10_000; leftUpstream().length > 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(leftUpstream()).toEqual([]);
+    expect(fake.deleted).toEqual(expect.arrayContaining(uploaded));
+    expect(made.filter((entry) => entry.error_file_id !== null)).toHaveLength(1);
   }, 60_000);
 
   it('sends embeddings lines upstream too', async () => {
@@ -204,6 +213,14 @@ describe.each(ENGINES)('batches through the upstream batch API on %s', (engine) 
     const tried = fake.upstream.requests.slice(requests).map((request) => `${request.method} ${request.url.split('?')[0]}`);
     expect(tried.filter((call) => call === 'POST /v1/batches')).toHaveLength(1);
     expect(tried.filter((call) => call === 'POST /v1/chat/completions')).toHaveLength(1);
+    // The file it uploaded for the refused batch is deleted, not left on the account.
+    const uploads = fake.upstream.requests.slice(requests).filter((request) => request.method === 'POST' && request.url === '/v1/files');
+    expect(uploads).toHaveLength(1);
+    for (const until = Date.now() + 10_000; !tried.includes('DELETE /v1/files') && Date.now() < until; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      tried.splice(0, tried.length, ...fake.upstream.requests.slice(requests).map((request) => `${request.method} ${request.url.replace(/\/file-[0-9a-f]+$/, '')}`));
+    }
+    expect(tried.filter((call) => call === 'DELETE /v1/files')).toHaveLength(1);
     expect(batch.request_counts).toEqual({ total: 1, completed: 1, failed: 0 });
     const output = await contentLines(client, batch.output_file_id);
     expect(output[0].response.body.choices[0].message.content).toBe('interactive answer');

@@ -1,6 +1,7 @@
 /**
  * A loopback OpenAI Files and Batch API: `POST /v1/files` (multipart, purpose
- * `batch`), `GET /v1/files/{id}/content`, `POST /v1/batches` (input file,
+ * `batch`), `GET /v1/files/{id}/content`, `DELETE /v1/files/{id}` (the
+ * ids deleted kept in `deleted`), `POST /v1/batches` (input file,
  * endpoint, metadata), `GET /v1/batches` (newest first, `after`), `GET
  * /v1/batches/{id}` and `POST /v1/batches/{id}/cancel`. A batch completes
  * after `pollsToFinish` looks, answering each line (a chat completion, an
@@ -34,6 +35,8 @@ export interface BatchFake {
   upstream: FakeUpstream;
   origin: string;
   files: Map<string, { purpose: string; content: string }>;
+  /** The files deleted, in order. */
+  deleted: string[];
   batches: FakeBatch[];
   pollsToFinish: number;
   /** The next batches end `expired`, no line answered. */
@@ -50,7 +53,7 @@ const error = (status: number, message: string) => json(status, { error: { messa
 const id = (prefix: string) => `${prefix}${randomBytes(8).toString('hex')}`;
 
 export async function startBatchFake(): Promise<BatchFake> {
-  const fake = { files: new Map(), batches: [], pollsToFinish: 2, expire: false, loseNextCreate: false } as unknown as BatchFake;
+  const fake = { files: new Map(), deleted: [], batches: [], pollsToFinish: 2, expire: false, loseNextCreate: false } as unknown as BatchFake;
   fake.upstream = await startFakeUpstream((request) => {
     if (request.headers.authorization !== `Bearer ${BATCH_FAKE_KEY}`) return error(401, 'Incorrect API key provided.');
     return serve(fake, request);
@@ -68,6 +71,12 @@ function serve(fake: BatchFake, request: RecordedRequest): FakeReply {
   if (request.method === 'GET' && content) {
     const file = fake.files.get(content[1]);
     return file ? { status: 200, headers: { 'content-type': 'application/octet-stream' }, body: file.content } : error(404, 'No such File object');
+  }
+  const file = /^\/v1\/files\/([^/]+)$/.exec(path);
+  if (request.method === 'DELETE' && file) {
+    if (!fake.files.delete(file[1])) return error(404, 'No such File object');
+    fake.deleted.push(file[1]);
+    return json(200, { id: file[1], object: 'file', deleted: true });
   }
   if (request.method === 'POST' && path === '/v1/batches') return create(fake, request);
   // Interactive chat, for the lines the gateway runs itself on this channel.

@@ -36,6 +36,8 @@ export interface UpstreamBatchClient {
   cancel(delegation: Delegation): Promise<UpstreamBatch>;
   /** A result file's lines, read as they arrive. */
   results(delegation: Delegation, fileId: string): AsyncIterable<UpstreamResult>;
+  /** Deletes a file of the delegation from the upstream's storage. */
+  remove(delegation: Delegation, fileId: string): Promise<void>;
 }
 
 export interface DelegationHost {

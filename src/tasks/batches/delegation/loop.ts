@@ -3,7 +3,8 @@
  * its care pass): a running OpenAI batch is planned once per instance
  * (plan.ts; before the local runner claims its lines on that pass), and the
  * delegations due are stepped (machine.ts), each under a lease renewed while
- * its step runs, so two instances never act on one delegation. A pass runs
+ * its step runs, so two instances never act on one delegation. A
+ * delegation that ended deletes its files upstream (tidy.ts). A pass runs
  * beside the line runner, never holding up its ticks.
  */
 import type { Logger } from 'pino';
@@ -13,12 +14,15 @@ import type { DelegationHost } from './host.js';
 import { stepDelegation } from './machine.js';
 import { planDelegations } from './plan.js';
 import type { DelegationRepository } from './repository.js';
+import { removeUpstreamFiles } from './tidy.js';
 
 export interface DelegationLoopOptions {
   leaseMs: number;
   pollMs: number;
   owner: string;
 }
+
+const ENDED: ReadonlySet<string> = new Set(['done', 'abandoned']);
 
 /** Delegations stepped at once by one instance. */
 const AT_ONCE = 4;
@@ -84,7 +88,9 @@ export class DelegationLoop {
       await Promise.all(
         due.map(async (delegation) => {
           const patch = await stepDelegation({ ...this.deps, owner, pollMs }, delegation);
-          await repo.update(delegation, owner, patch, true);
+          const saved = await repo.update(delegation, owner, patch, true);
+          // Only once the end is recorded: a step run again must still find its files.
+          if (saved && ENDED.has(saved.state)) await removeUpstreamFiles(this.deps.host.client, this.deps.logger, saved);
         }),
       );
     } finally {
