@@ -1,21 +1,24 @@
 /**
  * The host of batch delegation (src/tasks/batches/delegation/): which lines
- * of an OpenAI batch go to an upstream's own Batch API, where they go, the
- * HTTP calls to it (src/upstreams/openai-batch-api.ts) on the delegation's
- * channel, and the billing of each line it answered: one request-log row per
- * line at the price's `batchRatio` share, through the settlement every
- * request takes. A line goes where its model would be routed first (the
- * same candidate order an interactive request gets, after the key's model
- * list), and only to an openai-chat channel (chat, embeddings, legacy
- * completions) or an openai-responses channel (responses) with `batchApi`.
- * A key over its quota or a budget delegates nothing: its lines run
- * locally and get the refusal they would get. Rate limits do not apply: an
- * upstream batch does not use interactive capacity.
+ * of a batch go to an upstream's own batch API, where they go, the client of
+ * that API on the delegation's channel (openai-batch-client.ts,
+ * anthropic-batch-client.ts), and the billing of each line it answered: one
+ * request-log row per line at the price's `batchRatio` share, through the
+ * settlement every request takes. A line goes where its model would be
+ * routed first (the same candidate order an interactive request gets, after
+ * the key's model list), and only to a channel whose type serves the
+ * batch's endpoint through a batch API it has: openai-chat (chat,
+ * embeddings, legacy completions), openai-responses (responses) or
+ * anthropic (messages), each with `batchApi`. A key over its quota or a
+ * budget delegates nothing: its lines run locally and get the refusal they
+ * would get. Rate limits do not apply: an upstream batch does not use
+ * interactive capacity.
  */
 import type { Channel } from '../core/channel.js';
 import { upstreamModelFor } from '../core/channel.js';
 import { GatewayError } from '../core/errors.js';
 import { usageFromChatCompletion } from '../dialects/chat-completions/usage.js';
+import { usageFromMessages } from '../dialects/messages/usage.js';
 import { usageFromResponses } from '../dialects/responses/usage.js';
 import { budgetSpent } from '../billing/budgets/budget-check.js';
 import type { QuotaHold } from '../billing/quota/ledger.js';
@@ -23,12 +26,15 @@ import type { ClientKey } from '../http/auth.js';
 import type { AppContext } from '../http/context.js';
 import { settle } from '../pipeline/settle.js';
 import { chatCandidates } from '../pipeline/upstream-call.js';
-import type { DelegationHost, UpstreamBatch, UpstreamBatchClient } from '../tasks/batches/delegation/host.js';
+import type { DelegationHost, UpstreamBatchClient } from '../tasks/batches/delegation/host.js';
 import type { Delegation } from '../tasks/batches/delegation/schema.js';
 import type { BatchRecord } from '../tasks/batches/schema.js';
+import { ownCallHeaders } from '../upstreams/anthropic/endpoint.js';
+import { anthropicSettingsOf, offersMessageBatches } from '../upstreams/anthropic/settings.js';
 import { batchApiBaseUrl as chatBatchApi } from '../upstreams/openai-chat/endpoint.js';
 import { batchApiBaseUrl as responsesBatchApi } from '../upstreams/openai-responses/endpoint.js';
-import { type BatchApiConnection, cancelBatch, createBatch, deleteFile, fileLines, findBatch, getBatch, type OpenAIBatchObject, uploadBatchFile } from '../upstreams/openai-batch-api.js';
+import { anthropicBatchClient } from './anthropic-batch-client.js';
+import { openAiBatchClient } from './openai-batch-client.js';
 import { newRequestId } from './request-id.js';
 import { batchKeyReader } from './batch-keys.js';
 
@@ -38,30 +44,42 @@ const DELEGATED: ReadonlyMap<string, { type: string; family: string }> = new Map
   ['/v1/embeddings', { type: 'openai-chat', family: 'embeddings' }],
   ['/v1/completions', { type: 'openai-chat', family: 'completions' }],
   ['/v1/responses', { type: 'openai-responses', family: 'responses' }],
+  ['/v1/messages', { type: 'anthropic', family: 'messages' }],
 ]);
 
 /** The channel's batch API address, or undefined when it has none. */
 function batchApiOf(channel: Channel): string | undefined {
   if (channel.type === 'openai-chat') return chatBatchApi(channel);
   if (channel.type === 'openai-responses') return responsesBatchApi(channel);
+  if (channel.type === 'anthropic') return offersMessageBatches(anthropicSettingsOf(channel), channel.baseUrl) ? channel.baseUrl : undefined;
   return undefined;
 }
 
 export function delegationHost(ctx: AppContext): DelegationHost {
   const keyOf = batchKeyReader(ctx);
 
-  const connectionOf = (delegation: Delegation): BatchApiConnection => {
+  const channelOf = (delegation: Delegation): Channel => {
     const channel = ctx.channels.all().find((candidate) => candidate.id === delegation.channelId);
     // Refused (4xx): the delegation hands its lines back to the local runner.
     if (!channel) throw new GatewayError('not_found', 'the channel of this upstream batch no longer exists');
-    // One upstream batch keeps to one credential: its files and batch belong to that key's project.
-    return { baseUrl: batchApiOf(channel) ?? channel.baseUrl, apiKey: channel.apiKeys[0] ?? '', timeoutMs: ctx.settings.upstreamTimeoutMs };
+    return channel;
   };
-
-  const client = upstreamBatchClient(connectionOf);
+  // One upstream batch keeps to one credential: its files and batch belong to that key's project (workspace).
+  const connectionOf = (delegation: Delegation) => {
+    const channel = channelOf(delegation);
+    const apiKey = channel.apiKeys[0] ?? '';
+    return { channel, baseUrl: batchApiOf(channel) ?? channel.baseUrl, apiKey, timeoutMs: ctx.settings.upstreamTimeoutMs };
+  };
+  const openAi = openAiBatchClient(connectionOf);
+  const anthropic = anthropicBatchClient((delegation) => {
+    const connection = connectionOf(delegation);
+    return { ...connection, headers: ownCallHeaders(connection.channel, connection.apiKey) };
+  });
+  const typeOf = (delegation: Delegation): string | undefined => ctx.channels.all().find((candidate) => candidate.id === delegation.channelId)?.type;
 
   return {
-    client,
+    // A channel gone since is met by the OpenAI client's first call, which refuses: the lines go back to the local runner.
+    client: (delegation): UpstreamBatchClient => (typeOf(delegation) === 'anthropic' ? anthropic : openAi),
     delegates: (endpoint) => DELEGATED.has(endpoint),
     async routeOf(batch: BatchRecord) {
       const served = DELEGATED.get(batch.endpoint);
@@ -83,7 +101,6 @@ export function delegationHost(ctx: AppContext): DelegationHost {
       const key = await keyOf(batch.keyId);
       const answered = answer.statusCode >= 200 && answer.statusCode < 300;
       const usage = (answer.body as { usage?: Record<string, unknown> } | null)?.usage;
-      const reported = !answered || !usage ? undefined : 'input_tokens' in usage ? usageFromResponses(usage as never) : usageFromChatCompletion(usage as never);
       const now = Date.now();
       settle(ctx, {
         requestId,
@@ -96,7 +113,7 @@ export function delegationHost(ctx: AppContext): DelegationHost {
         stream: false,
         httpStatus: answer.statusCode,
         error: answered ? undefined : new GatewayError('upstream_error', `the upstream batch answered the line with status ${answer.statusCode}`, { status: answer.statusCode }),
-        reported,
+        reported: answered && usage ? reportedUsage(batch.endpoint, usage) : undefined,
         answered,
         estimateInput: () => 0,
         deliveredText: () => '',
@@ -110,26 +127,10 @@ export function delegationHost(ctx: AppContext): DelegationHost {
   };
 }
 
-/** The upstream Batch API calls of a delegation, on the connection its channel gives. */
-export function upstreamBatchClient(connectionOf: (delegation: Delegation) => BatchApiConnection): UpstreamBatchClient {
-  return {
-    upload: (delegation, jsonl) => uploadBatchFile(connectionOf(delegation), jsonl, `${delegation.id}.jsonl`),
-    find: async (delegation) => {
-      const found = await findBatch(connectionOf(delegation), delegation.id);
-      return found && upstreamBatch(found);
-    },
-    create: async (delegation, fileId, endpoint) => upstreamBatch(await createBatch(connectionOf(delegation), fileId, endpoint, delegation.id)),
-    get: async (delegation) => upstreamBatch(await getBatch(connectionOf(delegation), delegation.upstreamBatchId!)),
-    cancel: async (delegation) => upstreamBatch(await cancelBatch(connectionOf(delegation), delegation.upstreamBatchId!)),
-    results: async function* (delegation, fileId) {
-      for await (const line of fileLines(connectionOf(delegation), fileId)) {
-        const response = line.response as { status_code?: unknown; body?: unknown } | null | undefined;
-        const statusCode = typeof response?.status_code === 'number' ? response.status_code : undefined;
-        yield { customId: String(line.custom_id), response: statusCode === undefined ? null : { statusCode, body: response?.body ?? null } };
-      }
-    },
-    remove: (delegation, fileId) => deleteFile(connectionOf(delegation), fileId),
-  };
+/** The usage of an answer, read in its endpoint's dialect. */
+function reportedUsage(endpoint: string, usage: Record<string, unknown>) {
+  if (endpoint === '/v1/messages') return usageFromMessages(usage as never);
+  return 'input_tokens' in usage ? usageFromResponses(usage as never) : usageFromChatCompletion(usage as never);
 }
 
 /**
@@ -164,9 +165,4 @@ function usable(ctx: AppContext, key: ClientKey): boolean {
     if (budgetSpent(limit.record, limit.settledUsdIn(start), limit.settledTokensIn(start))) return false;
   }
   return true;
-}
-
-function upstreamBatch(batch: OpenAIBatchObject): UpstreamBatch {
-  if (typeof batch?.id !== 'string' || typeof batch.status !== 'string') throw new GatewayError('upstream_error', 'the upstream answered with no batch object', { retryable: true });
-  return { id: batch.id, status: batch.status, outputFileId: batch.output_file_id ?? null, errorFileId: batch.error_file_id ?? null };
 }

@@ -11,10 +11,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { CallAbort } from '../core/call-signal.js';
 import { GatewayError } from '../core/errors.js';
-import { joinUrl, requestOk, toUpstreamError } from './http.js';
+import { joinUrl } from './http.js';
+import { jsonlLines } from './jsonl-download.js';
 import { requestJsonOk } from './whole-answer.js';
 
 export interface BatchApiConnection {
@@ -38,8 +38,6 @@ export const DELEGATION_METADATA_KEY = 'switchyard_delegation';
 /** Pages of the batch list looked through for one made before (newest first: a batch just made is on the first). */
 const LIST_PAGES = 3;
 const MAX_JSON_BYTES = 4 * 1024 * 1024;
-/** One line of a result file at most. */
-const MAX_RESULT_LINE_BYTES = 64 * 1024 * 1024;
 
 const headers = (connection: BatchApiConnection, json: boolean): Record<string, string> => ({
   ...(json ? { 'content-type': 'application/json' } : {}),
@@ -117,48 +115,11 @@ export async function deleteFile(connection: BatchApiConnection, fileId: string)
 }
 
 /** A file's content as parsed JSON lines, read as they arrive (a line that is not JSON is skipped). */
-export async function* fileLines(connection: BatchApiConnection, fileId: string): AsyncGenerator<Record<string, unknown>> {
-  const signal = new CallAbort();
-  const response = await requestOk({
+export function fileLines(connection: BatchApiConnection, fileId: string): AsyncGenerator<Record<string, unknown>> {
+  return jsonlLines({
     url: joinUrl(connection.baseUrl, `/files/${encodeURIComponent(fileId)}/content`),
-    method: 'GET',
     headers: headers(connection, false),
-    signal,
     timeoutMs: connection.timeoutMs,
-    bodyTimeoutMs: connection.timeoutMs,
     secrets: [connection.apiKey],
   });
-  // A character split between two chunks is joined by the decoder, not broken.
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  try {
-    for await (const chunk of response.body) {
-      rest += decoder.write(chunk as Buffer);
-      let start = 0;
-      for (let end = rest.indexOf('\n'); end >= 0; end = rest.indexOf('\n', start)) {
-        const parsed = parseLine(rest.slice(start, end));
-        start = end + 1;
-        if (parsed) yield parsed;
-      }
-      rest = rest.slice(start);
-      if (rest.length > MAX_RESULT_LINE_BYTES) throw new GatewayError('upstream_error', 'the upstream result file has a line over the size bound', { retryable: false });
-    }
-    rest += decoder.end();
-  } catch (error) {
-    throw toUpstreamError(error, signal);
-  } finally {
-    if (!response.body.destroyed) response.body.destroy();
-  }
-  const last = parseLine(rest);
-  if (last) yield last;
-}
-
-function parseLine(text: string): Record<string, unknown> | undefined {
-  if (text.trim() === '') return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -7,7 +7,7 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upstreamBatchClient } from '../../src/server/batch-delegation.js';
+import { openAiBatchClient } from '../../src/server/openai-batch-client.js';
 import type { DelegationHost } from '../../src/tasks/batches/delegation/host.js';
 import { stepDelegation } from '../../src/tasks/batches/delegation/machine.js';
 import { DelegationRepository } from '../../src/tasks/batches/delegation/repository.js';
@@ -52,7 +52,7 @@ describe.each(engines)('batch delegation on $engine', ({ engine, skip }) => {
 
   function host(billed: number[]): DelegationHost {
     return {
-      client: upstreamBatchClient(() => ({ baseUrl: `${fake.origin}/v1`, apiKey: BATCH_FAKE_KEY, timeoutMs: 5_000 })),
+      client: () => openAiBatchClient(() => ({ baseUrl: `${fake.origin}/v1`, apiKey: BATCH_FAKE_KEY, timeoutMs: 5_000 })),
       delegates: () => true,
       routeOf: async () => () => undefined,
       bill: async (_batch, _delegation, line) => void billed.push(line.index),

@@ -24,6 +24,7 @@ export const FRESH_SQLITE_MIGRATIONS: readonly string[] = [
   '0018_batch_delegations',
   '0019_batch_output_expiry',
   '0020_log_index_trim',
+  '0021_delegation_create_started',
 ];
 
 export const FRESH_SQLITE_SCHEMA: readonly string[] = [
@@ -88,7 +89,7 @@ export const FRESH_SQLITE_SCHEMA: readonly string[] = [
   'CREATE INDEX "batch_lines_status" on "batch_lines" ("batch_id", "status", "idx")',
   'CREATE TABLE "expiring_media" ("media_key" text primary key, "expires_at" bigint not null)',
   'CREATE INDEX "expiring_media_expires" on "expiring_media" ("expires_at")',
-  'CREATE TABLE "batch_delegations" ("id" text primary key, "batch_id" text not null, "channel_id" text not null, "upstream_model" text not null, "state" text not null, "upstream_file_id" text, "upstream_batch_id" text, "upstream_status" text, "output_file_id" text, "error_file_id" text, "lease_owner" text, "lease_until" bigint, "attempt" integer default 0 not null, "polls" integer default 0 not null, "next_check_at" bigint not null, "error" text, "created_at" bigint not null, "updated_at" bigint not null)',
+  'CREATE TABLE "batch_delegations" ("id" text primary key, "batch_id" text not null, "channel_id" text not null, "upstream_model" text not null, "state" text not null, "upstream_file_id" text, "upstream_batch_id" text, "upstream_status" text, "output_file_id" text, "error_file_id" text, "lease_owner" text, "lease_until" bigint, "attempt" integer default 0 not null, "polls" integer default 0 not null, "next_check_at" bigint not null, "error" text, "created_at" bigint not null, "updated_at" bigint not null, "create_started_at" bigint)',
   'CREATE INDEX "batch_delegations_due" on "batch_delegations" ("state", "next_check_at")',
   'CREATE INDEX "batch_delegations_batch" on "batch_delegations" ("batch_id")',
   'CREATE INDEX "batch_lines_delegation" on "batch_lines" ("delegation_id", "idx")',

@@ -24,6 +24,7 @@ import { images } from './0017_images.js';
 import { batchDelegations } from './0018_batch_delegations.js';
 import { batchOutputExpiry } from './0019_batch_output_expiry.js';
 import { logIndexTrim } from './0020_log_index_trim.js';
+import { delegationCreateStarted } from './0021_delegation_create_started.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0018_batch_delegations': batchDelegations,
   '0019_batch_output_expiry': batchOutputExpiry,
   '0020_log_index_trim': logIndexTrim,
+  '0021_delegation_create_started': delegationCreateStarted,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -5,6 +5,7 @@
  * (protocols/messages/headers.ts) with `anthropic-beta` filtered by the
  * channel's `betas` lists, and the key in `x-api-key`.
  */
+import type { Channel } from '../../core/channel.js';
 import { joinUrl } from '../http.js';
 import { readBetaLists } from '../protocols/messages/betas.js';
 import { messagesHeaders, passThroughHeaders } from '../protocols/messages/headers.js';
@@ -25,8 +26,17 @@ export const anthropicEndpoint: MessagesEndpoint<AnthropicSettings> = {
   },
 };
 
+/**
+ * The headers of a call the gateway makes on its own account, with no client
+ * request behind it (the Message Batches API): those of a pass-through with
+ * no client headers, so the default `anthropic-version`, and the key.
+ */
+export function ownCallHeaders(channel: Channel, apiKey: string): Record<string, string> {
+  return withKey({ apiKey }, passThroughHeaders({ clientHeaders: {} }, readBetaLists(anthropicSettingsOf(channel))));
+}
+
 /** A channel without a key sends none, never an empty `x-api-key`. */
-function withKey(call: UpstreamCall, headers: Record<string, string>): Record<string, string> {
+function withKey(call: Pick<UpstreamCall, 'apiKey'>, headers: Record<string, string>): Record<string, string> {
   if (call.apiKey) headers['x-api-key'] = call.apiKey;
   return headers;
 }

@@ -1,6 +1,7 @@
 /**
- * The end of an upstream batch: its output and error files read line by
- * line as they arrive, each answered line (`custom_id` is our line's index)
+ * The end of an upstream batch: its results read line by line as they
+ * arrive (OpenAI's output and error files, Anthropic's results), each
+ * answered line (its custom id is our line's index)
  * written with a compare-and-set (still pending, still this delegation's)
  * and billed at the batch price only when that write won, so a line is
  * billed once even when an instance died collecting and another collects
@@ -24,9 +25,8 @@ export async function collectResults(deps: StepDeps, delegation: Delegation, bat
     after = page[page.length - 1].index;
   }
   let answered = 0;
-  for (const fileId of [delegation.outputFileId, delegation.errorFileId]) {
-    if (fileId === null || waiting.size === 0) continue;
-    for await (const result of deps.host.client.results(delegation, fileId)) {
+  if (waiting.size > 0) {
+    for await (const result of deps.host.client(delegation).results(delegation)) {
       const line = waiting.get(Number(result.customId));
       if (!line || result.response === null) continue;
       const requestId = deps.host.newRequestId();

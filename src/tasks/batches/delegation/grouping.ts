@@ -1,11 +1,11 @@
 /**
- * Which lines of an OpenAI batch go to an upstream's own Batch API, decided
+ * Which lines of a batch go to an upstream's own batch API, decided
  * before anything is sent, without I/O: each line goes where its model would
  * be routed first (the host's `routeOf`, the same routing an interactive
  * request takes), and only when that channel serves the batch's endpoint
- * through its Batch API; every other line stays with the local runner. One
- * group per (channel, upstream model), as OpenAI takes one model per batch,
- * and at most `maxLines` lines per group.
+ * through its batch API; every other line stays with the local runner. One
+ * group per (channel, upstream model), as OpenAI takes one model per batch
+ * (simple, and right for Anthropic too), and at most `maxLines` lines per group.
  */
 import type { DelegatedLine } from './schema.js';
 
@@ -19,7 +19,7 @@ export interface DelegationGroup extends DelegationTarget {
   indexes: number[];
 }
 
-/** The upstream's limit on requests in one batch (OpenAI: 50,000). */
+/** The upstream's limit on requests in one batch (OpenAI: 50,000; Anthropic takes 100,000). */
 export const MAX_LINES_PER_UPSTREAM_BATCH = 50_000;
 
 /** Groups the lines that can be delegated; `routeOf` is asked once per model name. */

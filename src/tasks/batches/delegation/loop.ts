@@ -1,10 +1,10 @@
 /**
  * The delegation side of an instance's batch loop (runner.ts calls it from
- * its care pass): a running OpenAI batch is planned once per instance
+ * its care pass): a running batch (OpenAI's or a Message Batch) is planned once per instance
  * (plan.ts; before the local runner claims its lines on that pass), and the
  * delegations due are stepped (machine.ts), each under a lease renewed while
  * its step runs, so two instances never act on one delegation. A
- * delegation that ended deletes its files upstream (tidy.ts). A pass runs
+ * delegation that ended deletes what it left upstream (tidy.ts). A pass runs
  * beside the line runner, never holding up its ticks.
  */
 import type { Logger } from 'pino';
@@ -14,7 +14,7 @@ import type { DelegationHost } from './host.js';
 import { stepDelegation } from './machine.js';
 import { planDelegations } from './plan.js';
 import type { DelegationRepository } from './repository.js';
-import { removeUpstreamFiles } from './tidy.js';
+import { removeUpstreamLeftovers } from './tidy.js';
 
 export interface DelegationLoopOptions {
   leaseMs: number;
@@ -39,7 +39,7 @@ export class DelegationLoop {
 
   /** Hands the batch's lines its first channels serve through a batch API to delegations, once per batch on this instance. */
   async plan(batch: BatchRecord): Promise<void> {
-    if (this.stopping || batch.api !== 'openai' || this.planned.has(batch.id) || !this.deps.host.delegates(batch.endpoint)) return;
+    if (this.stopping || this.planned.has(batch.id) || !this.deps.host.delegates(batch.endpoint)) return;
     this.planned.add(batch.id);
     const routeOf = await this.deps.host.routeOf(batch);
     if (!routeOf) return;
@@ -90,7 +90,7 @@ export class DelegationLoop {
           const patch = await stepDelegation({ ...this.deps, owner, pollMs }, delegation);
           const saved = await repo.update(delegation, owner, patch, true);
           // Only once the end is recorded: a step run again must still find its files.
-          if (saved && ENDED.has(saved.state)) await removeUpstreamFiles(this.deps.host.client, this.deps.logger, saved);
+          if (saved && ENDED.has(saved.state)) await removeUpstreamLeftovers(this.deps.host.client(saved), this.deps.logger, saved);
         }),
       );
     } finally {

@@ -1,10 +1,12 @@
 /**
  * One step of a delegation, run by the instance holding its lease:
- * - preparing: an upstream batch this delegation made before is adopted
- *   (found by its metadata: an instance killed between creating it and
- *   recording its id does not create a second); else the lines go up as a
- *   JSONL file (each body with the upstream model, `custom_id` the line's
- *   index) and the upstream batch is created;
+ * - preparing: when a create was sent before and its answer lost (the
+ *   instance died, or the upstream failed after making it), the batch it
+ *   made is adopted if exactly one upstream batch can be it (client.find;
+ *   none held by another delegation); else the requests (each body with the
+ *   upstream model, the line's index as its custom id) go up, as a file the
+ *   create names (OpenAI) or inline in the create (Anthropic), the create's
+ *   start recorded before it is sent;
  * - submitted: the upstream batch is looked at, at a backing-off interval,
  *   and cancelled when our batch is cancelled or expired; once it ended,
  * - collecting: its answers are written and billed (collect.ts), and the
@@ -16,7 +18,7 @@
 import { GatewayError } from '../../../core/errors.js';
 import type { BatchRecord } from '../schema.js';
 import { collectResults } from './collect.js';
-import { FINAL_UPSTREAM_STATUSES, type UpstreamBatch } from './host.js';
+import type { UpstreamBatch, UpstreamBatchClient, UpstreamRequest } from './host.js';
 import type { Delegation, DelegationPatch } from './schema.js';
 import { batchEnded as ended, endAnswer, type StepDeps } from './step.js';
 
@@ -36,8 +38,8 @@ export async function stepDelegation(deps: StepDeps, delegation: Delegation, now
 }
 
 async function prepare(deps: StepDeps, delegation: Delegation, batch: BatchRecord, now: number): Promise<DelegationPatch> {
-  const { client } = deps.host;
-  const adopted = await client.find(delegation);
+  const client = deps.host.client(delegation);
+  const adopted = await madeBefore(deps, client, delegation, batch);
   if (adopted) {
     deps.logger.info({ batch: batch.id, delegation: delegation.id, upstreamBatch: adopted.id }, 'upstream batch adopted');
     return submitted(adopted, now, deps.pollMs);
@@ -47,38 +49,60 @@ async function prepare(deps: StepDeps, delegation: Delegation, batch: BatchRecor
     await deps.repo.endLines(delegation.id, batch.id, endAnswer(end), now);
     return { state: 'done' };
   }
-  let fileId = delegation.upstreamFileId;
-  if (fileId === null) {
-    const first = await deps.repo.lines(delegation.id, batch.id, -1, 1);
-    if (first.length === 0) return { state: 'done' };
-    fileId = await client.upload(delegation, upstreamJsonl(deps, delegation, batch));
-    const saved = await deps.repo.update(delegation, deps.owner, { upstream_file_id: fileId }, false);
-    if (!saved) throw new GatewayError('unavailable', 'the delegation lease was lost', { retryable: true });
+  const first = await deps.repo.lines(delegation.id, batch.id, -1, 1);
+  if (first.length === 0) return { state: 'done' };
+  let current = delegation;
+  if (client.upload && current.upstreamFileId === null) {
+    const fileId = await client.upload(current, batch.endpoint, upstreamRequests(deps, current, batch));
+    current = await saved(deps, current, { upstream_file_id: fileId });
   }
-  const created = await client.create({ ...delegation, upstreamFileId: fileId }, fileId, batch.endpoint);
+  // Recorded before the create is sent: a lost answer is looked for from here (madeBefore).
+  current = await saved(deps, current, { create_started_at: Date.now() });
+  const input = current.upstreamFileId !== null ? { fileId: current.upstreamFileId } : { requests: upstreamRequests(deps, current, batch) };
+  const created = await client.create(current, batch.endpoint, input);
   deps.logger.info({ batch: batch.id, delegation: delegation.id, upstreamBatch: created.id }, 'upstream batch created');
   return submitted(created, now, deps.pollMs);
+}
+
+/** The upstream batch an earlier create made, when exactly one can be it and no other delegation holds it. */
+async function madeBefore(deps: StepDeps, client: UpstreamBatchClient, delegation: Delegation, batch: BatchRecord): Promise<UpstreamBatch | undefined> {
+  if (delegation.createStartedAt === null) return undefined;
+  const lines = await deps.repo.pendingCount(delegation.id, batch.id);
+  const found = await client.find(delegation, { startedAt: delegation.createStartedAt, lines });
+  const held = await deps.repo.heldUpstreamIds(
+    delegation.channelId,
+    found.map((upstream) => upstream.id),
+  );
+  const free = found.filter((upstream) => !held.has(upstream.id));
+  if (free.length > 1)
+    deps.logger.warn({ batch: batch.id, delegation: delegation.id, candidates: free.map((upstream) => upstream.id) }, 'several upstream batches could be the lost create: creating anew');
+  return free.length === 1 ? free[0] : undefined;
+}
+
+async function saved(deps: StepDeps, delegation: Delegation, patch: DelegationPatch): Promise<Delegation> {
+  const row = await deps.repo.update(delegation, deps.owner, patch, false);
+  if (!row) throw new GatewayError('unavailable', 'the delegation lease was lost', { retryable: true });
+  return row;
 }
 
 function submitted(upstream: UpstreamBatch, now: number, pollMs: number): DelegationPatch {
   return { state: 'submitted', upstream_batch_id: upstream.id, upstream_status: upstream.status, attempt: 0, polls: 0, next_check_at: now + pollMs, error: null };
 }
 
-/** The upstream JSONL, page by page: each line's body with the upstream model, its index as `custom_id`. */
-async function* upstreamJsonl(deps: StepDeps, delegation: Delegation, batch: BatchRecord): AsyncGenerator<string> {
+/** The upstream requests, page by page: each line's body with the upstream model, its index as `customId`. */
+async function* upstreamRequests(deps: StepDeps, delegation: Delegation, batch: BatchRecord): AsyncGenerator<UpstreamRequest[]> {
   for (let after = -1; ; ) {
     const page = await deps.repo.lines(delegation.id, batch.id, after, PAGE);
     if (page.length === 0) return;
-    let text = '';
-    for (const line of page) text += `${JSON.stringify({ custom_id: String(line.index), method: 'POST', url: batch.endpoint, body: { ...line.body, model: delegation.upstreamModel } })}\n`;
-    yield text;
+    yield page.map((line) => ({ customId: String(line.index), body: { ...line.body, model: delegation.upstreamModel } }));
     after = page[page.length - 1].index;
   }
 }
 
 async function poll(deps: StepDeps, delegation: Delegation, batch: BatchRecord, now: number): Promise<DelegationPatch> {
-  let upstream = await deps.host.client.get(delegation);
-  if (FINAL_UPSTREAM_STATUSES.has(upstream.status)) {
+  const client = deps.host.client(delegation);
+  let upstream = await client.get(delegation);
+  if (upstream.ended) {
     const collecting: Delegation = { ...delegation, state: 'collecting', upstreamStatus: upstream.status, outputFileId: upstream.outputFileId, errorFileId: upstream.errorFileId };
     const saved = await deps.repo.update(
       delegation,
@@ -89,7 +113,7 @@ async function poll(deps: StepDeps, delegation: Delegation, batch: BatchRecord, 
     if (!saved) throw new GatewayError('unavailable', 'the delegation lease was lost', { retryable: true });
     return collectResults(deps, collecting, batch);
   }
-  if (ended(batch, now) && upstream.status !== 'cancelling') upstream = await deps.host.client.cancel(delegation);
+  if (ended(batch, now) && !upstream.cancelling) upstream = await client.cancel(delegation);
   const wait = Math.min(deps.pollMs * 2 ** delegation.polls, deps.pollMs * 6);
   return { upstream_status: upstream.status, polls: delegation.polls + 1, attempt: 0, next_check_at: now + wait };
 }

@@ -40,6 +40,7 @@ export class DelegationRepository {
         polls: 0,
         next_check_at: now,
         error: null,
+        create_started_at: null,
         created_at: now,
         updated_at: now,
       })
@@ -153,6 +154,30 @@ export class DelegationRepository {
       .limit(limit)
       .execute();
     return rows.map((row) => ({ index: Number(row.idx), customId: row.custom_id, body: JSON.parse(row.body) as Record<string, unknown> }));
+  }
+
+  /** How many of the delegation's lines are still pending. */
+  async pendingCount(id: string, batchId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('batch_lines')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('batch_id', '=', batchId)
+      .where('delegation_id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Which of these upstream batch ids a delegation of the channel already holds. */
+  async heldUpstreamIds(channelId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('batch_delegations')
+      .select('upstream_batch_id')
+      .where('channel_id', '=', channelId)
+      .where('upstream_batch_id', 'in', [...ids])
+      .execute();
+    return new Set(rows.map((row) => row.upstream_batch_id).filter((id): id is string => id !== null));
   }
 
   /** Writes a delegated line's one answer: false when it was answered or handed back meanwhile. */

@@ -1,7 +1,7 @@
 /**
- * A delegation: a group of one OpenAI batch's lines handed to one upstream
- * batch (one channel, one upstream model, as OpenAI's Batch API takes one
- * model per batch), as Kysely sees its row (storage/migrations/0018) and as
+ * A delegation: a group of one batch's lines handed to one upstream batch
+ * (one channel, one upstream model, as OpenAI's Batch API takes one model
+ * per batch), as Kysely sees its row (storage/migrations/0018, 0021) and as
  * the state machine reads it (machine.ts).
  */
 import type { Kysely } from 'kysely';
@@ -35,6 +35,8 @@ export interface BatchDelegationsTable {
   polls: number;
   next_check_at: number;
   error: string | null;
+  /** When a create was last sent upstream (null: never): the batch a lost answer made is looked for from then. */
+  create_started_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -60,6 +62,7 @@ export interface Delegation {
   polls: number;
   nextCheckAt: number;
   error: string | null;
+  createStartedAt: number | null;
 }
 
 export function toDelegation(row: BatchDelegationsTable): Delegation {
@@ -78,12 +81,16 @@ export function toDelegation(row: BatchDelegationsTable): Delegation {
     polls: Number(row.polls),
     nextCheckAt: Number(row.next_check_at),
     error: row.error,
+    createStartedAt: row.create_started_at === null ? null : Number(row.create_started_at),
   };
 }
 
 /** The columns a step changes. */
 export type DelegationPatch = Partial<
-  Pick<BatchDelegationsTable, 'state' | 'upstream_file_id' | 'upstream_batch_id' | 'upstream_status' | 'output_file_id' | 'error_file_id' | 'attempt' | 'polls' | 'next_check_at' | 'error'>
+  Pick<
+    BatchDelegationsTable,
+    'state' | 'upstream_file_id' | 'upstream_batch_id' | 'upstream_status' | 'output_file_id' | 'error_file_id' | 'attempt' | 'polls' | 'next_check_at' | 'error' | 'create_started_at'
+  >
 >;
 
 /** A line handed to a delegation, as its upstream JSONL is written from it. */

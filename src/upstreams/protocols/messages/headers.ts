@@ -40,7 +40,7 @@ export function messagesHeaders(call: UpstreamCall, extraBetas: readonly string[
 }
 
 /** Pass-through path: the client's `anthropic-*` headers as they came (`anthropic-beta` filtered by the channel's `lists`), a version when the client sent none. */
-export function passThroughHeaders(call: UpstreamCall, lists: BetaLists | undefined): Record<string, string> {
+export function passThroughHeaders(call: Pick<UpstreamCall, 'clientHeaders'>, lists: BetaLists | undefined): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   const client = call.clientHeaders;
   // A for-in over the names, not Object.entries: no array of pairs per request.
