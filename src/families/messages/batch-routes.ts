@@ -5,7 +5,9 @@
  * `GET /v1/messages/batches/{id}`, `POST …/{id}/cancel`, `DELETE …/{id}`
  * (an ended batch only) and `GET …/{id}/results` (JSONL), with the Messages
  * family's key and error shape. Each request runs as `POST /v1/messages`
- * would (batch-line.ts), on this gateway's channels at the normal price.
+ * would (batch-line.ts), on this gateway's channels at the normal price,
+ * unless an anthropic channel's own Message Batches API takes it
+ * (src/tasks/batches/delegation/, at the batch price).
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -66,9 +66,10 @@ async function prepare(deps: StepDeps, delegation: Delegation, batch: BatchRecor
 
 /** The upstream batch an earlier create made, when exactly one can be it and no other delegation holds it. */
 async function madeBefore(deps: StepDeps, client: UpstreamBatchClient, delegation: Delegation, batch: BatchRecord): Promise<UpstreamBatch | undefined> {
-  if (delegation.createStartedAt === null) return undefined;
+  // A file uploaded but no create recorded: a group stepped before create_started_at existed may have sent one.
+  if (delegation.createStartedAt === null && delegation.upstreamFileId === null) return undefined;
   const lines = await deps.repo.pendingCount(delegation.id, batch.id);
-  const found = await client.find(delegation, { startedAt: delegation.createStartedAt, lines });
+  const found = await client.find(delegation, { startedAt: delegation.createStartedAt ?? 0, lines });
   const held = await deps.repo.heldUpstreamIds(
     delegation.channelId,
     found.map((upstream) => upstream.id),
