@@ -202,6 +202,17 @@ describe.each(ENGINES)('batches through the upstream batch API on %s', (engine) 
     ]);
   }, 60_000);
 
+  it('runs a line the upstream batch answered with a passing failure (503) on the gateway, and keeps a refusal (400)', async () => {
+    const created = await submit(client, [chatLine('busy-0', 'gpt-b-one', 'upstream BUSY'), chatLine('refused-0', 'gpt-b-one', 'please FAIL'), chatLine('ok-0', 'gpt-b-one', 'a')]);
+    const batch = await finished(client, created.id);
+    expect(batch.request_counts).toEqual({ total: 3, completed: 2, failed: 1 });
+    const output = new Map((await contentLines(client, batch.output_file_id)).map((line) => [line.custom_id, line.response.body.choices[0].message.content]));
+    expect(output.get('busy-0')).toBe('interactive answer');
+    expect(output.get('ok-0')).toMatch(/^batch answer to \d+$/);
+    const errors = await contentLines(client, batch.error_file_id);
+    expect(errors.map((line) => [line.custom_id, line.response.status_code])).toEqual([['refused-0', 400]]);
+  }, 60_000);
+
   it('hands the lines back when the upstream refuses the create', async () => {
     fake.createStatus = 400;
     const before = fake.batches.length;

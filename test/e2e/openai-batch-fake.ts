@@ -6,7 +6,7 @@
  * /v1/batches/{id}` and `POST /v1/batches/{id}/cancel`. A batch completes
  * after `pollsToFinish` looks, answering each line (a chat completion, an
  * embedding list or a text completion, with usage); a line whose body holds
- * `FAIL` is answered 400 in the error file. It can be told to expire its
+ * `FAIL` is answered 400 in the error file, one holding `BUSY` 503. It can be told to expire its
  * batches unanswered, to refuse (400) or fail (500) creates, or to "lose"
  * the answer of the next create (made, but the gateway sees a 500: the
  * adoption case). It also answers interactive chat completions (`interactive
@@ -184,6 +184,10 @@ function advance(fake: BatchFake, batch: FakeBatch): void {
   for (const text of input) {
     const line = JSON.parse(text) as { custom_id: string; body: Record<string, unknown> };
     const requestId = id('req_');
+    if (JSON.stringify(line.body).includes('BUSY')) {
+      errors += `${JSON.stringify({ id: id('batch_req_'), custom_id: line.custom_id, response: { status_code: 503, request_id: requestId, body: { error: { message: 'The server is overloaded.', type: 'server_error', param: null, code: null } } }, error: null })}\n`;
+      continue;
+    }
     if (JSON.stringify(line.body).includes('FAIL')) {
       errors += `${JSON.stringify({ id: id('batch_req_'), custom_id: line.custom_id, response: { status_code: 400, request_id: requestId, body: { error: { message: 'this line fails', type: 'invalid_request_error', param: null, code: 'line_refused' } } }, error: null })}\n`;
       continue;

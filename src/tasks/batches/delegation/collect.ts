@@ -6,7 +6,9 @@
  * and billed at the batch price only when that write won, so a line is
  * billed once even when an instance died collecting and another collects
  * again. The lines the upstream did not answer (it expired, failed or was
- * cancelled) go back to the local runner, or end as our batch did.
+ * cancelled) or answered with a passing failure (a 5xx, 429 or 529: an
+ * overloaded upstream, not a bad request) go back to the local runner, or
+ * end as our batch did.
  */
 import type { BatchRecord } from '../schema.js';
 import type { LineAnswer } from '../lines.js';
@@ -14,6 +16,8 @@ import { batchEnded, endAnswer, type StepDeps } from './step.js';
 import type { DelegatedLine, Delegation, DelegationPatch } from './schema.js';
 
 const PAGE = 1_000;
+/** Statuses that say nothing about the request itself: running it again may well answer it. */
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504, 529]);
 
 export async function collectResults(deps: StepDeps, delegation: Delegation, batch: BatchRecord): Promise<DelegationPatch> {
   const waiting = new Map<number, DelegatedLine>();
@@ -28,7 +32,8 @@ export async function collectResults(deps: StepDeps, delegation: Delegation, bat
   if (waiting.size > 0) {
     for await (const result of deps.host.client(delegation).results(delegation)) {
       const line = waiting.get(Number(result.customId));
-      if (!line || result.response === null) continue;
+      // Not run, or failed for a passing reason (overloaded, rate-limited, a server error): left to the local runner below.
+      if (!line || result.response === null || TRANSIENT_STATUSES.has(result.response.statusCode)) continue;
       const requestId = deps.host.newRequestId();
       if (!(await deps.repo.answer(delegation.id, batch.id, line.index, lineAnswer(requestId, result.response)))) continue;
       waiting.delete(line.index);
